@@ -1,0 +1,150 @@
+// Synchronization and query commands. Commands of one queue run one after another on its
+// worker thread and each finishes before the next starts, so pipeline barriers have nothing
+// left to order; events and queries do have observable state.
+#include "command_buffer.h"
+#include "entrypoints.h"
+#include "query_pool.h"
+#include "resources.h"
+#include "sync.h"
+
+namespace tessera {
+namespace {
+
+struct SetEventCmd {
+  Event* event;
+  bool state;
+  void execute(ExecContext&) const { event->signal(state); }
+};
+
+struct WaitEventsCmd {
+  Event* const* events;
+  uint32_t count;
+  void execute(ExecContext&) const {
+    for (uint32_t i = 0; i < count; ++i) events[i]->waitSet();
+  }
+};
+
+struct WriteTimestampCmd {
+  QueryPool* pool;
+  uint32_t query;
+  void execute(ExecContext&) const { pool->write(query, timestampNow()); }
+};
+
+struct ResetQueryPoolCmd {
+  QueryPool* pool;
+  uint32_t first, count;
+  void execute(ExecContext&) const { pool->reset(first, count); }
+};
+
+struct EndQueryCmd {
+  QueryPool* pool;
+  uint32_t query;
+  // No draws exist yet, so no sample passed between begin and end.
+  void execute(ExecContext&) const { pool->write(query, 0); }
+};
+
+struct CopyQueryResultsCmd {
+  QueryPool* pool;
+  uint32_t first, count;
+  Buffer* dst;
+  VkDeviceSize offset, stride;
+  VkQueryResultFlags flags;
+  void execute(ExecContext&) const { pool->copyResults(first, count, dst->data() + offset, stride, flags); }
+};
+
+struct ExecuteCommandsCmd {
+  CommandBuffer* const* buffers;
+  uint32_t count;
+  void execute(ExecContext& ctx) const {
+    for (uint32_t i = 0; i < count; ++i) buffers[i]->execute(ctx);
+  }
+};
+
+void recordWaitEvents(CommandBuffer* cb, uint32_t count, const VkEvent* pEvents) {
+  auto* events = cb->allocateArray<Event*>(count);
+  if (!events) return;
+  for (uint32_t i = 0; i < count; ++i) events[i] = fromHandle<Event>(pEvents[i]);
+  if (auto* c = cb->record<WaitEventsCmd>()) *c = {events, count};
+}
+
+}  // namespace
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier(VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
+                                                       VkDependencyFlags, uint32_t, const VkMemoryBarrier*, uint32_t,
+                                                       const VkBufferMemoryBarrier*, uint32_t, const VkImageMemoryBarrier*) {}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) {}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<SetEventCmd>()) *c = {fromHandle<Event>(event), true};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetEvent2(VkCommandBuffer commandBuffer, VkEvent event, const VkDependencyInfo*) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<SetEventCmd>()) *c = {fromHandle<Event>(event), true};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<SetEventCmd>()) *c = {fromHandle<Event>(event), false};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetEvent2(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags2) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<SetEventCmd>()) *c = {fromHandle<Event>(event), false};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdWaitEvents(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent* pEvents,
+                                                  VkPipelineStageFlags, VkPipelineStageFlags, uint32_t, const VkMemoryBarrier*,
+                                                  uint32_t, const VkBufferMemoryBarrier*, uint32_t, const VkImageMemoryBarrier*) {
+  recordWaitEvents(fromHandle<CommandBuffer>(commandBuffer), eventCount, pEvents);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdWaitEvents2(VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent* pEvents,
+                                                   const VkDependencyInfo*) {
+  recordWaitEvents(fromHandle<CommandBuffer>(commandBuffer), eventCount, pEvents);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdWriteTimestamp(VkCommandBuffer commandBuffer, VkPipelineStageFlagBits,
+                                                      VkQueryPool queryPool, uint32_t query) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<WriteTimestampCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), query};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdWriteTimestamp2(VkCommandBuffer commandBuffer, VkPipelineStageFlags2,
+                                                       VkQueryPool queryPool, uint32_t query) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<WriteTimestampCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), query};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetQueryPool(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t first,
+                                                      uint32_t count) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<ResetQueryPoolCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), first, count};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer, VkQueryPool, uint32_t, VkQueryControlFlags) {}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t first,
+                                                            uint32_t count, VkBuffer dstBuffer, VkDeviceSize offset,
+                                                            VkDeviceSize stride, VkQueryResultFlags flags) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<CopyQueryResultsCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), first, count, fromHandle<Buffer>(dstBuffer), offset, stride, flags};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdExecuteCommands(VkCommandBuffer commandBuffer, uint32_t count,
+                                                       const VkCommandBuffer* pCommandBuffers) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  auto* buffers = cb->allocateArray<CommandBuffer*>(count);
+  if (!buffers) return;
+  for (uint32_t i = 0; i < count; ++i) buffers[i] = fromHandle<CommandBuffer>(pCommandBuffers[i]);
+  if (auto* c = cb->record<ExecuteCommandsCmd>()) *c = {buffers, count};
+}
+
+}  // extern "C"

@@ -1,0 +1,146 @@
+#include "command_buffer.h"
+
+#include <algorithm>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+
+namespace tessera {
+
+void* CommandArena::allocate(size_t size, size_t align) {
+  if (head_) {
+    size_t offset = (sizeof(Chunk) + head_->used + align - 1) & ~(align - 1);
+    if (offset + size <= head_->size) {
+      head_->used = offset + size - sizeof(Chunk);
+      return reinterpret_cast<uint8_t*>(head_) + offset;
+    }
+  }
+  size_t chunkSize = std::max<size_t>(16 * 1024, sizeof(Chunk) + size + align);
+  auto* chunk = static_cast<Chunk*>(hostAlloc(allocator_, chunkSize, 64, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
+  if (!chunk) return nullptr;
+  chunk->next = head_;
+  chunk->size = chunkSize;
+  chunk->used = 0;
+  head_ = chunk;
+  return allocate(size, align);
+}
+
+void CommandArena::release() {
+  while (head_) {
+    Chunk* next = head_->next;
+    hostFree(allocator_, head_);
+    head_ = next;
+  }
+}
+
+void CommandBuffer::reset() {
+  arena.release();
+  first = last = nullptr;
+  firstError = VK_SUCCESS;
+  state = CommandBufferState::Initial;
+}
+
+void CommandBuffer::execute(ExecContext& ctx) const {
+  for (const RecordHeader* r = first; r; r = r->next) r->execute(r, ctx);
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo* pCreateInfo,
+                                                          const VkAllocationCallbacks* pAllocator,
+                                                          VkCommandPool* pPool) {
+  Device* dev = fromHandle<Device>(device);
+  const VkAllocationCallbacks* a = pickAllocator(pAllocator, dev->allocator());
+  CommandPool* pool = hostNew<CommandPool>(a, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!pool) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  if (a) {
+    pool->allocatorStorage = *a;
+    pool->allocator = &pool->allocatorStorage;
+  }
+  pool->flags = pCreateInfo->flags;
+  *pPool = toHandle<VkCommandPool>(pool);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyCommandPool(VkDevice device, VkCommandPool commandPool,
+                                                       const VkAllocationCallbacks* pAllocator) {
+  if (!commandPool) return;
+  Device* dev = fromHandle<Device>(device);
+  CommandPool* pool = fromHandle<CommandPool>(commandPool);
+  for (CommandBuffer* cb : pool->buffers) hostDelete(pool->allocator, cb);
+  hostDelete(pickAllocator(pAllocator, dev->allocator()), pool);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetCommandPool(VkDevice, VkCommandPool commandPool, VkCommandPoolResetFlags) {
+  for (CommandBuffer* cb : fromHandle<CommandPool>(commandPool)->buffers) cb->reset();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkTrimCommandPool(VkDevice, VkCommandPool, VkCommandPoolTrimFlags) {
+  // Command buffers give their arenas back on reset; a pool keeps nothing else to trim.
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkAllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo* pInfo,
+                                                               VkCommandBuffer* pCommandBuffers) {
+  CommandPool* pool = fromHandle<CommandPool>(pInfo->commandPool);
+  uint32_t made = 0;
+  for (; made < pInfo->commandBufferCount; ++made) {
+    auto* cb = hostNew<CommandBuffer>(pool->allocator, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT, pool, pInfo->level,
+                                      pool->allocator);
+    if (!cb) break;
+    try {
+      pool->buffers.push_back(cb);
+    } catch (const std::bad_alloc&) {
+      hostDelete(pool->allocator, cb);
+      break;
+    }
+    pCommandBuffers[made] = toHandle<VkCommandBuffer>(cb);
+  }
+  if (made == pInfo->commandBufferCount) return VK_SUCCESS;
+  // Spec: on failure every command buffer made here is freed and all handles are NULL.
+  for (uint32_t i = 0; i < made; ++i) {
+    CommandBuffer* cb = fromHandle<CommandBuffer>(pCommandBuffers[i]);
+    std::erase(pool->buffers, cb);
+    hostDelete(pool->allocator, cb);
+  }
+  for (uint32_t i = 0; i < pInfo->commandBufferCount; ++i) pCommandBuffers[i] = VK_NULL_HANDLE;
+  return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkFreeCommandBuffers(VkDevice, VkCommandPool commandPool, uint32_t count,
+                                                       const VkCommandBuffer* pCommandBuffers) {
+  CommandPool* pool = fromHandle<CommandPool>(commandPool);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!pCommandBuffers[i]) continue;
+    CommandBuffer* cb = fromHandle<CommandBuffer>(pCommandBuffers[i]);
+    std::erase(pool->buffers, cb);
+    hostDelete(pool->allocator, cb);
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBeginCommandBuffer(VkCommandBuffer commandBuffer,
+                                                           const VkCommandBufferBeginInfo* pBeginInfo) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  cb->reset();  // implicit reset (the pool allows it, or the buffer is in the initial state)
+  cb->usage = pBeginInfo->flags;
+  cb->state = CommandBufferState::Recording;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEndCommandBuffer(VkCommandBuffer commandBuffer) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  cb->state = cb->firstError == VK_SUCCESS ? CommandBufferState::Executable : CommandBufferState::Invalid;
+  return cb->firstError;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetCommandBuffer(VkCommandBuffer commandBuffer, VkCommandBufferResetFlags) {
+  fromHandle<CommandBuffer>(commandBuffer)->reset();
+  return VK_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,122 @@
+// Command pools and command buffers. Recording appends fixed-size records to an arena owned
+// by the command buffer; each record type is one struct with its data and its execute() —
+// the recorder (record<T>()) and the executor come from that one definition.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <vector>
+#include <vulkan/vulkan_core.h>
+
+#include "handles.h"
+
+namespace tessera {
+
+struct Device;
+struct Queue;
+struct CommandPool;
+
+struct ExecContext {
+  Device* device;
+  Queue* queue;
+};
+
+// Chunks of host memory from the pool's allocator; records never move once written.
+class CommandArena {
+ public:
+  explicit CommandArena(const VkAllocationCallbacks* allocator) : allocator_(allocator) {}
+  ~CommandArena() { release(); }
+  void* allocate(size_t size, size_t align);  // nullptr when the host is out of memory
+  void release();                            // frees every chunk (vkResetCommandBuffer)
+
+ private:
+  struct Chunk {
+    Chunk* next;
+    size_t size;
+    size_t used;
+  };
+  const VkAllocationCallbacks* allocator_;
+  Chunk* head_ = nullptr;
+};
+
+struct RecordHeader {
+  void (*execute)(const void* record, ExecContext& ctx);
+  RecordHeader* next;
+};
+
+enum class CommandBufferState { Initial, Recording, Executable, Invalid };
+
+struct CommandBuffer : DispatchableObject {
+  CommandBuffer(CommandPool* pool, VkCommandBufferLevel level, const VkAllocationCallbacks* allocator)
+      : pool(pool), level(level), arena(allocator) {}
+
+  CommandPool* pool;
+  VkCommandBufferLevel level;
+  CommandBufferState state = CommandBufferState::Initial;
+  VkCommandBufferUsageFlags usage = 0;
+  VkResult firstError = VK_SUCCESS;  // kept until reset; vkEndCommandBuffer returns it
+  CommandArena arena;
+  RecordHeader* first = nullptr;
+  RecordHeader* last = nullptr;
+
+  // Appends a record of type T (trivially destructible; its execute(ExecContext&) const runs
+  // at submit time). Returns nullptr after an allocation failure, which is remembered.
+  template <typename T>
+  T* record() {
+    static_assert(std::is_trivially_destructible_v<T>, "records live in an arena and are never destroyed");
+    struct Node {
+      RecordHeader header;
+      T payload;
+    };
+    void* mem = arena.allocate(sizeof(Node), alignof(Node));
+    if (!mem) {
+      fail(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return nullptr;
+    }
+    Node* node = new (mem) Node{};
+    node->header.execute = [](const void* rec, ExecContext& ctx) {
+      reinterpret_cast<const Node*>(rec)->payload.execute(ctx);
+    };
+    if (last) last->next = &node->header;
+    else first = &node->header;
+    last = &node->header;
+    return &node->payload;
+  }
+
+  // Copies an array the application owns into the arena (nullptr on failure or count 0).
+  template <typename E>
+  E* copyArray(const E* src, size_t count) {
+    if (!count) return nullptr;
+    void* mem = arena.allocate(sizeof(E) * count, alignof(E));
+    if (!mem) {
+      fail(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return nullptr;
+    }
+    std::memcpy(mem, src, sizeof(E) * count);
+    return static_cast<E*>(mem);
+  }
+  template <typename E>
+  E* allocateArray(size_t count) {
+    void* mem = arena.allocate(sizeof(E) * (count ? count : 1), alignof(E));
+    if (!mem) fail(VK_ERROR_OUT_OF_HOST_MEMORY);
+    return static_cast<E*>(mem);
+  }
+
+  void fail(VkResult error) {
+    if (firstError == VK_SUCCESS) firstError = error;
+  }
+  void reset();
+  void execute(ExecContext& ctx) const;
+};
+
+struct CommandPool {
+  const VkAllocationCallbacks* allocator = nullptr;
+  VkAllocationCallbacks allocatorStorage{};
+  VkCommandPoolCreateFlags flags = 0;
+  std::vector<CommandBuffer*> buffers;
+};
+
+}  // namespace tessera

@@ -1,0 +1,37 @@
+// VkDevice and its queue.
+#pragma once
+
+#include <bitset>
+#include <mutex>
+#include <unordered_map>
+#include <vulkan/vulkan_core.h>
+
+#include "extensions.h"
+#include "feature_set.h"
+#include "handles.h"
+
+namespace tessera {
+
+struct Instance;
+struct PhysicalDevice;
+struct Queue;
+
+struct Device : DispatchableObject {
+  Instance* instance = nullptr;
+  PhysicalDevice* physical = nullptr;
+  VkAllocationCallbacks allocatorStorage{};
+  bool hasAllocator = false;
+  uint32_t apiVersion = VK_API_VERSION_1_0;
+  std::bitset<size_t(ExtensionId::Count)> enabledExtensions;
+  FeatureSet enabledFeatures;
+  Queue* queue = nullptr;
+
+  // VK_EXT_private_data / 1.3 private data: (slot, object) -> value.
+  std::mutex privateDataMutex;
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, uint64_t>> privateData;
+
+  const VkAllocationCallbacks* allocator() const { return hasAllocator ? &allocatorStorage : nullptr; }
+  bool extensionEnabled(int index) const { return index >= 0 && enabledExtensions.test(size_t(index)); }
+};
+
+}  // namespace tessera

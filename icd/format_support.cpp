@@ -1,0 +1,132 @@
+// Which format features Tessera implements, derived from what the code can do with each
+// format rather than listed by hand: copies work on any single-plane format (they move bytes),
+// blits and clears need the texel codec, linear blits a float-decoded format. Sampling,
+// storage, attachments and texel buffers are added by the modules that implement them.
+#include <bit>
+#include <cmath>
+
+#include "entrypoints.h"
+#include "physical_device.h"
+#include "tessera/format.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera {
+
+VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
+  const FormatInfo* info = formatInfo(format);
+  // Y'CbCr formats need samplerYcbcrConversion, which Tessera does not offer yet.
+  if (!info || info->planeCount > 1 || info->needsYcbcrConversion) return 0;
+  const bool depthStencil = info->isDepthStencil();
+  if (tiling == VK_IMAGE_TILING_LINEAR && (depthStencil || info->isCompressed())) return 0;
+  if (tiling != VK_IMAGE_TILING_LINEAR && tiling != VK_IMAGE_TILING_OPTIMAL) return 0;
+
+  VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
+  if (depthStencil) {
+    features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+  } else if (hasColorCodec(*info)) {
+    features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+    if (texelKind(*info) == TexelKind::Float) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  }
+  return features;
+}
+
+VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat) { return 0; }
+
+namespace {
+
+VkImageFormatProperties maxProperties(const FormatInfo& info, VkImageType type, VkImageTiling tiling,
+                                      VkImageCreateFlags flags, VkDeviceSize heap) {
+  VkImageFormatProperties p{};
+  uint32_t maxDim = type == VK_IMAGE_TYPE_3D ? 2048 : 16384;
+  p.maxExtent = {maxDim, type == VK_IMAGE_TYPE_1D ? 1u : maxDim, type == VK_IMAGE_TYPE_3D ? maxDim : 1u};
+  p.maxMipLevels = uint32_t(std::bit_width(maxDim));
+  p.maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : 2048;
+  p.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  p.maxResourceSize = heap;
+  if (tiling == VK_IMAGE_TILING_LINEAR) {
+    p.maxMipLevels = 1;
+    p.maxArrayLayers = 1;
+  }
+  (void)info;
+  (void)flags;
+  return p;
+}
+
+bool usageSupported(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
+  struct Need { VkImageUsageFlags usage; VkFormatFeatureFlags2 feature; };
+  const Need needs[] = {
+      {VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT},
+      {VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT},
+      {VK_IMAGE_USAGE_SAMPLED_BIT, VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT},
+      {VK_IMAGE_USAGE_STORAGE_BIT, VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT},
+      {VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT},
+      {VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT},
+  };
+  for (const Need& n : needs)
+    if ((usage & n.usage) && !(features & n.feature)) return false;
+  const VkImageUsageFlags attachmentOnly = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+  if ((usage & attachmentOnly) &&
+      !(features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)))
+    return false;
+  return true;
+}
+
+}  // namespace
+
+VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImageType type,
+                               VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                               VkImageFormatProperties* out) {
+  *out = {};
+  const FormatInfo* info = formatInfo(format);
+  VkFormatFeatureFlags2 features = formatFeatures(format, tiling);
+  if (!info || !features || !usageSupported(usage, features)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (tiling == VK_IMAGE_TILING_LINEAR && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (info->isCompressed() && type == VK_IMAGE_TYPE_1D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (info->isDepthStencil() && type == VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  if (flags & (VK_IMAGE_CREATE_SPARSE_BINDING_BIT | VK_IMAGE_CREATE_SPARSE_RESIDENCY_BIT |
+               VK_IMAGE_CREATE_SPARSE_ALIASED_BIT | VK_IMAGE_CREATE_PROTECTED_BIT |
+               VK_IMAGE_CREATE_DISJOINT_BIT))
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  *out = maxProperties(*info, type, tiling, flags, pd.memory.memoryHeaps[0].size);
+  return VK_SUCCESS;
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties(
+    VkPhysicalDevice physicalDevice, VkFormat format, VkImageType type, VkImageTiling tiling,
+    VkImageUsageFlags usage, VkImageCreateFlags flags, VkImageFormatProperties* pProps) {
+  return imageFormatProperties(*fromHandle<PhysicalDevice>(physicalDevice), format, type, tiling, usage,
+                               flags, pProps);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties2(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo,
+    VkImageFormatProperties2* pProps) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pInfo->pNext); s; s = s->pNext) {
+    // External memory and DRM modifiers are not supported: say so instead of ignoring them.
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO &&
+        reinterpret_cast<const VkPhysicalDeviceExternalImageFormatInfo*>(s)->handleType != 0) {
+      pProps->imageFormatProperties = {};
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    }
+  }
+  VkImageUsageFlags usage = pInfo->usage;
+  for (auto* s = static_cast<const VkBaseInStructure*>(pInfo->pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO)
+      usage |= reinterpret_cast<const VkImageStencilUsageCreateInfo*>(s)->stencilUsage;
+  VkResult r = imageFormatProperties(*fromHandle<PhysicalDevice>(physicalDevice), pInfo->format, pInfo->type,
+                                     pInfo->tiling, usage, pInfo->flags, &pProps->imageFormatProperties);
+  for (auto* s = static_cast<VkBaseOutStructure*>(pProps->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES)
+      reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties = {};
+  }
+  return r;
+}
+
+}  // extern "C"

@@ -1,0 +1,207 @@
+#include <algorithm>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+#include "instance.h"
+#include "physical_device.h"
+#include "resources.h"
+
+namespace tessera {
+
+void writeDedicatedRequirements(void* pNext);
+VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImageType type, VkImageTiling tiling,
+                               VkImageUsageFlags usage, VkImageCreateFlags flags, VkImageFormatProperties* out);
+
+namespace {
+
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+uint32_t divUp(uint32_t v, uint32_t d) { return (v + d - 1) / d; }
+
+}  // namespace
+
+int Image::planeIndex(VkImageAspectFlagBits aspect) const {
+  return (planeCount > 1 && aspect == planeAspects[1]) ? 1 : 0;
+}
+
+void computeImageLayout(Image& image) {
+  const FormatInfo& f = *image.format;
+  image.planeCount = 0;
+  if (f.isDepthStencil()) {
+    if (f.hasDepth()) image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_DEPTH_BIT;
+    if (f.hasStencil()) image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_STENCIL_BIT;
+  } else {
+    image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_COLOR_BIT;
+  }
+  VkDeviceSize total = 0;
+  for (uint32_t p = 0; p < image.planeCount; ++p) {
+    image.planeOffsets[p] = total;
+    const uint32_t texel = aspectTexelSize(f, image.planeAspects[p]) * image.samples;
+    VkDeviceSize planeSize = 0;
+    for (uint32_t mip = 0; mip < image.mipLevels; ++mip) {
+      ImageLevelLayout& l = image.levels[p][mip];
+      l.extent = {std::max(1u, image.extent.width >> mip), std::max(1u, image.extent.height >> mip),
+                  std::max(1u, image.extent.depth >> mip)};
+      l.offset = planeSize;
+      l.rowPitch = VkDeviceSize(divUp(l.extent.width, f.blockWidth)) * texel;
+      l.depthPitch = l.rowPitch * divUp(l.extent.height, f.blockHeight);
+      l.layerPitch = alignUp(l.depthPitch * divUp(l.extent.depth, f.blockDepth), 16);
+      planeSize = alignUp(planeSize + l.layerPitch * image.arrayLayers, 64);
+    }
+    total += planeSize;
+  }
+  image.size = std::max<VkDeviceSize>(total, 64);
+}
+
+SubresourceView Image::view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer) const {
+  const int p = planeIndex(aspect);
+  const ImageLevelLayout& l = levels[p][mip];
+  SubresourceView v{};
+  v.data = memory->data + memoryOffset + planeOffsets[p] + l.offset + l.layerPitch * layer;
+  v.format = format;
+  v.aspect = aspect;
+  v.extent = l.extent;
+  v.samples = samples;
+  v.rowPitch = size_t(l.rowPitch);
+  v.slicePitch = size_t(l.depthPitch);
+  return v;
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+namespace {
+
+VkMemoryRequirements imageRequirements(const Image& image) {
+  return {alignUp(image.size, 64), kMinResourceAlignment, kMemoryTypeBits};
+}
+
+VkResult validateImage(Device* dev, const VkImageCreateInfo* ci) {
+  VkImageFormatProperties limits;
+  VkResult r = imageFormatProperties(*dev->physical, ci->format, ci->imageType, ci->tiling, ci->usage, ci->flags, &limits);
+  const char* problem = nullptr;
+  if (r != VK_SUCCESS) problem = "format, type, tiling, usage and flags are not a supported combination";
+  else if (ci->extent.width > limits.maxExtent.width || ci->extent.height > limits.maxExtent.height ||
+           ci->extent.depth > limits.maxExtent.depth)
+    problem = "extent exceeds the format's maximum";
+  else if (ci->mipLevels > limits.maxMipLevels || ci->mipLevels > Image::kMaxLevels) problem = "too many mip levels";
+  else if (ci->arrayLayers > limits.maxArrayLayers) problem = "too many array layers";
+  else if (!(limits.sampleCounts & ci->samples)) problem = "sample count not supported";
+  if (!problem) return VK_SUCCESS;
+  reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(toHandle<VkDevice>(dev)), "vkCreateImage(%s): %s",
+              formatInfo(ci->format) ? formatInfo(ci->format)->name : "unknown format", problem);
+  return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+
+void initImage(Image& img, const VkImageCreateInfo* ci) {
+  img.type = ci->imageType;
+  img.format = formatInfo(ci->format);
+  img.vkFormat = ci->format;
+  img.extent = ci->extent;
+  img.mipLevels = ci->mipLevels;
+  img.arrayLayers = ci->arrayLayers;
+  img.samples = uint32_t(ci->samples);
+  img.tiling = ci->tiling;
+  img.usage = ci->usage;
+  img.flags = ci->flags;
+  computeImageLayout(img);
+}
+
+}  // namespace
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateImage(VkDevice device, const VkImageCreateInfo* pCreateInfo,
+                                                    const VkAllocationCallbacks* pAllocator, VkImage* pImage) {
+  Device* dev = fromHandle<Device>(device);
+  if (VkResult r = validateImage(dev, pCreateInfo); r != VK_SUCCESS) return r;
+  Image* img = hostNew<Image>(pickAllocator(pAllocator, dev->allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!img) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  initImage(*img, pCreateInfo);
+  *pImage = toHandle<VkImage>(img);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* pAllocator) {
+  hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), fromHandle<Image>(image));
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageMemoryRequirements(VkDevice, VkImage image, VkMemoryRequirements* pReq) {
+  *pReq = imageRequirements(*fromHandle<Image>(image));
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageMemoryRequirements2(VkDevice, const VkImageMemoryRequirementsInfo2* pInfo,
+                                                                VkMemoryRequirements2* pReq) {
+  pReq->memoryRequirements = imageRequirements(*fromHandle<Image>(pInfo->image));
+  writeDedicatedRequirements(pReq->pNext);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetDeviceImageMemoryRequirements(VkDevice, const VkDeviceImageMemoryRequirements* pInfo,
+                                                                     VkMemoryRequirements2* pReq) {
+  Image tmp;
+  initImage(tmp, pInfo->pCreateInfo);
+  pReq->memoryRequirements = imageRequirements(tmp);
+  writeDedicatedRequirements(pReq->pNext);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageSparseMemoryRequirements(VkDevice, VkImage, uint32_t* pCount,
+                                                                     VkSparseImageMemoryRequirements*) {
+  *pCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageSparseMemoryRequirements2(VkDevice, const VkImageSparseMemoryRequirementsInfo2*,
+                                                                      uint32_t* pCount, VkSparseImageMemoryRequirements2*) {
+  *pCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetDeviceImageSparseMemoryRequirements(VkDevice, const VkDeviceImageMemoryRequirements*,
+                                                                           uint32_t* pCount, VkSparseImageMemoryRequirements2*) {
+  *pCount = 0;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory(VkDevice, VkImage image, VkDeviceMemory memory, VkDeviceSize offset) {
+  Image* img = fromHandle<Image>(image);
+  img->memory = fromHandle<DeviceMemory>(memory);
+  img->memoryOffset = offset;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory2(VkDevice device, uint32_t count, const VkBindImageMemoryInfo* pInfos) {
+  for (uint32_t i = 0; i < count; ++i)
+    tessera_vkBindImageMemory(device, pInfos[i].image, pInfos[i].memory, pInfos[i].memoryOffset);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageSubresourceLayout(VkDevice, VkImage image, const VkImageSubresource* pSub,
+                                                              VkSubresourceLayout* pLayout) {
+  const Image& img = *fromHandle<Image>(image);
+  auto aspect = VkImageAspectFlagBits(pSub->aspectMask);
+  const int p = img.planeIndex(aspect);
+  const ImageLevelLayout& l = img.levels[p][pSub->mipLevel];
+  pLayout->offset = img.planeOffsets[p] + l.offset + l.layerPitch * pSub->arrayLayer;
+  pLayout->size = l.layerPitch;
+  pLayout->rowPitch = l.rowPitch;
+  pLayout->depthPitch = l.depthPitch;
+  pLayout->arrayPitch = l.layerPitch;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateImageView(VkDevice device, const VkImageViewCreateInfo* pInfo,
+                                                        const VkAllocationCallbacks* pAllocator, VkImageView* pView) {
+  ImageView* v = hostNew<ImageView>(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()),
+                                    VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!v) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  Image* img = fromHandle<Image>(pInfo->image);
+  VkImageSubresourceRange range = pInfo->subresourceRange;
+  if (range.levelCount == VK_REMAINING_MIP_LEVELS) range.levelCount = img->mipLevels - range.baseMipLevel;
+  if (range.layerCount == VK_REMAINING_ARRAY_LAYERS) range.layerCount = img->arrayLayers - range.baseArrayLayer;
+  *v = {img, pInfo->viewType, pInfo->format, pInfo->components, range};
+  *pView = toHandle<VkImageView>(v);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks* pAllocator) {
+  hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), fromHandle<ImageView>(view));
+}
+
+}  // extern "C"

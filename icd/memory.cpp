@@ -1,0 +1,106 @@
+// vkAllocateMemory and friends. Memory is host memory: small allocations from the C heap,
+// large ones from mmap so untouched pages cost nothing.
+#include <sys/mman.h>
+
+#include <cstdlib>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+#include "instance.h"
+#include "physical_device.h"
+#include "resources.h"
+
+namespace tessera {
+namespace {
+
+constexpr VkDeviceSize kMmapThreshold = 256 * 1024;
+
+bool allocateBacking(DeviceMemory& m) {
+  if (m.size >= kMmapThreshold) {
+    void* p = mmap(nullptr, size_t(m.size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return false;
+    m.data = static_cast<uint8_t*>(p);
+    m.mmapped = true;
+    return true;
+  }
+  void* p = nullptr;
+  if (posix_memalign(&p, 64, size_t(m.size ? m.size : 1))) return false;
+  m.data = static_cast<uint8_t*>(p);
+  return true;
+}
+
+void freeBacking(DeviceMemory& m) {
+  if (m.mmapped) munmap(m.data, size_t(m.size));
+  else std::free(m.data);
+}
+
+}  // namespace
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo* pInfo,
+                                                       const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) {
+  Device* dev = fromHandle<Device>(device);
+  const VkDeviceSize heap = dev->physical->memory.memoryHeaps[0].size;
+  if (pInfo->allocationSize > heap) {
+    reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
+                "vkAllocateMemory: %llu bytes exceed the %llu-byte heap",
+                (unsigned long long)pInfo->allocationSize, (unsigned long long)heap);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  for (auto* p = static_cast<const VkBaseInStructure*>(pInfo->pNext); p; p = p->pNext) {
+    if (p->sType == VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT ||
+        p->sType == VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR ||
+        p->sType == VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO) {
+      reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
+                  "vkAllocateMemory: external memory is not supported");
+      return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+    }
+  }
+  const VkAllocationCallbacks* a = pickAllocator(pAllocator, dev->allocator());
+  DeviceMemory* m = hostNew<DeviceMemory>(a, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  m->size = pInfo->allocationSize;
+  if (!allocateBacking(*m)) {
+    hostDelete(a, m);
+    reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
+                "vkAllocateMemory: the system could not provide %llu bytes", (unsigned long long)pInfo->allocationSize);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  *pMemory = toHandle<VkDeviceMemory>(m);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkFreeMemory(VkDevice device, VkDeviceMemory memory,
+                                               const VkAllocationCallbacks* pAllocator) {
+  if (!memory) return;
+  DeviceMemory* m = fromHandle<DeviceMemory>(memory);
+  freeBacking(*m);
+  hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), m);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkMapMemory(VkDevice, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize,
+                                                  VkMemoryMapFlags, void** ppData) {
+  *ppData = fromHandle<DeviceMemory>(memory)->data + offset;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkUnmapMemory(VkDevice, VkDeviceMemory) {}
+
+// The only memory type is coherent: flushes and invalidates have nothing to do.
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkFlushMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange*) {
+  return VK_SUCCESS;
+}
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkInvalidateMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange*) {
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetDeviceMemoryCommitment(VkDevice, VkDeviceMemory, VkDeviceSize* pCommitted) {
+  *pCommitted = 0;  // only LAZILY_ALLOCATED memory types are asked; Tessera has none
+}
+
+}  // extern "C"

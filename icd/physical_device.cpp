@@ -1,0 +1,212 @@
+#include "physical_device.h"
+
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "host_allocator.h"
+#include "instance.h"
+#include "tessera/cpu_info.h"
+#include "tessera/log.h"
+#include "version.h"
+
+namespace tessera {
+namespace {
+
+// Not a Khronos-registered vendor or driver ID: Tessera has none yet, and borrowing another
+// driver's would let tools (and our benchmark harness) mistake one driver for the other.
+constexpr uint32_t kVendorId = 0x7E55;
+constexpr uint32_t kDeviceId = 0x0001;
+constexpr VkDriverId kDriverId = VkDriverId(0x7E55);
+
+VkDeviceSize heapSize() {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return VkDeviceSize(1) << 30;
+  // Leave a quarter of RAM to the application and the OS, as a discrete GPU's memory would.
+  return VkDeviceSize(info.totalram) * info.mem_unit / 4 * 3;
+}
+
+void fillUuid(uint8_t* out, const char* tag) {
+  // Stable per build and host CPU kind: pipeline caches are keyed by it.
+  char text[VK_UUID_SIZE * 2 + 1] = {};
+  std::snprintf(text, sizeof(text), "%s-%s-%u", tag, TESSERA_BUILD_ID, hostCpu().simdWidth);
+  uint64_t h1 = 1469598103934665603ull, h2 = 0x9e3779b97f4a7c15ull;
+  for (const char* p = text; *p; ++p) {
+    h1 = (h1 ^ uint8_t(*p)) * 1099511628211ull;
+    h2 = (h2 ^ uint8_t(*p)) * 0xff51afd7ed558ccdull;
+  }
+  std::memcpy(out, &h1, 8);
+  std::memcpy(out + 8, &h2, 8);
+}
+
+VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
+  VkPhysicalDeviceLimits l{};
+  l.maxImageDimension1D = 16384;
+  l.maxImageDimension2D = 16384;
+  l.maxImageDimension3D = 2048;
+  l.maxImageDimensionCube = 16384;
+  l.maxImageArrayLayers = 2048;
+  l.maxTexelBufferElements = 128 * 1024 * 1024;
+  l.maxUniformBufferRange = 65536;
+  l.maxStorageBufferRange = UINT32_MAX;
+  l.maxPushConstantsSize = 256;
+  l.maxMemoryAllocationCount = 1u << 20;
+  l.maxSamplerAllocationCount = 64 * 1024;
+  l.bufferImageGranularity = 1;
+  l.sparseAddressSpaceSize = 0;
+  l.maxBoundDescriptorSets = 8;
+  l.maxPerStageDescriptorSamplers = 1u << 20;
+  l.maxPerStageDescriptorUniformBuffers = 1u << 20;
+  l.maxPerStageDescriptorStorageBuffers = 1u << 20;
+  l.maxPerStageDescriptorSampledImages = 1u << 20;
+  l.maxPerStageDescriptorStorageImages = 1u << 20;
+  l.maxPerStageDescriptorInputAttachments = 1u << 20;
+  l.maxPerStageResources = 1u << 20;
+  l.maxDescriptorSetSamplers = 1u << 20;
+  l.maxDescriptorSetUniformBuffers = 1u << 20;
+  l.maxDescriptorSetUniformBuffersDynamic = 16;
+  l.maxDescriptorSetStorageBuffers = 1u << 20;
+  l.maxDescriptorSetStorageBuffersDynamic = 16;
+  l.maxDescriptorSetSampledImages = 1u << 20;
+  l.maxDescriptorSetStorageImages = 1u << 20;
+  l.maxDescriptorSetInputAttachments = 1u << 20;
+  l.maxVertexInputAttributes = 32;
+  l.maxVertexInputBindings = 32;
+  l.maxVertexInputAttributeOffset = 2047;
+  l.maxVertexInputBindingStride = 2048;
+  l.maxVertexOutputComponents = 128;
+  l.maxTessellationGenerationLevel = 0;
+  l.maxGeometryShaderInvocations = 0;
+  l.maxFragmentInputComponents = 128;
+  l.maxFragmentOutputAttachments = 8;
+  l.maxFragmentDualSrcAttachments = 0;
+  l.maxFragmentCombinedOutputResources = 8 + 2 * (1u << 20);
+  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
+  l.maxComputeWorkGroupInvocations = 1024;
+  l.maxComputeWorkGroupSize[0] = 1024;
+  l.maxComputeWorkGroupSize[1] = 1024;
+  l.maxComputeWorkGroupSize[2] = 64;
+  l.subPixelPrecisionBits = 8;
+  l.subTexelPrecisionBits = 8;
+  l.mipmapPrecisionBits = 8;
+  l.maxDrawIndexedIndexValue = UINT32_MAX;
+  l.maxDrawIndirectCount = UINT32_MAX;
+  l.maxSamplerLodBias = 16.0f;
+  l.maxSamplerAnisotropy = 1.0f;
+  l.maxViewports = 1;
+  l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
+  l.viewportBoundsRange[0] = -32768.0f;
+  l.viewportBoundsRange[1] = 32767.0f;
+  l.viewportSubPixelBits = 8;
+  l.minMemoryMapAlignment = 64;
+  l.minTexelBufferOffsetAlignment = 16;
+  l.minUniformBufferOffsetAlignment = 16;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.minTexelOffset = -32;
+  l.maxTexelOffset = 31;
+  l.minTexelGatherOffset = -32;
+  l.maxTexelGatherOffset = 31;
+  l.minInterpolationOffset = -0.5f;
+  l.maxInterpolationOffset = 0.4375f;
+  l.subPixelInterpolationOffsetBits = 4;
+  l.maxFramebufferWidth = 16384;
+  l.maxFramebufferHeight = 16384;
+  l.maxFramebufferLayers = 2048;
+  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.maxColorAttachments = 8;
+  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.maxSampleMaskWords = 1;
+  l.timestampComputeAndGraphics = VK_TRUE;
+  l.timestampPeriod = 1.0f;  // timestamps are nanoseconds of CLOCK_MONOTONIC
+  l.maxClipDistances = 8;
+  l.maxCullDistances = 8;
+  l.maxCombinedClipAndCullDistances = 8;
+  l.discreteQueuePriorities = 2;
+  l.pointSizeRange[0] = 1.0f;
+  l.pointSizeRange[1] = 1.0f;
+  l.lineWidthRange[0] = 1.0f;
+  l.lineWidthRange[1] = 1.0f;
+  l.pointSizeGranularity = 0.0f;
+  l.lineWidthGranularity = 0.0f;
+  l.strictLines = VK_FALSE;
+  l.standardSampleLocations = VK_TRUE;
+  l.optimalBufferCopyOffsetAlignment = 64;
+  l.optimalBufferCopyRowPitchAlignment = 64;
+  l.nonCoherentAtomSize = 64;
+  (void)maxAllocation;
+  return l;
+}
+
+}  // namespace
+
+FeatureSet supportedFeatures() {
+  // Only what works end to end. Each line that turns a feature on names the code that
+  // implements it; shader-facing features arrive with the SPIR-V JIT.
+  FeatureSet f;
+  f.timelineSemaphore = true;          // icd/semaphore.cpp
+  f.hostQueryReset = true;             // icd/query_pool.cpp
+  f.synchronization2 = true;           // icd/queue.cpp, icd/cmd_sync.cpp
+  f.privateData = true;                // icd/private_data.cpp
+  f.maintenance4 = true;               // icd/image.cpp, icd/buffer.cpp (requirements queries)
+  f.separateDepthStencilLayouts = true;  // layouts are no-ops for a CPU driver
+  f.pipelineCreationCacheControl = true; // pipeline caches take the flag; nothing blocks
+  return f;
+}
+
+VkResult createPhysicalDevice(Instance* instance, PhysicalDevice** out) {
+  const CpuInfo& cpu = hostCpu();
+  if (!cpu.sse41) {
+    // The JIT and the copy routines assume SSE4.1; an older CPU gets no device, not a crash.
+    TESSERA_LOG(Warn, "host CPU lacks SSE4.1; Tessera exposes no physical device");
+    *out = nullptr;
+    return VK_SUCCESS;
+  }
+  auto* pd = hostNew<PhysicalDevice>(instance->allocator(), VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE);
+  if (!pd) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pd->instance = instance;
+  pd->simdWidth = cpu.simdWidth;
+  pd->features = supportedFeatures();
+
+  VkPhysicalDeviceProperties& p = pd->properties;
+  p.apiVersion = VK_HEADER_VERSION_COMPLETE;
+  p.driverVersion = VK_MAKE_VERSION(TESSERA_VERSION_MAJOR, TESSERA_VERSION_MINOR, TESSERA_VERSION_PATCH);
+  p.vendorID = kVendorId;
+  p.deviceID = kDeviceId;
+  p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+  std::snprintf(p.deviceName, sizeof(p.deviceName), "Tessera (LLVM %s, %u bits)", TESSERA_LLVM_VERSION,
+                cpu.simdWidth * 32);
+  fillUuid(pd->pipelineCacheUuid, "cache");
+  fillUuid(pd->deviceUuid, "device");
+  fillUuid(pd->driverUuid, "driver");
+  std::memcpy(p.pipelineCacheUUID, pd->pipelineCacheUuid, VK_UUID_SIZE);
+
+  VkDeviceSize heap = heapSize();
+  p.limits = makeLimits(heap);
+  p.sparseProperties = {};
+
+  VkPhysicalDeviceMemoryProperties& m = pd->memory;
+  m.memoryHeapCount = 1;
+  m.memoryHeaps[0] = {heap, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT};
+  m.memoryTypeCount = 1;
+  m.memoryTypes[0] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                          VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                      0};
+  *out = pd;
+  return VK_SUCCESS;
+}
+
+void destroyPhysicalDevice(Instance* instance, PhysicalDevice* pd) {
+  hostDelete(instance->allocator(), pd);
+}
+
+}  // namespace tessera

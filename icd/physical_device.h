@@ -1,0 +1,40 @@
+// The CPU as a Vulkan physical device: properties, limits, features, memory and queue
+// families, format support. Everything reported here must be true of the driver.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include "feature_set.h"
+#include "handles.h"
+
+namespace tessera {
+
+struct Instance;
+
+struct PhysicalDevice : DispatchableObject {
+  Instance* instance = nullptr;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  FeatureSet features;
+  uint32_t simdWidth = 4;
+  uint8_t pipelineCacheUuid[VK_UUID_SIZE]{};
+  uint8_t deviceUuid[VK_UUID_SIZE]{};
+  uint8_t driverUuid[VK_UUID_SIZE]{};
+};
+
+// Fails with VK_ERROR_INITIALIZATION_FAILED (and a log line) on a host the driver cannot run
+// on, so enumeration yields zero devices instead of crashing the program.
+VkResult createPhysicalDevice(Instance* instance, PhysicalDevice** out);
+void destroyPhysicalDevice(Instance* instance, PhysicalDevice* pd);
+
+// The features Tessera implements (one place; see feature_set.h for the generated plumbing).
+FeatureSet supportedFeatures();
+
+// Format support (format_support.cpp).
+VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling);
+VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format);
+
+constexpr uint32_t kMemoryTypeBits = 0x1;  // one memory type: device-local, host-visible, coherent, cached
+constexpr VkDeviceSize kMinResourceAlignment = 64;
+
+}  // namespace tessera

@@ -1,0 +1,236 @@
+// The vkGetPhysicalDevice* queries.
+#include <algorithm>
+#include <cstring>
+
+#include "core_properties.h"
+#include "entrypoints.h"
+#include "instance.h"
+#include "physical_device.h"
+#include "tessera/format.h"
+#include "version.h"
+
+namespace tessera {
+
+VkResult enumerateExtensionProperties(bool device, const char* layer, uint32_t* pCount,
+                                      VkExtensionProperties* pProps);
+
+namespace {
+
+CoreProperties coreProperties(const PhysicalDevice& pd) {
+  CoreProperties c;
+  auto& v11 = c.v11;
+  std::memcpy(v11.deviceUUID, pd.deviceUuid, VK_UUID_SIZE);
+  std::memcpy(v11.driverUUID, pd.driverUuid, VK_UUID_SIZE);
+  v11.deviceLUIDValid = VK_FALSE;
+  v11.subgroupSize = pd.simdWidth;
+  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+  v11.subgroupQuadOperationsInAllStages = VK_FALSE;
+  v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+  v11.maxMultiviewViewCount = 6;
+  v11.maxMultiviewInstanceIndex = (1u << 27) - 1;
+  v11.protectedNoFault = VK_FALSE;
+  v11.maxPerSetDescriptors = 1u << 20;
+  v11.maxMemoryAllocationSize = pd.memory.memoryHeaps[0].size;
+
+  auto& v12 = c.v12;
+  v12.driverID = VkDriverId(0x7E55);
+  std::snprintf(v12.driverName, sizeof(v12.driverName), "Tessera");
+  std::snprintf(v12.driverInfo, sizeof(v12.driverInfo), "Tessera %s (build %s, LLVM %s)",
+                TESSERA_VERSION_STRING, TESSERA_BUILD_ID, TESSERA_LLVM_VERSION);
+  v12.conformanceVersion = {0, 0, 0, 0};  // not (yet) a conformant implementation
+  v12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageBuffers = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindSampledImages = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindStorageImages = 1u << 20;
+  v12.maxPerStageDescriptorUpdateAfterBindInputAttachments = 1u << 20;
+  v12.maxPerStageUpdateAfterBindResources = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindSamplers = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindUniformBuffers = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 16;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffers = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 16;
+  v12.maxDescriptorSetUpdateAfterBindSampledImages = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
+  v12.maxDescriptorSetUpdateAfterBindInputAttachments = 1u << 20;
+  v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+  v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+
+  auto& v13 = c.v13;
+  v13.minSubgroupSize = pd.simdWidth;
+  v13.maxSubgroupSize = pd.simdWidth;
+  v13.maxComputeWorkgroupSubgroups = 1024 / pd.simdWidth;
+  v13.requiredSubgroupSizeStages = 0;
+  v13.maxInlineUniformBlockSize = 4096;
+  v13.maxPerStageDescriptorInlineUniformBlocks = 8;
+  v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;
+  v13.maxDescriptorSetInlineUniformBlocks = 8;
+  v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 8;
+  v13.maxInlineUniformTotalSize = 4096 * 8;
+  v13.storageTexelBufferOffsetAlignmentBytes = 16;
+  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.uniformTexelBufferOffsetAlignmentBytes = 16;
+  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.maxBufferSize = pd.memory.memoryHeaps[0].size;
+  return c;
+}
+
+template <typename T>
+VkResult fillArray(uint32_t* pCount, T* pOut, std::initializer_list<T> items) {
+  if (!pOut) {
+    *pCount = uint32_t(items.size());
+    return VK_SUCCESS;
+  }
+  uint32_t n = std::min<uint32_t>(*pCount, uint32_t(items.size()));
+  std::copy_n(items.begin(), n, pOut);
+  *pCount = n;
+  return n < items.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VkQueueFamilyProperties queueFamily() {
+  return {VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, 1, 64, {1, 1, 1}};
+}
+
+VkFormatFeatureFlags legacyFlags(VkFormatFeatureFlags2 flags) {
+  return VkFormatFeatureFlags(flags & 0x7FFFFFFFull);
+}
+
+}  // namespace
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
+                                                                VkPhysicalDeviceProperties* pProperties) {
+  *pProperties = fromHandle<PhysicalDevice>(physicalDevice)->properties;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
+                                                                 VkPhysicalDeviceProperties2* pProperties) {
+  const PhysicalDevice& pd = *fromHandle<PhysicalDevice>(physicalDevice);
+  pProperties->properties = pd.properties;
+  const CoreProperties core = coreProperties(pd);
+  for (auto* s = static_cast<VkBaseOutStructure*>(pProperties->pNext); s; s = s->pNext) {
+    if (writeCoreProperties(core, s)) continue;
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES) {
+      auto* p = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
+      p->subgroupSize = core.v11.subgroupSize;
+      p->supportedStages = core.v11.subgroupSupportedStages;
+      p->supportedOperations = core.v11.subgroupSupportedOperations;
+      p->quadOperationsInAllStages = core.v11.subgroupQuadOperationsInAllStages;
+    }
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
+                                                              VkPhysicalDeviceFeatures* pFeatures) {
+  writeFeatures(fromHandle<PhysicalDevice>(physicalDevice)->features, pFeatures);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                                               VkPhysicalDeviceFeatures2* pFeatures) {
+  writeFeatures(fromHandle<PhysicalDevice>(physicalDevice)->features, pFeatures);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMemoryProperties(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties* pProperties) {
+  *pProperties = fromHandle<PhysicalDevice>(physicalDevice)->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMemoryProperties2(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pProperties) {
+  pProperties->memoryProperties = fromHandle<PhysicalDevice>(physicalDevice)->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceQueueFamilyProperties(
+    VkPhysicalDevice, uint32_t* pCount, VkQueueFamilyProperties* pProperties) {
+  fillArray(pCount, pProperties, {queueFamily()});
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceQueueFamilyProperties2(
+    VkPhysicalDevice, uint32_t* pCount, VkQueueFamilyProperties2* pProperties) {
+  if (!pProperties) {
+    *pCount = 1;
+    return;
+  }
+  if (*pCount >= 1) pProperties[0].queueFamilyProperties = queueFamily();
+  *pCount = std::min(*pCount, 1u);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFormatProperties(VkPhysicalDevice, VkFormat format,
+                                                                      VkFormatProperties* pProps) {
+  pProps->linearTilingFeatures = legacyFlags(formatFeatures(format, VK_IMAGE_TILING_LINEAR));
+  pProps->optimalTilingFeatures = legacyFlags(formatFeatures(format, VK_IMAGE_TILING_OPTIMAL));
+  pProps->bufferFeatures = legacyFlags(bufferFormatFeatures(format));
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFormatProperties2(VkPhysicalDevice pd, VkFormat format,
+                                                                       VkFormatProperties2* pProps) {
+  tessera_vkGetPhysicalDeviceFormatProperties(pd, format, &pProps->formatProperties);
+  for (auto* s = static_cast<VkBaseOutStructure*>(pProps->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
+      auto* p = reinterpret_cast<VkFormatProperties3*>(s);
+      p->linearTilingFeatures = formatFeatures(format, VK_IMAGE_TILING_LINEAR);
+      p->optimalTilingFeatures = formatFeatures(format, VK_IMAGE_TILING_OPTIMAL);
+      p->bufferFeatures = bufferFormatFeatures(format);
+    }
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceSparseImageFormatProperties(
+    VkPhysicalDevice, VkFormat, VkImageType, VkSampleCountFlagBits, VkImageUsageFlags, VkImageTiling,
+    uint32_t* pCount, VkSparseImageFormatProperties*) {
+  *pCount = 0;  // no sparse residency
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceSparseImageFormatProperties2(
+    VkPhysicalDevice, const VkPhysicalDeviceSparseImageFormatInfo2*, uint32_t* pCount,
+    VkSparseImageFormatProperties2*) {
+  *pCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalBufferProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo*, VkExternalBufferProperties* pProps) {
+  pProps->externalMemoryProperties = {};  // no external memory handle types yet
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalFenceProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalFenceInfo*, VkExternalFenceProperties* pProps) {
+  pProps->exportFromImportedHandleTypes = 0;
+  pProps->compatibleHandleTypes = 0;
+  pProps->externalFenceFeatures = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalSemaphoreProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties* pProps) {
+  pProps->exportFromImportedHandleTypes = 0;
+  pProps->compatibleHandleTypes = 0;
+  pProps->externalSemaphoreFeatures = 0;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceToolProperties(
+    VkPhysicalDevice, uint32_t* pCount, VkPhysicalDeviceToolProperties*) {
+  *pCount = 0;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateDeviceExtensionProperties(
+    VkPhysicalDevice, const char* pLayerName, uint32_t* pCount, VkExtensionProperties* pProps) {
+  return enumerateExtensionProperties(true, pLayerName, pCount, pProps);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* pCount,
+                                                                       VkLayerProperties*) {
+  *pCount = 0;
+  return VK_SUCCESS;
+}
+
+}  // extern "C"

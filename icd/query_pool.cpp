@@ -1,0 +1,101 @@
+#include "query_pool.h"
+
+#include <time.h>
+
+#include <cstring>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+#include "instance.h"
+
+namespace tessera {
+
+uint64_t timestampNow() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+void QueryPool::reset(uint32_t first, uint32_t n) {
+  std::lock_guard lock(mutex);
+  for (uint32_t i = first; i < first + n; ++i) {
+    available[i] = false;
+    values[i] = 0;
+  }
+}
+
+void QueryPool::write(uint32_t query, uint64_t value) {
+  std::lock_guard lock(mutex);
+  values[query] = value;
+  available[query] = true;
+  cv.notify_all();
+}
+
+VkResult QueryPool::copyResults(uint32_t first, uint32_t n, uint8_t* out, VkDeviceSize stride, VkQueryResultFlags flags) {
+  VkResult result = VK_SUCCESS;
+  const bool is64 = flags & VK_QUERY_RESULT_64_BIT;
+  std::unique_lock lock(mutex);
+  for (uint32_t i = 0; i < n; ++i, out += stride) {
+    const uint32_t q = first + i;
+    if (flags & VK_QUERY_RESULT_WAIT_BIT) cv.wait(lock, [&] { return available[q]; });
+    const bool ready = available[q];
+    if (!ready) result = VK_NOT_READY;
+    // Spec: without WAIT or PARTIAL, an unavailable query's value is left unwritten.
+    const bool writeValue = ready || (flags & VK_QUERY_RESULT_PARTIAL_BIT);
+    if (is64) {
+      auto* p = reinterpret_cast<uint64_t*>(out);
+      if (writeValue) p[0] = ready ? values[q] : 0;
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[1] = ready;
+    } else {
+      auto* p = reinterpret_cast<uint32_t*>(out);
+      if (writeValue) p[0] = uint32_t(ready ? values[q] : 0);
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[1] = ready;
+    }
+  }
+  return result;
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo* pInfo,
+                                                        const VkAllocationCallbacks* pAllocator, VkQueryPool* pPool) {
+  Device* dev = fromHandle<Device>(device);
+  if (pInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
+    reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
+                "vkCreateQueryPool: query type %d is not supported", int(pInfo->queryType));
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  const VkAllocationCallbacks* a = pickAllocator(pAllocator, dev->allocator());
+  QueryPool* pool = hostNew<QueryPool>(a, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!pool) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  pool->type = pInfo->queryType;
+  pool->count = pInfo->queryCount;
+  pool->values.reset(new (std::nothrow) uint64_t[pInfo->queryCount]());
+  pool->available.reset(new (std::nothrow) bool[pInfo->queryCount]());
+  if (!pool->values || !pool->available) {
+    hostDelete(a, pool);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  *pPool = toHandle<VkQueryPool>(pool);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyQueryPool(VkDevice device, VkQueryPool pool, const VkAllocationCallbacks* pAllocator) {
+  hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), fromHandle<QueryPool>(pool));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetQueryPoolResults(VkDevice, VkQueryPool queryPool, uint32_t first, uint32_t count,
+                                                            size_t, void* pData, VkDeviceSize stride, VkQueryResultFlags flags) {
+  return fromHandle<QueryPool>(queryPool)->copyResults(first, count, static_cast<uint8_t*>(pData), stride, flags);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkResetQueryPool(VkDevice, VkQueryPool queryPool, uint32_t first, uint32_t count) {
+  fromHandle<QueryPool>(queryPool)->reset(first, count);
+}
+
+}  // extern "C"

@@ -1,0 +1,30 @@
+// Query pools. Timestamps are nanoseconds of CLOCK_MONOTONIC (timestampPeriod = 1). Occlusion
+// queries count samples that pass: with no draws recorded between begin and end that is 0.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vulkan/vulkan_core.h>
+
+namespace tessera {
+
+struct QueryPool {
+  VkQueryType type;
+  uint32_t count;
+  std::unique_ptr<uint64_t[]> values;
+  std::unique_ptr<bool[]> available;
+  std::mutex mutex;
+  std::condition_variable cv;
+
+  void reset(uint32_t first, uint32_t n);
+  void write(uint32_t query, uint64_t value);
+  // Writes results as vkGetQueryPoolResults / vkCmdCopyQueryPoolResults describe.
+  VkResult copyResults(uint32_t first, uint32_t n, uint8_t* out, VkDeviceSize stride, VkQueryResultFlags flags);
+};
+
+uint64_t timestampNow();
+
+}  // namespace tessera

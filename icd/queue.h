@@ -1,0 +1,49 @@
+// VkQueue: submissions run on the queue's own worker thread, one after another, in
+// submission order (spec: "Queue Operations"; implicit ordering is simply program order here).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+#include <vulkan/vulkan_core.h>
+
+#include "handles.h"
+
+namespace tessera {
+
+struct Device;
+struct Fence;
+struct Semaphore;
+struct CommandBuffer;
+
+struct SemaphoreOp {
+  Semaphore* semaphore;
+  uint64_t value;
+};
+
+struct Submission {
+  std::vector<SemaphoreOp> waits;
+  std::vector<CommandBuffer*> commandBuffers;
+  std::vector<SemaphoreOp> signals;
+  Fence* fence = nullptr;  // set on the last batch of a vkQueueSubmit only
+};
+
+struct Queue : DispatchableObject {
+  Device* device = nullptr;
+  std::mutex mutex;
+  std::condition_variable workAvailable;
+  std::condition_variable idle;
+  std::deque<Submission> pending;
+  bool busy = false;
+  bool stopping = false;
+  std::thread worker;
+};
+
+VkResult createQueue(Device* device, Queue** out);
+void destroyQueue(Device* device, Queue* queue);
+VkResult waitQueueIdle(Queue* queue);
+
+}  // namespace tessera

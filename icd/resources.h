@@ -1,0 +1,89 @@
+// Device memory, buffers, images and their views.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vulkan/vulkan_core.h>
+
+#include "tessera/blit.h"
+#include "tessera/format.h"
+
+namespace tessera {
+
+struct DeviceMemory {
+  VkDeviceSize size = 0;
+  uint8_t* data = nullptr;
+  bool mmapped = false;  // large allocations come straight from mmap
+};
+
+struct Buffer {
+  VkDeviceSize size = 0;
+  VkBufferUsageFlags usage = 0;
+  VkBufferCreateFlags flags = 0;
+  DeviceMemory* memory = nullptr;
+  VkDeviceSize memoryOffset = 0;
+
+  uint8_t* data() const { return memory ? memory->data + memoryOffset : nullptr; }
+};
+
+// Images are stored linearly: plane (aspect) -> mip level -> array layer -> z -> y -> x,
+// each texel block `samples` times in a row. Depth/stencil formats keep depth and stencil in
+// separate planes (see aspectTexelSize). Linear-tiling images use the same layout, reported
+// by vkGetImageSubresourceLayout.
+struct ImageLevelLayout {
+  VkDeviceSize offset;      // from the start of the plane
+  VkDeviceSize rowPitch;    // bytes per row of texel blocks
+  VkDeviceSize depthPitch;  // bytes per z slice
+  VkDeviceSize layerPitch;  // bytes per array layer
+  VkExtent3D extent;        // in texels
+};
+
+struct Image {
+  static constexpr uint32_t kMaxLevels = 16;
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  const FormatInfo* format = nullptr;
+  VkFormat vkFormat = VK_FORMAT_UNDEFINED;
+  VkExtent3D extent{};
+  uint32_t mipLevels = 1;
+  uint32_t arrayLayers = 1;
+  uint32_t samples = 1;
+  VkImageTiling tiling = VK_IMAGE_TILING_OPTIMAL;
+  VkImageUsageFlags usage = 0;
+  VkImageCreateFlags flags = 0;
+  DeviceMemory* memory = nullptr;
+  VkDeviceSize memoryOffset = 0;
+
+  uint32_t planeCount = 1;
+  VkImageAspectFlagBits planeAspects[2]{};
+  VkDeviceSize planeOffsets[2]{};
+  ImageLevelLayout levels[2][kMaxLevels]{};
+  VkDeviceSize size = 0;
+
+  int planeIndex(VkImageAspectFlagBits aspect) const;
+  const ImageLevelLayout& level(VkImageAspectFlagBits aspect, uint32_t mip) const {
+    return levels[planeIndex(aspect)][mip];
+  }
+  uint32_t texelSize(VkImageAspectFlagBits aspect) const { return aspectTexelSize(*format, aspect); }
+  // One mip level of one array layer (all z slices of a 3D image).
+  SubresourceView view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer) const;
+};
+
+// Computes the layout (levels, planes, size) of an image from its create parameters.
+void computeImageLayout(Image& image);
+
+struct BufferView {
+  Buffer* buffer;
+  VkFormat format;
+  VkDeviceSize offset;
+  VkDeviceSize range;
+};
+
+struct ImageView {
+  Image* image;
+  VkImageViewType viewType;
+  VkFormat format;
+  VkComponentMapping components;
+  VkImageSubresourceRange range;
+};
+
+}  // namespace tessera

@@ -1,0 +1,199 @@
+#include "sync.h"
+
+#include <vector>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+#include "queue.h"
+
+namespace tessera {
+
+void Fence::signal() {
+  std::lock_guard lock(mutex);
+  signaled = true;
+  cv.notify_all();
+}
+
+void Fence::reset() {
+  std::lock_guard lock(mutex);
+  signaled = false;
+}
+
+bool Fence::wait(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mutex);
+  if (deadline == std::chrono::steady_clock::time_point::max()) {
+    cv.wait(lock, [&] { return signaled; });
+    return true;
+  }
+  return cv.wait_until(lock, deadline, [&] { return signaled; });
+}
+
+void Semaphore::signal(uint64_t newValue) {
+  std::lock_guard lock(mutex);
+  value = type == VK_SEMAPHORE_TYPE_TIMELINE ? newValue : 1;
+  cv.notify_all();
+}
+
+bool Semaphore::wait(uint64_t target, std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mutex);
+  auto ready = [&] { return type == VK_SEMAPHORE_TYPE_TIMELINE ? value >= target : value != 0; };
+  if (deadline == std::chrono::steady_clock::time_point::max()) cv.wait(lock, ready);
+  else if (!cv.wait_until(lock, deadline, ready)) return false;
+  if (type == VK_SEMAPHORE_TYPE_BINARY) value = 0;
+  return true;
+}
+
+uint64_t Semaphore::current() {
+  std::lock_guard lock(mutex);
+  return value;
+}
+
+void Event::signal(bool newState) {
+  std::lock_guard lock(mutex);
+  set = newState;
+  cv.notify_all();
+}
+
+void Event::waitSet() {
+  std::unique_lock lock(mutex);
+  cv.wait(lock, [&] { return set; });
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+namespace {
+const VkAllocationCallbacks* alloc(VkDevice device, const VkAllocationCallbacks* own) {
+  return pickAllocator(own, fromHandle<Device>(device)->allocator());
+}
+}  // namespace
+
+extern "C" {
+
+// --- Fences ---------------------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateFence(VkDevice device, const VkFenceCreateInfo* pCreateInfo,
+                                                    const VkAllocationCallbacks* pAllocator, VkFence* pFence) {
+  Fence* f = hostNew<Fence>(alloc(device, pAllocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!f) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  f->signaled = pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT;
+  *pFence = toHandle<VkFence>(f);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks* pAllocator) {
+  hostDelete(alloc(device, pAllocator), fromHandle<Fence>(fence));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetFences(VkDevice, uint32_t count, const VkFence* pFences) {
+  for (uint32_t i = 0; i < count; ++i) fromHandle<Fence>(pFences[i])->reset();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetFenceStatus(VkDevice, VkFence fence) {
+  Fence* f = fromHandle<Fence>(fence);
+  std::lock_guard lock(f->mutex);
+  return f->signaled ? VK_SUCCESS : VK_NOT_READY;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitForFences(VkDevice, uint32_t count, const VkFence* pFences,
+                                                      VkBool32 waitAll, uint64_t timeout) {
+  auto deadline = deadlineFor(timeout);
+  if (waitAll || count == 1) {
+    for (uint32_t i = 0; i < count; ++i)
+      if (!fromHandle<Fence>(pFences[i])->wait(deadline)) return VK_TIMEOUT;
+    return VK_SUCCESS;
+  }
+  // Any of several: poll with short sleeps. Fences are signaled by one queue thread, so a
+  // shared condition variable would buy little over this.
+  for (;;) {
+    for (uint32_t i = 0; i < count; ++i)
+      if (fromHandle<Fence>(pFences[i])->wait(std::chrono::steady_clock::now())) return VK_SUCCESS;
+    if (std::chrono::steady_clock::now() >= deadline) return VK_TIMEOUT;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+// --- Semaphores -----------------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo* pCreateInfo,
+                                                        const VkAllocationCallbacks* pAllocator,
+                                                        VkSemaphore* pSemaphore) {
+  Semaphore* s = hostNew<Semaphore>(alloc(device, pAllocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!s) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext) {
+    if (p->sType == VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO) {
+      auto* t = reinterpret_cast<const VkSemaphoreTypeCreateInfo*>(p);
+      s->type = t->semaphoreType;
+      if (s->type == VK_SEMAPHORE_TYPE_TIMELINE) s->value = t->initialValue;
+    }
+  }
+  *pSemaphore = toHandle<VkSemaphore>(s);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroySemaphore(VkDevice device, VkSemaphore semaphore,
+                                                     const VkAllocationCallbacks* pAllocator) {
+  hostDelete(alloc(device, pAllocator), fromHandle<Semaphore>(semaphore));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetSemaphoreCounterValue(VkDevice, VkSemaphore semaphore, uint64_t* pValue) {
+  *pValue = fromHandle<Semaphore>(semaphore)->current();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkSignalSemaphore(VkDevice, const VkSemaphoreSignalInfo* pInfo) {
+  fromHandle<Semaphore>(pInfo->semaphore)->signal(pInfo->value);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitSemaphores(VkDevice, const VkSemaphoreWaitInfo* pInfo, uint64_t timeout) {
+  auto deadline = deadlineFor(timeout);
+  const bool any = pInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT;
+  if (!any || pInfo->semaphoreCount == 1) {
+    for (uint32_t i = 0; i < pInfo->semaphoreCount; ++i)
+      if (!fromHandle<Semaphore>(pInfo->pSemaphores[i])->wait(pInfo->pValues[i], deadline)) return VK_TIMEOUT;
+    return VK_SUCCESS;
+  }
+  for (;;) {
+    for (uint32_t i = 0; i < pInfo->semaphoreCount; ++i)
+      if (fromHandle<Semaphore>(pInfo->pSemaphores[i])->current() >= pInfo->pValues[i]) return VK_SUCCESS;
+    if (std::chrono::steady_clock::now() >= deadline) return VK_TIMEOUT;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+// --- Events ---------------------------------------------------------------------------------
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateEvent(VkDevice device, const VkEventCreateInfo* pCreateInfo,
+                                                    const VkAllocationCallbacks* pAllocator, VkEvent* pEvent) {
+  Event* e = hostNew<Event>(alloc(device, pAllocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!e) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  e->deviceOnly = pCreateInfo->flags & VK_EVENT_CREATE_DEVICE_ONLY_BIT;
+  *pEvent = toHandle<VkEvent>(e);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks* pAllocator) {
+  hostDelete(alloc(device, pAllocator), fromHandle<Event>(event));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetEventStatus(VkDevice, VkEvent event) {
+  Event* e = fromHandle<Event>(event);
+  std::lock_guard lock(e->mutex);
+  return e->set ? VK_EVENT_SET : VK_EVENT_RESET;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkSetEvent(VkDevice, VkEvent event) {
+  fromHandle<Event>(event)->signal(true);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetEvent(VkDevice, VkEvent event) {
+  fromHandle<Event>(event)->signal(false);
+  return VK_SUCCESS;
+}
+
+}  // extern "C"

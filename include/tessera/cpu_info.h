@@ -1,0 +1,28 @@
+// Facts about the host CPU and the CPUs this process may use.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tessera {
+
+struct CpuInfo {
+  bool sse41 = false;
+  bool avx2 = false;     // with FMA and F16C
+  bool avx512 = false;   // F, BW, DQ, VL
+  uint32_t simdWidth = 4;  // 32-bit lanes per kernel call: 16 (AVX-512), 8 (AVX2), 4 (floor)
+  std::string modelName;
+};
+
+const CpuInfo& hostCpu();
+
+// The number of CPUs this process may actually use: the affinity mask, further capped by a
+// cgroup CPU quota (v2 cpu.max or v1 cfs_quota_us), overridden by TESSERA_THREADS.
+uint32_t usableCpuCount();
+
+// Parse helpers exposed for unit tests. cpu.max holds "max 100000" or "<quota> <period>";
+// returns 0 when there is no limit.
+uint32_t cpuCountFromCgroupV2(const std::string& cpuMax);
+uint32_t cpuCountFromQuota(long quotaMicros, long periodMicros);
+
+}  // namespace tessera

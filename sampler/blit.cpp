@@ -1,0 +1,199 @@
+// vkCmdBlitImage arithmetic, the scalar reference implementation, written from the spec section
+// "Image Copies With Scaling" (quoted where each step is implemented).
+#include "tessera/blit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "tessera/texel_codec.h"
+
+namespace tessera {
+namespace {
+
+uint8_t* texelAddress(const SubresourceView& v, size_t texelSize, int32_t x, int32_t y, int32_t z,
+                      uint32_t sample = 0) {
+  return v.data + size_t(z) * v.slicePitch + size_t(y) * v.rowPitch +
+         (size_t(x) * v.samples + sample) * texelSize;
+}
+
+// One axis of a blit region.
+struct Axis {
+  int32_t src0, src1, dst0, dst1;
+  int32_t srcSize;  // extent of the source image along this axis
+
+  // "For each destination texel, the integer coordinate of that texel is converted to an
+  // unnormalized texture coordinate": u_base = i + 1/2; u_offset = u_base - x_dst0;
+  // scale_u = (x_src1 - x_src0) / (x_dst1 - x_dst0); u_scaled = u_offset * scale_u;
+  // u = u_scaled + x_src0. Evaluated as ((2i + 1 - 2 x_dst0) (x_src1 - x_src0)) / (2 (x_dst1 -
+  // x_dst0)) + x_src0: the numerator and denominator are exact integers in double, so the
+  // coordinate is correctly rounded and lands exactly on texel centres/edges where it should.
+  double sourceCoord(int32_t i) const {
+    const double num =
+        double(2 * int64_t(i) + 1 - 2 * int64_t(dst0)) * double(int64_t(src1) - src0);
+    const double den = 2.0 * double(int64_t(dst1) - dst0);
+    return num / den + double(src0);
+  }
+
+  // "an address mode of VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE": clamp(i, 0, size - 1).
+  int32_t clampToEdge(int64_t i) const {
+    return int32_t(std::clamp<int64_t>(i, 0, int64_t(srcSize) - 1));
+  }
+
+  // NEAREST (spec "Texel Coordinate Systems", unnormalized to integer: i = floor(u)); for the
+  // z axis "the single nearest slice, with an implementation-dependent arithmetic rounding mode"
+  // is the same floor.
+  int32_t nearest(int32_t i) const { return clampToEdge(int64_t(std::floor(sourceCoord(i)))); }
+
+  // LINEAR (spec "Texel Filtering" / unnormalized to integer): i0 = floor(u - 1/2), i1 = i0 + 1,
+  // alpha = frac(u - 1/2), both texels clamped to the edge.
+  void linear(int32_t i, int32_t& i0, int32_t& i1, double& alpha) const {
+    const double t = sourceCoord(i) - 0.5;
+    const double fl = std::floor(t);
+    alpha = t - fl;
+    i0 = clampToEdge(int64_t(fl));
+    i1 = clampToEdge(int64_t(fl) + 1);
+  }
+};
+
+// The destination texels of one axis: [min(d0,d1), max(d0,d1)), clipped to the image.
+bool dstRange(int32_t d0, int32_t d1, uint32_t size, int32_t& begin, int32_t& end) {
+  begin = std::max(std::min(d0, d1), 0);
+  end = std::min<int64_t>(std::max(d0, d1), size);
+  return begin < end;
+}
+
+// Conversions between value kinds. Valid blits never mix kinds ("Integer formats can only be
+// converted to other integer formats with the same signedness"); the mixed cases convert
+// numerically so that invalid input still gives defined output.
+TexelValue convertKind(const TexelValue& v, TexelKind from, TexelKind to) {
+  if (from == to) return v;
+  TexelValue out;
+  for (int c = 0; c < 4; ++c) {
+    if (to == TexelKind::Float) {
+      out.f[c] = from == TexelKind::UInt ? float(v.u[c]) : float(v.i[c]);
+    } else {
+      double d;
+      if (from == TexelKind::Float)
+        d = std::isnan(v.f[c]) ? 0.0 : std::round(double(v.f[c]));
+      else
+        d = from == TexelKind::UInt ? double(v.u[c]) : double(v.i[c]);
+      if (to == TexelKind::UInt)
+        out.u[c] = uint32_t(std::clamp(d, 0.0, 4294967295.0));
+      else
+        out.i[c] = int32_t(std::clamp(d, -2147483648.0, 2147483647.0));
+    }
+  }
+  return out;
+}
+
+void blitDepthStencil(const SubresourceView& src, const SubresourceView& dst, const Axis ax[3],
+                      const int32_t begin[3], const int32_t end[3]) {
+  // "No format conversion is supported between depth/stencil images. The formats must match."
+  // and depth/stencil blits use NEAREST. The texel is copied as stored; a (invalid) mismatch of
+  // depth formats goes through decodeDepth/encodeDepth.
+  const size_t srcSize = aspectTexelSize(*src.format, src.aspect);
+  const size_t dstSize = aspectTexelSize(*dst.format, dst.aspect);
+  const bool copyBytes =
+      src.aspect == VK_IMAGE_ASPECT_STENCIL_BIT || (src.format == dst.format && srcSize == dstSize);
+  for (int32_t z = begin[2]; z < end[2]; ++z) {
+    const int32_t k = ax[2].nearest(z);
+    for (int32_t y = begin[1]; y < end[1]; ++y) {
+      const int32_t j = ax[1].nearest(y);
+      for (int32_t x = begin[0]; x < end[0]; ++x) {
+        const int32_t i = ax[0].nearest(x);
+        const uint8_t* s = texelAddress(src, srcSize, i, j, k);
+        uint8_t* d = texelAddress(dst, dstSize, x, y, z);
+        if (copyBytes)
+          std::memcpy(d, s, std::min(srcSize, dstSize));
+        else
+          encodeDepth(*dst.format, decodeDepth(*src.format, s), d);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void blitRegion(const SubresourceView& src, const SubresourceView& dst,
+                const VkOffset3D srcOffsets[2], const VkOffset3D dstOffsets[2], VkFilter filter) {
+  if (!src.data || !dst.data || !src.format || !dst.format) return;
+  if (src.extent.width == 0 || src.extent.height == 0 || src.extent.depth == 0) return;
+  const Axis ax[3] = {
+      {srcOffsets[0].x, srcOffsets[1].x, dstOffsets[0].x, dstOffsets[1].x,
+       int32_t(src.extent.width)},
+      {srcOffsets[0].y, srcOffsets[1].y, dstOffsets[0].y, dstOffsets[1].y,
+       int32_t(src.extent.height)},
+      {srcOffsets[0].z, srcOffsets[1].z, dstOffsets[0].z, dstOffsets[1].z,
+       int32_t(src.extent.depth)},
+  };
+  int32_t begin[3], end[3];
+  if (!dstRange(dstOffsets[0].x, dstOffsets[1].x, dst.extent.width, begin[0], end[0]) ||
+      !dstRange(dstOffsets[0].y, dstOffsets[1].y, dst.extent.height, begin[1], end[1]) ||
+      !dstRange(dstOffsets[0].z, dstOffsets[1].z, dst.extent.depth, begin[2], end[2]))
+    return;
+
+  if (src.aspect != VK_IMAGE_ASPECT_COLOR_BIT || dst.aspect != VK_IMAGE_ASPECT_COLOR_BIT) {
+    if (src.aspect == dst.aspect) blitDepthStencil(src, dst, ax, begin, end);
+    return;
+  }
+  if (!hasColorCodec(*src.format) || !hasColorCodec(*dst.format)) return;
+
+  const FormatInfo& sf = *src.format;
+  const FormatInfo& df = *dst.format;
+  const size_t srcTexel = aspectTexelSize(sf, src.aspect);
+  const size_t dstTexel = aspectTexelSize(df, dst.aspect);
+  const TexelKind srcKind = texelKind(sf);
+  const TexelKind dstKind = texelKind(df);
+  // LINEAR needs float values; integer formats do not support linear filtering, so a LINEAR
+  // request on them is treated as NEAREST.
+  const bool linear = filter == VK_FILTER_LINEAR && srcKind == TexelKind::Float;
+
+  for (int32_t z = begin[2]; z < end[2]; ++z) {
+    for (int32_t y = begin[1]; y < end[1]; ++y) {
+      for (int32_t x = begin[0]; x < end[0]; ++x) {
+        TexelValue value;
+        if (!linear) {
+          decodeTexel(
+              sf, texelAddress(src, srcTexel, ax[0].nearest(x), ax[1].nearest(y), ax[2].nearest(z)),
+              value);
+        } else {
+          // "Format conversions on unorm, snorm, scaled and packed float formats of the copied
+          // aspect of the image are performed by first converting the pixels to float values.
+          // For sRGB source formats, nonlinear RGB values are converted to linear representation
+          // prior to filtering." Then the weighted average of the 8 (3D) / 4 (2D) / 2 (1D)
+          // texels (spec "Texel Filtering"); a texel whose weight is 0 is not read, so a 1:1
+          // LINEAR blit is an exact copy and 2D images never look at a second slice.
+          int32_t i[2], j[2], k[2];
+          double wx[2], wy[2], wz[2];
+          double a, b, g;
+          ax[0].linear(x, i[0], i[1], a);
+          ax[1].linear(y, j[0], j[1], b);
+          ax[2].linear(z, k[0], k[1], g);
+          wx[0] = 1.0 - a, wx[1] = a;
+          wy[0] = 1.0 - b, wy[1] = b;
+          wz[0] = 1.0 - g, wz[1] = g;
+          double sum[4] = {0, 0, 0, 0};
+          for (int dz = 0; dz < 2; ++dz)
+            for (int dy = 0; dy < 2; ++dy)
+              for (int dx = 0; dx < 2; ++dx) {
+                const double w = wx[dx] * wy[dy] * wz[dz];
+                if (w == 0.0) continue;
+                TexelValue t;
+                decodeTexel(sf, texelAddress(src, srcTexel, i[dx], j[dy], k[dz]), t);
+                for (int c = 0; c < 4; ++c) sum[c] += w * double(t.f[c]);
+              }
+          for (int c = 0; c < 4; ++c) value.f[c] = float(sum[c]);
+        }
+        // "After filtering, the float values are first clamped and then cast to the destination
+        // image format. In case of sRGB destination format, linear RGB values are converted to
+        // nonlinear representation before writing the pixel to the image." / "Signed and
+        // unsigned integers are converted by first clamping to the representable range of the
+        // destination format, then casting the value." Both are encodeTexel's conversions.
+        encodeTexel(df, convertKind(value, srcKind, dstKind), texelAddress(dst, dstTexel, x, y, z));
+      }
+    }
+  }
+}
+
+}  // namespace tessera

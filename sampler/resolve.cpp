@@ -1,0 +1,72 @@
+// vkCmdResolveImage arithmetic, the scalar reference implementation (spec: "Resolving Multisample
+// Images": "If the source format is a floating-point or normalized type, the sample values for
+// each pixel are resolved in an implementation-dependent manner. If the source format is an
+// integer type, a single sample's value is selected for each pixel.").
+#include <algorithm>
+#include <cstring>
+
+#include "tessera/blit.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera {
+
+void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOffset3D srcOffset,
+                   VkOffset3D dstOffset, VkExtent3D extent) {
+  if (!src.data || !dst.data || !src.format || !dst.format) return;
+  const FormatInfo& sf = *src.format;
+  const size_t srcTexel = aspectTexelSize(sf, src.aspect);
+  const size_t dstTexel = aspectTexelSize(*dst.format, dst.aspect);
+  const uint32_t samples = std::max(src.samples, 1u);
+
+  // Tessera's choice for float and normalized formats: the average of the samples, computed on
+  // the decoded values (linear for sRGB), then encoded with the usual rounding. Integer formats,
+  // depth and stencil take sample 0.
+  const FormatInfo& df = *dst.format;
+  const bool average = src.aspect == VK_IMAGE_ASPECT_COLOR_BIT &&
+                       dst.aspect == VK_IMAGE_ASPECT_COLOR_BIT && hasColorCodec(sf) &&
+                       hasColorCodec(df) && texelKind(sf) == TexelKind::Float &&
+                       texelKind(df) == TexelKind::Float && (samples > 1 || &sf != &df);
+
+  // Clip the region to both images (invalid regions must not write outside memory).
+  auto span = [](int32_t srcOff, int32_t dstOff, uint32_t count, uint32_t srcSize, uint32_t dstSize,
+                 int32_t& first, int32_t& last) {
+    first = std::max({0, -srcOff, -dstOff});
+    last = int32_t(
+        std::min<int64_t>({int64_t(count), int64_t(srcSize) - srcOff, int64_t(dstSize) - dstOff}));
+    return first < last;
+  };
+  int32_t x0, x1, y0, y1, z0, z1;
+  if (!span(srcOffset.x, dstOffset.x, extent.width, src.extent.width, dst.extent.width, x0, x1) ||
+      !span(srcOffset.y, dstOffset.y, extent.height, src.extent.height, dst.extent.height, y0,
+            y1) ||
+      !span(srcOffset.z, dstOffset.z, extent.depth, src.extent.depth, dst.extent.depth, z0, z1))
+    return;
+
+  for (int32_t z = z0; z < z1; ++z) {
+    for (int32_t y = y0; y < y1; ++y) {
+      for (int32_t x = x0; x < x1; ++x) {
+        const uint8_t* s = src.data + size_t(z + srcOffset.z) * src.slicePitch +
+                           size_t(y + srcOffset.y) * src.rowPitch +
+                           size_t(x + srcOffset.x) * samples * srcTexel;
+        uint8_t* d = dst.data + size_t(z + dstOffset.z) * dst.slicePitch +
+                     size_t(y + dstOffset.y) * dst.rowPitch +
+                     size_t(x + dstOffset.x) * std::max(dst.samples, 1u) * dstTexel;
+        if (!average) {
+          std::memcpy(d, s, std::min(srcTexel, dstTexel));  // sample 0
+          continue;
+        }
+        double sum[4] = {0, 0, 0, 0};
+        for (uint32_t i = 0; i < samples; ++i) {
+          TexelValue t;
+          decodeTexel(sf, s + size_t(i) * srcTexel, t);
+          for (int c = 0; c < 4; ++c) sum[c] += double(t.f[c]);
+        }
+        TexelValue out;
+        for (int c = 0; c < 4; ++c) out.f[c] = float(sum[c] / double(samples));
+        encodeTexel(df, out, d);
+      }
+    }
+  }
+}
+
+}  // namespace tessera

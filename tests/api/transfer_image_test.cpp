@@ -1,0 +1,233 @@
+// Image transfers (spec: "Copy Commands", "Clear Commands", "Image Copies With Scaling"):
+// every format Tessera advertises for transfers round-trips its bytes through
+// buffer -> image -> image -> buffer, and clears and blits produce the values the spec's
+// conversion rules give.
+#include <cmath>
+#include <random>
+
+#include "tessera/format.h"
+#include "vulkan_fixture.h"
+
+namespace tessera_test {
+namespace {
+
+using TransferImageTest = VulkanTest;
+
+VkImageAspectFlags aspectsOf(const tessera::FormatInfo& f) { return f.aspects; }
+
+TEST_F(TransferImageTest, EveryTransferFormatRoundTripsThroughTwoImages) {
+  size_t tested = 0;
+  for (const tessera::FormatInfo& f : tessera::allFormats()) {
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(physicalDevice, f.format, &fp);
+    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    if ((fp.optimalTilingFeatures & need) != need) continue;
+    SCOPED_TRACE(f.name);
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = f.format;
+    ici.extent = {uint32_t(f.blockWidth) * 5 + (f.blockWidth > 1 ? 0 : 2), uint32_t(f.blockHeight) * 3, 1};
+    ici.mipLevels = 2;
+    ici.arrayLayers = 2;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ici.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    auto a = createImage(ici);
+    auto b = createImage(ici);
+    for (VkImageAspectFlags aspectBit : {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT}) {
+      if (!(aspectsOf(f) & aspectBit)) continue;
+      const auto aspect = VkImageAspectFlagBits(aspectBit);
+      const uint32_t texel = tessera::aspectTexelSize(f, aspect);
+      const uint32_t bw = (ici.extent.width + f.blockWidth - 1) / f.blockWidth;
+      const uint32_t bh = (ici.extent.height + f.blockHeight - 1) / f.blockHeight;
+      const uint32_t rowLengthBlocks = bw + 3;  // padded rows: bufferRowLength is honored
+      const VkDeviceSize layerBytes = VkDeviceSize(rowLengthBlocks) * bh * texel;
+      const VkDeviceSize size = layerBytes * 2;
+      auto up = createBuffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+      auto down = createBuffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+      std::mt19937 rng(uint32_t(f.format));
+      for (VkDeviceSize i = 0; i < size; ++i) up.mapped[i] = uint8_t(rng());
+      if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && f.component('D')->numeric == tessera::NumericFormat::SFloat) {
+        // Float depth must hold values in [0, 1] (spec: copies to D32_SFLOAT).
+        for (VkDeviceSize i = 0; i + 4 <= size; i += 4) {
+          float v = float(rng() % 1000) / 999.0f;
+          std::memcpy(up.mapped + i, &v, 4);
+        }
+      }
+      std::memset(down.mapped, 0, size);
+      VkBufferImageCopy copy{};
+      copy.bufferRowLength = rowLengthBlocks * f.blockWidth;
+      copy.imageSubresource = {VkImageAspectFlags(aspect), 0, 0, 2};
+      copy.imageExtent = ici.extent;
+      VkImageCopy imageCopy{};
+      imageCopy.srcSubresource = copy.imageSubresource;
+      imageCopy.dstSubresource = copy.imageSubresource;
+      imageCopy.extent = ici.extent;
+      submitAndWait([&](VkCommandBuffer cb) {
+        VkImageMemoryBarrier barriers[2] = {};
+        for (int i = 0; i < 2; ++i) {
+          barriers[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+          barriers[i].srcQueueFamilyIndex = barriers[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+          barriers[i].image = i ? b.image : a.image;
+          barriers[i].subresourceRange = {f.aspects, 0, 2, 0, 2};
+          barriers[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
+          barriers[i].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+        }
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                             nullptr, 2, barriers);
+        vkCmdCopyBufferToImage(cb, up.buffer, a.image, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        vkCmdCopyImage(cb, a.image, VK_IMAGE_LAYOUT_GENERAL, b.image, VK_IMAGE_LAYOUT_GENERAL, 1, &imageCopy);
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        vkCmdCopyImageToBuffer(cb, b.image, VK_IMAGE_LAYOUT_GENERAL, down.buffer, 1, &copy);
+      });
+      // D24 depth: only the low 24 bits of each 32-bit texel are defined.
+      const bool d24 = aspect == VK_IMAGE_ASPECT_DEPTH_BIT && f.component('D')->bits == 24;
+      for (uint32_t layer = 0; layer < 2; ++layer)
+        for (uint32_t y = 0; y < bh; ++y)
+          for (uint32_t x = 0; x < bw * texel; ++x) {
+            if (d24 && x % 4 == 3) continue;
+            const VkDeviceSize i = layer * layerBytes + (VkDeviceSize(y) * rowLengthBlocks) * texel + x;
+            ASSERT_EQ(down.mapped[i], up.mapped[i]) << "layer " << layer << " row " << y << " byte " << x;
+          }
+      destroy(up);
+      destroy(down);
+    }
+    destroy(a);
+    destroy(b);
+    ++tested;
+  }
+  EXPECT_GT(tested, 150u);
+}
+
+// Reads back texel (0,0) of a 4x4 image after vkCmdClearColorImage.
+class ClearTest : public VulkanTest {
+ protected:
+  std::vector<uint8_t> clearAndRead(VkFormat format, VkClearColorValue color, uint32_t texelSize) {
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = format;
+    ici.extent = {4, 4, 1};
+    ici.mipLevels = 1;
+    ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    auto img = createImage(ici);
+    auto buf = createBuffer(16 * texelSize, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    submitAndWait([&](VkCommandBuffer cb) {
+      VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = img.image;
+      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &b);
+      vkCmdClearColorImage(cb, img.image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &b.subresourceRange);
+      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
+      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      VkBufferImageCopy copy{};
+      copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+      copy.imageExtent = {4, 4, 1};
+      vkCmdCopyImageToBuffer(cb, img.image, VK_IMAGE_LAYOUT_GENERAL, buf.buffer, 1, &copy);
+    });
+    std::vector<uint8_t> out(buf.mapped, buf.mapped + 16 * texelSize);
+    destroy(img);
+    destroy(buf);
+    return out;
+  }
+};
+
+TEST_F(ClearTest, UnormClearRoundsToNearest) {
+  // Spec "Conversion from Floating-Point to Normalized Fixed-Point": c = round(f * (2^8 - 1)).
+  VkClearColorValue color{};
+  color.float32[0] = 0.5f;   // 127.5 -> 128
+  color.float32[1] = 1.5f;   // clamped to 1 -> 255
+  color.float32[2] = -1.0f;  // clamped to 0
+  color.float32[3] = 0.2f;   // 51
+  auto bytes = clearAndRead(VK_FORMAT_R8G8B8A8_UNORM, color, 4);
+  for (int t = 0; t < 16; ++t) {
+    EXPECT_EQ(bytes[t * 4 + 0], 128);
+    EXPECT_EQ(bytes[t * 4 + 1], 255);
+    EXPECT_EQ(bytes[t * 4 + 2], 0);
+    EXPECT_EQ(bytes[t * 4 + 3], 51);
+  }
+}
+
+TEST_F(ClearTest, IntegerAndFloatFormatsTakeTheirUnionMember) {
+  VkClearColorValue color{};
+  color.int32[0] = -5;
+  color.int32[1] = 300;
+  auto s = clearAndRead(VK_FORMAT_R16G16_SINT, color, 4);
+  EXPECT_EQ(int16_t(s[0] | s[1] << 8), -5);
+  EXPECT_EQ(int16_t(s[2] | s[3] << 8), 300);
+  VkClearColorValue f{};
+  f.float32[0] = 3.25f;
+  auto fl = clearAndRead(VK_FORMAT_R32_SFLOAT, f, 4);
+  float v;
+  std::memcpy(&v, fl.data(), 4);
+  EXPECT_EQ(v, 3.25f);
+}
+
+using BlitTest = VulkanTest;
+
+TEST_F(BlitTest, LinearHalvingAveragesTwoByTwoBlocks) {
+  // Spec "Image Copies With Scaling": destination texel centre (x+0.5) maps to source
+  // 2x+1, halfway between two source texels in each direction, so LINEAR averages 2x2.
+  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ici.imageType = VK_IMAGE_TYPE_2D;
+  ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+  ici.extent = {8, 8, 1};
+  ici.mipLevels = 1;
+  ici.arrayLayers = 1;
+  ici.samples = VK_SAMPLE_COUNT_1_BIT;
+  ici.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  auto src = createImage(ici);
+  ici.extent = {4, 4, 1};
+  auto dst = createImage(ici);
+  auto up = createBuffer(8 * 8 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  auto down = createBuffer(4 * 4 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  for (int i = 0; i < 8 * 8 * 4; ++i) up.mapped[i] = uint8_t((i * 37) % 251);
+  submitAndWait([&](VkCommandBuffer cb) {
+    VkImageMemoryBarrier b[2] = {};
+    for (int i = 0; i < 2; ++i) {
+      b[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+      b[i].srcQueueFamilyIndex = b[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b[i].image = i ? dst.image : src.image;
+      b[i].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      b[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      b[i].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    }
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 2, b);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {8, 8, 1};
+    vkCmdCopyBufferToImage(cb, up.buffer, src.image, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    VkImageBlit blit{};
+    blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    blit.srcOffsets[1] = {8, 8, 1};
+    blit.dstOffsets[1] = {4, 4, 1};
+    vkCmdBlitImage(cb, src.image, VK_IMAGE_LAYOUT_GENERAL, dst.image, VK_IMAGE_LAYOUT_GENERAL, 1, &blit, VK_FILTER_LINEAR);
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    copy.imageExtent = {4, 4, 1};
+    vkCmdCopyImageToBuffer(cb, dst.image, VK_IMAGE_LAYOUT_GENERAL, down.buffer, 1, &copy);
+  });
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x)
+      for (int c = 0; c < 4; ++c) {
+        auto at = [&](int sx, int sy) { return up.mapped[(sy * 8 + sx) * 4 + c]; };
+        const double avg = (at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1)) / 4.0;
+        EXPECT_NEAR(down.mapped[(y * 4 + x) * 4 + c], avg, 1.0) << x << "," << y << " c" << c;
+      }
+  destroy(src);
+  destroy(dst);
+  destroy(up);
+  destroy(down);
+}
+
+}  // namespace
+}  // namespace tessera_test

@@ -1,0 +1,157 @@
+#include "vulkan_fixture.h"
+
+#include <cstring>
+
+namespace tessera_test {
+namespace {
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                         VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                         void* user) {
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+    static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage ? data->pMessage : "?");
+  return VK_FALSE;
+}
+
+}  // namespace
+
+bool isTessera(VkPhysicalDevice pd) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(pd, &props);
+  return std::strncmp(props.deviceName, "Tessera", 7) == 0;
+}
+
+void VulkanTest::SetUp() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "tessera-api-tests";
+  app.apiVersion = VK_API_VERSION_1_3;
+  const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+  messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+  messengerInfo.pfnUserCallback = onMessage;
+  messengerInfo.pUserData = &validationErrors;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &messengerInfo};
+  ici.pApplicationInfo = &app;
+  ici.enabledLayerCount = 1;
+  ici.ppEnabledLayerNames = layers;
+  ici.enabledExtensionCount = 1;
+  ici.ppEnabledExtensionNames = extensions;
+  VK_CHECK(vkCreateInstance(&ici, nullptr, &instance));
+  auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  VK_CHECK(createMessenger(instance, &messengerInfo, nullptr, &messenger));
+
+  uint32_t count = 1;
+  ASSERT_GE(vkEnumeratePhysicalDevices(instance, &count, &physicalDevice), 0);
+  ASSERT_EQ(count, 1u);
+  ASSERT_TRUE(isTessera(physicalDevice)) << "VK_DRIVER_FILES does not select Tessera";
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = 0;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  v12.timelineSemaphore = VK_TRUE;
+  v12.hostQueryReset = VK_TRUE;
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &v12};
+  v13.synchronization2 = VK_TRUE;
+  v13.maintenance4 = VK_TRUE;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v13};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  VK_CHECK(vkCreateDevice(physicalDevice, &dci, nullptr, &device));
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  VK_CHECK(vkCreateCommandPool(device, &pci, nullptr, &pool));
+}
+
+void VulkanTest::TearDown() {
+  if (device) {
+    vkDeviceWaitIdle(device);
+    vkDestroyCommandPool(device, pool, nullptr);
+    vkDestroyDevice(device, nullptr);
+  }
+  if (messenger) {
+    auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    destroyMessenger(instance, messenger, nullptr);
+  }
+  if (instance) vkDestroyInstance(instance, nullptr);
+  for (const auto& e : validationErrors) ADD_FAILURE() << "validation: " << e;
+}
+
+BufferAndMemory VulkanTest::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
+  BufferAndMemory b;
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = size;
+  bci.usage = usage;
+  EXPECT_EQ(vkCreateBuffer(device, &bci, nullptr, &b.buffer), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, b.buffer, &req);
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mai.allocationSize = req.size;
+  mai.memoryTypeIndex = 0;
+  EXPECT_EQ(vkAllocateMemory(device, &mai, nullptr, &b.memory), VK_SUCCESS);
+  EXPECT_EQ(vkBindBufferMemory(device, b.buffer, b.memory, 0), VK_SUCCESS);
+  void* p = nullptr;
+  EXPECT_EQ(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+  b.mapped = static_cast<uint8_t*>(p);
+  return b;
+}
+
+ImageAndMemory VulkanTest::createImage(const VkImageCreateInfo& info) {
+  ImageAndMemory i;
+  EXPECT_EQ(vkCreateImage(device, &info, nullptr, &i.image), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device, i.image, &req);
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mai.allocationSize = req.size;
+  EXPECT_EQ(vkAllocateMemory(device, &mai, nullptr, &i.memory), VK_SUCCESS);
+  EXPECT_EQ(vkBindImageMemory(device, i.image, i.memory, 0), VK_SUCCESS);
+  return i;
+}
+
+void VulkanTest::destroy(BufferAndMemory& b) {
+  vkDestroyBuffer(device, b.buffer, nullptr);
+  vkFreeMemory(device, b.memory, nullptr);
+  b = {};
+}
+
+void VulkanTest::destroy(ImageAndMemory& i) {
+  vkDestroyImage(device, i.image, nullptr);
+  vkFreeMemory(device, i.memory, nullptr);
+  i = {};
+}
+
+VkCommandBuffer VulkanTest::beginCommands() {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  EXPECT_EQ(vkAllocateCommandBuffers(device, &ai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  EXPECT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  return cb;
+}
+
+void VulkanTest::endSubmitWait(VkCommandBuffer cb) {
+  EXPECT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  EXPECT_EQ(vkCreateFence(device, &fci, nullptr, &fence), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  EXPECT_EQ(vkQueueSubmit(queue, 1, &si, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, 10'000'000'000ull), VK_SUCCESS);
+  vkDestroyFence(device, fence, nullptr);
+  vkFreeCommandBuffers(device, pool, 1, &cb);
+}
+
+}  // namespace tessera_test

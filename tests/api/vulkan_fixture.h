@@ -1,0 +1,59 @@
+// A Vulkan instance and device on the driver that VK_DRIVER_FILES selects, created through the
+// loader with the Khronos validation layer; every validation error is recorded and fails the test.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace tessera_test {
+
+#define VK_CHECK(expr) ASSERT_EQ((expr), VK_SUCCESS) << #expr
+
+struct BufferAndMemory {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint8_t* mapped = nullptr;
+};
+
+struct ImageAndMemory {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
+class VulkanTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Host-visible buffer, mapped.
+  BufferAndMemory createBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
+  ImageAndMemory createImage(const VkImageCreateInfo& info);
+  void destroy(BufferAndMemory& b);
+  void destroy(ImageAndMemory& i);
+  // Records with `record`, submits, waits on a fence.
+  template <typename F>
+  void submitAndWait(F&& record) {
+    VkCommandBuffer cb = beginCommands();
+    record(cb);
+    endSubmitWait(cb);
+  }
+  VkCommandBuffer beginCommands();
+  void endSubmitWait(VkCommandBuffer cb);
+
+  std::vector<std::string> validationErrors;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+};
+
+// Whether the loader found Tessera (the API tests are meaningless on another driver).
+bool isTessera(VkPhysicalDevice pd);
+
+}  // namespace tessera_test
