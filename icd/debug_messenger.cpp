@@ -39,10 +39,9 @@ void DebugMessengers::addFromChain(const void* pNext) {
   }
 }
 
-void DebugMessengers::clearChained() {
+void DebugMessengers::setChainedActive(bool active) {
   std::lock_guard lock(mutex_);
-  chainedMessengers_.clear();
-  chainedReports_.clear();
+  chainedActive_ = active;
 }
 
 static VkDebugReportFlagsEXT reportFlag(VkDebugUtilsMessageSeverityFlagBitsEXT severity) {
@@ -70,7 +69,8 @@ void DebugMessengers::message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
     if ((m.severities & severity) && (m.types & type)) m.callback(severity, type, &data, m.userData);
   };
   for (auto* m : messengers_) deliver(*m);
-  for (auto& m : chainedMessengers_) deliver(m);
+  if (chainedActive_)
+    for (auto& m : chainedMessengers_) deliver(m);
   VkDebugReportFlagsEXT flag = reportFlag(severity);
   auto report = [&](const DebugReportCallback& c) {
     if (c.flags & flag)
@@ -78,7 +78,8 @@ void DebugMessengers::message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                  objectHandle, 0, 0, "Tessera", text, c.userData);
   };
   for (auto* c : reports_) report(*c);
-  for (auto& c : chainedReports_) report(c);
+  if (chainedActive_)
+    for (auto& c : chainedReports_) report(c);
 }
 
 }  // namespace tessera

@@ -27,9 +27,10 @@ class DebugMessengers {
   void remove(DebugUtilsMessenger* m);
   void add(DebugReportCallback* c);
   void remove(DebugReportCallback* c);
-  // Messengers chained into VkInstanceCreateInfo cover vkCreateInstance/vkDestroyInstance.
+  // Messengers chained into VkInstanceCreateInfo cover vkCreateInstance and
+  // vkDestroyInstance only (spec: VkDebugUtilsMessengerCreateInfoEXT in the pNext chain).
   void addFromChain(const void* pNext);
-  void clearChained();
+  void setChainedActive(bool active);
 
   void message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
                VkObjectType objectType, uint64_t objectHandle, const char* text);
@@ -40,6 +41,7 @@ class DebugMessengers {
   std::vector<DebugReportCallback*> reports_;
   std::vector<DebugUtilsMessenger> chainedMessengers_;
   std::vector<DebugReportCallback> chainedReports_;
+  bool chainedActive_ = true;
 };
 
 }  // namespace tessera

@@ -108,6 +108,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateInstance(const VkInstanceCreateIn
     hostDelete(pAllocator, inst);
     return result;
   }
+  inst->debug.setChainedActive(false);
   *pInstance = toHandle<VkInstance>(inst);
   return VK_SUCCESS;
 }
@@ -116,6 +117,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyInstance(VkInstance instance,
                                                     const VkAllocationCallbacks* pAllocator) {
   if (!instance) return;
   Instance* inst = fromHandle<Instance>(instance);
+  inst->debug.setChainedActive(true);
   destroyPhysicalDevice(inst, inst->physicalDevice);
   hostDelete(pickAllocator(pAllocator, inst->allocator()), inst);
 }
