@@ -33,6 +33,14 @@ void workerLoop(Queue* queue) {
   }
 }
 
+// The fence signals after the last batch; a submission of no batches still gets one, so the
+// fence signals once everything submitted before it has finished (spec: vkQueueSubmit).
+void attachFence(std::vector<Submission>& batches, VkFence fence) {
+  if (!fence) return;
+  if (batches.empty()) batches.emplace_back();
+  batches.back().fence = fromHandle<Fence>(fence);
+}
+
 VkResult enqueue(Queue* queue, std::vector<Submission>&& batches) {
   try {
     std::lock_guard lock(queue->mutex);
@@ -105,10 +113,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueueSubmit(VkQueue queue, uint32_t sub
         b.signals.push_back({fromHandle<Semaphore>(si.pSignalSemaphores[s]), v});
       }
     }
-    if (fence) {
-      if (batches.empty()) batches.emplace_back();
-      batches.back().fence = fromHandle<Fence>(fence);
-    }
+    attachFence(batches, fence);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -131,10 +136,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueueSubmit2(VkQueue queue, uint32_t su
         b.signals.push_back(
             {fromHandle<Semaphore>(si.pSignalSemaphoreInfos[s].semaphore), si.pSignalSemaphoreInfos[s].value});
     }
-    if (fence) {
-      if (batches.empty()) batches.emplace_back();
-      batches.back().fence = fromHandle<Fence>(fence);
-    }
+    attachFence(batches, fence);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -158,10 +160,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueueBindSparse(VkQueue queue, uint32_t
       for (uint32_t s = 0; s < pInfo[i].signalSemaphoreCount; ++s)
         batches[i].signals.push_back({fromHandle<Semaphore>(pInfo[i].pSignalSemaphores[s]), 1});
     }
-    if (fence) {
-      if (batches.empty()) batches.emplace_back();
-      batches.back().fence = fromHandle<Fence>(fence);
-    }
+    attachFence(batches, fence);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

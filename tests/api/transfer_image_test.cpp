@@ -64,23 +64,12 @@ TEST_F(TransferImageTest, EveryTransferFormatRoundTripsThroughTwoImages) {
       imageCopy.dstSubresource = copy.imageSubresource;
       imageCopy.extent = ici.extent;
       submitAndWait([&](VkCommandBuffer cb) {
-        VkImageMemoryBarrier barriers[2] = {};
-        for (int i = 0; i < 2; ++i) {
-          barriers[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-          barriers[i].srcQueueFamilyIndex = barriers[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-          barriers[i].image = i ? b.image : a.image;
-          barriers[i].subresourceRange = {f.aspects, 0, 2, 0, 2};
-          barriers[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
-          barriers[i].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-        }
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                             nullptr, 2, barriers);
+        toGeneralLayout(cb, a.image, f.aspects);
+        toGeneralLayout(cb, b.image, f.aspects);
         vkCmdCopyBufferToImage(cb, up.buffer, a.image, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
-        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        transferBarrier(cb);
         vkCmdCopyImage(cb, a.image, VK_IMAGE_LAYOUT_GENERAL, b.image, VK_IMAGE_LAYOUT_GENERAL, 1, &imageCopy);
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        transferBarrier(cb);
         vkCmdCopyImageToBuffer(cb, b.image, VK_IMAGE_LAYOUT_GENERAL, down.buffer, 1, &copy);
       });
       // D24 depth: only the low 24 bits of each 32-bit texel are defined.
@@ -117,16 +106,10 @@ class ClearTest : public VulkanTest {
     auto img = createImage(ici);
     auto buf = createBuffer(16 * texelSize, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     submitAndWait([&](VkCommandBuffer cb) {
-      VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      b.image = img.image;
-      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-      b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-      b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &b);
-      vkCmdClearColorImage(cb, img.image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &b.subresourceRange);
-      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
-      vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      toGeneralLayout(cb, img.image, VK_IMAGE_ASPECT_COLOR_BIT);
+      VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      vkCmdClearColorImage(cb, img.image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
+      transferBarrier(cb);
       VkBufferImageCopy copy{};
       copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
       copy.imageExtent = {4, 4, 1};
@@ -190,29 +173,19 @@ TEST_F(BlitTest, LinearHalvingAveragesTwoByTwoBlocks) {
   auto down = createBuffer(4 * 4 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
   for (int i = 0; i < 8 * 8 * 4; ++i) up.mapped[i] = uint8_t((i * 37) % 251);
   submitAndWait([&](VkCommandBuffer cb) {
-    VkImageMemoryBarrier b[2] = {};
-    for (int i = 0; i < 2; ++i) {
-      b[i].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-      b[i].srcQueueFamilyIndex = b[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      b[i].image = i ? dst.image : src.image;
-      b[i].subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-      b[i].newLayout = VK_IMAGE_LAYOUT_GENERAL;
-      b[i].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-    }
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 2, b);
+    toGeneralLayout(cb, src.image, VK_IMAGE_ASPECT_COLOR_BIT);
+    toGeneralLayout(cb, dst.image, VK_IMAGE_ASPECT_COLOR_BIT);
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {8, 8, 1};
     vkCmdCopyBufferToImage(cb, up.buffer, src.image, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    transferBarrier(cb);
     VkImageBlit blit{};
     blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     blit.srcOffsets[1] = {8, 8, 1};
     blit.dstOffsets[1] = {4, 4, 1};
     vkCmdBlitImage(cb, src.image, VK_IMAGE_LAYOUT_GENERAL, dst.image, VK_IMAGE_LAYOUT_GENERAL, 1, &blit, VK_FILTER_LINEAR);
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    transferBarrier(cb);
     copy.imageExtent = {4, 4, 1};
     vkCmdCopyImageToBuffer(cb, dst.image, VK_IMAGE_LAYOUT_GENERAL, down.buffer, 1, &copy);
   });

@@ -42,6 +42,10 @@ class VulkanTest : public ::testing::Test {
     endSubmitWait(cb);
   }
   VkCommandBuffer beginCommands();
+  // Records the UNDEFINED -> GENERAL transition of a whole image before transfers.
+  static void toGeneralLayout(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspects);
+  // Makes earlier transfer writes visible to later transfers.
+  static void transferBarrier(VkCommandBuffer cb);
   void endSubmitWait(VkCommandBuffer cb);
 
   std::vector<std::string> validationErrors;
