@@ -158,8 +158,8 @@ FeatureSet supportedFeatures() {
   f.synchronization2 = true;           // icd/queue.cpp, icd/cmd_sync.cpp
   f.privateData = true;                // icd/private_data.cpp
   f.maintenance4 = true;               // icd/image.cpp, icd/buffer.cpp (requirements queries)
-  f.separateDepthStencilLayouts = true;  // layouts are no-ops for a CPU driver
-  f.pipelineCreationCacheControl = true; // pipeline caches take the flag; nothing blocks
+  // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
+  // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;
 }
 
