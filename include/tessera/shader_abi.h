@@ -1,0 +1,115 @@
+// The contract between the Vulkan front (icd/) and compiled shader kernels (spirv_jit/):
+// how descriptors are laid out in a descriptor set's memory, what a compute kernel is handed
+// when it runs, and the kernel's signature. Kernels read these structures directly, by the
+// offsets fixed here, so every field's position is part of the contract (static_asserts below).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessera::abi {
+
+// ---- Limits that size the structures below ------------------------------------------------
+constexpr uint32_t kMaxBoundSets = 8;          // VkPhysicalDeviceLimits::maxBoundDescriptorSets
+constexpr uint32_t kMaxDynamicBuffers = 32;    // 16 uniform + 16 storage dynamic buffers
+constexpr uint32_t kMaxPushConstantBytes = 256;
+constexpr uint32_t kMaxImageLevels = 16;
+
+// ---- Descriptors ---------------------------------------------------------------------------
+// Every descriptor occupies kDescriptorSize bytes of the set's memory, at
+//   binding's offset (from the set layout) + arrayElement * kDescriptorSize,
+// except inline uniform blocks, whose bytes are stored in place (descriptorCount bytes at the
+// binding's offset, 16-byte aligned).
+constexpr uint32_t kDescriptorSize = 32;
+
+// UNIFORM_BUFFER, STORAGE_BUFFER and their _DYNAMIC forms. A null descriptor (or an unwritten
+// one) has address == nullptr and range == 0, so every bounds-checked access falls outside.
+struct BufferDescriptor {
+  uint8_t* address;   // buffer memory + descriptor offset (a dynamic offset is NOT included)
+  uint64_t range;     // bytes accessible from address (VK_WHOLE_SIZE already resolved)
+  uint64_t reserved[2];
+};
+
+// UNIFORM_TEXEL_BUFFER, STORAGE_TEXEL_BUFFER.
+struct TexelBufferDescriptor {
+  uint8_t* address;       // buffer memory + view offset
+  uint32_t elementCount;  // texels in the view (range / texel size)
+  uint32_t format;        // VkFormat of the view
+  uint32_t texelSize;     // bytes per texel
+  uint32_t reserved[3];
+};
+
+// One mip level of an image view, for the view's single aspect.
+struct ImageLevel {
+  uint8_t* base;      // texel (0,0,0) of the view's first array layer at this level
+  uint32_t width, height, depth;
+  uint32_t reserved;
+  uint64_t rowPitch;    // bytes between rows
+  uint64_t slicePitch;  // bytes between z slices
+  uint64_t layerPitch;  // bytes between array layers
+};
+
+// What image instructions need to know about a VkImageView. Owned by the image view object
+// and referenced from descriptors; valid while the view exists.
+struct ImageViewState {
+  uint32_t format;      // VkFormat of the view
+  uint32_t viewType;    // VkImageViewType
+  uint32_t aspect;      // the single VkImageAspectFlagBits this view reads
+  uint32_t levelCount;  // levels[] entries in use (view's levelCount)
+  uint32_t layerCount;  // view's layerCount (6 per cube)
+  uint32_t samples;     // VkSampleCountFlagBits value as a count (1, 2, 4, ...)
+  uint32_t texelSize;   // bytes per texel (per sample) of the aspect
+  uint32_t swizzle[4];  // VkComponentSwizzle for r, g, b, a, IDENTITY already resolved
+  uint32_t reserved;
+  ImageLevel levels[kMaxImageLevels];
+};
+
+// SAMPLED_IMAGE, STORAGE_IMAGE, INPUT_ATTACHMENT, SAMPLER, COMBINED_IMAGE_SAMPLER.
+struct SamplerState;  // defined by the sampler module (filtering issue); opaque here
+struct ImageDescriptor {
+  const ImageViewState* view;    // null for SAMPLER and for null descriptors
+  const SamplerState* sampler;   // set for SAMPLER and COMBINED_IMAGE_SAMPLER
+  uint64_t reserved[2];
+};
+
+static_assert(sizeof(BufferDescriptor) == kDescriptorSize);
+static_assert(sizeof(TexelBufferDescriptor) == kDescriptorSize);
+static_assert(sizeof(ImageDescriptor) == kDescriptorSize);
+static_assert(offsetof(ImageViewState, levels) == 48);
+static_assert(sizeof(ImageLevel) == 48);
+
+// ---- Bound state ---------------------------------------------------------------------------
+// What vkCmdBindDescriptorSets and vkCmdPushConstants leave for one bind point. Kernels find
+// set s at sets[s]; a binding's descriptors at sets[s] + (layout offset of the binding).
+// dynamicOffsets are indexed in pipeline-layout order: the dynamic descriptors of set 0 (in
+// binding order, array elements consecutively), then those of set 1, and so on.
+struct BoundResources {
+  const uint8_t* sets[kMaxBoundSets];
+  uint32_t dynamicOffsets[kMaxDynamicBuffers];
+  alignas(16) uint8_t pushConstants[kMaxPushConstantBytes];
+};
+static_assert(offsetof(BoundResources, dynamicOffsets) == 8 * kMaxBoundSets);
+static_assert(offsetof(BoundResources, pushConstants) == 8 * kMaxBoundSets + 4 * kMaxDynamicBuffers);
+
+// ---- Compute kernels -----------------------------------------------------------------------
+struct ComputeDispatchState {
+  const BoundResources* resources;
+  uint32_t workgroupCount[3];  // NumWorkgroups (vkCmdDispatch's counts)
+  uint32_t baseWorkgroup[3];   // vkCmdDispatchBase's base
+};
+
+// One workgroup in flight. Invocations are numbered by LocalInvocationIndex and handed to the
+// kernel W at a time: batch b runs invocations [b*W, b*W + W), lanes past the workgroup's
+// size inactive.
+struct WorkgroupState {
+  const ComputeDispatchState* dispatch;
+  uint32_t workgroupId[3];   // WorkgroupId, the base already added
+  uint32_t reserved;
+  uint8_t* sharedMemory;     // the workgroup's Workgroup-storage variables
+  void* scheduler;           // runtime's barrier scheduler (see yieldAtBarrier)
+};
+
+// The machine code of a compute pipeline: runs one batch of one workgroup.
+using ComputeBatchFn = void (*)(WorkgroupState* workgroup, uint32_t batchIndex);
+
+}  // namespace tessera::abi
