@@ -1,0 +1,87 @@
+// The SPIR-V JIT's interface to the Vulkan front: compile a compute shader into an
+// abi::ComputeBatchFn. Everything that changes the generated code is in the request and
+// therefore in the cache key.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/shader_abi.h"
+
+namespace tessera::jit {
+
+// Where a descriptor binding lives, from the pipeline layout.
+struct DescriptorBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t type = 0;          // VkDescriptorType
+  uint32_t count = 0;         // array size (bytes for inline uniform blocks)
+  uint32_t offset = 0;        // byte offset of the binding in the set's memory
+  int32_t dynamicIndex = -1;  // index of its first dynamic offset in abi::BoundResources, or -1
+};
+
+struct ShaderInterface {
+  uint32_t simdWidth = 8;
+  std::vector<DescriptorBinding> bindings;
+
+  const DescriptorBinding* find(uint32_t set, uint32_t binding) const {
+    for (const DescriptorBinding& b : bindings)
+      if (b.set == set && b.binding == binding) return &b;
+    return nullptr;
+  }
+};
+
+// One VkSpecializationMapEntry.
+struct SpecializationEntry {
+  uint32_t constantId;
+  uint32_t offset;
+  size_t size;
+};
+
+struct ComputeCompileRequest {
+  std::span<const uint32_t> spirv;
+  std::string_view entryPoint = "main";
+  std::span<const SpecializationEntry> specialization;
+  const void* specializationData = nullptr;
+  size_t specializationDataSize = 0;
+  ShaderInterface interface;
+  bool optimize = true;        // SPIRV-Tools passes before translation
+  bool useCache = true;        // false: compile from scratch, store nothing (benchmarks, tests)
+};
+
+// A compiled compute kernel. Its machine code lives as long as this object.
+struct ComputeProgram {
+  abi::ComputeBatchFn entry = nullptr;
+  uint32_t localSize[3] = {1, 1, 1};
+  uint32_t simdWidth = 8;
+  uint32_t sharedMemoryBytes = 0;
+  bool usesBarrier = false;
+  bool zeroInitSharedMemory = false;
+  uint32_t invocationsPerWorkgroup() const { return localSize[0] * localSize[1] * localSize[2]; }
+  uint32_t batchesPerWorkgroup() const { return (invocationsPerWorkgroup() + simdWidth - 1) / simdWidth; }
+
+  virtual ~ComputeProgram() = default;
+};
+
+enum class CompileStatus { Success, InvalidSpirv, Unsupported, InternalError };
+
+struct CompileResult {
+  CompileStatus status = CompileStatus::InternalError;
+  std::string message;  // why it failed (names the problem), empty on success
+  std::shared_ptr<const ComputeProgram> program;
+  bool cacheHit = false;
+};
+
+CompileResult compileCompute(const ComputeCompileRequest& request);
+
+// Runs count[0] x count[1] x count[2] workgroups (ids offset by base) on the thread pool and
+// returns when all are done.
+void runCompute(const ComputeProgram& program, const abi::BoundResources* resources, const uint32_t base[3],
+                const uint32_t count[3]);
+
+}  // namespace tessera::jit

@@ -1,0 +1,222 @@
+#include "code_cache.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <elf.h>
+#include <link.h>
+
+#include "llvm_engine.h"
+#include "spirv_jit_build.h"
+
+namespace tessera::jit {
+namespace {
+
+// 64-bit mixing hash over bytes (two independent seeds give the 128-bit key).
+class Hasher {
+ public:
+  explicit Hasher(uint64_t seed) : h_(seed ^ 0x9e3779b97f4a7c15ull) {}
+  void bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      h_ ^= p[i];
+      h_ *= 0x100000001b3ull;
+      h_ ^= h_ >> 29;
+    }
+    h_ = mix(h_ + n);
+  }
+  void u64(uint64_t v) { bytes(&v, sizeof(v)); }
+  void str(std::string_view s) { bytes(s.data(), s.size()), u64(s.size()); }
+  uint64_t value() const { return mix(h_); }
+
+ private:
+  static uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  uint64_t h_;
+};
+
+// The ELF build-id of the binary holding this code: it changes with every rebuild, so cached
+// machine code never outlives the translator that produced it (the git commit alone would
+// miss uncommitted changes).
+std::string binaryBuildId() {
+  struct Search {
+    uintptr_t address;
+    std::string id;
+  } search{reinterpret_cast<uintptr_t>(&binaryBuildId), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) -> int {
+        auto* s = static_cast<Search*>(data);
+        bool contains = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+          if (ph.p_type == PT_LOAD && s->address >= start && s->address < start + ph.p_memsz) contains = true;
+        }
+        if (!contains) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const auto* p = reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr);
+          const uint8_t* end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
+            const uint8_t* name = p + sizeof(ElfW(Nhdr));
+            const uint8_t* desc = name + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && desc + n->n_descsz <= end) {
+              s->id.assign(reinterpret_cast<const char*>(desc), n->n_descsz);
+              return 1;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+void hashRequest(Hasher& h, const ComputeCompileRequest& r) {
+  static const std::string buildId = binaryBuildId();
+  h.str(TESSERA_JIT_BUILD_ID);
+  h.str(buildId);
+  h.str(hostTargetDescription());
+  h.u64(r.interface.simdWidth);
+  h.u64(r.optimize);
+  h.str(r.entryPoint);
+  h.bytes(r.spirv.data(), r.spirv.size_bytes());
+  // Specialization: the value bytes by constant id, in id order.
+  std::vector<SpecializationEntry> spec(r.specialization.begin(), r.specialization.end());
+  std::sort(spec.begin(), spec.end(), [](auto& a, auto& b) { return a.constantId < b.constantId; });
+  for (const SpecializationEntry& e : spec) {
+    h.u64(e.constantId);
+    if (r.specializationData && e.offset + e.size <= r.specializationDataSize)
+      h.bytes(static_cast<const uint8_t*>(r.specializationData) + e.offset, e.size);
+  }
+  std::vector<DescriptorBinding> bindings = r.interface.bindings;
+  std::sort(bindings.begin(), bindings.end(),
+            [](auto& a, auto& b) { return a.set != b.set ? a.set < b.set : a.binding < b.binding; });
+  for (const DescriptorBinding& b : bindings) {
+    h.u64(b.set), h.u64(b.binding), h.u64(b.type), h.u64(b.count), h.u64(b.offset), h.u64(uint64_t(int64_t(b.dynamicIndex)));
+  }
+}
+
+struct LoadedProgram final : ComputeProgram {
+  std::unique_ptr<LoadedCode> code;
+};
+
+constexpr uint32_t kObjectMagic = 0x54534f31;  // "TSO1"
+constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
+
+}  // namespace
+
+std::string CacheKey::hex() const {
+  char text[33];
+  std::snprintf(text, sizeof(text), "%016llx%016llx", static_cast<unsigned long long>(hi),
+                static_cast<unsigned long long>(lo));
+  return text;
+}
+
+CacheKey computeCacheKey(const ComputeCompileRequest& request) {
+  Hasher a(1), b(2);
+  hashRequest(a, request);
+  hashRequest(b, request);
+  return {a.value(), b.value()};
+}
+
+std::vector<uint8_t> serializeObject(const CachedObject& o) {
+  std::vector<uint8_t> out;
+  auto put = [&](const void* p, size_t n) { out.insert(out.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n); };
+  auto u32 = [&](uint32_t v) { put(&v, 4); };
+  u32(kObjectMagic);
+  for (uint32_t s : o.info.localSize) u32(s);
+  u32(o.info.simdWidth);
+  u32(o.info.sharedMemoryBytes);
+  u32(o.info.usesBarrier);
+  u32(o.info.zeroInitSharedMemory);
+  u32(uint32_t(o.symbol.size()));
+  put(o.symbol.data(), o.symbol.size());
+  u32(uint32_t(o.code.size()));
+  put(o.code.data(), o.code.size());
+  return out;
+}
+
+bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
+  size_t pos = 0;
+  auto get = [&](void* p, size_t n) {
+    if (pos + n > size) return false;
+    std::memcpy(p, data + pos, n);
+    pos += n;
+    return true;
+  };
+  uint32_t magic = 0, flags[2] = {}, len = 0;
+  if (!get(&magic, 4) || magic != kObjectMagic) return false;
+  if (!get(out->info.localSize, 12) || !get(&out->info.simdWidth, 4) || !get(&out->info.sharedMemoryBytes, 4) ||
+      !get(flags, 8) || !get(&len, 4) || len > 256 || pos + len > size)
+    return false;
+  out->info.usesBarrier = flags[0] != 0;
+  out->info.zeroInitSharedMemory = flags[1] != 0;
+  out->symbol.assign(reinterpret_cast<const char*>(data + pos), len);
+  pos += len;
+  if (!get(&len, 4) || pos + len != size) return false;
+  out->code.assign(reinterpret_cast<const char*>(data + pos), reinterpret_cast<const char*>(data + size));
+  return true;
+}
+
+CodeCache& CodeCache::instance() {
+  static CodeCache cache;
+  return cache;
+}
+
+std::shared_ptr<const ComputeProgram> CodeCache::findProgram(const CacheKey& key) {
+  CachedObject object;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = live_.find(key);
+    if (it != live_.end())
+      if (auto p = it->second.lock()) return p;
+    auto o = objects_.find(key);
+    if (o == objects_.end()) return nullptr;
+    object = o->second;
+  }
+  std::string error;
+  return load(key, object, &error, true);
+}
+
+bool CodeCache::findObject(const CacheKey& key, CachedObject* out) {
+  std::lock_guard lock(mutex_);
+  auto o = objects_.find(key);
+  if (o == objects_.end()) return false;
+  *out = o->second;
+  return true;
+}
+
+std::shared_ptr<const ComputeProgram> CodeCache::load(const CacheKey& key, const CachedObject& object,
+                                                      std::string* error, bool remember) {
+  auto code = loadObject(object.code, object.symbol, error);
+  if (!code) return nullptr;
+  auto program = std::make_shared<LoadedProgram>();
+  program->entry = reinterpret_cast<abi::ComputeBatchFn>(code->symbol(object.symbol));
+  for (int i = 0; i < 3; ++i) program->localSize[i] = object.info.localSize[i];
+  program->simdWidth = object.info.simdWidth;
+  program->sharedMemoryBytes = object.info.sharedMemoryBytes;
+  program->usesBarrier = object.info.usesBarrier;
+  program->zeroInitSharedMemory = object.info.zeroInitSharedMemory;
+  program->code = std::move(code);
+  if (remember) {
+    std::lock_guard lock(mutex_);
+    live_[key] = program;
+    if (!objects_.count(key) && objectBytes_ + object.code.size() <= kMaxRememberedBytes) {
+      objects_[key] = object;
+      objectBytes_ += object.code.size();
+    }
+  }
+  return program;
+}
+
+}  // namespace tessera::jit

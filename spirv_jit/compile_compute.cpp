@@ -1,0 +1,93 @@
+// Compute pipeline compilation: validate -> specialize/optimize (SPIRV-Tools) -> parse ->
+// translate (SIMD LLVM IR) -> optimize and emit an object (LLVM) -> load. Compiled code is
+// shared by every pipeline with the same key (code_cache.h).
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <spirv-tools/libspirv.hpp>
+
+#include <chrono>
+#include <fstream>
+
+#include "code_cache.h"
+#include "llvm_engine.h"
+#include "spirv_module.h"
+#include "spirv_tools_stage.h"
+#include "tessera/spirv_jit.h"
+#include "translator.h"
+
+namespace tessera::jit {
+namespace {
+
+void dumpSpirv(const std::string& prefix, const std::vector<uint32_t>& words, const char* suffix) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  std::string text;
+  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+    return;
+  std::ofstream(prefix + suffix) << text;
+}
+
+CompileResult fail(CompileStatus status, std::string message) {
+  CompileResult r;
+  r.status = status;
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+CompileResult compileCompute(const ComputeCompileRequest& req) {
+  const CacheKey key = computeCacheKey(req);
+  CodeCache& cache = CodeCache::instance();
+  if (req.useCache) {
+    if (auto program = cache.findProgram(key)) {
+      CompileResult r;
+      r.status = CompileStatus::Success;
+      r.program = std::move(program);
+      r.cacheHit = true;
+      return r;
+    }
+  }
+
+  std::string message;
+  if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
+  std::vector<uint32_t> words(req.spirv.begin(), req.spirv.end());
+  SpecializationValues spec = specializationValues(req.specialization, req.specializationData, req.specializationDataSize);
+  const std::string dumpPrefix = dumpDirectory().empty() ? "" : dumpDirectory() + "/cs_" + key.hex();
+  if (!dumpPrefix.empty()) dumpSpirv(dumpPrefix, words, ".spvasm");
+  if (!specializeAndOptimize(words, spec, req.optimize ? OptimizationLevel::Full : OptimizationLevel::None, &message))
+    return fail(CompileStatus::InternalError, "SPIR-V optimizer: " + message);
+  if (!dumpPrefix.empty()) dumpSpirv(dumpPrefix, words, ".opt.spvasm");
+
+  Module module;
+  if (!module.parse(words, &message)) return fail(CompileStatus::InvalidSpirv, "SPIR-V: " + message);
+  const EntryPoint* entry = module.findEntryPoint(req.entryPoint, spv::ExecutionModel::GLCompute);
+  if (!entry)
+    return fail(CompileStatus::InvalidSpirv, "no GLCompute entry point named \"" + std::string(req.entryPoint) + "\"");
+
+  CachedObject object;
+  object.symbol = "tessera_cs_" + key.hex();
+  {
+    llvm::LLVMContext context;
+    auto llvmModule = std::make_unique<llvm::Module>("tessera_cs", context);
+    Translator translator(module, req.interface, context, *llvmModule);
+    if (!translator.translateCompute(*entry, object.symbol, &message))
+      return fail(CompileStatus::Unsupported, message);
+    object.info.simdWidth = req.interface.simdWidth;
+    object.info.sharedMemoryBytes = translator.sharedMemoryBytes();
+    object.info.usesBarrier = translator.usesBarrier();
+    object.info.zeroInitSharedMemory = translator.zeroInitShared();
+    translator.localSize(object.info.localSize);
+    EngineOptions options;
+    options.simdWidth = req.interface.simdWidth;
+    if (!emitObject(*llvmModule, options, &object.code, &message, dumpPrefix))
+      return fail(CompileStatus::InternalError, message);
+  }
+  auto program = cache.load(key, object, &message, req.useCache);
+  if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);
+  CompileResult r;
+  r.status = CompileStatus::Success;
+  r.program = std::move(program);
+  return r;
+}
+
+}  // namespace tessera::jit

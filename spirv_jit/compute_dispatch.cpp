@@ -1,0 +1,153 @@
+// Running a compute dispatch: workgroups spread over the thread pool, each workgroup's
+// batches run one after the other on one thread. A kernel with a workgroup barrier and more
+// than one batch runs each batch as a fiber (Boost.Context): at the barrier the batch yields
+// and the next one runs, so every batch reaches the barrier before any passes it.
+#include <sys/mman.h>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "tessera/spirv_jit.h"
+#include "tessera/thread_pool.h"
+
+namespace tessera::jit {
+namespace {
+
+namespace ctx = boost::context;
+
+// Fiber stacks are reused across workgroups: mapping and unmapping one per batch per
+// workgroup would cost more than the work itself.
+class StackPool {
+ public:
+  static constexpr size_t kStackSize = size_t(1) << 20;  // virtual; pages commit when touched
+  static constexpr size_t kGuard = 4096;
+  ~StackPool() {
+    for (void* base : free_) munmap(base, kStackSize + kGuard);
+  }
+  ctx::stack_context allocate() {
+    void* base = nullptr;
+    if (!free_.empty()) {
+      base = free_.back();
+      free_.pop_back();
+    } else {
+      base = mmap(nullptr, kStackSize + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) throw std::bad_alloc();
+      mprotect(base, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+    }
+    ctx::stack_context sc;
+    sc.size = kStackSize;
+    sc.sp = static_cast<char*>(base) + kGuard + kStackSize;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) { free_.push_back(static_cast<char*>(sc.sp) - kStackSize - kGuard); }
+
+ private:
+  std::vector<void*> free_;
+};
+
+// A Boost.Context StackAllocator over a StackPool.
+struct PooledStack {
+  StackPool* pool;
+  ctx::stack_context allocate() { return pool->allocate(); }
+  void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
+};
+
+struct BarrierScheduler {
+  std::vector<ctx::fiber> toScheduler;  // per batch: how to get back to the scheduler loop
+  uint32_t current = 0;
+};
+
+// Per worker thread: shared memory and fiber stacks, kept between workgroups and dispatches.
+struct ThreadState {
+  std::vector<uint8_t> shared;
+  StackPool stacks;
+  BarrierScheduler scheduler;
+};
+
+ThreadState& threadState() {
+  thread_local ThreadState state;
+  return state;
+}
+
+void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, ThreadState& ts) {
+  const uint32_t batches = program.batchesPerWorkgroup();
+  if (program.sharedMemoryBytes) {
+    if (ts.shared.size() < program.sharedMemoryBytes + 64) ts.shared.resize(program.sharedMemoryBytes + 64);
+    uint8_t* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(ts.shared.data()) + 63) & ~uintptr_t(63));
+    if (program.zeroInitSharedMemory) std::memset(aligned, 0, program.sharedMemoryBytes);
+    wg.sharedMemory = aligned;
+  }
+  if (!program.usesBarrier || batches == 1) {
+    wg.scheduler = nullptr;
+    for (uint32_t b = 0; b < batches; ++b) program.entry(&wg, b);
+    return;
+  }
+  BarrierScheduler& s = ts.scheduler;
+  s.toScheduler.clear();
+  s.toScheduler.resize(batches);
+  wg.scheduler = &s;
+  std::vector<ctx::fiber> fibers;
+  fibers.reserve(batches);
+  for (uint32_t b = 0; b < batches; ++b) {
+    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks}, [&program, &wg, &s, b](ctx::fiber&& back) {
+      s.toScheduler[b] = std::move(back);
+      program.entry(&wg, b);
+      return std::move(s.toScheduler[b]);
+    });
+  }
+  // Round robin until every batch has returned. A batch that returns early while others wait
+  // at a barrier (non-uniform barrier: undefined behaviour) just stops taking turns.
+  for (bool any = true; any;) {
+    any = false;
+    for (uint32_t b = 0; b < batches; ++b) {
+      if (!fibers[b]) continue;
+      s.current = b;
+      fibers[b] = std::move(fibers[b]).resume();
+      any |= bool(fibers[b]);
+    }
+  }
+}
+
+}  // namespace
+
+void runCompute(const ComputeProgram& program, const abi::BoundResources* resources, const uint32_t base[3],
+                const uint32_t count[3]) {
+  abi::ComputeDispatchState dispatch{};
+  dispatch.resources = resources;
+  for (int i = 0; i < 3; ++i) {
+    dispatch.workgroupCount[i] = count[i];
+    dispatch.baseWorkgroup[i] = base[i];
+  }
+  const uint64_t total = uint64_t(count[0]) * count[1] * count[2];
+  if (total == 0) return;
+  ThreadPool& pool = ThreadPool::shared();
+  // A few chunks per thread balance uneven workgroups without much scheduling traffic.
+  const uint64_t chunks = std::min<uint64_t>(total, uint64_t(pool.threadCount()) * 4);
+  pool.parallelFor(size_t(chunks), [&](size_t chunk) {
+    ThreadState& ts = threadState();
+    uint64_t begin = total * chunk / chunks, end = total * (chunk + 1) / chunks;
+    abi::WorkgroupState wg{};
+    wg.dispatch = &dispatch;
+    for (uint64_t i = begin; i < end; ++i) {
+      uint64_t x = i % count[0], y = (i / count[0]) % count[1], z = i / (uint64_t(count[0]) * count[1]);
+      wg.workgroupId[0] = uint32_t(x) + base[0];
+      wg.workgroupId[1] = uint32_t(y) + base[1];
+      wg.workgroupId[2] = uint32_t(z) + base[2];
+      runWorkgroup(program, wg, ts);
+    }
+  });
+}
+
+}  // namespace tessera::jit
+
+// Called by kernels at a workgroup control barrier.
+extern "C" void tessera_rt_barrier(tessera::abi::WorkgroupState* wg) {
+  auto* s = static_cast<tessera::jit::BarrierScheduler*>(wg->scheduler);
+  if (!s) return;  // a single batch: every invocation of the workgroup is already here
+  uint32_t b = s->current;
+  s->toScheduler[b] = std::move(s->toScheduler[b]).resume();
+}

@@ -1,0 +1,309 @@
+#include "llvm_engine.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Object/SymbolSize.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+#include "runtime.h"
+
+namespace tessera::jit {
+namespace {
+
+void initializeLlvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+std::string errorText(llvm::Error e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return s;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> makeTargetMachine() {
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) return jtmb.takeError();
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  return jtmb->createTargetMachine();
+}
+
+// The functions generated code may call: runtime helpers, the C library's math, and what LLVM
+// itself emits calls to (memcpy, memset, half conversions).
+
+std::vector<HostSymbol> hostSymbols() {
+  std::vector<HostSymbol> s = runtimeSymbols();
+  auto add = [&](const char* n, void* a) { s.push_back({n, a}); };
+  add("memcpy", reinterpret_cast<void*>(&memcpy));
+  add("memset", reinterpret_cast<void*>(&memset));
+  add("memmove", reinterpret_cast<void*>(&memmove));
+#define TESSERA_MATH(name) \
+  add(#name "f", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::name##f))); \
+  add(#name, reinterpret_cast<void*>(static_cast<double (*)(double)>(&::name)));
+  TESSERA_MATH(sin) TESSERA_MATH(cos) TESSERA_MATH(tan) TESSERA_MATH(asin) TESSERA_MATH(acos) TESSERA_MATH(atan)
+  TESSERA_MATH(sinh) TESSERA_MATH(cosh) TESSERA_MATH(tanh) TESSERA_MATH(asinh) TESSERA_MATH(acosh) TESSERA_MATH(atanh)
+  TESSERA_MATH(exp) TESSERA_MATH(exp2) TESSERA_MATH(log) TESSERA_MATH(log2) TESSERA_MATH(log10) TESSERA_MATH(sqrt)
+  TESSERA_MATH(floor) TESSERA_MATH(ceil) TESSERA_MATH(trunc) TESSERA_MATH(round) TESSERA_MATH(roundeven)
+  TESSERA_MATH(rint) TESSERA_MATH(nearbyint) TESSERA_MATH(fabs)
+#undef TESSERA_MATH
+  add("atan2f", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::atan2f)));
+  add("atan2", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::atan2)));
+  add("powf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::powf)));
+  add("pow", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::pow)));
+  add("fmodf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::fmodf)));
+  add("fmod", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::fmod)));
+  add("fminf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::fminf)));
+  add("fmaxf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::fmaxf)));
+  add("fmin", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::fmin)));
+  add("fmax", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::fmax)));
+  add("fmaf", reinterpret_cast<void*>(static_cast<float (*)(float, float, float)>(&::fmaf)));
+  add("fma", reinterpret_cast<void*>(static_cast<double (*)(double, double, double)>(&::fma)));
+  add("ldexpf", reinterpret_cast<void*>(static_cast<float (*)(float, int)>(&::ldexpf)));
+  add("ldexp", reinterpret_cast<void*>(static_cast<double (*)(double, int)>(&::ldexp)));
+  add("frexpf", reinterpret_cast<void*>(static_cast<float (*)(float, int*)>(&::frexpf)));
+  add("frexp", reinterpret_cast<void*>(static_cast<double (*)(double, int*)>(&::frexp)));
+  return s;
+}
+
+class Jit {
+ public:
+  static Jit& instance() {
+    static Jit jit;
+    return jit;
+  }
+  llvm::orc::LLJIT* get(std::string* error) {
+    if (!jit_) *error = error_;
+    return jit_.get();
+  }
+
+ private:
+  Jit() {
+    initializeLlvm();
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) {
+      error_ = errorText(jtmb.takeError());
+      return;
+    }
+    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    if (!jit) {
+      error_ = errorText(jit.takeError());
+      return;
+    }
+    jit_ = std::move(*jit);
+    llvm::orc::SymbolMap symbols;
+    for (const HostSymbol& s : hostSymbols())
+      symbols[jit_->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
+                                                llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Absolute};
+    if (auto e = jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+      error_ = errorText(std::move(e));
+      jit_.reset();
+      return;
+    }
+    // Anything else generated code needs (compiler-rt/libgcc helpers) from the process.
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit_->getDataLayout().getGlobalPrefix());
+    if (gen) jit_->getMainJITDylib().addGenerator(std::move(*gen));
+  }
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::string error_;
+};
+
+class OrcLoadedCode final : public LoadedCode {
+ public:
+  OrcLoadedCode(llvm::orc::LLJIT* jit, llvm::orc::JITDylib* dylib, void* entry, std::string name)
+      : jit_(jit), dylib_(dylib), entry_(entry), name_(std::move(name)) {}
+  ~OrcLoadedCode() override {
+    if (dylib_) llvm::consumeError(jit_->getExecutionSession().removeJITDylib(*dylib_));
+  }
+  void* symbol(const std::string& name) const override { return name == name_ ? entry_ : nullptr; }
+
+ private:
+  llvm::orc::LLJIT* jit_;
+  llvm::orc::JITDylib* dylib_;
+  void* entry_;
+  std::string name_;
+};
+
+void writePerfMap(const std::vector<char>& object, void* entry, const std::string& name) {
+  // perf's JIT map: "START SIZE symbolname" per line in /tmp/perf-<pid>.map.
+  static std::mutex mutex;
+  uint64_t size = 0;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(object.data(), object.size()), "", false);
+  if (auto obj = llvm::object::ObjectFile::createObjectFile(buffer->getMemBufferRef())) {
+    for (auto& [sym, symSize] : llvm::object::computeSymbolSizes(**obj)) {
+      auto n = sym.getName();
+      if (n && *n == name) size = symSize;
+    }
+  } else {
+    llvm::consumeError(obj.takeError());
+  }
+  std::lock_guard lock(mutex);
+  char path[64];
+  std::snprintf(path, sizeof(path), "/tmp/perf-%d.map", int(getpid()));
+  if (FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "%lx %lx %s\n", static_cast<unsigned long>(reinterpret_cast<uintptr_t>(entry)),
+                 static_cast<unsigned long>(size ? size : 1), name.c_str());
+    std::fclose(f);
+  }
+}
+
+}  // namespace
+
+const std::string& dumpDirectory() {
+  static const std::string dir = [] {
+    const char* d = std::getenv("TESSERA_DUMP_DIR");
+    return std::string(d ? d : "");
+  }();
+  return dir;
+}
+
+const std::string& hostTargetDescription() {
+  static const std::string description = [] {
+    initializeLlvm();
+    std::string s = llvm::sys::getHostCPUName().str();
+    for (auto& [feature, enabled] : llvm::sys::getHostCPUFeatures())
+      if (enabled) s += "," + feature.str();
+    return s;
+  }();
+  return description;
+}
+
+bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<char>* object, std::string* error,
+                const std::string& dumpPrefix) {
+  initializeLlvm();
+  auto tm = makeTargetMachine();
+  if (!tm) {
+    *error = errorText(tm.takeError());
+    return false;
+  }
+  module.setDataLayout((*tm)->createDataLayout());
+  module.setTargetTriple((*tm)->getTargetTriple().str());
+  // Let the backend keep W-lane vectors whole (512-bit registers when W = 16).
+  std::string bits = std::to_string(options.simdWidth * 32);
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    f.addFnAttr("prefer-vector-width", bits);
+    f.addFnAttr("min-legal-vector-width", bits);
+    f.addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  {
+    std::string verify;
+    llvm::raw_string_ostream os(verify);
+    if (llvm::verifyModule(module, &os)) {
+      *error = "internal error: generated LLVM IR is invalid: " + verify.substr(0, 400);
+      if (!dumpPrefix.empty()) {
+        std::error_code ec;
+        llvm::raw_fd_ostream out(dumpPrefix + ".invalid.ll", ec);
+        if (!ec) module.print(out, nullptr);
+      }
+      return false;
+    }
+  }
+  if (!dumpPrefix.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(dumpPrefix + ".ll", ec);
+    if (!ec) module.print(out, nullptr);
+  }
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm->get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  mpm.run(module, mam);
+
+  if (!dumpPrefix.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(dumpPrefix + ".opt.ll", ec);
+    if (!ec) module.print(out, nullptr);
+    llvm::raw_fd_ostream asmOut(dumpPrefix + ".s", ec);
+    auto asmTm = makeTargetMachine();
+    if (!ec && asmTm) {
+      // Code generation changes the IR it runs on: print the assembly of a copy.
+      std::unique_ptr<llvm::Module> clone = llvm::CloneModule(module);
+      llvm::legacy::PassManager pm;
+      if (!(*asmTm)->addPassesToEmitFile(pm, asmOut, nullptr, llvm::CodeGenFileType::AssemblyFile)) pm.run(*clone);
+    } else if (!asmTm) {
+      llvm::consumeError(asmTm.takeError());
+    }
+  }
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    *error = "internal error: the target cannot emit object files";
+    return false;
+  }
+  pm.run(module);
+  object->assign(buffer.begin(), buffer.end());
+  return true;
+}
+
+std::unique_ptr<LoadedCode> loadObject(const std::vector<char>& object, const std::string& symbolName,
+                                       std::string* error) {
+  llvm::orc::LLJIT* jit = Jit::instance().get(error);
+  if (!jit) return nullptr;
+  // One JITDylib per load: the same object may be linked twice (a cache-less compile next to
+  // a cached one), and removing the dylib frees exactly this code.
+  static std::atomic<uint64_t> counter{0};
+  auto dylib = jit->createJITDylib("tessera." + std::to_string(counter.fetch_add(1)));
+  if (!dylib) {
+    *error = errorText(dylib.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib& jd = *dylib;
+  jd.addToLinkOrder(jit->getMainJITDylib());
+  auto remove = [&] { llvm::consumeError(jit->getExecutionSession().removeJITDylib(jd)); };
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), symbolName);
+  if (auto e = jit->addObjectFile(jd, std::move(buffer))) {
+    *error = errorText(std::move(e));
+    remove();
+    return nullptr;
+  }
+  auto addr = jit->lookup(jd, symbolName);
+  if (!addr) {
+    *error = errorText(addr.takeError());
+    remove();
+    return nullptr;
+  }
+  void* entry = addr->toPtr<void*>();
+  static const bool perfMap = [] {
+    const char* v = std::getenv("TESSERA_PERF_MAP");
+    return v && *v && *v != '0';
+  }();
+  if (perfMap) writePerfMap(object, entry, symbolName);
+  return std::make_unique<OrcLoadedCode>(jit, &jd, entry, symbolName);
+}
+
+}  // namespace tessera::jit

@@ -1,0 +1,41 @@
+// The SPIRV-Tools half of compilation: validation (before anything else touches a module),
+// specialization (spec constants frozen to the pipeline's values) and the optimizer passes that
+// pay for themselves before translation (see spirv_tools_stage.cpp for the measured list).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tessera/spirv_jit.h"
+
+namespace tessera::jit {
+
+struct ValidationFeatures {
+  bool scalarBlockLayout = true;             // VK_EXT_scalar_block_layout / 1.2
+  bool uniformBufferStandardLayout = true;   // 1.2
+  bool workgroupScalarBlockLayout = true;
+};
+
+// Returns true when the module is valid SPIR-V for Vulkan 1.3; otherwise false with the
+// validator's diagnostic in *message.
+bool validateSpirv(std::span<const uint32_t> words, const ValidationFeatures& features, std::string* message);
+
+// Spec constant values by SpecId, as bit patterns (one word, or two for 64-bit constants).
+using SpecializationValues = std::unordered_map<uint32_t, std::vector<uint32_t>>;
+
+// Builds SpecializationValues from VkSpecializationInfo-style data (map entries give
+// constantID, offset and size into data).
+SpecializationValues specializationValues(std::span<const SpecializationEntry> entries, const void* data, size_t dataSize);
+
+enum class OptimizationLevel { None, Full };
+
+// Specializes and (for Full) optimizes words in place. None still flattens decoration groups
+// and folds spec constants, which translation relies on. Returns false with *message set when
+// a pass fails.
+bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationValues& specialization,
+                           OptimizationLevel level, std::string* message);
+
+}  // namespace tessera::jit

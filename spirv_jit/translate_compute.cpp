@@ -1,0 +1,179 @@
+// The compute kernel: its prologue (dispatch state, private memory, the batch's active lanes),
+// where module-scope variables live, and compute built-ins.
+//
+// Invocations of a workgroup are numbered by LocalInvocationIndex and run W at a time: batch b
+// holds indices [b*W, b*W + W). LocalInvocationId follows from the index and the workgroup size
+// (x fastest), as the spec defines LocalInvocationIndex.
+#include <llvm/IR/Intrinsics.h>
+
+#include "tessera/shader_abi.h"
+#include "translator.h"
+
+namespace tessera::jit {
+
+void Translator::assignGlobalStorage() {
+  // Workgroup variables share one block per workgroup; Private ones one block per batch.
+  for (const GlobalVariable& g : module_.globals()) {
+    const Type* pt = module_.type(g.type);
+    if (!pt) continue;
+    if (g.storage == spv::StorageClass::Workgroup) {
+      uint32_t align = std::max<uint32_t>(16, naturalLayout_.alignment(pt->element));
+      sharedBytes_ = (sharedBytes_ + align - 1) / align * align;
+      sharedOffsets_[g.id] = sharedBytes_;
+      sharedBytes_ += naturalLayout_.size(pt->element);
+      if (g.initializer) zeroInitShared_ = true;  // only OpConstantNull is allowed (1.3)
+    } else if (g.storage == spv::StorageClass::Private || g.storage == spv::StorageClass::Output) {
+      uint32_t align = std::max<uint32_t>(4, naturalLayout_.alignment(pt->element));
+      privateBytes_ = (privateBytes_ + align - 1) / align * align;
+      privateOffsets_[g.id] = privateBytes_;
+      privateBytes_ += naturalLayout_.size(pt->element);
+    }
+  }
+  sharedBytes_ = (sharedBytes_ + 15) / 16 * 16;
+  // The workgroup size: the WorkgroupSize built-in constant wins over LocalSize(Id).
+  for (int i = 0; i < 3; ++i) localSize_[i] = std::max<uint32_t>(1, entry_->localSize[i]);
+  for (const Function& f : module_.functions()) (void)f;
+  for (uint32_t id = 1; id < module_.bound(); ++id) {
+    const Decorations& d = module_.decorations(id);
+    if (!d.builtIn || spv::BuiltIn(*d.builtIn) != spv::BuiltIn::WorkgroupSize) continue;
+    const Constant* c = module_.constant(id);
+    if (!c || c->kind != ConstantKind::Composite || c->constituents.size() != 3) continue;
+    for (int i = 0; i < 3; ++i)
+      if (auto v = module_.constantValue(c->constituents[i])) localSize_[i] = std::max<uint32_t>(1, uint32_t(*v));
+  }
+}
+
+void Translator::setupComputeEnvironment(const EntryPoint& entry) {
+  auto& B = b();
+  llvm::Function* fn = b().GetInsertBlock()->getParent();
+  wgState_ = fn->getArg(0);
+  batch_ = fn->getArg(1);
+  llvm::Type* ptrTy = B.getPtrTy();
+  llvm::Value* dispatch = B.CreateLoad(ptrTy, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::WorkgroupState, dispatch)));
+  resources_ = B.CreateLoad(ptrTy, B.CreateConstGEP1_32(B.getInt8Ty(), dispatch, offsetof(abi::ComputeDispatchState, resources)));
+  if (privateBytes_) {
+    auto* storage = B.CreateAlloca(llvm::ArrayType::get(B.getInt8Ty(), uint64_t(privateBytes_) * width()));
+    storage->setAlignment(llvm::Align(64));
+    privateBase_ = storage;
+  } else {
+    privateBase_ = llvm::ConstantPointerNull::get(B.getPtrTy());
+  }
+  // Lanes past the end of the workgroup are never active.
+  uint32_t total = localSize_[0] * localSize_[1] * localSize_[2];
+  llvm::Value* index = B.CreateAdd(splat(B.CreateMul(batch_, B.getInt32(width()))), laneIndex());
+  mask_ = B.CreateICmpULT(index, splat(B.getInt32(total)));
+  // Private variables with initializers start from them in every invocation.
+  for (const GlobalVariable& g : module_.globals()) {
+    if ((g.storage != spv::StorageClass::Private && g.storage != spv::StorageClass::Output) || !g.initializer) continue;
+    Ptr p;
+    p.kind = Ptr::Kind::LaneMemory;
+    p.storage = g.storage;
+    p.pointee = module_.type(g.type)->element;
+    p.base = privateBase_;
+    p.offset = B.getInt64(privateOffsets_[g.id]);
+    llvm::Value* saved = mask_;
+    mask_ = allOnes();
+    storeTo(p, constant(g.initializer), p.pointee);
+    mask_ = saved;
+  }
+}
+
+Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
+  auto& B = b();
+  llvm::Type* i32 = B.getInt32Ty();
+  llvm::Value* lane = laneIndex();
+  llvm::Value* batch = batch_;
+  llvm::Value* localIndex = B.CreateAdd(splat(B.CreateMul(batch, B.getInt32(width()))), lane);
+  auto localId = [&](int axis) -> llvm::Value* {
+    uint32_t sx = localSize_[0], sy = localSize_[1];
+    switch (axis) {
+      case 0: return B.CreateURem(localIndex, splat(B.getInt32(sx)));
+      case 1: return B.CreateURem(B.CreateUDiv(localIndex, splat(B.getInt32(sx))), splat(B.getInt32(sy)));
+      default: return B.CreateUDiv(localIndex, splat(B.getInt32(sx * sy)));
+    }
+  };
+  auto wgField = [&](size_t offset) -> llvm::Value* {
+    auto* l = B.CreateLoad(i32, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offset)));
+    return l;
+  };
+  auto dispatchField = [&](size_t offset) -> llvm::Value* {
+    llvm::Value* dispatch = B.CreateLoad(B.getPtrTy(), B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::WorkgroupState, dispatch)));
+    return B.CreateLoad(i32, B.CreateConstGEP1_32(B.getInt8Ty(), dispatch, uint32_t(offset)));
+  };
+  Val v;
+  switch (builtIn) {
+    case spv::BuiltIn::LocalInvocationIndex:
+      v.leaves = {localIndex};
+      break;
+    case spv::BuiltIn::LocalInvocationId:
+      v.leaves = {localId(0), localId(1), localId(2)};
+      break;
+    case spv::BuiltIn::WorkgroupId:
+      for (int i = 0; i < 3; ++i) v.leaves.push_back(wgField(offsetof(abi::WorkgroupState, workgroupId) + 4 * i));
+      break;
+    case spv::BuiltIn::NumWorkgroups:
+      for (int i = 0; i < 3; ++i) v.leaves.push_back(dispatchField(offsetof(abi::ComputeDispatchState, workgroupCount) + 4 * i));
+      break;
+    case spv::BuiltIn::GlobalInvocationId:
+      for (int i = 0; i < 3; ++i) {
+        llvm::Value* wg = wgField(offsetof(abi::WorkgroupState, workgroupId) + 4 * i);
+        v.leaves.push_back(B.CreateAdd(splat(B.CreateMul(wg, B.getInt32(localSize_[i]))), localId(i)));
+      }
+      break;
+    case spv::BuiltIn::WorkgroupSize:
+      for (int i = 0; i < 3; ++i) v.leaves.push_back(B.getInt32(localSize_[i]));
+      break;
+    case spv::BuiltIn::SubgroupSize:
+      v.leaves = {B.getInt32(width())};
+      break;
+    case spv::BuiltIn::SubgroupLocalInvocationId:
+      v.leaves = {lane};
+      break;
+    case spv::BuiltIn::SubgroupId:
+      v.leaves = {batch};
+      break;
+    case spv::BuiltIn::NumSubgroups: {
+      uint32_t total = localSize_[0] * localSize_[1] * localSize_[2];
+      v.leaves = {B.getInt32((total + width() - 1) / width())};
+      break;
+    }
+    case spv::BuiltIn::SubgroupEqMask:
+    case spv::BuiltIn::SubgroupGeMask:
+    case spv::BuiltIn::SubgroupGtMask:
+    case spv::BuiltIn::SubgroupLeMask:
+    case spv::BuiltIn::SubgroupLtMask: {
+      llvm::Type* vi = laneType(i32);
+      llvm::Value* one = constInt(vi, 1);
+      llvm::Value* bit = B.CreateShl(one, lane);
+      llvm::Value* subgroup = constInt(vi, width() >= 32 ? ~0u : ((1u << width()) - 1));
+      llvm::Value* m = nullptr;
+      switch (builtIn) {
+        case spv::BuiltIn::SubgroupEqMask: m = bit; break;
+        case spv::BuiltIn::SubgroupGeMask: m = B.CreateAnd(B.CreateNeg(bit), subgroup); break;
+        case spv::BuiltIn::SubgroupGtMask: m = B.CreateAnd(B.CreateShl(B.CreateNeg(bit), one), subgroup); break;
+        case spv::BuiltIn::SubgroupLeMask: m = B.CreateSub(B.CreateShl(bit, one), one); break;
+        default: m = B.CreateSub(bit, one); break;
+      }
+      v.leaves = {m, B.getInt32(0), B.getInt32(0), B.getInt32(0)};
+      break;
+    }
+    case spv::BuiltIn::DeviceIndex:
+    case spv::BuiltIn::ViewIndex:
+      v.leaves = {B.getInt32(0)};
+      break;
+    default:
+      fail("unsupported built-in " + std::to_string(uint32_t(builtIn)) + " in a compute shader");
+  }
+  // Built-ins may be declared with another integer width (e.g. 64-bit via casts are not
+  // allowed, but be exact about the declared component type).
+  std::vector<uint32_t> types = leafTypes(type);
+  for (size_t i = 0; i < v.leaves.size() && i < types.size(); ++i) {
+    llvm::Type* want = scalarType(types[i]);
+    llvm::Value*& l = v.leaves[i];
+    if (l->getType()->getScalarType() != want)
+      l = B.CreateZExtOrTrunc(l, l->getType()->isVectorTy() ? laneType(want) : want);
+  }
+  return v;
+}
+
+}  // namespace tessera::jit

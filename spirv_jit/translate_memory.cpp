@@ -1,0 +1,625 @@
+// Variables, access chains, loads and stores, descriptors and bounds checks.
+//
+// Three kinds of memory:
+//  - Memory: buffers (explicit layout), push constants, workgroup memory and physical storage
+//    buffers, shared by all lanes. Lane l accesses base + offset[l]. Accesses through a
+//    descriptor are bounds-checked against the descriptor's range (limit): an out-of-range
+//    load gives zero and an out-of-range store is dropped, whatever the robustness features,
+//    so no access ever leaves the bound memory.
+//  - LaneMemory: Function and Private variables, one copy per lane, lane-interleaved (see Ptr).
+//    Indices into them are clamped to the variable, so no lane can reach another's memory.
+//  - BuiltIn: input built-ins, computed rather than stored.
+#include <llvm/IR/Intrinsics.h>
+
+#include "tessera/shader_abi.h"
+#include "translator.h"
+
+namespace tessera::jit {
+
+using spv::Op;
+
+namespace {
+
+bool isExplicitStorage(spv::StorageClass sc) {
+  return sc == spv::StorageClass::Uniform || sc == spv::StorageClass::StorageBuffer ||
+         sc == spv::StorageClass::PushConstant || sc == spv::StorageClass::PhysicalStorageBuffer;
+}
+
+bool isLaneStorage(spv::StorageClass sc) {
+  return sc == spv::StorageClass::Function || sc == spv::StorageClass::Private ||
+         sc == spv::StorageClass::Output;
+}
+
+constexpr uint32_t kVkUniformBufferDynamic = 8;   // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+constexpr uint32_t kVkStorageBufferDynamic = 9;   // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
+constexpr uint32_t kVkInlineUniformBlock = 1000138000;
+
+}  // namespace
+
+class MemoryTranslation {
+ public:
+  explicit MemoryTranslation(Translator& t) : t(t), B(t.b()) {}
+
+  llvm::GlobalVariable* zeroBlock() {
+    auto* g = t.llvmModule().getGlobalVariable("tessera.zero", true);
+    if (g) return g;
+    auto* ty = llvm::ArrayType::get(B.getInt8Ty(), 64);
+    g = new llvm::GlobalVariable(t.llvmModule(), ty, true, llvm::GlobalValue::InternalLinkage,
+                                 llvm::Constant::getNullValue(ty), "tessera.zero");
+    g->setAlignment(llvm::Align(64));
+    return g;
+  }
+  llvm::GlobalVariable* sinkBlock() {
+    auto* g = t.llvmModule().getGlobalVariable("tessera.sink", true);
+    if (g) return g;
+    auto* ty = llvm::ArrayType::get(B.getInt8Ty(), 64);
+    g = new llvm::GlobalVariable(t.llvmModule(), ty, false, llvm::GlobalValue::InternalLinkage,
+                                 llvm::Constant::getNullValue(ty), "tessera.sink");
+    g->setAlignment(llvm::Align(64));
+    return g;
+  }
+
+  const TypeLayout& layoutFor(const Ptr& p) {
+    return isExplicitStorage(p.storage) ? explicitLayout() : naturalLayout();
+  }
+  const TypeLayout& explicitLayout() { return t.explicitLayout_; }
+  const TypeLayout& naturalLayout() { return t.naturalLayout_; }
+
+  llvm::Value* i64(llvm::Value* v, bool isSigned = true) {
+    llvm::Type* target = v->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty();
+    return isSigned ? B.CreateSExtOrTrunc(v, target) : B.CreateZExtOrTrunc(v, target);
+  }
+  llvm::Value* addOffsets(llvm::Value* a, llvm::Value* c) {
+    if (!a) return c;
+    if (!c) return a;
+    t.unify(a, c);
+    return B.CreateAdd(a, c);
+  }
+
+  // Memory scalar type for a leaf: booleans are bytes.
+  llvm::Type* memoryType(uint32_t leafType) {
+    llvm::Type* s = t.scalarType(leafType);
+    return s->isIntegerTy(1) ? B.getInt8Ty() : s;
+  }
+  llvm::Value* toMemory(llvm::Value* v) {
+    if (v->getType()->getScalarType()->isIntegerTy(1))
+      return B.CreateZExt(v, v->getType()->isVectorTy() ? t.laneType(B.getInt8Ty()) : static_cast<llvm::Type*>(B.getInt8Ty()));
+    return v;
+  }
+  llvm::Value* fromMemory(llvm::Value* v, uint32_t leafType) {
+    if (t.scalarType(leafType)->isIntegerTy(1)) return B.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+    return v;
+  }
+
+  // Address of lane-shared memory at offset (scalar -> ptr, vector -> <W x ptr>).
+  llvm::Value* sharedAddress(const Ptr& p, llvm::Value* offset) {
+    if (!offset->getType()->isVectorTy()) {
+      if (p.base) return B.CreateGEP(B.getInt8Ty(), p.base, offset);
+      return B.CreateIntToPtr(offset, B.getPtrTy());
+    }
+    if (p.base) return B.CreateGEP(B.getInt8Ty(), p.base, offset);  // splats the base
+    return B.CreateIntToPtr(offset, t.laneType(B.getPtrTy()));
+  }
+
+  llvm::Value* inBounds(const Ptr& p, llvm::Value* end) {
+    if (!p.limit) return nullptr;
+    llvm::Value* limit = p.limit;
+    t.unify(end, limit);
+    return B.CreateICmpULE(end, limit);
+  }
+
+  llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
+    llvm::Type* mt = memoryType(leafType);
+    uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
+    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Align align(size);
+    if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
+      llvm::Value* addr = sharedAddress(p, offset);
+      if (inb) addr = B.CreateSelect(inb, addr, zeroBlock());
+      llvm::Value* v = B.CreateAlignedLoad(mt, addr, llvm::Align(1), isVolatile);
+      return fromMemory(v, leafType);
+    }
+    offset = t.splat(offset);
+    llvm::Value* laneMask = t.mask();
+    if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
+    llvm::Type* vt = t.laneType(mt);
+    llvm::Value* passthru = llvm::Constant::getNullValue(vt);
+    // Contiguous, fully active lanes: one vector load instead of a gather.
+    llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
+    llvm::Value* expected = B.CreateAdd(B.CreateVectorSplat(t.width(), first),
+                                        B.CreateMul(B.CreateZExt(t.laneIndex(), t.laneType(B.getInt64Ty())),
+                                                    t.constInt(t.laneType(B.getInt64Ty()), size)));
+    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, expected)), t.all(laneMask));
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    auto* fast = llvm::BasicBlock::Create(t.context(), "ld.vec", fn);
+    auto* slow = llvm::BasicBlock::Create(t.context(), "ld.gather", fn);
+    auto* done = llvm::BasicBlock::Create(t.context(), "ld.done", fn);
+    B.CreateCondBr(contiguous, fast, slow);
+    B.SetInsertPoint(fast);
+    llvm::Value* fv = B.CreateAlignedLoad(vt, sharedAddress(p, first), llvm::Align(1), isVolatile);
+    B.CreateBr(done);
+    B.SetInsertPoint(slow);
+    llvm::Value* sv = B.CreateMaskedGather(vt, sharedAddress(p, offset), align, laneMask, passthru);
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    llvm::PHINode* phi = B.CreatePHI(vt, 2);
+    phi->addIncoming(fv, fast);
+    phi->addIncoming(sv, slow);
+    return fromMemory(phi, leafType);
+  }
+
+  void storeShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, llvm::Value* v, bool isVolatile) {
+    llvm::Type* mt = memoryType(leafType);
+    uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
+    v = toMemory(v);
+    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Align align(size);
+    if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
+      // One address for every lane: any active lane's value may win; take the first's.
+      llvm::Value* addr = sharedAddress(p, offset);
+      if (inb) addr = B.CreateSelect(inb, addr, sinkBlock());
+      llvm::Value* scalar = t.uniformize(v);
+      B.CreateAlignedStore(scalar, addr, llvm::Align(1), isVolatile);
+      return;
+    }
+    offset = t.splat(offset);
+    v = t.splat(v);
+    llvm::Value* laneMask = t.mask();
+    if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
+    llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
+    llvm::Value* expected = B.CreateAdd(B.CreateVectorSplat(t.width(), first),
+                                        B.CreateMul(B.CreateZExt(t.laneIndex(), t.laneType(B.getInt64Ty())),
+                                                    t.constInt(t.laneType(B.getInt64Ty()), size)));
+    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, expected)), t.all(laneMask));
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    auto* fast = llvm::BasicBlock::Create(t.context(), "st.vec", fn);
+    auto* slow = llvm::BasicBlock::Create(t.context(), "st.scatter", fn);
+    auto* done = llvm::BasicBlock::Create(t.context(), "st.done", fn);
+    B.CreateCondBr(contiguous, fast, slow);
+    B.SetInsertPoint(fast);
+    B.CreateAlignedStore(v, sharedAddress(p, first), llvm::Align(1), isVolatile);
+    B.CreateBr(done);
+    B.SetInsertPoint(slow);
+    B.CreateMaskedScatter(v, sharedAddress(p, offset), align, laneMask);
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+  }
+
+  // Lane memory: scalar at natural offset o of lane l is at base + W*o + l*size.
+  llvm::Value* laneAddressVector(const Ptr& p, llvm::Value* offset, uint32_t size) {
+    llvm::Type* v64 = t.laneType(B.getInt64Ty());
+    llvm::Value* scaled = B.CreateMul(t.splat(offset), t.constInt(v64, t.width()));
+    llvm::Value* lane = B.CreateMul(B.CreateZExt(t.laneIndex(), v64), t.constInt(v64, size));
+    return B.CreateGEP(B.getInt8Ty(), p.base, B.CreateAdd(scaled, lane));
+  }
+
+  llvm::Value* loadLane(const Ptr& p, uint32_t leafType, uint32_t leafOffset) {
+    llvm::Type* mt = memoryType(leafType);
+    uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
+    llvm::Type* vt = t.laneType(mt);
+    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    if (!offset->getType()->isVectorTy()) {
+      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(t.width())));
+      return fromMemory(B.CreateAlignedLoad(vt, addr, llvm::Align(size)), leafType);
+    }
+    llvm::Value* v = B.CreateMaskedGather(vt, laneAddressVector(p, offset, size), llvm::Align(size), t.mask(),
+                                          llvm::Constant::getNullValue(vt));
+    return fromMemory(v, leafType);
+  }
+
+  void storeLane(const Ptr& p, uint32_t leafType, uint32_t leafOffset, llvm::Value* v) {
+    llvm::Type* mt = memoryType(leafType);
+    uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
+    llvm::Type* vt = t.laneType(mt);
+    v = t.splat(toMemory(v));
+    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    if (!offset->getType()->isVectorTy()) {
+      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(t.width())));
+      // Private to this batch: blend with the inactive lanes' values and store whole.
+      llvm::Value* old = B.CreateAlignedLoad(vt, addr, llvm::Align(size));
+      B.CreateAlignedStore(B.CreateSelect(t.mask(), v, old), addr, llvm::Align(size));
+      return;
+    }
+    B.CreateMaskedScatter(v, laneAddressVector(p, offset, size), llvm::Align(size), t.mask());
+  }
+
+  Val load(const Ptr& p, uint32_t type, bool isVolatile) {
+    Val out;
+    if (p.kind == Ptr::Kind::BuiltIn) {
+      const Decorations& d = t.spirv().decorations(p.variable);
+      const GlobalVariable* g = t.spirv().global(p.variable);
+      const Type* pt = t.spirv().type(g->type);
+      Val whole = t.builtInValue(spv::BuiltIn(*d.builtIn), pt->element);
+      if (!p.component) return whole;
+      llvm::Value* r = whole.leaf(0);
+      for (size_t i = 1; i < whole.leaves.size(); ++i)
+        r = t.select(B.CreateICmpEQ(p.component, t.constInt(p.component->getType(), i)), whole.leaves[i], r);
+      out.leaves.push_back(r);
+      return out;
+    }
+    if (p.kind == Ptr::Kind::Image) {
+      out.leaves.push_back(p.offset);  // the descriptor's address stands for the image
+      return out;
+    }
+    if (p.kind == Ptr::Kind::Null) {
+      for (uint32_t lt : t.leafTypes(type)) out.leaves.push_back(llvm::Constant::getNullValue(t.scalarType(lt)));
+      return out;
+    }
+    std::vector<Leaf> leaves;
+    layoutFor(p).leaves(type, p.context, 0, leaves);
+    for (const Leaf& l : leaves) {
+      if (p.kind == Ptr::Kind::LaneMemory) out.leaves.push_back(loadLane(p, l.type, l.offset));
+      else out.leaves.push_back(loadShared(p, l.type, l.offset, isVolatile));
+    }
+    return out;
+  }
+
+  void store(const Ptr& p, const Val& v, uint32_t type, bool isVolatile) {
+    if (p.kind == Ptr::Kind::Null || p.kind == Ptr::Kind::BuiltIn || p.kind == Ptr::Kind::Image) return;
+    std::vector<Leaf> leaves;
+    layoutFor(p).leaves(type, p.context, 0, leaves);
+    for (size_t i = 0; i < leaves.size() && i < v.leaves.size(); ++i) {
+      if (p.kind == Ptr::Kind::LaneMemory) storeLane(p, leaves[i].type, leaves[i].offset, v.leaves[i]);
+      else storeShared(p, leaves[i].type, leaves[i].offset, v.leaves[i], isVolatile);
+    }
+  }
+
+  // ---- descriptors ----
+
+  // Address of descriptor `index` (i64 scalar or vector) of a binding.
+  llvm::Value* descriptorAddress(const DescriptorBinding& binding, llvm::Value* index) {
+    llvm::Type* ptrTy = B.getPtrTy();
+    llvm::Value* setSlot = B.CreateConstGEP1_32(ptrTy, t.resources(), binding.set);
+    llvm::Value* set = B.CreateLoad(ptrTy, setSlot);
+    llvm::Value* isNull = B.CreateICmpEQ(set, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptrTy)));
+    llvm::Value* idx = index ? index : B.getInt64(0);
+    llvm::Value* off = B.CreateAdd(t.constInt(idx->getType(), binding.offset),
+                                   B.CreateMul(idx, t.constInt(idx->getType(), abi::kDescriptorSize)));
+    llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), set, off);
+    // An unbound set reads as null descriptors.
+    if (addr->getType()->isVectorTy()) return B.CreateSelect(t.splat(isNull), t.splat(zeroBlock()), addr);
+    return B.CreateSelect(isNull, zeroBlock(), addr);
+  }
+
+  llvm::Value* clampIndex(llvm::Value* index, uint32_t count) {
+    index = i64(index, false);
+    if (count == 0) return index;
+    llvm::Value* max = t.constInt(index->getType(), count - 1);
+    return B.CreateSelect(B.CreateICmpUGT(index, max), max, index);
+  }
+
+  // A buffer binding's element `index` as a Memory pointer to `pointee`.
+  Ptr bufferPointer(const DescriptorBinding& binding, llvm::Value* index, uint32_t pointee, spv::StorageClass sc) {
+    Ptr p;
+    p.kind = Ptr::Kind::Memory;
+    p.storage = sc;
+    p.pointee = pointee;
+    if (binding.type == kVkInlineUniformBlock) {
+      llvm::Value* set = B.CreateLoad(B.getPtrTy(), B.CreateConstGEP1_32(B.getPtrTy(), t.resources(), binding.set));
+      llvm::Value* isNull = B.CreateICmpEQ(set, llvm::ConstantPointerNull::get(B.getPtrTy()));
+      p.base = B.CreateSelect(isNull, zeroBlock(), B.CreateConstGEP1_64(B.getInt8Ty(), set, binding.offset));
+      p.offset = B.getInt64(0);
+      p.limit = B.CreateSelect(isNull, B.getInt64(0), B.getInt64(binding.count));
+      return p;
+    }
+    llvm::Value* idx = index ? clampIndex(index, binding.count) : B.getInt64(0);
+    llvm::Value* desc = descriptorAddress(binding, idx);
+    llvm::Type* ptrTy = B.getPtrTy();
+    bool dynamic = binding.dynamicIndex >= 0 &&
+                   (binding.type == kVkUniformBufferDynamic || binding.type == kVkStorageBufferDynamic);
+    auto loadField = [&](llvm::Type* ty, uint32_t fieldOffset) -> llvm::Value* {
+      if (!desc->getType()->isVectorTy()) {
+        auto* l = B.CreateLoad(ty, B.CreateConstGEP1_32(B.getInt8Ty(), desc, fieldOffset));
+        l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(t.context(), {}));
+        return l;
+      }
+      llvm::Value* addrs = B.CreateGEP(B.getInt8Ty(), desc, B.getInt64(fieldOffset));
+      return B.CreateMaskedGather(t.laneType(ty), addrs, llvm::Align(8), t.allOnes(), llvm::Constant::getNullValue(t.laneType(ty)));
+    };
+    llvm::Value* rawAddress = loadField(ptrTy, 0);
+    llvm::Value* address = B.CreatePtrToInt(rawAddress, rawAddress->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty());
+    llvm::Value* range = loadField(B.getInt64Ty(), 8);
+    if (dynamic) {
+      // dynamicOffsets[dynamicIndex + arrayIndex]
+      llvm::Value* dynBase = B.CreateConstGEP1_32(B.getInt8Ty(), t.resources(), offsetof(abi::BoundResources, dynamicOffsets));
+      llvm::Value* di = addOffsets(B.getInt64(binding.dynamicIndex), idx);
+      llvm::Value* dyn;
+      if (di->getType()->isVectorTy()) {
+        llvm::Value* addrs = B.CreateGEP(B.getInt32Ty(), dynBase, di);
+        dyn = B.CreateMaskedGather(t.laneType(B.getInt32Ty()), addrs, llvm::Align(4), t.allOnes(),
+                                   llvm::Constant::getNullValue(t.laneType(B.getInt32Ty())));
+      } else {
+        dyn = B.CreateLoad(B.getInt32Ty(), B.CreateGEP(B.getInt32Ty(), dynBase, di));
+      }
+      address = addOffsets(address, i64(dyn, false));
+    }
+    if (!address->getType()->isVectorTy()) {
+      p.base = B.CreateIntToPtr(address, ptrTy);
+      p.offset = B.getInt64(0);
+      p.limit = range;
+    } else {
+      // Per-lane descriptors: offsets are absolute addresses; the limit is their end.
+      p.base = nullptr;
+      p.offset = address;
+      p.limit = addOffsets(address, range);
+    }
+    return p;
+  }
+
+  Ptr descriptorElement(const Ptr& arrayPtr, llvm::Value* index) {
+    const DescriptorBinding& binding = *arrayPtr.binding;
+    const Type* at = t.spirv().type(arrayPtr.pointee);
+    uint32_t element = at->element;
+    if (arrayPtr.storage == spv::StorageClass::UniformConstant) {
+      Ptr p;
+      p.kind = Ptr::Kind::Image;
+      p.storage = arrayPtr.storage;
+      p.pointee = element;
+      p.binding = arrayPtr.binding;
+      p.offset = B.CreatePtrToInt(descriptorAddress(binding, clampIndex(index, binding.count)),
+                                  index->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty());
+      return p;
+    }
+    return bufferPointer(binding, index, element, arrayPtr.storage);
+  }
+
+  // ---- globals ----
+
+  Ptr globalPointer(const GlobalVariable& g) {
+    const Module& m = t.spirv();
+    const Type* pt = m.type(g.type);
+    const Decorations& d = m.decorations(g.id);
+    Ptr p;
+    p.storage = g.storage;
+    p.pointee = pt->element;
+    switch (g.storage) {
+      case spv::StorageClass::StorageBuffer:
+      case spv::StorageClass::Uniform:
+      case spv::StorageClass::UniformConstant: {
+        const DescriptorBinding* binding = t.interface_.find(d.descriptorSet.value_or(0), d.binding.value_or(0));
+        if (!binding) {
+          p.kind = Ptr::Kind::Null;  // not in the pipeline layout: reads zero, writes vanish
+          return p;
+        }
+        const Type* pointee = m.type(pt->element);
+        bool isArray = pointee && (pointee->kind == TypeKind::Array || pointee->kind == TypeKind::RuntimeArray) &&
+                       binding->type != kVkInlineUniformBlock;
+        if (isArray) {
+          p.kind = Ptr::Kind::DescriptorArray;
+          p.binding = binding;
+          return p;
+        }
+        if (g.storage == spv::StorageClass::UniformConstant) {
+          p.kind = Ptr::Kind::Image;
+          p.binding = binding;
+          p.offset = B.CreatePtrToInt(descriptorAddress(*binding, nullptr), B.getInt64Ty());
+          return p;
+        }
+        return bufferPointer(*binding, nullptr, pt->element, g.storage);
+      }
+      case spv::StorageClass::PushConstant:
+        p.kind = Ptr::Kind::Memory;
+        p.base = B.CreateConstGEP1_32(B.getInt8Ty(), t.resources(), offsetof(abi::BoundResources, pushConstants));
+        p.offset = B.getInt64(0);
+        p.limit = B.getInt64(abi::kMaxPushConstantBytes);
+        return p;
+      case spv::StorageClass::Workgroup: {
+        p.kind = Ptr::Kind::Memory;
+        llvm::Value* shared = B.CreateLoad(B.getPtrTy(), B.CreateConstGEP1_32(B.getInt8Ty(), t.workgroupState(),
+                                                                               offsetof(abi::WorkgroupState, sharedMemory)));
+        auto it = t.sharedOffsets_.find(g.id);
+        p.base = B.CreateConstGEP1_32(B.getInt8Ty(), shared, it == t.sharedOffsets_.end() ? 0 : it->second);
+        p.offset = B.getInt64(0);
+        p.limit = B.getInt64(naturalLayout().size(pt->element));
+        return p;
+      }
+      case spv::StorageClass::Private:
+      case spv::StorageClass::Output: {
+        p.kind = Ptr::Kind::LaneMemory;
+        p.base = t.privateBase_;
+        p.offset = B.getInt64(t.privateOffsets_[g.id]);
+        return p;
+      }
+      case spv::StorageClass::Input:
+        p.kind = Ptr::Kind::BuiltIn;
+        p.variable = g.id;
+        if (!d.builtIn) t.fail("input variables other than built-ins are not supported in this stage");
+        return p;
+      default:
+        t.fail("unsupported storage class " + std::to_string(uint32_t(g.storage)));
+    }
+  }
+
+  // ---- access chains ----
+
+  Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain) {
+    const Module& m = t.spirv();
+    uint32_t k = 0;
+    if (ptrChain && count > 0) {
+      // The "Element" operand steps over whole objects of the pointee type.
+      llvm::Value* element = i64(t.scalarValue(indices[0]));
+      uint32_t stride = 0;
+      if (isExplicitStorage(p.storage)) {
+        // ArrayStride on the pointer type; fall back to the pointee's size.
+        stride = explicitLayout().size(p.pointee, p.context);
+      } else {
+        uint32_t a = naturalLayout().alignment(p.pointee);
+        stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
+      }
+      p.offset = addOffsets(p.offset, B.CreateMul(element, t.constInt(element->getType(), stride)));
+      k = 1;
+    }
+    for (; k < count; ++k) {
+      uint32_t indexId = indices[k];
+      const Type* pointee = m.type(p.pointee);
+      if (!pointee) t.fail("access chain through an unknown type");
+      if (p.kind == Ptr::Kind::DescriptorArray) {
+        p = descriptorElement(p, t.scalarValue(indexId));
+        continue;
+      }
+      if (p.kind == Ptr::Kind::BuiltIn) {
+        llvm::Value* idx = t.scalarValue(indexId);
+        p.component = B.CreateZExtOrTrunc(idx, idx->getType()->isVectorTy() ? t.laneType(B.getInt32Ty()) : B.getInt32Ty());
+        p.pointee = pointee->element;
+        continue;
+      }
+      const TypeLayout& layout = layoutFor(p);
+      if (pointee->kind == TypeKind::Struct) {
+        auto member = m.constantValue(indexId);
+        if (!member) t.fail("struct index is not a constant");
+        LayoutStep s = layout.memberStep(p.pointee, uint32_t(*member));
+        p.offset = addOffsets(p.offset, B.getInt64(s.offset));
+        p.pointee = s.type;
+        p.context = s.context;
+        continue;
+      }
+      LayoutStep s = layout.elementStep(p.pointee, p.context);
+      llvm::Value* idx = i64(t.scalarValue(indexId));
+      if (p.kind == Ptr::Kind::LaneMemory || !p.limit) {
+        // No bounds check on lane memory: keep every index inside the composite instead.
+        uint32_t n = pointee->kind == TypeKind::RuntimeArray ? 0 : pointee->count;
+        if (n && p.kind == Ptr::Kind::LaneMemory) idx = clampIndex(idx, n);
+      }
+      p.offset = addOffsets(p.offset, B.CreateMul(idx, t.constInt(idx->getType(), s.stride)));
+      p.pointee = s.type;
+      p.context = s.context;
+    }
+    return p;
+  }
+
+  Translator& t;
+  llvm::IRBuilder<>& B;
+};
+
+Val Translator::loadFrom(const Ptr& p, uint32_t type) { return MemoryTranslation(*this).load(p, type, false); }
+
+void Translator::storeTo(const Ptr& p, const Val& v, uint32_t type) { MemoryTranslation(*this).store(p, v, type, false); }
+
+Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain) {
+  return MemoryTranslation(*this).chain(base, indices, count, ptrChain);
+}
+
+llvm::Value* Translator::pointerToAddress(const Ptr& p) {
+  llvm::Value* off = p.offset ? p.offset : b().getInt64(0);
+  if (!p.base) return off;
+  llvm::Value* base = b().CreatePtrToInt(p.base, b().getInt64Ty());
+  unify(base, off);
+  return b().CreateAdd(base, off);
+}
+
+Ptr Translator::addressToPointer(llvm::Value* address, uint32_t pointerType) {
+  const Type* pt = module_.type(pointerType);
+  Ptr p;
+  p.kind = Ptr::Kind::Memory;
+  p.storage = pt ? pt->storage : spv::StorageClass::PhysicalStorageBuffer;
+  p.pointee = pt ? pt->element : 0;
+  p.offset = address;  // absolute; physical storage buffer accesses are the application's to keep valid
+  return p;
+}
+
+Ptr Translator::makeGlobalPointer(const GlobalVariable& g) { return MemoryTranslation(*this).globalPointer(g); }
+
+bool Translator::translateMemory(const Instruction& inst) {
+  MemoryTranslation mt(*this);
+  auto& B = b();
+  switch (inst.op) {
+    case Op::OpVariable: {
+      // Function-storage variable: W interleaved copies in the function's frame.
+      const Type* pt = module_.type(inst.type);
+      uint32_t size = std::max<uint32_t>(naturalLayout_.size(pt->element), 1);
+      auto* storage = entryAlloca(llvm::ArrayType::get(B.getInt8Ty(), uint64_t(size) * width()), 64);
+      Ptr p;
+      p.kind = Ptr::Kind::LaneMemory;
+      p.storage = spv::StorageClass::Function;
+      p.pointee = pt->element;
+      p.base = storage;
+      p.offset = B.getInt64(0);
+      definePointer(inst.result, p);
+      if (uint32_t init = inst.operand(1)) storeTo(p, value(init), pt->element);
+      return true;
+    }
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain: {
+      bool ptrChain = inst.op == Op::OpPtrAccessChain || inst.op == Op::OpInBoundsPtrAccessChain;
+      definePointer(inst.result, accessChain(pointer(inst.operand(0)), inst.operands + 1, inst.operandCount - 1, ptrChain));
+      return true;
+    }
+    case Op::OpLoad: {
+      const Type* rt = module_.type(inst.type);
+      Ptr p = pointer(inst.operand(0));
+      bool isVolatile = (inst.operandCount > 1 && (inst.operand(1) & uint32_t(spv::MemoryAccessMask::Volatile))) ||
+                        module_.decorations(inst.operand(0)).volatile_;
+      if (rt && rt->kind == TypeKind::Pointer) {
+        // A physical storage buffer pointer stored in memory.
+        Val v = mt.load(p, inst.type, isVolatile);
+        definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
+        return true;
+      }
+      define(inst.result, mt.load(p, inst.type, isVolatile));
+      return true;
+    }
+    case Op::OpStore: {
+      Ptr p = pointer(inst.operand(0));
+      uint32_t valueId = inst.operand(1);
+      uint32_t type = p.pointee;
+      const Type* vt = module_.type(type);
+      bool isVolatile = (inst.operandCount > 2 && (inst.operand(2) & uint32_t(spv::MemoryAccessMask::Volatile)));
+      Val v;
+      if (vt && vt->kind == TypeKind::Pointer) v.leaves.push_back(pointerToAddress(pointer(valueId)));
+      else v = value(valueId);
+      mt.store(p, v, type, isVolatile);
+      return true;
+    }
+    case Op::OpCopyMemory: {
+      Ptr dst = pointer(inst.operand(0)), src = pointer(inst.operand(1));
+      mt.store(dst, mt.load(src, src.pointee, false), dst.pointee, false);
+      return true;
+    }
+    case Op::OpArrayLength: {
+      Ptr p = pointer(inst.operand(0));
+      uint32_t member = inst.operand(1);
+      llvm::Value* result = B.getInt32(0);
+      if (p.kind == Ptr::Kind::Memory && p.limit) {
+        LayoutStep s = explicitLayout_.memberStep(p.pointee, member);
+        LayoutStep e = explicitLayout_.elementStep(s.type, s.context);
+        llvm::Value* start = mt.addOffsets(p.offset, B.getInt64(s.offset));
+        llvm::Value* limit = p.limit;
+        unify(start, limit);
+        llvm::Value* avail = B.CreateSub(limit, start);
+        // A range shorter than the array's start has no elements.
+        avail = B.CreateSelect(B.CreateICmpUGT(start, limit), llvm::Constant::getNullValue(avail->getType()), avail);
+        llvm::Value* n = e.stride ? B.CreateUDiv(avail, constInt(avail->getType(), e.stride)) : avail;
+        result = B.CreateTrunc(n, n->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
+      }
+      define(inst.result, Val{{result}});
+      return true;
+    }
+    case Op::OpConvertPtrToU: {
+      llvm::Value* addr = pointerToAddress(pointer(inst.operand(0)));
+      llvm::Type* rt = scalarType(inst.type);
+      define(inst.result, Val{{B.CreateZExtOrTrunc(addr, addr->getType()->isVectorTy() ? laneType(rt) : rt)}});
+      return true;
+    }
+    case Op::OpConvertUToPtr: {
+      llvm::Value* v = scalarValue(inst.operand(0));
+      definePointer(inst.result, addressToPointer(mt.i64(v, false), inst.type));
+      return true;
+    }
+    case Op::OpPtrEqual:
+    case Op::OpPtrNotEqual: {
+      llvm::Value* a = pointerToAddress(pointer(inst.operand(0)));
+      llvm::Value* c = pointerToAddress(pointer(inst.operand(1)));
+      unify(a, c);
+      define(inst.result, Val{{inst.op == Op::OpPtrEqual ? B.CreateICmpEQ(a, c) : B.CreateICmpNE(a, c)}});
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace tessera::jit

@@ -1,0 +1,796 @@
+#include "translator.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include <stdexcept>
+#include <unordered_set>
+
+namespace tessera::jit {
+
+using spv::Op;
+
+namespace {
+struct TranslationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
+// Storage for a pointer that crosses blocks: one slot per non-null LLVM component.
+struct PointerSlots {
+  Ptr shape;
+  llvm::AllocaInst* base = nullptr;
+  llvm::AllocaInst* offset = nullptr;
+  llvm::AllocaInst* limit = nullptr;
+  llvm::AllocaInst* component = nullptr;
+};
+
+struct Translator::FunctionState {
+  const Function* f = nullptr;
+  const StructuredCfg* cfg = nullptr;
+  llvm::Function* fn = nullptr;
+  llvm::BasicBlock* allocaBlock = nullptr;
+  std::vector<llvm::AllocaInst*> blockMask;                       // by block index
+  std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> phiSlots;
+  std::unordered_map<uint32_t, int> defBlock;                     // id -> block index (-1: params)
+  std::unordered_set<uint32_t> crossBlock;
+  std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> valueSlots;
+  std::unordered_map<uint32_t, PointerSlots> pointerSlots;
+  std::unordered_map<uint32_t, Val> values;
+  std::unordered_map<uint32_t, Ptr> pointers;
+  int currentBlock = -1;
+  bool isEntry = false;
+  llvm::Value* incomingMask = nullptr;   // lanes that entered the function
+  llvm::AllocaInst* killedMask = nullptr;
+  std::vector<llvm::AllocaInst*> returnSlots;
+  std::vector<llvm::BasicBlock*> checkBlocks;  // by position
+  llvm::BasicBlock* exitBlock = nullptr;
+  llvm::Value* maskOut = nullptr;        // callee: where to store the surviving lanes
+};
+
+Translator::Translator(const Module& module, const ShaderInterface& interface, llvm::LLVMContext& context,
+                       llvm::Module& out)
+    : module_(module),
+      interface_(interface),
+      context_(context),
+      out_(out),
+      builder_(std::make_unique<llvm::IRBuilder<>>(context)),
+      uniformity_(std::make_unique<Uniformity>(module)),
+      naturalLayout_(module, false),
+      explicitLayout_(module, true) {}
+
+Translator::~Translator() = default;
+
+void Translator::fail(const std::string& message) { throw TranslationError(message); }
+
+// ---- types ----------------------------------------------------------------------------------
+
+llvm::Type* Translator::scalarType(uint32_t id) {
+  const Type* t = module_.type(id);
+  if (!t) fail("unknown type %" + std::to_string(id));
+  switch (t->kind) {
+    case TypeKind::Bool:
+      return b().getInt1Ty();
+    case TypeKind::Int:
+      return b().getIntNTy(t->width);
+    case TypeKind::Float:
+      if (t->width == 16) return b().getHalfTy();
+      if (t->width == 32) return b().getFloatTy();
+      if (t->width == 64) return b().getDoubleTy();
+      break;
+    case TypeKind::Pointer:
+      return b().getInt64Ty();
+    default:
+      break;
+  }
+  fail("type %" + std::to_string(id) + " is not a scalar");
+}
+
+llvm::Type* Translator::laneType(llvm::Type* scalar) const {
+  return llvm::FixedVectorType::get(scalar, interface_.simdWidth);
+}
+
+uint32_t Translator::componentType(uint32_t type) const {
+  const Type* t = module_.type(type);
+  return t && t->kind == TypeKind::Vector ? t->element : type;
+}
+
+uint32_t Translator::componentCount(uint32_t type) const {
+  const Type* t = module_.type(type);
+  return t && t->kind == TypeKind::Vector ? t->count : 1;
+}
+
+std::vector<uint32_t> Translator::leafTypes(uint32_t type) const {
+  std::vector<uint32_t> out;
+  std::vector<Leaf> leaves;
+  naturalLayout_.leaves(type, {}, 0, leaves);
+  out.reserve(leaves.size());
+  for (const Leaf& l : leaves) out.push_back(l.type);
+  return out;
+}
+
+// ---- SIMD helpers ---------------------------------------------------------------------------
+
+llvm::Value* Translator::splat(llvm::Value* v) {
+  if (v->getType()->isVectorTy()) return v;
+  return b().CreateVectorSplat(interface_.simdWidth, v);
+}
+
+llvm::Value* Translator::laneIndex() {
+  std::vector<llvm::Constant*> lanes;
+  for (uint32_t i = 0; i < interface_.simdWidth; ++i) lanes.push_back(b().getInt32(i));
+  return llvm::ConstantVector::get(lanes);
+}
+
+llvm::Value* Translator::allOnes() { return llvm::Constant::getAllOnesValue(laneType(b().getInt1Ty())); }
+
+llvm::Value* Translator::any(llvm::Value* m) {
+  if (!m->getType()->isVectorTy()) return m;
+  llvm::Value* bits = b().CreateBitCast(m, b().getIntNTy(interface_.simdWidth));
+  return b().CreateICmpNE(bits, llvm::ConstantInt::get(bits->getType(), 0));
+}
+
+llvm::Value* Translator::all(llvm::Value* m) {
+  if (!m->getType()->isVectorTy()) return m;
+  llvm::Value* bits = b().CreateBitCast(m, b().getIntNTy(interface_.simdWidth));
+  return b().CreateICmpEQ(bits, llvm::Constant::getAllOnesValue(bits->getType()));
+}
+
+void Translator::unify(llvm::Value*& a, llvm::Value*& c) {
+  if (isVector(a) != isVector(c)) {
+    a = splat(a);
+    c = splat(c);
+  }
+}
+
+void Translator::unify(llvm::Value*& a, llvm::Value*& c, llvm::Value*& d) {
+  if (isVector(a) || isVector(c) || isVector(d)) {
+    a = splat(a);
+    c = splat(c);
+    d = splat(d);
+  }
+}
+
+llvm::Value* Translator::select(llvm::Value* cond, llvm::Value* t, llvm::Value* f) {
+  if (isVector(cond) || isVector(t) || isVector(f)) {
+    cond = splat(cond);
+    t = splat(t);
+    f = splat(f);
+  }
+  return b().CreateSelect(cond, t, f);
+}
+
+llvm::Value* Translator::uniformize(llvm::Value* v, llvm::Value* activeMask) {
+  if (!isVector(v)) return v;
+  // Lanes that are not active may hold anything: take the first active one.
+  llvm::Type* intTy = b().getIntNTy(interface_.simdWidth);
+  llvm::Value* bits = b().CreateBitCast(splat(activeMask ? activeMask : mask_), intTy);
+  llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {bits, b().getFalse()});
+  lane = b().CreateAnd(b().CreateTrunc(lane, b().getInt32Ty()), b().getInt32(interface_.simdWidth - 1));
+  return b().CreateExtractElement(v, lane);
+}
+
+llvm::Value* Translator::extractLane(llvm::Value* v, llvm::Value* lane) {
+  return isVector(v) ? b().CreateExtractElement(v, lane) : v;
+}
+
+llvm::Value* Translator::constInt(llvm::Type* t, uint64_t v) {
+  if (auto* vt = llvm::dyn_cast<llvm::VectorType>(t))
+    return llvm::ConstantVector::getSplat(vt->getElementCount(), llvm::ConstantInt::get(vt->getElementType(), v));
+  return llvm::ConstantInt::get(t, v);
+}
+
+void Translator::forEachActiveLane(llvm::Value* laneMask, const std::function<void(llvm::Value*)>& body) {
+  // while (bits) { lane = cttz(bits); body(lane); bits &= bits - 1; }
+  llvm::Type* intTy = b().getIntNTy(interface_.simdWidth);
+  llvm::Value* bits = b().CreateBitCast(splat(laneMask), intTy);
+  llvm::BasicBlock* pre = b().GetInsertBlock();
+  llvm::Function* fn = pre->getParent();
+  auto* loop = llvm::BasicBlock::Create(context_, "lane.loop", fn);
+  auto* done = llvm::BasicBlock::Create(context_, "lane.done", fn);
+  b().CreateCondBr(b().CreateICmpNE(bits, llvm::ConstantInt::get(intTy, 0)), loop, done);
+  b().SetInsertPoint(loop);
+  llvm::PHINode* cur = b().CreatePHI(intTy, 2);
+  cur->addIncoming(bits, pre);
+  llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {cur, b().getTrue()});
+  lane = b().CreateTrunc(lane, b().getInt32Ty());
+  body(lane);
+  llvm::Value* rest = b().CreateAnd(cur, b().CreateSub(cur, llvm::ConstantInt::get(intTy, 1)));
+  cur->addIncoming(rest, b().GetInsertBlock());
+  b().CreateCondBr(b().CreateICmpNE(rest, llvm::ConstantInt::get(intTy, 0)), loop, done);
+  b().SetInsertPoint(done);
+}
+
+llvm::FunctionCallee Translator::runtime(const char* name, llvm::FunctionType* type) {
+  return out_.getOrInsertFunction(name, type);
+}
+
+// ---- values ---------------------------------------------------------------------------------
+
+Val Translator::constant(uint32_t id) {
+  auto it = constants_.find(id);
+  if (it != constants_.end()) return it->second;
+  const Constant* c = module_.constant(id);
+  if (!c) fail("id %" + std::to_string(id) + " is not a constant");
+  Val v;
+  switch (c->kind) {
+    case ConstantKind::Scalar: {
+      llvm::Type* t = scalarType(c->type);
+      if (t->isIntegerTy()) v.leaves.push_back(llvm::ConstantInt::get(t, c->bits));
+      else if (t->isHalfTy()) v.leaves.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, c->bits))));
+      else if (t->isFloatTy()) v.leaves.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, c->bits))));
+      else v.leaves.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, c->bits))));
+      break;
+    }
+    case ConstantKind::Bool:
+      v.leaves.push_back(b().getInt1(c->bits != 0));
+      break;
+    case ConstantKind::Composite:
+      for (uint32_t part : c->constituents) {
+        Val p = constant(part);
+        v.leaves.insert(v.leaves.end(), p.leaves.begin(), p.leaves.end());
+      }
+      break;
+    case ConstantKind::Null:
+    case ConstantKind::Undef:
+      // Undefined values are zero: deterministic, and never poison.
+      for (uint32_t t : leafTypes(c->type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
+      break;
+    default:
+      fail("unsupported constant %" + std::to_string(id));
+  }
+  constants_[id] = v;
+  return v;
+}
+
+llvm::Value* Translator::loadSlot(llvm::AllocaInst* slot) {
+  return b().CreateLoad(slot->getAllocatedType(), slot);
+}
+
+static llvm::AllocaInst* makeSlot(llvm::IRBuilder<>& builder, llvm::BasicBlock* allocaBlock, llvm::Type* t) {
+  llvm::IRBuilder<> entry(allocaBlock, allocaBlock->getFirstInsertionPt());
+  return entry.CreateAlloca(t);
+}
+
+llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
+  llvm::IRBuilder<> entry(fn_->allocaBlock, fn_->allocaBlock->getFirstInsertionPt());
+  auto* a = entry.CreateAlloca(type);
+  a->setAlignment(llvm::Align(align));
+  return a;
+}
+
+void Translator::materializeGlobal(uint32_t id) {
+  const GlobalVariable* g = module_.global(id);
+  if (!g) return;
+  // Built in the function's prologue so it dominates every use.
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(fn_->allocaBlock->getTerminator());
+  globalPointers_[id] = makeGlobalPointer(*g);
+}
+
+Val Translator::value(uint32_t id) {
+  if (module_.constant(id)) return constant(id);
+  if (fn_) {
+    auto def = fn_->defBlock.find(id);
+    if (def != fn_->defBlock.end() && def->second != fn_->currentBlock && fn_->crossBlock.count(id)) {
+      auto slots = fn_->valueSlots.find(id);
+      if (slots == fn_->valueSlots.end()) fail("value %" + std::to_string(id) + " used before its definition");
+      Val v;
+      for (llvm::AllocaInst* s : slots->second) v.leaves.push_back(loadSlot(s));
+      return v;
+    }
+    auto it = fn_->values.find(id);
+    if (it != fn_->values.end()) return it->second;
+  }
+  fail("no value for id %" + std::to_string(id));
+}
+
+void Translator::define(uint32_t id, Val v) {
+  if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
+    auto& slots = fn_->valueSlots[id];
+    if (slots.empty())
+      for (llvm::Value* leaf : v.leaves) slots.push_back(makeSlot(b(), fn_->allocaBlock, leaf->getType()));
+    for (size_t i = 0; i < v.leaves.size(); ++i) {
+      llvm::Value* leaf = v.leaves[i];
+      if (slots[i]->getAllocatedType() != leaf->getType()) {
+        // Same id defined with another shape: can only happen for a re-definition; widen.
+        leaf = splat(leaf);
+      }
+      // Varying values keep the lanes that are not active (a loop with divergent exits
+      // redefines a value for the remaining lanes only).
+      if (isVector(leaf) && mask_) leaf = b().CreateSelect(mask_, leaf, loadSlot(slots[i]));
+      b().CreateStore(leaf, slots[i]);
+    }
+  }
+  fn_->values[id] = std::move(v);
+}
+
+Ptr Translator::pointer(uint32_t id) {
+  auto g = globalPointers_.find(id);
+  if (g != globalPointers_.end()) return g->second;
+  if (fn_ && module_.global(id)) {
+    materializeGlobal(id);
+    return globalPointers_[id];
+  }
+  if (fn_) {
+    auto def = fn_->defBlock.find(id);
+    if (def != fn_->defBlock.end() && def->second != fn_->currentBlock && fn_->crossBlock.count(id)) {
+      auto s = fn_->pointerSlots.find(id);
+      if (s == fn_->pointerSlots.end()) fail("pointer %" + std::to_string(id) + " used before its definition");
+      Ptr p = s->second.shape;
+      if (s->second.base) p.base = loadSlot(s->second.base);
+      if (s->second.offset) p.offset = loadSlot(s->second.offset);
+      if (s->second.limit) p.limit = loadSlot(s->second.limit);
+      if (s->second.component) p.component = loadSlot(s->second.component);
+      return p;
+    }
+    auto it = fn_->pointers.find(id);
+    if (it != fn_->pointers.end()) return it->second;
+  }
+  if (const Constant* c = module_.constant(id); c && c->kind == ConstantKind::Null) {
+    Ptr p;
+    p.kind = Ptr::Kind::Memory;
+    const Type* pt = module_.type(c->type);
+    p.storage = pt ? pt->storage : spv::StorageClass::PhysicalStorageBuffer;
+    p.pointee = pt ? pt->element : 0;
+    p.offset = b().getInt64(0);
+    return p;
+  }
+  fail("no pointer for id %" + std::to_string(id));
+}
+
+void Translator::definePointer(uint32_t id, Ptr p) {
+  if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
+    PointerSlots& s = fn_->pointerSlots[id];
+    auto keep = [&](llvm::Value* v, llvm::AllocaInst*& slot) {
+      if (!v || llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v)) return;
+      if (auto* inst = llvm::dyn_cast<llvm::Instruction>(v); inst && inst->getParent() == fn_->allocaBlock) return;
+      if (!slot) slot = makeSlot(b(), fn_->allocaBlock, v->getType());
+      llvm::Value* stored = v;
+      if (isVector(v) && mask_) stored = b().CreateSelect(mask_, v, loadSlot(slot));
+      b().CreateStore(stored, slot);
+    };
+    keep(p.base, s.base);
+    keep(p.offset, s.offset);
+    keep(p.limit, s.limit);
+    keep(p.component, s.component);
+    s.shape = p;
+  }
+  fn_->pointers[id] = std::move(p);
+}
+
+// ---- functions and control flow -------------------------------------------------------------
+
+llvm::Function* Translator::declareFunction(const Function& f) {
+  auto it = functions_.find(f.id);
+  if (it != functions_.end()) return it->second;
+  // Callee signature: (env, mask in/out, parameters...) -> struct of return leaves.
+  // Every parameter and result is varying; pointer parameters pass (base, offset, limit).
+  std::vector<llvm::Type*> params{b().getPtrTy(), b().getPtrTy()};
+  for (const Instruction& p : f.parameters) {
+    const Type* t = module_.type(p.type);
+    if (t && t->kind == TypeKind::Pointer) {
+      params.push_back(b().getPtrTy());
+      params.push_back(laneType(b().getInt64Ty()));
+      params.push_back(laneType(b().getInt64Ty()));
+    } else {
+      for (uint32_t leaf : leafTypes(p.type)) params.push_back(laneType(scalarType(leaf)));
+    }
+  }
+  std::vector<llvm::Type*> results;
+  for (uint32_t leaf : leafTypes(f.resultType)) results.push_back(laneType(scalarType(leaf)));
+  llvm::Type* ret = results.empty() ? b().getVoidTy() : static_cast<llvm::Type*>(llvm::StructType::get(context_, results));
+  auto* type = llvm::FunctionType::get(ret, params, false);
+  auto* fn = llvm::Function::Create(type, llvm::Function::InternalLinkage, "spirv_fn_" + std::to_string(f.id), out_);
+  functions_[f.id] = fn;
+  return fn;
+}
+
+void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bool isEntry) {
+  auto saved = std::move(fn_);
+  llvm::Value* savedMask = mask_;
+  llvm::Value* savedEnv[5] = {env_, wgState_, batch_, resources_, privateBase_};
+  auto savedGlobals = std::move(globalPointers_);
+  globalPointers_.clear();
+  env_ = nullptr;
+  auto savedInsert = b().saveIP();
+  fn_ = std::make_unique<FunctionState>();
+  FunctionState& st = *fn_;
+  st.f = &f;
+  st.fn = fn;
+  st.isEntry = isEntry;
+  auto cfgIt = cfgs_.find(f.id);
+  if (cfgIt == cfgs_.end()) cfgIt = cfgs_.emplace(f.id, buildStructuredCfg(f)).first;
+  st.cfg = &cfgIt->second;
+  const StructuredCfg& cfg = *st.cfg;
+  if (cfg.order.empty()) fail("function without blocks");
+
+  // Where every id is defined, and which are used in another block than their own.
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
+    const Block& blk = f.blocks[bi];
+    for (const Instruction& i : blk.phis) st.defBlock[i.result] = int(bi);
+    for (const Instruction& i : blk.body)
+      if (i.result) st.defBlock[i.result] = int(bi);
+  }
+  for (const Instruction& p : f.parameters) st.defBlock[p.result] = -1;
+  auto label = [&](uint32_t l) -> int {
+    auto it = f.blockIndex.find(l);
+    return it == f.blockIndex.end() ? -1 : int(it->second);
+  };
+  auto use = [&](uint32_t id, int inBlock) {
+    auto d = st.defBlock.find(id);
+    if (d != st.defBlock.end() && d->second > 0 && d->second != inBlock) st.crossBlock.insert(id);
+  };
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
+    const Block& blk = f.blocks[bi];
+    for (const Instruction& phi : blk.phis) {
+      st.crossBlock.insert(phi.result);  // read from its slot; may be used anywhere below
+      for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) use(phi.operand(k), label(phi.operand(k + 1)));
+    }
+    for (const Instruction& i : blk.body)
+      for (uint32_t k = 0; k < i.operandCount; ++k) use(i.operand(k), int(bi));
+    for (uint32_t k = 0; k < blk.terminator.operandCount; ++k) use(blk.terminator.operand(k), int(bi));
+  }
+  // A phi is defined at the start of its own block; its value slot is only needed elsewhere.
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi)
+    for (const Instruction& phi : f.blocks[bi].phis) {
+      bool usedElsewhere = false;
+      for (uint32_t bj = 0; bj < f.blocks.size() && !usedElsewhere; ++bj) {
+        if (bj == bi) continue;
+        for (const Instruction& i : f.blocks[bj].body)
+          for (uint32_t k = 0; k < i.operandCount && !usedElsewhere; ++k) usedElsewhere = i.operand(k) == phi.result;
+        for (uint32_t k = 0; k < f.blocks[bj].terminator.operandCount; ++k)
+          usedElsewhere |= f.blocks[bj].terminator.operand(k) == phi.result;
+        for (const Instruction& p2 : f.blocks[bj].phis)
+          for (uint32_t k = 0; k + 1 < p2.operandCount; k += 2) usedElsewhere |= p2.operand(k) == phi.result;
+      }
+      // Phis used by a phi of their own block (loop-carried) also need the slot.
+      for (const Instruction& p2 : f.blocks[bi].phis)
+        for (uint32_t k = 0; k + 1 < p2.operandCount; k += 2) usedElsewhere |= p2.operand(k) == phi.result;
+      if (!usedElsewhere) st.crossBlock.erase(phi.result);
+    }
+
+  st.allocaBlock = llvm::BasicBlock::Create(context_, "allocas", fn);
+  b().SetInsertPoint(st.allocaBlock);
+  llvm::Type* maskTy = laneType(b().getInt1Ty());
+  st.blockMask.assign(f.blocks.size(), nullptr);
+
+  // Entry environment.
+  if (isEntry) {
+    setupComputeEnvironment(*entry_);
+    st.incomingMask = mask_;
+  } else {
+    llvm::Argument* env = fn->getArg(0);
+    env_ = env;
+    llvm::Type* ptrTy = b().getPtrTy();
+    wgState_ = b().CreateLoad(ptrTy, b().CreateConstGEP1_32(ptrTy, env, 0));
+    batch_ = b().CreateLoad(b().getInt32Ty(), b().CreateConstGEP1_32(ptrTy, env, 1));
+    resources_ = b().CreateLoad(ptrTy, b().CreateConstGEP1_32(ptrTy, env, 2));
+    privateBase_ = b().CreateLoad(ptrTy, b().CreateConstGEP1_32(ptrTy, env, 3));
+    st.maskOut = fn->getArg(1);
+    st.incomingMask = b().CreateLoad(maskTy, fn->getArg(1));
+    // Parameters.
+    uint32_t arg = 2;
+    for (const Instruction& p : f.parameters) {
+      const Type* t = module_.type(p.type);
+      if (t && t->kind == TypeKind::Pointer) {
+        Ptr ptr;
+        ptr.storage = t->storage;
+        ptr.pointee = t->element;
+        bool lane = ptr.storage == spv::StorageClass::Function || ptr.storage == spv::StorageClass::Private ||
+                    ptr.storage == spv::StorageClass::Output;
+        ptr.kind = lane ? Ptr::Kind::LaneMemory : Ptr::Kind::Memory;
+        ptr.base = fn->getArg(arg++);
+        ptr.offset = fn->getArg(arg++);
+        llvm::Value* limit = fn->getArg(arg++);
+        ptr.limit = lane ? nullptr : limit;
+        fn_->pointers[p.result] = ptr;
+      } else {
+        Val v;
+        for (size_t i = 0, n = leafTypes(p.type).size(); i < n; ++i) v.leaves.push_back(fn->getArg(arg++));
+        fn_->values[p.result] = v;
+      }
+    }
+  }
+  mask_ = st.incomingMask;
+
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
+    if (cfg.position[bi] < 0) continue;
+    st.blockMask[bi] = b().CreateAlloca(maskTy);
+    b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
+    for (const Instruction& phi : f.blocks[bi].phis) {
+      const Type* pt = module_.type(phi.type);
+      if (pt && pt->kind == TypeKind::Pointer) fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
+      auto& slots = st.phiSlots[phi.result];
+      for (uint32_t leaf : leafTypes(phi.type)) {
+        llvm::Type* t = scalarType(leaf);
+        if (isVarying(phi.result)) t = laneType(t);
+        slots.push_back(b().CreateAlloca(t));
+      }
+    }
+  }
+  st.killedMask = b().CreateAlloca(maskTy);
+  b().CreateStore(llvm::Constant::getNullValue(maskTy), st.killedMask);
+  if (!isEntry)
+    for (uint32_t leaf : leafTypes(f.resultType)) st.returnSlots.push_back(b().CreateAlloca(laneType(scalarType(leaf))));
+
+  st.checkBlocks.resize(cfg.order.size());
+  for (uint32_t p = 0; p < cfg.order.size(); ++p)
+    st.checkBlocks[p] = llvm::BasicBlock::Create(context_, "b" + std::to_string(f.blocks[cfg.order[p]].label), fn);
+  st.exitBlock = llvm::BasicBlock::Create(context_, "exit", fn);
+  b().CreateBr(st.checkBlocks[0]);
+
+  for (uint32_t p = 0; p < cfg.order.size(); ++p) emitBlock(cfg.order[p]);
+
+  b().SetInsertPoint(st.exitBlock);
+  if (isEntry) {
+    b().CreateRetVoid();
+  } else {
+    llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
+    b().CreateStore(b().CreateAnd(st.incomingMask, b().CreateNot(killed)), st.maskOut);
+    if (st.returnSlots.empty()) {
+      b().CreateRetVoid();
+    } else {
+      llvm::Value* agg = llvm::UndefValue::get(fn->getReturnType());
+      for (uint32_t i = 0; i < st.returnSlots.size(); ++i)
+        agg = b().CreateInsertValue(agg, loadSlot(st.returnSlots[i]), {i});
+      b().CreateRet(agg);
+    }
+  }
+
+  fn_ = std::move(saved);
+  mask_ = savedMask;
+  globalPointers_ = std::move(savedGlobals);
+  env_ = savedEnv[0];
+  wgState_ = savedEnv[1];
+  batch_ = savedEnv[2];
+  resources_ = savedEnv[3];
+  privateBase_ = savedEnv[4];
+  b().restoreIP(savedInsert);
+}
+
+void Translator::emitBlock(uint32_t bi) {
+  FunctionState& st = *fn_;
+  const StructuredCfg& cfg = *st.cfg;
+  const Block& blk = st.f->blocks[bi];
+  const int pos = cfg.position[bi];
+  llvm::Type* maskTy = laneType(b().getInt1Ty());
+  llvm::Function* fn = st.fn;
+  llvm::BasicBlock* next = pos + 1 < int(cfg.order.size()) ? st.checkBlocks[pos + 1] : st.exitBlock;
+  auto* body = llvm::BasicBlock::Create(context_, "body", fn);
+  auto* after = llvm::BasicBlock::Create(context_, "after", fn);
+
+  b().SetInsertPoint(st.checkBlocks[pos]);
+  if (pos == 0) {
+    // The entry block runs unconditionally: the function is only called for active lanes,
+    // so its values dominate every later block and need no slots.
+    mask_ = st.incomingMask;
+    b().CreateBr(body);
+  } else {
+    llvm::Value* m = b().CreateLoad(maskTy, st.blockMask[bi]);
+    b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
+    mask_ = m;
+    b().CreateCondBr(any(m), body, after);
+  }
+
+  b().SetInsertPoint(body);
+  st.currentBlock = int(bi);
+  for (const Instruction& phi : blk.phis) {
+    Val v;
+    for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
+    define(phi.result, v);
+  }
+  for (const Instruction& inst : blk.body) {
+    if (!translateInstruction(inst))
+      fail("unsupported SPIR-V instruction (opcode " + std::to_string(uint32_t(inst.op)) + ")");
+  }
+  emitTerminator(bi);
+  b().CreateBr(after);
+
+  b().SetInsertPoint(after);
+  st.currentBlock = -2;
+  for (uint32_t header : cfg.loopsEndingAt[pos]) {
+    // Loop end: go round again while lanes took the back-edge.
+    llvm::Value* again = any(b().CreateLoad(maskTy, st.blockMask[header]));
+    auto* cont = llvm::BasicBlock::Create(context_, "loop.exit", fn);
+    b().CreateCondBr(again, st.checkBlocks[cfg.position[header]], cont);
+    b().SetInsertPoint(cont);
+  }
+  b().CreateBr(next);
+}
+
+void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edge) {
+  FunctionState& st = *fn_;
+  auto it = st.f->blockIndex.find(toLabel);
+  if (it == st.f->blockIndex.end()) fail("branch to an unknown block");
+  uint32_t to = it->second;
+  if (auto* c = llvm::dyn_cast<llvm::Constant>(edge); c && c->isNullValue()) return;
+  const Block& target = st.f->blocks[to];
+  const uint32_t fromLabel = st.f->blocks[from].label;
+  for (const Instruction& phi : target.phis) {
+    for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
+      if (phi.operand(k + 1) != fromLabel) continue;
+      Val v = value(phi.operand(k));
+      auto& slots = st.phiSlots[phi.result];
+      for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
+        llvm::Value* leaf = v.leaves[i];
+        llvm::Value* old = loadSlot(slots[i]);
+        llvm::Value* nv;
+        if (slots[i]->getAllocatedType()->isVectorTy()) nv = b().CreateSelect(edge, splat(leaf), old);
+        else {
+          if (isVector(leaf)) leaf = uniformize(leaf, edge);  // the analysis said uniform
+          nv = b().CreateSelect(any(edge), leaf, old);
+        }
+        b().CreateStore(nv, slots[i]);
+      }
+      break;
+    }
+  }
+  if (!st.blockMask[to]) return;  // unreachable target
+  llvm::Type* maskTy = laneType(b().getInt1Ty());
+  llvm::Value* old = b().CreateLoad(maskTy, st.blockMask[to]);
+  b().CreateStore(b().CreateOr(old, edge), st.blockMask[to]);
+}
+
+void Translator::emitTerminator(uint32_t bi) {
+  FunctionState& st = *fn_;
+  const Block& blk = st.f->blocks[bi];
+  const Instruction& t = blk.terminator;
+  llvm::Type* maskTy = laneType(b().getInt1Ty());
+  llvm::Value* m = mask_;
+  switch (t.op) {
+    case Op::OpBranch:
+      propagateEdge(bi, t.operand(0), m);
+      return;
+    case Op::OpBranchConditional: {
+      llvm::Value* c = splat(scalarValue(t.operand(0)));
+      if (t.operand(1) == t.operand(2)) {
+        propagateEdge(bi, t.operand(1), m);
+        return;
+      }
+      propagateEdge(bi, t.operand(1), b().CreateAnd(m, c));
+      propagateEdge(bi, t.operand(2), b().CreateAnd(m, b().CreateNot(c)));
+      return;
+    }
+    case Op::OpSwitch: {
+      llvm::Value* sel = scalarValue(t.operand(0));
+      uint32_t step = module_.switchLiteralWords(t) + 1;
+      llvm::Value* taken = llvm::Constant::getNullValue(maskTy);
+      // Several literals may name the same target: OR their masks into one edge.
+      std::vector<std::pair<uint32_t, llvm::Value*>> edges;
+      for (uint32_t i = 2; i + step - 1 < t.operandCount; i += step) {
+        uint64_t lit = t.operand(i);
+        if (step == 3) lit |= uint64_t(t.operand(i + 1)) << 32;
+        llvm::Value* hit = splat(b().CreateICmpEQ(sel, constInt(sel->getType(), lit)));
+        hit = b().CreateAnd(m, hit);
+        taken = b().CreateOr(taken, hit);
+        uint32_t target = t.operand(i + step - 1);
+        bool merged = false;
+        for (auto& e : edges)
+          if (e.first == target) e.second = b().CreateOr(e.second, hit), merged = true;
+        if (!merged) edges.push_back({target, hit});
+      }
+      llvm::Value* def = b().CreateAnd(m, b().CreateNot(taken));
+      bool merged = false;
+      for (auto& e : edges)
+        if (e.first == t.operand(1)) e.second = b().CreateOr(e.second, def), merged = true;
+      if (!merged) edges.push_back({t.operand(1), def});
+      for (auto& e : edges) propagateEdge(bi, e.first, e.second);
+      return;
+    }
+    case Op::OpReturn:
+    case Op::OpReturnValue:
+      if (t.op == Op::OpReturnValue && !st.isEntry) {
+        Val v = value(t.operand(0));
+        for (size_t i = 0; i < st.returnSlots.size() && i < v.leaves.size(); ++i) {
+          llvm::Value* old = loadSlot(st.returnSlots[i]);
+          b().CreateStore(b().CreateSelect(m, splat(v.leaves[i]), old), st.returnSlots[i]);
+        }
+      }
+      return;  // lanes that return take no edge: they drop out of every later mask
+    case Op::OpKill:
+    case Op::OpTerminateInvocation: {
+      llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
+      b().CreateStore(b().CreateOr(killed, m), st.killedMask);
+      return;
+    }
+    case Op::OpUnreachable:
+      return;
+    default:
+      fail("unsupported terminator");
+  }
+}
+
+void Translator::emitFunctionCall(const Instruction& inst) {
+  const Function* callee = module_.function(inst.operand(0));
+  if (!callee) fail("call to an unknown function");
+  llvm::Function* fn = declareFunction(*callee);
+  if (fn->empty()) {
+    // Translate on first use; recursion is not allowed in Vulkan SPIR-V.
+    uniformity_->analyze(*callee, cfgs_.emplace(callee->id, buildStructuredCfg(*callee)).first->second);
+    translateFunctionBody(*callee, fn, false);
+  }
+  // Environment for the callee: the batch's state, built once per calling function.
+  llvm::Type* ptrTy = b().getPtrTy();
+  llvm::Value* env = env_;
+  if (!env) {
+    llvm::IRBuilder<> init(fn_->allocaBlock->getTerminator());
+    env = init.CreateAlloca(ptrTy, init.getInt32(4));
+    init.CreateStore(wgState_, init.CreateConstGEP1_32(ptrTy, env, 0));
+    init.CreateStore(batch_, init.CreateConstGEP1_32(ptrTy, env, 1));
+    init.CreateStore(resources_, init.CreateConstGEP1_32(ptrTy, env, 2));
+    init.CreateStore(privateBase_, init.CreateConstGEP1_32(ptrTy, env, 3));
+    env_ = env;
+  }
+  llvm::Type* maskTy = laneType(b().getInt1Ty());
+  llvm::AllocaInst* maskSlot = makeSlot(b(), fn_->allocaBlock, maskTy);
+  b().CreateStore(mask_, maskSlot);
+  std::vector<llvm::Value*> args{env, maskSlot};
+  for (uint32_t i = 1; i < inst.operandCount; ++i) {
+    uint32_t argId = inst.operand(i);
+    const Type* t = module_.type(module_.resultTypeOf(argId));
+    if (!t && module_.global(argId)) t = module_.type(module_.global(argId)->type);
+    if (t && t->kind == TypeKind::Pointer) {
+      Ptr p = pointer(argId);
+      if (p.kind != Ptr::Kind::Memory && p.kind != Ptr::Kind::LaneMemory) fail("unsupported pointer argument");
+      args.push_back(p.base ? p.base : llvm::ConstantPointerNull::get(b().getPtrTy()));
+      args.push_back(splat(p.offset ? p.offset : b().getInt64(0)));
+      args.push_back(splat(p.limit ? p.limit : b().getInt64(~uint64_t(0))));
+    } else {
+      for (llvm::Value* leaf : value(argId).leaves) args.push_back(splat(leaf));
+    }
+  }
+  llvm::Value* ret = b().CreateCall(fn, args);
+  mask_ = b().CreateLoad(maskTy, maskSlot);
+  if (inst.result && !fn->getReturnType()->isVoidTy()) {
+    Val v;
+    auto* st = llvm::cast<llvm::StructType>(fn->getReturnType());
+    for (uint32_t i = 0; i < st->getNumElements(); ++i) v.leaves.push_back(b().CreateExtractValue(ret, {i}));
+    define(inst.result, v);
+  }
+}
+
+bool Translator::translateInstruction(const Instruction& inst) {
+  switch (inst.op) {
+    case Op::OpFunctionCall:
+      emitFunctionCall(inst);
+      return true;
+    case Op::OpUndef: {
+      Val v;
+      for (uint32_t t : leafTypes(inst.type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
+      define(inst.result, v);
+      return true;
+    }
+    case Op::OpNop:
+    case Op::OpLine:
+    case Op::OpNoLine:
+    case Op::OpSourceContinued:
+      return true;
+    default:
+      break;
+  }
+  return translateArithmetic(inst) || translateComposite(inst) || translateMemory(inst) || translateGlsl(inst) ||
+         translateAtomicOrBarrier(inst) || translateSubgroup(inst) || translateImage(inst);
+}
+
+bool Translator::translateCompute(const EntryPoint& entry, const std::string& kernelName, std::string* error) {
+  try {
+    entry_ = &entry;
+    const Function* f = module_.function(entry.function);
+    if (!f) fail("entry point function not found");
+    assignGlobalStorage();
+    auto& cfg = cfgs_.emplace(f->id, buildStructuredCfg(*f)).first->second;
+    uniformity_->analyze(*f, cfg);
+    llvm::Type* ptrTy = b().getPtrTy();
+    auto* type = llvm::FunctionType::get(b().getVoidTy(), {ptrTy, b().getInt32Ty()}, false);
+    auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, kernelName, out_);
+    functions_[f->id] = kernel;
+    translateFunctionBody(*f, kernel, true);
+    return true;
+  } catch (const TranslationError& e) {
+    *error = e.what();
+    return false;
+  }
+}
+
+}  // namespace tessera::jit

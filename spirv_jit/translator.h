@@ -1,0 +1,216 @@
+// SPIR-V -> SIMD LLVM IR. One lane per invocation: a uniform value is an LLVM scalar, a
+// varying one a <W x T> vector (uniformity.h decides which). Composite values are flattened
+// into their scalar components ("leaves"), each its own LLVM value, so a vec4 is four lane
+// vectors (structure of arrays). Control flow runs under lane masks in structured order
+// (structured_cfg.h): every block has a mask slot that its predecessors OR their edge masks
+// into; a block whose mask is empty is skipped; loops jump back while their header's mask is
+// non-empty.
+//
+// The translator is split by instruction family:
+//   translator.cpp            module/function set-up, values, blocks, masks, phis, branches, calls
+//   translate_arith.cpp       integer/float/bool arithmetic, comparisons, conversions, bit ops
+//   translate_composite.cpp   composites, vector shuffles, matrices, dot products
+//   translate_memory.cpp      variables, access chains, loads/stores, descriptors, robustness
+//   translate_glsl.cpp        GLSL.std.450
+//   translate_atomic.cpp      atomics, barriers
+//   translate_subgroup.cpp    subgroup operations
+//   translate_image.cpp       storage images and texel buffers
+//   translate_compute.cpp     compute entry point: built-ins and the kernel function
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "shader_interface.h"
+#include "spirv_module.h"
+#include "structured_cfg.h"
+#include "type_layout.h"
+#include "uniformity.h"
+
+namespace tessera::jit {
+
+// A SPIR-V value: its flattened scalar components. Each leaf is an LLVM scalar (uniform) or a
+// <W x T> vector (varying). Booleans are i1; pointers inside composites are i64 addresses.
+struct Val {
+  std::vector<llvm::Value*> leaves;
+  llvm::Value* leaf(size_t i = 0) const { return i < leaves.size() ? leaves[i] : nullptr; }
+};
+
+// A SPIR-V pointer. Address of lane l = base + offset[l] (+ leaf offset), except for
+// per-invocation memory (Function, Private, Output), which is stored lane-interleaved: a
+// scalar at natural offset o of lane l lives at base + W*o + l*size(scalar), so that a
+// uniform offset gives one contiguous <W x T> vector.
+struct Ptr {
+  enum class Kind : uint8_t { Memory, LaneMemory, BuiltIn, DescriptorArray, Image, Null };
+  Kind kind = Kind::Null;
+  spv::StorageClass storage = spv::StorageClass::Function;
+  uint32_t pointee = 0;          // SPIR-V type of what it points to
+  LayoutContext context;         // layout facts for that type (matrix/vector strides)
+  llvm::Value* base = nullptr;   // ptr (scalar); null means offset is an absolute address
+  llvm::Value* offset = nullptr; // i64, scalar or <W x i64>
+  llvm::Value* limit = nullptr;  // bytes accessible from base (i64 scalar or vector); null = no check
+  // BuiltIn: which built-in variable, and the component selected (scalar or vector i32) if any.
+  uint32_t variable = 0;
+  llvm::Value* component = nullptr;
+  // DescriptorArray: the binding's first descriptor address.
+  const DescriptorBinding* binding = nullptr;
+  llvm::Value* validLanes = nullptr;  // texel pointers: lanes whose coordinates are in range
+};
+
+class Translator {
+ public:
+  Translator(const Module& module, const ShaderInterface& interface, llvm::LLVMContext& context, llvm::Module& out);
+  ~Translator();
+
+  // Translates the compute entry point into `kernelName` with the abi::ComputeBatchFn
+  // signature. Returns false with *error set when the module uses something unsupported.
+  bool translateCompute(const EntryPoint& entry, const std::string& kernelName, std::string* error);
+
+  // Facts gathered during translation, needed to run the kernel.
+  uint32_t sharedMemoryBytes() const { return sharedBytes_; }
+  bool usesBarrier() const { return usesBarrier_; }
+  bool zeroInitShared() const { return zeroInitShared_; }
+  void localSize(uint32_t out[3]) const {
+    for (int i = 0; i < 3; ++i) out[i] = localSize_[i];
+  }
+
+  // ---- used by the per-family translation files -------------------------------------------
+  llvm::IRBuilder<>& b() { return *builder_; }
+  uint32_t width() const { return interface_.simdWidth; }
+  const Module& spirv() const { return module_; }
+  llvm::LLVMContext& context() { return context_; }
+  llvm::Module& llvmModule() { return out_; }
+
+  // Types.
+  llvm::Type* scalarType(uint32_t spirvType);     // leaf type of a scalar (or pointer) SPIR-V type
+  llvm::Type* laneType(llvm::Type* scalar) const;  // <W x scalar>
+  bool isVarying(uint32_t id) const { return uniformity_->isVarying(id); }
+  uint32_t componentType(uint32_t type) const;     // scalar type of a scalar or vector type
+  uint32_t componentCount(uint32_t type) const;    // 1 for scalars, N for vectors
+  std::vector<uint32_t> leafTypes(uint32_t type) const;  // scalar type of every flattened leaf
+
+  // Values.
+  Val value(uint32_t id);
+  llvm::Value* scalarValue(uint32_t id) { return value(id).leaf(0); }
+  Ptr pointer(uint32_t id);
+  void define(uint32_t id, Val v);
+  void definePointer(uint32_t id, Ptr p);
+  Val constant(uint32_t id);
+
+  // SIMD helpers.
+  llvm::Value* splat(llvm::Value* v);                     // scalar -> <W x T>; vectors unchanged
+  llvm::Value* laneIndex();                               // <0, 1, ..., W-1> as i32
+  llvm::Value* any(llvm::Value* mask);                    // i1: some lane set
+  llvm::Value* all(llvm::Value* mask);                    // i1: every lane set
+  llvm::Value* allOnes();                                 // <W x i1> true
+  llvm::Value* mask() const { return mask_; }             // active lanes of the current block
+  void setMask(llvm::Value* m) { mask_ = m; }
+  bool isVector(llvm::Value* v) const { return v->getType()->isVectorTy(); }
+  // Makes a and b the same shape (broadcasting a scalar when the other is a vector).
+  void unify(llvm::Value*& a, llvm::Value*& c);
+  void unify(llvm::Value*& a, llvm::Value*& c, llvm::Value*& d);
+  // Lane-wise select of values that may be scalar or vector (cond scalar or vector).
+  llvm::Value* select(llvm::Value* cond, llvm::Value* t, llvm::Value* f);
+  llvm::Value* extractLane(llvm::Value* v, llvm::Value* lane);  // scalar v passes through
+  // A vector known to be uniform over the active lanes -> its scalar value (first active lane).
+  llvm::Value* uniformize(llvm::Value* v, llvm::Value* activeMask = nullptr);
+  llvm::Value* constInt(llvm::Type* t, uint64_t v);
+  // Emits a per-lane loop over the active lanes of `laneMask`, calling body(lane i32 value).
+  void forEachActiveLane(llvm::Value* laneMask, const std::function<void(llvm::Value* lane)>& body);
+  // Calls a runtime helper (tessera_rt_*), declaring it on first use.
+  llvm::FunctionCallee runtime(const char* name, llvm::FunctionType* type);
+  // An alloca in the current function's prologue (dominates everything).
+  llvm::AllocaInst* entryAlloca(llvm::Type* type, uint32_t align);
+
+  // Memory (translate_memory.cpp).
+  Val loadFrom(const Ptr& p, uint32_t type);
+  void storeTo(const Ptr& p, const Val& v, uint32_t type);
+  llvm::Value* elementAddress(const Ptr& p, uint32_t leafOffset, llvm::Type* leafType, llvm::Value** inBounds);
+  Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain);
+  llvm::Value* pointerToAddress(const Ptr& p);      // i64 (scalar or vector) absolute address
+  Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
+
+  // Environment of the current invocation batch.
+  llvm::Value* workgroupState() const { return wgState_; }
+  llvm::Value* batchIndex() const { return batch_; }
+  llvm::Value* resources() const { return resources_; }
+
+  [[noreturn]] void fail(const std::string& message);
+
+ private:
+  friend struct ArithmeticTranslation;
+  bool translateInstruction(const Instruction& inst);
+  bool translateArithmetic(const Instruction& inst);
+  bool translateComposite(const Instruction& inst);
+  bool translateMemory(const Instruction& inst);
+  bool translateGlsl(const Instruction& inst);
+  bool translateAtomicOrBarrier(const Instruction& inst);
+  bool translateSubgroup(const Instruction& inst);
+  bool translateImage(const Instruction& inst);
+
+  // Functions and control flow (translator.cpp).
+  struct FunctionState;
+  llvm::Function* declareFunction(const Function& f);
+  void translateFunctionBody(const Function& f, llvm::Function* fn, bool isEntry);
+  void emitBlock(uint32_t blockIndex);
+  void emitTerminator(uint32_t blockIndex);
+  void propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edgeMask);
+  void emitFunctionCall(const Instruction& inst);
+  llvm::Value* loadSlot(llvm::AllocaInst* slot);
+
+  // Compute entry (translate_compute.cpp).
+  void setupComputeEnvironment(const EntryPoint& entry);
+  void assignGlobalStorage();
+  void materializeGlobal(uint32_t id);
+  Ptr makeGlobalPointer(const GlobalVariable& g);
+
+ public:
+  Val builtInValue(spv::BuiltIn builtIn, uint32_t type);
+
+ private:
+
+  const Module& module_;
+  const ShaderInterface& interface_;
+  llvm::LLVMContext& context_;
+  llvm::Module& out_;
+  std::unique_ptr<llvm::IRBuilder<>> builder_;
+  std::unique_ptr<Uniformity> uniformity_;
+  TypeLayout naturalLayout_;
+  TypeLayout explicitLayout_;
+
+  // Per-module state.
+  std::unordered_map<uint32_t, Val> constants_;
+  std::unordered_map<uint32_t, Ptr> globalPointers_;
+  std::unordered_map<uint32_t, llvm::Function*> functions_;
+  std::unordered_map<uint32_t, StructuredCfg> cfgs_;
+  uint32_t sharedBytes_ = 0;
+  uint32_t privateBytes_ = 0;
+  std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset
+  std::unordered_map<uint32_t, uint32_t> sharedOffsets_;   // Workgroup variable -> byte offset
+  bool usesBarrier_ = false;
+  bool zeroInitShared_ = false;
+  const EntryPoint* entry_ = nullptr;
+  uint32_t localSize_[3] = {1, 1, 1};
+
+  // Per-function state.
+  std::unique_ptr<FunctionState> fn_;
+  llvm::Value* mask_ = nullptr;
+  llvm::Value* wgState_ = nullptr;
+  llvm::Value* batch_ = nullptr;
+  llvm::Value* resources_ = nullptr;
+  llvm::Value* privateBase_ = nullptr;
+  llvm::Value* env_ = nullptr;  // callee functions: pointer to the caller's environment
+  std::string error_;
+
+  friend class MemoryTranslation;
+};
+
+}  // namespace tessera::jit
