@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "device.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
@@ -89,7 +91,19 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateBufferView(VkDevice device, const
                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!v) return VK_ERROR_OUT_OF_HOST_MEMORY;
   Buffer* b = fromHandle<Buffer>(pInfo->buffer);
-  *v = {b, pInfo->format, pInfo->offset, pInfo->range == VK_WHOLE_SIZE ? b->size - pInfo->offset : pInfo->range};
+  v->buffer = b;
+  v->format = pInfo->format;
+  v->offset = pInfo->offset;
+  v->range = pInfo->range == VK_WHOLE_SIZE ? b->size - pInfo->offset : pInfo->range;
+  v->descriptor = {};
+  const FormatInfo* f = formatInfo(pInfo->format);
+  if (b->data() && f && f->blockSize) {
+    v->descriptor.address = b->data() + v->offset;
+    v->descriptor.texelSize = f->blockSize;
+    // Texels that fit the range (VK_WHOLE_SIZE may leave a partial texel at the end).
+    v->descriptor.elementCount = uint32_t(std::min<VkDeviceSize>(v->range / f->blockSize, UINT32_MAX));
+  }
+  v->descriptor.format = uint32_t(pInfo->format);
   *pView = toHandle<VkBufferView>(v);
   return VK_SUCCESS;
 }

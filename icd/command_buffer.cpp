@@ -37,8 +37,24 @@ void CommandArena::release() {
 void CommandBuffer::reset() {
   arena.release();
   first = last = nullptr;
+  compute = {};  // bound state does not survive a reset, nor is it inherited by secondaries
+  graphics = {};
   firstError = VK_SUCCESS;
   state = CommandBufferState::Initial;
+}
+
+const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint bp) {
+  BindPointState* s = bindPoint(bp);
+  if (!s) return nullptr;
+  if (!s->snapshot) {
+    void* mem = arena.allocate(sizeof(abi::BoundResources), alignof(abi::BoundResources));
+    if (!mem) {
+      fail(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return nullptr;
+    }
+    s->snapshot = new (mem) abi::BoundResources(s->resources);
+  }
+  return s->snapshot;
 }
 
 void CommandBuffer::execute(ExecContext& ctx) const {

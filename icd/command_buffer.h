@@ -12,6 +12,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "handles.h"
+#include "tessera/shader_abi.h"
 
 namespace tessera {
 
@@ -47,6 +48,15 @@ struct RecordHeader {
   RecordHeader* next;
 };
 
+// What vkCmdBindDescriptorSets and vkCmdPushConstants have left for one bind point, at record
+// time. Commands that run shaders take an immutable arena copy (snapshotResources); the copy
+// is reused until the state changes. Set memory is referenced, not copied: descriptors are read
+// when the command executes.
+struct BindPointState {
+  abi::BoundResources resources{};
+  const abi::BoundResources* snapshot = nullptr;  // null after a change
+};
+
 enum class CommandBufferState { Initial, Recording, Executable, Invalid };
 
 struct CommandBuffer : DispatchableObject {
@@ -61,6 +71,20 @@ struct CommandBuffer : DispatchableObject {
   CommandArena arena;
   RecordHeader* first = nullptr;
   RecordHeader* last = nullptr;
+  BindPointState compute;   // VK_PIPELINE_BIND_POINT_COMPUTE
+  BindPointState graphics;  // VK_PIPELINE_BIND_POINT_GRAPHICS
+
+  // nullptr for bind points Tessera does not have (ray tracing, ...).
+  BindPointState* bindPoint(VkPipelineBindPoint bindPoint) {
+    if (bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) return &compute;
+    if (bindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS) return &graphics;
+    return nullptr;
+  }
+  // The bound descriptor sets, dynamic offsets and push constants of `bindPoint` as the next
+  // recorded command must see them: an arena copy that stays valid (and unchanged) until the
+  // command buffer is reset, shared by every command recorded while nothing changed. nullptr
+  // after a host allocation failure (remembered, as for records) or for an unknown bind point.
+  const abi::BoundResources* snapshotResources(VkPipelineBindPoint bindPoint);
 
   // Appends a record of type T (trivially destructible; its execute(ExecContext&) const runs
   // at submit time). Returns nullptr after an allocation failure, which is remembered.

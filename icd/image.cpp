@@ -67,6 +67,49 @@ SubresourceView Image::view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t
   return v;
 }
 
+void computeImageViewState(ImageView& v) {
+  const Image& img = *v.image;
+  abi::ImageViewState& s = v.state;
+  s = {};
+  const FormatInfo* viewFormat = formatInfo(v.format) ? formatInfo(v.format) : img.format;
+  // Descriptors name one aspect; a depth+stencil view (attachments only) reads depth.
+  const VkImageAspectFlags mask = v.range.aspectMask;
+  const VkImageAspectFlagBits aspect = (mask & VK_IMAGE_ASPECT_DEPTH_BIT)     ? VK_IMAGE_ASPECT_DEPTH_BIT
+                                       : (mask & VK_IMAGE_ASPECT_STENCIL_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT
+                                                                               : VK_IMAGE_ASPECT_COLOR_BIT;
+  s.format = uint32_t(v.format);
+  s.viewType = uint32_t(v.viewType);
+  s.aspect = uint32_t(aspect);
+  s.levelCount = std::min(v.range.levelCount, abi::kMaxImageLevels);
+  s.layerCount = v.range.layerCount;
+  s.samples = img.samples;
+  s.texelSize = aspectTexelSize(*viewFormat, aspect);
+  const VkComponentSwizzle given[4] = {v.components.r, v.components.g, v.components.b, v.components.a};
+  const VkComponentSwizzle identity[4] = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_B,
+                                          VK_COMPONENT_SWIZZLE_A};
+  for (int i = 0; i < 4; ++i) s.swizzle[i] = uint32_t(given[i] == VK_COMPONENT_SWIZZLE_IDENTITY ? identity[i] : given[i]);
+
+  // 2D and 2D-array views of a 3D image (2D_ARRAY_COMPATIBLE) see its z slices as layers.
+  const bool slicesAsLayers = img.type == VK_IMAGE_TYPE_3D &&
+                              (v.viewType == VK_IMAGE_VIEW_TYPE_2D || v.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+  // An uncompressed view of a compressed image (BLOCK_TEXEL_VIEW_COMPATIBLE) sees one texel per block.
+  const bool blocksAsTexels = img.format->isCompressed() && !viewFormat->isCompressed();
+  const uint32_t bw = blocksAsTexels ? img.format->blockWidth : 1, bh = blocksAsTexels ? img.format->blockHeight : 1;
+  const int plane = img.planeIndex(aspect);
+  uint8_t* planeBase = img.memory ? img.memory->data + img.memoryOffset + img.planeOffsets[plane] : nullptr;
+  for (uint32_t i = 0; i < s.levelCount; ++i) {
+    const ImageLevelLayout& l = img.levels[plane][v.range.baseMipLevel + i];
+    abi::ImageLevel& out = s.levels[i];
+    out.width = divUp(l.extent.width, bw);
+    out.height = divUp(l.extent.height, bh);
+    out.depth = slicesAsLayers ? 1 : l.extent.depth;
+    out.rowPitch = l.rowPitch;
+    out.slicePitch = l.depthPitch;
+    out.layerPitch = slicesAsLayers ? l.depthPitch : l.layerPitch;
+    out.base = planeBase ? planeBase + l.offset + out.layerPitch * v.range.baseArrayLayer : nullptr;
+  }
+}
+
 }  // namespace tessera
 
 using namespace tessera;
@@ -195,7 +238,12 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateImageView(VkDevice device, const 
   VkImageSubresourceRange range = pInfo->subresourceRange;
   if (range.levelCount == VK_REMAINING_MIP_LEVELS) range.levelCount = img->mipLevels - range.baseMipLevel;
   if (range.layerCount == VK_REMAINING_ARRAY_LAYERS) range.layerCount = img->arrayLayers - range.baseArrayLayer;
-  *v = {img, pInfo->viewType, pInfo->format, pInfo->components, range};
+  v->image = img;
+  v->viewType = pInfo->viewType;
+  v->format = pInfo->format;
+  v->components = pInfo->components;
+  v->range = range;
+  computeImageViewState(*v);
   *pView = toHandle<VkImageView>(v);
   return VK_SUCCESS;
 }

@@ -51,12 +51,12 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxTexelBufferElements = 128 * 1024 * 1024;
   l.maxUniformBufferRange = 65536;
   l.maxStorageBufferRange = UINT32_MAX;
-  l.maxPushConstantsSize = 256;
+  l.maxPushConstantsSize = abi::kMaxPushConstantBytes;
   l.maxMemoryAllocationCount = 1u << 20;
   l.maxSamplerAllocationCount = 64 * 1024;
   l.bufferImageGranularity = 1;
   l.sparseAddressSpaceSize = 0;
-  l.maxBoundDescriptorSets = 8;
+  l.maxBoundDescriptorSets = abi::kMaxBoundSets;
   l.maxPerStageDescriptorSamplers = 1u << 20;
   l.maxPerStageDescriptorUniformBuffers = 1u << 20;
   l.maxPerStageDescriptorStorageBuffers = 1u << 20;
@@ -66,9 +66,9 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxPerStageResources = 1u << 20;
   l.maxDescriptorSetSamplers = 1u << 20;
   l.maxDescriptorSetUniformBuffers = 1u << 20;
-  l.maxDescriptorSetUniformBuffersDynamic = 16;
+  l.maxDescriptorSetUniformBuffersDynamic = kMaxDynamicUniformBuffers;
   l.maxDescriptorSetStorageBuffers = 1u << 20;
-  l.maxDescriptorSetStorageBuffersDynamic = 16;
+  l.maxDescriptorSetStorageBuffersDynamic = kMaxDynamicStorageBuffers;
   l.maxDescriptorSetSampledImages = 1u << 20;
   l.maxDescriptorSetStorageImages = 1u << 20;
   l.maxDescriptorSetInputAttachments = 1u << 20;

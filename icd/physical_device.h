@@ -6,6 +6,7 @@
 
 #include "feature_set.h"
 #include "handles.h"
+#include "tessera/shader_abi.h"
 
 namespace tessera {
 
@@ -33,6 +34,15 @@ FeatureSet supportedFeatures();
 // Format support (format_support.cpp).
 VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling);
 VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format);
+
+// Descriptor limits: reported in the properties and enforced by the descriptor code
+// (icd/descriptor_set_layout.cpp), so both read them from here.
+constexpr uint32_t kMaxPerSetDescriptors = 1u << 20;
+constexpr uint32_t kMaxDynamicUniformBuffers = 16;  // per pipeline layout
+constexpr uint32_t kMaxDynamicStorageBuffers = 16;
+constexpr uint32_t kMaxInlineUniformBlockSize = 4096;
+constexpr uint32_t kMaxInlineUniformBlocksPerSet = 8;
+static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMaxDynamicBuffers);
 
 constexpr uint32_t kMemoryTypeBits = 0x1;  // one memory type: device-local, host-visible, coherent, cached
 constexpr VkDeviceSize kMinResourceAlignment = 64;

@@ -30,7 +30,7 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v11.maxMultiviewViewCount = 6;
   v11.maxMultiviewInstanceIndex = (1u << 27) - 1;
   v11.protectedNoFault = VK_FALSE;
-  v11.maxPerSetDescriptors = 1u << 20;
+  v11.maxPerSetDescriptors = kMaxPerSetDescriptors;
   v11.maxMemoryAllocationSize = pd.memory.memoryHeaps[0].size;
 
   auto& v12 = c.v12;
@@ -51,9 +51,9 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.maxPerStageUpdateAfterBindResources = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindSamplers = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindUniformBuffers = 1u << 20;
-  v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 16;
+  v12.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = kMaxDynamicUniformBuffers;
   v12.maxDescriptorSetUpdateAfterBindStorageBuffers = 1u << 20;
-  v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 16;
+  v12.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = kMaxDynamicStorageBuffers;
   v12.maxDescriptorSetUpdateAfterBindSampledImages = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindInputAttachments = 1u << 20;
@@ -67,12 +67,12 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v13.maxSubgroupSize = pd.simdWidth;
   v13.maxComputeWorkgroupSubgroups = 1024 / pd.simdWidth;
   v13.requiredSubgroupSizeStages = 0;
-  v13.maxInlineUniformBlockSize = 4096;
+  v13.maxInlineUniformBlockSize = kMaxInlineUniformBlockSize;
   v13.maxPerStageDescriptorInlineUniformBlocks = 8;
   v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;
-  v13.maxDescriptorSetInlineUniformBlocks = 8;
-  v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 8;
-  v13.maxInlineUniformTotalSize = 4096 * 8;
+  v13.maxDescriptorSetInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
+  v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
+  v13.maxInlineUniformTotalSize = kMaxInlineUniformBlockSize * kMaxInlineUniformBlocksPerSet;
   v13.storageTexelBufferOffsetAlignmentBytes = 16;
   v13.storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
   v13.uniformTexelBufferOffsetAlignmentBytes = 16;

@@ -7,6 +7,7 @@
 
 #include "tessera/blit.h"
 #include "tessera/format.h"
+#include "tessera/shader_abi.h"
 
 namespace tessera {
 
@@ -75,7 +76,10 @@ struct BufferView {
   Buffer* buffer;
   VkFormat format;
   VkDeviceSize offset;
-  VkDeviceSize range;
+  VkDeviceSize range;  // VK_WHOLE_SIZE resolved
+  // What a texel buffer descriptor of this view holds (the buffer is bound before its views
+  // are created, so the address is known here).
+  abi::TexelBufferDescriptor descriptor;
 };
 
 struct ImageView {
@@ -83,7 +87,13 @@ struct ImageView {
   VkImageViewType viewType;
   VkFormat format;
   VkComponentMapping components;
-  VkImageSubresourceRange range;
+  VkImageSubresourceRange range;  // VK_REMAINING_* resolved
+  // What image instructions read through descriptors of this view (the image's memory is
+  // bound before its views are created).
+  abi::ImageViewState state;
 };
+
+// Fills view.state from the other members and the image's layout and memory.
+void computeImageViewState(ImageView& view);
 
 }  // namespace tessera

@@ -1,0 +1,116 @@
+// vkCreate/DestroyPipelineLayout: one allocation holding the PipelineLayout, its binding table
+// and its push constant ranges (see pipeline_layout.h).
+#include "pipeline_layout.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "descriptors.h"
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+
+namespace tessera {
+namespace {
+
+constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// FNV-1a over the bytes of padding-free structs.
+uint64_t hashBytes(uint64_t h, const void* data, size_t size) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+uint64_t hashLayout(const PipelineLayout& l) {
+  uint64_t h = 14695981039346656037ull;
+  h = hashBytes(h, &l.setCount, sizeof l.setCount);
+  h = hashBytes(h, l.sets, sizeof(PipelineLayoutSet) * l.setCount);
+  h = hashBytes(h, l.bindings, sizeof(DescriptorLocation) * l.bindingCount);
+  return hashBytes(h, &l.pushConstantSize, sizeof l.pushConstantSize);
+}
+
+}  // namespace
+
+const DescriptorLocation* PipelineLayout::find(uint32_t set, uint32_t binding) const {
+  auto b = setBindings(set);
+  auto it = std::lower_bound(b.begin(), b.end(), binding,
+                             [](const DescriptorLocation& d, uint32_t n) { return d.binding < n; });
+  return it != b.end() && it->binding == binding ? &*it : nullptr;
+}
+
+std::span<const DescriptorLocation> PipelineLayout::setBindings(uint32_t set) const {
+  if (set >= setCount) return {};
+  return {bindings + sets[set].firstBinding, sets[set].bindingCount};
+}
+
+bool PipelineLayout::equivalent(const PipelineLayout& o) const {
+  return hash == o.hash && setCount == o.setCount && bindingCount == o.bindingCount &&
+         pushConstantSize == o.pushConstantSize &&
+         std::memcmp(sets, o.sets, sizeof(PipelineLayoutSet) * setCount) == 0 &&
+         std::memcmp(bindings, o.bindings, sizeof(DescriptorLocation) * bindingCount) == 0;
+}
+
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo* pCreateInfo,
+                                                             const VkAllocationCallbacks* pAllocator,
+                                                             VkPipelineLayout* pPipelineLayout) {
+  const VkAllocationCallbacks* a = pickAllocator(pAllocator, fromHandle<Device>(device)->allocator());
+  // More sets than maxBoundDescriptorSets is invalid usage; the extra ones are not kept.
+  const uint32_t setCount = std::min(pCreateInfo->setLayoutCount, abi::kMaxBoundSets);
+  auto setLayout = [&](uint32_t s) { return fromHandle<DescriptorSetLayout>(pCreateInfo->pSetLayouts[s]); };
+  uint32_t bindingCount = 0;
+  for (uint32_t s = 0; s < setCount; ++s)
+    if (const DescriptorSetLayout* l = setLayout(s)) bindingCount += l->bindingCount;  // NULL: an empty set
+
+  const size_t bindingsAt = alignUp(sizeof(PipelineLayout), alignof(DescriptorLocation));
+  const size_t rangesAt = alignUp(bindingsAt + sizeof(DescriptorLocation) * bindingCount, alignof(VkPushConstantRange));
+  const size_t total = rangesAt + sizeof(VkPushConstantRange) * pCreateInfo->pushConstantRangeCount;
+  auto* base = static_cast<uint8_t*>(hostAlloc(a, total, alignof(PipelineLayout), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
+  if (!base) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  auto* pl = new (base) PipelineLayout;
+  auto* bindings = reinterpret_cast<DescriptorLocation*>(base + bindingsAt);
+  auto* ranges = reinterpret_cast<VkPushConstantRange*>(base + rangesAt);
+
+  pl->setCount = setCount;
+  pl->bindingCount = bindingCount;
+  pl->bindings = bindings;
+  uint32_t next = 0, dynamicBase = 0;
+  for (uint32_t s = 0; s < setCount; ++s) {
+    const DescriptorSetLayout* l = setLayout(s);
+    PipelineLayoutSet& set = pl->sets[s];
+    set = {next, l ? l->bindingCount : 0, dynamicBase, l ? l->dynamicCount : 0};
+    for (uint32_t i = 0; i < set.bindingCount; ++i) {
+      const DescriptorBinding& b = l->bindings[i];
+      const int32_t dynamic = b.dynamicIndex == kNotDynamic ? -1 : int32_t(dynamicBase + b.dynamicIndex);
+      new (&bindings[next++]) DescriptorLocation{b.binding, uint32_t(b.type), b.count, b.offset, dynamic, b.flags};
+    }
+    dynamicBase += set.dynamicCount;
+  }
+  pl->dynamicCount = dynamicBase;
+  pl->pushConstantRangeCount = pCreateInfo->pushConstantRangeCount;
+  pl->pushConstantRanges = ranges;
+  for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; ++i) {
+    ranges[i] = pCreateInfo->pPushConstantRanges[i];
+    pl->pushConstantSize = std::max(pl->pushConstantSize, ranges[i].offset + ranges[i].size);
+  }
+  pl->hash = hashLayout(*pl);
+  *pPipelineLayout = toHandle<VkPipelineLayout>(pl);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout,
+                                                          const VkAllocationCallbacks* pAllocator) {
+  if (!pipelineLayout) return;
+  auto* pl = fromHandle<PipelineLayout>(pipelineLayout);
+  pl->~PipelineLayout();
+  hostFree(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), pl);
+}
+
+}  // extern "C"

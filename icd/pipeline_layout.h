@@ -1,0 +1,54 @@
+// VkPipelineLayout as pipeline code sees it: for every (set, binding) where its descriptors
+// live in the set's memory and which dynamic offsets it uses, plus the push constant ranges.
+// Everything is copied out of the set layouts at creation (they may be destroyed while the
+// pipeline layout lives), into one self-contained, padding-free table that hashes and
+// compares bytewise, so a compiled pipeline can be keyed by it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <vulkan/vulkan_core.h>
+
+#include "tessera/shader_abi.h"
+
+namespace tessera {
+
+// One binding of one set.
+struct DescriptorLocation {
+  uint32_t binding;
+  uint32_t type;          // VkDescriptorType
+  uint32_t arraySize;     // descriptors; bytes for an inline uniform block; a variable count's maximum
+  uint32_t offset;        // bytes from the start of the set's memory (abi::BoundResources::sets[set])
+  int32_t dynamicIndex;   // abi::BoundResources::dynamicOffsets index of element 0; -1: not dynamic
+  uint32_t bindingFlags;  // VkDescriptorBindingFlags (partially bound, variable count, ...)
+};
+static_assert(std::has_unique_object_representations_v<DescriptorLocation>);
+
+struct PipelineLayoutSet {
+  uint32_t firstBinding;  // index of the set's first DescriptorLocation in PipelineLayout::bindings
+  uint32_t bindingCount;
+  uint32_t dynamicBase;   // the set's first dynamic offset, in pipeline-layout order
+  uint32_t dynamicCount;
+};
+static_assert(std::has_unique_object_representations_v<PipelineLayoutSet>);
+
+struct PipelineLayout {
+  uint32_t setCount = 0;
+  PipelineLayoutSet sets[abi::kMaxBoundSets]{};  // [setCount, kMaxBoundSets) are zero
+  uint32_t bindingCount = 0;
+  const DescriptorLocation* bindings = nullptr;  // set by set, by binding number within a set
+  uint32_t pushConstantRangeCount = 0;
+  const VkPushConstantRange* pushConstantRanges = nullptr;
+  uint32_t pushConstantSize = 0;  // end of the highest push constant range
+  uint32_t dynamicCount = 0;      // dynamic offsets of all sets together
+  uint64_t hash = 0;              // of what equivalent() compares
+
+  // The binding's location, or nullptr when the layout has no such set or binding.
+  const DescriptorLocation* find(uint32_t set, uint32_t binding) const;
+  std::span<const DescriptorLocation> setBindings(uint32_t set) const;
+  // Same sets, bindings and push constant size: code compiled against one runs with the other.
+  bool equivalent(const PipelineLayout& other) const;
+};
+
+}  // namespace tessera

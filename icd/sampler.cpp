@@ -1,0 +1,31 @@
+// vkCreateSampler / vkDestroySampler.
+#include "sampler.h"
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSampler(VkDevice device, const VkSamplerCreateInfo* pCreateInfo,
+                                                      const VkAllocationCallbacks* pAllocator, VkSampler* pSampler) {
+  Device* dev = fromHandle<Device>(device);
+  Sampler* s = hostNew<Sampler>(pickAllocator(pAllocator, dev->allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+  if (!s) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  s->info = *pCreateInfo;
+  s->info.pNext = nullptr;
+  for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext)
+    if (p->sType == VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO)
+      s->reductionMode = reinterpret_cast<const VkSamplerReductionModeCreateInfo*>(p)->reductionMode;
+  *pSampler = toHandle<VkSampler>(s);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkDestroySampler(VkDevice device, VkSampler sampler,
+                                                   const VkAllocationCallbacks* pAllocator) {
+  hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), fromHandle<Sampler>(sampler));
+}
+
+}  // extern "C"
