@@ -52,7 +52,9 @@ struct RecordHeader {
 // time. Commands that run shaders take an immutable arena copy (snapshotResources); the copy
 // is reused until the state changes. Set memory is referenced, not copied: descriptors are read
 // when the command executes.
+struct Pipeline;
 struct BindPointState {
+  const Pipeline* pipeline = nullptr;  // vkCmdBindPipeline
   abi::BoundResources resources{};
   const abi::BoundResources* snapshot = nullptr;  // null after a change
 };

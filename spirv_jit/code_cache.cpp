@@ -5,6 +5,10 @@
 #include <cstring>
 
 #include <elf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <link.h>
 
 #include "llvm_engine.h"
@@ -120,6 +124,55 @@ std::string CacheKey::hex() const {
   std::snprintf(text, sizeof(text), "%016llx%016llx", static_cast<unsigned long long>(hi),
                 static_cast<unsigned long long>(lo));
   return text;
+}
+
+void CacheKey::bytes(uint8_t out[16]) const {
+  std::memcpy(out, &hi, 8);
+  std::memcpy(out + 8, &lo, 8);
+}
+
+namespace {
+
+const std::string& diskCacheDirectory() {
+  static const std::string dir = [] {
+    const char* off = std::getenv("TESSERA_SHADER_CACHE");
+    if (off && std::string(off) == "0") return std::string();
+    if (const char* d = std::getenv("TESSERA_SHADER_CACHE_DIR"); d && *d) return std::string(d);
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera";
+    return std::string();
+  }();
+  return dir;
+}
+
+}  // namespace
+
+bool readDiskCache(const CacheKey& key, CachedObject* out) {
+  const std::string& dir = diskCacheDirectory();
+  if (dir.empty()) return false;
+  FILE* f = std::fopen((dir + "/" + key.hex() + ".tso").c_str(), "rb");
+  if (!f) return false;
+  std::vector<uint8_t> blob;
+  uint8_t chunk[65536];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), f)) > 0;) blob.insert(blob.end(), chunk, chunk + n);
+  std::fclose(f);
+  return deserializeObject(blob.data(), blob.size(), out);
+}
+
+void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
+  const std::string& dir = diskCacheDirectory();
+  if (dir.empty()) return;
+  // Best effort: a cache that cannot be written is simply not used.
+  std::string parent = dir.substr(0, dir.rfind('/'));
+  if (!parent.empty()) mkdir(parent.c_str(), 0755);
+  mkdir(dir.c_str(), 0755);
+  std::string tmp = dir + "/." + key.hex() + "." + std::to_string(getpid()) + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return;
+  bool ok = std::fwrite(blob.data(), 1, blob.size(), f) == blob.size();
+  ok &= std::fclose(f) == 0;
+  if (ok) ok = std::rename(tmp.c_str(), (dir + "/" + key.hex() + ".tso").c_str()) == 0;
+  if (!ok) std::remove(tmp.c_str());
 }
 
 CacheKey computeCacheKey(const ComputeCompileRequest& request) {

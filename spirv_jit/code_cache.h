@@ -22,6 +22,7 @@ namespace tessera::jit {
 struct CacheKey {
   uint64_t hi = 0, lo = 0;
   std::string hex() const;
+  void bytes(uint8_t out[16]) const;
   bool operator<(const CacheKey& o) const { return hi != o.hi ? hi < o.hi : lo < o.lo; }
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
@@ -45,6 +46,11 @@ struct CachedObject {
 // Serialized form of a CachedObject (pipeline cache data, disk cache files).
 std::vector<uint8_t> serializeObject(const CachedObject& object);
 bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out);
+
+// The on-disk cache: TESSERA_SHADER_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else
+// ~/.cache/tessera; TESSERA_SHADER_CACHE=0 turns it off. One file per key, written atomically.
+bool readDiskCache(const CacheKey& key, CachedObject* out);
+void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob);
 
 class CodeCache {
  public:

@@ -38,15 +38,37 @@ CompileResult fail(CompileStatus status, std::string message) {
 CompileResult compileCompute(const ComputeCompileRequest& req) {
   const CacheKey key = computeCacheKey(req);
   CodeCache& cache = CodeCache::instance();
+  uint8_t keyBytes[16];
+  key.bytes(keyBytes);
+  auto success = [](std::shared_ptr<const ComputeProgram> program, bool hit) {
+    CompileResult r;
+    r.status = CompileStatus::Success;
+    r.program = std::move(program);
+    r.cacheHit = hit;
+    return r;
+  };
   if (req.useCache) {
+    // The application's cache first, so that its hits are reported as such.
+    std::vector<uint8_t> blob;
+    CachedObject stored;
+    if (req.external && req.external->find(keyBytes, &blob) && deserializeObject(blob.data(), blob.size(), &stored)) {
+      std::string error;
+      if (auto program = cache.findProgram(key)) return success(std::move(program), true);
+      if (auto program = cache.load(key, stored, &error, true)) return success(std::move(program), true);
+    }
     if (auto program = cache.findProgram(key)) {
-      CompileResult r;
-      r.status = CompileStatus::Success;
-      r.program = std::move(program);
-      r.cacheHit = true;
-      return r;
+      if (req.external && cache.findObject(key, &stored)) req.external->insert(keyBytes, serializeObject(stored));
+      return success(std::move(program), false);
+    }
+    if (readDiskCache(key, &stored)) {
+      std::string error;
+      if (auto program = cache.load(key, stored, &error, true)) {
+        if (req.external) req.external->insert(keyBytes, serializeObject(stored));
+        return success(std::move(program), false);
+      }
     }
   }
+  if (req.cacheOnly) return fail(CompileStatus::CompileRequired, "not in any cache");
 
   std::string message;
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
@@ -84,10 +106,12 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
   }
   auto program = cache.load(key, object, &message, req.useCache);
   if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);
-  CompileResult r;
-  r.status = CompileStatus::Success;
-  r.program = std::move(program);
-  return r;
+  if (req.useCache) {
+    std::vector<uint8_t> blob = serializeObject(object);
+    if (req.external) req.external->insert(keyBytes, blob);
+    writeDiskCache(key, blob);
+  }
+  return success(std::move(program), false);
 }
 
 }  // namespace tessera::jit

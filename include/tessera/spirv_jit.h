@@ -43,6 +43,15 @@ struct SpecializationEntry {
   size_t size;
 };
 
+// A VkPipelineCache as the JIT sees it: serialized compiled code by 16-byte key. Implemented by
+// the Vulkan front; must be safe to call from several threads.
+class ExternalCache {
+ public:
+  virtual ~ExternalCache() = default;
+  virtual bool find(const uint8_t key[16], std::vector<uint8_t>* blob) = 0;
+  virtual void insert(const uint8_t key[16], const std::vector<uint8_t>& blob) = 0;
+};
+
 struct ComputeCompileRequest {
   std::span<const uint32_t> spirv;
   std::string_view entryPoint = "main";
@@ -52,6 +61,8 @@ struct ComputeCompileRequest {
   ShaderInterface interface;
   bool optimize = true;        // SPIRV-Tools passes before translation
   bool useCache = true;        // false: compile from scratch, store nothing (benchmarks, tests)
+  ExternalCache* external = nullptr;  // the application's VkPipelineCache, if any
+  bool cacheOnly = false;      // fail with CompileRequired rather than compile
 };
 
 // A compiled compute kernel. Its machine code lives as long as this object.
@@ -68,13 +79,13 @@ struct ComputeProgram {
   virtual ~ComputeProgram() = default;
 };
 
-enum class CompileStatus { Success, InvalidSpirv, Unsupported, InternalError };
+enum class CompileStatus { Success, InvalidSpirv, Unsupported, InternalError, CompileRequired };
 
 struct CompileResult {
   CompileStatus status = CompileStatus::InternalError;
   std::string message;  // why it failed (names the problem), empty on success
   std::shared_ptr<const ComputeProgram> program;
-  bool cacheHit = false;
+  bool cacheHit = false;  // found in the application's pipeline cache
 };
 
 CompileResult compileCompute(const ComputeCompileRequest& request);

@@ -32,7 +32,11 @@ void VulkanTest::SetUp() {
   messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
   messengerInfo.pfnUserCallback = onMessage;
   messengerInfo.pUserData = &validationErrors;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &messengerInfo};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, &messengerInfo};
+  features.disabledValidationFeatureCount = uint32_t(validationDisables.size());
+  features.pDisabledValidationFeatures = validationDisables.data();
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                           validationDisables.empty() ? static_cast<const void*>(&messengerInfo) : &features};
   ici.pApplicationInfo = &app;
   ici.enabledLayerCount = 1;
   ici.ppEnabledLayerNames = layers;
@@ -125,6 +129,12 @@ void VulkanTest::destroy(ImageAndMemory& i) {
   vkDestroyImage(device, i.image, nullptr);
   vkFreeMemory(device, i.memory, nullptr);
   i = {};
+}
+
+size_t VulkanTest::takeMessages(const std::string& text) {
+  size_t before = validationErrors.size();
+  std::erase_if(validationErrors, [&](const std::string& m) { return m.find(text) != std::string::npos; });
+  return before - validationErrors.size();
 }
 
 VkCommandBuffer VulkanTest::beginCommands() {

@@ -48,7 +48,13 @@ class VulkanTest : public ::testing::Test {
   static void transferBarrier(VkCommandBuffer cb);
   void endSubmitWait(VkCommandBuffer cb);
 
+  // Error messages that a test provokes on purpose (e.g. the driver's own debug-utils report of
+  // an invalid shader): removes and counts those containing `text`.
+  size_t takeMessages(const std::string& text);
+
   std::vector<std::string> validationErrors;
+  // Validation checks a test turns off (e.g. shader validation, to hand the driver bad SPIR-V).
+  std::vector<VkValidationFeatureDisableEXT> validationDisables;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
