@@ -12,6 +12,8 @@
 
 namespace tessera {
 
+VkFormatFeatureFlags2 storageFeatures(VkFormat format);
+
 VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   const FormatInfo* info = formatInfo(format);
   // Y'CbCr formats need samplerYcbcrConversion, which Tessera does not offer yet.
@@ -26,11 +28,31 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   } else if (hasColorCodec(*info)) {
     features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
     if (texelKind(*info) == TexelKind::Float) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    features |= storageFeatures(format);
   }
   return features;
 }
 
-VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat) { return 0; }
+// Storage images and texel buffers go through the texel codec (spirv_jit/runtime_image.cpp),
+// which reads and writes the view's own format, so shaders may leave the format unknown.
+// Atomics need a 32-bit integer texel.
+VkFormatFeatureFlags2 storageFeatures(VkFormat format) {
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+                            VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) f |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
+  return f;
+}
+
+VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
+  const FormatInfo* info = formatInfo(format);
+  if (!info || info->planeCount > 1 || info->needsYcbcrConversion || info->isDepthStencil() || !hasColorCodec(*info))
+    return 0;
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
+                            VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+                            VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) f |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+  return f;
+}
 
 namespace {
 

@@ -158,6 +158,23 @@ FeatureSet supportedFeatures() {
   f.synchronization2 = true;           // icd/queue.cpp, icd/cmd_sync.cpp
   f.privateData = true;                // icd/private_data.cpp
   f.maintenance4 = true;               // icd/image.cpp, icd/buffer.cpp (requirements queries)
+  // Compute shaders (spirv_jit/, tests/unit/spirv_jit, tests/api/compute_test.cpp):
+  f.robustBufferAccess = true;         // every descriptor access is bounds-checked (translate_memory.cpp)
+  f.pipelineCreationCacheControl = true;  // icd/compute_pipeline.cpp (FAIL_ON_COMPILE_REQUIRED, EARLY_RETURN)
+  f.subgroupSizeControl = true;        // one size (W): any requested size is W
+  f.computeFullSubgroups = true;       // batches of W invocations, full when the x size is a multiple of W
+  f.subgroupBroadcastDynamicId = true; // translate_subgroup.cpp broadcasts from any uniform id
+  f.vulkanMemoryModel = true;          // atomics with their orderings; x86 caches are coherent
+  f.vulkanMemoryModelDeviceScope = true;
+  f.vulkanMemoryModelAvailabilityVisibilityChains = true;
+  f.scalarBlockLayout = true;          // explicit Offset/ArrayStride/MatrixStride are honoured as given
+  f.uniformBufferStandardLayout = true;
+  f.shaderStorageImageReadWithoutFormat = true;   // runtime_image.cpp decodes the view's format
+  f.shaderStorageImageWriteWithoutFormat = true;
+  f.shaderStorageImageExtendedFormats = true;     // every codec format supports storage
+  f.shaderUniformBufferArrayDynamicIndexing = true;
+  f.shaderStorageBufferArrayDynamicIndexing = true;
+  f.shaderStorageImageArrayDynamicIndexing = true;
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;
@@ -174,7 +191,7 @@ VkResult createPhysicalDevice(Instance* instance, PhysicalDevice** out) {
   auto* pd = hostNew<PhysicalDevice>(instance->allocator(), VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE);
   if (!pd) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pd->instance = instance;
-  pd->simdWidth = cpu.simdWidth;
+  pd->simdWidth = kernelSimdWidth();
   pd->features = supportedFeatures();
 
   VkPhysicalDeviceProperties& p = pd->properties;
@@ -184,7 +201,7 @@ VkResult createPhysicalDevice(Instance* instance, PhysicalDevice** out) {
   p.deviceID = kDeviceId;
   p.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   std::snprintf(p.deviceName, sizeof(p.deviceName), "Tessera (LLVM %s, %u bits)", TESSERA_LLVM_VERSION,
-                cpu.simdWidth * 32);
+                pd->simdWidth * 32);
   fillUuid(pd->pipelineCacheUuid, "cache");
   fillUuid(pd->deviceUuid, "device");
   fillUuid(pd->driverUuid, "driver");

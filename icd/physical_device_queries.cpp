@@ -24,7 +24,10 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v11.deviceLUIDValid = VK_FALSE;
   v11.subgroupSize = pd.simdWidth;
   v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+  v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                    VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+                                    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
   v11.subgroupQuadOperationsInAllStages = VK_FALSE;
   v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
   v11.maxMultiviewViewCount = 6;
@@ -66,7 +69,7 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v13.minSubgroupSize = pd.simdWidth;
   v13.maxSubgroupSize = pd.simdWidth;
   v13.maxComputeWorkgroupSubgroups = 1024 / pd.simdWidth;
-  v13.requiredSubgroupSizeStages = 0;
+  v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
   v13.maxInlineUniformBlockSize = kMaxInlineUniformBlockSize;
   v13.maxPerStageDescriptorInlineUniformBlocks = 8;
   v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;

@@ -1,14 +1,37 @@
 #include "runtime.h"
 
+#include <cstdint>
+
 #include "tessera/shader_abi.h"
 
-extern "C" void tessera_rt_barrier(tessera::abi::WorkgroupState* wg);
+using tessera::abi::ImageDescriptor;
+using tessera::abi::TexelBufferDescriptor;
+
+extern "C" {
+void tessera_rt_barrier(tessera::abi::WorkgroupState* wg);
+void tessera_rt_image_read(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, uint32_t*);
+void tessera_rt_image_write(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, const uint32_t*);
+void* tessera_rt_image_texel(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t);
+void tessera_rt_image_query(const ImageDescriptor*, int32_t, uint32_t*);
+void tessera_rt_texel_buffer_read(const TexelBufferDescriptor*, int32_t, uint32_t*);
+void tessera_rt_texel_buffer_write(const TexelBufferDescriptor*, int32_t, const uint32_t*);
+void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor*, int32_t);
+uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
+}
 
 namespace tessera::jit {
 
 std::vector<HostSymbol> runtimeSymbols() {
   return {
       {"tessera_rt_barrier", reinterpret_cast<void*>(&tessera_rt_barrier)},
+      {"tessera_rt_image_read", reinterpret_cast<void*>(&tessera_rt_image_read)},
+      {"tessera_rt_image_write", reinterpret_cast<void*>(&tessera_rt_image_write)},
+      {"tessera_rt_image_texel", reinterpret_cast<void*>(&tessera_rt_image_texel)},
+      {"tessera_rt_image_query", reinterpret_cast<void*>(&tessera_rt_image_query)},
+      {"tessera_rt_texel_buffer_read", reinterpret_cast<void*>(&tessera_rt_texel_buffer_read)},
+      {"tessera_rt_texel_buffer_write", reinterpret_cast<void*>(&tessera_rt_texel_buffer_write)},
+      {"tessera_rt_texel_buffer_texel", reinterpret_cast<void*>(&tessera_rt_texel_buffer_texel)},
+      {"tessera_rt_texel_buffer_size", reinterpret_cast<void*>(&tessera_rt_texel_buffer_size)},
   };
 }
 

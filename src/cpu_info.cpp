@@ -48,6 +48,14 @@ const CpuInfo& hostCpu() {
   return info;
 }
 
+uint32_t kernelSimdWidth() {
+  if (const char* env = std::getenv("TESSERA_SIMD_WIDTH")) {
+    long w = std::atol(env);
+    if (w == 4 || w == 8 || w == 16) return uint32_t(w);
+  }
+  return hostCpu().simdWidth;
+}
+
 uint32_t cpuCountFromQuota(long quotaMicros, long periodMicros) {
   if (quotaMicros <= 0 || periodMicros <= 0) return 0;
   return static_cast<uint32_t>(std::max(1.0, std::ceil(double(quotaMicros) / double(periodMicros))));

@@ -16,6 +16,11 @@ struct CpuInfo {
 
 const CpuInfo& hostCpu();
 
+// The SIMD width kernels are compiled for: TESSERA_SIMD_WIDTH (4, 8 or 16; read each time, so
+// a test can create devices of several widths in one process), else hostCpu().simdWidth.
+// Results must not depend on it; a width beyond the host's vectors is legal, just slower.
+uint32_t kernelSimdWidth();
+
 // The number of CPUs this process may actually use: the affinity mask, further capped by a
 // cgroup CPU quota (v2 cpu.max or v1 cfs_quota_us), overridden by TESSERA_THREADS.
 uint32_t usableCpuCount();

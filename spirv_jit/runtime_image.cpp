@@ -1,0 +1,133 @@
+// Runtime helpers for image instructions on storage images and texel buffers: addressing with
+// bounds checks and format conversion through the sampler module's texel codec. Called once
+// per active lane by the generated code (a vectorized path for common formats is a later
+// optimization). Coordinates arrive as the shader gave them; an out-of-range texel reads as
+// zero and is never written, whatever the robustness features.
+#include <vulkan/vulkan_core.h>
+
+#include <cstring>
+
+#include "tessera/format.h"
+#include "tessera/shader_abi.h"
+#include "tessera/texel_codec.h"
+
+using tessera::abi::ImageDescriptor;
+using tessera::abi::ImageViewState;
+using tessera::abi::TexelBufferDescriptor;
+
+namespace {
+
+// Texel address for integer coordinates (x, y, z) where z is the layer for arrayed views (and
+// cube faces), the depth slice for 3D views. Null when out of range.
+uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod) {
+  if (!v || lod < 0 || uint32_t(lod) >= v->levelCount) return nullptr;
+  const tessera::abi::ImageLevel& l = v->levels[lod];
+  if (!l.base || x < 0 || uint32_t(x) >= l.width || sample < 0 || uint32_t(sample) >= v->samples) return nullptr;
+  uint32_t layer = 0, slice = 0;
+  switch (VkImageViewType(v->viewType)) {
+    case VK_IMAGE_VIEW_TYPE_1D:
+      y = 0;
+      break;
+    case VK_IMAGE_VIEW_TYPE_1D_ARRAY:
+      if (y < 0 || uint32_t(y) >= v->layerCount) return nullptr;
+      layer = uint32_t(y);
+      y = 0;
+      break;
+    case VK_IMAGE_VIEW_TYPE_2D:
+      break;
+    case VK_IMAGE_VIEW_TYPE_3D:
+      if (z < 0 || uint32_t(z) >= l.depth) return nullptr;
+      slice = uint32_t(z);
+      break;
+    default:  // 2D_ARRAY, CUBE, CUBE_ARRAY: z selects the layer (face)
+      if (z < 0 || uint32_t(z) >= v->layerCount) return nullptr;
+      layer = uint32_t(z);
+      break;
+  }
+  if (y < 0 || uint32_t(y) >= l.height) return nullptr;
+  return l.base + layer * l.layerPitch + slice * l.slicePitch + uint64_t(y) * l.rowPitch +
+         (uint64_t(x) * v->samples + uint32_t(sample)) * v->texelSize;
+}
+
+const ImageViewState* viewOf(const ImageDescriptor* d) { return d ? d->view : nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod,
+                           uint32_t* out) {
+  const ImageViewState* v = viewOf(d);
+  uint8_t* p = texelAddress(v, x, y, z, sample, lod);
+  tessera::TexelValue t{};
+  if (p) {
+    const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
+    if (f) tessera::decodeTexel(*f, p, t);
+  }
+  std::memcpy(out, t.u, 16);
+}
+
+void tessera_rt_image_write(const ImageDescriptor* d, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod,
+                            const uint32_t* in) {
+  const ImageViewState* v = viewOf(d);
+  uint8_t* p = texelAddress(v, x, y, z, sample, lod);
+  if (!p) return;
+  const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
+  if (!f) return;
+  tessera::TexelValue t;
+  std::memcpy(t.u, in, 16);
+  tessera::encodeTexel(*f, t, p);
+}
+
+// Address of a texel for atomics (R32 formats), or null when out of range.
+void* tessera_rt_image_texel(const ImageDescriptor* d, int32_t x, int32_t y, int32_t z, int32_t sample) {
+  return texelAddress(viewOf(d), x, y, z, sample, 0);
+}
+
+// out = (width, height, depth or layers, levels) of `lod`, as OpImageQuerySize(Lod) reports:
+// arrayed views give their layer count as the last size component.
+void tessera_rt_image_query(const ImageDescriptor* d, int32_t lod, uint32_t* out) {
+  std::memset(out, 0, 20);
+  const ImageViewState* v = viewOf(d);
+  if (!v || lod < 0 || uint32_t(lod) >= v->levelCount) return;
+  const tessera::abi::ImageLevel& l = v->levels[lod];
+  out[0] = l.width;
+  switch (VkImageViewType(v->viewType)) {
+    case VK_IMAGE_VIEW_TYPE_1D: break;
+    case VK_IMAGE_VIEW_TYPE_1D_ARRAY: out[1] = v->layerCount; break;
+    case VK_IMAGE_VIEW_TYPE_2D:
+    case VK_IMAGE_VIEW_TYPE_CUBE: out[1] = l.height; break;
+    case VK_IMAGE_VIEW_TYPE_3D: out[1] = l.height, out[2] = l.depth; break;
+    case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY: out[1] = l.height, out[2] = v->layerCount / 6; break;
+    default: out[1] = l.height, out[2] = v->layerCount; break;
+  }
+  out[3] = v->levelCount;
+  out[4] = v->samples;
+}
+
+void tessera_rt_texel_buffer_read(const TexelBufferDescriptor* d, int32_t index, uint32_t* out) {
+  tessera::TexelValue t{};
+  if (d && d->address && index >= 0 && uint32_t(index) < d->elementCount) {
+    if (const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(d->format)))
+      tessera::decodeTexel(*f, d->address + uint64_t(index) * d->texelSize, t);
+  }
+  std::memcpy(out, t.u, 16);
+}
+
+void tessera_rt_texel_buffer_write(const TexelBufferDescriptor* d, int32_t index, const uint32_t* in) {
+  if (!d || !d->address || index < 0 || uint32_t(index) >= d->elementCount) return;
+  const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(d->format));
+  if (!f) return;
+  tessera::TexelValue t;
+  std::memcpy(t.u, in, 16);
+  tessera::encodeTexel(*f, t, d->address + uint64_t(index) * d->texelSize);
+}
+
+void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor* d, int32_t index) {
+  if (!d || !d->address || index < 0 || uint32_t(index) >= d->elementCount) return nullptr;
+  return d->address + uint64_t(index) * d->texelSize;
+}
+
+uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor* d) { return d ? d->elementCount : 0; }
+
+}  // extern "C"

@@ -1,0 +1,179 @@
+// Storage images and texel buffers in compute shaders, through the loader with validation:
+// imageStore with format conversion (UNORM rounding, spec "Conversion from Floating-Point to
+// Normalized Fixed-Point"), imageAtomicAdd, imageLoad/imageStore on texel buffers, imageSize,
+// and out-of-range stores being dropped.
+#include <cmath>
+#include <cstring>
+
+#include "compute_fixture.h"
+
+namespace tessera_test {
+namespace {
+
+class ImageCompute : public ComputeTest {};
+
+TEST_F(ImageCompute, StorageImagesAtomicsAndTexelBuffers) {
+  const uint32_t W = 16, H = 16, N = W * H;
+  auto makeImage = [&](VkFormat format, uint32_t w, uint32_t h) {
+    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.format = format;
+    ci.extent = {w, h, 1};
+    ci.mipLevels = 1;
+    ci.arrayLayers = 1;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    return createImage(ci);
+  };
+  auto makeView = [&](VkImage image, VkFormat format) {
+    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = image;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = format;
+    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageView v = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateImageView(device, &vi, nullptr, &v), VK_SUCCESS);
+    return v;
+  };
+  ImageAndMemory color = makeImage(VK_FORMAT_R8G8B8A8_UNORM, W, H);
+  ImageAndMemory counter = makeImage(VK_FORMAT_R32_UINT, 4, 1);
+  VkImageView colorView = makeView(color.image, VK_FORMAT_R8G8B8A8_UNORM);
+  VkImageView counterView = makeView(counter.image, VK_FORMAT_R32_UINT);
+  BufferAndMemory src = createBuffer(N * 4, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+  BufferAndMemory dst = createBuffer(N * 16, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+  BufferAndMemory readback = createBuffer(N * 4 + 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  for (uint32_t i = 0; i < N; ++i) {
+    float v = float(i) * 1.5f;
+    std::memcpy(src.mapped + 4 * i, &v, 4);
+  }
+  std::memset(dst.mapped, 0xab, N * 16);
+  auto makeBufferView = [&](VkBuffer b, VkFormat f) {
+    VkBufferViewCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    bi.buffer = b;
+    bi.format = f;
+    bi.range = VK_WHOLE_SIZE;
+    VkBufferView v = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateBufferView(device, &bi, nullptr, &v), VK_SUCCESS);
+    return v;
+  };
+  VkBufferView srcView = makeBufferView(src.buffer, VK_FORMAT_R32_SFLOAT);
+  VkBufferView dstView = makeBufferView(dst.buffer, VK_FORMAT_R32G32B32A32_UINT);
+
+  VkDescriptorSetLayoutBinding bindings[4] = {
+      {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {2, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {3, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+  VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  dl.bindingCount = 4;
+  dl.pBindings = bindings;
+  VkDescriptorSetLayout setLayout;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device, &dl, nullptr, &setLayout), VK_SUCCESS);
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 1;
+  pl.pSetLayouts = &setLayout;
+  VkPipelineLayout layout;
+  ASSERT_EQ(vkCreatePipelineLayout(device, &pl, nullptr, &layout), VK_SUCCESS);
+  std::vector<uint32_t> spirv = loadCorpusShader("image_storage");
+  VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  sm.codeSize = spirv.size() * 4;
+  sm.pCode = spirv.data();
+  VkShaderModule module;
+  ASSERT_EQ(vkCreateShaderModule(device, &sm, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
+  ci.layout = layout;
+  VkPipeline pipeline;
+  ASSERT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
+
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 2}};
+  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dp.maxSets = 1;
+  dp.poolSizeCount = 2;
+  dp.pPoolSizes = sizes;
+  VkDescriptorPool dpool;
+  ASSERT_EQ(vkCreateDescriptorPool(device, &dp, nullptr, &dpool), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, dpool, 1, &setLayout};
+  VkDescriptorSet set;
+  ASSERT_EQ(vkAllocateDescriptorSets(device, &ai, &set), VK_SUCCESS);
+  VkDescriptorImageInfo imgs[2] = {{VK_NULL_HANDLE, colorView, VK_IMAGE_LAYOUT_GENERAL},
+                                   {VK_NULL_HANDLE, counterView, VK_IMAGE_LAYOUT_GENERAL}};
+  VkWriteDescriptorSet writes[4] = {};
+  for (uint32_t i = 0; i < 4; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, i, 0, 1, bindings[i].descriptorType};
+    if (i < 2) writes[i].pImageInfo = &imgs[i];
+  }
+  writes[2].pTexelBufferView = &srcView;
+  writes[3].pTexelBufferView = &dstView;
+  vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
+
+  submitAndWait([&](VkCommandBuffer cb) {
+    toGeneralLayout(cb, color.image, VK_IMAGE_ASPECT_COLOR_BIT);
+    toGeneralLayout(cb, counter.image, VK_IMAGE_ASPECT_COLOR_BIT);
+    VkClearColorValue zero{};
+    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cb, counter.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cb, W / 8, H / 8, 1);
+    VkMemoryBarrier back{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                         0, 1, &back, 0, nullptr, 0, nullptr);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {W, H, 1};
+    vkCmdCopyImageToBuffer(cb, color.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &copy);
+    copy.bufferOffset = N * 4;
+    copy.imageExtent = {4, 1, 1};
+    vkCmdCopyImageToBuffer(cb, counter.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &copy);
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+  });
+
+  auto unorm8 = [](float f) { return uint8_t(std::lround(std::clamp(f, 0.0f, 1.0f) * 255.0f)); };
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) {
+      const uint8_t* px = readback.mapped + 4 * (y * W + x);
+      ASSERT_EQ(px[0], unorm8(float(x) / W)) << x << "," << y;
+      ASSERT_EQ(px[1], unorm8(float(y) / H)) << x << "," << y;
+      ASSERT_EQ(px[2], unorm8(0.25f));
+      ASSERT_EQ(px[3], 255);
+    }
+  // Each column class x%4 receives, from every row y, (y+1) from 4 columns of each 16: 4 * sum(1..16).
+  for (uint32_t c = 0; c < 4; ++c) {
+    uint32_t v;
+    std::memcpy(&v, readback.mapped + N * 4 + 4 * c, 4);
+    EXPECT_EQ(v, 4u * (16u * 17u / 2u)) << c;
+  }
+  for (uint32_t i = 0; i < N; ++i) {
+    uint32_t t[4];
+    std::memcpy(t, dst.mapped + 16 * i, 16);
+    EXPECT_EQ(t[0], uint32_t(float(i) * 1.5f * 2.0f)) << i;
+    EXPECT_EQ(t[1], i);
+    EXPECT_EQ(t[2], N);
+    EXPECT_EQ(t[3], 7u);
+  }
+
+  vkDestroyPipeline(device, pipeline, nullptr);
+  vkDestroyShaderModule(device, module, nullptr);
+  vkDestroyPipelineLayout(device, layout, nullptr);
+  vkDestroyDescriptorPool(device, dpool, nullptr);
+  vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+  vkDestroyBufferView(device, srcView, nullptr);
+  vkDestroyBufferView(device, dstView, nullptr);
+  vkDestroyImageView(device, colorView, nullptr);
+  vkDestroyImageView(device, counterView, nullptr);
+  destroy(color);
+  destroy(counter);
+  destroy(src);
+  destroy(dst);
+  destroy(readback);
+}
+
+}  // namespace
+}  // namespace tessera_test

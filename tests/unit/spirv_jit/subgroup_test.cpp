@@ -1,0 +1,82 @@
+// Subgroup operations (a subgroup is one SIMD batch of W lanes) against a C++ model of the
+// spec's definitions, at every W, with all lanes active and in divergent control flow.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "compute_harness.h"
+
+namespace tessera_test {
+namespace {
+
+TEST(Subgroups, EveryOperationClassMatchesTheSpecModel) {
+  const uint32_t n = 128;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = (i * 2654435761u) % 1000 + 1;
+  for (uint32_t w : kSimdWidths) {
+    auto inb = bytesOf(in);
+    std::vector<uint8_t> outb(n * 16 * 4, 0);
+    ComputeRun run{"subgroup_ops", w, {n / 64, 1, 1}, {&inb, &outb}};
+    auto r = runShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    auto out = valuesOf<uint32_t>(outb);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t lane = i % w, first = i - lane;
+      auto sg = [&](uint32_t l) { return in[first + l]; };
+      uint32_t sum = 0, incMax = 0, excSum = 0, ballot = 0, cluster = 0;
+      for (uint32_t l = 0; l < w; ++l) {
+        sum += sg(l);
+        if (l <= lane) incMax = std::max(incMax, sg(l));
+        if (l < lane) excSum += sg(l);
+        if (sg(l) % 2 == 1) ballot |= 1u << l;
+        if (l / 4 == lane / 4) cluster += sg(l);
+      }
+      bool allEqual = true;
+      for (uint32_t l = 0; l < w; ++l) allEqual &= sg(l) / 1000 == sg(0) / 1000;
+      const uint32_t* o = &out[i * 16];
+      SCOPED_TRACE("W=" + std::to_string(w) + " invocation " + std::to_string(i));
+      EXPECT_EQ(o[0], w);
+      EXPECT_EQ(o[1], lane);
+      EXPECT_EQ(o[2], sum);
+      EXPECT_EQ(o[3], incMax);
+      EXPECT_EQ(o[4], excSum);
+      EXPECT_EQ(o[5], ballot);
+      EXPECT_EQ(o[6], sg((lane + 3) % w));
+      EXPECT_EQ(o[7], sg(lane ^ 1));
+      EXPECT_EQ(o[8], cluster);
+      EXPECT_EQ(o[9], sg(lane ^ 3));
+      EXPECT_EQ(o[10], sg(0));
+      EXPECT_EQ(o[11], allEqual ? 1u : 0u);
+      // Divergent part: active lanes are those with id % 3 != 0 (or == 0 in the else branch).
+      bool inIf = lane % 3 != 0;
+      uint32_t activeSum = 0, activeCount = 0, firstActive = UINT_MAX, activeMin = UINT_MAX, excMin = UINT_MAX;
+      bool anyBig = false, allSmall = true;
+      for (uint32_t l = 0; l < w; ++l) {
+        if ((l % 3 != 0) != inIf) continue;
+        activeSum += sg(l);
+        ++activeCount;
+        firstActive = std::min(firstActive, l);
+        activeMin = std::min(activeMin, sg(l));
+        if (l < lane) excMin = std::min(excMin, sg(l));
+        anyBig |= sg(l) > 1000000u;
+        allSmall &= sg(l) < 1000000u;
+      }
+      if (inIf) {
+        EXPECT_EQ(o[12], activeSum);
+        EXPECT_EQ(o[13], activeCount);
+        EXPECT_EQ(o[14], lane == firstActive ? 1u : 0u);
+        EXPECT_EQ(o[15], activeMin);
+      } else {
+        EXPECT_EQ(o[12], 0xdeadu);
+        EXPECT_EQ(o[13], anyBig ? 1u : 2u);
+        EXPECT_EQ(o[14], allSmall ? 1u : 0u);
+        EXPECT_EQ(o[15], excMin);
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
