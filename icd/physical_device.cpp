@@ -175,6 +175,7 @@ FeatureSet supportedFeatures() {
   f.shaderUniformBufferArrayDynamicIndexing = true;
   f.shaderStorageBufferArrayDynamicIndexing = true;
   f.shaderStorageImageArrayDynamicIndexing = true;
+  f.bufferDeviceAddress = true;        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;

@@ -266,6 +266,15 @@ bool ArithmeticTranslation::run() {
       return true;
     }
     case Op::OpSelect: {
+      if (t.isPointerType(o.type)) {
+        // Physical storage buffer pointers select as addresses (others need variable pointers).
+        if (t.spirv().type(o.type)->storage != spv::StorageClass::PhysicalStorageBuffer)
+          t.fail("OpSelect of pointers needs variable pointers, which Tessera does not offer");
+        llvm::Value* a = t.pointerToAddress(t.pointer(o.operand(1)));
+        llvm::Value* c = t.pointerToAddress(t.pointer(o.operand(2)));
+        t.definePointer(o.result, t.addressToPointer(t.select(t.scalarValue(o.operand(0)), a, c), o.type));
+        return true;
+      }
       Val cond = t.value(o.operand(0));
       Val x = t.value(o.operand(1)), y = t.value(o.operand(2));
       Val out;

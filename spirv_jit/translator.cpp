@@ -86,6 +86,11 @@ llvm::Type* Translator::scalarType(uint32_t id) {
   fail("type %" + std::to_string(id) + " is not a scalar");
 }
 
+bool Translator::isPointerType(uint32_t type) const {
+  const Type* t = module_.type(type);
+  return t && t->kind == TypeKind::Pointer;
+}
+
 llvm::Type* Translator::laneType(llvm::Type* scalar) const {
   return llvm::FixedVectorType::get(scalar, interface_.simdWidth);
 }
@@ -500,7 +505,10 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
     for (const Instruction& phi : f.blocks[bi].phis) {
       const Type* pt = module_.type(phi.type);
-      if (pt && pt->kind == TypeKind::Pointer) fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
+      // Physical storage buffer pointers are addresses: their phis carry an i64. Phis of other
+      // pointers need variable pointers, which Tessera does not offer.
+      if (pt && pt->kind == TypeKind::Pointer && pt->storage != spv::StorageClass::PhysicalStorageBuffer)
+        fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
       auto& slots = st.phiSlots[phi.result];
       for (uint32_t leaf : leafTypes(phi.type)) {
         llvm::Type* t = scalarType(leaf);
@@ -578,7 +586,8 @@ void Translator::emitBlock(uint32_t bi) {
   for (const Instruction& phi : blk.phis) {
     Val v;
     for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
-    define(phi.result, v);
+    if (isPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
+    else define(phi.result, v);
   }
   for (const Instruction& inst : blk.body) {
     if (!translateInstruction(inst))
@@ -610,7 +619,7 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
   for (const Instruction& phi : target.phis) {
     for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
       if (phi.operand(k + 1) != fromLabel) continue;
-      Val v = value(phi.operand(k));
+      Val v = isPointerType(phi.type) ? Val{{pointerToAddress(pointer(phi.operand(k)))}} : value(phi.operand(k));
       auto& slots = st.phiSlots[phi.result];
       for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
         llvm::Value* leaf = v.leaves[i];

@@ -94,6 +94,7 @@ class Translator {
   llvm::Type* laneType(llvm::Type* scalar) const;  // <W x scalar>
   bool isVarying(uint32_t id) const { return uniformity_->isVarying(id); }
   uint32_t componentType(uint32_t type) const;     // scalar type of a scalar or vector type
+  bool isPointerType(uint32_t type) const;
   uint32_t componentCount(uint32_t type) const;    // 1 for scalars, N for vectors
   std::vector<uint32_t> leafTypes(uint32_t type) const;  // scalar type of every flattened leaf
 

@@ -57,13 +57,15 @@ void VulkanTest::SetUp() {
   qci.queueFamilyIndex = 0;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
-  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  v12.timelineSemaphore = VK_TRUE;
-  v12.hostQueryReset = VK_TRUE;
-  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &v12};
-  v13.synchronization2 = VK_TRUE;
-  v13.maintenance4 = VK_TRUE;
-  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v13};
+  // Every feature the device reports, as a program that wants everything would ask: a feature
+  // that is advertised but breaks device creation or its users fails here.
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v12};
+  VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v11};
+  vkGetPhysicalDeviceFeatures2(physicalDevice, &all);
+  ASSERT_TRUE(v12.timelineSemaphore && v13.synchronization2 && v13.maintenance4);
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &all};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   VK_CHECK(vkCreateDevice(physicalDevice, &dci, nullptr, &device));
