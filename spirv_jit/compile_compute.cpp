@@ -76,7 +76,12 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
   SpecializationValues spec = specializationValues(req.specialization, req.specializationData, req.specializationDataSize);
   const std::string dumpPrefix = dumpDirectory().empty() ? "" : dumpDirectory() + "/cs_" + key.hex();
   if (!dumpPrefix.empty()) dumpSpirv(dumpPrefix, words, ".spvasm");
-  if (!specializeAndOptimize(words, spec, req.optimize ? OptimizationLevel::Full : OptimizationLevel::None, &message))
+  static const bool spirvOpt = [] {
+    const char* v = std::getenv("TESSERA_SPIRV_OPT");  // 0: skip the SPIRV-Tools passes (measurement knob)
+    return !(v && std::string(v) == "0");
+  }();
+  if (!specializeAndOptimize(words, spec, req.optimize && spirvOpt ? OptimizationLevel::Full : OptimizationLevel::None,
+                             &message))
     return fail(CompileStatus::InternalError, "SPIR-V optimizer: " + message);
   if (!dumpPrefix.empty()) dumpSpirv(dumpPrefix, words, ".opt.spvasm");
 

@@ -171,6 +171,18 @@ void writePerfMap(const std::vector<char>& object, void* entry, const std::strin
   }
 }
 
+// TESSERA_LLVM_OPT=O1|O2|O3 (default O2, see docs/ARCHITECTURE.md for the measurement).
+llvm::OptimizationLevel optimizationLevel() {
+  static const llvm::OptimizationLevel level = [] {
+    const char* v = std::getenv("TESSERA_LLVM_OPT");
+    std::string s = v ? v : "";
+    if (s == "O1") return llvm::OptimizationLevel::O1;
+    if (s == "O3") return llvm::OptimizationLevel::O3;
+    return llvm::OptimizationLevel::O2;
+  }();
+  return level;
+}
+
 }  // namespace
 
 const std::string& dumpDirectory() {
@@ -239,7 +251,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(optimizationLevel());
   mpm.run(module, mam);
 
   if (!dumpPrefix.empty()) {
