@@ -86,18 +86,20 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
   llvm::Value* addresses = nullptr;   // i64 per lane (or scalar)
   llvm::Value* inb = nullptr;
   if (p.kind == Ptr::Kind::Memory) {
-    llvm::Value* off = p.offset ? p.offset : B.getInt64(0);
     addresses = pointerToAddress(p);
     if (p.limit) {
-      llvm::Value* end = B.CreateAdd(off, constInt(off->getType(), size));
+      // offset <= limit - size (and limit >= size): no overflow whatever the offset.
+      llvm::Value* off = p.offset ? p.offset : constInt(p.limit->getType()->getScalarType(), 0);
       llvm::Value* lim = p.limit;
-      unify(end, lim);
-      inb = B.CreateICmpULE(end, lim);
+      unify(off, lim);
+      llvm::Value* sz = constInt(lim->getType(), size);
+      inb = B.CreateAnd(B.CreateICmpUGE(lim, sz), B.CreateICmpULE(off, B.CreateSub(lim, sz)));
     }
   } else if (p.kind == Ptr::Kind::LaneMemory) {
     // Atomics on per-invocation memory: each lane owns its slot.
-    llvm::Value* off = splat(p.offset ? p.offset : B.getInt64(0));
     llvm::Type* v64 = laneType(B.getInt64Ty());
+    llvm::Value* off = p.offset ? p.offset : B.getInt64(0);
+    off = splat(B.CreateSExtOrTrunc(off, off->getType()->isVectorTy() ? v64 : B.getInt64Ty()));
     llvm::Value* laneOff = B.CreateAdd(B.CreateMul(off, constInt(v64, width())),
                                        B.CreateMul(B.CreateZExt(laneIndex(), v64), constInt(v64, size)));
     addresses = B.CreateAdd(splat(B.CreatePtrToInt(p.base, B.getInt64Ty())), laneOff);

@@ -33,6 +33,8 @@ bool isLaneStorage(spv::StorageClass sc) {
 constexpr uint32_t kVkUniformBufferDynamic = 8;   // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
 constexpr uint32_t kVkStorageBufferDynamic = 9;   // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
 constexpr uint32_t kVkInlineUniformBlock = 1000138000;
+// Largest range a descriptor-based pointer checks against: offsets stay non-negative i32s.
+constexpr uint32_t kMaxRange = 0x7fffffff;
 
 }  // namespace
 
@@ -69,6 +71,18 @@ class MemoryTranslation {
     llvm::Type* target = v->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty();
     return isSigned ? B.CreateSExtOrTrunc(v, target) : B.CreateZExtOrTrunc(v, target);
   }
+  // Offsets are 32-bit for memory reached through descriptors, workgroup and lane memory
+  // (ranges are capped below 2^31, so an in-range offset is a non-negative i32 and gathers can
+  // use 32-bit indices); 64-bit for absolute addresses (physical storage buffers, per-lane
+  // descriptors).
+  llvm::IntegerType* offsetType(const Ptr& p) { return p.offset32 ? B.getInt32Ty() : B.getInt64Ty(); }
+  llvm::Value* offsetConst(const Ptr& p, uint64_t v) { return llvm::ConstantInt::get(offsetType(p), v); }
+  llvm::Value* toOffset(const Ptr& p, llvm::Value* v, bool isSigned = true) {
+    llvm::Type* target = v->getType()->isVectorTy() ? t.laneType(offsetType(p)) : static_cast<llvm::Type*>(offsetType(p));
+    return isSigned ? B.CreateSExtOrTrunc(v, target) : B.CreateZExtOrTrunc(v, target);
+  }
+  // GEP index for an in-range offset (sign extension is exact for non-negative i32).
+  llvm::Value* gepIndex(const Ptr& p, llvm::Value* offset) { return p.offset32 ? i64(offset, true) : offset; }
   llvm::Value* addOffsets(llvm::Value* a, llvm::Value* c) {
     if (!a) return c;
     if (!c) return a;
@@ -93,26 +107,33 @@ class MemoryTranslation {
 
   // Address of lane-shared memory at offset (scalar -> ptr, vector -> <W x ptr>).
   llvm::Value* sharedAddress(const Ptr& p, llvm::Value* offset) {
-    if (!offset->getType()->isVectorTy()) {
-      if (p.base) return B.CreateGEP(B.getInt8Ty(), p.base, offset);
-      return B.CreateIntToPtr(offset, B.getPtrTy());
-    }
-    if (p.base) return B.CreateGEP(B.getInt8Ty(), p.base, offset);  // splats the base
-    return B.CreateIntToPtr(offset, t.laneType(B.getPtrTy()));
+    if (p.base) return B.CreateGEP(B.getInt8Ty(), p.base, gepIndex(p, offset));  // splats the base
+    llvm::Value* abs = i64(offset, false);
+    return B.CreateIntToPtr(abs, abs->getType()->isVectorTy() ? static_cast<llvm::Type*>(t.laneType(B.getPtrTy())) : B.getPtrTy());
   }
 
-  llvm::Value* inBounds(const Ptr& p, llvm::Value* end) {
+  // Whether [offset + leafOffset, offset + leafOffset + size) lies within the limit, written so
+  // that nothing can overflow: limit >= leafOffset + size and offset <= limit - (leafOffset + size).
+  llvm::Value* inBounds(const Ptr& p, llvm::Value* chainOffset, uint32_t leafEnd) {
     if (!p.limit) return nullptr;
     llvm::Value* limit = p.limit;
-    t.unify(end, limit);
-    return B.CreateICmpULE(end, limit);
+    llvm::Value* end = llvm::ConstantInt::get(limit->getType()->getScalarType(), leafEnd);
+    if (limit->getType()->isVectorTy()) end = t.splat(end);
+    llvm::Value* room = B.CreateSub(limit, end);
+    llvm::Value* fits = B.CreateICmpUGE(limit, end);
+    llvm::Value* off = chainOffset;
+    t.unify(off, room);
+    t.unify(off, fits);
+    t.unify(room, fits);
+    return B.CreateAnd(fits, B.CreateICmpULE(off, room));
   }
 
   llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
     llvm::Type* mt = memoryType(leafType);
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
-    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
-    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Value* chain = p.offset ? p.offset : offsetConst(p, 0);
+    llvm::Value* inb = inBounds(p, chain, leafOffset + size);
+    llvm::Value* offset = addOffsets(chain, offsetConst(p, leafOffset));
     llvm::Align align(size);
     if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
       llvm::Value* addr = sharedAddress(p, offset);
@@ -127,10 +148,7 @@ class MemoryTranslation {
     llvm::Value* passthru = llvm::Constant::getNullValue(vt);
     // Contiguous, fully active lanes: one vector load instead of a gather.
     llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
-    llvm::Value* expected = B.CreateAdd(B.CreateVectorSplat(t.width(), first),
-                                        B.CreateMul(B.CreateZExt(t.laneIndex(), t.laneType(B.getInt64Ty())),
-                                                    t.constInt(t.laneType(B.getInt64Ty()), size)));
-    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, expected)), t.all(laneMask));
+    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, laneSequence(p, first, size))), t.all(laneMask));
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     auto* fast = llvm::BasicBlock::Create(t.context(), "ld.vec", fn);
     auto* slow = llvm::BasicBlock::Create(t.context(), "ld.gather", fn);
@@ -153,8 +171,9 @@ class MemoryTranslation {
     llvm::Type* mt = memoryType(leafType);
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
     v = toMemory(v);
-    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
-    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Value* chain = p.offset ? p.offset : offsetConst(p, 0);
+    llvm::Value* inb = inBounds(p, chain, leafOffset + size);
+    llvm::Value* offset = addOffsets(chain, offsetConst(p, leafOffset));
     llvm::Align align(size);
     if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
       // One address for every lane: any active lane's value may win; take the first's.
@@ -169,10 +188,7 @@ class MemoryTranslation {
     llvm::Value* laneMask = t.mask();
     if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
     llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
-    llvm::Value* expected = B.CreateAdd(B.CreateVectorSplat(t.width(), first),
-                                        B.CreateMul(B.CreateZExt(t.laneIndex(), t.laneType(B.getInt64Ty())),
-                                                    t.constInt(t.laneType(B.getInt64Ty()), size)));
-    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, expected)), t.all(laneMask));
+    llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, laneSequence(p, first, size))), t.all(laneMask));
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     auto* fast = llvm::BasicBlock::Create(t.context(), "st.vec", fn);
     auto* slow = llvm::BasicBlock::Create(t.context(), "st.scatter", fn);
@@ -187,21 +203,28 @@ class MemoryTranslation {
     B.SetInsertPoint(done);
   }
 
+  // first + lane * size, in the offset's type: what contiguous lanes' offsets look like.
+  llvm::Value* laneSequence(const Ptr& p, llvm::Value* first, uint32_t size) {
+    llvm::Type* vt = t.laneType(offsetType(p));
+    return B.CreateAdd(B.CreateVectorSplat(t.width(), first),
+                       B.CreateMul(B.CreateZExtOrTrunc(t.laneIndex(), vt), t.constInt(vt, size)));
+  }
+
   // Lane memory: scalar at natural offset o of lane l is at base + W*o + l*size.
   llvm::Value* laneAddressVector(const Ptr& p, llvm::Value* offset, uint32_t size) {
-    llvm::Type* v64 = t.laneType(B.getInt64Ty());
-    llvm::Value* scaled = B.CreateMul(t.splat(offset), t.constInt(v64, t.width()));
-    llvm::Value* lane = B.CreateMul(B.CreateZExt(t.laneIndex(), v64), t.constInt(v64, size));
-    return B.CreateGEP(B.getInt8Ty(), p.base, B.CreateAdd(scaled, lane));
+    llvm::Type* vt = t.laneType(offsetType(p));
+    llvm::Value* scaled = B.CreateMul(t.splat(offset), t.constInt(vt, t.width()));
+    llvm::Value* lane = B.CreateMul(B.CreateZExtOrTrunc(t.laneIndex(), vt), t.constInt(vt, size));
+    return B.CreateGEP(B.getInt8Ty(), p.base, gepIndex(p, B.CreateAdd(scaled, lane)));
   }
 
   llvm::Value* loadLane(const Ptr& p, uint32_t leafType, uint32_t leafOffset) {
     llvm::Type* mt = memoryType(leafType);
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
     llvm::Type* vt = t.laneType(mt);
-    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    llvm::Value* offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), offsetConst(p, leafOffset));
     if (!offset->getType()->isVectorTy()) {
-      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(t.width())));
+      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, gepIndex(p, B.CreateMul(offset, offsetConst(p, t.width()))));
       return fromMemory(B.CreateAlignedLoad(vt, addr, llvm::Align(size)), leafType);
     }
     llvm::Value* v = B.CreateMaskedGather(vt, laneAddressVector(p, offset, size), llvm::Align(size), t.mask(),
@@ -214,9 +237,9 @@ class MemoryTranslation {
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
     llvm::Type* vt = t.laneType(mt);
     v = t.splat(toMemory(v));
-    llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
+    llvm::Value* offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), offsetConst(p, leafOffset));
     if (!offset->getType()->isVectorTy()) {
-      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(t.width())));
+      llvm::Value* addr = B.CreateGEP(B.getInt8Ty(), p.base, gepIndex(p, B.CreateMul(offset, offsetConst(p, t.width()))));
       // Private to this batch: blend with the inactive lanes' values and store whole.
       llvm::Value* old = B.CreateAlignedLoad(vt, addr, llvm::Align(size));
       B.CreateAlignedStore(B.CreateSelect(t.mask(), v, old), addr, llvm::Align(size));
@@ -300,8 +323,9 @@ class MemoryTranslation {
       llvm::Value* set = B.CreateLoad(B.getPtrTy(), B.CreateConstGEP1_32(B.getPtrTy(), t.resources(), binding.set));
       llvm::Value* isNull = B.CreateICmpEQ(set, llvm::ConstantPointerNull::get(B.getPtrTy()));
       p.base = B.CreateSelect(isNull, zeroBlock(), B.CreateConstGEP1_64(B.getInt8Ty(), set, binding.offset));
-      p.offset = B.getInt64(0);
-      p.limit = B.CreateSelect(isNull, B.getInt64(0), B.getInt64(binding.count));
+      p.offset32 = true;
+      p.offset = B.getInt32(0);
+      p.limit = B.CreateSelect(isNull, B.getInt32(0), B.getInt32(std::min<uint32_t>(binding.count, kMaxRange)));
       return p;
     }
     llvm::Value* idx = index ? clampIndex(index, binding.count) : B.getInt64(0);
@@ -337,8 +361,11 @@ class MemoryTranslation {
     }
     if (!address->getType()->isVectorTy()) {
       p.base = B.CreateIntToPtr(address, ptrTy);
-      p.offset = B.getInt64(0);
-      p.limit = range;
+      p.offset32 = true;
+      p.offset = B.getInt32(0);
+      // Ranges are capped below 2^31 (maxStorageBufferRange): in-range offsets fit an i32.
+      llvm::Value* capped = B.CreateSelect(B.CreateICmpUGT(range, B.getInt64(kMaxRange)), B.getInt64(kMaxRange), range);
+      p.limit = B.CreateTrunc(capped, B.getInt32Ty());
     } else {
       // Per-lane descriptors: offsets are absolute addresses; the limit is their end.
       p.base = nullptr;
@@ -402,8 +429,9 @@ class MemoryTranslation {
       case spv::StorageClass::PushConstant:
         p.kind = Ptr::Kind::Memory;
         p.base = B.CreateConstGEP1_32(B.getInt8Ty(), t.resources(), offsetof(abi::BoundResources, pushConstants));
-        p.offset = B.getInt64(0);
-        p.limit = B.getInt64(abi::kMaxPushConstantBytes);
+        p.offset32 = true;
+        p.offset = B.getInt32(0);
+        p.limit = B.getInt32(abi::kMaxPushConstantBytes);
         return p;
       case spv::StorageClass::Workgroup: {
         p.kind = Ptr::Kind::Memory;
@@ -411,15 +439,17 @@ class MemoryTranslation {
                                                                                offsetof(abi::WorkgroupState, sharedMemory)));
         auto it = t.sharedOffsets_.find(g.id);
         p.base = B.CreateConstGEP1_32(B.getInt8Ty(), shared, it == t.sharedOffsets_.end() ? 0 : it->second);
-        p.offset = B.getInt64(0);
-        p.limit = B.getInt64(naturalLayout().size(pt->element));
+        p.offset32 = true;
+        p.offset = B.getInt32(0);
+        p.limit = B.getInt32(naturalLayout().size(pt->element));
         return p;
       }
       case spv::StorageClass::Private:
       case spv::StorageClass::Output: {
         p.kind = Ptr::Kind::LaneMemory;
         p.base = t.privateBase_;
-        p.offset = B.getInt64(t.privateOffsets_[g.id]);
+        p.offset32 = true;
+        p.offset = B.getInt32(t.privateOffsets_[g.id]);
         return p;
       }
       case spv::StorageClass::Input:
@@ -439,7 +469,7 @@ class MemoryTranslation {
     uint32_t k = 0;
     if (ptrChain && count > 0) {
       // The "Element" operand steps over whole objects of the pointee type.
-      llvm::Value* element = i64(t.scalarValue(indices[0]));
+      llvm::Value* element = toOffset(p, t.scalarValue(indices[0]));
       uint32_t stride = 0;
       if (isExplicitStorage(p.storage)) {
         // ArrayStride on the pointer type; fall back to the pointee's size.
@@ -448,7 +478,7 @@ class MemoryTranslation {
         uint32_t a = naturalLayout().alignment(p.pointee);
         stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
       }
-      p.offset = addOffsets(p.offset, B.CreateMul(element, t.constInt(element->getType(), stride)));
+      p.offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), B.CreateMul(element, t.constInt(element->getType(), stride)));
       k = 1;
     }
     for (; k < count; ++k) {
@@ -470,19 +500,22 @@ class MemoryTranslation {
         auto member = m.constantValue(indexId);
         if (!member) t.fail("struct index is not a constant");
         LayoutStep s = layout.memberStep(p.pointee, uint32_t(*member));
-        p.offset = addOffsets(p.offset, B.getInt64(s.offset));
+        p.offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), offsetConst(p, s.offset));
         p.pointee = s.type;
         p.context = s.context;
         continue;
       }
       LayoutStep s = layout.elementStep(p.pointee, p.context);
-      llvm::Value* idx = i64(t.scalarValue(indexId));
-      if (p.kind == Ptr::Kind::LaneMemory || !p.limit) {
+      llvm::Value* idx = toOffset(p, t.scalarValue(indexId));
+      if (p.kind == Ptr::Kind::LaneMemory) {
         // No bounds check on lane memory: keep every index inside the composite instead.
         uint32_t n = pointee->kind == TypeKind::RuntimeArray ? 0 : pointee->count;
-        if (n && p.kind == Ptr::Kind::LaneMemory) idx = clampIndex(idx, n);
+        if (n) {
+          llvm::Value* max = t.constInt(idx->getType(), n - 1);
+          idx = B.CreateSelect(B.CreateICmpUGT(idx, max), max, idx);
+        }
       }
-      p.offset = addOffsets(p.offset, B.CreateMul(idx, t.constInt(idx->getType(), s.stride)));
+      p.offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), B.CreateMul(idx, t.constInt(idx->getType(), s.stride)));
       p.pointee = s.type;
       p.context = s.context;
     }
@@ -503,6 +536,7 @@ Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, b
 
 llvm::Value* Translator::pointerToAddress(const Ptr& p) {
   llvm::Value* off = p.offset ? p.offset : b().getInt64(0);
+  if (p.offset32) off = b().CreateZExt(off, off->getType()->isVectorTy() ? laneType(b().getInt64Ty()) : b().getInt64Ty());
   if (!p.base) return off;
   llvm::Value* base = b().CreatePtrToInt(p.base, b().getInt64Ty());
   unify(base, off);
@@ -535,7 +569,8 @@ bool Translator::translateMemory(const Instruction& inst) {
       p.storage = spv::StorageClass::Function;
       p.pointee = pt->element;
       p.base = storage;
-      p.offset = B.getInt64(0);
+      p.offset32 = true;
+      p.offset = B.getInt32(0);
       definePointer(inst.result, p);
       if (uint32_t init = inst.operand(1)) storeTo(p, value(init), pt->element);
       return true;
@@ -586,14 +621,14 @@ bool Translator::translateMemory(const Instruction& inst) {
       if (p.kind == Ptr::Kind::Memory && p.limit) {
         LayoutStep s = explicitLayout_.memberStep(p.pointee, member);
         LayoutStep e = explicitLayout_.elementStep(s.type, s.context);
-        llvm::Value* start = mt.addOffsets(p.offset, B.getInt64(s.offset));
+        llvm::Value* start = mt.addOffsets(p.offset ? p.offset : mt.offsetConst(p, 0), mt.offsetConst(p, s.offset));
         llvm::Value* limit = p.limit;
         unify(start, limit);
         llvm::Value* avail = B.CreateSub(limit, start);
         // A range shorter than the array's start has no elements.
         avail = B.CreateSelect(B.CreateICmpUGT(start, limit), llvm::Constant::getNullValue(avail->getType()), avail);
         llvm::Value* n = e.stride ? B.CreateUDiv(avail, constInt(avail->getType(), e.stride)) : avail;
-        result = B.CreateTrunc(n, n->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
+        result = B.CreateZExtOrTrunc(n, n->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
       }
       define(inst.result, Val{{result}});
       return true;

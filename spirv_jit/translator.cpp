@@ -743,8 +743,13 @@ void Translator::emitFunctionCall(const Instruction& inst) {
       Ptr p = pointer(argId);
       if (p.kind != Ptr::Kind::Memory && p.kind != Ptr::Kind::LaneMemory) fail("unsupported pointer argument");
       args.push_back(p.base ? p.base : llvm::ConstantPointerNull::get(b().getPtrTy()));
-      args.push_back(splat(p.offset ? p.offset : b().getInt64(0)));
-      args.push_back(splat(p.limit ? p.limit : b().getInt64(~uint64_t(0))));
+      // Callees take 64-bit offsets and limits (pointer parameters are always varying).
+      auto wide = [&](llvm::Value* v, uint64_t none) -> llvm::Value* {
+        if (!v) return splat(b().getInt64(none));
+        return splat(b().CreateZExtOrTrunc(v, isVector(v) ? laneType(b().getInt64Ty()) : b().getInt64Ty()));
+      };
+      args.push_back(wide(p.offset, 0));
+      args.push_back(wide(p.limit, ~uint64_t(0)));
     } else {
       for (llvm::Value* leaf : value(argId).leaves) args.push_back(splat(leaf));
     }

@@ -55,7 +55,8 @@ struct Ptr {
   uint32_t pointee = 0;          // SPIR-V type of what it points to
   LayoutContext context;         // layout facts for that type (matrix/vector strides)
   llvm::Value* base = nullptr;   // ptr (scalar); null means offset is an absolute address
-  llvm::Value* offset = nullptr; // i64, scalar or <W x i64>
+  llvm::Value* offset = nullptr; // i32 (offset32) or i64, scalar or vector
+  bool offset32 = false;
   llvm::Value* limit = nullptr;  // bytes accessible from base (i64 scalar or vector); null = no check
   // BuiltIn: which built-in variable, and the component selected (scalar or vector i32) if any.
   uint32_t variable = 0;
