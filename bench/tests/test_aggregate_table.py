@@ -52,6 +52,15 @@ class AggregateTableTest(unittest.TestCase):
         row = self.row([mismatch], lvp, lvp)
         self.assertIn("wrong result", row.results["tessera"].reason)
 
+    def test_timestamps_flagged_when_most_processes_disagree(self):
+        lvp = [support.record(support.LAVAPIPE_DEVICE, [1.0])]
+        good = support.record(support.TESSERA_DEVICE, [0.03, 0.03])
+        bad = dict(good, device_s=[0.001, 0.001])
+        self.assertFalse(self.row([good, good, bad], lvp, lvp).results["tessera"].timestamps_disagree)
+        self.assertTrue(self.row([good, bad, bad], lvp, lvp).results["tessera"].timestamps_disagree)
+        none = dict(good, device_s=[-1, -1])
+        self.assertIsNone(self.row([none], lvp, lvp).results["tessera"].timestamps_disagree)
+
     def test_latency_metric(self):
         t = [support.record(support.TESSERA_DEVICE, [0.02], work={"units": 1e4})]
         l = [support.record(support.LAVAPIPE_DEVICE, [0.04], work={"units": 1e4})]
