@@ -40,7 +40,8 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, help="driver threads (default: number of --cpus)")
     p.add_argument("--rounds", type=int, default=5,
                    help="processes per driver and workload, alternated (default 5)")
-    p.add_argument("--reps", type=int, help="timed repetitions per process (default: the workload's)")
+    p.add_argument("--reps", type=int,
+                   help="timed repetitions per process (default: the workload's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up repetitions per process")
     p.add_argument("--size", type=int, help="problem size (one workload only; see --list)")
     p.add_argument("--scaling", choices=("threads", "sizes"),
@@ -95,7 +96,8 @@ def probe_line(probe):
     fma = probe.get("fma_flops_per_s") or {}
     widths = sorted(fma, key=int)
     return ("memset %.1f GB/s, memcpy %.1f GB/s, FMA %s GFLOP/s (%s-bit), %d threads, "
-            "%d MiB buffers" % (probe["memset_bytes_per_s"] / 1e9, probe["memcpy_bytes_per_s"] / 1e9,
+            "%d MiB buffers" % (probe["memset_bytes_per_s"] / 1e9,
+                                probe["memcpy_bytes_per_s"] / 1e9,
                                 " / ".join("%.0f" % (fma[w] / 1e9) for w in widths),
                                 "/".join(widths), probe["threads"], probe["bytes"] >> 20))
 
@@ -188,8 +190,8 @@ class Session:
 
 
 def print_header(session, selected, probe):
-    print("Tessera benchmarks: %d workload(s) x %d drivers x %d rounds; CPUs %s, %d threads per driver"
-          % (len(selected), len(session.drivers), session.args.rounds,
+    print("Tessera benchmarks: %d workload(s) x %d drivers x %d rounds; CPUs %s, "
+          "%d threads per driver" % (len(selected), len(session.drivers), session.args.rounds,
              machine.format_cpu_list(session.cpus), session.threads))
     load = session.load_before
     print("machine: %s; load average %s%s" % (
@@ -375,7 +377,7 @@ def one_process(session, run, infos):
         report = "perf report -i %s" % shlex.quote(base + ".perf.data")
     else:
         wrapper = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + base + ".callgrind"]
-        report = "callgrind_annotate %s | less   (or kcachegrind)" % shlex.quote(base + ".callgrind")
+        report = "callgrind_annotate %s   (or kcachegrind)" % shlex.quote(base + ".callgrind")
     full = ["taskset", "-c", cpus] + wrapper + cmd
     runner.log("running: " + " ".join(shlex.quote(c) for c in full))
     try:
@@ -419,6 +421,7 @@ def main(argv=None):
             written = run_summary(session, run, infos, selected)
     if args.compare:
         if not written:
-            raise SystemExit("bench/run: --compare needs the run's results written (drop --no-write)")
+            raise SystemExit("bench/run: --compare needs the run's results written "
+                             "(drop --no-write)")
         return 0 if print_comparison(args.compare, written) else 1
     return 0

@@ -139,7 +139,8 @@ def draw(spec, path):
         return None
     except ImportError:
         pass
-    if not os.path.exists(SYSTEM_PYTHON) or os.path.realpath(SYSTEM_PYTHON) == os.path.realpath(sys.executable):
+    if (not os.path.exists(SYSTEM_PYTHON)
+            or os.path.realpath(SYSTEM_PYTHON) == os.path.realpath(sys.executable)):
         return "matplotlib is not installed (Debian: apt install python3-matplotlib)"
     spec_path = path + ".spec.json"
     with open(spec_path, "w", encoding="utf-8") as f:

@@ -171,7 +171,8 @@ class Runner:
             return rec.get("status") == "ok" and not rec.get("identity_problem")
 
         ref = next((d for d in self.drivers if d.is_reference), None)
-        canonical = next((rec for rec in records.get(ref.key, []) if good(rec)), None) if ref else None
+        ref_records = records.get(ref.key, []) if ref else []
+        canonical = next((rec for rec in ref_records if good(rec)), None)
         for d in self.drivers:
             own = canonical or next((rec for rec in records[d.key] if good(rec)), None)
             for rec in records[d.key]:
@@ -179,7 +180,8 @@ class Runner:
                     continue
                 diff = compare.compare_outputs(rec.get("output") or {}, own.get("output") or {})
                 if diff:
-                    rec["mismatch"] = "%s (vs %s round %d)" % (diff, own["driver"], own["round"] + 1)
+                    rec["mismatch"] = "%s (vs %s round %d)" % (diff, own["driver"],
+                                                              own["round"] + 1)
             if canonical is None:
                 for rec in records[d.key]:
                     rec["unverified"] = True

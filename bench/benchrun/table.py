@@ -132,8 +132,9 @@ def notes(rows, drivers, threshold=stats.DEFAULT_NOISY_SPREAD):
             if res.status != aggregate.OK:
                 lines.append("%s on %s: %s: %s" % (r.workload, d.label, res.status, res.reason))
             elif res.timestamps_disagree:
-                lines.append("%s on %s: in most processes the device timestamps disagree with wall time by more than "
-                             "25%% (the value uses wall time)" % (r.workload, d.label))
+                lines.append("%s on %s: in most processes the device timestamps disagree with "
+                             "wall time by more than 25%% (the value uses wall time)"
+                             % (r.workload, d.label))
     if any(res.ok and res.summary.noisy(threshold) for r in rows for res in r.results.values()):
         lines.append("%s noisy: spread (max-min)/median over the processes above %.0f%%"
                      % (NOISY_MARK, 100 * threshold))

@@ -14,8 +14,8 @@ from benchrun import drivers  # noqa: E402
 
 TESSERA_DEVICE = {"name": "Tessera (LLVM 19.1.7, 512 bits)", "driver_id": drivers.TESSERA_DRIVER_ID,
                   "driver_info": "Tessera 0.1.0"}
-LAVAPIPE_DEVICE = {"name": "llvmpipe (LLVM 15.0.6, 256 bits)", "driver_id": drivers.LLVMPIPE_DRIVER_ID,
-                   "driver_info": "Mesa 22.3.6"}
+LAVAPIPE_DEVICE = {"name": "llvmpipe (LLVM 15.0.6, 256 bits)",
+                   "driver_id": drivers.LLVMPIPE_DRIVER_ID, "driver_info": "Mesa 22.3.6"}
 LAVAPIPE512_DEVICE = dict(LAVAPIPE_DEVICE, name="llvmpipe (LLVM 15.0.6, 512 bits)")
 
 COPY_INFO = {"name": "buffer_copy", "description": "copy", "group": "transfer",

@@ -16,8 +16,8 @@ class AggregateTableTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def row(self, t_recs, l_recs, l512_recs, info=support.COPY_INFO):
-        return aggregate.make_row(info, 1 << 20, {"tessera": t_recs, "lavapipe": l_recs,
-                                                  "lavapipe-512": l512_recs}, self.drivers, PROBE, 2)
+        recs = {"tessera": t_recs, "lavapipe": l_recs, "lavapipe-512": l512_recs}
+        return aggregate.make_row(info, 1 << 20, recs, self.drivers, PROBE, 2)
 
     def test_ratio_limit_and_values(self):
         t = [support.record(support.TESSERA_DEVICE, [0.5, 0.5, 0.6]) for _ in range(5)]
@@ -39,8 +39,9 @@ class AggregateTableTest(unittest.TestCase):
         wrong = dict(ok, identity_problem="driverID 13, expected 32341")
         failed = support.record(support.TESSERA_DEVICE, [], status="failed", reason="boom")
         mismatch = dict(ok, mismatch="output hash x, reference y")
-        unsupported = support.record(support.TESSERA_DEVICE, [], status="unsupported",
-                                     reason="vkCreateComputePipelines is not provided by the driver")
+        unsupported = support.record(
+            support.TESSERA_DEVICE, [], status="unsupported",
+            reason="vkCreateComputePipelines is not provided by the driver")
         lvp = [support.record(support.LAVAPIPE_DEVICE, [1.0])]
         cases = [([ok, wrong], aggregate.WRONG_DRIVER), ([ok, failed], aggregate.FAILED),
                  ([ok, mismatch], aggregate.FAILED), ([unsupported], aggregate.UNSUPPORTED),
@@ -56,10 +57,11 @@ class AggregateTableTest(unittest.TestCase):
         lvp = [support.record(support.LAVAPIPE_DEVICE, [1.0])]
         good = support.record(support.TESSERA_DEVICE, [0.03, 0.03])
         bad = dict(good, device_s=[0.001, 0.001])
-        self.assertFalse(self.row([good, good, bad], lvp, lvp).results["tessera"].timestamps_disagree)
-        self.assertTrue(self.row([good, bad, bad], lvp, lvp).results["tessera"].timestamps_disagree)
-        none = dict(good, device_s=[-1, -1])
-        self.assertIsNone(self.row([none], lvp, lvp).results["tessera"].timestamps_disagree)
+        def flag(recs):
+            return self.row(recs, lvp, lvp).results["tessera"].timestamps_disagree
+        self.assertFalse(flag([good, good, bad]))
+        self.assertTrue(flag([good, bad, bad]))
+        self.assertIsNone(flag([dict(good, device_s=[-1, -1])]))
 
     def test_latency_metric(self):
         t = [support.record(support.TESSERA_DEVICE, [0.02], work={"units": 1e4})]

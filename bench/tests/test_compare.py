@@ -26,13 +26,15 @@ class CompareTest(unittest.TestCase):
 
     def test_u8_tolerance(self):
         self.assertIsNone(compare.compare_bytes("u8:1", bytes([10, 200]), bytes([11, 199])))
-        self.assertIn("byte 1 differs by 2", compare.compare_bytes("u8:1", bytes([10, 201]), bytes([10, 199])))
+        self.assertIn("byte 1 differs by 2",
+                      compare.compare_bytes("u8:1", bytes([10, 201]), bytes([10, 199])))
 
     def test_f32_tolerance(self):
         mode = "f32:1e-3:1e-6"
         self.assertIsNone(compare.compare_bytes(mode, floats(1.0005, 0.0), floats(1.0, 5e-7)))
         self.assertIn("float 0", compare.compare_bytes(mode, floats(1.01, 0.0), floats(1.0, 0.0)))
-        self.assertIn("float 1", compare.compare_bytes(mode, floats(1.0, float("nan")), floats(1.0, 0.0)))
+        self.assertIn("float 1",
+                      compare.compare_bytes(mode, floats(1.0, float("nan")), floats(1.0, 0.0)))
 
     def test_outputs_by_hash_and_by_file(self):
         same = {"hash": "h", "bytes": 8, "compare": "exact"}

@@ -34,7 +34,8 @@ class ResultsTest(unittest.TestCase):
             row = aggregate.make_row(support.COPY_INFO, 1 << 20, recs, drivers, None, 2)
             rows_json = [results.row_to_json(row, 0.1)]
             self.assertEqual(rows_json[0]["results"]["tessera"]["value"], 2.0)
-            doc = results.markdown_document("T", ["a"], [("Results", table.format_markdown([row], drivers))])
+            md = table.format_markdown([row], drivers)
+            doc = results.markdown_document("T", ["a"], [("Results", md)])
             out = os.path.join(tmp, "out")
             paths, problem = results.write_run(out, "summary", doc, rows_json,
                                                recs["tessera"], {"kind": "summary"}, None)

@@ -47,9 +47,12 @@ class RunnerTest(unittest.TestCase):
         info = run.list_workloads()[0]
         recs = run.run_config(info, 1024, 2, 1, 2, self.cpus, 3)
         calls = self.invocations()
-        self.assertEqual([c["icd"] for c in calls], ["tessera_icd.json", "lvp_icd.json", "lvp_icd.json"] * 2)
-        self.assertEqual([c["env"]["TESSERA_THREADS"] or c["env"]["LP_NUM_THREADS"] for c in calls], ["3"] * 6)
-        self.assertEqual([c["env"]["LP_NATIVE_VECTOR_WIDTH"] for c in calls[:3]], [None, None, "512"])
+        self.assertEqual([c["icd"] for c in calls],
+                         ["tessera_icd.json", "lvp_icd.json", "lvp_icd.json"] * 2)
+        threads = [c["env"]["TESSERA_THREADS"] or c["env"]["LP_NUM_THREADS"] for c in calls]
+        self.assertEqual(threads, ["3"] * 6)
+        widths = [c["env"]["LP_NATIVE_VECTOR_WIDTH"] for c in calls[:3]]
+        self.assertEqual(widths, [None, None, "512"])
         self.assertTrue(all(c["env"]["VK_LOADER_LAYERS_DISABLE"] == "~all~" for c in calls))
         self.assertIn("--reps", calls[0]["argv"])
         for key in ("tessera", "lavapipe", "lavapipe-512"):
