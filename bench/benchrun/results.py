@@ -112,7 +112,7 @@ def compare_runs(old, new):
             diff = res["median_s"] - before["median_s"]
             verdict = "agrees" if abs(diff) <= allowed else "DIFFERS"
             out.append((row["workload"], driver, verdict,
-                        "%s -> %s %s (%+.1f%%, allowed +-%.1f%%)" % (
+                        "%s -> %s %s (time %+.1f%%, allowed +-%.1f%%)" % (
                             table.fmt_number(before["value"]), table.fmt_number(res["value"]),
                             row["metric"], 100.0 * diff / before["median_s"],
                             100.0 * allowed / before["median_s"])))
