@@ -397,6 +397,11 @@ def main(argv=None):
               else runner.build(REPO, session.build_dir))
     if not os.path.exists(worker):
         raise SystemExit("bench/run: no worker at %s (build first, or drop --no-build)" % worker)
+    for d in session.drivers:
+        if not os.path.isfile(d.icd):
+            hint = (" (Debian: apt install mesa-vulkan-drivers)" if d.icd == drv.LAVAPIPE_ICD
+                    else "")
+            raise SystemExit("bench/run: %s's manifest %s does not exist%s" % (d.label, d.icd, hint))
     with tempfile.TemporaryDirectory(prefix="tessera-bench-") as scratch:
         run = runner.Runner(worker, session.drivers, scratch, args.timeout)
         infos = run.list_workloads()
