@@ -9,6 +9,11 @@ LLVMPIPE_DRIVER_ID = 13  # VK_DRIVER_ID_MESA_LLVMPIPE
 LAVAPIPE_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 TESSERA_ICD = os.path.join("build", "icd", "tessera_icd.json")  # relative to the repo root
 
+# Set for cold-cache workloads (pipeline_create_cold): every driver's switch that turns its
+# on-disk shader cache off. The runner also gives those processes an empty HOME and
+# XDG_CACHE_HOME, so a cache without a switch starts empty anyway.
+COLD_CACHE_ENV = {"MESA_SHADER_CACHE_DISABLE": "true"}
+
 # Variables that would add, filter or layer drivers behind the harness's back, and the
 # ones the harness sets itself.
 _STRIPPED = ("VK_ADD_DRIVER_FILES", "VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE",

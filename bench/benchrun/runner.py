@@ -120,11 +120,15 @@ class Runner:
 
     def environment(self, info, driver, threads, config_dir, proc_dir):
         """Loader and thread settings, plus the disk-cache settings: a cold-cache workload
-        gets an empty XDG_CACHE_HOME per process and Mesa's cache turned off; the others
-        share one cache directory per driver across the rounds of a configuration."""
+        gets an empty XDG_CACHE_HOME and HOME per process (so a disk cache starts empty
+        wherever a driver keeps it) and the caches turned off where a driver has a switch
+        (drivers.COLD_CACHE_ENV); the others share one cache directory per driver across
+        the rounds of a configuration."""
         if info.get("cold_caches"):
-            extra = {"XDG_CACHE_HOME": os.path.join(proc_dir, "xdg-cache"),
-                     "MESA_SHADER_CACHE_DISABLE": "true"}
+            empty = os.path.join(proc_dir, "empty-home")
+            os.makedirs(empty, exist_ok=True)
+            extra = dict(drv.COLD_CACHE_ENV, XDG_CACHE_HOME=os.path.join(empty, ".cache"),
+                         HOME=empty)
         else:
             extra = {"XDG_CACHE_HOME": os.path.join(config_dir, "xdg-cache-" + driver.key)}
         return drv.worker_env(self.base_env, driver, threads, extra)

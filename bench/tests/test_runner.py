@@ -62,6 +62,17 @@ class RunnerTest(unittest.TestCase):
                 self.assertNotIn("mismatch", rec)
                 self.assertNotIn("identity_problem", rec)
 
+    def test_cold_cache_workloads_get_an_empty_home_per_process(self):
+        run = self.runner()
+        info = dict(run.list_workloads()[0], cold_caches=True)
+        run.run_config(info, 1024, 1, 0, 2, self.cpus, 1)
+        homes = [c["env"]["XDG_CACHE_HOME"] for c in self.invocations()]
+        self.assertEqual(len(set(homes)), 6)
+        self.assertTrue(all("empty-home" in h for h in homes))
+        warm = run.environment(dict(info, cold_caches=False), self.drivers[0], 1, "/c", "/p")
+        self.assertEqual(warm["XDG_CACHE_HOME"], "/c/xdg-cache-tessera")
+        self.assertNotIn("MESA_SHADER_CACHE_DISABLE", warm)
+
     def test_wrong_output_and_wrong_driver_are_caught(self):
         run = self.runner("tessera_icd.json=wrong-hash")
         recs = run.run_config(run.list_workloads()[0], 1024, 1, 0, 2, self.cpus, 1)
