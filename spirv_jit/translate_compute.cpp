@@ -86,6 +86,12 @@ Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
   llvm::Value* localIndex = B.CreateAdd(splat(B.CreateMul(batch, B.getInt32(width()))), lane);
   auto localId = [&](int axis) -> llvm::Value* {
     uint32_t sx = localSize_[0], sy = localSize_[1];
+    // A batch holds W consecutive local indices: when a row (or a plane) is a multiple of W,
+    // every lane of the batch shares y (and z), which then stay scalars (e.g. a 16x16 tile at
+    // W=16 has one y per batch, and shared-memory rows indexed by it become scalar loads).
+    llvm::Value* firstIndex = B.CreateMul(batch, B.getInt32(width()));
+    if (axis == 1 && sx % width() == 0) return B.CreateURem(B.CreateUDiv(firstIndex, B.getInt32(sx)), B.getInt32(sy));
+    if (axis == 2 && (sx * sy) % width() == 0) return B.CreateUDiv(firstIndex, B.getInt32(sx * sy));
     switch (axis) {
       case 0: return B.CreateURem(localIndex, splat(B.getInt32(sx)));
       case 1: return B.CreateURem(B.CreateUDiv(localIndex, splat(B.getInt32(sx))), splat(B.getInt32(sy)));
@@ -117,7 +123,10 @@ Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
     case spv::BuiltIn::GlobalInvocationId:
       for (int i = 0; i < 3; ++i) {
         llvm::Value* wg = wgField(offsetof(abi::WorkgroupState, workgroupId) + 4 * i);
-        v.leaves.push_back(B.CreateAdd(splat(B.CreateMul(wg, B.getInt32(localSize_[i]))), localId(i)));
+        llvm::Value* base = B.CreateMul(wg, B.getInt32(localSize_[i]));
+        llvm::Value* local = localId(i);
+        unify(base, local);
+        v.leaves.push_back(B.CreateAdd(base, local));
       }
       break;
     case spv::BuiltIn::WorkgroupSize:

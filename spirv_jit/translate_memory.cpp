@@ -256,6 +256,11 @@ class MemoryTranslation {
       const Type* pt = t.spirv().type(g->type);
       Val whole = t.builtInValue(spv::BuiltIn(*d.builtIn), pt->element);
       if (!p.component) return whole;
+      if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(p.component)) {
+        // A constant component keeps its own shape (y and z can be batch-uniform scalars).
+        out.leaves.push_back(whole.leaf(std::min<size_t>(c->getZExtValue(), whole.leaves.size() - 1)));
+        return out;
+      }
       llvm::Value* r = whole.leaf(0);
       for (size_t i = 1; i < whole.leaves.size(); ++i)
         r = t.select(B.CreateICmpEQ(p.component, t.constInt(p.component->getType(), i)), whole.leaves[i], r);

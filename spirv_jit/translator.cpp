@@ -292,14 +292,19 @@ Val Translator::value(uint32_t id) {
 
 void Translator::define(uint32_t id, Val v) {
   if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
+    // A value the analysis calls varying gets a vector slot even when this definition is a
+    // scalar (batch-uniform built-ins): in a loop with divergent exits, lanes that left in
+    // earlier iterations must keep the value they saw.
+    const bool varying = isVarying(id);
     auto& slots = fn_->valueSlots[id];
     if (slots.empty())
-      for (llvm::Value* leaf : v.leaves) slots.push_back(makeSlot(b(), fn_->allocaBlock, leaf->getType()));
+      for (llvm::Value* leaf : v.leaves)
+        slots.push_back(makeSlot(b(), fn_->allocaBlock, varying ? laneType(leaf->getType()->getScalarType()) : leaf->getType()));
     for (size_t i = 0; i < v.leaves.size(); ++i) {
       llvm::Value* leaf = v.leaves[i];
       if (slots[i]->getAllocatedType() != leaf->getType()) {
-        // Same id defined with another shape: can only happen for a re-definition; widen.
-        leaf = splat(leaf);
+        if (slots[i]->getAllocatedType()->isVectorTy()) leaf = splat(leaf);
+        else leaf = uniformize(leaf);
       }
       // Varying values keep the lanes that are not active (a loop with divergent exits
       // redefines a value for the remaining lanes only).
@@ -347,9 +352,11 @@ Ptr Translator::pointer(uint32_t id) {
 void Translator::definePointer(uint32_t id, Ptr p) {
   if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
     PointerSlots& s = fn_->pointerSlots[id];
-    auto keep = [&](llvm::Value* v, llvm::AllocaInst*& slot) {
+    const bool varying = isVarying(id);
+    auto keep = [&](llvm::Value*& v, llvm::AllocaInst*& slot) {
       if (!v || llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v)) return;
       if (auto* inst = llvm::dyn_cast<llvm::Instruction>(v); inst && inst->getParent() == fn_->allocaBlock) return;
+      if (varying && !v->getType()->isPointerTy()) v = splat(v);  // see define()
       if (!slot) slot = makeSlot(b(), fn_->allocaBlock, v->getType());
       llvm::Value* stored = v;
       if (isVector(v) && mask_) stored = b().CreateSelect(mask_, v, loadSlot(slot));
