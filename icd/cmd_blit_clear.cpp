@@ -6,6 +6,8 @@
 #include "command_buffer.h"
 #include "entrypoints.h"
 #include "parallel_copy.h"
+
+#include <cstdlib>
 #include "resources.h"
 #include "tessera/texel_codec.h"
 
@@ -28,10 +30,19 @@ struct BlitCmd {
     for (uint32_t i = 0; i < regionCount; ++i) {
       const VkImageBlit& r = regions[i];
       forEachAspect(r.srcSubresource.aspectMask, [&](VkImageAspectFlagBits aspect) {
-        ThreadPool::shared().parallelFor(r.srcSubresource.layerCount, [&](size_t l) {
-          blitRegion(src->view(aspect, r.srcSubresource.mipLevel, r.srcSubresource.baseArrayLayer + uint32_t(l)),
-                     dst->view(aspect, r.dstSubresource.mipLevel, r.dstSubresource.baseArrayLayer + uint32_t(l)),
-                     r.srcOffsets, r.dstOffsets, filter);
+        // Layers times bands of destination rows, so one big 2D blit uses every core.
+        const uint32_t layers = r.srcSubresource.layerCount;
+        const int32_t rows = std::max(1, std::abs(r.dstOffsets[1].y - r.dstOffsets[0].y));
+        const int32_t rowStart = std::min(r.dstOffsets[0].y, r.dstOffsets[1].y);
+        constexpr int32_t kBandRows = 16;
+        const int32_t bands = (rows + kBandRows - 1) / kBandRows;
+        ThreadPool::shared().parallelFor(size_t(layers) * size_t(bands), [&](size_t item) {
+          const uint32_t l = uint32_t(item / size_t(bands));
+          const int32_t band = int32_t(item % size_t(bands));
+          blitRegion(src->view(aspect, r.srcSubresource.mipLevel, r.srcSubresource.baseArrayLayer + l),
+                     dst->view(aspect, r.dstSubresource.mipLevel, r.dstSubresource.baseArrayLayer + l),
+                     r.srcOffsets, r.dstOffsets, filter, rowStart + band * kBandRows,
+                     rowStart + std::min(rows, (band + 1) * kBandRows));
         });
       });
     }

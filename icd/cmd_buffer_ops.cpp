@@ -26,15 +26,7 @@ struct FillBufferCmd {
   VkDeviceSize offset;
   VkDeviceSize size;
   uint32_t data;
-  void execute(ExecContext&) const {
-    uint8_t* base = dst->data() + offset;
-    const size_t words = size_t(size / 4);
-    forEachRow((words + 16383) / 16384, 65536, [&](size_t chunk) {
-      uint32_t* p = reinterpret_cast<uint32_t*>(base) + chunk * 16384;
-      const size_t n = std::min<size_t>(16384, words - chunk * 16384);
-      std::fill_n(p, n, data);
-    });
-  }
+  void execute(ExecContext&) const { parallelFill32(dst->data() + offset, size_t(size), data); }
 };
 
 struct UpdateBufferCmd {

@@ -3,8 +3,10 @@
 #include "tessera/blit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "tessera/texel_codec.h"
 
@@ -113,10 +115,81 @@ void blitDepthStencil(const SubresourceView& src, const SubresourceView& dst, co
   }
 }
 
+// The destination-to-source mapping of one destination x.
+struct XMap {
+  int32_t nearest, i0, i1;
+  double alpha;
+};
+
+// Four 8-bit UNORM components, no sRGB (RGBA8, BGRA8, ABGR8 packed): the common case, blitted
+// without the generic codec. Bit-exact with the generic path below: the same decoded floats
+// (taken from decodeTexel), the same double-precision weights and sums, and the same encoding
+// (clamp, then round half to even, as encodeTexel's UNORM conversion).
+bool isUnorm8x4(const FormatInfo& f) {
+  if (f.blockSize != 4 || f.componentCount != 4 || f.isCompressed() || f.isDepthStencil()) return false;
+  for (uint32_t c = 0; c < 4; ++c)
+    if (f.components[c].bits != 8 || f.components[c].numeric != NumericFormat::UNorm) return false;
+  return true;
+}
+
+uint8_t encodeUnorm8(float f) {
+  const double clamped = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
+  // Round half to even, written out as texel_codec.cpp does (independent of MXCSR).
+  const double x = clamped * 255.0, r = std::floor(x + 0.5);
+  return uint8_t((r - x == 0.5 && std::fmod(r, 2.0) != 0.0) ? r - 1.0 : r);
+}
+
+void blitUnorm8x4(const SubresourceView& src, const SubresourceView& dst, const Axis ax[3], const int32_t begin[3],
+                  const int32_t end[3], const XMap* xmap, bool linear) {
+  static const auto table = [] {
+    std::array<float, 256> t{};
+    const FormatInfo* f = formatInfo(VK_FORMAT_R8G8B8A8_UNORM);
+    for (uint32_t b = 0; b < 256; ++b) {
+      const uint8_t texel[4] = {uint8_t(b), uint8_t(b), uint8_t(b), uint8_t(b)};
+      TexelValue v;
+      decodeTexel(*f, texel, v);
+      t[b] = v.f[0];
+    }
+    return t;
+  }();
+  for (int32_t z = begin[2]; z < end[2]; ++z) {
+    for (int32_t y = begin[1]; y < end[1]; ++y) {
+      uint8_t* out = texelAddress(dst, 4, begin[0], y, z);
+      if (!linear) {
+        const int32_t j = ax[1].nearest(y), k = ax[2].nearest(z);
+        for (int32_t x = begin[0]; x < end[0]; ++x, out += 4)
+          std::memcpy(out, texelAddress(src, 4, xmap[x - begin[0]].nearest, j, k), 4);
+        continue;
+      }
+      int32_t j[2], k[2];
+      double b, g;
+      ax[1].linear(y, j[0], j[1], b);
+      ax[2].linear(z, k[0], k[1], g);
+      const double wy[2] = {1.0 - b, b}, wz[2] = {1.0 - g, g};
+      for (int32_t x = begin[0]; x < end[0]; ++x, out += 4) {
+        const XMap& m = xmap[x - begin[0]];
+        const int32_t i[2] = {m.i0, m.i1};
+        const double wx[2] = {1.0 - m.alpha, m.alpha};
+        double sum[4] = {0, 0, 0, 0};
+        for (int dz = 0; dz < 2; ++dz)
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx) {
+              const double w = wx[dx] * wy[dy] * wz[dz];
+              if (w == 0.0) continue;
+              const uint8_t* t = texelAddress(src, 4, i[dx], j[dy], k[dz]);
+              for (int c = 0; c < 4; ++c) sum[c] += w * double(table[t[c]]);
+            }
+        for (int c = 0; c < 4; ++c) out[c] = encodeUnorm8(float(sum[c]));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void blitRegion(const SubresourceView& src, const SubresourceView& dst,
-                const VkOffset3D srcOffsets[2], const VkOffset3D dstOffsets[2], VkFilter filter) {
+                const VkOffset3D srcOffsets[2], const VkOffset3D dstOffsets[2], VkFilter filter,
+                int32_t rowBegin, int32_t rowEnd) {
   if (!src.data || !dst.data || !src.format || !dst.format) return;
   if (src.extent.width == 0 || src.extent.height == 0 || src.extent.depth == 0) return;
   const Axis ax[3] = {
@@ -132,6 +205,9 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
       !dstRange(dstOffsets[0].y, dstOffsets[1].y, dst.extent.height, begin[1], end[1]) ||
       !dstRange(dstOffsets[0].z, dstOffsets[1].z, dst.extent.depth, begin[2], end[2]))
     return;
+  begin[1] = std::max(begin[1], rowBegin);
+  end[1] = std::min(end[1], rowEnd);
+  if (begin[1] >= end[1]) return;
 
   if (src.aspect != VK_IMAGE_ASPECT_COLOR_BIT || dst.aspect != VK_IMAGE_ASPECT_COLOR_BIT) {
     if (src.aspect == dst.aspect) blitDepthStencil(src, dst, ax, begin, end);
@@ -149,13 +225,26 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
   // request on them is treated as NEAREST.
   const bool linear = filter == VK_FILTER_LINEAR && srcKind == TexelKind::Float;
 
+  // The x mapping is the same on every row: work it out once (it is a division per texel).
+  std::vector<XMap> xmap(size_t(end[0] - begin[0]));
+  for (int32_t x = begin[0]; x < end[0]; ++x) {
+    XMap& m = xmap[size_t(x - begin[0])];
+    m.nearest = ax[0].nearest(x);
+    ax[0].linear(x, m.i0, m.i1, m.alpha);
+  }
+
+  if (&sf == &df && isUnorm8x4(sf)) {
+    blitUnorm8x4(src, dst, ax, begin, end, xmap.data(), linear);
+    return;
+  }
+
   for (int32_t z = begin[2]; z < end[2]; ++z) {
     for (int32_t y = begin[1]; y < end[1]; ++y) {
       for (int32_t x = begin[0]; x < end[0]; ++x) {
         TexelValue value;
         if (!linear) {
           decodeTexel(
-              sf, texelAddress(src, srcTexel, ax[0].nearest(x), ax[1].nearest(y), ax[2].nearest(z)),
+              sf, texelAddress(src, srcTexel, xmap[size_t(x - begin[0])].nearest, ax[1].nearest(y), ax[2].nearest(z)),
               value);
         } else {
           // "Format conversions on unorm, snorm, scaled and packed float formats of the copied
@@ -167,7 +256,8 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
           int32_t i[2], j[2], k[2];
           double wx[2], wy[2], wz[2];
           double a, b, g;
-          ax[0].linear(x, i[0], i[1], a);
+          const XMap& m = xmap[size_t(x - begin[0])];
+          i[0] = m.i0, i[1] = m.i1, a = m.alpha;
           ax[1].linear(y, j[0], j[1], b);
           ax[2].linear(z, k[0], k[1], g);
           wx[0] = 1.0 - a, wx[1] = a;

@@ -5,6 +5,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 
 #include "tessera/format.h"
@@ -30,8 +31,11 @@ struct SubresourceView {
 // uint->uint, sint->sint). Depth/stencil only with NEAREST between the same format.
 // Sampling clamps to the edge of the source image (not of the source region, which the spec
 // allows but does not require). Destination texels outside the destination image are skipped.
+// rowBegin/rowEnd restrict the work to destination rows [rowBegin, rowEnd) (the mapping from
+// destination to source is that of the whole region), so one region can be split over threads.
 void blitRegion(const SubresourceView& src, const SubresourceView& dst,
-                const VkOffset3D srcOffsets[2], const VkOffset3D dstOffsets[2], VkFilter filter);
+                const VkOffset3D srcOffsets[2], const VkOffset3D dstOffsets[2], VkFilter filter,
+                int32_t rowBegin = INT32_MIN, int32_t rowEnd = INT32_MAX);
 
 // vkCmdResolveImage for one region and one layer: src multisampled, dst single-sampled, same
 // format. Float-decoded formats average the samples (decode -> average -> encode; sRGB formats
