@@ -116,6 +116,7 @@ struct LoadedProgram final : ComputeProgram {
 
 constexpr uint32_t kObjectMagic = 0x54534f31;  // "TSO1"
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
+constexpr size_t kRecentPrograms = 256;
 
 }  // namespace
 
@@ -222,8 +223,9 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
 }
 
 CodeCache& CodeCache::instance() {
-  static CodeCache cache;
-  return cache;
+  // Never destroyed: its programs' code belongs to the JIT, which outlives everything.
+  static CodeCache* cache = new CodeCache;
+  return *cache;
 }
 
 std::shared_ptr<const ComputeProgram> CodeCache::findProgram(const CacheKey& key) {
@@ -264,6 +266,8 @@ std::shared_ptr<const ComputeProgram> CodeCache::load(const CacheKey& key, const
   if (remember) {
     std::lock_guard lock(mutex_);
     live_[key] = program;
+    recent_.push_back(program);
+    if (recent_.size() > kRecentPrograms) recent_.pop_front();
     if (!objects_.count(key) && objectBytes_ + object.code.size() <= kMaxRememberedBytes) {
       objects_[key] = object;
       objectBytes_ += object.code.size();

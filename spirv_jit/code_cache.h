@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -67,6 +68,10 @@ class CodeCache {
   std::mutex mutex_;
   std::map<CacheKey, std::weak_ptr<const ComputeProgram>> live_;
   std::map<CacheKey, CachedObject> objects_;
+  // The most recently loaded programs stay alive after their last pipeline is destroyed, so
+  // an application that recreates pipelines (or a VkPipelineCache read again) gets them back
+  // without linking. Kernels are a few KiB each.
+  std::deque<std::shared_ptr<const ComputeProgram>> recent_;
   size_t objectBytes_ = 0;
 };
 

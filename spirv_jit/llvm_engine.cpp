@@ -25,6 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <unordered_set>
 
 #include "runtime.h"
 
@@ -92,9 +93,11 @@ std::vector<HostSymbol> hostSymbols() {
 
 class Jit {
  public:
+  // Never destroyed: code may still be referenced by caches while the process exits, and an
+  // LLJIT torn down under them would deadlock; the OS reclaims everything at exit.
   static Jit& instance() {
-    static Jit jit;
-    return jit;
+    static Jit* jit = new Jit;
+    return *jit;
   }
   llvm::orc::LLJIT* get(std::string* error) {
     if (!jit_) *error = error_;
@@ -132,18 +135,40 @@ class Jit {
   std::string error_;
 };
 
+// Kernel code lives in a few JITDylibs linked against the one holding runtime symbols. A
+// symbol may be defined once per JITDylib, and the same object can be loaded twice (a
+// cache-less compile next to a cached one, or a reload racing the unload of an earlier copy),
+// so each load goes to the first JITDylib not defining its symbol; a ResourceTracker per load
+// frees exactly that code. Creating a JITDylib is the costly part of a load, so they are kept.
+class KernelDylibs {
+ public:
+  static KernelDylibs& instance() {
+    static KernelDylibs* k = new KernelDylibs;  // lives as long as the JIT (never destroyed)
+    return *k;
+  }
+  std::mutex mutex;
+  struct Slot {
+    llvm::orc::JITDylib* dylib;
+    std::unordered_set<std::string> defined;
+  };
+  std::vector<Slot> slots;
+};
+
 class OrcLoadedCode final : public LoadedCode {
  public:
-  OrcLoadedCode(llvm::orc::LLJIT* jit, llvm::orc::JITDylib* dylib, void* entry, std::string name)
-      : jit_(jit), dylib_(dylib), entry_(entry), name_(std::move(name)) {}
+  OrcLoadedCode(llvm::orc::ResourceTrackerSP tracker, size_t slot, void* entry, std::string name)
+      : tracker_(std::move(tracker)), slot_(slot), entry_(entry), name_(std::move(name)) {}
   ~OrcLoadedCode() override {
-    if (dylib_) llvm::consumeError(jit_->getExecutionSession().removeJITDylib(*dylib_));
+    KernelDylibs& k = KernelDylibs::instance();
+    std::lock_guard lock(k.mutex);
+    llvm::consumeError(tracker_->remove());
+    k.slots[slot_].defined.erase(name_);
   }
   void* symbol(const std::string& name) const override { return name == name_ ? entry_ : nullptr; }
 
  private:
-  llvm::orc::LLJIT* jit_;
-  llvm::orc::JITDylib* dylib_;
+  llvm::orc::ResourceTrackerSP tracker_;
+  size_t slot_;
   void* entry_;
   std::string name_;
 };
@@ -286,36 +311,41 @@ std::unique_ptr<LoadedCode> loadObject(const std::vector<char>& object, const st
                                        std::string* error) {
   llvm::orc::LLJIT* jit = Jit::instance().get(error);
   if (!jit) return nullptr;
-  // One JITDylib per load: the same object may be linked twice (a cache-less compile next to
-  // a cached one), and removing the dylib frees exactly this code.
-  static std::atomic<uint64_t> counter{0};
-  auto dylib = jit->createJITDylib("tessera." + std::to_string(counter.fetch_add(1)));
-  if (!dylib) {
-    *error = errorText(dylib.takeError());
-    return nullptr;
+  KernelDylibs& k = KernelDylibs::instance();
+  std::lock_guard lock(k.mutex);
+  size_t slot = 0;
+  while (slot < k.slots.size() && k.slots[slot].defined.count(symbolName)) ++slot;
+  if (slot == k.slots.size()) {
+    auto dylib = jit->createJITDylib("tessera.kernels." + std::to_string(slot));
+    if (!dylib) {
+      *error = errorText(dylib.takeError());
+      return nullptr;
+    }
+    dylib->addToLinkOrder(jit->getMainJITDylib());
+    k.slots.push_back({&*dylib, {}});
   }
-  llvm::orc::JITDylib& jd = *dylib;
-  jd.addToLinkOrder(jit->getMainJITDylib());
-  auto remove = [&] { llvm::consumeError(jit->getExecutionSession().removeJITDylib(jd)); };
+  llvm::orc::JITDylib& jd = *k.slots[slot].dylib;
+  auto tracker = jd.createResourceTracker();
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), symbolName);
-  if (auto e = jit->addObjectFile(jd, std::move(buffer))) {
+  if (auto e = jit->addObjectFile(tracker, std::move(buffer))) {
     *error = errorText(std::move(e));
-    remove();
+    llvm::consumeError(tracker->remove());
     return nullptr;
   }
-  auto addr = jit->lookup(jd, symbolName);
+  auto addr = jit->lookup(jd, symbolName);  // links the object
   if (!addr) {
     *error = errorText(addr.takeError());
-    remove();
+    llvm::consumeError(tracker->remove());
     return nullptr;
   }
+  k.slots[slot].defined.insert(symbolName);
   void* entry = addr->toPtr<void*>();
   static const bool perfMap = [] {
     const char* v = std::getenv("TESSERA_PERF_MAP");
     return v && *v && *v != '0';
   }();
   if (perfMap) writePerfMap(object, entry, symbolName);
-  return std::make_unique<OrcLoadedCode>(jit, &jd, entry, symbolName);
+  return std::make_unique<OrcLoadedCode>(std::move(tracker), slot, entry, symbolName);
 }
 
 }  // namespace tessera::jit
