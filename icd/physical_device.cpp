@@ -175,7 +175,8 @@ FeatureSet supportedFeatures() {
   f.shaderUniformBufferArrayDynamicIndexing = true;
   f.shaderStorageBufferArrayDynamicIndexing = true;
   f.shaderStorageImageArrayDynamicIndexing = true;
-  f.bufferDeviceAddress = true;        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
+  f.bufferDeviceAddress = true;
+  f.robustImageAccess = true;          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;

@@ -1,0 +1,33 @@
+// VkRenderPass and VkFramebuffer: the application's description, kept (render pass 1 create
+// infos converted to their *2 form). Drawing with them is the graphics issue's work; these
+// objects exist so programs and the CTS can create, query and destroy them.
+#pragma once
+
+#include <optional>
+#include <vector>
+#include <vulkan/vulkan_core.h>
+
+namespace tessera {
+
+struct RenderPass {
+  struct Subpass {
+    VkSubpassDescriptionFlags flags = 0;
+    VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    uint32_t viewMask = 0;
+    std::vector<VkAttachmentReference2> inputs, colors, resolves;
+    std::optional<VkAttachmentReference2> depthStencil;
+    std::vector<uint32_t> preserve;
+  };
+  std::vector<VkAttachmentDescription2> attachments;
+  std::vector<Subpass> subpasses;
+  std::vector<VkSubpassDependency2> dependencies;
+};
+
+struct ImageView;
+struct Framebuffer {
+  std::vector<ImageView*> attachments;  // empty for imageless framebuffers
+  bool imageless = false;
+  uint32_t width = 0, height = 0, layers = 0;
+};
+
+}  // namespace tessera
