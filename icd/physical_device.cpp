@@ -176,7 +176,25 @@ FeatureSet supportedFeatures() {
   f.shaderStorageBufferArrayDynamicIndexing = true;
   f.shaderStorageImageArrayDynamicIndexing = true;
   f.bufferDeviceAddress = true;
-  f.robustImageAccess = true;          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
+  f.robustImageAccess = true;
+  f.shaderZeroInitializeWorkgroupMemory = true;  // compute_dispatch.cpp zeroes shared memory per workgroup
+  // Types and storage widths the translator handles (translate_arith/memory.cpp), exercised by
+  // tests/unit/spirv_jit and the CTS compute, spirv_assembly and ssbo groups.
+  f.shaderInt64 = true;
+  f.shaderInt16 = true;
+  f.shaderFloat64 = true;
+  f.shaderFloat16 = true;
+  f.shaderInt8 = true;
+  f.storageBuffer16BitAccess = true;
+  f.uniformAndStorageBuffer16BitAccess = true;
+  f.storagePushConstant16 = true;
+  f.storageBuffer8BitAccess = true;
+  f.uniformAndStorageBuffer8BitAccess = true;
+  f.storagePushConstant8 = true;
+  f.shaderSubgroupExtendedTypes = true;  // subgroup operations are width-generic
+  f.shaderBufferInt64Atomics = true;     // atomicrmw on i64, lane by lane
+  f.shaderSharedInt64Atomics = true;
+  f.shaderIntegerDotProduct = true;      // translate_composite.cpp          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;
