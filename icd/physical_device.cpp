@@ -194,7 +194,27 @@ FeatureSet supportedFeatures() {
   f.shaderSubgroupExtendedTypes = true;  // subgroup operations are width-generic
   f.shaderBufferInt64Atomics = true;     // atomicrmw on i64, lane by lane
   f.shaderSharedInt64Atomics = true;
-  f.shaderIntegerDotProduct = true;      // translate_composite.cpp          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
+  f.shaderIntegerDotProduct = true;      // translate_composite.cpp
+  // Descriptors (translate_memory.cpp reads set memory when a kernel runs, so updates after
+  // binding are seen; per-lane descriptor indices gather per lane): tests/api/descriptor_kinds_test.
+  f.inlineUniformBlock = true;
+  f.descriptorBindingInlineUniformBlockUpdateAfterBind = true;
+  f.shaderUniformBufferArrayNonUniformIndexing = true;
+  f.shaderStorageBufferArrayNonUniformIndexing = true;
+  f.shaderStorageImageArrayNonUniformIndexing = true;
+  f.shaderUniformTexelBufferArrayDynamicIndexing = true;
+  f.shaderStorageTexelBufferArrayDynamicIndexing = true;
+  f.shaderUniformTexelBufferArrayNonUniformIndexing = true;
+  f.shaderStorageTexelBufferArrayNonUniformIndexing = true;
+  f.descriptorBindingUniformBufferUpdateAfterBind = true;
+  f.descriptorBindingStorageBufferUpdateAfterBind = true;
+  f.descriptorBindingStorageImageUpdateAfterBind = true;
+  f.descriptorBindingUniformTexelBufferUpdateAfterBind = true;
+  f.descriptorBindingStorageTexelBufferUpdateAfterBind = true;
+  f.descriptorBindingUpdateUnusedWhilePending = true;
+  f.descriptorBindingPartiallyBound = true;
+  f.descriptorBindingVariableDescriptorCount = true;
+  f.runtimeDescriptorArray = true;          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;
