@@ -232,13 +232,20 @@ const std::string& hostTargetDescription() {
 bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<char>* object, std::string* error,
                 const std::string& dumpPrefix) {
   initializeLlvm();
-  auto tm = makeTargetMachine();
-  if (!tm) {
-    *error = errorText(tm.takeError());
-    return false;
+  // One target machine per compiling thread, reused: building one for the host CPU (every
+  // feature of the subtarget) costs about a millisecond.
+  thread_local std::unique_ptr<llvm::TargetMachine> threadTm;
+  if (!threadTm) {
+    auto made = makeTargetMachine();
+    if (!made) {
+      *error = errorText(made.takeError());
+      return false;
+    }
+    threadTm = std::move(*made);
   }
-  module.setDataLayout((*tm)->createDataLayout());
-  module.setTargetTriple((*tm)->getTargetTriple().str());
+  llvm::TargetMachine* tm = threadTm.get();
+  module.setDataLayout(tm->createDataLayout());
+  module.setTargetTriple(tm->getTargetTriple().str());
   // Let the backend keep W-lane vectors whole (512-bit registers when W = 16).
   std::string bits = std::to_string(options.simdWidth * 32);
   for (llvm::Function& f : module) {
@@ -270,7 +277,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm->get());
+  llvm::PassBuilder pb(tm);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -298,7 +305,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream os(buffer);
   llvm::legacy::PassManager pm;
-  if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
     *error = "internal error: the target cannot emit object files";
     return false;
   }
