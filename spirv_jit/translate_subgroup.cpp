@@ -244,10 +244,11 @@ bool Subgroup::run() {
     case Op::OpGroupNonUniformBallotBitCount: {
       auto gop = spv::GroupOperation(o.operand(1));
       llvm::Value* word = t.value(o.operand(2)).leaf(0);
-      llvm::Value* subgroupBits = B.getInt32(W() >= 32 ? ~0u : (1u << W()) - 1);
       llvm::Value* r;
       if (gop == spv::GroupOperation::Reduce) {
-        r = B.CreateIntrinsic(llvm::Intrinsic::ctpop, {word->getType()}, {B.CreateAnd(word, subgroupBits)});
+        // The ballot may differ per lane (any uvec4 is allowed): keep whatever shape it has.
+        llvm::Value* bitsOf = t.constInt(word->getType(), W() >= 32 ? ~0u : (1u << W()) - 1);
+        r = B.CreateIntrinsic(llvm::Intrinsic::ctpop, {word->getType()}, {B.CreateAnd(word, bitsOf)});
       } else {
         llvm::Value* one = t.splat(B.getInt32(1));
         llvm::Value* upto = gop == spv::GroupOperation::InclusiveScan ? B.CreateSub(B.CreateShl(B.CreateShl(one, lane), one), one)
@@ -260,25 +261,15 @@ bool Subgroup::run() {
     }
     case Op::OpGroupNonUniformBallotFindLSB:
     case Op::OpGroupNonUniformBallotFindMSB: {
-      Val v = t.value(o.operand(1));
-      bool lsb = o.op == Op::OpGroupNonUniformBallotFindLSB;
-      // Search the four words (lowest first for LSB, highest first for MSB).
-      llvm::Value* result = nullptr;
-      for (int k = 0; k < 4; ++k) {
-        int c = lsb ? 3 - k : k;
-        llvm::Value* w = v.leaf(c);
-        llvm::Value* pos = lsb ? B.CreateIntrinsic(llvm::Intrinsic::cttz, {w->getType()}, {w, B.getFalse()})
-                               : B.CreateSub(t.constInt(w->getType(), 31),
-                                             B.CreateIntrinsic(llvm::Intrinsic::ctlz, {w->getType()}, {w, B.getFalse()}));
-        pos = B.CreateAdd(pos, t.constInt(pos->getType(), 32 * c));
-        if (!result) {
-          result = pos;
-          continue;
-        }
-        llvm::Value* nonzero = B.CreateICmpNE(w, llvm::Constant::getNullValue(w->getType()));
-        result = t.select(nonzero, pos, result);
-      }
-      t.define(o.result, Val{{result}});
+      // Only the bits of the subgroup's own invocations count (the first W bits of word 0).
+      llvm::Value* w = t.value(o.operand(1)).leaf(0);
+      llvm::Value* subgroupBits = t.constInt(w->getType(), W() >= 32 ? ~0u : (1u << W()) - 1);
+      w = B.CreateAnd(w, subgroupBits);
+      llvm::Value* r = o.op == Op::OpGroupNonUniformBallotFindLSB
+                           ? B.CreateIntrinsic(llvm::Intrinsic::cttz, {w->getType()}, {w, B.getFalse()})
+                           : B.CreateSub(t.constInt(w->getType(), 31),
+                                         B.CreateIntrinsic(llvm::Intrinsic::ctlz, {w->getType()}, {w, B.getFalse()}));
+      t.define(o.result, Val{{r}});
       return true;
     }
     case Op::OpGroupNonUniformShuffle:

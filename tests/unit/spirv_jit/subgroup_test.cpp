@@ -80,3 +80,27 @@ TEST(Subgroups, EveryOperationClassMatchesTheSpecModel) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+TEST(Subgroups, BallotQueriesCountOnlyTheSubgroupsBitsAndAcceptPerLaneValues) {
+  for (uint32_t w : kSimdWidths) {
+    std::vector<uint8_t> outb(64 * 16, 0);
+    ComputeRun run{"subgroup_ballot_bits", w, {1, 1, 1}, {&outb}};
+    auto r = runShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    auto out = valuesOf<uint32_t>(outb);
+    for (uint32_t i = 0; i < 64; ++i) {
+      const uint32_t lane = i % w;
+      SCOPED_TRACE("W=" + std::to_string(w) + " invocation " + std::to_string(i));
+      EXPECT_EQ(out[i * 4 + 0], w - 1);       // the subgroup's highest bit, not bit 127
+      EXPECT_EQ(out[i * 4 + 1], lane);        // per-lane value; bit 64 is outside the subgroup
+      EXPECT_EQ(out[i * 4 + 2], lane + 1);    // LeMask has lane + 1 bits
+      EXPECT_EQ(out[i * 4 + 3], lane);        // bits below this lane in Eq|Lt: lane of them
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
