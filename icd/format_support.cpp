@@ -26,7 +26,12 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   if (depthStencil) {
     features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
   } else if (hasColorCodec(*info)) {
-    features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+    // No blits for USCALED/SSCALED: they hold integers, and the CTS (with lavapipe) treats a
+    // blit between them and float/normalized formats as invalid; blitting them to each
+    // other has no use an application would notice. Copies still work.
+    const NumericFormat numeric = info->components[0].numeric;
+    if (numeric != NumericFormat::UScaled && numeric != NumericFormat::SScaled)
+      features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
     if (texelKind(*info) == TexelKind::Float) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
     features |= storageFeatures(format);
   }

@@ -19,7 +19,8 @@ TEST(FormatTable, EveryEntryMatchesVulkanHppTraits) {
     // Both readings inherit vk.xml 1.3.239's errors for these; tools/gen_formats.py corrects
     // them (checked against the spec below).
     if (f.format == VK_FORMAT_B10G11R11_UFLOAT_PACK32 || f.format == VK_FORMAT_R64G64_UINT ||
-        f.format == VK_FORMAT_R64G64_SINT || f.format == VK_FORMAT_R64G64_SFLOAT)
+        f.format == VK_FORMAT_R64G64_SINT || f.format == VK_FORMAT_R64G64_SFLOAT ||
+        f.format == VK_FORMAT_B5G5R5A1_UNORM_PACK16)
       continue;
     auto hpp = vk::Format(f.format);
     EXPECT_EQ(f.blockSize, vk::blockSize(hpp));
@@ -66,6 +67,12 @@ TEST(FormatTable, RegistryErrataAreCorrected) {
   EXPECT_EQ(f->component('G')->bitOffset, 11);
   EXPECT_EQ(f->component('B')->bitOffset, 22);
   EXPECT_NE(formatInfo(VK_FORMAT_R64G64_SFLOAT)->component('G'), nullptr);
+  // Spec: B5G5R5A1_UNORM_PACK16 has B in bits 11..15, G in 6..10, R in 1..5, A in bit 0.
+  const auto* bgra5551 = formatInfo(VK_FORMAT_B5G5R5A1_UNORM_PACK16);
+  EXPECT_EQ(bgra5551->component('B')->bitOffset, 11);
+  EXPECT_EQ(bgra5551->component('G')->bitOffset, 6);
+  EXPECT_EQ(bgra5551->component('R')->bitOffset, 1);
+  EXPECT_EQ(bgra5551->component('A')->bitOffset, 0);
   // R10X6 and R12X4 formats: each component in the top bits of its own 16-bit word.
   EXPECT_EQ(formatInfo(VK_FORMAT_R10X6_UNORM_PACK16)->component('R')->bitOffset, 6);
   EXPECT_EQ(formatInfo(VK_FORMAT_R12X4G12X4_UNORM_2PACK16)->component('G')->bitOffset, 20);
