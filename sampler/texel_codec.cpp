@@ -488,6 +488,16 @@ uint32_t encodeClearColor(const FormatInfo& format, const VkClearColorValue& val
   if (!hasColorCodec(format)) return 0;
   TexelValue v;
   std::memcpy(&v, &value, sizeof v);  // float32/int32/uint32 share the layout of TexelValue
+  // USCALED/SSCALED components hold integers: their clear values come as .uint32/.int32, as
+  // for UINT/SINT (what the CTS's image clearing tests pass and check, channel class
+  // "integer"), and are stored as those integers.
+  for (uint8_t c = 0; c < format.componentCount; ++c) {
+    const FormatComponent& fc = format.components[c];
+    const int ch = channelIndex(fc.name);
+    if (ch < 0) continue;
+    if (fc.numeric == NumericFormat::UScaled) v.f[ch] = static_cast<float>(value.uint32[ch]);
+    if (fc.numeric == NumericFormat::SScaled) v.f[ch] = static_cast<float>(value.int32[ch]);
+  }
   encodeImpl(format, v, out, /*clampIntegers=*/false);
   return format.blockSize;
 }

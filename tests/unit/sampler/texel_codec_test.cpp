@@ -614,6 +614,25 @@ TEST(ClearValues, IntegerClearsAreCastToTheComponentWidth) {
   EXPECT_EQ(w, 0xDEADBEEFu);
 }
 
+TEST(ClearValues, ScaledFormatsTakeIntegerClearValues) {
+  // USCALED/SSCALED store integers: their clear values are given in .uint32/.int32 (the CTS's
+  // image clearing tests classify them as integer formats and check the stored integers).
+  VkClearColorValue c{};
+  c.uint32[0] = 25, c.uint32[1] = 127, c.uint32[2] = 76, c.uint32[3] = 229;
+  std::array<uint8_t, 16> out{};
+  EXPECT_EQ(encodeClearColor(fmt(VK_FORMAT_R8G8B8A8_USCALED), c, out.data()), 4u);
+  EXPECT_EQ(out[0], 25);
+  EXPECT_EQ(out[1], 127);
+  EXPECT_EQ(out[2], 76);
+  EXPECT_EQ(out[3], 229);
+  c.int32[0] = -100, c.int32[1] = 32767;
+  EXPECT_EQ(encodeClearColor(fmt(VK_FORMAT_R16G16_SSCALED), c, out.data()), 4u);
+  int16_t v[2];
+  std::memcpy(v, out.data(), 4);
+  EXPECT_EQ(v[0], -100);
+  EXPECT_EQ(v[1], 32767);
+}
+
 TEST(ClearValues, SixtyFourBitComponentsTakeTwoElementsEach) {
   VkClearColorValue c{};
   c.uint32[0] = 0x11111111u, c.uint32[1] = 0x22222222u;
