@@ -42,21 +42,15 @@ class MemoryTranslation {
  public:
   explicit MemoryTranslation(Translator& t) : t(t), B(t.b()) {}
 
-  llvm::GlobalVariable* zeroBlock() {
-    auto* g = t.llvmModule().getGlobalVariable("tessera.zero", true);
-    if (g) return g;
+  // 64 zero bytes that out-of-range loads read instead (constant), and 64 bytes that
+  // out-of-range uniform stores write instead (never read; races on it are harmless).
+  llvm::GlobalVariable* zeroBlock() { return scratchBlock("tessera.zero", true); }
+  llvm::GlobalVariable* sinkBlock() { return scratchBlock("tessera.sink", false); }
+  llvm::GlobalVariable* scratchBlock(const char* name, bool isConstant) {
+    if (auto* g = t.llvmModule().getGlobalVariable(name, true)) return g;
     auto* ty = llvm::ArrayType::get(B.getInt8Ty(), 64);
-    g = new llvm::GlobalVariable(t.llvmModule(), ty, true, llvm::GlobalValue::InternalLinkage,
-                                 llvm::Constant::getNullValue(ty), "tessera.zero");
-    g->setAlignment(llvm::Align(64));
-    return g;
-  }
-  llvm::GlobalVariable* sinkBlock() {
-    auto* g = t.llvmModule().getGlobalVariable("tessera.sink", true);
-    if (g) return g;
-    auto* ty = llvm::ArrayType::get(B.getInt8Ty(), 64);
-    g = new llvm::GlobalVariable(t.llvmModule(), ty, false, llvm::GlobalValue::InternalLinkage,
-                                 llvm::Constant::getNullValue(ty), "tessera.sink");
+    auto* g = new llvm::GlobalVariable(t.llvmModule(), ty, isConstant, llvm::GlobalValue::InternalLinkage,
+                                       llvm::Constant::getNullValue(ty), name);
     g->setAlignment(llvm::Align(64));
     return g;
   }
