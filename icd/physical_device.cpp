@@ -161,7 +161,7 @@ FeatureSet supportedFeatures() {
   // Compute shaders (spirv_jit/, tests/unit/spirv_jit, tests/api/compute_test.cpp):
   f.robustBufferAccess = true;         // every descriptor access is bounds-checked (translate_memory.cpp)
   f.pipelineCreationCacheControl = true;  // icd/compute_pipeline.cpp (FAIL_ON_COMPILE_REQUIRED, EARLY_RETURN)
-  f.subgroupSizeControl = true;        // one size (W): any requested size is W
+  f.subgroupSizeControl = true;        // any power of two from 4 to W: the kernel is compiled for it
   f.computeFullSubgroups = true;       // batches of W invocations, full when the x size is a multiple of W
   f.subgroupBroadcastDynamicId = true; // translate_subgroup.cpp broadcasts from any uniform id
   f.vulkanMemoryModel = true;          // atomics with their orderings; x86 caches are coherent

@@ -44,6 +44,10 @@ constexpr uint32_t kMaxInlineUniformBlockSize = 4096;
 constexpr uint32_t kMaxInlineUniformBlocksPerSet = 8;
 static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMaxDynamicBuffers);
 
+// Kernels can be compiled for any power-of-two width from this up to the device's SIMD width
+// (VK_EXT_subgroup_size_control's required subgroup sizes).
+constexpr uint32_t kMinSubgroupSize = 4;
+
 constexpr uint32_t kMemoryTypeBits = 0x1;  // one memory type: device-local, host-visible, coherent, cached
 constexpr VkDeviceSize kMinResourceAlignment = 64;
 

@@ -66,9 +66,9 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
 
   auto& v13 = c.v13;
-  v13.minSubgroupSize = pd.simdWidth;
+  v13.minSubgroupSize = kMinSubgroupSize;
   v13.maxSubgroupSize = pd.simdWidth;
-  v13.maxComputeWorkgroupSubgroups = 1024 / pd.simdWidth;
+  v13.maxComputeWorkgroupSubgroups = 1024 / kMinSubgroupSize;
   v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
   v13.maxInlineUniformBlockSize = kMaxInlineUniformBlockSize;
   v13.maxPerStageDescriptorInlineUniformBlocks = 8;

@@ -51,6 +51,49 @@ uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, 
 
 const ImageViewState* viewOf(const ImageDescriptor* d) { return d ? d->view : nullptr; }
 
+// Reads a texel with one load where its size allows, for the same reason as storeTexel.
+void loadTexel(const tessera::FormatInfo& f, const uint8_t* src, uint32_t size, tessera::TexelValue& out) {
+  alignas(16) uint8_t texel[16] = {};
+  if (size == 4) {
+    uint32_t w = __atomic_load_n(reinterpret_cast<const uint32_t*>(src), __ATOMIC_RELAXED);
+    std::memcpy(texel, &w, 4);
+  } else if (size == 8) {
+    uint64_t w = __atomic_load_n(reinterpret_cast<const uint64_t*>(src), __ATOMIC_RELAXED);
+    std::memcpy(texel, &w, 8);
+  } else if (size <= sizeof(texel)) {
+    std::memcpy(texel, src, size);
+  }
+  tessera::decodeTexel(f, texel, out);
+}
+
+// Encodes in a local copy and then stores the whole texel with one copy: the codec builds a
+// texel bit by bit, and other invocations (other threads) may read this texel meanwhile; they
+// must see the old or the new value, never a half-written one.
+void storeTexel(const tessera::FormatInfo& f, const uint32_t* in, uint8_t* dst, uint32_t size) {
+  tessera::TexelValue t;
+  std::memcpy(t.u, in, 16);
+  alignas(16) uint8_t texel[16];
+  if (size > sizeof(texel)) return;
+  std::memcpy(texel, dst, size);  // bits the format leaves unused keep their value
+  tessera::encodeTexel(f, t, texel);
+  switch (size) {  // single stores for the sizes that have them
+    case 4: {
+      uint32_t w;
+      std::memcpy(&w, texel, 4);
+      __atomic_store_n(reinterpret_cast<uint32_t*>(dst), w, __ATOMIC_RELAXED);
+      return;
+    }
+    case 8: {
+      uint64_t w;
+      std::memcpy(&w, texel, 8);
+      __atomic_store_n(reinterpret_cast<uint64_t*>(dst), w, __ATOMIC_RELAXED);
+      return;
+    }
+    default:
+      std::memcpy(dst, texel, size);
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -62,7 +105,7 @@ void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32
   tessera::TexelValue t{};
   if (p) {
     const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
-    if (f) tessera::decodeTexel(*f, p, t);
+    if (f) loadTexel(*f, p, v->texelSize, t);
   }
   std::memcpy(out, t.u, 16);
 }
@@ -74,9 +117,7 @@ void tessera_rt_image_write(const ImageDescriptor* d, int32_t x, int32_t y, int3
   if (!p) return;
   const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
   if (!f) return;
-  tessera::TexelValue t;
-  std::memcpy(t.u, in, 16);
-  tessera::encodeTexel(*f, t, p);
+  storeTexel(*f, in, p, v->texelSize);
 }
 
 // Address of a texel for atomics (R32 formats), or null when out of range.
@@ -109,7 +150,7 @@ void tessera_rt_texel_buffer_read(const TexelBufferDescriptor* d, int32_t index,
   tessera::TexelValue t{};
   if (d && d->address && index >= 0 && uint32_t(index) < d->elementCount) {
     if (const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(d->format)))
-      tessera::decodeTexel(*f, d->address + uint64_t(index) * d->texelSize, t);
+      loadTexel(*f, d->address + uint64_t(index) * d->texelSize, d->texelSize, t);
   }
   std::memcpy(out, t.u, 16);
 }
@@ -118,9 +159,7 @@ void tessera_rt_texel_buffer_write(const TexelBufferDescriptor* d, int32_t index
   if (!d || !d->address || index < 0 || uint32_t(index) >= d->elementCount) return;
   const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(d->format));
   if (!f) return;
-  tessera::TexelValue t;
-  std::memcpy(t.u, in, 16);
-  tessera::encodeTexel(*f, t, d->address + uint64_t(index) * d->texelSize);
+  storeTexel(*f, in, d->address + uint64_t(index) * d->texelSize, d->texelSize);
 }
 
 void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor* d, int32_t index) {
