@@ -314,9 +314,15 @@ bool Module::parseInstruction(const Instruction& inst, std::string* error) {
       constants_[inst.result] = Constant{ConstantKind::Undef, inst.type};
       globalDefs_[inst.result] = inst;
       return true;
-    case Op::OpSpecConstantOp:
-      *error = "OpSpecConstantOp survived specialization";
-      return false;
+    case Op::OpSpecConstantOp: {
+      // Normally folded by SPIRV-Tools; the ones it cannot fold (e.g. 8/16/64-bit shifts) are
+      // evaluated by the translator (Translator::constant).
+      Constant c{ConstantKind::SpecOp, inst.type};
+      c.operation = inst;
+      constants_[inst.result] = c;
+      globalDefs_[inst.result] = inst;
+      return true;
+    }
     case Op::OpVariable: {
       GlobalVariable g;
       g.id = inst.result;

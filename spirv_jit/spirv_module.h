@@ -52,13 +52,14 @@ struct Type {
   ImageInfo image;
 };
 
-enum class ConstantKind : uint8_t { None, Scalar, Bool, Composite, Null, Undef };
+enum class ConstantKind : uint8_t { None, Scalar, Bool, Composite, Null, Undef, SpecOp };
 
 struct Constant {
   ConstantKind kind = ConstantKind::None;
   uint32_t type = 0;
   uint64_t bits = 0;                 // Scalar: the value's bits (zero-extended); Bool: 0/1
   std::vector<uint32_t> constituents;  // Composite
+  Instruction operation;               // SpecOp: the OpSpecConstantOp (operand 0 is the opcode)
 };
 
 // Decorations that change code generation, for an id or a struct member.

@@ -248,6 +248,29 @@ Val Translator::constant(uint32_t id) {
   return v;
 }
 
+Val Translator::specConstantOp(uint32_t id, const Constant& c) {
+  if (!fn_) fail("OpSpecConstantOp outside a function");
+  auto it = fn_->values.find(id);
+  if (it != fn_->values.end()) return it->second;
+  // Evaluate the operation in the function's prologue (its operands are constants, so it
+  // dominates every use and folds to a constant).
+  Instruction inst = c.operation;
+  inst.op = spv::Op(c.operation.operand(0));
+  inst.operands = c.operation.operands + 1;
+  inst.operandCount = c.operation.operandCount - 1;
+  llvm::IRBuilderBase::InsertPointGuard guard(b());
+  b().SetInsertPoint(fn_->allocaBlock->getTerminator());
+  llvm::Value* savedMask = mask_;
+  mask_ = allOnes();
+  int savedBlock = fn_->currentBlock;
+  fn_->currentBlock = -1;
+  if (!translateArithmetic(inst) && !translateComposite(inst))
+    fail("unsupported OpSpecConstantOp operation " + std::to_string(uint32_t(inst.op)));
+  fn_->currentBlock = savedBlock;
+  mask_ = savedMask;
+  return fn_->values.at(id);
+}
+
 llvm::Value* Translator::loadSlot(llvm::AllocaInst* slot) {
   return b().CreateLoad(slot->getAllocatedType(), slot);
 }
@@ -274,7 +297,10 @@ void Translator::materializeGlobal(uint32_t id) {
 }
 
 Val Translator::value(uint32_t id) {
-  if (module_.constant(id)) return constant(id);
+  if (const Constant* c = module_.constant(id)) {
+    if (c->kind == ConstantKind::SpecOp) return specConstantOp(id, *c);
+    return constant(id);
+  }
   if (fn_) {
     auto def = fn_->defBlock.find(id);
     if (def != fn_->defBlock.end() && def->second != fn_->currentBlock && fn_->crossBlock.count(id)) {

@@ -106,6 +106,7 @@ class Translator {
   void define(uint32_t id, Val v);
   void definePointer(uint32_t id, Ptr p);
   Val constant(uint32_t id);
+  Val specConstantOp(uint32_t id, const Constant& c);
 
   // SIMD helpers.
   llvm::Value* splat(llvm::Value* v);                     // scalar -> <W x T>; vectors unchanged
