@@ -287,11 +287,17 @@ Val Translator::value(uint32_t id) {
 
 void Translator::define(uint32_t id, Val v) {
   if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
+    // Temporal divergence: a value the uniformity analysis calls varying may still be computed
+    // from scalars (e.g. k * 3 in a loop whose lanes leave at different iterations). Each lane
+    // must keep the value of its own last iteration, so the slot is per lane.
+    const bool perLane = isVarying(id);
     auto& slots = fn_->valueSlots[id];
     if (slots.empty())
-      for (llvm::Value* leaf : v.leaves) slots.push_back(makeSlot(b(), fn_->allocaBlock, leaf->getType()));
+      for (llvm::Value* leaf : v.leaves)
+        slots.push_back(makeSlot(b(), fn_->allocaBlock, perLane ? laneType(leaf->getType()->getScalarType()) : leaf->getType()));
     for (size_t i = 0; i < v.leaves.size(); ++i) {
       llvm::Value* leaf = v.leaves[i];
+      if (perLane) leaf = splat(leaf);
       if (slots[i]->getAllocatedType() != leaf->getType()) {
         // Same id defined with another shape: can only happen for a re-definition; widen.
         leaf = splat(leaf);
@@ -341,6 +347,9 @@ Ptr Translator::pointer(uint32_t id) {
 
 void Translator::definePointer(uint32_t id, Ptr p) {
   if (fn_->crossBlock.count(id) && fn_->defBlock[id] > 0) {
+    // Temporal divergence (see define): a varying pointer keeps a per-lane offset. (Its base
+    // stays scalar: bases are loop-invariant except for descriptor arrays indexed in a loop.)
+    if (isVarying(id) && p.offset && !isVector(p.offset)) p.offset = splat(p.offset);
     PointerSlots& s = fn_->pointerSlots[id];
     auto keep = [&](llvm::Value* v, llvm::AllocaInst*& slot) {
       if (!v || llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v)) return;

@@ -114,6 +114,33 @@ TEST(ControlFlow, LoopsWithBreakContinueAndLaneDependentExits) {
   checkIntShader("cf_loops", in, expected, pushBytes(uniformTrips), true);
 }
 
+TEST(ControlFlow, ValuesFromInsideALoopUsedAfterLanesLeftAtDifferentIterations) {
+  std::vector<int32_t> in(777);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t((i * 7) % 23);
+  std::vector<int32_t> expected;
+  for (int32_t limit : in) {
+    uint32_t k = 0, sq, tripled;
+    while (true) {
+      sq = k * k + 7;
+      tripled = k * 3;
+      if (k >= uint32_t(limit)) break;
+      k++;
+    }
+    uint32_t acc = 0;
+    for (uint32_t outer = 0; outer < 3; ++outer) {
+      uint32_t j = 0, seen;
+      for (;;) {
+        seen = j * 10 + outer;
+        if (j >= (uint32_t(limit) + outer) % 5) break;
+        j++;
+      }
+      acc += seen;
+    }
+    expected.insert(expected.end(), {int32_t(sq), int32_t(tripled), int32_t(acc)});
+  }
+  checkIntShader("cf_temporal", in, expected, {}, true);
+}
+
 TEST(ControlFlow, SwitchWithFallthroughDefaultAndContinue) {
   auto in = mixedInputs(1000, 3);
   std::vector<int32_t> expected;
