@@ -73,13 +73,9 @@ std::vector<T> valuesOf(const std::vector<uint8_t>& b) {
 }
 template <typename... T>
 std::vector<uint8_t> pushBytes(T... values) {
-  std::vector<uint8_t> out;
-  (
-      [&] {
-        const auto* p = reinterpret_cast<const uint8_t*>(&values);
-        out.insert(out.end(), p, p + sizeof(values));
-      }(),
-      ...);
+  std::vector<uint8_t> out((sizeof(T) + ... + 0));
+  size_t at = 0;
+  ((std::memcpy(out.data() + at, &values, sizeof(T)), at += sizeof(T)), ...);
   return out;
 }
 // A buffer of n zero-initialized values of T, as bytes.
