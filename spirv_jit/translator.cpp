@@ -166,7 +166,8 @@ llvm::Value* Translator::uniformize(llvm::Value* v, llvm::Value* activeMask) {
   llvm::Type* intTy = b().getIntNTy(interface_.simdWidth);
   llvm::Value* bits = b().CreateBitCast(splat(activeMask ? activeMask : mask_), intTy);
   llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {bits, b().getFalse()});
-  lane = b().CreateAnd(b().CreateTrunc(lane, b().getInt32Ty()), b().getInt32(interface_.simdWidth - 1));
+  // The mask is an iW integer: narrower than i32 for W < 32, so widen (a trunc is invalid IR).
+  lane = b().CreateAnd(b().CreateZExtOrTrunc(lane, b().getInt32Ty()), b().getInt32(interface_.simdWidth - 1));
   return b().CreateExtractElement(v, lane);
 }
 
@@ -193,7 +194,7 @@ void Translator::forEachActiveLane(llvm::Value* laneMask, const std::function<vo
   llvm::PHINode* cur = b().CreatePHI(intTy, 2);
   cur->addIncoming(bits, pre);
   llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {cur, b().getTrue()});
-  lane = b().CreateTrunc(lane, b().getInt32Ty());
+  lane = b().CreateZExtOrTrunc(lane, b().getInt32Ty());  // iW -> i32: W may be below 32
   body(lane);
   llvm::Value* rest = b().CreateAnd(cur, b().CreateSub(cur, llvm::ConstantInt::get(intTy, 1)));
   cur->addIncoming(rest, b().GetInsertBlock());
