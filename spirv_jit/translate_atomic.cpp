@@ -89,10 +89,11 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
     llvm::Value* off = p.offset ? p.offset : B.getInt64(0);
     addresses = pointerToAddress(p);
     if (p.limit) {
+      // In [0, limit) and not wrapped around by a negative index (see MemoryTranslation::inBounds).
       llvm::Value* end = B.CreateAdd(off, constInt(off->getType(), size));
       llvm::Value* lim = p.limit;
-      unify(end, lim);
-      inb = B.CreateICmpULE(end, lim);
+      unify(off, end, lim);
+      inb = B.CreateAnd(B.CreateICmpULE(end, lim), B.CreateICmpULE(off, end));
     }
   } else if (p.kind == Ptr::Kind::LaneMemory) {
     // Atomics on per-invocation memory: each lane owns its slot.

@@ -101,18 +101,21 @@ class MemoryTranslation {
     return B.CreateIntToPtr(offset, t.laneType(B.getPtrTy()));
   }
 
-  llvm::Value* inBounds(const Ptr& p, llvm::Value* end) {
+  // [start, end) lies inside [0, limit). A negative index makes start wrap around to a huge
+  // offset, and for an access ending exactly at the base (index -1) end wraps to a small one:
+  // start <= end catches that, or the access would land just before the buffer.
+  llvm::Value* inBounds(const Ptr& p, llvm::Value* start, llvm::Value* end) {
     if (!p.limit) return nullptr;
     llvm::Value* limit = p.limit;
-    t.unify(end, limit);
-    return B.CreateICmpULE(end, limit);
+    t.unify(start, end, limit);
+    return B.CreateAnd(B.CreateICmpULE(end, limit), B.CreateICmpULE(start, end));
   }
 
   llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
     llvm::Type* mt = memoryType(leafType);
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
     llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
-    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Value* inb = inBounds(p, offset, addOffsets(offset, B.getInt64(size)));
     llvm::Align align(size);
     if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
       llvm::Value* addr = sharedAddress(p, offset);
@@ -154,7 +157,7 @@ class MemoryTranslation {
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
     v = toMemory(v);
     llvm::Value* offset = addOffsets(p.offset, B.getInt64(leafOffset));
-    llvm::Value* inb = inBounds(p, addOffsets(offset, B.getInt64(size)));
+    llvm::Value* inb = inBounds(p, offset, addOffsets(offset, B.getInt64(size)));
     llvm::Align align(size);
     if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
       // One address for every lane: any active lane's value may win; take the first's.

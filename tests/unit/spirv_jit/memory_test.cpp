@@ -1,0 +1,125 @@
+// Memory: robustness of descriptor-bounded accesses (out-of-range loads, stores and atomics
+// with canaries around the bound range), physical storage buffer pointers, specialization
+// constants. Each at W = 4, 8 and 16.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <set>
+
+#include "compute_harness.h"
+
+namespace tessera_test {
+namespace {
+
+constexpr size_t kCanary = 64;   // bytes before and after each bound range
+constexpr uint8_t kCanaryByte = 0x5A;
+
+// A buffer of `range` bytes (filled by fill) with canaries on both sides; its view covers the range.
+std::vector<uint8_t> guarded(size_t range, const std::function<void(uint8_t*)>& fill) {
+  std::vector<uint8_t> b(kCanary + range + kCanary, kCanaryByte);
+  fill(b.data() + kCanary);
+  return b;
+}
+
+void expectCanaries(const std::vector<uint8_t>& b, const char* name, uint32_t w) {
+  for (size_t k = 0; k < kCanary; ++k) {
+    ASSERT_EQ(b[k], kCanaryByte) << name << ": byte " << k << " before the range changed, W=" << w;
+    ASSERT_EQ(b[b.size() - 1 - k], kCanaryByte) << name << ": byte " << k << " from the end changed, W=" << w;
+  }
+}
+
+uint32_t word(const std::vector<uint8_t>& b, size_t index) {  // index-th uint32 of the range
+  uint32_t v;
+  std::memcpy(&v, b.data() + kCanary + 4 * index, 4);
+  return v;
+}
+
+TEST(Memory, OutOfBoundsAccessesStayInsideTheDescriptorRange) {
+  const uint32_t n = 256, elements = 200;
+  const int32_t oob[] = {-1, -2, -3, -4, -16, -17, INT_MIN, INT_MIN + 1, 200, 201, 202, 1000, INT_MAX, INT_MAX - 1,
+                         -1000000, 0x40000000};
+  // Every fourth invocation indexes out of range; the others each own one in-range element.
+  std::vector<int32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i % 4 == 0 ? oob[(i / 4) % 16] : int32_t(i - i / 4 - 1);
+  auto d0 = guarded(4 * elements, [](uint8_t* p) {
+    for (uint32_t k = 0; k < 200; ++k) {
+      uint32_t v = 0x1000 + k;
+      std::memcpy(p + 4 * k, &v, 4);
+    }
+  });
+  auto v0 = guarded(16 * elements + 8, [](uint8_t* p) {  // a partial 201st uvec4
+    for (uint32_t k = 0; k < 802; ++k) {
+      uint32_t v = 0x2000 + k;
+      std::memcpy(p + 4 * k, &v, 4);
+    }
+  });
+  auto p0 = guarded(8 * elements, [](uint8_t* p) {
+    for (uint32_t k = 0; k < 400; ++k) {
+      uint32_t v = 0x3000 + k;
+      std::memcpy(p + 4 * k, &v, 4);
+    }
+  });
+  for (int32_t uniformIndex : {-1, 200, INT_MIN, 0x3fffffff}) {
+    ComputeRun run;
+    run.shader = "mem_robust";
+    run.groups[0] = n / 64;
+    run.pushConstants = pushBytes(uniformIndex);
+    run.views = {{kCanary, 4 * elements}, {kCanary, 16 * elements + 8}, {kCanary, 8 * elements}, {}, {}};
+    auto results = runAtEveryWidth(run, {d0, v0, p0, bytesOf(idx), zeros<uint32_t>(8 * n)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      const uint32_t W = kSimdWidths[w];
+      const auto& d = results[w][0];
+      const auto& v = results[w][1];
+      const auto& p = results[w][2];
+      expectCanaries(d, "d", W);
+      expectCanaries(v, "v", W);
+      expectCanaries(p, "p", W);
+      auto o = valuesOf<uint32_t>(results[w][4]);
+      // An out-of-range load gives zero or a value from the bound range: an initial one, or one
+      // that another workgroup already stored there (0xC..., 0xD..., 0xE..., 0xF...).
+      auto zeroOrIn = [](uint32_t x, uint32_t lo, uint32_t count) {
+        return x == 0 || (x >= lo && x < lo + count) || (lo != 0 && (x >> 28) >= 0xC);
+      };
+      for (uint32_t i = 0; i < n; ++i) {
+        const int32_t k = idx[i];
+        const bool in = k >= 0 && k < int32_t(elements);
+        auto at = [&](int j) { return ::testing::Message() << "W=" << W << " invocation " << i << " index " << k << " output " << j; };
+        if (in) {
+          EXPECT_EQ(o[8 * i + 0], 0x1000u + k) << at(0);
+          EXPECT_EQ(o[8 * i + 1], 0x2000u + 4 * k + 1) << at(1);
+          EXPECT_EQ(o[8 * i + 2], (0x2000u + 4 * k) ^ (0x2001u + 4 * k) ^ (0x2002u + 4 * k) ^ (0x2003u + 4 * k)) << at(2);
+          EXPECT_EQ(o[8 * i + 3], 0x3000u + 2 * k + 1) << at(3);
+        } else {
+          EXPECT_TRUE(zeroOrIn(o[8 * i + 0], 0x1000, 200)) << at(0) << ": " << o[8 * i];
+          EXPECT_TRUE(zeroOrIn(o[8 * i + 1], 0x2000, 802)) << at(1) << ": " << o[8 * i + 1];
+          EXPECT_TRUE(zeroOrIn(o[8 * i + 3], 0x3000, 400)) << at(3) << ": " << o[8 * i + 3];
+        }
+        EXPECT_TRUE(zeroOrIn(o[8 * i + 4], 0x1000, 200)) << at(4);
+        EXPECT_TRUE(zeroOrIn(o[8 * i + 5], 0, 16)) << at(5);
+        EXPECT_EQ(o[8 * i + 6], 0xB0B0B0B0u) << at(6) << ": shared memory before the array changed";
+        EXPECT_EQ(o[8 * i + 7], 0xAFAFAFAFu) << at(7) << ": shared memory after the array changed";
+        if (in) {
+          EXPECT_EQ(word(d, k), 0xD0000001u + i) << at(10);
+          for (int c = 0; c < 4; ++c) EXPECT_EQ(word(v, 4 * k + c), 0xE0000000u + i) << at(11);
+          EXPECT_EQ(word(p, 2 * k), 0xF0000000u + i) << at(12);
+          EXPECT_EQ(word(p, 2 * k + 1), 0x3001u + 2 * k) << at(13);
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+      // Elements nobody indexes in range keep their values (out-of-range writes went nowhere
+      // or, as the spec allows, somewhere inside the range: here, nowhere).
+      for (uint32_t k = 192; k < elements; ++k) {
+        EXPECT_EQ(word(d, k), 0x1000 + k) << "W=" << W << " d[" << k << "]";
+        EXPECT_EQ(word(p, 2 * k), 0x3000 + 2 * k) << "W=" << W << " p[" << k << "].a";
+      }
+      for (uint32_t k = 4 * 192; k < 802; ++k) {
+        uint32_t x = word(v, k);
+        EXPECT_TRUE(x == 0x2000 + k || (x >> 28) == 0xE) << "W=" << W << " v word " << k;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
