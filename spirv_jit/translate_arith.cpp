@@ -266,6 +266,14 @@ bool ArithmeticTranslation::run() {
       return true;
     }
     case Op::OpSelect: {
+      if (const Type* rt = t.spirv().type(o.type); rt && rt->kind == TypeKind::Pointer) {
+        // Choosing between physical storage buffer pointers is choosing between addresses.
+        if (!t.isPhysicalPointerType(o.type)) t.fail("OpSelect of pointers needs variable pointers, which Tessera does not offer");
+        llvm::Value* sel = t.select(t.scalarValue(o.operand(0)), t.pointerToAddress(t.pointer(o.operand(1))),
+                                    t.pointerToAddress(t.pointer(o.operand(2))));
+        t.definePointer(o.result, t.addressToPointer(sel, o.type));
+        return true;
+      }
       Val cond = t.value(o.operand(0));
       Val x = t.value(o.operand(1)), y = t.value(o.operand(2));
       Val out;

@@ -65,6 +65,11 @@ void Translator::fail(const std::string& message) { throw TranslationError(messa
 
 // ---- types ----------------------------------------------------------------------------------
 
+bool Translator::isPhysicalPointerType(uint32_t id) const {
+  const Type* t = module_.type(id);
+  return t && t->kind == TypeKind::Pointer && t->storage == spv::StorageClass::PhysicalStorageBuffer;
+}
+
 llvm::Type* Translator::scalarType(uint32_t id) {
   const Type* t = module_.type(id);
   if (!t) fail("unknown type %" + std::to_string(id));
@@ -510,7 +515,10 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
     for (const Instruction& phi : f.blocks[bi].phis) {
       const Type* pt = module_.type(phi.type);
-      if (pt && pt->kind == TypeKind::Pointer) fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
+      // Physical storage buffer pointers are plain 64-bit addresses (a phi of them needs no
+      // variable pointers: a linked-list walk makes one); other pointers would.
+      if (pt && pt->kind == TypeKind::Pointer && pt->storage != spv::StorageClass::PhysicalStorageBuffer)
+        fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
       auto& slots = st.phiSlots[phi.result];
       for (uint32_t leaf : leafTypes(phi.type)) {
         llvm::Type* t = scalarType(leaf);
@@ -588,7 +596,8 @@ void Translator::emitBlock(uint32_t bi) {
   for (const Instruction& phi : blk.phis) {
     Val v;
     for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
-    define(phi.result, v);
+    if (isPhysicalPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
+    else define(phi.result, v);
   }
   for (const Instruction& inst : blk.body) {
     if (!translateInstruction(inst))
@@ -620,7 +629,7 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
   for (const Instruction& phi : target.phis) {
     for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
       if (phi.operand(k + 1) != fromLabel) continue;
-      Val v = value(phi.operand(k));
+      Val v = isPhysicalPointerType(phi.type) ? Val{{pointerToAddress(pointer(phi.operand(k)))}} : value(phi.operand(k));
       auto& slots = st.phiSlots[phi.result];
       for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
         llvm::Value* leaf = v.leaves[i];
@@ -691,7 +700,7 @@ void Translator::emitTerminator(uint32_t bi) {
     case Op::OpReturn:
     case Op::OpReturnValue:
       if (t.op == Op::OpReturnValue && !st.isEntry) {
-        Val v = value(t.operand(0));
+        Val v = isPhysicalPointerType(st.f->resultType) ? Val{{pointerToAddress(pointer(t.operand(0)))}} : value(t.operand(0));
         for (size_t i = 0; i < st.returnSlots.size() && i < v.leaves.size(); ++i) {
           llvm::Value* old = loadSlot(st.returnSlots[i]);
           b().CreateStore(b().CreateSelect(m, splat(v.leaves[i]), old), st.returnSlots[i]);
@@ -756,7 +765,8 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     Val v;
     auto* st = llvm::cast<llvm::StructType>(fn->getReturnType());
     for (uint32_t i = 0; i < st->getNumElements(); ++i) v.leaves.push_back(b().CreateExtractValue(ret, {i}));
-    define(inst.result, v);
+    if (isPhysicalPointerType(inst.type)) definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
+    else define(inst.result, v);
   }
 }
 

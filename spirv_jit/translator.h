@@ -96,6 +96,9 @@ class Translator {
   uint32_t componentType(uint32_t type) const;     // scalar type of a scalar or vector type
   uint32_t componentCount(uint32_t type) const;    // 1 for scalars, N for vectors
   std::vector<uint32_t> leafTypes(uint32_t type) const;  // scalar type of every flattened leaf
+  // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and
+  // function results may carry without variable pointers.
+  bool isPhysicalPointerType(uint32_t type) const;
 
   // Values.
   Val value(uint32_t id);

@@ -3,6 +3,7 @@
 // constants. Each at W = 4, 8 and 16.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <set>
 
@@ -117,6 +118,59 @@ TEST(Memory, OutOfBoundsAccessesStayInsideTheDescriptorRange) {
         uint32_t x = word(v, k);
         EXPECT_TRUE(x == 0x2000 + k || (x >> 28) == 0xE) << "W=" << W << " v word " << k;
       }
+    }
+  }
+}
+
+
+// Node of bda.comp's linked list: vec3 pos @0, int value @12, Node next @16; stride 32.
+struct alignas(16) NodeC {
+  float pos[3];
+  int32_t value;
+  uint64_t next;
+};
+static_assert(sizeof(NodeC) == 32);
+
+TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
+  const uint32_t n = 300;
+  std::vector<NodeC> nodes(8);
+  for (uint32_t k = 0; k < 8; ++k) nodes[k] = {{float(k), float(10 * k), float(-int(k))}, int32_t(100 + k), 0};
+  const int order[] = {0, 3, 5, 1};  // head -> 3 -> 5 -> 1 -> null
+  for (int k = 0; k < 3; ++k) nodes[order[k]].next = reinterpret_cast<uint64_t>(&nodes[order[k + 1]]);
+  for (bool optimize : {true, false})
+  for (uint32_t w : kSimdWidths) {
+    std::vector<uint32_t> counter(1 + n + 1, 0);  // count, slots[n], a guard word
+    counter.back() = 0xC0FFEE;
+    std::vector<float> floats(n);
+    for (uint32_t i = 0; i < n; ++i) floats[i] = float(i) * 0.25f;
+    auto out = zeros<float>(4 * n);
+    ComputeRun run;
+    run.shader = "bda";
+    run.simdWidth = w;
+    run.optimize = optimize;
+    run.groups[0] = (n + 63) / 64;
+    run.buffers = {&out};
+    run.pushConstants = pushBytes(reinterpret_cast<uint64_t>(nodes.data()), reinterpret_cast<uint64_t>(counter.data()),
+                                  reinterpret_cast<uint64_t>(floats.data()), n);
+    auto r = runShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    auto o = valuesOf<float>(out);
+    std::vector<uint32_t> slots(counter.begin() + 1, counter.begin() + 1 + n);
+    std::sort(slots.begin(), slots.end());
+    EXPECT_EQ(counter[0], n) << "W=" << w;
+    EXPECT_EQ(counter.back(), 0xC0FFEEu) << "W=" << w;
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(slots[i], i) << "W=" << w << ": slots written through a reference are not a permutation";
+      uint32_t steps = 0;
+      const NodeC* p = &nodes[0];
+      for (uint32_t k = 0; k < i % 5 && p->next; ++k) p = reinterpret_cast<const NodeC*>(p->next), ++steps;
+      const NodeC& q = nodes[i % 8];
+      ASSERT_EQ(floats[i], float(i) * 0.25f * 2.0f + float(q.value)) << "W=" << w << " i=" << i;
+      ASSERT_EQ(o[4 * i + 0], p->pos[0] + p->pos[1]) << "W=" << w << " i=" << i;
+      ASSERT_EQ(o[4 * i + 1], float(p->value)) << "W=" << w << " i=" << i;
+      ASSERT_EQ(o[4 * i + 2], q.pos[2]) << "W=" << w << " i=" << i;
+      const NodeC* rn = (i & 1) ? &q : reinterpret_cast<const NodeC*>(nodes[0].next);
+      ASSERT_EQ(o[4 * i + 3], float(steps) + 1000.0f * float(rn->value)) << "W=" << w << " i=" << i;
     }
   }
 }
