@@ -169,7 +169,9 @@ TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
       ASSERT_EQ(o[4 * i + 0], p->pos[0] + p->pos[1]) << "W=" << w << " i=" << i;
       ASSERT_EQ(o[4 * i + 1], float(p->value)) << "W=" << w << " i=" << i;
       ASSERT_EQ(o[4 * i + 2], q.pos[2]) << "W=" << w << " i=" << i;
-      const NodeC* rn = (i & 1) ? &q : reinterpret_cast<const NodeC*>(nodes[0].next);
+      const NodeC* rn = &nodes[0];
+      for (uint32_t k = 0; k < i % 3 && rn->next; ++k) rn = reinterpret_cast<const NodeC*>(rn->next);
+      if (i & 1) rn = &q;
       ASSERT_EQ(o[4 * i + 3], float(steps) + 1000.0f * float(rn->value)) << "W=" << w << " i=" << i;
     }
   }
