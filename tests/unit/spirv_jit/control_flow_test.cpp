@@ -4,6 +4,7 @@
 // where calls are involved.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "compute_harness.h"
@@ -212,6 +213,41 @@ TEST(ControlFlow, FunctionCallsWithEarlyReturnsInlinedAndNot) {
     expected.insert(expected.end(), {c, acc, lo * 100000 + hi, sum});
   }
   checkIntShader("cf_functions", in, expected, {}, true);
+}
+
+TEST(ControlFlow, HandWrittenLoopShapesFromAssembly) {
+  // cf_loop_asm.spvasm: a pointer made in the loop and used after it, header phis reading
+  // each other, a two-block continue construct.
+  const uint32_t n = 200;
+  std::vector<uint32_t> lim(n);
+  for (uint32_t i = 0; i < n; ++i) lim[i] = (i * 37) % n;  // a permutation: each out[] slot written once
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "cf_loop_asm";
+    run.groups[0] = (n + 63) / 64;
+    run.optimize = optimize;
+    // 256 invocations: the last 56 read lim = 0 from the zero padding and all write out[0]
+    // (last writer wins) and their own out2 pair.
+    std::vector<uint32_t> in(256, 0);
+    std::copy(lim.begin(), lim.end(), in.begin());
+    auto results = runAtEveryWidth(run, {bytesOf(in), zeros<uint32_t>(256), zeros<uint32_t>(512)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto out = valuesOf<uint32_t>(results[w][1]);
+      auto out2 = valuesOf<uint32_t>(results[w][2]);
+      for (uint32_t i = 0; i < 256; ++i) {
+        const uint32_t l = in[i];
+        uint32_t acc = 1, other = 2;
+        for (uint32_t k = 0; k < l; ++k) other = acc, acc *= 3;
+        ASSERT_EQ(out2[2 * i], acc) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " i=" << i;
+        ASSERT_EQ(out2[2 * i + 1], other) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " i=" << i;
+        if (i < n && l != 0) {
+          ASSERT_EQ(out[l], i + 1000) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " slot " << l;
+        }
+      }
+      EXPECT_GE(out[0], 1000u) << "W=" << kSimdWidths[w];
+    }
+  }
 }
 
 }  // namespace
