@@ -437,7 +437,7 @@ class MemoryTranslation {
 
   // ---- access chains ----
 
-  Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain) {
+  Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
     const Module& m = t.spirv();
     uint32_t k = 0;
     if (ptrChain && count > 0) {
@@ -445,8 +445,10 @@ class MemoryTranslation {
       llvm::Value* element = i64(t.scalarValue(indices[0]));
       uint32_t stride = 0;
       if (isExplicitStorage(p.storage)) {
-        // ArrayStride on the pointer type; fall back to the pointee's size.
-        stride = explicitLayout().size(p.pointee, p.context);
+        // ArrayStride on the pointer type (required for buffers); fall back to the pointee's
+        // size. The two differ when the pointee's alignment pads it (a { vec3; int; } with
+        // 16-byte alignment ends at 16 but may have a stride of 32).
+        stride = elementStride ? elementStride : explicitLayout().size(p.pointee, p.context);
       } else {
         uint32_t a = naturalLayout().alignment(p.pointee);
         stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
@@ -500,8 +502,8 @@ Val Translator::loadFrom(const Ptr& p, uint32_t type) { return MemoryTranslation
 
 void Translator::storeTo(const Ptr& p, const Val& v, uint32_t type) { MemoryTranslation(*this).store(p, v, type, false); }
 
-Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain) {
-  return MemoryTranslation(*this).chain(base, indices, count, ptrChain);
+Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
+  return MemoryTranslation(*this).chain(base, indices, count, ptrChain, elementStride);
 }
 
 llvm::Value* Translator::pointerToAddress(const Ptr& p) {
@@ -548,7 +550,10 @@ bool Translator::translateMemory(const Instruction& inst) {
     case Op::OpPtrAccessChain:
     case Op::OpInBoundsPtrAccessChain: {
       bool ptrChain = inst.op == Op::OpPtrAccessChain || inst.op == Op::OpInBoundsPtrAccessChain;
-      definePointer(inst.result, accessChain(pointer(inst.operand(0)), inst.operands + 1, inst.operandCount - 1, ptrChain));
+      uint32_t stride = 0;
+      if (ptrChain) stride = module_.decorations(module_.resultTypeOf(inst.operand(0))).arrayStride.value_or(0);
+      definePointer(inst.result,
+                    accessChain(pointer(inst.operand(0)), inst.operands + 1, inst.operandCount - 1, ptrChain, stride));
       return true;
     }
     case Op::OpLoad: {

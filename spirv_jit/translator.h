@@ -137,7 +137,8 @@ class Translator {
   Val loadFrom(const Ptr& p, uint32_t type);
   void storeTo(const Ptr& p, const Val& v, uint32_t type);
   llvm::Value* elementAddress(const Ptr& p, uint32_t leafOffset, llvm::Type* leafType, llvm::Value** inBounds);
-  Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain);
+  // elementStride: for OpPtrAccessChain, the ArrayStride of the base pointer's type (0: none).
+  Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain, uint32_t elementStride = 0);
   llvm::Value* pointerToAddress(const Ptr& p);      // i64 (scalar or vector) absolute address
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
 

@@ -177,5 +177,26 @@ TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
   }
 }
 
+TEST(Memory, PtrAccessChainStepsByTheArrayStrideOfThePointerType) {
+  // psb_ptr_chain.spvasm: nodes[i] through OpPtrAccessChain with ArrayStride 32 on a struct
+  // whose members end at 16 bytes.
+  const uint32_t n = 100;
+  std::vector<NodeC> nodes(n);
+  for (uint32_t k = 0; k < n; ++k) nodes[k] = {{0, float(k % 7), 0}, int32_t(k * 3), 0};
+  for (uint32_t w : kSimdWidths) {
+    auto out = zeros<int32_t>(n);
+    ComputeRun run;
+    run.shader = "psb_ptr_chain";
+    run.simdWidth = w;
+    run.groups[0] = (n + 63) / 64;
+    run.buffers = {&out};
+    run.pushConstants = pushBytes(reinterpret_cast<uint64_t>(nodes.data()), n);
+    auto r = runShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    auto o = valuesOf<int32_t>(out);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(o[i], int32_t(i * 3 * 1000 + i % 7)) << "W=" << w << " i=" << i;
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
