@@ -20,8 +20,21 @@ std::vector<uint32_t> loadShader(const std::string& name) {
 
 namespace {
 
-uint32_t descriptorType(const ComputeRun& run, size_t i) {
-  return i < run.descriptorTypes.size() && run.descriptorTypes[i] ? run.descriptorTypes[i] : kStorageBuffer;
+// The pipeline layout the harness builds: binding b's descriptors follow binding b - 1's.
+std::vector<tessera::jit::DescriptorBinding> bindingsOf(const ComputeRun& run) {
+  std::vector<tessera::jit::DescriptorBinding> bindings;
+  const size_t count = run.arraySizes.empty() ? run.buffers.size() : run.arraySizes.size();
+  uint32_t offset = 0;
+  int32_t dynamicIndex = 0;
+  for (uint32_t b = 0; b < count; ++b) {
+    uint32_t type = b < run.descriptorTypes.size() && run.descriptorTypes[b] ? run.descriptorTypes[b] : kStorageBuffer;
+    uint32_t n = b < run.arraySizes.size() ? run.arraySizes[b] : 1;
+    bool dynamic = type == 8 || type == kStorageBufferDynamic;
+    bindings.push_back({0, b, type, n, offset, dynamic ? dynamicIndex : -1});
+    if (dynamic) dynamicIndex += int32_t(n);
+    offset += n * tessera::abi::kDescriptorSize;
+  }
+  return bindings;
 }
 
 }  // namespace
@@ -31,8 +44,7 @@ tessera::jit::CompileResult compileShader(const ComputeRun& run) {
   tessera::jit::ComputeCompileRequest req;
   req.spirv = words;
   req.interface.simdWidth = run.simdWidth;
-  for (uint32_t i = 0; i < run.buffers.size(); ++i)
-    req.interface.bindings.push_back({0, i, descriptorType(run, i), 1, i * tessera::abi::kDescriptorSize, -1});
+  req.interface.bindings = bindingsOf(run);
   req.specialization = run.specialization;
   req.specializationData = run.specializationData.data();
   req.specializationDataSize = run.specializationData.size();
@@ -52,6 +64,7 @@ tessera::jit::CompileResult compileWords(std::span<const uint32_t> words, uint32
 }
 
 void dispatch(const tessera::jit::ComputeProgram& program, const ComputeRun& run) {
+  // Descriptors of consecutive bindings are consecutive (bindingsOf), one per buffer.
   std::vector<tessera::abi::BufferDescriptor> set(std::max<size_t>(run.buffers.size(), 1));
   for (size_t i = 0; i < run.buffers.size(); ++i) {
     BufferView v = i < run.views.size() ? run.views[i] : BufferView{};
@@ -62,6 +75,8 @@ void dispatch(const tessera::jit::ComputeProgram& program, const ComputeRun& run
   }
   tessera::abi::BoundResources resources{};
   resources.sets[0] = reinterpret_cast<const uint8_t*>(set.data());
+  for (size_t i = 0; i < run.dynamicOffsets.size() && i < tessera::abi::kMaxDynamicBuffers; ++i)
+    resources.dynamicOffsets[i] = run.dynamicOffsets[i];
   std::memcpy(resources.pushConstants, run.pushConstants.data(), std::min<size_t>(run.pushConstants.size(), 256));
   const uint32_t base[3] = {0, 0, 0};
   tessera::jit::runCompute(program, &resources, base, run.groups);

@@ -37,9 +37,16 @@ struct ComputeRun {
   std::vector<tessera::jit::SpecializationEntry> specialization;
   std::vector<uint8_t> specializationData;
   bool optimize = true;
-  std::vector<uint32_t> descriptorTypes;  // per buffer; missing entries are storage buffers
+  std::vector<uint32_t> descriptorTypes;  // per binding; missing entries are storage buffers
   std::vector<BufferView> views;          // per buffer; missing entries cover the whole vector
+  // Descriptor arrays: binding b holds arraySizes[b] descriptors (missing entries: 1), taking
+  // that many consecutive entries of `buffers`. Empty: one binding per buffer.
+  std::vector<uint32_t> arraySizes;
+  // Dynamic offsets of the *_DYNAMIC bindings, in binding and array-element order.
+  std::vector<uint32_t> dynamicOffsets;
 };
+
+constexpr uint32_t kStorageBufferDynamic = 9;  // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
 
 // Compiles (no cache) without running.
 tessera::jit::CompileResult compileShader(const ComputeRun& run);
