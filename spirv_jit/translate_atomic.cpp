@@ -89,11 +89,14 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
     llvm::Value* off = p.offset ? p.offset : B.getInt64(0);
     addresses = pointerToAddress(p);
     if (p.limit) {
-      // In [0, limit) and not wrapped around by a negative index (see MemoryTranslation::inBounds).
+      // In [floor, limit) and not wrapped around by a negative index (see MemoryTranslation::inBounds).
       llvm::Value* end = B.CreateAdd(off, constInt(off->getType(), size));
       llvm::Value* lim = p.limit;
+      llvm::Value* floor = p.floor ? p.floor : B.getInt64(0);
       unify(off, end, lim);
-      inb = B.CreateAnd(B.CreateICmpULE(end, lim), B.CreateICmpULE(off, end));
+      unify(off, floor);
+      if (isVector(off)) end = splat(end), lim = splat(lim), floor = splat(floor);
+      inb = B.CreateAnd(B.CreateAnd(B.CreateICmpULE(end, lim), B.CreateICmpULE(off, end)), B.CreateICmpUGE(off, floor));
     }
   } else if (p.kind == Ptr::Kind::LaneMemory) {
     // Atomics on per-invocation memory: each lane owns its slot.

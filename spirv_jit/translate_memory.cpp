@@ -101,14 +101,21 @@ class MemoryTranslation {
     return B.CreateIntToPtr(offset, t.laneType(B.getPtrTy()));
   }
 
-  // [start, end) lies inside [0, limit). A negative index makes start wrap around to a huge
-  // offset, and for an access ending exactly at the base (index -1) end wraps to a small one:
-  // start <= end catches that, or the access would land just before the buffer.
+  // [start, end) lies inside [floor, limit) (floor 0 unless offsets are absolute addresses).
+  // A negative index makes start wrap around to a huge offset, and for an access ending exactly
+  // at the base (index -1) end wraps to a small one: start <= end catches that, or the access
+  // would land just before the buffer. With absolute offsets a negative index just goes below
+  // the buffer's address: start >= floor catches that.
   llvm::Value* inBounds(const Ptr& p, llvm::Value* start, llvm::Value* end) {
     if (!p.limit) return nullptr;
     llvm::Value* limit = p.limit;
-    t.unify(start, end, limit);
-    return B.CreateAnd(B.CreateICmpULE(end, limit), B.CreateICmpULE(start, end));
+    llvm::Value* floor = p.floor;
+    if (t.isVector(start) || t.isVector(end) || t.isVector(limit) || (floor && t.isVector(floor))) {
+      start = t.splat(start), end = t.splat(end), limit = t.splat(limit);
+      if (floor) floor = t.splat(floor);
+    }
+    llvm::Value* inside = B.CreateAnd(B.CreateICmpULE(end, limit), B.CreateICmpULE(start, end));
+    return floor ? B.CreateAnd(inside, B.CreateICmpUGE(start, floor)) : inside;
   }
 
   llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
@@ -343,10 +350,11 @@ class MemoryTranslation {
       p.offset = B.getInt64(0);
       p.limit = range;
     } else {
-      // Per-lane descriptors: offsets are absolute addresses; the limit is their end.
+      // Per-lane descriptors: offsets are absolute addresses; [floor, limit) is the range.
       p.base = nullptr;
       p.offset = address;
       p.limit = addOffsets(address, range);
+      p.floor = address;
     }
     return p;
   }

@@ -22,6 +22,7 @@ struct PointerSlots {
   llvm::AllocaInst* base = nullptr;
   llvm::AllocaInst* offset = nullptr;
   llvm::AllocaInst* limit = nullptr;
+  llvm::AllocaInst* floor = nullptr;
   llvm::AllocaInst* component = nullptr;
 };
 
@@ -333,6 +334,7 @@ Ptr Translator::pointer(uint32_t id) {
       if (s->second.base) p.base = loadSlot(s->second.base);
       if (s->second.offset) p.offset = loadSlot(s->second.offset);
       if (s->second.limit) p.limit = loadSlot(s->second.limit);
+      if (s->second.floor) p.floor = loadSlot(s->second.floor);
       if (s->second.component) p.component = loadSlot(s->second.component);
       return p;
     }
@@ -368,6 +370,7 @@ void Translator::definePointer(uint32_t id, Ptr p) {
     keep(p.base, s.base);
     keep(p.offset, s.offset);
     keep(p.limit, s.limit);
+    keep(p.floor, s.floor);
     keep(p.component, s.component);
     s.shape = p;
   }
@@ -380,12 +383,13 @@ llvm::Function* Translator::declareFunction(const Function& f) {
   auto it = functions_.find(f.id);
   if (it != functions_.end()) return it->second;
   // Callee signature: (env, mask in/out, parameters...) -> struct of return leaves.
-  // Every parameter and result is varying; pointer parameters pass (base, offset, limit).
+  // Every parameter and result is varying; pointer parameters pass (base, offset, limit, floor).
   std::vector<llvm::Type*> params{b().getPtrTy(), b().getPtrTy()};
   for (const Instruction& p : f.parameters) {
     const Type* t = module_.type(p.type);
     if (t && t->kind == TypeKind::Pointer) {
       params.push_back(b().getPtrTy());
+      params.push_back(laneType(b().getInt64Ty()));
       params.push_back(laneType(b().getInt64Ty()));
       params.push_back(laneType(b().getInt64Ty()));
     } else {
@@ -498,7 +502,9 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         ptr.base = fn->getArg(arg++);
         ptr.offset = fn->getArg(arg++);
         llvm::Value* limit = fn->getArg(arg++);
+        llvm::Value* floor = fn->getArg(arg++);
         ptr.limit = lane ? nullptr : limit;
+        ptr.floor = lane ? nullptr : floor;
         fn_->pointers[p.result] = ptr;
       } else {
         Val v;
@@ -755,6 +761,7 @@ void Translator::emitFunctionCall(const Instruction& inst) {
       args.push_back(p.base ? p.base : llvm::ConstantPointerNull::get(b().getPtrTy()));
       args.push_back(splat(p.offset ? p.offset : b().getInt64(0)));
       args.push_back(splat(p.limit ? p.limit : b().getInt64(~uint64_t(0))));
+      args.push_back(splat(p.floor ? p.floor : b().getInt64(0)));
     } else {
       for (llvm::Value* leaf : value(argId).leaves) args.push_back(splat(leaf));
     }

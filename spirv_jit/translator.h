@@ -57,6 +57,9 @@ struct Ptr {
   llvm::Value* base = nullptr;   // ptr (scalar); null means offset is an absolute address
   llvm::Value* offset = nullptr; // i64, scalar or <W x i64>
   llvm::Value* limit = nullptr;  // bytes accessible from base (i64 scalar or vector); null = no check
+  // Lowest accessible offset, for pointers whose offsets are absolute addresses and that have a
+  // limit (per-lane descriptors): [floor, limit) is the bound range. Null means 0.
+  llvm::Value* floor = nullptr;
   // BuiltIn: which built-in variable, and the component selected (scalar or vector i32) if any.
   uint32_t variable = 0;
   llvm::Value* component = nullptr;

@@ -198,5 +198,66 @@ TEST(Memory, PtrAccessChainStepsByTheArrayStrideOfThePointerType) {
   }
 }
 
+TEST(Memory, DescriptorArraysNonUniformIndicesAndDynamicOffsets) {
+  const uint32_t n = 256, sizes[4] = {40, 48, 56, 64};
+  const int32_t oob[] = {-1, -2, -17, INT_MIN, 1000, 0x7fffffff, -1000000, 64};
+  std::vector<int32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i % 8 == 0 ? oob[(i / 8) % 8] : int32_t(16 + i / 4);
+  Buffers initial;
+  for (uint32_t b = 0; b < 4; ++b)
+    initial.push_back(guarded(4 * sizes[b], [&](uint8_t* p) {
+      for (uint32_t e = 0; e < sizes[b]; ++e) {
+        uint32_t v = (b << 16) | e;
+        std::memcpy(p + 4 * e, &v, 4);
+      }
+    }));
+  std::vector<uint32_t> dyn(64);
+  for (uint32_t e = 0; e < 64; ++e) dyn[e] = 0x7000 + e;
+  initial.push_back(bytesOf(dyn));
+  initial.push_back(zeros<uint32_t>(6 * n));
+  initial.push_back(bytesOf(idx));
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "desc_arrays";
+    run.optimize = optimize;
+    run.groups[0] = n / 64;
+    run.pushConstants = pushBytes(n, int32_t(2));
+    run.arraySizes = {4, 1, 1, 1};
+    run.descriptorTypes = {kStorageBuffer, kStorageBufferDynamic, kStorageBuffer, kStorageBuffer};
+    run.views = {{kCanary, 4 * sizes[0]}, {kCanary, 4 * sizes[1]}, {kCanary, 4 * sizes[2]}, {kCanary, 4 * sizes[3]}, {0, 128}};
+    run.dynamicOffsets = {16};
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      const uint32_t W = kSimdWidths[w];
+      for (uint32_t b = 0; b < 4; ++b) expectCanaries(results[w][b], "bufs[b]", W);
+      auto o = valuesOf<uint32_t>(results[w][5]);
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t b = i % 4;
+        const int32_t k = idx[i];
+        const bool in = k >= 0 && k < int32_t(sizes[b]);
+        auto at = [&](int j) {
+          return ::testing::Message() << "W=" << W << " optimize=" << optimize << " invocation " << i << " k=" << k
+                                      << " output " << j;
+        };
+        EXPECT_EQ(o[6 * i + 0], (b << 16) | ((i / 4) % 16)) << at(0);
+        EXPECT_EQ(o[6 * i + 1], (2u << 16) | (i % 16)) << at(1);
+        EXPECT_EQ(o[6 * i + 2], sizes[b]) << at(2);
+        EXPECT_EQ(o[6 * i + 3], 0x7004 + i % 32) << at(3);
+        if (in) {
+          EXPECT_EQ(o[6 * i + 4], (b << 16) | uint32_t(k)) << at(4);
+          EXPECT_EQ(o[6 * i + 5], (b << 16) | uint32_t(k)) << at(5);
+          EXPECT_EQ(word(results[w][b], k), 0xA1000000u + i) << at(6);
+        } else {
+          EXPECT_TRUE(o[6 * i + 4] == 0 || (o[6 * i + 4] >> 16) == b || (o[6 * i + 4] >> 24) == 0xA1) << at(4);
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+      for (uint32_t b = 0; b < 4; ++b)
+        for (uint32_t e = 0; e < 16; ++e) EXPECT_EQ(word(results[w][b], e), (b << 16) | e) << "W=" << W << " untouched element";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
