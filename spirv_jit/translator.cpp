@@ -260,6 +260,7 @@ static llvm::AllocaInst* makeSlot(llvm::IRBuilder<>& builder, llvm::BasicBlock* 
 }
 
 llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
+  allocaBytes_ += out_.getDataLayout().getTypeAllocSize(type) + align;
   llvm::IRBuilder<> entry(fn_->allocaBlock, fn_->allocaBlock->getFirstInsertionPt());
   auto* a = entry.CreateAlloca(type);
   a->setAlignment(llvm::Align(align));

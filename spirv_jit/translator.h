@@ -79,6 +79,9 @@ class Translator {
 
   // Facts gathered during translation, needed to run the kernel.
   uint32_t sharedMemoryBytes() const { return sharedBytes_; }
+  // Bytes of the per-invocation memory on a batch's stack (Function and Private variables,
+  // W lane copies each, every function's counted: there is no recursion).
+  uint64_t stackBytes() const { return allocaBytes_ + uint64_t(privateBytes_) * width(); }
   bool usesBarrier() const { return usesBarrier_; }
   bool zeroInitShared() const { return zeroInitShared_; }
   void localSize(uint32_t out[3]) const {
@@ -200,6 +203,7 @@ class Translator {
   std::unordered_map<uint32_t, StructuredCfg> cfgs_;
   uint32_t sharedBytes_ = 0;
   uint32_t privateBytes_ = 0;
+  uint64_t allocaBytes_ = 0;  // entryAlloca sizes
   std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset
   std::unordered_map<uint32_t, uint32_t> sharedOffsets_;   // Workgroup variable -> byte offset
   bool usesBarrier_ = false;

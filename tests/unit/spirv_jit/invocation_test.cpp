@@ -81,5 +81,32 @@ TEST(Invocation, FunctionAndPrivateArraysAtVaryingIndices) {
   }
 }
 
+// Per-invocation memory is W lane copies on a batch's stack: arrays of megabytes must get a
+// big enough stack (fibers when barriers need them, or when a thread stack would not do).
+TEST(Invocation, PerInvocationArraysLargerThanAStack) {
+  struct Case {
+    uint32_t n, workgroup;
+    bool barrier;
+  };
+  for (Case c : {Case{70000, 64, true}, Case{300000, 16, false}}) {
+    ComputeRun run;
+    run.shader = "big_private";
+    run.groups[0] = 2;
+    run.specialization = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+    run.specializationData = pushBytes(c.n, uint32_t(c.barrier), c.workgroup);
+    auto results = runAtEveryWidth(run, {zeros<uint32_t>(2 * c.workgroup)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<uint32_t>(results[w][0]);
+      for (uint32_t i = 0; i < 2 * c.workgroup; ++i) {
+        const uint32_t l = i % c.workgroup;
+        uint32_t sum = 0;
+        for (uint32_t k = 0; k < c.n; k += 7) sum += ((k * 13 + l) % c.n) * (l + 1);
+        ASSERT_EQ(o[i], sum) << "N=" << c.n << " W=" << kSimdWidths[w] << " invocation " << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
