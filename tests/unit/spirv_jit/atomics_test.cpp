@@ -161,5 +161,40 @@ TEST(Atomics, WorkgroupMemoryAtomicsAcrossManyBatches) {
   }
 }
 
+TEST(Atomics, Int64FloatLoadStoreAndZeroInitializedShared) {
+  struct Totals {
+    uint64_t sum64, max64;
+    float fsum;
+    uint32_t flag;
+    uint64_t cas64;
+  };
+  static_assert(sizeof(Totals) == 32);
+  const uint32_t groups = 5, n = groups * 128;
+  ComputeRun run;
+  run.shader = "atomics_ext";
+  run.groups[0] = groups;
+  std::vector<Totals> t0{{0, 0, 0.0f, 0, 0}};
+  auto results = runAtEveryWidth(run, {bytesOf(t0), zeros<uint64_t>(2 * n)});
+  ASSERT_EQ(results.size(), 3u);
+  uint64_t sum = 0, mx = 0;
+  for (uint64_t i = 0; i < n; ++i) sum += (i << 33) + 1, mx = std::max(mx, (i << 33) ^ 0x5555);
+  uint64_t sharedSum = 0;
+  for (uint64_t l = 0; l < 128; ++l) sharedSum += l * 3;
+  for (size_t w = 0; w < results.size(); ++w) {
+    const uint32_t W = kSimdWidths[w];
+    Totals t = valuesOf<Totals>(results[w][0])[0];
+    EXPECT_EQ(t.sum64, sum) << W;
+    EXPECT_EQ(t.max64, mx) << W;
+    EXPECT_EQ(t.fsum, 0.5f * float(n)) << W;
+    EXPECT_EQ(t.flag, 7u) << W;
+    EXPECT_EQ(t.cas64, uint64_t(n) << 40) << W;
+    auto o = valuesOf<uint64_t>(results[w][1]);
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(o[2 * i], 7000u) << "W=" << W << " invocation " << i << ": shared array not zeroed or atomicLoad wrong";
+      ASSERT_EQ(o[2 * i + 1], i % 128 == 0 ? sharedSum * 10 + 32 : 0) << "W=" << W << " invocation " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
