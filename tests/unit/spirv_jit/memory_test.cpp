@@ -259,5 +259,33 @@ TEST(Memory, DescriptorArraysNonUniformIndicesAndDynamicOffsets) {
   }
 }
 
+TEST(Memory, WorkgroupPointerArgumentsKeepTheirBoundsInTheCallee) {
+  // fn_ptr_params.spvasm: a shared array passed to a function that stores at an index that
+  // may be out of range and increments / decrements elements with OpAtomicIIncrement /
+  // OpAtomicIDecrement; the shared array after it must stay intact.
+  const uint32_t groups = 3;
+  std::vector<uint32_t> idx;
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t l = 0; l < 16; ++l)
+      idx.push_back(l == 0 ? 16u : l == 1 ? 0xffffffffu : l == 5 ? 0x80000000u : l == 9 ? 1000u : l == 12 ? 17u : l);
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "fn_ptr_params";
+    run.groups[0] = groups;
+    run.optimize = optimize;
+    auto results = runAtEveryWidth(run, {bytesOf(idx), zeros<uint32_t>(2 * 16 * groups)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<uint32_t>(results[w][1]);
+      for (uint32_t i = 0; i < 16 * groups; ++i) {
+        const uint32_t l = i % 16;
+        const uint32_t want = l == 0 ? 16u : l == 1 ? 0u - 16u : (l == 5 || l == 9 || l == 12) ? 0u : l + 100;
+        ASSERT_EQ(o[2 * i], want) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " shared[" << l << "]";
+        ASSERT_EQ(o[2 * i + 1], 0xA0 + l) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " guard[" << l << "]";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
