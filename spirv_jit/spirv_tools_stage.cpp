@@ -72,6 +72,7 @@ SpecializationValues specializationValues(std::span<const SpecializationEntry> e
 
 bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationValues& specialization,
                            OptimizationLevel level, std::string* message) {
+  guardSignedDivision(words, level == OptimizationLevel::Full);
   spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
   std::string diagnostics;
   opt.SetMessageConsumer(collectInto(&diagnostics));

@@ -299,5 +299,43 @@ TEST(Types, Float64ArithmeticAndConversions) {
   }
 }
 
+// The SPIR-V optimizer folds divisions whose operands it knows; SPIRV-Tools does that on the
+// host, where INT_MIN / -1 traps. Compiling such a shader (or specializing into it) must not
+// crash; the defined results must stay right.
+TEST(Types, ConstantDivisionOverflowDoesNotCrashTheCompiler) {
+  struct Spec {
+    int32_t a, b;
+  };
+  for (Spec sp : {Spec{7, 2}, Spec{INT_MIN, -1}, Spec{INT_MAX, -1}, Spec{5, 0}}) {
+    for (bool optimize : {true, false}) {
+      ComputeRun run;
+      run.shader = "div_fold";
+      run.optimize = optimize;
+      run.specializationData = pushBytes(sp.a, sp.b);
+      run.specialization = {{0, 0, 4}, {1, 4, 4}};
+      auto results = runAtEveryWidth(run, {zeros<int32_t>(12 * 8)});
+      ASSERT_EQ(results.size(), 3u) << "a=" << sp.a << " b=" << sp.b << " optimize=" << optimize;
+      for (size_t w = 0; w < results.size(); ++w) {
+        auto o = valuesOf<int32_t>(results[w][0]);
+        for (int32_t i = 0; i < 8; ++i) {
+          auto at = [&](int k) {
+            return ::testing::Message() << "a=" << sp.a << " b=" << sp.b << " optimize=" << optimize << " W="
+                                        << kSimdWidths[w] << " invocation " << i << " output " << k;
+          };
+          EXPECT_EQ(o[12 * i + 3], 3) << at(3);
+          EXPECT_EQ(o[12 * i + 4], 1) << at(4);
+          if (sp.b == 2) {
+            EXPECT_EQ(o[12 * i + 7], 3) << at(7);
+            EXPECT_EQ(o[12 * i + 8], 1) << at(8);
+            EXPECT_EQ(o[12 * i + 9], 4) << at(9);
+            EXPECT_EQ(o[12 * i + 11], i / 2) << at(11);
+          }
+          EXPECT_EQ(o[12 * i + 10], 1073741820) << at(10);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
