@@ -337,5 +337,50 @@ TEST(Types, ConstantDivisionOverflowDoesNotCrashTheCompiler) {
   }
 }
 
+// OpSDot/OpUDot/OpSUDot and the saturating accumulating forms (int_dot.spvasm), packed 4x8-bit
+// and on 8-bit vectors.
+TEST(Types, IntegerDotProducts) {
+  std::vector<uint32_t> in;
+  const uint32_t specials[] = {0, 0x7f7f7f7f, 0x80808080, 0xffffffff, 0x01020304, 0x7fffffff, 0x80000000, 0xff7f01fe};
+  for (uint32_t a : specials)
+    for (uint32_t b : specials)
+      for (uint32_t c : {0x7fff0000u, 0x80000100u, 5u, 0xfffffff0u}) in.insert(in.end(), {a, b, c});
+  Rng rng(8);
+  for (int k = 0; k < 200; ++k) in.insert(in.end(), {uint32_t(rng.next()), uint32_t(rng.next()), uint32_t(rng.next())});
+  const uint32_t n = uint32_t(in.size() / 3);
+  ComputeRun run;
+  run.shader = "int_dot";
+  run.groups[0] = (n + 63) / 64;
+  std::vector<uint32_t> padded = in;
+  padded.resize(3 * run.groups[0] * 64, 0);
+  auto results = runAtEveryWidth(run, {bytesOf(padded), zeros<uint32_t>(8 * run.groups[0] * 64)});
+  ASSERT_EQ(results.size(), 3u);
+  auto sat = [](int64_t v, int64_t lo, int64_t hi) { return std::clamp(v, lo, hi); };
+  for (size_t w = 0; w < results.size(); ++w) {
+    auto o = valuesOf<uint32_t>(results[w][1]);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2];
+      int64_t s = 0, u = 0, su = 0;
+      for (int k = 0; k < 4; ++k) {
+        const uint8_t ua = uint8_t(a >> 8 * k), ub = uint8_t(b >> 8 * k);
+        s += int64_t(int8_t(ua)) * int8_t(ub);
+        u += int64_t(ua) * ub;
+        su += int64_t(int8_t(ua)) * ub;
+      }
+      const uint32_t want[8] = {uint32_t(int32_t(s)),
+                                uint32_t(u),
+                                uint32_t(int32_t(su)),
+                                uint32_t(int32_t(sat(s + int32_t(c), INT32_MIN, INT32_MAX))),
+                                uint32_t(sat(u + int64_t(c), 0, UINT32_MAX)),
+                                uint32_t(int32_t(sat(su + int32_t(c), INT32_MIN, INT32_MAX))),
+                                uint32_t(int32_t(s)),
+                                uint32_t(sat(u + int64_t(c), 0, UINT32_MAX))};
+      for (int k = 0; k < 8; ++k)
+        ASSERT_EQ(o[8 * i + k], want[k]) << "W=" << kSimdWidths[w] << std::hex << " a=" << a << " b=" << b << " c=" << c
+                                         << " output " << std::dec << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
