@@ -71,5 +71,30 @@ TEST(Specialization, EntriesOutsideTheDataKeepTheirDefaults) {
   checkSpecConsts(v, run);
 }
 
+TEST(Specialization, SixtyFourAndSixteenBitConstantExpressions) {
+  for (int64_t x : {int64_t(-4), INT64_MIN}) {
+    const int32_t y = 3;
+    const int16_t z = -7;
+    for (bool optimize : {true, false}) {
+      ComputeRun run;
+      run.shader = "spec_consts_wide";
+      run.optimize = optimize;
+      run.specializationData = pushBytes(x, y, z);
+      run.specialization = {{0, 0, 8}, {1, 8, 4}, {2, 12, 2}};
+      auto results = runAtEveryWidth(run, {zeros<int64_t>(8 * 8)});
+      ASSERT_EQ(results.size(), 3u) << "x=" << x;
+      const int64_t a = int64_t(uint64_t(x) * 3 + 7), b = a >> 1, d = a > 10 ? a : b;
+      const int64_t want[8] = {a, b, d, int64_t(int32_t(uint32_t(x) + uint32_t(y))), int64_t(int16_t(z * 3)),
+                               int64_t(uint64_t(y) << 33), int64_t(uint64_t(x) / 3), int64_t(0 - uint64_t(x))};
+      for (size_t w = 0; w < results.size(); ++w) {
+        auto o = valuesOf<int64_t>(results[w][0]);
+        for (int i = 0; i < 8; ++i)
+          for (int k = 0; k < 8; ++k)
+            ASSERT_EQ(o[8 * i + k], want[k]) << "x=" << x << " optimize=" << optimize << " W=" << kSimdWidths[w] << " output " << k;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
