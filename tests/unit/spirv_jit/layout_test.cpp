@@ -272,29 +272,37 @@ TEST(Layout, Std140UniformBlock) {
   for (int k = 0; k < 2; ++k) poke(u, 208 + 16 * k, sx[k]), poke(u, 216 + 16 * k, sy[k][0]), poke(u, 220 + 16 * k, sy[k][1]);
   for (int col = 0; col < 2; ++col)
     for (int row = 0; row < 3; ++row) poke(u, 240 + 16 * row + 4 * col, r23[col][row]);
-  ComputeRun run;
-  run.shader = "layout_std140";
-  run.descriptorTypes = {kUniformBuffer, kStorageBuffer};
-  auto results = runAtEveryWidth(run, {u, zeros<float>(8 * 48)});
-  ASSERT_EQ(results.size(), 3u);
-  for (size_t w = 0; w < results.size(); ++w) {
-    auto o = valuesOf<float>(results[w][1]);
-    for (uint32_t k = 0; k < 8; ++k) {
-      std::vector<float> want{a, b[0], b[1], b[2], c[0], c[1], c[2]};
-      for (int col = 0; col < 3; ++col)
-        for (int row = 0; row < 3; ++row) want.push_back(m[col][row]);
-      for (int col = 0; col < 3; ++col)
-        for (int row = 0; row < 3; ++row) want.push_back(rm[col][row]);
-      want.insert(want.end(), {d[0], d[1], float(e[0]), float(e[1]), float(e[2]), float(e[3])});
-      for (int j = 0; j < 2; ++j) want.insert(want.end(), {sx[j], sy[j][0], sy[j][1]});
-      for (int col = 0; col < 2; ++col)
-        for (int row = 0; row < 3; ++row) want.push_back(r23[col][row]);
-      want.push_back(c[k % 3]);
-      want.push_back(rm[k % 3][(k + 1) % 3]);
-      for (int row = 0; row < 3; ++row) want.push_back(rm[0][row] * b[0] + rm[1][row] * b[1] + rm[2][row] * b[2]);
-      ASSERT_EQ(want.size(), 48u);
-      for (size_t j = 0; j < want.size(); ++j)
-        ASSERT_EQ(o[k * 48 + j], want[j]) << "W=" << kSimdWidths[w] << " invocation " << k << " output " << j;
+  // Bound as a uniform buffer, then as a dynamic uniform buffer whose data starts 256 bytes
+  // into the buffer (the dynamic offset) with garbage before it.
+  std::vector<uint8_t> shifted(256 + u.size(), 0x99);
+  std::copy(u.begin(), u.end(), shifted.begin() + 256);
+  for (bool dynamic : {false, true}) {
+    ComputeRun run;
+    run.shader = "layout_std140";
+    run.descriptorTypes = {dynamic ? 8u /* UNIFORM_BUFFER_DYNAMIC */ : kUniformBuffer, kStorageBuffer};
+    if (dynamic) run.dynamicOffsets = {256};
+    auto results = runAtEveryWidth(run, {dynamic ? shifted : u, zeros<float>(8 * 48)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<float>(results[w][1]);
+      for (uint32_t k = 0; k < 8; ++k) {
+        std::vector<float> want{a, b[0], b[1], b[2], c[0], c[1], c[2]};
+        for (int col = 0; col < 3; ++col)
+          for (int row = 0; row < 3; ++row) want.push_back(m[col][row]);
+        for (int col = 0; col < 3; ++col)
+          for (int row = 0; row < 3; ++row) want.push_back(rm[col][row]);
+        want.insert(want.end(), {d[0], d[1], float(e[0]), float(e[1]), float(e[2]), float(e[3])});
+        for (int j = 0; j < 2; ++j) want.insert(want.end(), {sx[j], sy[j][0], sy[j][1]});
+        for (int col = 0; col < 2; ++col)
+          for (int row = 0; row < 3; ++row) want.push_back(r23[col][row]);
+        want.push_back(c[k % 3]);
+        want.push_back(rm[k % 3][(k + 1) % 3]);
+        for (int row = 0; row < 3; ++row) want.push_back(rm[0][row] * b[0] + rm[1][row] * b[1] + rm[2][row] * b[2]);
+        ASSERT_EQ(want.size(), 48u);
+        for (size_t j = 0; j < want.size(); ++j)
+          ASSERT_EQ(o[k * 48 + j], want[j]) << "W=" << kSimdWidths[w] << " dynamic=" << dynamic << " invocation " << k
+                                            << " output " << j;
+      }
     }
   }
 }
