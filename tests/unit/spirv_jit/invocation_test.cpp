@@ -9,25 +9,29 @@ namespace {
 
 TEST(Invocation, BuiltInsOfA3DWorkgroupAndDispatch) {
   const uint32_t nx = 2, ny = 3, nz = 2, size = 105;
-  ComputeRun run;
-  run.shader = "builtins_3d";
-  run.groups[0] = nx, run.groups[1] = ny, run.groups[2] = nz;
-  auto results = runAtEveryWidth(run, {zeros<uint32_t>(nx * ny * nz * size * 16)});
-  ASSERT_EQ(results.size(), 3u);
-  for (size_t w = 0; w < results.size(); ++w) {
-    auto o = valuesOf<uint32_t>(results[w][0]);
-    for (uint32_t gz = 0; gz < nz; ++gz)
-      for (uint32_t gy = 0; gy < ny; ++gy)
-        for (uint32_t gx = 0; gx < nx; ++gx)
-          for (uint32_t l = 0; l < size; ++l) {
-            const uint32_t group = gx + nx * (gy + ny * gz);
-            const uint32_t lx = l % 3, ly = (l / 3) % 5, lz = l / 15;
-            const uint32_t want[16] = {lx, ly, lz, l, gx, gy, gz, group, gx * 3 + lx, gy * 5 + ly, gz * 7 + lz, 0,
-                                       nx * 100 + ny * 10 + nz, 3, 5, 7};
-            const uint32_t* got = &o[(group * size + l) * 16];
-            for (int k = 0; k < 16; ++k)
-              ASSERT_EQ(got[k], want[k]) << "W=" << kSimdWidths[w] << " group " << group << " invocation " << l << " field " << k;
-          }
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "builtins_3d";
+    run.optimize = optimize;
+    run.groups[0] = nx, run.groups[1] = ny, run.groups[2] = nz;
+    auto results = runAtEveryWidth(run, {zeros<uint32_t>(nx * ny * nz * size * 16)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<uint32_t>(results[w][0]);
+      for (uint32_t gz = 0; gz < nz; ++gz)
+        for (uint32_t gy = 0; gy < ny; ++gy)
+          for (uint32_t gx = 0; gx < nx; ++gx)
+            for (uint32_t l = 0; l < size; ++l) {
+              const uint32_t group = gx + nx * (gy + ny * gz);
+              const uint32_t lx = l % 3, ly = (l / 3) % 5, lz = l / 15;
+              const uint32_t want[16] = {lx, ly, lz, l, gx, gy, gz, group, gx * 3 + lx, gy * 5 + ly, gz * 7 + lz, 0,
+                                         nx * 100 + ny * 10 + nz, 3, 5, 7};
+              const uint32_t* got = &o[(group * size + l) * 16];
+              for (int k = 0; k < 16; ++k)
+                ASSERT_EQ(got[k], want[k]) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " group " << group
+                                           << " invocation " << l << " field " << k;
+            }
+    }
   }
 }
 
