@@ -271,5 +271,71 @@ TEST(GlslStd450, NMinNMaxNClampModfStructAndFrexpFromAssembly) {
   }
 }
 
+// 16-bit floats. Bounds from the Vulkan spec's table for 16-bit operations: sin/cos 2^-7
+// absolute in [-pi, pi], exp/exp2 (1 + 2|x|) ULP, log/log2 3 ULP outside [0.5, 2] and 2^-7
+// absolute inside, inversesqrt 2 ULP, sqrt inherited from 1 / inversesqrt, atan 5 ULP;
+// rounding, frexp, ldexp and modf exact.
+TEST(GlslStd450, HalfFunctionsIncludingFrexp) {
+  std::vector<_Float16> in;
+  for (float s : {0.5f, 1.0f, -1.0f, 2.0f, 3.140625f, -3.140625f, 0.099975586f, 7.75f, -0.25f, 1000.0f, 6.1035156e-05f})
+    in.push_back(static_cast<_Float16>(s));
+  Rng rng(16);
+  while (in.size() < 300) {
+    float v = rng.uniform(-8, 8);
+    if (std::fabs(v) > 1e-2f) in.push_back(static_cast<_Float16>(v));
+  }
+  const uint32_t n = uint32_t(in.size());
+  ComputeRun run;
+  run.shader = "glsl_half";
+  run.groups[0] = (n + 63) / 64;
+  run.pushConstants = pushBytes(n);
+  auto results = runAtEveryWidth(run, {bytesOf(in), zeros<_Float16>(20 * n)});
+  ASSERT_EQ(results.size(), 3u);
+  expectSameAtEveryWidth(results);
+  auto hulp = [](double x) {  // one half-precision ULP at |x|
+    double a = std::fabs(x);
+    return a < 6.103515625e-05 ? std::ldexp(1.0, -24) : std::ldexp(1.0, std::ilogb(a) - 10);
+  };
+  const double kPi = 3.14159265358979323846;
+  for (size_t w = 0; w < results.size(); ++w) {
+    auto o = valuesOf<_Float16>(results[w][1]);
+    for (uint32_t i = 0; i < n; ++i) {
+      const double x = double(in[i]);
+      const _Float16* r = &o[20 * i];
+      auto at = [&](int k) {
+        return ::testing::Message() << "W=" << kSimdWidths[w] << " x=" << x << " output " << k << " got " << double(r[k]);
+      };
+      auto near = [&](int k, long double want, double tol) { EXPECT_LE(std::fabs((long double)double(r[k]) - want), tol) << at(k); };
+      auto logTol = [&](double v, double res) { return v >= 0.5 && v <= 2 ? std::ldexp(1.0, -7) : 3 * hulp(res); };
+      const double ax = std::fabs(x);
+      near(0, sqrtl(ax), 4.5 * hulp(std::sqrt(ax)));
+      if (ax <= kPi) near(1, sinl(x), std::ldexp(1.0, -7));
+      if (x < 11) near(2, expl(x), (1 + 2 * ax) * hulp(std::exp(x)));
+      near(3, logl(ax), logTol(ax, std::log(ax)));
+      int e = 0;
+      const double m = std::frexp(x, &e);
+      EXPECT_EQ(double(r[4]), m) << at(4);
+      EXPECT_EQ(double(r[5]), double(e)) << at(5);
+      if (ax * 8 < 65504) {
+        EXPECT_EQ(double(r[6]), x * 8) << at(6);
+      }
+      EXPECT_EQ(double(r[7]), x - std::trunc(x)) << at(7);
+      EXPECT_EQ(double(r[8]), std::trunc(x)) << at(8);
+      EXPECT_EQ(double(r[9]), std::nearbyint(x)) << at(9);
+      EXPECT_EQ(double(r[10]), std::floor(x)) << at(10);
+      EXPECT_EQ(double(r[11]), double(static_cast<_Float16>(x - std::floor(x)))) << at(11);
+      near(12, 1 / sqrtl(ax), 2 * hulp(1 / std::sqrt(ax)));
+      near(13, atan2l(x, 2), 5 * hulp(std::atan2(x, 2.0)));
+      EXPECT_EQ(double(r[14]), std::clamp(x, -1.0, 1.0)) << at(14);
+      EXPECT_EQ(double(r[15]), x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0) << at(15);
+      EXPECT_EQ(double(r[16]), x < 0.5 ? 0.0 : 1.0) << at(16);
+      if (x < 15) near(17, exp2l(x), (1 + 2 * ax) * hulp(std::exp2(x)));
+      near(18, log2l(ax), logTol(ax, std::log2(ax)));
+      if (ax <= kPi) near(19, cosl(x), std::ldexp(1.0, -7));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
