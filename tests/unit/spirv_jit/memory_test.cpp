@@ -60,14 +60,29 @@ TEST(Memory, OutOfBoundsAccessesStayInsideTheDescriptorRange) {
       std::memcpy(p + 4 * k, &v, 4);
     }
   });
-  for (int32_t uniformIndex : {-1, 200, INT_MIN, 0x3fffffff}) {
+  // One compile per width, one dispatch per uniform index.
+  std::vector<std::shared_ptr<const tessera::jit::ComputeProgram>> programs;
+  for (uint32_t w : kSimdWidths) {
     ComputeRun run;
     run.shader = "mem_robust";
-    run.groups[0] = n / 64;
-    run.pushConstants = pushBytes(uniformIndex);
-    run.views = {{kCanary, 4 * elements}, {kCanary, 16 * elements + 8}, {kCanary, 8 * elements}, {}, {}};
-    auto results = runAtEveryWidth(run, {d0, v0, p0, bytesOf(idx), zeros<uint32_t>(8 * n)});
-    ASSERT_EQ(results.size(), 3u);
+    run.simdWidth = w;
+    run.buffers.resize(5);
+    auto r = compileShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    programs.push_back(r.program);
+  }
+  for (int32_t uniformIndex : {-1, 200, INT_MIN, 0x3fffffff}) {
+    std::vector<Buffers> results;
+    for (auto& program : programs) {
+      Buffers b{d0, v0, p0, bytesOf(idx), zeros<uint32_t>(8 * n)};
+      ComputeRun run;
+      run.groups[0] = n / 64;
+      run.pushConstants = pushBytes(uniformIndex);
+      run.views = {{kCanary, 4 * elements}, {kCanary, 16 * elements + 8}, {kCanary, 8 * elements}, {}, {}};
+      for (auto& buffer : b) run.buffers.push_back(&buffer);
+      dispatch(*program, run);
+      results.push_back(std::move(b));
+    }
     for (size_t w = 0; w < results.size(); ++w) {
       const uint32_t W = kSimdWidths[w];
       const auto& d = results[w][0];
