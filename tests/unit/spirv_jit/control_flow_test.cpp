@@ -250,5 +250,49 @@ TEST(ControlFlow, HandWrittenLoopShapesFromAssembly) {
   }
 }
 
+// Random structured control flow (tests/shaders/random_cf, made by gen_random_cf.py): the same
+// source compiled as C++ here and as GLSL in cf_random_N.comp, over a per-lane x and a
+// uniform u (push constant), with helper functions taking inout parameters.
+namespace random_cf {
+#define FALLTHROUGH [[fallthrough]];
+#define INOUT(t) t&
+#include "random_cf/cf_random_0.inc"
+#include "random_cf/cf_random_1.inc"
+#include "random_cf/cf_random_2.inc"
+#undef INOUT
+#undef FALLTHROUGH
+}  // namespace random_cf
+
+TEST(ControlFlow, RandomStructuredPrograms) {
+  int (*const programs[])(int, int) = {random_cf::prog0, random_cf::prog1, random_cf::prog2};
+  const uint32_t n = 256;
+  std::vector<int32_t> in(n);
+  Rng rng(77);
+  for (int32_t& x : in) x = rng.range(0, 1023);
+  for (int p = 0; p < 3; ++p)
+    for (bool optimize : {true, false})
+      for (uint32_t w : kSimdWidths) {
+        ComputeRun run;
+        run.shader = "cf_random_" + std::to_string(p);
+        run.simdWidth = w;
+        run.optimize = optimize;
+        run.buffers.resize(2);
+        auto r = compileShader(run);
+        ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+        for (int32_t u : {3, 700}) {
+          auto inBytes = bytesOf(in);
+          auto out = zeros<int32_t>(n);
+          run.buffers = {&inBytes, &out};
+          run.groups[0] = n / 64;
+          run.pushConstants = pushBytes(n, u);
+          dispatch(*r.program, run);
+          auto o = valuesOf<int32_t>(out);
+          for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(o[i], programs[p](in[i], u))
+                << run.shader << " W=" << w << " optimize=" << optimize << " u=" << u << " x=" << in[i];
+        }
+      }
+}
+
 }  // namespace
 }  // namespace tessera_test
