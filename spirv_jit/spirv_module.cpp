@@ -385,6 +385,12 @@ bool Module::addFunctionInstruction(const Instruction& inst, std::string* error)
     return true;
   }
   if (inst.op == Op::OpLine || inst.op == Op::OpNoLine || inst.op == Op::OpNop) return true;
+  // Non-semantic instructions (debug info) need no translation, and may sit between blocks:
+  // SPIRV-Tools puts a DebugNoScope after a function's last terminator.
+  if (inst.op == Op::OpExtInst) {
+    auto set = extInstSets_.find(inst.operand(0));
+    if (set != extInstSets_.end() && set->second.rfind("NonSemantic.", 0) == 0) return true;
+  }
   if (!currentBlock_) {
     *error = format("instruction (opcode %u) outside a block", uint32_t(inst.op));
     return false;
@@ -403,12 +409,6 @@ bool Module::addFunctionInstruction(const Instruction& inst, std::string* error)
       b.mergeBlock = inst.operand(0);
       b.continueTarget = inst.operand(1);
       return true;
-    case Op::OpExtInst: {
-      auto set = extInstSets_.find(inst.operand(0));
-      if (set != extInstSets_.end() && set->second.rfind("NonSemantic.", 0) == 0) return true;
-      b.body.push_back(inst);
-      return true;
-    }
     default:
       break;
   }

@@ -113,6 +113,7 @@ TEST(ControlFlow, LoopsWithBreakContinueAndLaneDependentExits) {
     expected.insert(expected.end(), {s, steps, d});
   }
   checkIntShader("cf_loops", in, expected, pushBytes(uniformTrips), true);
+  checkIntShader("cf_loops_debuginfo", in, expected, pushBytes(uniformTrips), false);
 }
 
 TEST(ControlFlow, ValuesFromInsideALoopUsedAfterLanesLeftAtDifferentIterations) {
@@ -213,6 +214,8 @@ TEST(ControlFlow, FunctionCallsWithEarlyReturnsInlinedAndNot) {
     expected.insert(expected.end(), {c, acc, lo * 100000 + hi, sum});
   }
   checkIntShader("cf_functions", in, expected, {}, true);
+  // The same shader with debug information (non-semantic instructions inside and between blocks).
+  checkIntShader("cf_functions_debuginfo", in, expected, {}, true);
 }
 
 TEST(ControlFlow, HandWrittenLoopShapesFromAssembly) {
