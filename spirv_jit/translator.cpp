@@ -342,7 +342,9 @@ Ptr Translator::pointer(uint32_t id) {
     auto it = fn_->pointers.find(id);
     if (it != fn_->pointers.end()) return it->second;
   }
-  if (const Constant* c = module_.constant(id); c && c->kind == ConstantKind::Null) {
+  // A null pointer, or an undefined one (spirv-opt makes OpUndef pointers for phis on paths
+  // that never use them): address 0.
+  if (const Constant* c = module_.constant(id); c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef)) {
     Ptr p;
     p.kind = Ptr::Kind::Memory;
     const Type* pt = module_.type(c->type);
@@ -784,6 +786,15 @@ bool Translator::translateInstruction(const Instruction& inst) {
       emitFunctionCall(inst);
       return true;
     case Op::OpUndef: {
+      if (const Type* t = module_.type(inst.type); t && t->kind == TypeKind::Pointer) {
+        Ptr p;  // an undefined pointer: address 0, like a null one
+        p.kind = Ptr::Kind::Memory;
+        p.storage = t->storage;
+        p.pointee = t->element;
+        p.offset = b().getInt64(0);
+        definePointer(inst.result, p);
+        return true;
+      }
       Val v;
       for (uint32_t t : leafTypes(inst.type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
       define(inst.result, v);

@@ -114,6 +114,7 @@ TEST(ControlFlow, LoopsWithBreakContinueAndLaneDependentExits) {
   }
   checkIntShader("cf_loops", in, expected, pushBytes(uniformTrips), true);
   checkIntShader("cf_loops_debuginfo", in, expected, pushBytes(uniformTrips), false);
+  checkIntShader("cf_loops_spvopt", in, expected, pushBytes(uniformTrips), true);  // after spirv-opt -O
 }
 
 TEST(ControlFlow, ValuesFromInsideALoopUsedAfterLanesLeftAtDifferentIterations) {
@@ -178,6 +179,7 @@ TEST(ControlFlow, SwitchWithFallthroughDefaultAndContinue) {
     expected.insert(expected.end(), {r, t});
   }
   checkIntShader("cf_switch", in, expected, {}, true);
+  checkIntShader("cf_switch_spvopt", in, expected, {}, true);  // after spirv-opt -O
 }
 
 int classify(int x) {

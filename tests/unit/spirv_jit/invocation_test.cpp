@@ -67,9 +67,10 @@ TEST(Invocation, FunctionAndPrivateArraysAtVaryingIndices) {
     expected.insert(expected.end(), {arr[(x >> 4) & 15] + arr[(x >> 8) & 15] * 3, flagBits, int(vsum), int(ssum),
                                      table[x & 7] + table[(x >> 3) & 7] * 10 + counter * 100});
   }
+  for (std::string shader : {"local_arrays", "local_arrays_spvopt"})  // also after spirv-opt -O
   for (bool optimize : {true, false}) {
     ComputeRun run;
-    run.shader = "local_arrays";
+    run.shader = shader;
     run.groups[0] = (n + 31) / 32;
     run.pushConstants = pushBytes(n);
     run.optimize = optimize;

@@ -152,6 +152,8 @@ TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
   for (uint32_t k = 0; k < 8; ++k) nodes[k] = {{float(k), float(10 * k), float(-int(k))}, int32_t(100 + k), 0};
   const int order[] = {0, 3, 5, 1};  // head -> 3 -> 5 -> 1 -> null
   for (int k = 0; k < 3; ++k) nodes[order[k]].next = reinterpret_cast<uint64_t>(&nodes[order[k + 1]]);
+  // bda_spvopt: after spirv-opt -O (phis of pointers with OpUndef operands).
+  for (std::string shader : {"bda", "bda_spvopt"})
   for (bool optimize : {true, false})
   for (uint32_t w : kSimdWidths) {
     std::vector<uint32_t> counter(1 + n + 1, 0);  // count, slots[n], a guard word
@@ -160,7 +162,7 @@ TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
     for (uint32_t i = 0; i < n; ++i) floats[i] = float(i) * 0.25f;
     auto out = zeros<float>(4 * n);
     ComputeRun run;
-    run.shader = "bda";
+    run.shader = shader;
     run.simdWidth = w;
     run.optimize = optimize;
     run.groups[0] = (n + 63) / 64;
@@ -187,7 +189,7 @@ TEST(Memory, BufferDeviceAddressesListsArithmeticAndAtomics) {
       const NodeC* rn = &nodes[0];
       for (uint32_t k = 0; k < i % 3 && rn->next; ++k) rn = reinterpret_cast<const NodeC*>(rn->next);
       if (i & 1) rn = &q;
-      ASSERT_EQ(o[4 * i + 3], float(steps) + 1000.0f * float(rn->value)) << "W=" << w << " i=" << i;
+      ASSERT_EQ(o[4 * i + 3], float(steps) + 1000.0f * float(rn->value)) << shader << " W=" << w << " i=" << i;
     }
   }
 }
