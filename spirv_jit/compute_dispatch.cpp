@@ -9,7 +9,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <vector>
+
+// Under valgrind, fiber stacks must be registered or every access to them is reported.
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define VALGRIND_STACK_REGISTER(start, end) 0u
+#define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#endif
 
 #include "tessera/spirv_jit.h"
 #include "tessera/thread_pool.h"
@@ -27,7 +36,7 @@ class StackPool {
   static constexpr size_t kStackSize = size_t(1) << 20;  // virtual; pages commit when touched
   static constexpr size_t kGuard = 4096;
   ~StackPool() {
-    for (void* base : free_) munmap(base, kStackSize + kGuard);
+    for (void* base : free_) release(base, kStackSize);
   }
   ctx::stack_context allocate(size_t size) {
     void* base = nullptr;
@@ -38,6 +47,7 @@ class StackPool {
       base = mmap(nullptr, size + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (base == MAP_FAILED) throw std::bad_alloc();
       mprotect(base, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+      valgrindIds_[base] = VALGRIND_STACK_REGISTER(static_cast<char*>(base) + kGuard, static_cast<char*>(base) + kGuard + size);
     }
     ctx::stack_context sc;
     sc.size = size;
@@ -47,11 +57,17 @@ class StackPool {
   void deallocate(ctx::stack_context& sc) {
     void* base = static_cast<char*>(sc.sp) - sc.size - kGuard;
     if (sc.size == kStackSize) free_.push_back(base);
-    else munmap(base, sc.size + kGuard);
+    else release(base, sc.size);
   }
 
  private:
+  void release(void* base, size_t size) {
+    VALGRIND_STACK_DEREGISTER(valgrindIds_[base]);
+    valgrindIds_.erase(base);
+    munmap(base, size + kGuard);
+  }
   std::vector<void*> free_;
+  std::map<void*, unsigned> valgrindIds_;  // valgrind's stack ids (0 when not under valgrind)
 };
 
 // The stack a batch of `program` needs: its per-invocation memory plus the usual allowance
