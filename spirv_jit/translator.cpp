@@ -254,9 +254,13 @@ llvm::Value* Translator::loadSlot(llvm::AllocaInst* slot) {
   return b().CreateLoad(slot->getAllocatedType(), slot);
 }
 
+// Slots start as zero: lanes that never write one (inactive ones) then hold a defined value,
+// as undefined values are zero everywhere else (and valgrind sees no uninitialised reads).
 static llvm::AllocaInst* makeSlot(llvm::IRBuilder<>& builder, llvm::BasicBlock* allocaBlock, llvm::Type* t) {
   llvm::IRBuilder<> entry(allocaBlock, allocaBlock->getFirstInsertionPt());
-  return entry.CreateAlloca(t);
+  llvm::AllocaInst* slot = entry.CreateAlloca(t);
+  entry.CreateStore(llvm::Constant::getNullValue(t), slot);
+  return slot;
 }
 
 llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
@@ -533,13 +537,18 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         llvm::Type* t = scalarType(leaf);
         if (isVarying(phi.result)) t = laneType(t);
         slots.push_back(b().CreateAlloca(t));
+        b().CreateStore(llvm::Constant::getNullValue(t), slots.back());  // see makeSlot
       }
     }
   }
   st.killedMask = b().CreateAlloca(maskTy);
   b().CreateStore(llvm::Constant::getNullValue(maskTy), st.killedMask);
   if (!isEntry)
-    for (uint32_t leaf : leafTypes(f.resultType)) st.returnSlots.push_back(b().CreateAlloca(laneType(scalarType(leaf))));
+    for (uint32_t leaf : leafTypes(f.resultType)) {
+      llvm::Type* t = laneType(scalarType(leaf));
+      st.returnSlots.push_back(b().CreateAlloca(t));
+      b().CreateStore(llvm::Constant::getNullValue(t), st.returnSlots.back());  // see makeSlot
+    }
 
   st.checkBlocks.resize(cfg.order.size());
   for (uint32_t p = 0; p < cfg.order.size(); ++p)
