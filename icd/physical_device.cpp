@@ -50,7 +50,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxImageArrayLayers = 2048;
   l.maxTexelBufferElements = 128 * 1024 * 1024;
   l.maxUniformBufferRange = 65536;
-  l.maxStorageBufferRange = 0x7fffffff;  // descriptor offsets are i32 in kernels (translate_memory.cpp)
+  l.maxStorageBufferRange = 1u << 30;  // kernels saturate i32 offsets at 2^30 (translate_memory.cpp)
   l.maxPushConstantsSize = abi::kMaxPushConstantBytes;
   l.maxMemoryAllocationCount = 1u << 20;
   l.maxSamplerAllocationCount = 64 * 1024;

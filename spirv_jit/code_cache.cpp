@@ -114,7 +114,7 @@ struct LoadedProgram final : ComputeProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-constexpr uint32_t kObjectMagic = 0x54534f31;  // "TSO1"
+constexpr uint32_t kObjectMagic = 0x54534f32;  // "TSO2" (TSO1 had no stack size)
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
 constexpr size_t kRecentPrograms = 256;
 
@@ -193,6 +193,7 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
   u32(o.info.sharedMemoryBytes);
   u32(o.info.usesBarrier);
   u32(o.info.zeroInitSharedMemory);
+  put(&o.info.stackBytes, 8);
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
   u32(uint32_t(o.code.size()));
@@ -211,7 +212,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
   uint32_t magic = 0, flags[2] = {}, len = 0;
   if (!get(&magic, 4) || magic != kObjectMagic) return false;
   if (!get(out->info.localSize, 12) || !get(&out->info.simdWidth, 4) || !get(&out->info.sharedMemoryBytes, 4) ||
-      !get(flags, 8) || !get(&len, 4) || len > 256 || pos + len > size)
+      !get(flags, 8) || !get(&out->info.stackBytes, 8) || !get(&len, 4) || len > 256 || pos + len > size)
     return false;
   out->info.usesBarrier = flags[0] != 0;
   out->info.zeroInitSharedMemory = flags[1] != 0;
@@ -262,6 +263,7 @@ std::shared_ptr<const ComputeProgram> CodeCache::load(const CacheKey& key, const
   program->sharedMemoryBytes = object.info.sharedMemoryBytes;
   program->usesBarrier = object.info.usesBarrier;
   program->zeroInitSharedMemory = object.info.zeroInitSharedMemory;
+  program->stackBytes = object.info.stackBytes;
   program->code = std::move(code);
   if (remember) {
     std::lock_guard lock(mutex_);

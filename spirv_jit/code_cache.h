@@ -36,6 +36,7 @@ struct ProgramInfo {
   uint32_t sharedMemoryBytes = 0;
   bool usesBarrier = false;
   bool zeroInitSharedMemory = false;
+  uint64_t stackBytes = 0;
 };
 
 struct CachedObject {

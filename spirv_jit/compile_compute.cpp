@@ -103,6 +103,11 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
     object.info.sharedMemoryBytes = translator.sharedMemoryBytes();
     object.info.usesBarrier = translator.usesBarrier();
     object.info.zeroInitSharedMemory = translator.zeroInitShared();
+    object.info.stackBytes = translator.stackBytes();
+    // Per-invocation memory beyond this cannot be given a stack (it would be W copies).
+    if (object.info.stackBytes > (uint64_t(1) << 30))
+      return fail(CompileStatus::Unsupported, "per-invocation (Function and Private) memory of " +
+                                                  std::to_string(object.info.stackBytes) + " bytes per SIMD batch is too large");
     translator.localSize(object.info.localSize);
     EngineOptions options;
     options.simdWidth = req.interface.simdWidth;

@@ -9,7 +9,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <vector>
+
+// Under valgrind, fiber stacks must be registered or every access to them is reported.
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define VALGRIND_STACK_REGISTER(start, end) 0u
+#define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#endif
 
 #include "tessera/spirv_jit.h"
 #include "tessera/thread_pool.h"
@@ -20,39 +29,60 @@ namespace {
 namespace ctx = boost::context;
 
 // Fiber stacks are reused across workgroups: mapping and unmapping one per batch per
-// workgroup would cost more than the work itself.
+// workgroup would cost more than the work itself. Stacks of the usual size are pooled; a
+// kernel whose per-invocation arrays need more (ComputeProgram::stackBytes) gets bigger ones.
 class StackPool {
  public:
   static constexpr size_t kStackSize = size_t(1) << 20;  // virtual; pages commit when touched
   static constexpr size_t kGuard = 4096;
   ~StackPool() {
-    for (void* base : free_) munmap(base, kStackSize + kGuard);
+    for (void* base : free_) release(base, kStackSize);
   }
-  ctx::stack_context allocate() {
+  ctx::stack_context allocate(size_t size) {
     void* base = nullptr;
-    if (!free_.empty()) {
+    if (size == kStackSize && !free_.empty()) {
       base = free_.back();
       free_.pop_back();
     } else {
-      base = mmap(nullptr, kStackSize + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      base = mmap(nullptr, size + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (base == MAP_FAILED) throw std::bad_alloc();
       mprotect(base, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+      valgrindIds_[base] = VALGRIND_STACK_REGISTER(static_cast<char*>(base) + kGuard, static_cast<char*>(base) + kGuard + size);
     }
     ctx::stack_context sc;
-    sc.size = kStackSize;
-    sc.sp = static_cast<char*>(base) + kGuard + kStackSize;
+    sc.size = size;
+    sc.sp = static_cast<char*>(base) + kGuard + size;
     return sc;
   }
-  void deallocate(ctx::stack_context& sc) { free_.push_back(static_cast<char*>(sc.sp) - kStackSize - kGuard); }
+  void deallocate(ctx::stack_context& sc) {
+    void* base = static_cast<char*>(sc.sp) - sc.size - kGuard;
+    if (sc.size == kStackSize) free_.push_back(base);
+    else release(base, sc.size);
+  }
 
  private:
+  void release(void* base, size_t size) {
+    VALGRIND_STACK_DEREGISTER(valgrindIds_[base]);
+    valgrindIds_.erase(base);
+    munmap(base, size + kGuard);
+  }
   std::vector<void*> free_;
+  std::map<void*, unsigned> valgrindIds_;  // valgrind's stack ids (0 when not under valgrind)
 };
+
+// The stack a batch of `program` needs: its per-invocation memory plus the usual allowance
+// for everything else in its frames.
+size_t stackSizeFor(const ComputeProgram& program) {
+  const size_t allowance = size_t(256) << 10;
+  size_t need = (size_t(program.stackBytes) + allowance + 4095) & ~size_t(4095);
+  return std::max(StackPool::kStackSize, need);
+}
 
 // A Boost.Context StackAllocator over a StackPool.
 struct PooledStack {
   StackPool* pool;
-  ctx::stack_context allocate() { return pool->allocate(); }
+  size_t size;
+  ctx::stack_context allocate() { return pool->allocate(size); }
   void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
 };
 
@@ -81,9 +111,22 @@ void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, Thread
     if (program.zeroInitSharedMemory) std::memset(aligned, 0, program.sharedMemoryBytes);
     wg.sharedMemory = aligned;
   }
+  // Batches run on the calling thread's stack unless they need to yield at barriers or their
+  // per-invocation memory would not fit in it: then each runs on a fiber with a big enough stack.
+  const size_t stackSize = stackSizeFor(program);
   if (!program.usesBarrier || batches == 1) {
     wg.scheduler = nullptr;
-    for (uint32_t b = 0; b < batches; ++b) program.entry(&wg, b);
+    if (stackSize == StackPool::kStackSize) {
+      for (uint32_t b = 0; b < batches; ++b) program.entry(&wg, b);
+    } else {
+      for (uint32_t b = 0; b < batches; ++b) {
+        ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [&program, &wg, b](ctx::fiber&& back) {
+          program.entry(&wg, b);
+          return std::move(back);
+        });
+        std::move(f).resume();
+      }
+    }
     return;
   }
   BarrierScheduler& s = ts.scheduler;
@@ -93,7 +136,7 @@ void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, Thread
   std::vector<ctx::fiber> fibers;
   fibers.reserve(batches);
   for (uint32_t b = 0; b < batches; ++b) {
-    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks}, [&program, &wg, &s, b](ctx::fiber&& back) {
+    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [&program, &wg, &s, b](ctx::fiber&& back) {
       s.toScheduler[b] = std::move(back);
       program.entry(&wg, b);
       return std::move(s.toScheduler[b]);

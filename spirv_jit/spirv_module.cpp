@@ -315,11 +315,16 @@ bool Module::parseInstruction(const Instruction& inst, std::string* error) {
       globalDefs_[inst.result] = inst;
       return true;
     case Op::OpSpecConstantOp: {
-      // Normally folded by SPIRV-Tools; the ones it cannot fold (e.g. 8/16/64-bit shifts) are
-      // evaluated by the translator (Translator::constant).
-      Constant c{ConstantKind::SpecOp, inst.type};
-      c.operation = inst;
-      constants_[inst.result] = c;
+      // SPIRV-Tools' folder (2023.1) folds 32-bit integer operations only; scalar integer
+      // ones of other widths are folded here, and the rest (vectors, floating-point
+      // conversions, composites) are evaluated by the translator (Translator::specConstantOp).
+      if (std::optional<Constant> folded = evaluateSpecConstantOp(inst)) {
+        constants_[inst.result] = *folded;
+      } else {
+        Constant c{ConstantKind::SpecOp, inst.type};
+        c.operation = inst;
+        constants_[inst.result] = c;
+      }
       globalDefs_[inst.result] = inst;
       return true;
     }
@@ -382,6 +387,12 @@ bool Module::addFunctionInstruction(const Instruction& inst, std::string* error)
     return true;
   }
   if (inst.op == Op::OpLine || inst.op == Op::OpNoLine || inst.op == Op::OpNop) return true;
+  // Non-semantic instructions (debug info) need no translation, and may sit between blocks:
+  // SPIRV-Tools puts a DebugNoScope after a function's last terminator.
+  if (inst.op == Op::OpExtInst) {
+    auto set = extInstSets_.find(inst.operand(0));
+    if (set != extInstSets_.end() && set->second.rfind("NonSemantic.", 0) == 0) return true;
+  }
   if (!currentBlock_) {
     *error = format("instruction (opcode %u) outside a block", uint32_t(inst.op));
     return false;
@@ -400,12 +411,6 @@ bool Module::addFunctionInstruction(const Instruction& inst, std::string* error)
       b.mergeBlock = inst.operand(0);
       b.continueTarget = inst.operand(1);
       return true;
-    case Op::OpExtInst: {
-      auto set = extInstSets_.find(inst.operand(0));
-      if (set != extInstSets_.end() && set->second.rfind("NonSemantic.", 0) == 0) return true;
-      b.body.push_back(inst);
-      return true;
-    }
     default:
       break;
   }
@@ -488,6 +493,77 @@ const std::string* Module::name(uint32_t id) const {
 const Instruction* Module::globalDefinition(uint32_t id) const {
   auto it = globalDefs_.find(id);
   return it == globalDefs_.end() ? nullptr : &it->second;
+}
+
+std::optional<Constant> Module::evaluateSpecConstantOp(const Instruction& inst) const {
+  using spv::Op;
+  const Type* rt = type(inst.type);
+  if (!rt || (rt->kind != TypeKind::Int && rt->kind != TypeKind::Bool)) return std::nullopt;
+  const uint32_t rw = rt->kind == TypeKind::Bool ? 1 : rt->width;
+  // Operands: scalar integer or boolean constants, as (bits masked to their width, width).
+  uint64_t v[3] = {};
+  uint32_t w[3] = {};
+  const uint32_t n = inst.operandCount - 1;
+  if (n < 1 || n > 3) return std::nullopt;
+  for (uint32_t k = 0; k < n; ++k) {
+    const Constant* c = constant(inst.operand(k + 1));
+    const Type* t = c ? type(c->type) : nullptr;
+    if (!c || !t || (t->kind != TypeKind::Int && t->kind != TypeKind::Bool)) return std::nullopt;
+    if (c->kind != ConstantKind::Scalar && c->kind != ConstantKind::Bool && c->kind != ConstantKind::Null) return std::nullopt;
+    w[k] = t->kind == TypeKind::Bool ? 1 : t->width;
+    v[k] = c->kind == ConstantKind::Null ? 0 : maskToWidth(c->bits, w[k]);
+  }
+  auto sext = [](uint64_t x, uint32_t width) -> int64_t {
+    return width >= 64 ? int64_t(x) : int64_t(x << (64 - width)) >> (64 - width);
+  };
+  const uint64_t a = v[0], b = v[1];
+  const int64_t sa = sext(a, w[0]), sb = sext(b, w[1]);
+  uint64_t r = 0;
+  // Undefined results (division by zero, INT_MIN / -1, oversized shifts) are some value,
+  // computed without trapping.
+  switch (Op(inst.operand(0))) {
+    case Op::OpIAdd: r = a + b; break;
+    case Op::OpISub: r = a - b; break;
+    case Op::OpIMul: r = a * b; break;
+    case Op::OpUDiv: r = b ? a / b : 0; break;
+    case Op::OpUMod: r = b ? a % b : 0; break;
+    case Op::OpSDiv: r = sb == 0 ? 0 : sb == -1 ? 0 - uint64_t(sa) : uint64_t(sa / sb); break;
+    case Op::OpSRem: r = sb == 0 || sb == -1 ? 0 : uint64_t(sa % sb); break;
+    case Op::OpSMod: {
+      int64_t m = sb == 0 || sb == -1 ? 0 : sa % sb;
+      if (m != 0 && (m < 0) != (sb < 0)) m += sb;
+      r = uint64_t(m);
+      break;
+    }
+    case Op::OpShiftLeftLogical: r = b >= rw ? 0 : a << b; break;
+    case Op::OpShiftRightLogical: r = b >= rw ? 0 : a >> b; break;
+    case Op::OpShiftRightArithmetic: r = uint64_t(sa >> (b >= w[0] ? w[0] - 1 : b)); break;
+    case Op::OpBitwiseOr: r = a | b; break;
+    case Op::OpBitwiseXor: r = a ^ b; break;
+    case Op::OpBitwiseAnd: r = a & b; break;
+    case Op::OpNot: r = ~a; break;
+    case Op::OpSNegate: r = 0 - a; break;
+    case Op::OpUConvert: r = a; break;
+    case Op::OpSConvert: r = uint64_t(sa); break;
+    case Op::OpIEqual: case Op::OpLogicalEqual: r = a == b; break;
+    case Op::OpINotEqual: case Op::OpLogicalNotEqual: r = a != b; break;
+    case Op::OpULessThan: r = a < b; break;
+    case Op::OpUGreaterThan: r = a > b; break;
+    case Op::OpULessThanEqual: r = a <= b; break;
+    case Op::OpUGreaterThanEqual: r = a >= b; break;
+    case Op::OpSLessThan: r = sa < sb; break;
+    case Op::OpSGreaterThan: r = sa > sb; break;
+    case Op::OpSLessThanEqual: r = sa <= sb; break;
+    case Op::OpSGreaterThanEqual: r = sa >= sb; break;
+    case Op::OpLogicalOr: r = a | b; break;
+    case Op::OpLogicalAnd: r = a & b; break;
+    case Op::OpLogicalNot: r = !a; break;
+    case Op::OpSelect: r = n == 3 && a ? b : v[2]; break;
+    default: return std::nullopt;
+  }
+  Constant c{rt->kind == TypeKind::Bool ? ConstantKind::Bool : ConstantKind::Scalar, inst.type};
+  c.bits = maskToWidth(r, rw);
+  return c;
 }
 
 std::optional<uint64_t> Module::constantValue(uint32_t id) const {

@@ -144,6 +144,8 @@ class Module {
 
  private:
   bool parseInstruction(const Instruction& inst, std::string* error);
+  // Value of an OpSpecConstantOp on scalar integer/boolean constants; nullopt if unsupported.
+  std::optional<Constant> evaluateSpecConstantOp(const Instruction& inst) const;
   bool addFunctionInstruction(const Instruction& inst, std::string* error);
 
   std::vector<uint32_t> words_;

@@ -1,8 +1,10 @@
 #include "spirv_tools_stage.h"
 
 #include <cstring>
+#include <unordered_set>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
 
 namespace tessera::jit {
 namespace {
@@ -14,6 +16,23 @@ spvtools::MessageConsumer collectInto(std::string* out) {
     *out += text;
     if (position.index) *out += " (at word " + std::to_string(position.index) + ")";
   };
+}
+
+// Whether an OpFunctionCall targets an OpFunction whose result type is a pointer.
+bool callsPointerReturningFunction(const std::vector<uint32_t>& words) {
+  std::unordered_set<uint32_t> pointerTypes, pointerFunctions;
+  std::vector<uint32_t> callees;
+  for (size_t pos = 5; pos < words.size();) {
+    const uint32_t count = words[pos] >> 16, op = words[pos] & 0xffff;
+    if (count == 0 || pos + count > words.size()) break;
+    if (op == uint32_t(spv::Op::OpTypePointer) && count > 1) pointerTypes.insert(words[pos + 1]);
+    if (op == uint32_t(spv::Op::OpFunction) && count > 2 && pointerTypes.count(words[pos + 1])) pointerFunctions.insert(words[pos + 2]);
+    if (op == uint32_t(spv::Op::OpFunctionCall) && count > 3) callees.push_back(words[pos + 3]);
+    pos += count;
+  }
+  for (uint32_t c : callees)
+    if (pointerFunctions.count(c)) return true;
+  return false;
 }
 
 }  // namespace
@@ -53,6 +72,7 @@ SpecializationValues specializationValues(std::span<const SpecializationEntry> e
 
 bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationValues& specialization,
                            OptimizationLevel level, std::string* message) {
+  guardSignedDivision(words, level == OptimizationLevel::Full);
   spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
   std::string diagnostics;
   opt.SetMessageConsumer(collectInto(&diagnostics));
@@ -74,7 +94,6 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
     opt.RegisterPass(spvtools::CreateCCPPass());
     opt.RegisterPass(spvtools::CreateSimplificationPass());
     opt.RegisterPass(spvtools::CreateDeadBranchElimPass());
-    opt.RegisterPass(spvtools::CreateAggressiveDCEPass());
   }
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);  // validated before, by validateSpirv
@@ -84,6 +103,20 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
     return false;
   }
   words.swap(out);
+  // Aggressive DCE of SPIRV-Tools 2023.1 (Debian 12) dereferences a null pointer on a call to a
+  // function that returns a pointer (it takes the callee's id for a pointer operand). Such calls
+  // survive inlining when the callee returns from inside a loop (a GLSL function returning a
+  // buffer reference can), so DCE runs only on modules without them.
+  if (level == OptimizationLevel::Full && !callsPointerReturningFunction(words)) {
+    spvtools::Optimizer dce(SPV_ENV_VULKAN_1_3);
+    dce.SetMessageConsumer(collectInto(&diagnostics));
+    dce.RegisterPass(spvtools::CreateAggressiveDCEPass());
+    if (!dce.Run(words.data(), words.size(), &out, options)) {
+      *message = diagnostics.empty() ? "SPIR-V optimizer failed" : diagnostics;
+      return false;
+    }
+    words.swap(out);
+  }
   return true;
 }
 

@@ -30,6 +30,11 @@ using SpecializationValues = std::unordered_map<uint32_t, std::vector<uint32_t>>
 // constantID, offset and size into data).
 SpecializationValues specializationValues(std::span<const SpecializationEntry> entries, const void* data, size_t dataSize);
 
+// Guards every OpSDiv/OpSRem/OpSMod (instructionsToo) and specialization-constant signed
+// division against INT_MIN / -1, which SPIRV-Tools' constant folder would trap on
+// (division_guard.cpp). Expects a validated module.
+void guardSignedDivision(std::vector<uint32_t>& words, bool instructionsToo);
+
 enum class OptimizationLevel { None, Full };
 
 // Specializes and (for Full) optimizes words in place. None still flattens decoration groups

@@ -266,13 +266,12 @@ bool ArithmeticTranslation::run() {
       return true;
     }
     case Op::OpSelect: {
-      if (t.isPointerType(o.type)) {
-        // Physical storage buffer pointers select as addresses (others need variable pointers).
-        if (t.spirv().type(o.type)->storage != spv::StorageClass::PhysicalStorageBuffer)
-          t.fail("OpSelect of pointers needs variable pointers, which Tessera does not offer");
-        llvm::Value* a = t.pointerToAddress(t.pointer(o.operand(1)));
-        llvm::Value* c = t.pointerToAddress(t.pointer(o.operand(2)));
-        t.definePointer(o.result, t.addressToPointer(t.select(t.scalarValue(o.operand(0)), a, c), o.type));
+      if (const Type* rt = t.spirv().type(o.type); rt && rt->kind == TypeKind::Pointer) {
+        // Choosing between physical storage buffer pointers is choosing between addresses.
+        if (!t.isPhysicalPointerType(o.type)) t.fail("OpSelect of pointers needs variable pointers, which Tessera does not offer");
+        llvm::Value* sel = t.select(t.scalarValue(o.operand(0)), t.pointerToAddress(t.pointer(o.operand(1))),
+                                    t.pointerToAddress(t.pointer(o.operand(2))));
+        t.definePointer(o.result, t.addressToPointer(sel, o.type));
         return true;
       }
       Val cond = t.value(o.operand(0));

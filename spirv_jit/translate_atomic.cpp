@@ -88,12 +88,20 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
   if (p.kind == Ptr::Kind::Memory) {
     addresses = pointerToAddress(p);
     if (p.limit) {
-      // offset <= limit - size (and limit >= size): no overflow whatever the offset.
+      // offset <= limit - size (and limit >= size): no overflow whatever the offset; with
+      // absolute offsets also offset >= floor (see MemoryTranslation::inBounds).
       llvm::Value* off = p.offset ? p.offset : constInt(p.limit->getType()->getScalarType(), 0);
       llvm::Value* lim = p.limit;
       unify(off, lim);
       llvm::Value* sz = constInt(lim->getType(), size);
       inb = B.CreateAnd(B.CreateICmpUGE(lim, sz), B.CreateICmpULE(off, B.CreateSub(lim, sz)));
+      if (p.floor) {
+        llvm::Value* floor = p.floor;
+        unify(off, floor);
+        llvm::Value* above = B.CreateICmpUGE(off, floor);
+        unify(inb, above);
+        inb = B.CreateAnd(inb, above);
+      }
     }
   } else if (p.kind == Ptr::Kind::LaneMemory) {
     // Atomics on per-invocation memory: each lane owns its slot.

@@ -299,8 +299,13 @@ bool Glsl::run() {
       Val mant, exps;
       for (llvm::Value* v : x.leaves) {
         llvm::Type* it = v->getType()->isVectorTy() ? t.laneType(B.getInt32Ty()) : B.getInt32Ty();
-        llvm::Value* r = B.CreateIntrinsic(llvm::Intrinsic::frexp, {v->getType(), it}, {v});
-        mant.leaves.push_back(B.CreateExtractValue(r, {0}));
+        // LLVM 19's x86 back end aborts on llvm.frexp.v4f16 ("Do not know how to widen"):
+        // halves go through float, where mantissa and exponent are the same and exact.
+        const bool half = v->getType()->getScalarType()->isHalfTy();
+        llvm::Value* arg = half ? B.CreateFPExt(v, v->getType()->isVectorTy() ? t.laneType(B.getFloatTy()) : B.getFloatTy()) : v;
+        llvm::Value* r = B.CreateIntrinsic(llvm::Intrinsic::frexp, {arg->getType(), it}, {arg});
+        llvm::Value* m = B.CreateExtractValue(r, {0});
+        mant.leaves.push_back(half ? B.CreateFPTrunc(m, v->getType()) : m);
         exps.leaves.push_back(B.CreateExtractValue(r, {1}));
       }
       if (op == GLSLstd450Frexp) {

@@ -33,8 +33,10 @@ bool isLaneStorage(spv::StorageClass sc) {
 constexpr uint32_t kVkUniformBufferDynamic = 8;   // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
 constexpr uint32_t kVkStorageBufferDynamic = 9;   // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
 constexpr uint32_t kVkInlineUniformBlock = 1000138000;
-// Largest range a descriptor-based pointer checks against: offsets stay non-negative i32s.
-constexpr uint32_t kMaxRange = 0x7fffffff;
+// Largest range a bounded pointer checks against (maxStorageBufferRange). 2^30 rather than
+// 2^31 - 1 so that a saturated offset (kMaxRange, always out of range) plus one more dynamic
+// term (also at most kMaxRange plus a stride) still fits an unsigned i32: see dynamicStep.
+constexpr uint32_t kMaxRange = 1u << 30;
 
 }  // namespace
 
@@ -77,6 +79,26 @@ class MemoryTranslation {
   }
   // GEP index for an in-range offset (sign extension is exact for non-negative i32).
   llvm::Value* gepIndex(const Ptr& p, llvm::Value* offset) { return p.offset32 ? i64(offset, true) : offset; }
+  // offset + index * stride for a dynamic index. With a bounds check ahead (p.limit), the
+  // arithmetic must never wrap around into the range: an out-of-range index (negative, 64-bit,
+  // or just huge: 0x40000000 * 4 is 0 in i32) has to stay out of range. So the index is capped
+  // (unsigned, in its own width) at the first count whose product reaches kMaxRange, and the sum
+  // saturates at kMaxRange, which no in-range offset reaches (limit <= kMaxRange). Constant
+  // steps (struct members) may add to a saturated offset; layouts are smaller than 2^30, so
+  // the next dynamic step still cannot wrap.
+  llvm::Value* dynamicStep(const Ptr& p, llvm::Value* offset, llvm::Value* index, uint64_t stride) {
+    if (!p.limit || stride == 0) {
+      llvm::Value* idx = toOffset(p, index);
+      return addOffsets(offset, B.CreateMul(idx, t.constInt(idx->getType(), stride)));
+    }
+    if (index->getType()->getScalarSizeInBits() < offsetType(p)->getBitWidth()) index = toOffset(p, index);
+    const uint64_t cap = (uint64_t(kMaxRange) + stride - 1) / stride;
+    index = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, index, t.constInt(index->getType(), cap));
+    llvm::Value* idx = toOffset(p, index, false);
+    llvm::Value* sum = addOffsets(offset, B.CreateMul(idx, t.constInt(idx->getType(), stride)));
+    if (!p.offset32) return sum;  // absolute addresses: far below 2^64, the limit check suffices
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, sum, t.constInt(sum->getType(), kMaxRange));
+  }
   llvm::Value* addOffsets(llvm::Value* a, llvm::Value* c) {
     if (!a) return c;
     if (!c) return a;
@@ -106,8 +128,11 @@ class MemoryTranslation {
     return B.CreateIntToPtr(abs, abs->getType()->isVectorTy() ? static_cast<llvm::Type*>(t.laneType(B.getPtrTy())) : B.getPtrTy());
   }
 
-  // Whether [offset + leafOffset, offset + leafOffset + size) lies within the limit, written so
-  // that nothing can overflow: limit >= leafOffset + size and offset <= limit - (leafOffset + size).
+  // Whether [offset + leafOffset, offset + leafOffset + size) lies within [floor, limit), written
+  // so that nothing can overflow: limit >= leafOffset + size and offset <= limit - (leafOffset +
+  // size). A negative index wraps a relative offset around to a huge one, which fails the second
+  // test; with absolute offsets (per-lane descriptors, floor = the buffer's address) it goes
+  // below the buffer instead, which offset >= floor catches.
   llvm::Value* inBounds(const Ptr& p, llvm::Value* chainOffset, uint32_t leafEnd) {
     if (!p.limit) return nullptr;
     llvm::Value* limit = p.limit;
@@ -119,7 +144,14 @@ class MemoryTranslation {
     t.unify(off, room);
     t.unify(off, fits);
     t.unify(room, fits);
-    return B.CreateAnd(fits, B.CreateICmpULE(off, room));
+    llvm::Value* inside = B.CreateAnd(fits, B.CreateICmpULE(off, room));
+    if (!p.floor) return inside;
+    llvm::Value* floor = p.floor;
+    llvm::Value* start = chainOffset;
+    t.unify(start, floor);
+    llvm::Value* above = B.CreateICmpUGE(start, floor);
+    t.unify(inside, above);
+    return B.CreateAnd(inside, above);
   }
 
   llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
@@ -366,10 +398,11 @@ class MemoryTranslation {
       llvm::Value* capped = B.CreateSelect(B.CreateICmpUGT(range, B.getInt64(kMaxRange)), B.getInt64(kMaxRange), range);
       p.limit = B.CreateTrunc(capped, B.getInt32Ty());
     } else {
-      // Per-lane descriptors: offsets are absolute addresses; the limit is their end.
+      // Per-lane descriptors: offsets are absolute addresses; [floor, limit) is the range.
       p.base = nullptr;
       p.offset = address;
       p.limit = addOffsets(address, range);
+      p.floor = address;
     }
     return p;
   }
@@ -463,21 +496,22 @@ class MemoryTranslation {
 
   // ---- access chains ----
 
-  Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain) {
+  Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
     const Module& m = t.spirv();
     uint32_t k = 0;
     if (ptrChain && count > 0) {
       // The "Element" operand steps over whole objects of the pointee type.
-      llvm::Value* element = toOffset(p, t.scalarValue(indices[0]));
       uint32_t stride = 0;
       if (isExplicitStorage(p.storage)) {
-        // ArrayStride on the pointer type; fall back to the pointee's size.
-        stride = explicitLayout().size(p.pointee, p.context);
+        // ArrayStride on the pointer type (required for buffers); fall back to the pointee's
+        // size. The two differ when the pointee's alignment pads it (a { vec3; int; } with
+        // 16-byte alignment ends at 16 but may have a stride of 32).
+        stride = elementStride ? elementStride : explicitLayout().size(p.pointee, p.context);
       } else {
         uint32_t a = naturalLayout().alignment(p.pointee);
         stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
       }
-      p.offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), B.CreateMul(element, t.constInt(element->getType(), stride)));
+      p.offset = dynamicStep(p, p.offset ? p.offset : offsetConst(p, 0), t.scalarValue(indices[0]), stride);
       k = 1;
     }
     for (; k < count; ++k) {
@@ -505,16 +539,15 @@ class MemoryTranslation {
         continue;
       }
       LayoutStep s = layout.elementStep(p.pointee, p.context);
-      llvm::Value* idx = toOffset(p, t.scalarValue(indexId));
+      llvm::Value* idx = t.scalarValue(indexId);
       if (p.kind == Ptr::Kind::LaneMemory) {
-        // No bounds check on lane memory: keep every index inside the composite instead.
+        // No bounds check on lane memory: keep every index inside the composite instead
+        // (unsigned, in the index's own width, so negative and 64-bit ones clamp too).
         uint32_t n = pointee->kind == TypeKind::RuntimeArray ? 0 : pointee->count;
-        if (n) {
-          llvm::Value* max = t.constInt(idx->getType(), n - 1);
-          idx = B.CreateSelect(B.CreateICmpUGT(idx, max), max, idx);
-        }
+        if (idx->getType()->getScalarSizeInBits() < offsetType(p)->getBitWidth()) idx = toOffset(p, idx);
+        if (n) idx = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, idx, t.constInt(idx->getType(), n - 1));
       }
-      p.offset = addOffsets(p.offset ? p.offset : offsetConst(p, 0), B.CreateMul(idx, t.constInt(idx->getType(), s.stride)));
+      p.offset = dynamicStep(p, p.offset ? p.offset : offsetConst(p, 0), idx, s.stride);
       p.pointee = s.type;
       p.context = s.context;
     }
@@ -529,8 +562,8 @@ Val Translator::loadFrom(const Ptr& p, uint32_t type) { return MemoryTranslation
 
 void Translator::storeTo(const Ptr& p, const Val& v, uint32_t type) { MemoryTranslation(*this).store(p, v, type, false); }
 
-Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain) {
-  return MemoryTranslation(*this).chain(base, indices, count, ptrChain);
+Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
+  return MemoryTranslation(*this).chain(base, indices, count, ptrChain, elementStride);
 }
 
 llvm::Value* Translator::pointerToAddress(const Ptr& p) {
@@ -579,7 +612,10 @@ bool Translator::translateMemory(const Instruction& inst) {
     case Op::OpPtrAccessChain:
     case Op::OpInBoundsPtrAccessChain: {
       bool ptrChain = inst.op == Op::OpPtrAccessChain || inst.op == Op::OpInBoundsPtrAccessChain;
-      definePointer(inst.result, accessChain(pointer(inst.operand(0)), inst.operands + 1, inst.operandCount - 1, ptrChain));
+      uint32_t stride = 0;
+      if (ptrChain) stride = module_.decorations(module_.resultTypeOf(inst.operand(0))).arrayStride.value_or(0);
+      definePointer(inst.result,
+                    accessChain(pointer(inst.operand(0)), inst.operands + 1, inst.operandCount - 1, ptrChain, stride));
       return true;
     }
     case Op::OpLoad: {

@@ -22,6 +22,7 @@ struct PointerSlots {
   llvm::AllocaInst* base = nullptr;
   llvm::AllocaInst* offset = nullptr;
   llvm::AllocaInst* limit = nullptr;
+  llvm::AllocaInst* floor = nullptr;
   llvm::AllocaInst* component = nullptr;
 };
 
@@ -64,6 +65,11 @@ Translator::~Translator() = default;
 void Translator::fail(const std::string& message) { throw TranslationError(message); }
 
 // ---- types ----------------------------------------------------------------------------------
+
+bool Translator::isPhysicalPointerType(uint32_t id) const {
+  const Type* t = module_.type(id);
+  return t && t->kind == TypeKind::Pointer && t->storage == spv::StorageClass::PhysicalStorageBuffer;
+}
 
 llvm::Type* Translator::scalarType(uint32_t id) {
   const Type* t = module_.type(id);
@@ -171,6 +177,7 @@ llvm::Value* Translator::uniformize(llvm::Value* v, llvm::Value* activeMask) {
   llvm::Type* intTy = b().getIntNTy(interface_.simdWidth);
   llvm::Value* bits = b().CreateBitCast(splat(activeMask ? activeMask : mask_), intTy);
   llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {bits, b().getFalse()});
+  // The mask is an iW integer: narrower than i32 for W < 32, so widen (a trunc is invalid IR).
   lane = b().CreateAnd(b().CreateZExtOrTrunc(lane, b().getInt32Ty()), b().getInt32(interface_.simdWidth - 1));
   return b().CreateExtractElement(v, lane);
 }
@@ -198,7 +205,7 @@ void Translator::forEachActiveLane(llvm::Value* laneMask, const std::function<vo
   llvm::PHINode* cur = b().CreatePHI(intTy, 2);
   cur->addIncoming(bits, pre);
   llvm::Value* lane = b().CreateIntrinsic(llvm::Intrinsic::cttz, {intTy}, {cur, b().getTrue()});
-  lane = b().CreateZExtOrTrunc(lane, b().getInt32Ty());
+  lane = b().CreateZExtOrTrunc(lane, b().getInt32Ty());  // iW -> i32: W may be below 32
   body(lane);
   llvm::Value* rest = b().CreateAnd(cur, b().CreateSub(cur, llvm::ConstantInt::get(intTy, 1)));
   cur->addIncoming(rest, b().GetInsertBlock());
@@ -275,12 +282,17 @@ llvm::Value* Translator::loadSlot(llvm::AllocaInst* slot) {
   return b().CreateLoad(slot->getAllocatedType(), slot);
 }
 
+// Slots start as zero: lanes that never write one (inactive ones) then hold a defined value,
+// as undefined values are zero everywhere else (and valgrind sees no uninitialised reads).
 static llvm::AllocaInst* makeSlot(llvm::IRBuilder<>& builder, llvm::BasicBlock* allocaBlock, llvm::Type* t) {
   llvm::IRBuilder<> entry(allocaBlock, allocaBlock->getFirstInsertionPt());
-  return entry.CreateAlloca(t);
+  llvm::AllocaInst* slot = entry.CreateAlloca(t);
+  entry.CreateStore(llvm::Constant::getNullValue(t), slot);
+  return slot;
 }
 
 llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
+  allocaBytes_ += out_.getDataLayout().getTypeAllocSize(type) + align;
   llvm::IRBuilder<> entry(fn_->allocaBlock, fn_->allocaBlock->getFirstInsertionPt());
   auto* a = entry.CreateAlloca(type);
   a->setAlignment(llvm::Align(align));
@@ -357,13 +369,16 @@ Ptr Translator::pointer(uint32_t id) {
       if (s->second.base) p.base = loadSlot(s->second.base);
       if (s->second.offset) p.offset = loadSlot(s->second.offset);
       if (s->second.limit) p.limit = loadSlot(s->second.limit);
+      if (s->second.floor) p.floor = loadSlot(s->second.floor);
       if (s->second.component) p.component = loadSlot(s->second.component);
       return p;
     }
     auto it = fn_->pointers.find(id);
     if (it != fn_->pointers.end()) return it->second;
   }
-  if (const Constant* c = module_.constant(id); c && c->kind == ConstantKind::Null) {
+  // A null pointer, or an undefined one (spirv-opt makes OpUndef pointers for phis on paths
+  // that never use them): address 0.
+  if (const Constant* c = module_.constant(id); c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef)) {
     Ptr p;
     p.kind = Ptr::Kind::Memory;
     const Type* pt = module_.type(c->type);
@@ -391,6 +406,7 @@ void Translator::definePointer(uint32_t id, Ptr p) {
     keep(p.base, s.base);
     keep(p.offset, s.offset);
     keep(p.limit, s.limit);
+    keep(p.floor, s.floor);
     keep(p.component, s.component);
     s.shape = p;
   }
@@ -403,12 +419,13 @@ llvm::Function* Translator::declareFunction(const Function& f) {
   auto it = functions_.find(f.id);
   if (it != functions_.end()) return it->second;
   // Callee signature: (env, mask in/out, parameters...) -> struct of return leaves.
-  // Every parameter and result is varying; pointer parameters pass (base, offset, limit).
+  // Every parameter and result is varying; pointer parameters pass (base, offset, limit, floor).
   std::vector<llvm::Type*> params{b().getPtrTy(), b().getPtrTy()};
   for (const Instruction& p : f.parameters) {
     const Type* t = module_.type(p.type);
     if (t && t->kind == TypeKind::Pointer) {
       params.push_back(b().getPtrTy());
+      params.push_back(laneType(b().getInt64Ty()));
       params.push_back(laneType(b().getInt64Ty()));
       params.push_back(laneType(b().getInt64Ty()));
     } else {
@@ -521,7 +538,9 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         ptr.base = fn->getArg(arg++);
         ptr.offset = fn->getArg(arg++);
         llvm::Value* limit = fn->getArg(arg++);
+        llvm::Value* floor = fn->getArg(arg++);
         ptr.limit = lane ? nullptr : limit;
+        ptr.floor = lane ? nullptr : floor;
         fn_->pointers[p.result] = ptr;
       } else {
         Val v;
@@ -538,8 +557,8 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
     for (const Instruction& phi : f.blocks[bi].phis) {
       const Type* pt = module_.type(phi.type);
-      // Physical storage buffer pointers are addresses: their phis carry an i64. Phis of other
-      // pointers need variable pointers, which Tessera does not offer.
+      // Physical storage buffer pointers are plain 64-bit addresses (a phi of them needs no
+      // variable pointers: a linked-list walk makes one); other pointers would.
       if (pt && pt->kind == TypeKind::Pointer && pt->storage != spv::StorageClass::PhysicalStorageBuffer)
         fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
       auto& slots = st.phiSlots[phi.result];
@@ -547,13 +566,18 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         llvm::Type* t = scalarType(leaf);
         if (isVarying(phi.result)) t = laneType(t);
         slots.push_back(b().CreateAlloca(t));
+        b().CreateStore(llvm::Constant::getNullValue(t), slots.back());  // see makeSlot
       }
     }
   }
   st.killedMask = b().CreateAlloca(maskTy);
   b().CreateStore(llvm::Constant::getNullValue(maskTy), st.killedMask);
   if (!isEntry)
-    for (uint32_t leaf : leafTypes(f.resultType)) st.returnSlots.push_back(b().CreateAlloca(laneType(scalarType(leaf))));
+    for (uint32_t leaf : leafTypes(f.resultType)) {
+      llvm::Type* t = laneType(scalarType(leaf));
+      st.returnSlots.push_back(b().CreateAlloca(t));
+      b().CreateStore(llvm::Constant::getNullValue(t), st.returnSlots.back());  // see makeSlot
+    }
 
   st.checkBlocks.resize(cfg.order.size());
   for (uint32_t p = 0; p < cfg.order.size(); ++p)
@@ -619,7 +643,7 @@ void Translator::emitBlock(uint32_t bi) {
   for (const Instruction& phi : blk.phis) {
     Val v;
     for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
-    if (isPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
+    if (isPhysicalPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
     else define(phi.result, v);
   }
   for (const Instruction& inst : blk.body) {
@@ -652,7 +676,7 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
   for (const Instruction& phi : target.phis) {
     for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
       if (phi.operand(k + 1) != fromLabel) continue;
-      Val v = isPointerType(phi.type) ? Val{{pointerToAddress(pointer(phi.operand(k)))}} : value(phi.operand(k));
+      Val v = isPhysicalPointerType(phi.type) ? Val{{pointerToAddress(pointer(phi.operand(k)))}} : value(phi.operand(k));
       auto& slots = st.phiSlots[phi.result];
       for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
         llvm::Value* leaf = v.leaves[i];
@@ -723,7 +747,7 @@ void Translator::emitTerminator(uint32_t bi) {
     case Op::OpReturn:
     case Op::OpReturnValue:
       if (t.op == Op::OpReturnValue && !st.isEntry) {
-        Val v = value(t.operand(0));
+        Val v = isPhysicalPointerType(st.f->resultType) ? Val{{pointerToAddress(pointer(t.operand(0)))}} : value(t.operand(0));
         for (size_t i = 0; i < st.returnSlots.size() && i < v.leaves.size(); ++i) {
           llvm::Value* old = loadSlot(st.returnSlots[i]);
           b().CreateStore(b().CreateSelect(m, splat(v.leaves[i]), old), st.returnSlots[i]);
@@ -776,13 +800,14 @@ void Translator::emitFunctionCall(const Instruction& inst) {
       Ptr p = pointer(argId);
       if (p.kind != Ptr::Kind::Memory && p.kind != Ptr::Kind::LaneMemory) fail("unsupported pointer argument");
       args.push_back(p.base ? p.base : llvm::ConstantPointerNull::get(b().getPtrTy()));
-      // Callees take 64-bit offsets and limits (pointer parameters are always varying).
+      // Callees take 64-bit offsets, limits and floors (pointer parameters are always varying).
       auto wide = [&](llvm::Value* v, uint64_t none) -> llvm::Value* {
         if (!v) return splat(b().getInt64(none));
         return splat(b().CreateZExtOrTrunc(v, isVector(v) ? laneType(b().getInt64Ty()) : b().getInt64Ty()));
       };
       args.push_back(wide(p.offset, 0));
       args.push_back(wide(p.limit, ~uint64_t(0)));
+      args.push_back(wide(p.floor, 0));
     } else {
       for (llvm::Value* leaf : value(argId).leaves) args.push_back(splat(leaf));
     }
@@ -793,7 +818,8 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     Val v;
     auto* st = llvm::cast<llvm::StructType>(fn->getReturnType());
     for (uint32_t i = 0; i < st->getNumElements(); ++i) v.leaves.push_back(b().CreateExtractValue(ret, {i}));
-    define(inst.result, v);
+    if (isPhysicalPointerType(inst.type)) definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
+    else define(inst.result, v);
   }
 }
 
@@ -803,6 +829,15 @@ bool Translator::translateInstruction(const Instruction& inst) {
       emitFunctionCall(inst);
       return true;
     case Op::OpUndef: {
+      if (const Type* t = module_.type(inst.type); t && t->kind == TypeKind::Pointer) {
+        Ptr p;  // an undefined pointer: address 0, like a null one
+        p.kind = Ptr::Kind::Memory;
+        p.storage = t->storage;
+        p.pointee = t->element;
+        p.offset = b().getInt64(0);
+        definePointer(inst.result, p);
+        return true;
+      }
       Val v;
       for (uint32_t t : leafTypes(inst.type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
       define(inst.result, v);

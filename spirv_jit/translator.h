@@ -58,6 +58,9 @@ struct Ptr {
   llvm::Value* offset = nullptr; // i32 (offset32) or i64, scalar or vector
   bool offset32 = false;
   llvm::Value* limit = nullptr;  // bytes accessible from base (i64 scalar or vector); null = no check
+  // Lowest accessible offset, for pointers whose offsets are absolute addresses and that have a
+  // limit (per-lane descriptors): [floor, limit) is the bound range. Null means 0.
+  llvm::Value* floor = nullptr;
   // BuiltIn: which built-in variable, and the component selected (scalar or vector i32) if any.
   uint32_t variable = 0;
   llvm::Value* component = nullptr;
@@ -77,6 +80,9 @@ class Translator {
 
   // Facts gathered during translation, needed to run the kernel.
   uint32_t sharedMemoryBytes() const { return sharedBytes_; }
+  // Bytes of the per-invocation memory on a batch's stack (Function and Private variables,
+  // W lane copies each, every function's counted: there is no recursion).
+  uint64_t stackBytes() const { return allocaBytes_ + uint64_t(privateBytes_) * width(); }
   bool usesBarrier() const { return usesBarrier_; }
   bool zeroInitShared() const { return zeroInitShared_; }
   void localSize(uint32_t out[3]) const {
@@ -98,6 +104,9 @@ class Translator {
   bool isPointerType(uint32_t type) const;
   uint32_t componentCount(uint32_t type) const;    // 1 for scalars, N for vectors
   std::vector<uint32_t> leafTypes(uint32_t type) const;  // scalar type of every flattened leaf
+  // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and
+  // function results may carry without variable pointers.
+  bool isPhysicalPointerType(uint32_t type) const;
 
   // Values.
   Val value(uint32_t id);
@@ -137,7 +146,8 @@ class Translator {
   Val loadFrom(const Ptr& p, uint32_t type);
   void storeTo(const Ptr& p, const Val& v, uint32_t type);
   llvm::Value* elementAddress(const Ptr& p, uint32_t leafOffset, llvm::Type* leafType, llvm::Value** inBounds);
-  Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain);
+  // elementStride: for OpPtrAccessChain, the ArrayStride of the base pointer's type (0: none).
+  Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain, uint32_t elementStride = 0);
   llvm::Value* pointerToAddress(const Ptr& p);      // i64 (scalar or vector) absolute address
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
 
@@ -196,6 +206,7 @@ class Translator {
   std::unordered_map<uint32_t, StructuredCfg> cfgs_;
   uint32_t sharedBytes_ = 0;
   uint32_t privateBytes_ = 0;
+  uint64_t allocaBytes_ = 0;  // entryAlloca sizes
   std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset
   std::unordered_map<uint32_t, uint32_t> sharedOffsets_;   // Workgroup variable -> byte offset
   bool usesBarrier_ = false;

@@ -73,6 +73,10 @@ struct ComputeProgram {
   uint32_t sharedMemoryBytes = 0;
   bool usesBarrier = false;
   bool zeroInitSharedMemory = false;
+  // Stack the kernel's per-invocation memory (Function and Private variables, W copies each)
+  // takes in one batch's frames; the runtime gives batches stacks at least this much larger
+  // than its usual frame allowance.
+  uint64_t stackBytes = 0;
   uint32_t invocationsPerWorkgroup() const { return localSize[0] * localSize[1] * localSize[2]; }
   uint32_t batchesPerWorkgroup() const { return (invocationsPerWorkgroup() + simdWidth - 1) / simdWidth; }
 

@@ -1,0 +1,100 @@
+// Specialization constants through ComputeRun::specialization (VkSpecializationInfo's map):
+// the workgroup size (local_size_x_id, local_size_y_id), int, bool, float and double constants,
+// a derived constant (OpSpecConstantOp) and a shared array sized by one; defaults when not
+// specialized. At W = 4, 8, 16, with and without the SPIR-V optimizer.
+#include <gtest/gtest.h>
+
+#include "compute_harness.h"
+
+namespace tessera_test {
+namespace {
+
+struct SpecValues {
+  uint32_t sizeX, sizeY;
+  int32_t scale;
+  bool flip;
+  float bias;
+  uint32_t arrayLen;
+  double dbl;
+};
+
+void checkSpecConsts(const SpecValues& v, const ComputeRun& base) {
+  const uint32_t groups = 3, size = v.sizeX * v.sizeY;
+  for (bool optimize : {true, false}) {
+    ComputeRun run = base;
+    run.shader = "spec_consts";
+    run.groups[0] = groups;
+    run.optimize = optimize;
+    auto results = runAtEveryWidth(run, {zeros<float>(groups * size * 8 + 1)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<float>(results[w][0]);
+      for (uint32_t g = 0; g < groups; ++g)
+        for (uint32_t l = 0; l < size; ++l) {
+          const uint32_t lx = l % v.sizeX, ly = l / v.sizeX;
+          const float want[8] = {float(v.sizeX),
+                                 float(v.sizeY),
+                                 float(lx + 100 * ly),
+                                 float(int32_t(l) * v.scale + v.scale * 3 + 1),
+                                 v.flip ? -v.bias : v.bias,
+                                 float((l % v.arrayLen) * 10) + float(v.arrayLen) * 1000.0f,
+                                 float(v.dbl * 3.0),
+                                 float(g * v.sizeX + lx)};
+          for (int k = 0; k < 8; ++k)
+            ASSERT_EQ(o[(g * size + l) * 8 + k], want[k])
+                << "W=" << kSimdWidths[w] << " optimize=" << optimize << " group " << g << " invocation " << l << " output " << k;
+        }
+      EXPECT_EQ(o.back(), 0.0f) << "an invocation past the workgroup size wrote";
+    }
+  }
+}
+
+TEST(Specialization, DefaultsWhenNotSpecialized) {
+  checkSpecConsts({1, 1, 1, false, 0.5f, 4, 1.0}, ComputeRun{});
+}
+
+TEST(Specialization, WorkgroupSizeScalarsAndArraySizes) {
+  // A 5 x 3 workgroup: 15 invocations, not a multiple of any SIMD width.
+  SpecValues v{5, 3, -2, true, 0.25f, 7, 2.5};
+  ComputeRun run;
+  run.specializationData = pushBytes(v.sizeX, v.sizeY, v.scale, uint32_t(1) /* VkBool32 */, v.bias, v.arrayLen, v.dbl);
+  run.specialization = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}, {6, 24, 8}};
+  checkSpecConsts(v, run);
+}
+
+TEST(Specialization, EntriesOutsideTheDataKeepTheirDefaults) {
+  // Only the x size is given; the others point past the data (invalid usage) and are ignored.
+  SpecValues v{9, 1, 1, false, 0.5f, 4, 1.0};
+  ComputeRun run;
+  run.specializationData = pushBytes(uint32_t(9));
+  run.specialization = {{0, 0, 4}, {2, 4, 4}, {6, 0, 16}};
+  checkSpecConsts(v, run);
+}
+
+TEST(Specialization, SixtyFourAndSixteenBitConstantExpressions) {
+  for (int64_t x : {int64_t(-4), INT64_MIN}) {
+    const int32_t y = 3;
+    const int16_t z = -7;
+    for (bool optimize : {true, false}) {
+      ComputeRun run;
+      run.shader = "spec_consts_wide";
+      run.optimize = optimize;
+      run.specializationData = pushBytes(x, y, z);
+      run.specialization = {{0, 0, 8}, {1, 8, 4}, {2, 12, 2}};
+      auto results = runAtEveryWidth(run, {zeros<int64_t>(8 * 8)});
+      ASSERT_EQ(results.size(), 3u) << "x=" << x;
+      const int64_t a = int64_t(uint64_t(x) * 3 + 7), b = a >> 1, d = a > 10 ? a : b;
+      const int64_t want[8] = {a, b, d, int64_t(int32_t(uint32_t(x) + uint32_t(y))), int64_t(int16_t(z * 3)),
+                               int64_t(uint64_t(y) << 33), int64_t(uint64_t(x) / 3), int64_t(0 - uint64_t(x))};
+      for (size_t w = 0; w < results.size(); ++w) {
+        auto o = valuesOf<int64_t>(results[w][0]);
+        for (int i = 0; i < 8; ++i)
+          for (int k = 0; k < 8; ++k)
+            ASSERT_EQ(o[8 * i + k], want[k]) << "x=" << x << " optimize=" << optimize << " W=" << kSimdWidths[w] << " output " << k;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
