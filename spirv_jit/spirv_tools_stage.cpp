@@ -1,9 +1,11 @@
 #include "spirv_tools_stage.h"
 
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
+#define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.hpp11>
 
 namespace tessera::jit {
@@ -32,6 +34,40 @@ bool callsPointerReturningFunction(const std::vector<uint32_t>& words) {
   }
   for (uint32_t c : callees)
     if (pointerFunctions.count(c)) return true;
+  return false;
+}
+
+// Whether an OpBitcast turns a vector of 8- or 16-bit components into a scalar (v2half -> uint:
+// GLSL's packFloat2x16 and friends). SPIRV-Tools 2023.1 (Debian 12) folds such a bitcast of a
+// known value into a constant with one word per component instead of the packed value: invalid
+// SPIR-V, and later folds in the same pass read its first word as the result (CTS
+// spirv_assembly...float16.opcompositeconstruct.struct). Modules with one skip the folding
+// passes; LLVM folds the bitcast correctly later.
+bool bitcastsNarrowVectorToScalar(const std::vector<uint32_t>& words) {
+  std::unordered_map<uint32_t, uint32_t> scalarWidth;    // int/float type -> bits
+  std::unordered_map<uint32_t, uint32_t> vectorElement;  // vector type -> component type
+  std::unordered_map<uint32_t, uint32_t> typeOf;         // result id -> result type
+  std::vector<std::pair<uint32_t, uint32_t>> bitcasts;   // (result type, operand)
+  for (size_t pos = 5; pos < words.size();) {
+    const uint32_t count = words[pos] >> 16;
+    const auto op = spv::Op(words[pos] & 0xffff);
+    if (count == 0 || pos + count > words.size()) break;
+    if ((op == spv::Op::OpTypeInt || op == spv::Op::OpTypeFloat) && count >= 3) scalarWidth[words[pos + 1]] = words[pos + 2];
+    if (op == spv::Op::OpTypeVector && count >= 3) vectorElement[words[pos + 1]] = words[pos + 2];
+    bool hasResult = false, hasType = false;
+    spv::HasResultAndType(op, &hasResult, &hasType);
+    if (hasResult && hasType && count >= 3) typeOf[words[pos + 2]] = words[pos + 1];
+    if (op == spv::Op::OpBitcast && count >= 4) bitcasts.emplace_back(words[pos + 1], words[pos + 3]);
+    pos += count;
+  }
+  for (auto [resultType, operand] : bitcasts) {
+    auto operandType = typeOf.find(operand);
+    if (operandType == typeOf.end() || !scalarWidth.count(resultType)) continue;
+    auto element = vectorElement.find(operandType->second);
+    if (element == vectorElement.end()) continue;
+    auto width = scalarWidth.find(element->second);
+    if (width != scalarWidth.end() && width->second < 32) return true;
+  }
   return false;
 }
 
@@ -91,8 +127,10 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
     opt.RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass());
     opt.RegisterPass(spvtools::CreateLocalSingleStoreElimPass());
     opt.RegisterPass(spvtools::CreateSSARewritePass());
-    opt.RegisterPass(spvtools::CreateCCPPass());
-    opt.RegisterPass(spvtools::CreateSimplificationPass());
+    if (!bitcastsNarrowVectorToScalar(words)) {
+      opt.RegisterPass(spvtools::CreateCCPPass());
+      opt.RegisterPass(spvtools::CreateSimplificationPass());
+    }
     opt.RegisterPass(spvtools::CreateDeadBranchElimPass());
   }
   spvtools::OptimizerOptions options;

@@ -383,5 +383,27 @@ TEST(Types, IntegerDotProducts) {
   }
 }
 
+// OpBitcast of narrow vectors to wider scalars packs the components, lowest first (SPIR-V
+// spec, OpBitcast: "the first component ... in the lower-order bits"), also when the optimizer
+// folds the bitcast of a known value (bitcast_fold.comp). Without keeping SPIRV-Tools'
+// folder away from them the pipeline failed to compile (CTS float16.opcompositeconstruct.struct).
+TEST(Types, BitcastsOfConstantNarrowVectorsPackTheirComponents) {
+  auto half = [](float f) -> uint32_t { return f == 1.0f ? 0x3c00u : 0x4000u; };  // 1.0 and 2.0
+  const uint32_t want[5] = {half(1.0f) | half(2.0f) << 16, uint32_t(uint16_t(-2)) | 3u << 16, 1u | 2u << 16,
+                            0xfffeu | 4u << 16, uint32_t(uint8_t(-1)) | 2u << 8 | uint32_t(uint8_t(-3)) << 16 | 4u << 24};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "bitcast_fold";
+    run.optimize = optimize;
+    auto results = runAtEveryWidth(run, {zeros<uint32_t>(5)});
+    ASSERT_EQ(results.size(), 3u) << "optimize=" << optimize;
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<uint32_t>(results[w][0]);
+      for (int k = 0; k < 5; ++k)
+        EXPECT_EQ(o[k], want[k]) << std::hex << "optimize=" << optimize << " W=" << kSimdWidths[w] << " output " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
