@@ -134,9 +134,11 @@ bool isUnorm8x4(const FormatInfo& f) {
 
 uint8_t encodeUnorm8(float f) {
   const double clamped = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
-  // Round half to even, written out as texel_codec.cpp does (independent of MXCSR).
+  // Round half to even, written out as texel_codec.cpp does (independent of MXCSR); r is in
+  // [0, 255], so its parity is an integer test (fmod was a third of the blit's time).
   const double x = clamped * 255.0, r = std::floor(x + 0.5);
-  return uint8_t((r - x == 0.5 && std::fmod(r, 2.0) != 0.0) ? r - 1.0 : r);
+  const int ri = int(r);
+  return uint8_t((r - x == 0.5 && (ri & 1)) ? ri - 1 : ri);
 }
 
 void blitUnorm8x4(const SubresourceView& src, const SubresourceView& dst, const Axis ax[3], const int32_t begin[3],
@@ -166,19 +168,33 @@ void blitUnorm8x4(const SubresourceView& src, const SubresourceView& dst, const 
       ax[1].linear(y, j[0], j[1], b);
       ax[2].linear(z, k[0], k[1], g);
       const double wy[2] = {1.0 - b, b}, wz[2] = {1.0 - g, g};
+      // The (up to) four source rows this destination row reads, in the generic path's
+      // (dz, dy) order; rows whose weight is 0 are left out (a 2D blit never reads slice k1).
+      const uint8_t* rows[4];
+      int rowCount = 0;
+      int rowIndex[4][2];
+      for (int dz = 0; dz < 2; ++dz)
+        for (int dy = 0; dy < 2; ++dy) {
+          if (wy[dy] == 0.0 || wz[dz] == 0.0) continue;
+          rows[rowCount] = texelAddress(src, 4, 0, j[dy], k[dz]);
+          rowIndex[rowCount][0] = dz, rowIndex[rowCount][1] = dy;
+          ++rowCount;
+        }
       for (int32_t x = begin[0]; x < end[0]; ++x, out += 4) {
         const XMap& m = xmap[x - begin[0]];
         const int32_t i[2] = {m.i0, m.i1};
         const double wx[2] = {1.0 - m.alpha, m.alpha};
         double sum[4] = {0, 0, 0, 0};
-        for (int dz = 0; dz < 2; ++dz)
-          for (int dy = 0; dy < 2; ++dy)
-            for (int dx = 0; dx < 2; ++dx) {
-              const double w = wx[dx] * wy[dy] * wz[dz];
-              if (w == 0.0) continue;
-              const uint8_t* t = texelAddress(src, 4, i[dx], j[dy], k[dz]);
-              for (int c = 0; c < 4; ++c) sum[c] += w * double(table[t[c]]);
-            }
+        for (int r = 0; r < rowCount; ++r) {
+          const int dz = rowIndex[r][0], dy = rowIndex[r][1];
+          for (int dx = 0; dx < 2; ++dx) {
+            // Same product order as the generic path: bit-exact results.
+            const double w = wx[dx] * wy[dy] * wz[dz];
+            if (w == 0.0) continue;
+            const uint8_t* t = rows[r] + size_t(i[dx]) * 4;
+            for (int c = 0; c < 4; ++c) sum[c] += w * double(table[t[c]]);
+          }
+        }
         for (int c = 0; c < 4; ++c) out[c] = encodeUnorm8(float(sum[c]));
       }
     }
