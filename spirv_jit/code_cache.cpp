@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 #include <elf.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <link.h>
 
+#include "disk_cache_trim.h"
 #include "llvm_engine.h"
 #include "spirv_jit_build.h"
 
@@ -157,7 +159,9 @@ bool readDiskCache(const CacheKey& key, CachedObject* out) {
   uint8_t chunk[65536];
   for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), f)) > 0;) blob.insert(blob.end(), chunk, chunk + n);
   std::fclose(f);
-  return deserializeObject(blob.data(), blob.size(), out);
+  if (!deserializeObject(blob.data(), blob.size(), out)) return false;
+  markDiskCacheUse(dir + "/" + key.hex() + ".tso");  // recently used files are trimmed last
+  return true;
 }
 
 void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
@@ -174,6 +178,18 @@ void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
   ok &= std::fclose(f) == 0;
   if (ok) ok = std::rename(tmp.c_str(), (dir + "/" + key.hex() + ".tso").c_str()) == 0;
   if (!ok) std::remove(tmp.c_str());
+  // Keep the directory under its limit: checked at a process's first write and then after every
+  // 16 MiB it writes (a directory scan costs milliseconds, a compile much more).
+  static std::mutex trimMutex;
+  static uint64_t writtenSinceTrim = 0;
+  static bool trimmedOnce = false;
+  std::lock_guard<std::mutex> lock(trimMutex);
+  writtenSinceTrim += blob.size();
+  if (!trimmedOnce || writtenSinceTrim >= (16u << 20)) {
+    trimmedOnce = true;
+    writtenSinceTrim = 0;
+    trimDiskCache(dir, diskCacheLimitBytes());
+  }
 }
 
 CacheKey computeCacheKey(const ComputeCompileRequest& request) {
