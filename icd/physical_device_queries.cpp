@@ -44,6 +44,20 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.conformanceVersion = {0, 0, 0, 0};  // not (yet) a conformant implementation
   v12.denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   v12.roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  // What the JIT does anyway: LLVM IR without fast-math assumptions (only contraction, which
+  // NoContraction turns off) keeps signed zeros, infinities and NaNs; kernels run with the
+  // default MXCSR (no FTZ/DAZ), so denormals are preserved; every operation rounds to nearest
+  // even (half arithmetic is done in float and rounded once, exact for +, -, *, /). Flushing
+  // denormals and round-toward-zero are not offered.
+  v12.shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
+  v12.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+  v12.shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+  v12.shaderDenormPreserveFloat16 = VK_TRUE;
+  v12.shaderDenormPreserveFloat32 = VK_TRUE;
+  v12.shaderDenormPreserveFloat64 = VK_TRUE;
+  v12.shaderRoundingModeRTEFloat16 = VK_TRUE;
+  v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
+  v12.shaderRoundingModeRTEFloat64 = VK_TRUE;
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
