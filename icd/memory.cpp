@@ -2,6 +2,7 @@
 // large ones from mmap so untouched pages cost nothing.
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "device.h"
@@ -16,26 +17,33 @@ namespace {
 
 constexpr VkDeviceSize kMmapThreshold = 256 * 1024;
 
+// Bytes of VkDeviceMemory this process holds, over all devices (they share the one heap).
+std::atomic<VkDeviceSize> gDeviceMemoryInUse{0};
+
 bool allocateBacking(DeviceMemory& m) {
   if (m.size >= kMmapThreshold) {
     void* p = mmap(nullptr, size_t(m.size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return false;
     m.data = static_cast<uint8_t*>(p);
     m.mmapped = true;
-    return true;
+  } else {
+    void* p = nullptr;
+    if (posix_memalign(&p, 64, size_t(m.size ? m.size : 1))) return false;
+    m.data = static_cast<uint8_t*>(p);
   }
-  void* p = nullptr;
-  if (posix_memalign(&p, 64, size_t(m.size ? m.size : 1))) return false;
-  m.data = static_cast<uint8_t*>(p);
+  gDeviceMemoryInUse += m.size;
   return true;
 }
 
 void freeBacking(DeviceMemory& m) {
   if (m.mmapped) munmap(m.data, size_t(m.size));
   else std::free(m.data);
+  gDeviceMemoryInUse -= m.size;
 }
 
 }  // namespace
+
+VkDeviceSize deviceMemoryInUse() { return gDeviceMemoryInUse.load(std::memory_order_relaxed); }
 }  // namespace tessera
 
 using namespace tessera;

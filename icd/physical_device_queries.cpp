@@ -1,11 +1,16 @@
 // The vkGetPhysicalDevice* queries.
+#include <sys/sysinfo.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "core_properties.h"
 #include "entrypoints.h"
 #include "instance.h"
 #include "physical_device.h"
+#include "resources.h"
 #include "tessera/format.h"
 #include "version.h"
 
@@ -15,6 +20,21 @@ VkResult enumerateExtensionProperties(bool device, const char* layer, uint32_t* 
                                       VkExtensionProperties* pProps);
 
 namespace {
+
+// MemAvailable from /proc/meminfo (what the kernel could give without swapping), in bytes;
+// sysinfo's free RAM when that file cannot be read.
+VkDeviceSize availableSystemMemory() {
+  if (FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[128];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof(line), f)) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(f);
+    if (found) return VkDeviceSize(kib) * 1024;
+  }
+  struct sysinfo info {};
+  return sysinfo(&info) == 0 ? VkDeviceSize(info.freeram) * info.mem_unit : 0;
+}
 
 CoreProperties coreProperties(const PhysicalDevice& pd) {
   CoreProperties c;
@@ -164,7 +184,19 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMemoryProperties(
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMemoryProperties2(
     VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2* pProperties) {
-  pProperties->memoryProperties = fromHandle<PhysicalDevice>(physicalDevice)->memory;
+  const VkPhysicalDeviceMemoryProperties& memory = fromHandle<PhysicalDevice>(physicalDevice)->memory;
+  pProperties->memoryProperties = memory;
+  for (auto* p = static_cast<VkBaseOutStructure*>(pProperties->pNext); p; p = p->pNext) {
+    if (p->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT) continue;
+    auto* budget = reinterpret_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(p);
+    std::fill(std::begin(budget->heapBudget), std::end(budget->heapBudget), 0);  // spec: 0 past memoryHeapCount
+    std::fill(std::begin(budget->heapUsage), std::end(budget->heapUsage), 0);
+    // The heap is host RAM: this process may still get what it holds plus what the system has
+    // available, never more than the heap it was promised.
+    const VkDeviceSize used = deviceMemoryInUse();
+    budget->heapUsage[0] = used;
+    budget->heapBudget[0] = std::clamp<VkDeviceSize>(used + availableSystemMemory(), 1, memory.memoryHeaps[0].size);
+  }
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceQueueFamilyProperties(

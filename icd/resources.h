@@ -17,6 +17,9 @@ struct DeviceMemory {
   bool mmapped = false;  // large allocations come straight from mmap
 };
 
+// Bytes of VkDeviceMemory allocated in this process (VK_EXT_memory_budget's heapUsage).
+VkDeviceSize deviceMemoryInUse();
+
 struct Buffer {
   VkDeviceSize size = 0;
   VkBufferUsageFlags usage = 0;

@@ -50,6 +50,32 @@ TEST_F(DeviceTest, MemoryIsOneHostVisibleCoherentHeapNotCappedAtTwoGigabytes) {
   }
 }
 
+// VK_EXT_memory_budget: heapUsage follows this process's allocations; the budget is non-zero,
+// covers what is in use, and stays within the heap (spec: VkPhysicalDeviceMemoryBudgetPropertiesEXT).
+TEST_F(DeviceTest, MemoryBudgetFollowsAllocations) {
+  auto query = [&] {
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryProperties2 mem{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
+    vkGetPhysicalDeviceMemoryProperties2(physicalDevice, &mem);
+    EXPECT_GT(budget.heapBudget[0], 0u);
+    EXPECT_LE(budget.heapBudget[0], mem.memoryProperties.memoryHeaps[0].size);
+    EXPECT_GE(budget.heapBudget[0], budget.heapUsage[0]);
+    for (uint32_t h = mem.memoryProperties.memoryHeapCount; h < VK_MAX_MEMORY_HEAPS; ++h) {
+      EXPECT_EQ(budget.heapBudget[h], 0u);
+      EXPECT_EQ(budget.heapUsage[h], 0u);
+    }
+    return budget.heapUsage[0];
+  };
+  const VkDeviceSize before = query();
+  constexpr VkDeviceSize kSize = 64 << 20;
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, kSize, 0};
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(device, &info, nullptr, &memory), VK_SUCCESS);
+  EXPECT_EQ(query(), before + kSize);
+  vkFreeMemory(device, memory, nullptr);
+  EXPECT_EQ(query(), before);
+}
+
 TEST_F(DeviceTest, FeaturesReportedThroughEveryStructAgree) {
   VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &timeline};
