@@ -63,6 +63,22 @@ def parse_worker_output(stdout):
     return None
 
 
+def median_probe(recs):
+    """One probe record whose numbers are the medians over recs (fields of the first otherwise)."""
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+    out = dict(recs[0])
+    for key in ("memset_bytes_per_s", "memcpy_bytes_per_s", "seconds"):
+        if all(key in r for r in recs):
+            out[key] = median([r[key] for r in recs])
+    widths = set().union(*(r.get("fma_flops_per_s", {}).keys() for r in recs))
+    out["fma_flops_per_s"] = {w: median([r["fma_flops_per_s"][w] for r in recs if w in r.get("fma_flops_per_s", {})])
+                              for w in widths}
+    out["processes"] = len(recs)
+    return out
+
+
 def run_process(cmd, env, cpus, timeout):
     """Runs one worker process; returns its JSON record, or a failed record saying why."""
     full, preexec = pinned(cmd, cpus)
@@ -102,12 +118,21 @@ class Runner:
         order = {g: i for i, g in enumerate(GROUP_ORDER)}
         return sorted(infos, key=lambda w: (order.get(w["group"], len(order)), w["name"]))
 
+    # Probe processes per run. One process's memory bandwidth is not the machine's: on the
+    # project's 2-core VM a process now and then runs every memset and memcpy ~1.6x faster than
+    # the next (25 vs 43 GB/s), for its whole life, so a single probe could set a limit no
+    # workload process would see. The median of three processes, per number, does not.
+    PROBE_PROCESSES = 3
+
     def probe(self, cpus, threads):
-        rec = run_process([self.worker, "--probe", "--threads", str(threads)],
-                          self.base_env, cpus, 60)
-        if rec.get("probe") != "roofline":
-            raise RuntimeError("roofline probe failed: %s" % rec.get("error"))
-        return rec
+        recs = []
+        for _ in range(self.PROBE_PROCESSES):
+            rec = run_process([self.worker, "--probe", "--threads", str(threads)],
+                              self.base_env, cpus, 60)
+            if rec.get("probe") != "roofline":
+                raise RuntimeError("roofline probe failed: %s" % rec.get("error"))
+            recs.append(rec)
+        return median_probe(recs)
 
     def command(self, info, size, reps, warmup, driver, dump_dir, cache_dir):
         cmd = [self.worker, "--workload", info["name"], "--size", str(size), "--reps", str(reps),

@@ -90,6 +90,15 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("signal", recs["tessera"][0]["error"])
         self.assertEqual([r["status"] for r in recs["lavapipe"]], ["unsupported"])
 
+    def test_probe_takes_the_median_of_three_processes(self):
+        recs = [{"probe": "roofline", "memset_bytes_per_s": v, "memcpy_bytes_per_s": v / 2, "seconds": 0.3,
+                 "fma_flops_per_s": {"256": v * 10}} for v in (25e9, 43e9, 26e9)]
+        m = runner.median_probe(recs)
+        self.assertEqual(m["memset_bytes_per_s"], 26e9)  # the fast outlier process does not set the limit
+        self.assertEqual(m["memcpy_bytes_per_s"], 13e9)
+        self.assertEqual(m["fma_flops_per_s"], {"256": 260e9})
+        self.assertEqual(m["processes"], 3)
+
     def test_probe_and_cli_helpers(self):
         run = self.runner()
         self.assertEqual(run.probe(self.cpus, 1)["probe"], "roofline")
