@@ -4,6 +4,8 @@
 
 #include <bit>
 #include <climits>
+#include <cmath>
+#include <cstring>
 
 #include "compute_harness.h"
 
@@ -402,6 +404,43 @@ TEST(Types, BitcastsOfConstantNarrowVectorsPackTheirComponents) {
       for (int k = 0; k < 5; ++k)
         EXPECT_EQ(o[k], want[k]) << std::hex << "optimize=" << optimize << " W=" << kSimdWidths[w] << " output " << k;
     }
+  }
+}
+
+// The float controls the device reports (shaderDenormPreserve, shaderSignedZeroInfNanPreserve,
+// shaderRoundingModeRTE for 32 and 64 bits) hold for code the JIT generates: the expected words
+// are IEEE 754 results worked out by hand (round to nearest, ties to even; no flushing).
+TEST(Types, FloatControlsTheDeviceReportsHold) {
+  auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  auto fromBits = [](uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; };
+  std::vector<float> in = {fromBits(1), -0.0f, INFINITY, 1.0f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -23), 0.5f, 0.0f};
+  std::vector<uint8_t> input = bytesOf(in);
+  const double din[4] = {std::ldexp(1.0, -1074), 1.0, std::ldexp(1.0, -53), 0.0};
+  input.insert(input.end(), reinterpret_cast<const uint8_t*>(din), reinterpret_cast<const uint8_t*>(din) + 32);
+  ComputeRun run;
+  run.shader = "float_controls";
+  auto results = runAtEveryWidth(run, {input, zeros<uint32_t>(24)});
+  ASSERT_EQ(results.size(), 3u);
+  for (size_t w = 0; w < results.size(); ++w) {
+    auto o = valuesOf<uint32_t>(results[w][1]);
+    auto at = [&](int k) { return ::testing::Message() << "W=" << kSimdWidths[w] << " output " << k << std::hex << " got " << o[k]; };
+    EXPECT_EQ(o[0], 1u) << at(0);
+    EXPECT_EQ(o[1], 2u) << at(1);
+    EXPECT_EQ(o[2], 0x80000000u) << at(2);
+    EXPECT_EQ(o[3], 0x80000000u) << at(3);
+    EXPECT_EQ(o[4] & 0x7f800000u, 0x7f800000u) << at(4);  // NaN: exponent all ones...
+    EXPECT_NE(o[4] & 0x007fffffu, 0u) << at(4);           // ...and a non-zero mantissa
+    EXPECT_EQ(o[5], 0xff800000u) << at(5);
+    EXPECT_EQ(o[6], bits(1.0f)) << at(6);
+    EXPECT_EQ(o[7], bits(1.0f) + 2) << at(7);
+    EXPECT_EQ(o[8], 0u) << at(8);
+    // Doubles, as (low, high) words.
+    EXPECT_EQ(o[16], 1u) << at(16);
+    EXPECT_EQ(o[17], 0u) << at(17);
+    EXPECT_EQ(o[18], 2u) << at(18);
+    EXPECT_EQ(o[19], 0u) << at(19);
+    EXPECT_EQ(o[20], 0u) << at(20);
+    EXPECT_EQ(o[21], 0x3ff00000u) << at(21);
   }
 }
 
