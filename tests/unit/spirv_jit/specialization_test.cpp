@@ -96,5 +96,37 @@ TEST(Specialization, SixtyFourAndSixteenBitConstantExpressions) {
   }
 }
 
+// 16-bit vector specialization-constant operations (spec_op_vectors.spvasm), which neither
+// SPIRV-Tools nor the module parser folds: the translator evaluates them. Expected values are
+// the arithmetic modulo 2^16 done here; defaults and a specialization that wraps.
+TEST(Specialization, VectorOperationsOnSixteenBitConstantsAreEvaluated) {
+  struct Case {
+    bool specialize;
+    uint16_t a, b, c;
+  };
+  for (Case k : {Case{false, 7, 9, 100}, Case{true, 1000, 65000, 600}}) {
+    for (bool optimize : {true, false}) {
+      ComputeRun run;
+      run.shader = "spec_op_vectors";
+      run.optimize = optimize;
+      if (k.specialize) {
+        run.specializationData = {uint8_t(k.a), uint8_t(k.a >> 8), uint8_t(k.b), uint8_t(k.b >> 8), uint8_t(k.c),
+                                  uint8_t(k.c >> 8)};
+        run.specialization = {{0, 0, 2}, {1, 2, 2}, {2, 4, 2}};
+      }
+      auto results = runAtEveryWidth(run, {zeros<uint32_t>(3)});
+      ASSERT_EQ(results.size(), 3u);
+      const uint16_t sumX = uint16_t(k.a + k.b), sumY = uint16_t(k.b + k.c);
+      for (size_t w = 0; w < results.size(); ++w) {
+        auto o = valuesOf<uint32_t>(results[w][0]);
+        const auto at = ::testing::Message() << "W=" << kSimdWidths[w] << " optimize=" << optimize << " a=" << k.a;
+        EXPECT_EQ(o[0], k.b) << at;
+        EXPECT_EQ(o[1], sumX) << at;
+        EXPECT_EQ(o[2], sumY) << at;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
