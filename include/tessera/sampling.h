@@ -1,0 +1,82 @@
+// Texel sampling: what OpImageSample*, OpImageGather and OpImageDrefGather compute for one
+// invocation, and the baked sampler state image descriptors point at. The implementation in
+// sampler/reference_sampler.cpp is the scalar reference written from the specification's
+// "Image Operations" chapter (section names are cited at each step there); a SIMD fast path
+// may come later and is tested against it.
+//
+// Division of labour with the caller (spirv_jit's runtime): the caller unpacks the shader's
+// operands into a SampleRequest (projective division by q already done, for coordinates and
+// Dref alike), and the reference does everything from "Texel Coordinate Systems" on: LOD,
+// level selection, cube face selection, (s,t,r) -> (u,v,w), offsets, wrapping, border,
+// texel decode, depth compare, filtering/reduction, gather and the view's component swizzle.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vulkan/vulkan_core.h>
+
+#include "tessera/shader_abi.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera::abi {
+
+// A VkSampler as image instructions read it (an ImageDescriptor's `sampler` points at one).
+struct SamplerState {
+  uint32_t magFilter;        // VkFilter
+  uint32_t minFilter;        // VkFilter
+  uint32_t mipmapMode;       // VkSamplerMipmapMode
+  uint32_t addressMode[3];   // VkSamplerAddressMode for u, v, w
+  float mipLodBias;          // VkSamplerCreateInfo::mipLodBias
+  uint32_t compareEnable;    // VkBool32
+  uint32_t compareOp;        // VkCompareOp
+  float minLod, maxLod;      // VkSamplerCreateInfo::minLod/maxLod
+  uint32_t borderColor;      // VkBorderColor
+  uint32_t unnormalizedCoordinates;  // VkBool32
+  uint32_t reductionMode;    // VkSamplerReductionMode
+};
+static_assert(std::is_trivially_copyable_v<SamplerState>);
+
+}  // namespace tessera::abi
+
+namespace tessera {
+
+// Bakes a sampler's create info (the reduction mode comes from its pNext chain) into what
+// image instructions read. maxSamplerLodBias is the device limit the bias is clamped to.
+abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerReductionMode reductionMode,
+                                   float maxSamplerLodBias);
+
+enum class SampleKind : uint32_t {
+  Sample,  // OpImageSample*: filtered value (or the Dref comparison result in .f[0])
+  Gather,  // OpImageGather / OpImageDrefGather: one component of the four texels of a 2x2 footprint
+};
+
+// One invocation's image operation, coordinates already divided by q for projective forms.
+struct SampleRequest {
+  SampleKind kind = SampleKind::Sample;
+  // Coordinates by view type: 1D: s; 2D: s, t; 3D: s, t, r; cube: the direction (x, y, z) in
+  // s, t, r. Arrayed views take the layer (cube arrays: the cube index) in `layer`, unrounded.
+  float s = 0, t = 0, r = 0, layer = 0;
+  // LOD source: the Lod operand when hasLod; else gradients (the Grad operand, or for implicit
+  // LOD the fragment quad's derivatives) when hasGrad. Gathers use level 0 of the view, as
+  // the spec says, and ignore both.
+  bool hasLod = false;
+  float lod = 0;
+  bool hasGrad = false;
+  float dPdx[3] = {}, dPdy[3] = {};
+  float bias = 0;          // Bias operand (0 when absent)
+  bool hasMinLod = false;  // MinLod operand
+  float minLod = 0;
+  int32_t offset[3] = {};  // Offset / ConstOffset operand (0 when absent)
+  bool hasGatherOffsets = false;  // ConstOffsets: one (u, v) offset per gathered texel i0j1, i1j1, i1j0, i0j0
+  int32_t gatherOffsets[4][2] = {};
+  uint32_t gatherComponent = 0;   // OpImageGather's Component operand (0-3)
+  bool compare = false;    // Dref forms: compare against dref (the sampler's compareOp)
+  float dref = 0;
+};
+
+// The result as the shader sees it: four floats, or four integers for UINT/SINT views (stencil
+// views read as UInt). For Dref sampling, the filtered comparison result is in f[0]; for
+// gathers, the chosen component of texels (i0,j1), (i1,j1), (i1,j0), (i0,j0) in that order.
+TexelValue sampleImage(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleRequest& request);
+
+}  // namespace tessera
