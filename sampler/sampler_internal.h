@@ -1,0 +1,95 @@
+// Internal pieces of the reference sampler (sampling.h), one job per file:
+//   cube_map.cpp        "Cube Map Face Selection and Transformations", "Cube Map Edge Handling"
+//   sampler_lod.cpp     "Scale Factor Operation, LOD Operation and Image Level(s) Selection"
+//   sampler_wrap.cpp    "Wrapping Operation", array layer selection (RNE)
+//   sampler_texel.cpp   one texel through "Texel Input Operations": read or border, depth
+//                       compare, conversion to RGBA, component swizzle
+//   reference_sampler.cpp  the order of the steps, filtering, gathering, sampleImage
+// Section names are those of the Vulkan 1.3 specification's "Image Operations" chapter.
+// Everything is computed in double: this is the oracle, so clarity beats speed.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/sampling.h"
+
+namespace tessera::sampler_detail {
+
+// ---- cube_map.cpp --------------------------------------------------------------------------
+// A cube direction reduced to one face: the face (layer number 0..5 of the
+// "Cube Map Face and Coordinate Selection" table) and (s_face, t_face) in [0,1].
+struct CubeFaceCoord {
+  uint32_t face;
+  double s, t;
+  // Per-face derivatives ("Cube Map Derivative Transformation"), when asked for.
+  double dsdx, dsdy, dtdx, dtdy;
+};
+// dPdx/dPdy may be null (no derivatives wanted; the d* fields are then 0).
+CubeFaceCoord selectCubeFace(const float dir[3], const float* dPdx, const float* dPdy);
+
+// A texel of a cube level: face and integer coordinates within it.
+struct CubeTexel {
+  uint32_t face;
+  int32_t i, j;
+};
+// "Cube Map Edge Handling", edge texel: (i, j) lies beyond `face` in exactly one of i or j
+// (by one texel, as linear filtering produces); returns the adjacent texel of the
+// neighbouring face. `size` is the face's width (= height).
+CubeTexel cubeAdjacentTexel(uint32_t face, int32_t i, int32_t j, int32_t size);
+
+// ---- sampler_wrap.cpp ----------------------------------------------------------------------
+// "Wrapping Operation": integer coordinate i of a level dimension of `size` texels.
+int32_t wrapCoordinate(int32_t i, int32_t size, uint32_t addressMode);
+// roundTiesToEven, the preferred RNE of "(u,v,w,a) to (i,j,k,l,n) Transformation and Array
+// Layer Selection", independent of the FPU rounding mode.
+double roundTiesToEven(double a);
+// l = clamp(RNE(a), 0, count - 1): the array layer (or cube index of a cube array).
+uint32_t selectLayer(float a, uint32_t count);
+
+// ---- sampler_lod.cpp -----------------------------------------------------------------------
+// What "LOD Operation" and "Image Level(s) Selection" decide for one sample.
+struct LevelSelection {
+  double lambda;         // λ after bias and clamps
+  uint32_t filter;       // VkFilter within a level: magFilter when λ <= 0, else minFilter
+  bool mipLinear;        // mipmapMode LINEAR: filter levels hi and lo and lerp by delta
+  uint32_t d;            // NEAREST: the level (view-relative)
+  uint32_t dHi, dLo;     // LINEAR: the two levels
+  double delta;          // LINEAR: weight of dLo
+};
+// Scale factors from derivatives already in the image's (s,t,r) space (cube: per-face
+// derivatives), sizes of the view's base level: returns λ_base = log2(ρ_max) (η = 1).
+double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]);
+LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
+                            uint32_t levelCount);
+
+// ---- sampler_texel.cpp ---------------------------------------------------------------------
+// One texel as filtering sees it: RGBA after depth compare, conversion to RGBA and swizzle;
+// integers are held exactly (every int32/uint32 is a double).
+struct Texel {
+  double c[4];
+};
+
+// The per-sample constants of "Texel Input Operations" for one view and sampler.
+struct TexelSource {
+  const abi::ImageViewState* view;
+  const FormatInfo* format;
+  TexelKind kind;          // Float, or SInt/UInt for integer views and stencil
+  bool depth, stencil;     // the view's aspect
+  bool compare;            // OpImage*Dref*: "Depth Compare Operation" per texel
+  uint32_t compareOp;      // VkCompareOp
+  double dref;             // already clamped to [0,1] for UNORM depth formats
+  uint32_t borderColor;    // VkBorderColor
+};
+TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                            const SampleRequest& request);
+
+// The format-converted value of texel (i,j,k) of layer `layer` of view level `level`, or the
+// border colour when (i,j,k) fails "Integer Texel Coordinate Validation" ("Texel
+// Replacement"). Depth/stencil: D or S in c[0]. Colour: already RGBA (decodeTexel fills the
+// missing components as "Conversion to RGBA" says). No compare, no swizzle yet.
+Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j, int32_t k, uint32_t layer);
+// The rest of the per-texel steps, in the specification's order: "Depth Compare Operation",
+// "Conversion to RGBA" for depth/stencil, "Component Swizzle".
+Texel finishTexel(const TexelSource& src, Texel converted);
+
+}  // namespace tessera::sampler_detail

@@ -1,0 +1,81 @@
+// "Scale Factor Operation, LOD Operation and Image Level(s) Selection".
+#include <algorithm>
+#include <cmath>
+
+#include "sampler_internal.h"
+
+namespace tessera::sampler_detail {
+namespace {
+
+// VkPhysicalDeviceLimits::maxSamplerLodBias as Tessera reports it. makeSamplerState has
+// already clamped the sampler's own bias; the LOD Operation clamps the sum with the shader's.
+constexpr double kMaxSamplerLodBias = 16.0;
+
+}  // namespace
+
+double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]) {
+  // "Scale Factor Operation": m_ux = |∂s/∂x| × w_base, m_vx = |∂t/∂x| × h_base,
+  // m_wx = |∂r/∂x| × d_base (and the same in y), with the base sizes of the view's first
+  // level. Derivatives the dimensionality lacks are 0 (the caller passes zeros).
+  double mx[3], my[3];
+  for (int c = 0; c < 3; ++c) {
+    mx[c] = std::fabs(dsdx[c]) * baseSize[c];
+    my[c] = std::fabs(dsdy[c]) * baseSize[c];
+  }
+  // ρ_x and ρ_y "may be approximated with functions f_x and f_y" that are continuous,
+  // monotonic and between max(|m_ux|, |m_vx|, |m_wx|) and √2 (|m_ux| + |m_vx| + |m_wx|).
+  // The reference uses the length of the derivative vector, which satisfies both bounds and
+  // is what a GPU's "exact" LOD computes.
+  const double rhoX = std::sqrt(mx[0] * mx[0] + mx[1] * mx[1] + mx[2] * mx[2]);
+  const double rhoY = std::sqrt(my[0] * my[0] + my[1] * my[1] + my[2] * my[2]);
+  const double rhoMax = std::max(rhoX, rhoY);
+  // η = 1: anisotropic filtering is not supported (maxAniso is 1), so sampling is isotropic
+  // and λ_base = log2(ρ_max / η). ρ_max = 0 (a point footprint) gives -inf, which the LOD
+  // clamps below turn into lod_min.
+  return std::log2(rhoMax);
+}
+
+LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
+                            uint32_t levelCount) {
+  LevelSelection out{};
+  // "LOD Operation":
+  //   λ' = λ_base + clamp(sampler.bias + shaderOp.bias, -maxSamplerLodBias, maxSamplerLodBias)
+  const double bias = std::clamp(double(sampler.mipLodBias) + double(request.bias), -kMaxSamplerLodBias,
+                                 kMaxSamplerLodBias);
+  const double lambdaPrime = lambdaBase + bias;
+  //   lod_min = max(sampler.lod_min, shaderOp.lod_min), shaderOp.lod_min = MinLod or 0;
+  //   lod_max = sampler.maxLod; λ = clamp of λ' to [lod_min, lod_max]. lod_min > lod_max is
+  //   undefined; then λ = lod_max (the first case of the spec's formula that applies).
+  const double lodMin = std::max(double(sampler.minLod), request.hasMinLod ? double(request.minLod) : 0.0);
+  const double lodMax = sampler.maxLod;
+  double lambda = lambdaPrime;
+  if (lambdaPrime > lodMax) lambda = lodMax;
+  else if (lambdaPrime < lodMin) lambda = lodMin;
+  else if (std::isnan(lambdaPrime)) lambda = lodMin;  // undefined; pick the finest allowed LOD
+  out.lambda = lambda;
+
+  // "Texel Filtering": λ <= 0 is magnification (magFilter), λ > 0 minification (minFilter).
+  out.filter = lambda <= 0 ? sampler.magFilter : sampler.minFilter;
+
+  // "Image Level(s) Selection": d' = level_base + clamp(λ, 0, q), q = levelCount - 1.
+  // level_base is 0 because ImageViewState::levels[] starts at the view's baseMipLevel.
+  const double q = double(levelCount > 0 ? levelCount - 1 : 0);
+  const double dPrime = std::clamp(lambda, 0.0, q);
+  if (sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR) {
+    // d_hi = floor(d_l), d_lo = min(d_hi + 1, level_base + q), δ = d_l - d_hi (d_l = d').
+    out.mipLinear = true;
+    out.dHi = uint32_t(std::floor(dPrime));
+    out.dLo = std::min(out.dHi + 1, uint32_t(q));
+    out.delta = dPrime - double(out.dHi);
+    out.d = out.dHi;
+  } else {
+    // NEAREST: d = nearest(d') with the preferred rounding ceil(d' + 0.5) - 1, which rounds
+    // a tie (d' = n + 0.5) down to n.
+    out.d = uint32_t(std::ceil(dPrime + 0.5) - 1.0);
+    out.dHi = out.dLo = out.d;
+    out.delta = 0;
+  }
+  return out;
+}
+
+}  // namespace tessera::sampler_detail
