@@ -1,7 +1,8 @@
 // Which format features Tessera implements, derived from what the code can do with each
 // format rather than listed by hand: copies work on any single-plane format (they move bytes),
-// blits and clears need the texel codec, linear blits a float-decoded format. Sampling,
-// storage, attachments and texel buffers are added by the modules that implement them.
+// blits and clears need the texel codec, linear blits a float-decoded format; sampling, storage
+// and texel buffers whatever the codec and the reference sampler read. Attachments wait for
+// the rasterizer.
 #include <bit>
 #include <cmath>
 
@@ -14,6 +15,19 @@ namespace tessera {
 
 VkFormatFeatureFlags2 storageFeatures(VkFormat format);
 
+// Sampling goes through the sampler module's reference (sampler/reference_sampler.cpp), which
+// reads any format the texel codec decodes and depth/stencil aspects. Linear filtering and
+// min/max reduction need a value that can be weighted: float-decoded colour formats and depth
+// (the same bit also allows linear blits). Depth comparison is for depth formats.
+VkFormatFeatureFlags2 sampledFeatures(const FormatInfo& info) {
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT;
+  const bool filterable = info.hasDepth() || (!info.isDepthStencil() && texelKind(info) == TexelKind::Float);
+  if (filterable)
+    f |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
+  if (info.hasDepth()) f |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+  return f;
+}
+
 VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   const FormatInfo* info = formatInfo(format);
   // Y'CbCr formats need samplerYcbcrConversion, which Tessera does not offer yet.
@@ -25,6 +39,7 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
   if (depthStencil) {
     features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+    features |= sampledFeatures(*info);
   } else if (hasColorCodec(*info)) {
     // No blits for USCALED/SSCALED: they hold integers, and the CTS (with lavapipe) treats a
     // blit between them and float/normalized formats as invalid; blitting them to each
@@ -32,7 +47,7 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
     const NumericFormat numeric = info->components[0].numeric;
     if (numeric != NumericFormat::UScaled && numeric != NumericFormat::SScaled)
       features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
-    if (texelKind(*info) == TexelKind::Float) features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    features |= sampledFeatures(*info);
     features |= storageFeatures(format);
   }
   return features;

@@ -94,7 +94,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.mipmapPrecisionBits = 8;
   l.maxDrawIndexedIndexValue = UINT32_MAX;
   l.maxDrawIndirectCount = UINT32_MAX;
-  l.maxSamplerLodBias = 16.0f;
+  l.maxSamplerLodBias = kMaxSamplerLodBias;
   l.maxSamplerAnisotropy = 1.0f;
   l.maxViewports = 1;
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
@@ -214,7 +214,16 @@ FeatureSet supportedFeatures() {
   f.descriptorBindingUpdateUnusedWhilePending = true;
   f.descriptorBindingPartiallyBound = true;
   f.descriptorBindingVariableDescriptorCount = true;
-  f.runtimeDescriptorArray = true;          // runtime_image.cpp: out-of-range texels read 0, writes dropped        // icd/buffer_device_address.cpp; PhysicalStorageBuffer pointers
+  f.runtimeDescriptorArray = true;          // runtime_image.cpp: out-of-range texels read 0, writes dropped
+  // Sampled images in compute shaders (explicit LOD and gathers): translate_image.cpp calls the
+  // sampler module's reference (sampler/reference_sampler.cpp) per lane; per-lane descriptor
+  // indices work as for every other descriptor; tests/api/sampled_image_test.cpp.
+  f.shaderSampledImageArrayDynamicIndexing = true;
+  f.shaderSampledImageArrayNonUniformIndexing = true;
+  f.descriptorBindingSampledImageUpdateAfterBind = true;
+  f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
+  f.samplerMirrorClampToEdge = true;
+  f.samplerFilterMinmax = true;
   // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
   // pipelines: a feature whose subject does not exist yet is not reported as working.
   return f;

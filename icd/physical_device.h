@@ -42,6 +42,8 @@ constexpr uint32_t kMaxDynamicUniformBuffers = 16;  // per pipeline layout
 constexpr uint32_t kMaxDynamicStorageBuffers = 16;
 constexpr uint32_t kMaxInlineUniformBlockSize = 4096;
 constexpr uint32_t kMaxInlineUniformBlocksPerSet = 8;
+// maxSamplerLodBias: samplers clamp their bias to it when they are created (icd/sampler.cpp).
+constexpr float kMaxSamplerLodBias = 16.0f;
 static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMaxDynamicBuffers);
 
 // Kernels can be compiled for any power-of-two width from this up to the device's SIMD width

@@ -2,6 +2,7 @@
 #include "sampler.h"
 
 #include "device.h"
+#include "physical_device.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
 
@@ -14,11 +15,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSampler(VkDevice device, const Vk
   Device* dev = fromHandle<Device>(device);
   Sampler* s = hostNew<Sampler>(pickAllocator(pAllocator, dev->allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!s) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  s->info = *pCreateInfo;
-  s->info.pNext = nullptr;
+  VkSamplerReductionMode reduction = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE;
   for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext)
     if (p->sType == VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO)
-      s->reductionMode = reinterpret_cast<const VkSamplerReductionModeCreateInfo*>(p)->reductionMode;
+      reduction = reinterpret_cast<const VkSamplerReductionModeCreateInfo*>(p)->reductionMode;
+  s->baked = makeSamplerState(*pCreateInfo, reduction, kMaxSamplerLodBias);
   *pSampler = toHandle<VkSampler>(s);
   return VK_SUCCESS;
 }

@@ -17,6 +17,7 @@ void tessera_rt_texel_buffer_read(const TexelBufferDescriptor*, int32_t, uint32_
 void tessera_rt_texel_buffer_write(const TexelBufferDescriptor*, int32_t, const uint32_t*);
 void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor*, int32_t);
 uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
+void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uint32_t, const uint32_t*, uint32_t*);
 }
 
 namespace tessera::jit {
@@ -32,6 +33,7 @@ std::vector<HostSymbol> runtimeSymbols() {
       {"tessera_rt_texel_buffer_write", reinterpret_cast<void*>(&tessera_rt_texel_buffer_write)},
       {"tessera_rt_texel_buffer_texel", reinterpret_cast<void*>(&tessera_rt_texel_buffer_texel)},
       {"tessera_rt_texel_buffer_size", reinterpret_cast<void*>(&tessera_rt_texel_buffer_size)},
+      {"tessera_rt_image_sample", reinterpret_cast<void*>(&tessera_rt_image_sample)},
   };
 }
 

@@ -1,11 +1,12 @@
-// Image instructions on storage images, texel buffers and texelFetch of sampled images: each
-// active lane calls a runtime helper (runtime_image.cpp) with the descriptor's address and its
-// coordinates; helpers decode/encode through the sampler module's texel codec and bounds-check
-// every access. When the descriptor and coordinates are uniform, one call serves the batch.
+// Image instructions on storage images, texel buffers and sampled images: each active lane
+// calls a runtime helper (runtime_image.cpp) with the descriptor's address and its
+// coordinates; helpers decode/encode through the sampler module's texel codec (sampling
+// through its reference sampler) and bounds-check every access. When the descriptor and coordinates are uniform, one call serves the batch.
 // An image value is the i64 address of its descriptor (scalar, or per lane for non-uniformly
 // indexed arrays); a sampled image is two leaves: image descriptor, sampler descriptor.
 #include <llvm/IR/Intrinsics.h>
 
+#include "sample_words.h"
 #include "translator.h"
 
 namespace tessera::jit {
@@ -163,7 +164,121 @@ struct Images {
   }
 
   bool run();
+  void sample();
 };
+
+// OpImageSample*ExplicitLod, OpImageGather, OpImageDrefGather: the operands are packed into
+// words and the sampler module's reference (sampleImage) runs once per active lane, or once
+// when everything is uniform. Projective division happens in the runtime, per the spec's
+// order (coordinates and Dref divided by q before anything else).
+void Images::sample() {
+  using namespace sample_word;
+  using namespace sample_flag;
+  const bool gather = inst.op == Op::OpImageGather || inst.op == Op::OpImageDrefGather;
+  const bool dref = inst.op == Op::OpImageSampleDrefExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod ||
+                    inst.op == Op::OpImageDrefGather;
+  const bool proj = inst.op == Op::OpImageSampleProjExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod;
+  const Type* it = imageType(inst.operand(0));
+  if (!it) t.fail("image sampling on a value that is not a sampled image");
+  uint32_t coordCount = 2;
+  switch (it->image.dim) {
+    case spv::Dim::Dim1D: coordCount = 1; break;
+    case spv::Dim::Dim2D: coordCount = 2; break;
+    case spv::Dim::Dim3D:
+    case spv::Dim::Cube: coordCount = 3; break;
+    default: t.fail("image sampling supports 1D, 2D, 3D and cube images");
+  }
+  Val sampled = t.value(inst.operand(0));
+  llvm::Value* imageDesc = sampled.leaf(0);
+  // A combined image sampler is one descriptor holding both; OpSampledImage gives two.
+  llvm::Value* samplerDesc = sampled.leaves.size() > 1 ? sampled.leaf(1) : sampled.leaf(0);
+
+  llvm::Type* i32t = B.getInt32Ty();
+  std::vector<llvm::Value*> words(kSampleWordCount, B.getInt32(0));
+  auto asWord = [&](llvm::Value* v) -> llvm::Value* {
+    bool vec = v->getType()->isVectorTy();
+    llvm::Type* wt = vec ? t.laneType(i32t) : i32t;
+    if (v->getType()->isFPOrFPVectorTy())
+      return B.CreateBitCast(B.CreateFPCast(v, vec ? t.laneType(B.getFloatTy()) : static_cast<llvm::Type*>(B.getFloatTy())), wt);
+    return B.CreateSExtOrTrunc(v, wt);
+  };
+  Val coord = t.value(inst.operand(1));
+  for (size_t c = 0; c < coord.leaves.size() && c < 4; ++c) words[kCoord + c] = asWord(coord.leaves[c]);
+  uint32_t flags = (coordCount << kCoordCountShift) | (gather ? kFlagGather : 0) | (dref ? kFlagCompare : 0) |
+                   (proj ? kFlagProjective : 0) | (it->image.arrayed ? kFlagArrayed : 0);
+  uint32_t at = 2;
+  if (dref) words[kDref] = asWord(t.scalarValue(inst.operand(at++)));
+  else if (inst.op == Op::OpImageGather) words[kGatherComponent] = asWord(t.scalarValue(inst.operand(at++)));
+
+  // Image operands, in the order of their mask bits (SPIR-V "Image Operands").
+  uint32_t mask = at < inst.operandCount ? inst.operand(at) : 0;
+  uint32_t next = at + 1;
+  auto operand = [&]() { return inst.operand(next++); };
+  if (mask & 0x1) words[kBias] = asWord(t.scalarValue(operand()));
+  if (mask & 0x2) {
+    words[kLod] = asWord(t.scalarValue(operand()));
+    flags |= kFlagLod;
+  }
+  if (mask & 0x4) {
+    Val dx = t.value(operand()), dy = t.value(operand());
+    for (size_t c = 0; c < 3; ++c) {
+      if (c < dx.leaves.size()) words[kGradX + c] = asWord(dx.leaves[c]);
+      if (c < dy.leaves.size()) words[kGradY + c] = asWord(dy.leaves[c]);
+    }
+    flags |= kFlagGrad;
+  }
+  if (mask & (0x8 | 0x10)) {  // ConstOffset, Offset
+    Val off = t.value(operand());
+    for (size_t c = 0; c < off.leaves.size() && c < 3; ++c) words[kOffset + c] = asWord(off.leaves[c]);
+  }
+  if (mask & 0x20) {  // ConstOffsets: an array of 4 ivec2, flattened
+    Val offs = t.value(operand());
+    for (size_t c = 0; c < offs.leaves.size() && c < 8; ++c) words[kGatherOffsets + c] = asWord(offs.leaves[c]);
+    flags |= kFlagGatherOffsets;
+  }
+  if (mask & 0x40) operand();  // Sample: only for multisampled images, which are not sampled
+  if (mask & 0x80) {
+    words[kMinLod] = asWord(t.scalarValue(operand()));
+    flags |= kFlagMinLod;
+  }
+  if (mask & 0x10000) t.fail("the Offsets image operand is not supported");
+
+  // Per-lane (or one uniform) calls of the runtime with the packed words.
+  llvm::Type* p = B.getPtrTy();
+  llvm::FunctionCallee fn = rt("tessera_rt_image_sample", {p, p, i32t, p, p});
+  bool varying = imageDesc->getType()->isVectorTy() || samplerDesc->getType()->isVectorTy();
+  for (llvm::Value* w : words) varying |= w->getType()->isVectorTy();
+  llvm::Type* argsTy = llvm::ArrayType::get(i32t, kSampleWordCount);
+  llvm::Type* outTy = llvm::ArrayType::get(i32t, 4);
+  llvm::AllocaInst* args = t.entryAlloca(argsTy, 16);
+  llvm::AllocaInst* out = t.entryAlloca(outTy, 16);
+  auto emit = [&](llvm::Value* lane) {
+    auto pick = [&](llvm::Value* v) { return lane ? t.extractLane(v, lane) : v; };
+    for (uint32_t w = 0; w < kSampleWordCount; ++w)
+      B.CreateStore(pick(words[w]), B.CreateConstGEP2_32(argsTy, args, 0, w));
+    B.CreateCall(fn, {B.CreateIntToPtr(pick(imageDesc), p), B.CreateIntToPtr(pick(samplerDesc), p), B.getInt32(flags), args, out});
+  };
+  std::vector<llvm::Value*> result;
+  if (!varying) {
+    emit(nullptr);
+    for (uint32_t c = 0; c < 4; ++c) result.push_back(B.CreateLoad(i32t, B.CreateConstGEP2_32(outTy, out, 0, c)));
+  } else {
+    llvm::Type* vt = t.laneType(i32t);
+    llvm::AllocaInst* acc = t.entryAlloca(llvm::ArrayType::get(vt, 4), 64);
+    B.CreateStore(llvm::Constant::getNullValue(acc->getAllocatedType()), acc);
+    t.forEachActiveLane(t.mask(), [&](llvm::Value* lane) {
+      emit(lane);
+      for (uint32_t c = 0; c < 4; ++c) {
+        llvm::Value* slot = B.CreateConstGEP2_32(acc->getAllocatedType(), acc, 0, c);
+        llvm::Value* w = B.CreateLoad(i32t, B.CreateConstGEP2_32(outTy, out, 0, c));
+        B.CreateStore(B.CreateInsertElement(B.CreateLoad(vt, slot), w, lane), slot);
+      }
+    });
+    for (uint32_t c = 0; c < 4; ++c) result.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(acc->getAllocatedType(), acc, 0, c)));
+  }
+  const Type* sampledType = t.spirv().type(it->element);
+  t.define(inst.result, fromWords(result, inst.type, sampledType && sampledType->isSigned));
+}
 
 bool Images::run() {
   llvm::Type* p = B.getPtrTy();
@@ -301,18 +416,22 @@ bool Images::run() {
       t.definePointer(inst.result, out);
       return true;
     }
-    case Op::OpImageSampleImplicitLod:
     case Op::OpImageSampleExplicitLod:
-    case Op::OpImageSampleDrefImplicitLod:
     case Op::OpImageSampleDrefExplicitLod:
-    case Op::OpImageSampleProjImplicitLod:
     case Op::OpImageSampleProjExplicitLod:
-    case Op::OpImageSampleProjDrefImplicitLod:
     case Op::OpImageSampleProjDrefExplicitLod:
     case Op::OpImageGather:
     case Op::OpImageDrefGather:
+      sample();
+      return true;
+    case Op::OpImageSampleImplicitLod:
+    case Op::OpImageSampleDrefImplicitLod:
+    case Op::OpImageSampleProjImplicitLod:
+    case Op::OpImageSampleProjDrefImplicitLod:
     case Op::OpImageQueryLod:
-      t.fail("image sampling is not implemented yet (the sampler issue)");
+      // Implicit LOD needs derivatives: fragment quads (the graphics issue) or compute
+      // derivative groups, which Tessera does not offer.
+      t.fail("implicit-LOD image instructions need fragment shaders, which are not implemented yet");
     default:
       return false;
   }

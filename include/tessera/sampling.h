@@ -67,7 +67,9 @@ struct SampleRequest {
   bool hasMinLod = false;  // MinLod operand
   float minLod = 0;
   int32_t offset[3] = {};  // Offset / ConstOffset operand (0 when absent)
-  bool hasGatherOffsets = false;  // ConstOffsets: one (u, v) offset per gathered texel i0j1, i1j1, i1j0, i0j0
+  // ConstOffsets, in operand order: result component n is texel i0j0 of the footprint
+  // moved by gatherOffsets[n] ("Texel Gathering").
+  bool hasGatherOffsets = false;
   int32_t gatherOffsets[4][2] = {};
   uint32_t gatherComponent = 0;   // OpImageGather's Component operand (0-3)
   bool compare = false;    // Dref forms: compare against dref (the sampler's compareOp)

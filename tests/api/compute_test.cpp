@@ -1,6 +1,8 @@
 // Compute pipelines through the loader with validation: dispatch variants, pipeline cache data
 // round trips, creation feedback, and bad SPIR-V getting a clean error.
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "compute_fixture.h"
 
@@ -18,6 +20,20 @@ std::vector<uint8_t> saxpyPush(float a, uint32_t n) {
   std::memcpy(b.data(), &a, 4);
   std::memcpy(b.data() + 4, &n, 4);
   return b;
+}
+
+// The width/thread variants of these tests (ctest api_tests.w4.t1 ...) are only worth
+// something if the variables reach the driver: the subgroup size is the SIMD width.
+TEST_F(ComputeTest, ForcedSimdWidthIsTheSubgroupSize) {
+  const char* forced = std::getenv("TESSERA_SIMD_WIDTH");
+  if (!forced) GTEST_SKIP() << "TESSERA_SIMD_WIDTH not set";
+  VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
+  vkGetPhysicalDeviceProperties2(physicalDevice, &props);
+  EXPECT_EQ(sub.subgroupSize, uint32_t(std::stoul(forced)));
+  EXPECT_NE(std::string(props.properties.deviceName).find(std::to_string(std::stoul(forced) * 32) + " bits"),
+            std::string::npos)
+      << props.properties.deviceName;
 }
 
 TEST_F(ComputeTest, SaxpyThroughTheLoader) {

@@ -72,9 +72,9 @@ TEST(DescriptorSetLayout, ImmutableSamplersAreCopiedAndOutliveTheSampler) {
   const auto& layout = layoutOf(l);
   const auto* b = layout.find(0);
   ASSERT_NE(b->immutableSamplers, nullptr);
-  EXPECT_EQ(b->immutableSamplers[0].info.magFilter, VK_FILTER_LINEAR);
-  EXPECT_EQ(b->immutableSamplers[1].info.magFilter, VK_FILTER_NEAREST);
-  EXPECT_EQ(b->immutableSamplers[1].info.maxLod, 7.0f);
+  EXPECT_EQ(b->immutableSamplers[0].baked.magFilter, uint32_t(VK_FILTER_LINEAR));
+  EXPECT_EQ(b->immutableSamplers[1].baked.magFilter, uint32_t(VK_FILTER_NEAREST));
+  EXPECT_EQ(b->immutableSamplers[1].baked.maxLod, 7.0f);
   // pImmutableSamplers is ignored for types that take no sampler.
   EXPECT_EQ(layout.find(1)->immutableSamplers, nullptr);
   tessera_vkDestroyDescriptorSetLayout(d.handle(), l, nullptr);

@@ -255,7 +255,7 @@ TEST_F(DescriptorUpdate, ImageDescriptorsPointAtViewStateAndSampler) {
   auto fixed = descriptorAt<ImageDescriptor>(s, 2);
   EXPECT_EQ(fixed.view, state);
   EXPECT_EQ(fixed.sampler, setOf(s).layout->find(2)->immutableSamplers[0].state());
-  EXPECT_EQ(tessera::Sampler::fromState(fixed.sampler)->info.sType, VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+  EXPECT_NE(fixed.sampler, givenState);
   for (uint32_t b = 3; b < 6; ++b) {
     EXPECT_EQ(descriptorAt<ImageDescriptor>(s, b).view, state) << "binding " << b;
     EXPECT_EQ(descriptorAt<ImageDescriptor>(s, b).sampler, nullptr) << "binding " << b;
