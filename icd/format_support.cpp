@@ -59,7 +59,10 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
 VkFormatFeatureFlags2 storageFeatures(VkFormat format) {
   VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
-  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) f |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
+  // R32_SFLOAT for VK_EXT_shader_atomic_float's image atomics (translate_atomic.cpp works on
+  // the texel's address whatever its type).
+  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT)
+    f |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
   return f;
 }
 
@@ -70,7 +73,8 @@ VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
   VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
-  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT) f |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+  if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT)
+    f |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
   return f;
 }
 

@@ -194,6 +194,20 @@ FeatureSet supportedFeatures() {
   f.shaderSubgroupExtendedTypes = true;  // subgroup operations are width-generic
   f.shaderBufferInt64Atomics = true;     // atomicrmw on i64, lane by lane
   f.shaderSharedInt64Atomics = true;
+  // VK_EXT_shader_atomic_float: atomicrmw fadd/xchg and atomic loads/stores on floats, lane by
+  // lane like every atomic (translate_atomic.cpp); images through the texel's address
+  // (R32_SFLOAT has STORAGE_IMAGE_ATOMIC). tests/unit/spirv_jit/atomics_test.cpp,
+  // tests/api/image_compute_test.cpp. Sparse images are not supported.
+  f.shaderBufferFloat32Atomics = true;
+  f.shaderBufferFloat32AtomicAdd = true;
+  f.shaderBufferFloat64Atomics = true;
+  f.shaderBufferFloat64AtomicAdd = true;
+  f.shaderSharedFloat32Atomics = true;
+  f.shaderSharedFloat32AtomicAdd = true;
+  f.shaderSharedFloat64Atomics = true;
+  f.shaderSharedFloat64AtomicAdd = true;
+  f.shaderImageFloat32Atomics = true;
+  f.shaderImageFloat32AtomicAdd = true;
   f.shaderIntegerDotProduct = true;      // translate_composite.cpp
   // Descriptors (translate_memory.cpp reads set memory when a kernel runs, so updates after
   // binding are seen; per-lane descriptor indices gather per lane): tests/api/descriptor_kinds_test.

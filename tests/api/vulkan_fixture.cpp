@@ -64,7 +64,22 @@ void VulkanTest::SetUp() {
   qci.pQueuePriorities = &priority;
   // Every feature the device reports, as a program that wants everything would ask: a feature
   // that is advertised but breaks device creation or its users fails here.
-  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  // Extensions whose features tests use, enabled when the device offers them.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  std::vector<const char*> deviceExtensions;
+  void* extensionFeatures = nullptr;
+  {
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> available(n);
+    vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &n, available.data());
+    for (const VkExtensionProperties& e : available)
+      if (std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) == 0) {
+        deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        extensionFeatures = &atomicFloat;
+      }
+  }
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, extensionFeatures};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
   VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v12};
   VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v11};
@@ -73,6 +88,8 @@ void VulkanTest::SetUp() {
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &all};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = uint32_t(deviceExtensions.size());
+  dci.ppEnabledExtensionNames = deviceExtensions.data();
   VK_CHECK(vkCreateDevice(physicalDevice, &dci, nullptr, &device));
   vkGetDeviceQueue(device, 0, 0, &queue);
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

@@ -196,5 +196,44 @@ TEST(Atomics, Int64FloatLoadStoreAndZeroInitializedShared) {
   }
 }
 
+// VK_EXT_shader_atomic_float: buffer and shared float atomics of both widths. Sums of
+// multiples of 0.5 are exact, so any lost update shows; each exchange returns the value
+// another invocation wrote, so returned values plus the final one are a permutation of all.
+TEST(Atomics, FloatAddExchangeLoadStoreOnBuffersAndShared) {
+  struct Totals {
+    float f32sum, f32swap;
+    double f64sum, f64swap;
+  };
+  static_assert(sizeof(Totals) == 24);
+  const uint32_t groups = 6, n = groups * 64;
+  ComputeRun run;
+  run.shader = "atomics_float";
+  run.groups[0] = groups;
+  std::vector<Totals> t0{{0.0f, 0.0f, 0.0, 0.0}};
+  auto results = runAtEveryWidth(run, {bytesOf(t0), zeros<float>(n), zeros<double>(n), zeros<double>(2 * groups)});
+  ASSERT_EQ(results.size(), 3u);
+  for (size_t w = 0; w < results.size(); ++w) {
+    const uint32_t W = kSimdWidths[w];
+    Totals t = valuesOf<Totals>(results[w][0])[0];
+    EXPECT_EQ(t.f32sum, 0.5f * float(n)) << W;
+    EXPECT_EQ(t.f64sum, 0.25 * double(n)) << W;
+    std::vector<float> seen32 = valuesOf<float>(results[w][1]);
+    seen32.push_back(t.f32swap);
+    std::sort(seen32.begin(), seen32.end());
+    std::vector<double> seen64 = valuesOf<double>(results[w][2]);
+    seen64.push_back(t.f64swap);
+    std::sort(seen64.begin(), seen64.end());
+    for (uint32_t k = 0; k <= n; ++k) {
+      ASSERT_EQ(seen32[k], float(k)) << "W=" << W << ": 32-bit exchange lost or duplicated a value";
+      ASSERT_EQ(seen64[k], 0.5 * double(k)) << "W=" << W << ": 64-bit exchange lost or duplicated a value";
+    }
+    auto g = valuesOf<double>(results[w][3]);
+    for (uint32_t k = 0; k < groups; ++k) {
+      EXPECT_EQ(g[2 * k], 1.5 * 64) << "W=" << W << " group " << k;
+      EXPECT_EQ(g[2 * k + 1], 2.0 * 64) << "W=" << W << " group " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
