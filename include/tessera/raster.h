@@ -1,0 +1,91 @@
+// The rasterizer's rules (raster/): from a clip-space triangle to the pixels it covers, with
+// the depth and interpolation weights of every fragment. Implemented in raster/ from the
+// specification's "Rasterization" chapter and "Fixed-Function Vertex Post-Processing"
+// (clipping, perspective division, viewport transformation), each rule in one named place.
+//
+// What is NOT here: vertex fetch and shading, fragment shading, depth/stencil tests, blending
+// and attachment writes. The draw loop (built on this contract) runs the vertex shader, hands
+// each triangle's clip-space positions to setupTriangle, bins the results into tiles and calls
+// rasterizeTriangle per tile, then shades the quads it receives.
+//
+// Single-sample rasterization with the standard sample location (pixel centre) for now; the
+// structures leave room for sample masks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+#include <vulkan/vulkan_core.h>
+
+namespace tessera::raster {
+
+struct Viewport {
+  float x, y, width, height, minDepth, maxDepth;  // VkViewport
+};
+
+// Pixels [x0, x1) x [y0, y1).
+struct Rect {
+  int32_t x0, y0, x1, y1;
+};
+
+struct RasterState {
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depthClampEnable = false;  // no clipping against z (and depth clamped to the viewport's range)
+  bool depthBiasEnable = false;
+  float depthBiasConstantFactor = 0, depthBiasClamp = 0, depthBiasSlopeFactor = 0;
+  // Format of the depth attachment, for the depth bias unit r ("Depth Bias"): UNORM formats use
+  // 2^-bits, float formats the exponent of the primitive's maximum depth; UNDEFINED: none.
+  VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+  Viewport viewport{};
+  Rect scissor{};  // already intersected with the render area / framebuffer
+};
+
+// One triangle of the draw: its vertices' clip-space positions (the vertex shader's Position)
+// in the order primitive assembly produced them.
+struct ClipTriangle {
+  float position[3][4];
+};
+
+// One triangle ready to rasterize (after clipping, perspective division, viewport transform,
+// culling and setup). Clipping may turn one ClipTriangle into several of these; every one
+// refers back to the original triangle's three vertices, so that the draw loop interpolates
+// vertex outputs from those three vertices only.
+struct SetupTriangle {
+  // Window coordinates of the (clipped) triangle's vertices, snapped to the sub-pixel grid
+  // (subPixelPrecisionBits = 8), as integers in 1/256 pixel.
+  int64_t x[3], y[3];
+  float z[3];         // window depth (after viewport transform, before bias)
+  float invW[3];      // 1 / w_clip of each vertex
+  // Barycentric coordinates of each (clipped) vertex relative to the ORIGINAL triangle, in clip
+  // space (weights for perspective-correct interpolation) and in window space (for
+  // NoPerspective). For an unclipped triangle both are the identity.
+  float clipBary[3][3];
+  float windowBary[3][3];
+  float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
+  bool frontFacing;
+  Rect bounds;        // covered pixels lie inside (bounding box ∩ scissor)
+};
+
+// Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.
+// Returns the number appended. Degenerate (zero-area) and culled triangles give none.
+uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out);
+
+// A 2x2 pixel quad (the unit fragment shading works in: derivatives come from its pixels).
+// Pixels are ordered (x, y), (x+1, y), (x, y+1), (x+1, y+1). Pixels that are not covered are
+// still given their depth and weights (helper invocations need them for derivatives).
+struct Quad {
+  int32_t x, y;        // top-left pixel; always even
+  uint32_t coverage;   // bit p: pixel p covered (by the triangle and inside the tile/scissor)
+  float z[4];          // window depth, bias added, clamped as the spec says
+  float baryPersp[4][3];   // perspective-correct weights of the ORIGINAL triangle's vertices
+  float baryLinear[4][3];  // window-space (NoPerspective) weights of the original vertices
+  float invW[4];       // interpolated 1/w (FragCoord.w)
+};
+
+// Emits every quad of `tri` with at least one covered pixel inside `tile` (tile corners even),
+// in a fixed order (rows of quads top to bottom, left to right), through `sink`.
+using QuadSink = std::function<void(const Quad&)>;
+void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink);
+
+}  // namespace tessera::raster
