@@ -134,7 +134,8 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
       value = hasValue ? scalarValue(inst.operand(3)) : constInt(vt, 1);
       break;
   }
-  llvm::Value* laneMask = mask_;
+  // Helper invocations perform no atomics (their results are undefined: 0 here).
+  llvm::Value* laneMask = p.kind == Ptr::Kind::LaneMemory ? mask_ : sideEffectMask();
   if (inb) laneMask = B.CreateAnd(laneMask, splat(inb));
   if (p.validLanes) laneMask = B.CreateAnd(laneMask, splat(p.validLanes));
   llvm::Type* resultTy = laneType(vt);

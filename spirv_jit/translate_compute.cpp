@@ -22,7 +22,10 @@ void Translator::assignGlobalStorage() {
       sharedOffsets_[g.id] = sharedBytes_;
       sharedBytes_ += naturalLayout_.size(pt->element);
       if (g.initializer) zeroInitShared_ = true;  // only OpConstantNull is allowed (1.3)
-    } else if (g.storage == spv::StorageClass::Private || g.storage == spv::StorageClass::Output) {
+    } else if (g.storage == spv::StorageClass::Private || g.storage == spv::StorageClass::Output ||
+               (g.storage == spv::StorageClass::Input && stage_ != Stage::Compute &&
+                !module_.decorations(g.id).builtIn)) {
+      // Graphics inputs are copied into per-lane slots like these (translate_graphics.cpp).
       uint32_t align = std::max<uint32_t>(4, naturalLayout_.alignment(pt->element));
       privateBytes_ = (privateBytes_ + align - 1) / align * align;
       privateOffsets_[g.id] = privateBytes_;
@@ -79,6 +82,7 @@ void Translator::setupComputeEnvironment(const EntryPoint& entry) {
 }
 
 Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
+  if (stage_ != Stage::Compute) return graphicsBuiltInValue(builtIn, type);
   auto& B = b();
   llvm::Type* i32 = B.getInt32Ty();
   llvm::Value* lane = laneIndex();

@@ -53,9 +53,12 @@ struct Images {
 
   // Calls `fn` per active lane (or once when every argument is uniform) with i64 descriptor,
   // i32 arguments, and a pointer to 4 (or 5) result words; returns the words per component.
+  // Writes (no output) in fragment shaders run lane by lane over the lanes that may write, so
+  // that helper invocations store nothing.
   std::vector<llvm::Value*> call(llvm::FunctionCallee fn, llvm::Value* desc, std::vector<llvm::Value*> ints,
                                  llvm::Value* inWords, bool hasOutput, uint32_t outCount = 4) {
-    bool varying = desc->getType()->isVectorTy();
+    const bool helperWrites = !hasOutput && t.stage() == Translator::Stage::Fragment;
+    bool varying = desc->getType()->isVectorTy() || helperWrites;
     for (llvm::Value* v : ints) varying |= v->getType()->isVectorTy();
     if (inWords) varying |= llvm::cast<llvm::ArrayType>(inWords->getType())->getElementType()->isVectorTy();
     llvm::Type* wordsTy = llvm::ArrayType::get(B.getInt32Ty(), 5);
@@ -85,7 +88,7 @@ struct Images {
     llvm::Type* vt = t.laneType(B.getInt32Ty());
     llvm::AllocaInst* acc = hasOutput ? t.entryAlloca(llvm::ArrayType::get(vt, outCount), 64) : nullptr;
     if (acc) B.CreateStore(llvm::Constant::getNullValue(acc->getAllocatedType()), acc);
-    t.forEachActiveLane(t.mask(), [&](llvm::Value* lane) {
+    t.forEachActiveLane(helperWrites ? t.sideEffectMask() : t.mask(), [&](llvm::Value* lane) {
       emit(lane);
       if (!acc) return;
       for (uint32_t c = 0; c < outCount; ++c) {
@@ -175,8 +178,13 @@ void Images::sample() {
   using namespace sample_word;
   using namespace sample_flag;
   const bool gather = inst.op == Op::OpImageGather || inst.op == Op::OpImageDrefGather;
-  const bool dref = inst.op == Op::OpImageSampleDrefExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod ||
-                    inst.op == Op::OpImageDrefGather;
+  bool dref = inst.op == Op::OpImageSampleDrefExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod ||
+              inst.op == Op::OpImageDrefGather;
+  const bool implicit = inst.op == Op::OpImageSampleImplicitLod || inst.op == Op::OpImageSampleDrefImplicitLod ||
+                        inst.op == Op::OpImageSampleProjImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
+  if (implicit) dref = inst.op == Op::OpImageSampleDrefImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
+  // Implicit projective forms divide here, so that the derivatives are those of s/q, t/q.
+  const bool implicitProj = inst.op == Op::OpImageSampleProjImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
   const bool proj = inst.op == Op::OpImageSampleProjExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod;
   const Type* it = imageType(inst.operand(0));
   if (!it) t.fail("image sampling on a value that is not a sampled image");
@@ -203,12 +211,30 @@ void Images::sample() {
     return B.CreateSExtOrTrunc(v, wt);
   };
   Val coord = t.value(inst.operand(1));
-  for (size_t c = 0; c < coord.leaves.size() && c < 4; ++c) words[kCoord + c] = asWord(coord.leaves[c]);
+  std::vector<llvm::Value*> coordF;  // as f32, projected for implicit Proj forms
+  for (size_t c = 0; c < coord.leaves.size() && c < 4; ++c) {
+    llvm::Value* v = coord.leaves[c];
+    coordF.push_back(B.CreateFPCast(v, v->getType()->isVectorTy() ? t.laneType(B.getFloatTy()) : B.getFloatTy()));
+  }
+  llvm::Value* q = implicitProj && coordCount < coordF.size() ? coordF[coordCount] : nullptr;
+  auto project = [&](llvm::Value* v) {
+    if (!q) return v;
+    llvm::Value* a = v, *d = q;
+    t.unify(a, d);
+    return B.CreateFDiv(a, d);
+  };
+  for (uint32_t c = 0; c < coordF.size(); ++c) {
+    llvm::Value* v = c < coordCount ? project(coordF[c]) : coordF[c];
+    words[kCoord + c] = asWord(v);
+  }
   uint32_t flags = (coordCount << kCoordCountShift) | (gather ? kFlagGather : 0) | (dref ? kFlagCompare : 0) |
                    (proj ? kFlagProjective : 0) | (it->image.arrayed ? kFlagArrayed : 0);
   uint32_t at = 2;
-  if (dref) words[kDref] = asWord(t.scalarValue(inst.operand(at++)));
-  else if (inst.op == Op::OpImageGather) words[kGatherComponent] = asWord(t.scalarValue(inst.operand(at++)));
+  if (dref) {
+    llvm::Value* d = t.scalarValue(inst.operand(at++));
+    d = B.CreateFPCast(d, d->getType()->isVectorTy() ? t.laneType(B.getFloatTy()) : B.getFloatTy());
+    words[kDref] = asWord(project(d));
+  } else if (inst.op == Op::OpImageGather) words[kGatherComponent] = asWord(t.scalarValue(inst.operand(at++)));
 
   // Image operands, in the order of their mask bits (SPIR-V "Image Operands").
   uint32_t mask = at < inst.operandCount ? inst.operand(at) : 0;
@@ -242,6 +268,16 @@ void Images::sample() {
     flags |= kFlagMinLod;
   }
   if (mask & 0x10000) t.fail("the Offsets image operand is not supported");
+  if (implicit) {
+    // "Derivative Image Operations": the gradients of the (projected) coordinates across the
+    // fragment's quad; the reference sampler turns them into the LOD.
+    for (uint32_t c = 0; c < coordCount && c < coordF.size(); ++c) {
+      llvm::Value* v = project(coordF[c]);
+      words[kGradX + c] = asWord(t.quadDerivative(v, false, false));
+      words[kGradY + c] = asWord(t.quadDerivative(v, true, false));
+    }
+    flags |= kFlagGrad;
+  }
 
   // Per-lane (or one uniform) calls of the runtime with the packed words.
   llvm::Type* p = B.getPtrTy();
@@ -428,10 +464,13 @@ bool Images::run() {
     case Op::OpImageSampleDrefImplicitLod:
     case Op::OpImageSampleProjImplicitLod:
     case Op::OpImageSampleProjDrefImplicitLod:
+      // Implicit LOD: the gradients come from the fragment quad (compute derivative groups
+      // are not offered, so validation allows these in fragment shaders only).
+      if (t.stage() != Translator::Stage::Fragment) t.fail("implicit-LOD image sampling outside a fragment shader");
+      sample();
+      return true;
     case Op::OpImageQueryLod:
-      // Implicit LOD needs derivatives: fragment quads (the graphics issue) or compute
-      // derivative groups, which Tessera does not offer.
-      t.fail("implicit-LOD image instructions need fragment shaders, which are not implemented yet");
+      t.fail("OpImageQueryLod is not supported yet");
     default:
       return false;
   }

@@ -25,11 +25,6 @@ bool isExplicitStorage(spv::StorageClass sc) {
          sc == spv::StorageClass::PushConstant || sc == spv::StorageClass::PhysicalStorageBuffer;
 }
 
-bool isLaneStorage(spv::StorageClass sc) {
-  return sc == spv::StorageClass::Function || sc == spv::StorageClass::Private ||
-         sc == spv::StorageClass::Output;
-}
-
 constexpr uint32_t kVkUniformBufferDynamic = 8;   // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
 constexpr uint32_t kVkStorageBufferDynamic = 9;   // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
 constexpr uint32_t kVkInlineUniformBlock = 1000138000;
@@ -201,17 +196,20 @@ class MemoryTranslation {
     llvm::Value* inb = inBounds(p, chain, leafOffset + size);
     llvm::Value* offset = addOffsets(chain, offsetConst(p, leafOffset));
     llvm::Align align(size);
+    const bool helpers = t.stage() == Translator::Stage::Fragment && p.storage != spv::StorageClass::Workgroup;
     if (!offset->getType()->isVectorTy() && !(inb && inb->getType()->isVectorTy())) {
       // One address for every lane: any active lane's value may win; take the first's.
       llvm::Value* addr = sharedAddress(p, offset);
       if (inb) addr = B.CreateSelect(inb, addr, sinkBlock());
+      // Fragment helper invocations write nothing: only if some writing lane is active.
+      if (helpers) addr = B.CreateSelect(t.any(t.sideEffectMask()), addr, sinkBlock());
       llvm::Value* scalar = t.uniformize(v);
       B.CreateAlignedStore(scalar, addr, llvm::Align(1), isVolatile);
       return;
     }
     offset = t.splat(offset);
     v = t.splat(v);
-    llvm::Value* laneMask = t.mask();
+    llvm::Value* laneMask = helpers ? t.sideEffectMask() : t.mask();
     if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
     llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
     llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, laneSequence(p, first, size))), t.all(laneMask));
@@ -485,6 +483,14 @@ class MemoryTranslation {
         return p;
       }
       case spv::StorageClass::Input:
+        if (!d.builtIn && t.stage() != Translator::Stage::Compute) {
+          // Graphics inputs: per-lane slots filled by the prologue (translate_graphics.cpp).
+          p.kind = Ptr::Kind::LaneMemory;
+          p.base = t.privateBase_;
+          p.offset32 = true;
+          p.offset = B.getInt32(t.privateOffsets_[g.id]);
+          return p;
+        }
         p.kind = Ptr::Kind::BuiltIn;
         p.variable = g.id;
         if (!d.builtIn) t.fail("input variables other than built-ins are not supported in this stage");

@@ -1,5 +1,7 @@
 #include "translator.h"
 
+#include "tessera/shader_abi.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -512,7 +514,8 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
 
   // Entry environment.
   if (isEntry) {
-    setupComputeEnvironment(*entry_);
+    if (stage_ == Stage::Compute) setupComputeEnvironment(*entry_);
+    else setupGraphicsEnvironment();
     st.incomingMask = mask_;
   } else {
     llvm::Argument* env = fn->getArg(0);
@@ -589,6 +592,14 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
 
   b().SetInsertPoint(st.exitBlock);
   if (isEntry) {
+    if (stage_ != Stage::Compute) emitGraphicsEpilogue();
+    if (stage_ == Stage::Fragment) {
+      // Discarded lanes are not alive: alive &= ~killed.
+      llvm::Value* killedBits = b().CreateZExt(b().CreateBitCast(b().CreateLoad(maskTy, st.killedMask),
+                                                                 b().getIntNTy(width())), b().getInt32Ty());
+      llvm::Value* at = b().CreateConstGEP1_32(b().getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, alive));
+      b().CreateStore(b().CreateAnd(b().CreateLoad(b().getInt32Ty(), at), b().CreateNot(killedBits)), at);
+    }
     b().CreateRetVoid();
   } else {
     llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
@@ -756,6 +767,7 @@ void Translator::emitTerminator(uint32_t bi) {
       return;  // lanes that return take no edge: they drop out of every later mask
     case Op::OpKill:
     case Op::OpTerminateInvocation: {
+      if (facts_) facts_->canDiscard = true;
       llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
       b().CreateStore(b().CreateOr(killed, m), st.killedMask);
       return;
@@ -813,7 +825,12 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     }
   }
   llvm::Value* ret = b().CreateCall(fn, args);
+  llvm::Value* before = mask_;
   mask_ = b().CreateLoad(maskTy, maskSlot);
+  // Lanes the callee terminated (OpKill) are gone for the caller too: they must not count as
+  // having returned normally when the entry point finishes.
+  llvm::Value* killedInCallee = b().CreateAnd(before, b().CreateNot(mask_));
+  b().CreateStore(b().CreateOr(b().CreateLoad(maskTy, fn_->killedMask), killedInCallee), fn_->killedMask);
   if (inst.result && !fn->getReturnType()->isVoidTy()) {
     Val v;
     auto* st = llvm::cast<llvm::StructType>(fn->getReturnType());
@@ -852,7 +869,7 @@ bool Translator::translateInstruction(const Instruction& inst) {
       break;
   }
   return translateArithmetic(inst) || translateComposite(inst) || translateMemory(inst) || translateGlsl(inst) ||
-         translateAtomicOrBarrier(inst) || translateSubgroup(inst) || translateImage(inst);
+         translateAtomicOrBarrier(inst) || translateSubgroup(inst) || translateImage(inst) || translateFragmentOp(inst);
 }
 
 bool Translator::translateCompute(const EntryPoint& entry, const std::string& kernelName, std::string* error) {

@@ -69,6 +69,17 @@ struct Ptr {
   llvm::Value* validLanes = nullptr;  // texel pointers: lanes whose coordinates are in range
 };
 
+// One scalar of a graphics interface variable (or of a built-in output): where it lives in the
+// kernel's per-lane storage and where it travels in the batch (translate_graphics.cpp).
+struct InterfaceLeaf {
+  uint32_t type = 0;         // scalar type id
+  uint32_t offset = 0;       // natural offset in the private block
+  uint32_t location = 0, component = 0;
+  bool flat = false, noPerspective = false;
+  int32_t builtIn = -1;      // spv::BuiltIn of a built-in output member, or -1
+  uint32_t builtInElement = 0;  // array element (ClipDistance[i], SampleMask[i]) or vector component
+};
+
 class Translator {
  public:
   Translator(const Module& module, const ShaderInterface& interface, llvm::LLVMContext& context, llvm::Module& out);
@@ -77,6 +88,11 @@ class Translator {
   // Translates the compute entry point into `kernelName` with the abi::ComputeBatchFn
   // signature. Returns false with *error set when the module uses something unsupported.
   bool translateCompute(const EntryPoint& entry, const std::string& kernelName, std::string* error);
+  // Translates a vertex or fragment entry point into `kernelName` with the
+  // abi::VertexBatchFn / abi::FragmentBatchFn signature (translate_graphics.cpp); fills
+  // *facts with what the draw loop needs to know about its interface.
+  bool translateGraphics(const EntryPoint& entry, const std::string& kernelName, GraphicsFacts* facts,
+                         std::string* error);
 
   // Facts gathered during translation, needed to run the kernel.
   uint32_t sharedMemoryBytes() const { return sharedBytes_; }
@@ -151,6 +167,15 @@ class Translator {
   llvm::Value* pointerToAddress(const Ptr& p);      // i64 (scalar or vector) absolute address
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
 
+  // Which kind of kernel is being built.
+  enum class Stage : uint8_t { Compute, Vertex, Fragment };
+  Stage stage() const { return stage_; }
+  // Lanes whose memory side effects (buffer and image stores, atomics) happen: the active
+  // lanes, less fragment helper invocations (uncovered or demoted).
+  llvm::Value* sideEffectMask();
+  // Fragment quads: derivatives of a float value (scalar or vector leaf) across each 2x2 quad.
+  llvm::Value* quadDerivative(llvm::Value* v, bool yDirection, bool coarse);
+
   // Environment of the current invocation batch.
   llvm::Value* workgroupState() const { return wgState_; }
   llvm::Value* batchIndex() const { return batch_; }
@@ -178,6 +203,15 @@ class Translator {
   void propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edgeMask);
   void emitFunctionCall(const Instruction& inst);
   llvm::Value* loadSlot(llvm::AllocaInst* slot);
+
+  // Graphics entries (translate_graphics.cpp).
+  void setupGraphicsEnvironment();
+  void emitGraphicsEpilogue();
+  Val graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type);
+  bool translateFragmentOp(const Instruction& inst);
+  void collectInterface();
+  llvm::Value* batchField(size_t offset, llvm::Type* type);
+  llvm::Value* aliveMask();  // FragmentBatch::alive as <W x i1>
 
   // Compute entry (translate_compute.cpp).
   void setupComputeEnvironment(const EntryPoint& entry);
@@ -213,6 +247,9 @@ class Translator {
   bool zeroInitShared_ = false;
   const EntryPoint* entry_ = nullptr;
   uint32_t localSize_[3] = {1, 1, 1};
+  Stage stage_ = Stage::Compute;
+  GraphicsFacts* facts_ = nullptr;
+  std::vector<InterfaceLeaf> inputLeaves_, outputLeaves_;  // graphics interface, by private offset
 
   // Per-function state.
   std::unique_ptr<FunctionState> fn_;

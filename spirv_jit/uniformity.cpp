@@ -127,6 +127,10 @@ bool isUniformBuiltIn(spv::BuiltIn b) {
     case spv::BuiltIn::BaseVertex:
     case spv::BuiltIn::BaseInstance:
     case spv::BuiltIn::DeviceIndex:
+    // One draw's vertex batch shares its instance; a fragment batch is one primitive.
+    case spv::BuiltIn::InstanceIndex:
+    case spv::BuiltIn::FrontFacing:
+    case spv::BuiltIn::PrimitiveId:
       return true;
     default:
       return false;

@@ -112,4 +112,51 @@ struct WorkgroupState {
 // The machine code of a compute pipeline: runs one batch of one workgroup.
 using ComputeBatchFn = void (*)(WorkgroupState* workgroup, uint32_t batchIndex);
 
+// ---- Graphics kernels ----------------------------------------------------------------------
+// Vertex and fragment kernels take W invocations per call, like compute batches. Interface
+// values (vertex attributes, vertex outputs, fragment inputs and outputs) travel as 32-bit
+// words in structure-of-arrays form: component c of location l of lane i is at
+//   [(l * 4 + c) * W + i]
+// so a kernel reads or writes one <W x i32> vector per component.
+constexpr uint32_t kMaxSimdWidth = 16;
+constexpr uint32_t kMaxInterfaceLocations = 32;  // maxVertexOutputComponents (128) / 4
+constexpr uint32_t kMaxColorAttachments = 8;
+constexpr uint32_t kMaxClipDistances = 8;
+
+// W vertices: lane i shades vertex vertexIndex[i]; lanes >= count are inactive.
+struct VertexBatch {
+  const BoundResources* resources;
+  uint32_t count;           // active lanes, from lane 0
+  uint32_t instanceIndex;   // InstanceIndex (firstInstance included)
+  uint32_t baseVertex;      // BaseVertex (vertexOffset of indexed draws, else firstVertex)
+  uint32_t baseInstance;    // BaseInstance
+  uint32_t drawIndex;       // DrawIndex
+  uint32_t reserved;
+  uint32_t vertexIndex[kMaxSimdWidth];  // VertexIndex per lane
+  const uint32_t* inputs;   // attributes by location (decoded by the caller), SoA as above
+  float* position;          // out: Position, [c * W + i]
+  float* pointSize;         // out: PointSize, [i] (1.0 when the shader does not write it)
+  float* clipDistance;      // out: ClipDistance[d], [d * W + i]
+  float* cullDistance;      // out: CullDistance[d], [d * W + i]
+  uint32_t* outputs;        // out: user outputs by location, SoA as above
+};
+using VertexBatchFn = void (*)(VertexBatch* batch);
+
+// W fragments of one primitive as W/4 quads: lanes 4q..4q+3 are the pixels (x, y), (x+1, y),
+// (x, y+1), (x+1, y+1) of quad q, so that derivatives come from the quad. Lanes whose
+// coverage bit is clear run as helper invocations (their writes are dropped).
+struct FragmentBatch {
+  const BoundResources* resources;
+  uint32_t coverage;        // bit i: lane i covered (not a helper)
+  uint32_t frontFacing;     // FrontFacing (the whole batch is one primitive)
+  uint32_t primitiveId;     // PrimitiveId
+  uint32_t alive;           // out: covered lanes neither discarded nor demoted
+  float fragCoord[4][kMaxSimdWidth];  // FragCoord x, y (pixel centres), z, 1/w per lane
+  const uint32_t* inputs;   // inputs by location, interpolated by the caller, SoA as above
+  uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
+  float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it
+  uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it
+};
+using FragmentBatchFn = void (*)(FragmentBatch* batch);
+
 }  // namespace tessera::abi

@@ -94,6 +94,58 @@ struct CompileResult {
 
 CompileResult compileCompute(const ComputeCompileRequest& request);
 
+// ---- Vertex and fragment kernels -----------------------------------------------------------
+enum class GraphicsStage : uint32_t { Vertex, Fragment };
+enum class Interpolation : uint8_t { Smooth, NoPerspective, Flat };
+
+// What the draw loop must know about a compiled stage's interface and behaviour.
+struct GraphicsFacts {
+  // Fragment inputs by location: read (component bits) and how each is interpolated.
+  uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
+  Interpolation inputInterpolation[abi::kMaxInterfaceLocations] = {};
+  // Outputs by location (vertex: varyings; fragment: colour attachments), component bits.
+  uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};
+  bool writesPointSize = false;
+  uint32_t clipDistances = 0, cullDistances = 0;  // array sizes written by the vertex stage
+  bool writesFragDepth = false;
+  bool writesSampleMask = false;
+  bool canDiscard = false;        // OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation
+  bool hasSideEffects = false;    // stores or atomics on buffers or images
+  bool earlyFragmentTests = false;  // EarlyFragmentTests execution mode
+};
+
+struct GraphicsCompileRequest {
+  GraphicsStage stage = GraphicsStage::Vertex;
+  std::span<const uint32_t> spirv;
+  std::string_view entryPoint = "main";
+  std::span<const SpecializationEntry> specialization;
+  const void* specializationData = nullptr;
+  size_t specializationDataSize = 0;
+  ShaderInterface interface;
+  bool optimize = true;
+};
+
+// A compiled vertex or fragment kernel; its machine code lives as long as this object.
+struct GraphicsProgram {
+  GraphicsStage stage = GraphicsStage::Vertex;
+  abi::VertexBatchFn vertex = nullptr;      // stage Vertex
+  abi::FragmentBatchFn fragment = nullptr;  // stage Fragment
+  uint32_t simdWidth = 8;
+  uint64_t stackBytes = 0;
+  GraphicsFacts facts;
+  virtual ~GraphicsProgram() = default;
+};
+
+struct GraphicsCompileResult {
+  CompileStatus status = CompileStatus::InternalError;
+  std::string message;
+  std::shared_ptr<const GraphicsProgram> program;
+};
+
+// Validates, specializes, optimizes and compiles one stage. Not cached yet: graphics
+// pipelines compile their stages every time.
+GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& request);
+
 // Runs count[0] x count[1] x count[2] workgroups (ids offset by base) on the thread pool and
 // returns when all are done.
 void runCompute(const ComputeProgram& program, const abi::BoundResources* resources, const uint32_t base[3],

@@ -1,0 +1,234 @@
+// Vertex and fragment kernels run directly (no Vulkan): the batch layouts of shader_abi.h,
+// interface locations ("Location Assignment"), built-ins, quad derivatives ("Derivative
+// Operations"), discard and helper invocations ("Helper Invocations": no side effects), and
+// implicit-LOD sampling ("Level-of-Detail Operation" from the quad's derivatives), at every
+// SIMD width. Expected values are computed here from the shaders' source.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "compute_harness.h"
+#include "tessera/sampling.h"
+#include "tessera/shader_abi.h"
+#include "tessera/spirv_jit.h"
+
+namespace tessera_test {
+namespace {
+
+using tessera::abi::kMaxInterfaceLocations;
+using tessera::jit::GraphicsStage;
+
+std::shared_ptr<const tessera::jit::GraphicsProgram> compileStage(const std::string& name, GraphicsStage stage,
+                                                                  uint32_t width,
+                                                                  std::vector<tessera::jit::DescriptorBinding> bindings = {}) {
+  std::vector<uint32_t> words = loadShader(name);
+  tessera::jit::GraphicsCompileRequest req;
+  req.stage = stage;
+  req.spirv = words;
+  req.interface.simdWidth = width;
+  req.interface.bindings = std::move(bindings);
+  tessera::jit::GraphicsCompileResult r = tessera::jit::compileGraphicsStage(req);
+  EXPECT_EQ(r.status, tessera::jit::CompileStatus::Success) << name << ": " << r.message;
+  return r.program;
+}
+
+float asFloat(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+uint32_t asWord(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return w;
+}
+
+TEST(GraphicsStages, VertexKernelReadsAttributesAndWritesEveryOutputKind) {
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_transform", GraphicsStage::Vertex, W);
+    ASSERT_TRUE(program && program->vertex);
+    const auto& f = program->facts;
+    EXPECT_EQ(f.outputComponents[0], 0xF);
+    EXPECT_EQ(f.outputComponents[1], 0x1);
+    EXPECT_EQ(f.outputComponents[2], 0x1);
+    EXPECT_EQ(f.outputComponents[3], 0x3);  // Extra.pair at location 3, components 0-1
+    EXPECT_EQ(f.outputComponents[4], 0x1);  // Extra.single at the next location
+    EXPECT_TRUE(f.writesPointSize);
+    EXPECT_EQ(f.clipDistances, 2u);
+
+    tessera::abi::BoundResources resources{};
+    const float scale[4] = {2, 3, 4, 9};
+    std::memcpy(resources.pushConstants, scale, 16);
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    auto in = [&](uint32_t loc, uint32_t c, uint32_t lane) -> uint32_t& { return inputs[(loc * 4 + c) * W + lane]; };
+    for (uint32_t i = 0; i < W; ++i) {
+      for (uint32_t c = 0; c < 3; ++c) in(0, c, i) = asWord(float(i) * 0.5f + float(c));
+      for (uint32_t c = 0; c < 4; ++c) in(1, c, i) = asWord(float(10 * c + i));
+      in(2, 0, i) = i;
+      in(2, 1, i) = uint32_t(-int32_t(i));
+    }
+    std::vector<float> position(4 * W), pointSize(W), clip(8 * W), cull(8 * W);
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+    tessera::abi::VertexBatch batch{};
+    batch.resources = &resources;
+    batch.count = W - 1;  // the last lane is inactive
+    batch.instanceIndex = 2;
+    for (uint32_t i = 0; i < W; ++i) batch.vertexIndex[i] = 10 + i;
+    batch.inputs = inputs.data();
+    batch.position = position.data();
+    batch.pointSize = pointSize.data();
+    batch.clipDistance = clip.data();
+    batch.cullDistance = cull.data();
+    batch.outputs = outputs.data();
+    program->vertex(&batch);
+    auto out = [&](uint32_t loc, uint32_t c, uint32_t lane) { return outputs[(loc * 4 + c) * W + lane]; };
+    for (uint32_t i = 0; i + 1 < W; ++i) {
+      const float pos[3] = {float(i) * 0.5f, float(i) * 0.5f + 1, float(i) * 0.5f + 2};
+      EXPECT_EQ(position[0 * W + i], pos[0] * 2) << W << " lane " << i;
+      EXPECT_EQ(position[1 * W + i], pos[1] * 3);
+      EXPECT_EQ(position[2 * W + i], pos[2] * 4);
+      EXPECT_EQ(position[3 * W + i], 1.0f + float(10 + i));
+      EXPECT_EQ(pointSize[i], 3.0f);
+      EXPECT_EQ(clip[0 * W + i], pos[0]);
+      EXPECT_EQ(clip[1 * W + i], -pos[1]);
+      // outColor = inColor.bgra
+      EXPECT_EQ(asFloat(out(0, 0, i)), float(20 + i));
+      EXPECT_EQ(asFloat(out(0, 1, i)), float(10 + i));
+      EXPECT_EQ(asFloat(out(0, 2, i)), float(i));
+      EXPECT_EQ(asFloat(out(0, 3, i)), float(30 + i));
+      EXPECT_EQ(int32_t(out(1, 0, i)), int32_t(i) * 100 - int32_t(i) + 2000);
+      EXPECT_EQ(asFloat(out(2, 0, i)), float(10 + i) * 0.5f);
+      EXPECT_EQ(asFloat(out(3, 0, i)), pos[1]);
+      EXPECT_EQ(asFloat(out(3, 1, i)), pos[0]);
+      EXPECT_EQ(asFloat(out(4, 0, i)), 9.0f);
+    }
+  }
+}
+
+TEST(GraphicsStages, FragmentQuadsGiveDerivativesDiscardAndNoHelperSideEffects) {
+  for (uint32_t W : kSimdWidths) {
+    tessera::jit::DescriptorBinding ssbo{0, 0, kStorageBuffer, 1, 0, -1};
+    auto program = compileStage("stage_quad", GraphicsStage::Fragment, W, {ssbo});
+    ASSERT_TRUE(program && program->fragment);
+    const auto& f = program->facts;
+    EXPECT_EQ(f.inputComponents[0], 0xF);  // inColor: every declared component
+    EXPECT_EQ(f.inputInterpolation[1], tessera::jit::Interpolation::Flat);
+    EXPECT_EQ(f.outputComponents[0], 0xF);
+    EXPECT_EQ(f.outputComponents[1], 0x3);
+    EXPECT_TRUE(f.writesFragDepth);
+    EXPECT_TRUE(f.canDiscard);
+
+    std::vector<uint32_t> written(64, 0);
+    tessera::abi::BufferDescriptor desc{reinterpret_cast<uint8_t*>(written.data()), written.size() * 4, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+
+    // Quad q covers pixels (2q, 0)..(2q+1, 1); pixel (1, 1) (lane 3) is a helper.
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0);
+    tessera::abi::FragmentBatch batch{};
+    batch.resources = &resources;
+    batch.coverage = ((W == 32 ? 0u : (1u << W)) - 1) & ~(1u << 3);
+    batch.frontFacing = 1;
+    auto pixelOf = [](uint32_t lane, uint32_t* x, uint32_t* y) {
+      *x = 2 * (lane / 4) + (lane & 1);
+      *y = (lane >> 1) & 1;
+    };
+    for (uint32_t l = 0; l < W; ++l) {
+      uint32_t x, y;
+      pixelOf(l, &x, &y);
+      batch.fragCoord[0][l] = float(x) + 0.5f;
+      batch.fragCoord[1][l] = float(y) + 0.5f;
+      batch.fragCoord[2][l] = 0.25f + 0.01f * float(l);
+      batch.fragCoord[3][l] = 1.0f;
+      const float fx = float(x), fy = float(y);
+      inputs[(0 * 4 + 0) * W + l] = asWord(2 * fx + 3 * fy);
+      inputs[(0 * 4 + 1) * W + l] = asWord(5 * fy - fx);
+      inputs[(0 * 4 + 2) * W + l] = asWord(fx * fx + 7 * fy * fx);
+      inputs[(1 * 4 + 0) * W + l] = 7;  // inId
+    }
+    batch.inputs = inputs.data();
+    batch.outputs = outputs.data();
+    program->fragment(&batch);
+
+    uint32_t expectAlive = batch.coverage & ~0x5u;  // pixels (0,0) and (0,1) discard
+    EXPECT_EQ(batch.alive, expectAlive) << "W=" << W;
+    for (uint32_t l = 0; l < W; ++l) {
+      uint32_t x, y;
+      pixelOf(l, &x, &y);
+      // "Helper Invocations": the helper's store is not performed; covered lanes all store
+      // (before their discard).
+      EXPECT_EQ(written[y * 8 + x], l == 3 ? 0u : 1u) << "W=" << W << " lane " << l;
+      if (!(expectAlive & (1u << l))) continue;
+      auto out = [&](uint32_t loc, uint32_t c) { return outputs[(loc * 4 + c) * W + l]; };
+      const uint32_t x0 = x & ~1u;
+      EXPECT_EQ(asFloat(out(0, 0)), 2.0f) << "dFdx, W=" << W << " lane " << l;
+      EXPECT_EQ(asFloat(out(0, 1)), 5.0f) << "dFdy";
+      EXPECT_EQ(asFloat(out(0, 2)), float(2 * x0 + 1 + 7 * y)) << "dFdxFine uses the lane's own row";
+      EXPECT_EQ(asFloat(out(0, 3)), 1.0f) << "gl_FrontFacing";
+      EXPECT_EQ(out(1, 0), 0u) << "gl_HelperInvocation";
+      EXPECT_EQ(out(1, 1), 7u);
+      EXPECT_EQ(batch.fragDepth[l], (0.25f + 0.01f * float(l)) * 0.5f);
+    }
+  }
+}
+
+TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
+  // 8x8 R32_SFLOAT with 4 levels; every texel of level l holds l, so the result is the level
+  // "Image Level(s) Selection" picked: lambda = log2(rho), rho = |d(uv)/dx| * 8 texels.
+  const uint32_t kLevels = 4;
+  std::vector<std::vector<float>> levels;
+  tessera::abi::ImageViewState view{};
+  view.format = VK_FORMAT_R32_SFLOAT;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+  view.levelCount = kLevels;
+  view.layerCount = 1;
+  view.samples = 1;
+  view.texelSize = 4;
+  const uint32_t swizzle[4] = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_A};
+  std::memcpy(view.swizzle, swizzle, sizeof(swizzle));
+  for (uint32_t l = 0; l < kLevels; ++l) levels.emplace_back((8u >> l) * (8u >> l), float(l));
+  for (uint32_t l = 0; l < kLevels; ++l) {
+    const uint32_t n = 8u >> l;
+    view.levels[l] = {reinterpret_cast<uint8_t*>(levels[l].data()), n, n, 1, 0, n * 4ull, n * n * 4ull, n * n * 4ull};
+  }
+  VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+  sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  sci.maxLod = 100.0f;
+  tessera::abi::SamplerState sampler = tessera::makeSamplerState(sci, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  tessera::abi::ImageDescriptor desc{&view, &sampler, {}};
+  tessera::abi::BoundResources resources{};
+  resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+  const uint32_t kCombinedImageSampler = 1;
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_texture", GraphicsStage::Fragment, W, {{0, 0, kCombinedImageSampler, 1, 0, -1}});
+    ASSERT_TRUE(program && program->fragment);
+    for (uint32_t level = 0; level < kLevels; ++level) {
+      const float step = float(1u << level) / 8.0f;  // uv per pixel
+      std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0), outputs(kMaxInterfaceLocations * 4 * W, 0);
+      tessera::abi::FragmentBatch batch{};
+      batch.resources = &resources;
+      batch.coverage = W == 32 ? ~0u : (1u << W) - 1;
+      for (uint32_t l = 0; l < W; ++l) {
+        const float x = float(2 * (l / 4) + (l & 1)), y = float((l >> 1) & 1);
+        inputs[0 * W + l] = asWord((x + 0.5f) * step);
+        inputs[1 * W + l] = asWord((y + 0.5f) * step);
+      }
+      batch.inputs = inputs.data();
+      batch.outputs = outputs.data();
+      program->fragment(&batch);
+      for (uint32_t l = 0; l < W; ++l) {
+        EXPECT_EQ(asFloat(outputs[0 * W + l]), float(level)) << "W=" << W << " lane " << l;
+        EXPECT_EQ(asFloat(outputs[3 * W + l]), 1.0f);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
