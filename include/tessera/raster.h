@@ -63,8 +63,11 @@ struct SetupTriangle {
   float clipBary[3][3];
   float windowBary[3][3];
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
+  // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
+  // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
+  float depthMin, depthMax;
   bool frontFacing;
-  Rect bounds;        // covered pixels lie inside (bounding box ∩ scissor)
+  Rect bounds;        // covered pixels lie inside (bounding box ∩ scissor ∩ viewport rectangle)
 };
 
 // Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.

@@ -1,0 +1,95 @@
+// "Primitive Clipping" of a triangle against half-spaces in clip coordinates, one half-space
+// at a time (Sutherland-Hodgman), as the spec's "Clipping Shader Outputs" describes: each new
+// vertex lies on an edge of the polygon clipped so far, and its outputs are interpolated with
+// the same t (here: its barycentrics relative to the original triangle).
+#include "clip.h"
+
+namespace tessera::raster {
+namespace {
+
+// A half-space {P : dot(c, P) + offset >= 0} in clip coordinates.
+struct Plane {
+  double c[4];
+  double offset = 0;
+  double distance(const double p[4]) const {
+    return c[0] * p[0] + c[1] * p[1] + c[2] * p[2] + c[3] * p[3] + offset;
+  }
+};
+
+// The planes in a fixed order (the order matters only for determinism: two triangles sharing
+// an edge must create identical vertices on it).
+int buildPlanes(const RasterState& state, Plane planes[7]) {
+  int n = 0;
+  planes[n++] = {{0, 0, 0, 1}, -kMinClipW};  // w >= kMinClipW > 0
+  if (!state.depthClampEnable) {
+    // "Primitive Clipping": z_m <= z_c <= w_c with z_m = 0. depthClampEnable disables depth
+    // clipping ("there is no near or far plane clipping").
+    planes[n++] = {{0, 0, 1, 0}};   // z >= 0
+    planes[n++] = {{0, 0, -1, 1}};  // z <= w
+  }
+  // The guard band: -B <= x_f <= B with x_f = (p_x/2) x_c/w_c + o_x. For w_c > 0 (already
+  // ensured by the first plane) that is (p_x/2) x_c + (o_x + B) w_c >= 0 and
+  // -(p_x/2) x_c + (B - o_x) w_c >= 0; the same for y with p_y (which may be negative).
+  const Viewport& vp = state.viewport;
+  const double hx = double{vp.width} / 2, ox = double{vp.x} + hx;
+  const double hy = double{vp.height} / 2, oy = double{vp.y} + hy;
+  planes[n++] = {{hx, 0, 0, ox + kGuardBand}};
+  planes[n++] = {{-hx, 0, 0, kGuardBand - ox}};
+  planes[n++] = {{0, hy, 0, oy + kGuardBand}};
+  planes[n++] = {{0, -hy, 0, kGuardBand - oy}};
+  return n;
+}
+
+// The point where the edge from `in` (inside) to `out` (outside) crosses the plane. Always
+// computed from the inside vertex so that both triangles sharing an edge get the same point.
+ClipVertex intersect(const ClipVertex& in, double dIn, const ClipVertex& out, double dOut) {
+  const double t = dIn / (dIn - dOut);  // in (0, 1]: dIn >= 0 > dOut
+  ClipVertex v;
+  for (int k = 0; k < 4; ++k) v.position[k] = in.position[k] + t * (out.position[k] - in.position[k]);
+  for (int k = 0; k < 3; ++k) v.bary[k] = in.bary[k] + t * (out.bary[k] - in.bary[k]);
+  return v;
+}
+
+// One Sutherland-Hodgman step: keeps the part of `poly` inside `plane`.
+void clipAgainst(const Plane& plane, ClipPolygon& poly) {
+  ClipPolygon result;
+  for (int i = 0; i < poly.count; ++i) {
+    const ClipVertex& a = poly.vertex[i];
+    const ClipVertex& b = poly.vertex[(i + 1) % poly.count];
+    const double da = plane.distance(a.position);
+    const double db = plane.distance(b.position);
+    if (da >= 0) result.vertex[result.count++] = a;
+    if ((da >= 0) != (db >= 0)) {
+      result.vertex[result.count++] = da >= 0 ? intersect(a, da, b, db) : intersect(b, db, a, da);
+    }
+  }
+  poly = result;
+}
+
+}  // namespace
+
+bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out) {
+  out.count = 3;
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 4; ++k) out.vertex[i].position[k] = tri.position[i][k];
+    for (int k = 0; k < 3; ++k) out.vertex[i].bary[k] = i == k ? 1.0 : 0.0;
+  }
+
+  Plane planes[7];
+  const int planeCount = buildPlanes(state, planes);
+  for (int p = 0; p < planeCount; ++p) {
+    int outside = 0;
+    for (int i = 0; i < out.count; ++i) {
+      outside += planes[p].distance(out.vertex[i].position) < 0;
+    }
+    if (outside == 0) continue;  // the common case: nothing to clip against this plane
+    if (outside == out.count) {  // entirely outside one half-space: nothing remains
+      out.count = 0;
+      return false;
+    }
+    clipAgainst(planes[p], out);
+  }
+  return out.count >= 3;
+}
+
+}  // namespace tessera::raster

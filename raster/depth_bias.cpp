@@ -1,0 +1,73 @@
+// "Depth Bias" / "Depth Bias Computation" and the clamping of fragment depth that follows it
+// ("Depth Bias", "Depth Clamping and Range Adjustment").
+#include <algorithm>
+#include <cmath>
+
+#include "rules.h"
+
+namespace tessera::raster::rules {
+
+double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth) {
+  switch (depthFormat) {
+    // Fixed point: r is constant over the whole attachment and "must be at most 2 x 2^-n" for
+    // n depth bits; Tessera uses the exact 2^-n (what depthBiasExact would require).
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+      return std::ldexp(1.0, -16);
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+      return std::ldexp(1.0, -24);
+    // Floating point: "r = 2^(e-n)" with e the maximum exponent of the z values spanned by the
+    // primitive and n the number of mantissa bits (23 for a 32-bit float).
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: {
+      constexpr int kMantissaBits = 23;
+      constexpr int kMinNormalExponent = -126;  // exponent of FLT_MIN; also used for z == 0
+      int e = kMinNormalExponent;
+      if (maxAbsDepth > 0 && std::isfinite(maxAbsDepth)) {
+        int exp2 = 0;
+        std::frexp(maxAbsDepth, &exp2);  // maxAbsDepth = f * 2^exp2, f in [0.5, 1)
+        e = std::max(exp2 - 1, kMinNormalExponent);
+      }
+      return std::ldexp(1.0, e - kMantissaBits);
+    }
+    default:
+      return 0.0;  // "If no depth attachment is present, r is undefined."
+  }
+}
+
+double maximumDepthSlope(double dzdx, double dzdy) {
+  // m = sqrt((dz_f/dx_f)^2 + (dz_f/dy_f)^2); the spec allows max(|dz/dx|, |dz/dy|) as an
+  // approximation, Tessera uses the definition.
+  return std::sqrt(dzdx * dzdx + dzdy * dzdy);
+}
+
+double depthBiasValue(double m, double r, float slopeFactor, float constantFactor, float clamp) {
+  // o = dbclamp(m x depthBiasSlopeFactor + r x depthBiasConstantFactor), where dbclamp leaves
+  // the value alone for a clamp of 0 or NaN, takes min(x, clamp) for clamp > 0 and
+  // max(x, clamp) for clamp < 0.
+  const double o = m * slopeFactor + r * constantFactor;
+  if (clamp > 0) return std::min(o, double{clamp});
+  if (clamp < 0) return std::max(o, double{clamp});
+  return o;
+}
+
+DepthRange fragmentDepthRange(const RasterState& state) {
+  if (state.depthClampEnable) {
+    // "Depth Clamping and Range Adjustment": z_f is clamped to [z_min, z_max] with
+    // z_min = min(n, f), z_max = max(n, f) for the viewport's minDepth n and maxDepth f.
+    const float n = state.viewport.minDepth, f = state.viewport.maxDepth;
+    return {std::min(n, f), std::max(n, f)};
+  }
+  // Without depth clamping, depth clipping keeps z within the viewport's range except for the
+  // bias; "fragment depth values are always limited to the range [0,1] by clamping after depth
+  // bias addition is performed" ("Depth Bias").
+  return {0.0f, 1.0f};
+}
+
+float clampFragmentDepth(double z, const DepthRange& range) {
+  // fmax/fmin also turn a NaN depth (degenerate input) into a value inside the range.
+  return static_cast<float>(std::fmin(std::fmax(z, double{range.min}), double{range.max}));
+}
+
+}  // namespace tessera::raster::rules

@@ -1,0 +1,99 @@
+// The rasterization rules as small named functions, each citing the specification section it
+// implements. Setup (setup.cpp), clipping (clip.cpp) and coverage (coverage.cpp) call these;
+// nothing else in raster/ re-derives a rule. Section names are those of the Vulkan 1.3
+// specification ("Rasterization", "Fixed-Function Vertex Post-Processing", "Fragment
+// Operations").
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/raster.h"
+
+namespace tessera::raster::rules {
+
+// ---- Sub-pixel precision ("Controlling the Viewport": x_f and y_f have limited precision,
+// VkPhysicalDeviceLimits::subPixelPrecisionBits fractional bits). Tessera reports 8.
+inline constexpr int kSubPixelBits = 8;
+inline constexpr int64_t kSubPixelOne = int64_t{1} << kSubPixelBits;  // one pixel, fixed point
+
+// Rounds a framebuffer coordinate to the sub-pixel grid (to nearest, halves away from zero),
+// in units of 1/256 pixel. The caller keeps |coord| within the guard band (clip.h) so the
+// result and every edge-function product fit in int64.
+int64_t snapToSubPixelGrid(double framebufferCoord);
+
+// ---- Sample locations ("Multisampling", standard sample locations): with
+// VK_SAMPLE_COUNT_1_BIT the only sample is at the pixel centre (0.5, 0.5); "Basic Polygon
+// Rasterization" also requires the fragment centre for associated data at one sample.
+int64_t pixelCenter(int32_t pixel);  // framebuffer coordinate of the centre, fixed point
+
+// ---- Viewport ("Controlling the Viewport").
+struct FramebufferPoint {
+  double x, y, z;
+};
+// x_f = (p_x / 2) x_d + o_x, y_f = (p_y / 2) y_d + o_y, z_f = p_z z_d + o_z with
+// o_x = x + width/2, o_y = y + height/2, p_x = width, p_y = height, o_z = minDepth,
+// p_z = maxDepth - minDepth.
+FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, double zd);
+
+// The pixels whose centre lies inside the viewport rectangle, i.e. inside the view volume's
+// x/y planes ("Primitive Clipping"). Pixels are taken in [left, right) x [top, bottom): a
+// centre exactly on the left or top boundary is inside, on the right or bottom one outside,
+// the same decision the tie-breaking rule makes for a polygon clipped exactly there.
+Rect viewportPixels(const Viewport& vp);
+
+Rect intersect(const Rect& a, const Rect& b);
+inline bool isEmpty(const Rect& r) { return r.x0 >= r.x1 || r.y0 >= r.y1; }
+
+// ---- Facing and culling ("Basic Polygon Rasterization").
+// The shoelace sum S = sum_i x_i y_(i+1) - x_(i+1) y_i over the polygon's snapped framebuffer
+// coordinates (fixed point). The spec's signed area is a = -S/2.
+int64_t shoelaceSum(const int64_t* x, const int64_t* y, int count);
+// COUNTER_CLOCKWISE: front iff a > 0; CLOCKWISE: front iff a < 0; a == 0 is back-facing.
+bool isFrontFacing(int64_t shoelace, VkFrontFace frontFace);
+// cullMode FRONT discards front-facing, BACK back-facing, FRONT_AND_BACK both.
+bool isCulled(VkCullModeFlags cullMode, bool frontFacing);
+
+// ---- Coverage ("Basic Polygon Rasterization", point sampling with a tie-breaking rule).
+// One edge of a triangle as a fixed-point edge function, oriented so that the triangle's
+// interior is where value() > 0.
+struct EdgeFunction {
+  int64_t x0, y0;   // start vertex (fixed point)
+  int64_t dx, dy;   // end - start, already multiplied by the orientation sign
+  bool inclusive;   // the tie-break: samples with value() == 0 are covered (top-left rule)
+
+  // Twice the signed area of (start, end, sample) times the orientation: exact in int64.
+  int64_t value(int64_t sx, int64_t sy) const { return dx * (sy - y0) - dy * (sx - x0); }
+  bool covers(int64_t v) const { return v > 0 || (v == 0 && inclusive); }
+};
+// orientation: +1 when the triangle's shoelace sum is positive, -1 when negative.
+EdgeFunction makeEdge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int orientation);
+// The tie-breaking rule: a sample exactly on an edge is covered iff the edge is a "left" edge
+// (interior to its right, +x) or a "top" edge (horizontal with the interior below it, +y; y
+// points down in framebuffer coordinates). (gx, gy) is the gradient of the oriented edge
+// function, which points into the interior. Two triangles sharing an edge see opposite
+// gradients, so exactly one of them covers a sample on it, as the spec requires.
+bool isTopLeft(int64_t gx, int64_t gy);
+
+// ---- Depth bias ("Depth Bias Computation"), depth_bias.cpp.
+// r for the depth attachment format: 2^-n for an n-bit UNORM depth (the "depthBiasExact"
+// value; the spec allows up to 2 x 2^-n), 2^(e - 23) for 32-bit float depth where e is the
+// exponent of the largest |z| of the primitive; 0 when there is no depth attachment (r is
+// undefined then).
+double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth);
+// m = sqrt((dz/dx)^2 + (dz/dy)^2), the spec's exact maximum depth slope.
+double maximumDepthSlope(double dzdx, double dzdy);
+// o = dbclamp(m * depthBiasSlopeFactor + r * depthBiasConstantFactor).
+double depthBiasValue(double m, double r, float slopeFactor, float constantFactor, float clamp);
+
+// ---- Fragment depth ("Depth Bias", "Depth Clamping and Range Adjustment"): the range a
+// fragment's depth (bias added) is clamped to. With depthClampEnable it is the viewport's
+// [min(minDepth, maxDepth), max(minDepth, maxDepth)]; otherwise [0, 1] ("fragment depth values
+// are always limited to the range [0,1] by clamping after depth bias addition is performed",
+// which also makes the otherwise undefined out-of-range values deterministic).
+struct DepthRange {
+  float min, max;
+};
+DepthRange fragmentDepthRange(const RasterState& state);
+float clampFragmentDepth(double z, const DepthRange& range);
+
+}  // namespace tessera::raster::rules

@@ -1,0 +1,169 @@
+// setupTriangle (raster.h): clipping, perspective division, viewport transform, sub-pixel
+// snapping, facing and culling, depth bias and bounds, in the order of "Fixed-Function Vertex
+// Post-Processing" followed by "Basic Polygon Rasterization".
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "clip.h"
+#include "rules.h"
+
+namespace tessera::raster {
+namespace {
+
+// A vertex of the clipped polygon after perspective division and the viewport transform.
+struct WindowVertex {
+  double x, y, z;        // framebuffer coordinates before snapping
+  int64_t sx, sy;        // snapped (1/256 pixel)
+  double invW;           // 1 / w_c
+  double clipBary[3];    // weights of the original vertices, clip space
+  double windowBary[3];  // weights of the original vertices, framebuffer space
+};
+
+bool allFinite(const ClipTriangle& tri) {
+  for (const auto& v : tri.position)
+    for (float c : v)
+      if (!std::isfinite(c)) return false;
+  return true;
+}
+
+WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp) {
+  WindowVertex v;
+  const double w = cv.position[3];  // > 0: clipping removed everything with w < kMinClipW
+  // "Coordinate Transformations": normalized device coordinates are (x_c, y_c, z_c) / w_c.
+  const rules::FramebufferPoint f =
+      rules::viewportTransform(vp, cv.position[0] / w, cv.position[1] / w, cv.position[2] / w);
+  v.x = f.x;
+  v.y = f.y;
+  v.z = f.z;
+  v.sx = rules::snapToSubPixelGrid(f.x);
+  v.sy = rules::snapToSubPixelGrid(f.y);
+  v.invW = 1.0 / w;
+  // Clip-space weights: the clipped vertex is sum_i bary_i V_i, so outputs interpolated with
+  // them are "perspective-correct" ("Clipping Shader Outputs").
+  // Framebuffer-space weights: "For vertex output attributes whose matching fragment input
+  // attributes are decorated with NoPerspective, the value of t ... will be adjusted to produce
+  // results that vary linearly in framebuffer space." The point's framebuffer position is
+  // sum_i bary_i w_i (x_i/w_i) / sum_j bary_j w_j, so the framebuffer-linear weights are
+  // bary_i w_i / w. With all w_i > 0 these are exactly the screen-space barycentrics of the
+  // point in the projected original triangle (so guard-band clipping changes nothing); with
+  // some w_i <= 0 that triangle has no finite projection and this is its projective extension.
+  for (int i = 0; i < 3; ++i) {
+    v.clipBary[i] = cv.bary[i];
+    v.windowBary[i] = cv.bary[i] * original.position[i][3] / w;
+  }
+  return v;
+}
+
+// The depth plane's gradient over the fan triangle (a, b, c), from the snapped positions the
+// rasterizer interpolates over ("Depth Bias Computation": m is a property of the polygon).
+double depthSlope(const WindowVertex& a, const WindowVertex& b, const WindowVertex& c) {
+  const double s = 1.0 / rules::kSubPixelOne;
+  const double x1 = (b.sx - a.sx) * s, y1 = (b.sy - a.sy) * s;
+  const double x2 = (c.sx - a.sx) * s, y2 = (c.sy - a.sy) * s;
+  const double z1 = b.z - a.z, z2 = c.z - a.z;
+  const double det = x1 * y2 - x2 * y1;
+  const double dzdx = (z1 * y2 - z2 * y1) / det;
+  const double dzdy = (x1 * z2 - x2 * z1) / det;
+  return rules::maximumDepthSlope(dzdx, dzdy);
+}
+
+double polygonDepthBias(const WindowVertex* v, int n, const RasterState& state) {
+  if (!state.depthBiasEnable) return 0.0;
+  // The slope of the plane is the same over the whole (planar) polygon; take it from the fan
+  // triangle with the largest area, where it is best conditioned.
+  int best = 1;
+  int64_t bestArea = -1;
+  double maxAbsZ = 0;
+  for (int i = 0; i < n; ++i) maxAbsZ = std::max(maxAbsZ, std::fabs(v[i].z));
+  for (int i = 1; i + 1 < n; ++i) {
+    const int64_t xs[3] = {v[0].sx, v[i].sx, v[i + 1].sx}, ys[3] = {v[0].sy, v[i].sy, v[i + 1].sy};
+    const int64_t area = std::llabs(rules::shoelaceSum(xs, ys, 3));
+    if (area > bestArea) {
+      bestArea = area;
+      best = i;
+    }
+  }
+  const double m = depthSlope(v[0], v[best], v[best + 1]);
+  const double r = rules::minimumResolvableDifference(state.depthFormat, maxAbsZ);
+  return rules::depthBiasValue(m, r, state.depthBiasSlopeFactor, state.depthBiasConstantFactor,
+                               state.depthBiasClamp);
+}
+
+// Pixels whose centre may lie inside the triangle: centre p + 0.5 within [min, max] of the
+// snapped coordinates.
+Rect boundingPixels(const int64_t xs[3], const int64_t ys[3]) {
+  const int64_t half = rules::kSubPixelOne / 2;
+  auto first = [&](int64_t lo) {  // smallest p with p*256 + 128 >= lo
+    return static_cast<int32_t>(-((half - lo) >> rules::kSubPixelBits));  // ceil((lo-128)/256)
+  };
+  auto last = [&](int64_t hi) {  // largest p with p*256 + 128 <= hi
+    return static_cast<int32_t>((hi - half) >> rules::kSubPixelBits);  // floor((hi-128)/256)
+  };
+  return {first(std::min({xs[0], xs[1], xs[2]})), first(std::min({ys[0], ys[1], ys[2]})),
+          last(std::max({xs[0], xs[1], xs[2]})) + 1, last(std::max({ys[0], ys[1], ys[2]})) + 1};
+}
+
+}  // namespace
+
+uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out) {
+  // Non-finite positions give no defined primitive; drop it rather than feed NaN to the
+  // fixed-point conversion.
+  if (!allFinite(tri)) return 0;
+
+  ClipPolygon poly;
+  if (!clipTriangle(tri, state, poly)) return 0;
+
+  WindowVertex v[kMaxClipVertices];
+  int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
+  for (int i = 0; i < poly.count; ++i) {
+    v[i] = toWindow(poly.vertex[i], tri, state.viewport);
+    xs[i] = v[i].sx;
+    ys[i] = v[i].sy;
+  }
+
+  // "Basic Polygon Rasterization": facing from the sign of the (clipped) polygon's area in
+  // framebuffer coordinates; zero area is back-facing and covers no sample, so it is dropped.
+  const int64_t shoelace = rules::shoelaceSum(xs, ys, poly.count);
+  if (shoelace == 0) return 0;
+  const bool front = rules::isFrontFacing(shoelace, state.frontFace);
+  if (rules::isCulled(state.cullMode, front)) return 0;
+
+  const float bias = static_cast<float>(polygonDepthBias(v, poly.count, state));
+  const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
+  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
+
+  // The polygon as a fan around vertex 0 ("Basic Polygon Rasterization": triangulating without
+  // adding vertices is one way to rasterize a clipped polygon). Every fan triangle shares the
+  // polygon's orientation; one that snapping made degenerate or flipped is dropped, as its
+  // neighbours already cover its (sub-pixel) area.
+  uint32_t emitted = 0;
+  for (int i = 1; i + 1 < poly.count; ++i) {
+    const int idx[3] = {0, i, i + 1};
+    SetupTriangle t;
+    for (int k = 0; k < 3; ++k) {
+      const WindowVertex& w = v[idx[k]];
+      t.x[k] = w.sx;
+      t.y[k] = w.sy;
+      t.z[k] = static_cast<float>(w.z);
+      t.invW[k] = static_cast<float>(w.invW);
+      for (int j = 0; j < 3; ++j) {
+        t.clipBary[k][j] = static_cast<float>(w.clipBary[j]);
+        t.windowBary[k][j] = static_cast<float>(w.windowBary[j]);
+      }
+    }
+    const int64_t fanArea = rules::shoelaceSum(t.x, t.y, 3);
+    if (fanArea == 0 || (fanArea > 0) != (shoelace > 0)) continue;
+    t.depthBias = bias;
+    t.depthMin = depthRange.min;
+    t.depthMax = depthRange.max;
+    t.frontFacing = front;
+    t.bounds = rules::intersect(boundingPixels(t.x, t.y), clipRect);
+    if (rules::isEmpty(t.bounds)) continue;
+    out.push_back(t);
+    ++emitted;
+  }
+  return emitted;
+}
+
+}  // namespace tessera::raster

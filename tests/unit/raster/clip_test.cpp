@@ -1,0 +1,148 @@
+// "Primitive Clipping": the view volume -w <= x <= w, -w <= y <= w, 0 <= z <= w (no z planes
+// with depthClampEnable), and "Depth Clamping and Range Adjustment". Coverage is checked
+// against the analytic oracle of raster_test_support.h, which intersects each pixel's ray with
+// the unclipped triangle's plane and tests the point against the view volume.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "raster_test_support.h"
+
+namespace tessera::raster {
+namespace {
+
+ClipTriangle tri(std::initializer_list<std::initializer_list<float>> v) {
+  ClipTriangle t{};
+  int i = 0;
+  for (const auto& p : v) {
+    int k = 0;
+    for (float c : p) t.position[i][k++] = c;
+    ++i;
+  }
+  return t;
+}
+
+// Compares coverage with the oracle over the scissor; returns the number of covered pixels.
+// `projected` selects the screen-space oracle (all w > 0) over the ray/plane one.
+int expectMatchesOracle(const ClipTriangle& t, const RasterState& s, const char* what, bool projected = false) {
+  const test::Raster r = test::rasterize(t, s, s.scissor);
+  int ambiguous = 0, inside = 0;
+  for (int y = s.scissor.y0; y < s.scissor.y1; ++y) {
+    for (int x = s.scissor.x0; x < s.scissor.x1; ++x) {
+      const test::Expect e = projected ? test::projectedOracle(t, s, x, y) : test::clippedOracle(t, s, x, y, 2e-4);
+      const auto it = r.count.find({x, y});
+      const int n = it == r.count.end() ? 0 : it->second;
+      EXPECT_LE(n, 1) << what << " pixel " << x << "," << y << " covered twice (fan triangles overlap)";
+      if (e == test::Expect::Ambiguous) {
+        ++ambiguous;
+        continue;
+      }
+      inside += e == test::Expect::Inside;
+      EXPECT_EQ(n == 1, e == test::Expect::Inside) << what << " pixel " << x << "," << y;
+    }
+  }
+  EXPECT_LT(ambiguous, 16) << what;
+  return inside;
+}
+
+TEST(RasterClip, PrimitiveClipping_CrossesNearPlane) {
+  RasterState s = test::fullScreenState(48, 48);
+  // The third vertex has z < 0 with small w: only the part with z >= 0 is drawn.
+  const ClipTriangle t = tri({{-0.8f, -0.7f, 0.6f, 1}, {0.7f, -0.8f, 0.9f, 1.2f}, {0.05f, 0.08f, -0.3f, 0.1f}});
+  std::vector<SetupTriangle> setups;
+  EXPECT_GE(setupTriangle(t, s, setups), 2u) << "a quadrilateral after clipping: a fan of two";
+  EXPECT_GT(expectMatchesOracle(t, s, "near"), 100);
+  const test::Raster r = test::rasterize(t, s, s.scissor);
+  for (const auto& [p, f] : r.fragment) EXPECT_GE(f.quad.z[f.slot], 0.0f);
+}
+
+TEST(RasterClip, PrimitiveClipping_PartlyBehindTheEye) {
+  // One vertex has w < 0 (behind the eye); its projection would land on the wrong side. Both
+  // with depth clipping and with depth clamping (only w > 0 is clipped then).
+  for (const bool clamp : {false, true}) {
+    RasterState s = test::fullScreenState(48, 48);
+    s.depthClampEnable = clamp;
+    const ClipTriangle t = tri({{-0.6f, -0.5f, 0.5f, 1}, {0.6f, -0.6f, 0.5f, 1}, {0.4f, 1.2f, -1.5f, -1}});
+    EXPECT_GT(expectMatchesOracle(t, s, clamp ? "behind, clamp" : "behind"), 100);
+  }
+}
+
+TEST(RasterClip, PrimitiveClipping_OutsideEntirely) {
+  RasterState s = test::fullScreenState(32, 32);
+  std::vector<SetupTriangle> out;
+  // Beyond x = w (but well inside the guard band), beyond y = -w, behind the eye, beyond the
+  // far plane, in front of the near plane: nothing.
+  EXPECT_EQ(setupTriangle(tri({{1.1f, 0, 0.5f, 1}, {3, 0.5f, 0.5f, 1}, {2, -0.5f, 0.5f, 1}}), s, out), 0u);
+  EXPECT_EQ(setupTriangle(tri({{0, -1.5f, 0.5f, 1}, {0.5f, -3, 0.5f, 1}, {-0.5f, -2, 0.5f, 1}}), s, out), 0u);
+  EXPECT_EQ(setupTriangle(tri({{0, 0, 0.5f, -1}, {0.5f, 0, 0.5f, -1}, {0, 0.5f, 0.5f, -2}}), s, out), 0u);
+  EXPECT_EQ(setupTriangle(tri({{0, 0, 1.5f, 1}, {0.5f, 0, 1.2f, 1}, {0, 0.5f, 2, 1}}), s, out), 0u);
+  EXPECT_EQ(setupTriangle(tri({{0, 0, -0.5f, 1}, {0.5f, 0, -0.2f, 1}, {0, 0.5f, -1, 1}}), s, out), 0u);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(RasterClip, PrimitiveClipping_CrossesXAndYPlanes) {
+  // The viewport is smaller than the scissor: the x and y planes of the view volume limit
+  // coverage to the viewport rectangle.
+  RasterState s = test::fullScreenState(32, 32);
+  s.viewport = {8, 8, 16, 16, 0, 1};
+  // Covers the whole view volume: exactly the viewport's 16x16 pixels.
+  const test::Raster r = test::rasterize(tri({{-3, -3, 0.5f, 1}, {5, -3, 0.5f, 1}, {-3, 5, 0.5f, 1}}), s, s.scissor);
+  EXPECT_EQ(r.count.size(), 256u);
+  for (const auto& [p, n] : r.count) {
+    EXPECT_TRUE(p.first >= 8 && p.first < 24 && p.second >= 8 && p.second < 24) << p.first << "," << p.second;
+    EXPECT_EQ(n, 1);
+  }
+  // Crossing x = w and y = -w with a perspective w.
+  EXPECT_GT(expectMatchesOracle(tri({{0.2f, 0.1f, 0.5f, 1}, {2.5f, -0.3f, 1, 2}, {0.6f, -2.4f, 0.5f, 1.5f}}), s, "x,y"), 20);
+  // Crossing x = -w with a negative viewport height (y flipped).
+  s.viewport = {8, 24, 16, -16, 0, 1};
+  EXPECT_GT(expectMatchesOracle(tri({{-1.7f, 0.1f, 0.5f, 1}, {0.4f, -0.5f, 0.5f, 1}, {0.3f, 0.7f, 0.5f, 1}}), s, "-x flipped"), 20);
+}
+
+TEST(RasterClip, PrimitiveClipping_FarBeyondTheGuardBand) {
+  // A vertex 10^6 viewport widths away: clipped against the guard band, the covered pixels are
+  // still exactly those of the unclipped triangle.
+  RasterState s = test::fullScreenState(32, 32);
+  EXPECT_GT(expectMatchesOracle(tri({{-0.5f, -0.5f, 0.5f, 1}, {1e6f, 0.2f, 0.5f, 1}, {-0.4f, 0.6f, 0.5f, 1}}), s, "guard", true), 100);
+  EXPECT_GT(expectMatchesOracle(tri({{-0.5f, -0.5f, 0.5f, 1}, {2e6f, 1e6f, 0.5f, 2}, {-1e7f, 3e6f, 0.5f, 4}}), s, "guard 2", true), 100);
+}
+
+TEST(RasterClip, DepthClampingAndRange_ClampVersusClip) {
+  // z_d runs from -0.5 to 1.5 across the triangle; the viewport maps [0, 1] to [0.2, 0.8].
+  const ClipTriangle t = tri({{-0.9f, -0.9f, -0.5f, 1}, {0.9f, -0.9f, 1.5f, 1}, {0, 0.9f, 0.5f, 1}});
+  for (const bool clamp : {false, true}) {
+    RasterState s = test::fullScreenState(40, 40);
+    s.viewport.minDepth = 0.2f;
+    s.viewport.maxDepth = 0.8f;
+    s.depthClampEnable = clamp;
+    const int inside = expectMatchesOracle(t, s, clamp ? "clamp" : "clip");
+    const test::Raster r = test::rasterize(t, s, s.scissor);
+    for (const auto& [p, f] : r.fragment) {
+      const test::RayHit h = test::hitAtPixel(t, s.viewport, p.first, p.second);
+      const double zf = 0.2 + 0.6 * h.pos[2] / h.pos[3];  // "Controlling the Viewport"
+      // With clipping z_f stays in [0.2, 0.8]; with clamping it is clamped to that range.
+      EXPECT_NEAR(f.quad.z[f.slot], std::fmin(std::fmax(zf, 0.2), 0.8), 2e-6) << p.first << "," << p.second;
+    }
+    if (clamp) {
+      // Without z clipping the whole triangle is drawn: more pixels than with clipping.
+      RasterState clipped = s;
+      clipped.depthClampEnable = false;
+      EXPECT_GT(inside, expectMatchesOracle(t, clipped, "clip again") + 100);
+    }
+  }
+  // A triangle entirely in front of the near plane: clipped away, but drawn at minDepth with
+  // depth clamping.
+  const ClipTriangle nearTri = tri({{-0.5f, -0.5f, -0.5f, 1}, {0.5f, -0.5f, -0.2f, 1}, {0, 0.5f, -1, 1}});
+  RasterState s = test::fullScreenState(32, 32);
+  s.viewport.minDepth = 0.25f;
+  s.viewport.maxDepth = 0.75f;
+  std::vector<SetupTriangle> out;
+  EXPECT_EQ(setupTriangle(nearTri, s, out), 0u);
+  s.depthClampEnable = true;
+  const test::Raster r = test::rasterize(nearTri, s, s.scissor);
+  EXPECT_GT(r.count.size(), 50u);
+  for (const auto& [p, f] : r.fragment) EXPECT_EQ(f.quad.z[f.slot], 0.25f);
+}
+
+}  // namespace
+}  // namespace tessera::raster
