@@ -39,6 +39,8 @@ void CommandBuffer::reset() {
   first = last = nullptr;
   compute = {};  // bound state does not survive a reset, nor is it inherited by secondaries
   graphics = {};
+  graphicsState = {};
+  passRecording = {};
   firstError = VK_SUCCESS;
   state = CommandBufferState::Initial;
 }

@@ -12,6 +12,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "handles.h"
+#include "tessera/draw.h"
 #include "tessera/shader_abi.h"
 
 namespace tessera {
@@ -19,10 +20,51 @@ namespace tessera {
 struct Device;
 struct Queue;
 struct CommandPool;
+struct RenderPass;
+struct ImageView;
+
+// The render pass instance (or dynamic rendering) in progress when commands execute: draws
+// and vkCmdClearAttachments write these attachments. Set at execution time, so secondary
+// command buffers recorded inside a render pass draw into whatever their primary began.
+struct RenderTargets {
+  bool active = false;
+  uint32_t colorCount = 0;
+  raster::AttachmentView color[abi::kMaxColorAttachments];
+  raster::AttachmentView depth, stencil;
+  raster::Rect renderArea{};
+};
 
 struct ExecContext {
   Device* device;
   Queue* queue;
+  RenderTargets targets{};
+};
+
+// What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.
+struct GraphicsRecordState {
+  VkViewport viewport{};
+  VkRect2D scissor{};
+  float lineWidth = 1.0f;
+  float depthBias[3] = {};  // constant, clamp, slope
+  float blendConstants[4] = {};
+  float depthBounds[2] = {0, 1};
+  uint32_t stencilCompareMask[2] = {0xFF, 0xFF}, stencilWriteMask[2] = {0xFF, 0xFF}, stencilReference[2] = {};
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool depthTest = false, depthWrite = false, depthBoundsTest = false, stencilTest = false;
+  VkCompareOp depthCompare = VK_COMPARE_OP_NEVER;
+  VkStencilOpState stencilOps[2] = {};  // failOp, passOp, depthFailOp, compareOp used
+  bool rasterizerDiscard = false, depthBiasEnable = false, primitiveRestart = false;
+  struct VertexBuffer {
+    const uint8_t* base = nullptr;
+    uint64_t size = 0;
+    uint32_t stride = 0;
+    bool strideSet = false;  // vkCmdBindVertexBuffers2 with strides
+  } vertexBuffers[raster::kMaxVertexBindings];
+  const uint8_t* indexBase = nullptr;
+  uint64_t indexSize = 0;
+  VkIndexType indexType = VK_INDEX_TYPE_UINT32;
 };
 
 // Chunks of host memory from the pool's allocator; records never move once written.
@@ -75,6 +117,14 @@ struct CommandBuffer : DispatchableObject {
   RecordHeader* last = nullptr;
   BindPointState compute;   // VK_PIPELINE_BIND_POINT_COMPUTE
   BindPointState graphics;  // VK_PIPELINE_BIND_POINT_GRAPHICS
+  GraphicsRecordState graphicsState;
+  // The render pass instance being recorded (vkCmdNextSubpass continues it).
+  struct PassRecording {
+    const RenderPass* pass = nullptr;
+    const ImageView* const* views = nullptr;  // by attachment index, in the arena
+    uint32_t subpass = 0;
+    raster::Rect area{};
+  } passRecording;
 
   // nullptr for bind points Tessera does not have (ray tracing, ...).
   BindPointState* bindPoint(VkPipelineBindPoint bindPoint) {

@@ -14,6 +14,7 @@
 namespace tessera {
 
 VkFormatFeatureFlags2 storageFeatures(VkFormat format);
+VkFormatFeatureFlags2 attachmentFeatures(const FormatInfo& info);
 
 // Sampling goes through the sampler module's reference (sampler/reference_sampler.cpp), which
 // reads any format the texel codec decodes and depth/stencil aspects. Linear filtering and
@@ -40,6 +41,7 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   if (depthStencil) {
     features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
     features |= sampledFeatures(*info);
+    features |= VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;  // raster/draw_fragments.cpp
   } else if (hasColorCodec(*info)) {
     // No blits for USCALED/SSCALED: they hold integers, and the CTS (with lavapipe) treats a
     // blit between them and float/normalized formats as invalid; blitting them to each
@@ -49,6 +51,7 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
       features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
     features |= sampledFeatures(*info);
     features |= storageFeatures(format);
+    features |= attachmentFeatures(*info);
   }
   return features;
 }
@@ -56,6 +59,16 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
 // Storage images and texel buffers go through the texel codec (spirv_jit/runtime_image.cpp),
 // which reads and writes the view's own format, so shaders may leave the format unknown.
 // Atomics need a 32-bit integer texel.
+// Colour attachments are written through the texel codec (raster/draw_fragments.cpp);
+// blending needs float-decoded values.
+VkFormatFeatureFlags2 attachmentFeatures(const FormatInfo& info) {
+  const NumericFormat numeric = info.components[0].numeric;
+  if (numeric == NumericFormat::UScaled || numeric == NumericFormat::SScaled) return 0;
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
+  if (texelKind(info) == TexelKind::Float) f |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
+  return f;
+}
+
 VkFormatFeatureFlags2 storageFeatures(VkFormat format) {
   VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
@@ -70,7 +83,9 @@ VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
   const FormatInfo* info = formatInfo(format);
   if (!info || info->planeCount > 1 || info->needsYcbcrConversion || info->isDepthStencil() || !hasColorCodec(*info))
     return 0;
-  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
+  // Vertex attributes are decoded with the texel codec too (raster/draw.cpp).
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT |
+                            VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
   if (format == VK_FORMAT_R32_UINT || format == VK_FORMAT_R32_SINT || format == VK_FORMAT_R32_SFLOAT)

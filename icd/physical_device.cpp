@@ -238,8 +238,19 @@ FeatureSet supportedFeatures() {
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   f.samplerMirrorClampToEdge = true;
   f.samplerFilterMinmax = true;
-  // separateDepthStencilLayouts and pipelineCreationCacheControl wait for render passes and
-  // pipelines: a feature whose subject does not exist yet is not reported as working.
+  // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
+  // tests/api/draw_test.cpp against lavapipe): triangles, single sample.
+  f.dynamicRendering = true;           // cmd_render_pass.cpp: vkCmdBeginRendering
+  f.imagelessFramebuffer = true;       // cmd_render_pass.cpp: VkRenderPassAttachmentBeginInfo
+  f.separateDepthStencilLayouts = true;  // attachments are written in place: layouts change nothing
+  f.independentBlend = true;           // blend state per attachment (draw_fragments.cpp)
+  f.depthClamp = true;                 // raster/rules.cpp: no z clipping, clamp to the viewport range
+  f.depthBiasClamp = true;             // raster/depth_bias.cpp
+  f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
+  f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
+  f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
+  f.vertexPipelineStoresAndAtomics = true;
+
   return f;
 }
 

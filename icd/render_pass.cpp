@@ -1,7 +1,5 @@
-// vkCreateRenderPass(2), vkCreateFramebuffer and their destroy/query functions (objects only:
-// see render_pass.h), and vkCreateGraphicsPipelines, which honestly fails until the graphics
-// pipeline exists, with a debug-utils message, rather than leaving programs a NULL function
-// to crash on.
+// vkCreateRenderPass(2), vkCreateFramebuffer and their destroy/query functions (the objects;
+// render pass instances are cmd_render_pass.cpp's).
 #include "render_pass.h"
 
 #include "device.h"
@@ -127,15 +125,6 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyFramebuffer(VkDevice device, VkFrame
                                                        const VkAllocationCallbacks* pAllocator) {
   if (!framebuffer) return;
   hostDelete(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), fromHandle<Framebuffer>(framebuffer));
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache, uint32_t createInfoCount,
-                                                                const VkGraphicsPipelineCreateInfo*, const VkAllocationCallbacks*,
-                                                                VkPipeline* pPipelines) {
-  for (uint32_t i = 0; i < createInfoCount; ++i) pPipelines[i] = VK_NULL_HANDLE;
-  reportError(fromHandle<Device>(device)->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
-              "vkCreateGraphicsPipelines: Tessera does not have graphics pipelines yet (compute only)");
-  return VK_ERROR_UNKNOWN;
 }
 
 }  // extern "C"

@@ -1,6 +1,5 @@
 // VkRenderPass and VkFramebuffer: the application's description, kept (render pass 1 create
-// infos converted to their *2 form). Drawing with them is the graphics issue's work; these
-// objects exist so programs and the CTS can create, query and destroy them.
+// infos converted to their *2 form). cmd_render_pass.cpp begins instances of them.
 #pragma once
 
 #include <optional>

@@ -27,7 +27,7 @@ CONTRACT_OWNER = {
     "texel_codec.h": "sampler", "blit.h": "sampler", "sampling.h": "sampler",
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "spirv_jit.h": "spirv_jit",
-    "raster.h": "raster",
+    "raster.h": "raster", "draw.h": "raster",
 }
 GENERATED = {
     "icd": {"entrypoints.h", "extensions.h", "feature_set.h", "core_properties.h", "version.h"},

@@ -47,7 +47,7 @@ uint32_t asWord(float f) {
 
 TEST(GraphicsStages, VertexKernelReadsAttributesAndWritesEveryOutputKind) {
   for (uint32_t W : kSimdWidths) {
-    auto program = compileStage("stage_transform", GraphicsStage::Vertex, W);
+    auto program = compileStage("stage_transform_vert", GraphicsStage::Vertex, W);
     ASSERT_TRUE(program && program->vertex);
     const auto& f = program->facts;
     EXPECT_EQ(f.outputComponents[0], 0xF);
@@ -110,7 +110,7 @@ TEST(GraphicsStages, VertexKernelReadsAttributesAndWritesEveryOutputKind) {
 TEST(GraphicsStages, FragmentQuadsGiveDerivativesDiscardAndNoHelperSideEffects) {
   for (uint32_t W : kSimdWidths) {
     tessera::jit::DescriptorBinding ssbo{0, 0, kStorageBuffer, 1, 0, -1};
-    auto program = compileStage("stage_quad", GraphicsStage::Fragment, W, {ssbo});
+    auto program = compileStage("stage_quad_frag", GraphicsStage::Fragment, W, {ssbo});
     ASSERT_TRUE(program && program->fragment);
     const auto& f = program->facts;
     EXPECT_EQ(f.inputComponents[0], 0xF);  // inColor: every declared component
@@ -206,7 +206,7 @@ TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
   resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
   const uint32_t kCombinedImageSampler = 1;
   for (uint32_t W : kSimdWidths) {
-    auto program = compileStage("stage_texture", GraphicsStage::Fragment, W, {{0, 0, kCombinedImageSampler, 1, 0, -1}});
+    auto program = compileStage("stage_texture_frag", GraphicsStage::Fragment, W, {{0, 0, kCombinedImageSampler, 1, 0, -1}});
     ASSERT_TRUE(program && program->fragment);
     for (uint32_t level = 0; level < kLevels; ++level) {
       const float step = float(1u << level) / 8.0f;  // uv per pixel

@@ -1,0 +1,355 @@
+// Draw commands, vertex/index buffer binds and the dynamic-state setters. A draw record holds
+// the draw loop's state (pipeline state with the command buffer's dynamic state applied, as
+// recorded); the attachments come from the render pass instance when the draw executes.
+#include <algorithm>
+#include <cstring>
+
+#include "command_buffer.h"
+#include "entrypoints.h"
+#include "pipeline.h"
+#include "resources.h"
+
+namespace tessera {
+namespace {
+
+raster::StencilFace withDynamic(raster::StencilFace f, const GraphicsPipelineState& g, const GraphicsRecordState& r, int face) {
+  if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK)) f.compareMask = r.stencilCompareMask[face];
+  if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_WRITE_MASK)) f.writeMask = r.stencilWriteMask[face];
+  if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_REFERENCE)) f.reference = r.stencilReference[face];
+  if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_OP)) {
+    f.failOp = r.stencilOps[face].failOp;
+    f.passOp = r.stencilOps[face].passOp;
+    f.depthFailOp = r.stencilOps[face].depthFailOp;
+    f.compareOp = r.stencilOps[face].compareOp;
+  }
+  return f;
+}
+
+// The bound pipeline's state with the recorded dynamic state applied (an arena copy), or null.
+const raster::DrawState* drawStateFor(CommandBuffer* cb) {
+  const Pipeline* p = cb->graphics.pipeline;
+  if (!p || !p->graphics) return nullptr;
+  const GraphicsPipelineState& g = *p->graphics;
+  const GraphicsRecordState& r = cb->graphicsState;
+  raster::DrawState* s = cb->allocateArray<raster::DrawState>(1);
+  if (!s) return nullptr;
+  new (s) raster::DrawState(g.base);
+  s->resources = cb->snapshotResources(VK_PIPELINE_BIND_POINT_GRAPHICS);
+  for (uint32_t b = 0; b < raster::kMaxVertexBindings; ++b) {
+    s->bindings[b].base = r.vertexBuffers[b].base;
+    s->bindings[b].size = r.vertexBuffers[b].size;
+    if (g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE) && r.vertexBuffers[b].strideSet)
+      s->bindings[b].stride = r.vertexBuffers[b].stride;
+  }
+  const bool dynViewport = g.isDynamic(VK_DYNAMIC_STATE_VIEWPORT) || g.isDynamic(VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+  const bool dynScissor = g.isDynamic(VK_DYNAMIC_STATE_SCISSOR) || g.isDynamic(VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+  const VkViewport& vp = dynViewport ? r.viewport : g.viewport;
+  s->raster.viewport = {vp.x, vp.y, vp.width, vp.height, vp.minDepth, vp.maxDepth};
+  const VkRect2D& sc = dynScissor ? r.scissor : g.scissor;
+  s->raster.scissor = {sc.offset.x, sc.offset.y, int32_t(std::min<int64_t>(int64_t(sc.offset.x) + sc.extent.width, INT32_MAX)),
+                       int32_t(std::min<int64_t>(int64_t(sc.offset.y) + sc.extent.height, INT32_MAX))};
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS)) {
+    s->raster.depthBiasConstantFactor = r.depthBias[0];
+    s->raster.depthBiasClamp = r.depthBias[1];
+    s->raster.depthBiasSlopeFactor = r.depthBias[2];
+  }
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s->raster.depthBiasEnable = r.depthBiasEnable;
+  if (g.isDynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS)) std::memcpy(s->blendConstants, r.blendConstants, 16);
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS)) s->minDepthBounds = r.depthBounds[0], s->maxDepthBounds = r.depthBounds[1];
+  if (g.isDynamic(VK_DYNAMIC_STATE_CULL_MODE)) s->raster.cullMode = r.cullMode;
+  if (g.isDynamic(VK_DYNAMIC_STATE_FRONT_FACE)) s->raster.frontFace = r.frontFace;
+  if (g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)) s->topology = r.topology;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)) s->depthTest = r.depthTest;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)) s->depthWrite = r.depthWrite;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)) s->depthCompare = r.depthCompare;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)) s->depthBoundsTest = r.depthBoundsTest;
+  if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)) s->stencilTest = r.stencilTest;
+  if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s->rasterizerDiscard = r.rasterizerDiscard;
+  if (g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s->primitiveRestart = r.primitiveRestart;
+  s->stencilFront = withDynamic(s->stencilFront, g, r, 0);
+  s->stencilBack = withDynamic(s->stencilBack, g, r, 1);
+  return s;
+}
+
+// The recorded state completed with the render pass instance's attachments.
+bool completeForTargets(const raster::DrawState& recorded, const RenderTargets& t, raster::DrawState& s) {
+  if (!t.active) return false;  // a draw outside a render pass instance is invalid usage
+  s = recorded;
+  s.colorCount = t.colorCount;
+  for (uint32_t i = 0; i < t.colorCount; ++i) s.color[i] = t.color[i];
+  s.depth = t.depth;
+  s.stencil = t.stencil;
+  s.renderArea = t.renderArea;
+  raster::Rect& sc = s.raster.scissor;
+  sc = {std::max(sc.x0, t.renderArea.x0), std::max(sc.y0, t.renderArea.y0), std::min(sc.x1, t.renderArea.x1),
+        std::min(sc.y1, t.renderArea.y1)};
+  if (sc.x0 >= sc.x1 || sc.y0 >= sc.y1) return false;
+  s.raster.depthFormat = t.depth.base ? t.depth.format : VK_FORMAT_UNDEFINED;
+  return true;
+}
+
+struct DrawCmd {
+  const raster::DrawState* state;
+  raster::DrawCall call;
+  void execute(ExecContext& ctx) const {
+    raster::DrawState s;
+    if (!state || !completeForTargets(*state, ctx.targets, s)) return;
+    raster::draw(s, call);
+  }
+};
+
+// vkCmdDraw(Indexed)Indirect(Count): the parameters are read when the command executes.
+struct DrawIndirectCmd {
+  const raster::DrawState* state;
+  raster::DrawCall base;  // index buffer binding for indexed draws
+  const uint8_t* commands;
+  uint64_t commandBytes;
+  uint32_t drawCount, stride;
+  const uint8_t* countAddress;  // vkCmdDraw*IndirectCount: the draw count, else null
+  void execute(ExecContext& ctx) const {
+    raster::DrawState s;
+    if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
+    uint32_t n = drawCount;
+    if (countAddress) {
+      uint32_t count;
+      std::memcpy(&count, countAddress, 4);
+      n = std::min(n, count);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      raster::DrawCall call = base;
+      call.drawIndex = i;
+      const uint64_t at = uint64_t(i) * stride;
+      if (base.indexed) {
+        VkDrawIndexedIndirectCommand c;
+        if (at + sizeof(c) > commandBytes) break;
+        std::memcpy(&c, commands + at, sizeof(c));
+        call.vertexCount = c.indexCount;
+        call.instanceCount = c.instanceCount;
+        call.firstIndex = c.firstIndex;
+        call.vertexOffset = c.vertexOffset;
+        call.firstInstance = c.firstInstance;
+      } else {
+        VkDrawIndirectCommand c;
+        if (at + sizeof(c) > commandBytes) break;
+        std::memcpy(&c, commands + at, sizeof(c));
+        call.vertexCount = c.vertexCount;
+        call.instanceCount = c.instanceCount;
+        call.firstVertex = c.firstVertex;
+        call.firstInstance = c.firstInstance;
+      }
+      raster::draw(s, call);
+    }
+  }
+};
+
+raster::DrawCall indexedBase(const CommandBuffer* cb) {
+  raster::DrawCall c;
+  c.indexed = true;
+  c.indices = cb->graphicsState.indexBase;
+  c.indexBytes = cb->graphicsState.indexSize;
+  c.indexType = cb->graphicsState.indexType;
+  return c;
+}
+
+void recordIndirect(VkCommandBuffer commandBuffer, bool indexed, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount,
+                    uint32_t stride, VkBuffer countBuffer, VkDeviceSize countOffset) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  const Buffer* b = fromHandle<Buffer>(buffer);
+  if (auto* c = cb->record<DrawIndirectCmd>()) {
+    c->state = state;
+    c->base = indexed ? indexedBase(cb) : raster::DrawCall{};
+    c->commands = b->data() ? b->data() + offset : nullptr;
+    c->commandBytes = b->size > offset ? b->size - offset : 0;
+    c->drawCount = drawCount;
+    c->stride = stride;
+    const Buffer* cbuf = countBuffer ? fromHandle<Buffer>(countBuffer) : nullptr;
+    c->countAddress = cbuf && cbuf->data() ? cbuf->data() + countOffset : nullptr;
+  }
+}
+
+GraphicsRecordState& stateOf(VkCommandBuffer commandBuffer) { return fromHandle<CommandBuffer>(commandBuffer)->graphicsState; }
+
+}  // namespace
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindVertexBuffers2(VkCommandBuffer commandBuffer, uint32_t firstBinding,
+                                                          uint32_t bindingCount, const VkBuffer* pBuffers,
+                                                          const VkDeviceSize* pOffsets, const VkDeviceSize* pSizes,
+                                                          const VkDeviceSize* pStrides) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < bindingCount && firstBinding + i < raster::kMaxVertexBindings; ++i) {
+    auto& vb = r.vertexBuffers[firstBinding + i];
+    const Buffer* b = pBuffers[i] ? fromHandle<Buffer>(pBuffers[i]) : nullptr;  // null: nullDescriptor
+    const VkDeviceSize offset = pOffsets[i];
+    vb.base = b && b->data() ? b->data() + offset : nullptr;
+    const VkDeviceSize available = b && b->size > offset ? b->size - offset : 0;
+    vb.size = pSizes && pSizes[i] != VK_WHOLE_SIZE ? std::min(pSizes[i], available) : available;
+    if (pStrides) {
+      vb.stride = uint32_t(pStrides[i]);
+      vb.strideSet = true;
+    }
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindVertexBuffers(VkCommandBuffer commandBuffer, uint32_t firstBinding,
+                                                         uint32_t bindingCount, const VkBuffer* pBuffers,
+                                                         const VkDeviceSize* pOffsets) {
+  tessera_vkCmdBindVertexBuffers2(commandBuffer, firstBinding, bindingCount, pBuffers, pOffsets, nullptr, nullptr);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindIndexBuffer(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                                                       VkIndexType indexType) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  const Buffer* b = fromHandle<Buffer>(buffer);
+  r.indexBase = b->data() ? b->data() + offset : nullptr;
+  r.indexSize = b->size > offset ? b->size - offset : 0;
+  r.indexType = indexType;
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount, uint32_t instanceCount,
+                                            uint32_t firstVertex, uint32_t firstInstance) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  if (auto* c = cb->record<DrawCmd>()) {
+    c->state = state;
+    c->call.vertexCount = vertexCount;
+    c->call.instanceCount = instanceCount;
+    c->call.firstVertex = firstVertex;
+    c->call.firstInstance = firstInstance;
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount, uint32_t instanceCount,
+                                                   uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  if (auto* c = cb->record<DrawCmd>()) {
+    c->state = state;
+    c->call = indexedBase(cb);
+    c->call.vertexCount = indexCount;
+    c->call.instanceCount = instanceCount;
+    c->call.firstIndex = firstIndex;
+    c->call.vertexOffset = vertexOffset;
+    c->call.firstInstance = firstInstance;
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                                                    uint32_t drawCount, uint32_t stride) {
+  recordIndirect(commandBuffer, false, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndexedIndirect(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                                                           uint32_t drawCount, uint32_t stride) {
+  recordIndirect(commandBuffer, true, buffer, offset, drawCount, stride, VK_NULL_HANDLE, 0);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndirectCount(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                                                         VkBuffer countBuffer, VkDeviceSize countOffset,
+                                                         uint32_t maxDrawCount, uint32_t stride) {
+  recordIndirect(commandBuffer, false, buffer, offset, maxDrawCount, stride, countBuffer, countOffset);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndexedIndirectCount(VkCommandBuffer commandBuffer, VkBuffer buffer,
+                                                                VkDeviceSize offset, VkBuffer countBuffer,
+                                                                VkDeviceSize countOffset, uint32_t maxDrawCount,
+                                                                uint32_t stride) {
+  recordIndirect(commandBuffer, true, buffer, offset, maxDrawCount, stride, countBuffer, countOffset);
+}
+
+// ---- Dynamic state (values kept for later draws; used where the pipeline declares them) ----
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewport(VkCommandBuffer commandBuffer, uint32_t first, uint32_t count,
+                                                   const VkViewport* pViewports) {
+  if (first == 0 && count > 0) stateOf(commandBuffer).viewport = pViewports[0];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewportWithCount(VkCommandBuffer commandBuffer, uint32_t count,
+                                                            const VkViewport* pViewports) {
+  if (count > 0) stateOf(commandBuffer).viewport = pViewports[0];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetScissor(VkCommandBuffer commandBuffer, uint32_t first, uint32_t count,
+                                                  const VkRect2D* pScissors) {
+  if (first == 0 && count > 0) stateOf(commandBuffer).scissor = pScissors[0];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetScissorWithCount(VkCommandBuffer commandBuffer, uint32_t count,
+                                                           const VkRect2D* pScissors) {
+  if (count > 0) stateOf(commandBuffer).scissor = pScissors[0];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLineWidth(VkCommandBuffer commandBuffer, float width) {
+  stateOf(commandBuffer).lineWidth = width;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBias(VkCommandBuffer commandBuffer, float constant, float clamp, float slope) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.depthBias[0] = constant, r.depthBias[1] = clamp, r.depthBias[2] = slope;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetBlendConstants(VkCommandBuffer commandBuffer, const float constants[4]) {
+  std::memcpy(stateOf(commandBuffer).blendConstants, constants, 16);
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBounds(VkCommandBuffer commandBuffer, float minBounds, float maxBounds) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.depthBounds[0] = minBounds, r.depthBounds[1] = maxBounds;
+}
+static void setPerFace(uint32_t* values, VkStencilFaceFlags faces, uint32_t v) {
+  if (faces & VK_STENCIL_FACE_FRONT_BIT) values[0] = v;
+  if (faces & VK_STENCIL_FACE_BACK_BIT) values[1] = v;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetStencilCompareMask(VkCommandBuffer commandBuffer, VkStencilFaceFlags faces, uint32_t mask) {
+  setPerFace(stateOf(commandBuffer).stencilCompareMask, faces, mask);
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetStencilWriteMask(VkCommandBuffer commandBuffer, VkStencilFaceFlags faces, uint32_t mask) {
+  setPerFace(stateOf(commandBuffer).stencilWriteMask, faces, mask);
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetStencilReference(VkCommandBuffer commandBuffer, VkStencilFaceFlags faces, uint32_t reference) {
+  setPerFace(stateOf(commandBuffer).stencilReference, faces, reference);
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetCullMode(VkCommandBuffer commandBuffer, VkCullModeFlags mode) {
+  stateOf(commandBuffer).cullMode = mode;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetFrontFace(VkCommandBuffer commandBuffer, VkFrontFace face) {
+  stateOf(commandBuffer).frontFace = face;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPrimitiveTopology(VkCommandBuffer commandBuffer, VkPrimitiveTopology topology) {
+  stateOf(commandBuffer).topology = topology;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthTestEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).depthTest = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthWriteEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).depthWrite = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthCompareOp(VkCommandBuffer commandBuffer, VkCompareOp op) {
+  stateOf(commandBuffer).depthCompare = op;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBoundsTestEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).depthBoundsTest = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetStencilTestEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).stencilTest = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetStencilOp(VkCommandBuffer commandBuffer, VkStencilFaceFlags faces, VkStencilOp failOp,
+                                                    VkStencilOp passOp, VkStencilOp depthFailOp, VkCompareOp compareOp) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (int f = 0; f < 2; ++f) {
+    if (!(faces & (f == 0 ? VK_STENCIL_FACE_FRONT_BIT : VK_STENCIL_FACE_BACK_BIT))) continue;
+    r.stencilOps[f].failOp = failOp;
+    r.stencilOps[f].passOp = passOp;
+    r.stencilOps[f].depthFailOp = depthFailOp;
+    r.stencilOps[f].compareOp = compareOp;
+  }
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizerDiscardEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).rasterizerDiscard = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBiasEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).depthBiasEnable = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPrimitiveRestartEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).primitiveRestart = enable;
+}
+
+}  // extern "C"

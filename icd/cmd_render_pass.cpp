@@ -1,0 +1,253 @@
+// Render pass instances: vkCmdBeginRenderPass(2) / NextSubpass(2) / EndRenderPass(2) and
+// dynamic rendering (vkCmdBeginRendering / EndRendering), and vkCmdClearAttachments. A begin
+// record carries the attachments' memory (views resolved when recording) and the load-op
+// clears; executing it sets the queue's current RenderTargets, which draws then write.
+//
+// Rendering writes attachments in place (Tessera has no tile memory), so store operations and
+// layouts need no work; multisampling (and hence resolves) is not offered. Only the base
+// array layer of each attachment view is rendered.
+#include <algorithm>
+#include <cstring>
+
+#include "command_buffer.h"
+#include "entrypoints.h"
+#include "render_pass.h"
+#include "resources.h"
+#include "tessera/format.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera {
+namespace {
+
+raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits aspect) {
+  raster::AttachmentView a;
+  if (!v || !v->image || !v->image->memory) return a;
+  const Image& img = *v->image;
+  if (aspect != VK_IMAGE_ASPECT_COLOR_BIT && !(img.format->aspects & aspect)) return a;
+  SubresourceView sv = img.view(aspect, v->range.baseMipLevel, v->range.baseArrayLayer);
+  a.base = sv.data;
+  a.format = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? v->format : img.vkFormat;
+  a.rowPitch = sv.rowPitch;
+  a.texelSize = img.texelSize(aspect);
+  return a;
+}
+
+struct Clear {
+  enum Kind : uint8_t { None, Color, Depth, Stencil } kind = None;
+  raster::AttachmentView target;
+  VkClearValue value{};
+};
+
+// Fills `rect` of an attachment with a clear value ("Clear Values" conversions).
+void clearRect(const Clear& c, const raster::Rect& rect) {
+  if (!c.target.base || c.kind == Clear::None) return;
+  const FormatInfo* f = formatInfo(c.target.format);
+  if (!f) return;
+  uint8_t texel[16] = {};
+  uint32_t size = c.target.texelSize;
+  switch (c.kind) {
+    case Clear::Color:
+      if (!encodeClearColor(*f, c.value.color, texel)) return;
+      break;
+    case Clear::Depth:
+      encodeDepth(*f, c.value.depthStencil.depth, texel);
+      break;
+    default:
+      texel[0] = uint8_t(c.value.depthStencil.stencil);
+      break;
+  }
+  for (int32_t y = rect.y0; y < rect.y1; ++y) {
+    uint8_t* row = c.target.base + uint64_t(y) * c.target.rowPitch;
+    for (int32_t x = rect.x0; x < rect.x1; ++x) std::memcpy(row + uint64_t(x) * size, texel, size);
+  }
+}
+
+constexpr uint32_t kMaxClears = abi::kMaxColorAttachments + 2;
+
+struct BeginTargetsCmd {
+  RenderTargets targets;
+  Clear clears[kMaxClears];
+  uint32_t clearCount;
+  void execute(ExecContext& ctx) const {
+    ctx.targets = targets;
+    for (uint32_t i = 0; i < clearCount; ++i) clearRect(clears[i], targets.renderArea);
+  }
+};
+
+struct EndTargetsCmd {
+  void execute(ExecContext& ctx) const { ctx.targets = {}; }
+};
+
+struct ClearAttachmentsCmd {
+  Clear* clears;  // targets resolved at execution; `target` unused here
+  uint32_t clearCount;
+  uint32_t* colorIndex;  // per clear: colour attachment index (colour clears)
+  VkClearRect* rects;
+  uint32_t rectCount;
+  void execute(ExecContext& ctx) const {
+    if (!ctx.targets.active) return;
+    for (uint32_t i = 0; i < clearCount; ++i) {
+      Clear c = clears[i];
+      if (c.kind == Clear::Color) c.target = colorIndex[i] < ctx.targets.colorCount ? ctx.targets.color[colorIndex[i]] : raster::AttachmentView{};
+      else if (c.kind == Clear::Depth) c.target = ctx.targets.depth;
+      else c.target = ctx.targets.stencil;
+      for (uint32_t r = 0; r < rectCount; ++r) {
+        if (rects[r].baseArrayLayer != 0) continue;  // only the base layer is rendered
+        const VkRect2D& rc = rects[r].rect;
+        raster::Rect area{std::max(rc.offset.x, ctx.targets.renderArea.x0), std::max(rc.offset.y, ctx.targets.renderArea.y0),
+                          std::min(int32_t(rc.offset.x + int32_t(rc.extent.width)), ctx.targets.renderArea.x1),
+                          std::min(int32_t(rc.offset.y + int32_t(rc.extent.height)), ctx.targets.renderArea.y1)};
+        if (area.x0 < area.x1 && area.y0 < area.y1) clearRect(c, area);
+      }
+    }
+  }
+};
+
+raster::Rect rectOf(const VkRect2D& r) {
+  return {r.offset.x, r.offset.y, r.offset.x + int32_t(r.extent.width), r.offset.y + int32_t(r.extent.height)};
+}
+
+void recordSubpassTargets(CommandBuffer* cb, const RenderPass& rp, const ImageView* const* views, uint32_t subpass,
+                          const raster::Rect& area, const VkClearValue* clearValues, uint32_t clearValueCount, bool first) {
+  auto* c = cb->record<BeginTargetsCmd>();
+  if (!c) return;
+  c->targets.active = true;
+  c->targets.renderArea = area;
+  const RenderPass::Subpass& sp = rp.subpasses[subpass];
+  c->targets.colorCount = uint32_t(std::min<size_t>(sp.colors.size(), abi::kMaxColorAttachments));
+  for (uint32_t i = 0; i < c->targets.colorCount; ++i) {
+    const uint32_t a = sp.colors[i].attachment;
+    if (a != VK_ATTACHMENT_UNUSED) c->targets.color[i] = attachmentView(views[a], VK_IMAGE_ASPECT_COLOR_BIT);
+  }
+  if (sp.depthStencil && sp.depthStencil->attachment != VK_ATTACHMENT_UNUSED) {
+    const ImageView* v = views[sp.depthStencil->attachment];
+    c->targets.depth = attachmentView(v, VK_IMAGE_ASPECT_DEPTH_BIT);
+    c->targets.stencil = attachmentView(v, VK_IMAGE_ASPECT_STENCIL_BIT);
+  }
+  c->clearCount = 0;
+  if (!first) return;
+  // LOAD_OP_CLEAR: every attachment is cleared when the instance begins (before any subpass
+  // can have written it, so this equals clearing at its first use).
+  for (uint32_t a = 0; a < rp.attachments.size() && c->clearCount + 2 <= kMaxClears; ++a) {
+    const VkAttachmentDescription2& d = rp.attachments[a];
+    const FormatInfo* f = formatInfo(d.format);
+    if (!f || a >= clearValueCount || !clearValues) continue;
+    if (f->isDepthStencil()) {
+      if (f->hasDepth() && d.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        c->clears[c->clearCount++] = {Clear::Depth, attachmentView(views[a], VK_IMAGE_ASPECT_DEPTH_BIT), clearValues[a]};
+      if (f->hasStencil() && d.stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+        c->clears[c->clearCount++] = {Clear::Stencil, attachmentView(views[a], VK_IMAGE_ASPECT_STENCIL_BIT), clearValues[a]};
+    } else if (d.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+      c->clears[c->clearCount++] = {Clear::Color, attachmentView(views[a], VK_IMAGE_ASPECT_COLOR_BIT), clearValues[a]};
+    }
+  }
+}
+
+}  // namespace
+
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass2(VkCommandBuffer commandBuffer, const VkRenderPassBeginInfo* info,
+                                                        const VkSubpassBeginInfo*) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const RenderPass* rp = fromHandle<RenderPass>(info->renderPass);
+  const Framebuffer* fb = fromHandle<Framebuffer>(info->framebuffer);
+  const uint32_t n = uint32_t(rp->attachments.size());
+  const ImageView** views = cb->allocateArray<const ImageView*>(n);
+  if (!views) return;
+  const VkRenderPassAttachmentBeginInfo* imageless = nullptr;
+  for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
+      imageless = reinterpret_cast<const VkRenderPassAttachmentBeginInfo*>(s);
+  for (uint32_t a = 0; a < n; ++a) {
+    views[a] = nullptr;
+    if (fb->imageless && imageless && a < imageless->attachmentCount) views[a] = fromHandle<ImageView>(imageless->pAttachments[a]);
+    else if (!fb->imageless && a < fb->attachments.size()) views[a] = fb->attachments[a];
+  }
+  cb->passRecording = {rp, views, 0, rectOf(info->renderArea)};
+  recordSubpassTargets(cb, *rp, views, 0, cb->passRecording.area, info->pClearValues, info->clearValueCount, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass(VkCommandBuffer commandBuffer, const VkRenderPassBeginInfo* info,
+                                                       VkSubpassContents) {
+  tessera_vkCmdBeginRenderPass2(commandBuffer, info, nullptr);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass2(VkCommandBuffer commandBuffer, const VkSubpassBeginInfo*,
+                                                    const VkSubpassEndInfo*) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  CommandBuffer::PassRecording& rec = cb->passRecording;
+  if (!rec.pass) return;
+  ++rec.subpass;
+  if (rec.subpass < rec.pass->subpasses.size()) recordSubpassTargets(cb, *rec.pass, rec.views, rec.subpass, rec.area, nullptr, 0, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass(VkCommandBuffer commandBuffer, VkSubpassContents) {
+  tessera_vkCmdNextSubpass2(commandBuffer, nullptr, nullptr);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndRenderPass2(VkCommandBuffer commandBuffer, const VkSubpassEndInfo*) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  cb->passRecording = {};
+  cb->record<EndTargetsCmd>();
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndRenderPass(VkCommandBuffer commandBuffer) {
+  tessera_vkCmdEndRenderPass2(commandBuffer, nullptr);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBuffer, const VkRenderingInfo* info) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  auto* c = cb->record<BeginTargetsCmd>();
+  if (!c) return;
+  c->targets.active = true;
+  c->targets.renderArea = rectOf(info->renderArea);
+  c->targets.colorCount = std::min(info->colorAttachmentCount, abi::kMaxColorAttachments);
+  c->clearCount = 0;
+  // A render pass instance that resumes a suspended one does not load again.
+  const bool resuming = (info->flags & VK_RENDERING_RESUMING_BIT) != 0;
+  for (uint32_t i = 0; i < c->targets.colorCount; ++i) {
+    const VkRenderingAttachmentInfo& a = info->pColorAttachments[i];
+    const ImageView* v = a.imageView ? fromHandle<ImageView>(a.imageView) : nullptr;
+    c->targets.color[i] = attachmentView(v, VK_IMAGE_ASPECT_COLOR_BIT);
+    if (v && !resuming && a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      c->clears[c->clearCount++] = {Clear::Color, c->targets.color[i], a.clearValue};
+  }
+  if (const VkRenderingAttachmentInfo* d = info->pDepthAttachment; d && d->imageView) {
+    c->targets.depth = attachmentView(fromHandle<ImageView>(d->imageView), VK_IMAGE_ASPECT_DEPTH_BIT);
+    if (!resuming && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) c->clears[c->clearCount++] = {Clear::Depth, c->targets.depth, d->clearValue};
+  }
+  if (const VkRenderingAttachmentInfo* s = info->pStencilAttachment; s && s->imageView) {
+    c->targets.stencil = attachmentView(fromHandle<ImageView>(s->imageView), VK_IMAGE_ASPECT_STENCIL_BIT);
+    if (!resuming && s->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      c->clears[c->clearCount++] = {Clear::Stencil, c->targets.stencil, s->clearValue};
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndRendering(VkCommandBuffer commandBuffer) {
+  fromHandle<CommandBuffer>(commandBuffer)->record<EndTargetsCmd>();
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdClearAttachments(VkCommandBuffer commandBuffer, uint32_t attachmentCount,
+                                                        const VkClearAttachment* pAttachments, uint32_t rectCount,
+                                                        const VkClearRect* pRects) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  Clear* clears = cb->allocateArray<Clear>(2 * attachmentCount);
+  uint32_t* colorIndex = cb->allocateArray<uint32_t>(2 * attachmentCount);
+  VkClearRect* rects = cb->copyArray(pRects, rectCount);
+  if (!clears || !colorIndex || (rectCount && !rects)) return;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < attachmentCount; ++i) {
+    const VkClearAttachment& a = pAttachments[i];
+    if (a.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) clears[n] = {Clear::Color, {}, a.clearValue}, colorIndex[n++] = a.colorAttachment;
+    if (a.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) clears[n] = {Clear::Depth, {}, a.clearValue}, colorIndex[n++] = 0;
+    if (a.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) clears[n] = {Clear::Stencil, {}, a.clearValue}, colorIndex[n++] = 0;
+  }
+  if (auto* c = cb->record<ClearAttachmentsCmd>()) *c = {clears, n, colorIndex, rects, rectCount};
+}
+
+}  // extern "C"

@@ -1,0 +1,228 @@
+// vkCreateGraphicsPipelines: compiles the vertex and fragment stages (spirv_jit) and turns the
+// fixed-function create infos into the draw loop's state (raster::DrawState). State the
+// pipeline declares dynamic is left for the command buffer to supply at draw time.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "entrypoints.h"
+#include "host_allocator.h"
+#include "instance.h"
+#include "physical_device.h"
+#include "pipeline.h"
+#include "pipeline_layout.h"
+#include "shader_module.h"
+
+namespace tessera {
+namespace {
+
+template <typename T>
+const T* findInChain(const void* pNext, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s; s = s->pNext)
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  return nullptr;
+}
+
+jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
+  jit::ShaderInterface iface;
+  iface.simdWidth = pd.simdWidth;
+  if (!layout) return iface;
+  for (uint32_t s = 0; s < layout->setCount; ++s)
+    for (const DescriptorLocation& d : layout->setBindings(s))
+      iface.bindings.push_back({s, d.binding, d.type, d.arraySize, d.offset, d.dynamicIndex});
+  return iface;
+}
+
+std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
+                                                         const PipelineLayout* layout, std::string* message) {
+  std::span<const uint32_t> code;
+  if (stage.module) {
+    code = fromHandle<ShaderModule>(stage.module)->code();
+  } else if (auto* inline_ = findInChain<VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)) {
+    code = {inline_->pCode, inline_->codeSize / 4};
+  }
+  jit::GraphicsCompileRequest req;
+  req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT ? jit::GraphicsStage::Vertex : jit::GraphicsStage::Fragment;
+  req.spirv = code;
+  req.entryPoint = stage.pName ? stage.pName : "main";
+  std::vector<jit::SpecializationEntry> spec;
+  if (const VkSpecializationInfo* si = stage.pSpecializationInfo) {
+    for (uint32_t i = 0; i < si->mapEntryCount; ++i)
+      spec.push_back({si->pMapEntries[i].constantID, si->pMapEntries[i].offset, si->pMapEntries[i].size});
+    req.specializationData = si->pData;
+    req.specializationDataSize = si->dataSize;
+  }
+  req.specialization = spec;
+  req.interface = shaderInterface(*dev->physical, layout);
+  jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
+  if (r.status != jit::CompileStatus::Success) *message = r.message;
+  return r.program;
+}
+
+raster::StencilFace stencilFace(const VkStencilOpState& s) {
+  raster::StencilFace f;
+  f.failOp = s.failOp;
+  f.passOp = s.passOp;
+  f.depthFailOp = s.depthFailOp;
+  f.compareOp = s.compareOp;
+  f.compareMask = s.compareMask;
+  f.writeMask = s.writeMask;
+  f.reference = s.reference;
+  return f;
+}
+
+// Builds the pipeline's state; returns VK_SUCCESS or an error with *message set.
+VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, GraphicsPipelineState& g, std::string* message) {
+  const PipelineLayout* layout = fromHandle<PipelineLayout>(info.layout);
+  raster::DrawState& s = g.base;
+  s.simdWidth = dev->physical->simdWidth;
+  if (const auto* dyn = info.pDynamicState)
+    for (uint32_t i = 0; i < dyn->dynamicStateCount; ++i)
+      if (uint32_t(dyn->pDynamicStates[i]) < 64) g.dynamicMask |= uint64_t(1) << uint32_t(dyn->pDynamicStates[i]);
+
+  for (uint32_t i = 0; i < info.stageCount; ++i) {
+    const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
+    if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT) {
+      *message = "only vertex and fragment shader stages are supported";
+      return VK_ERROR_UNKNOWN;
+    }
+    auto program = compileStage(dev, st, layout, message);
+    if (!program) return VK_ERROR_UNKNOWN;
+    (st.stage == VK_SHADER_STAGE_VERTEX_BIT ? g.vertex : g.fragment) = std::move(program);
+  }
+  if (!g.vertex) {
+    *message = "a graphics pipeline needs a vertex shader";
+    return VK_ERROR_UNKNOWN;
+  }
+  s.vertexShader = g.vertex->vertex;
+  std::memcpy(s.vertexOutputComponents, g.vertex->facts.outputComponents, sizeof(s.vertexOutputComponents));
+  if (g.fragment) {
+    s.fragmentShader = g.fragment->fragment;
+    const jit::GraphicsFacts& f = g.fragment->facts;
+    std::memcpy(s.fragment.inputComponents, f.inputComponents, sizeof(f.inputComponents));
+    for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) s.fragment.inputInterpolation[l] = uint8_t(f.inputInterpolation[l]);
+    s.fragment.writesFragDepth = f.writesFragDepth;
+    s.fragment.canDiscard = f.canDiscard;
+    s.fragment.hasSideEffects = f.hasSideEffects;
+    s.fragment.earlyFragmentTests = f.earlyFragmentTests;
+  }
+
+  if (const auto* vi = info.pVertexInputState) {
+    for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
+      const auto& b = vi->pVertexBindingDescriptions[i];
+      if (b.binding >= raster::kMaxVertexBindings) continue;
+      g.bindingStride[b.binding] = b.stride;
+      s.bindings[b.binding].stride = b.stride;
+      s.bindings[b.binding].inputRate = b.inputRate;
+    }
+    for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount && i < raster::kMaxVertexAttributes; ++i) {
+      const auto& a = vi->pVertexAttributeDescriptions[i];
+      s.attributes[s.attributeCount++] = {a.location, a.binding, a.offset, a.format};
+    }
+  }
+  if (const auto* ia = info.pInputAssemblyState) {
+    s.topology = ia->topology;
+    s.primitiveRestart = ia->primitiveRestartEnable;
+    // Points and lines are not rasterized yet: say so instead of drawing nothing.
+    if (ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP &&
+        ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) {
+      *message = "point and line topologies are not rasterized yet";
+      return VK_ERROR_UNKNOWN;
+    }
+  }
+  if (const auto* rs = info.pRasterizationState) {
+    s.rasterizerDiscard = rs->rasterizerDiscardEnable;
+    s.polygonMode = rs->polygonMode;
+    s.raster.cullMode = rs->cullMode;
+    s.raster.frontFace = rs->frontFace;
+    s.raster.depthClampEnable = rs->depthClampEnable;
+    s.raster.depthBiasEnable = rs->depthBiasEnable;
+    s.raster.depthBiasConstantFactor = rs->depthBiasConstantFactor;
+    s.raster.depthBiasClamp = rs->depthBiasClamp;
+    s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
+    g.lineWidth = rs->lineWidth;
+  }
+  if (const auto* vp = info.pViewportState) {
+    if (vp->pViewports && vp->viewportCount) g.viewport = vp->pViewports[0];
+    if (vp->pScissors && vp->scissorCount) g.scissor = vp->pScissors[0];
+  }
+  if (const auto* ds = info.pDepthStencilState) {
+    s.depthTest = ds->depthTestEnable;
+    s.depthWrite = ds->depthWriteEnable;
+    s.depthCompare = ds->depthCompareOp;
+    s.depthBoundsTest = ds->depthBoundsTestEnable;
+    s.minDepthBounds = ds->minDepthBounds;
+    s.maxDepthBounds = ds->maxDepthBounds;
+    s.stencilTest = ds->stencilTestEnable;
+    s.stencilFront = stencilFace(ds->front);
+    s.stencilBack = stencilFace(ds->back);
+  }
+  if (const auto* cb = info.pColorBlendState) {
+    if (cb->logicOpEnable) {
+      *message = "logic operations are not supported";
+      return VK_ERROR_UNKNOWN;
+    }
+    for (uint32_t i = 0; i < cb->attachmentCount && i < abi::kMaxColorAttachments; ++i) {
+      const auto& a = cb->pAttachments[i];
+      raster::BlendAttachment& b = s.blend[i];
+      b.enable = a.blendEnable;
+      b.srcColor = a.srcColorBlendFactor;
+      b.dstColor = a.dstColorBlendFactor;
+      b.colorOp = a.colorBlendOp;
+      b.srcAlpha = a.srcAlphaBlendFactor;
+      b.dstAlpha = a.dstAlphaBlendFactor;
+      b.alphaOp = a.alphaBlendOp;
+      b.writeMask = a.colorWriteMask;
+    }
+    std::memcpy(s.blendConstants, cb->blendConstants, sizeof(s.blendConstants));
+  }
+  return VK_SUCCESS;
+}
+
+}  // namespace
+}  // namespace tessera
+
+using namespace tessera;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache, uint32_t createInfoCount,
+                                                                const VkGraphicsPipelineCreateInfo* pCreateInfos,
+                                                                const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
+  Device* dev = fromHandle<Device>(device);
+  const VkAllocationCallbacks* alloc = pickAllocator(pAllocator, dev->allocator());
+  VkResult result = VK_SUCCESS;
+  bool stop = false;
+  for (uint32_t i = 0; i < createInfoCount; ++i) {
+    pPipelines[i] = VK_NULL_HANDLE;
+    if (stop) continue;
+    // Graphics pipelines are not cached yet: every creation compiles.
+    if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
+      if (result == VK_SUCCESS) result = VK_PIPELINE_COMPILE_REQUIRED;
+      stop = (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0;
+      continue;
+    }
+    auto state = std::make_unique<GraphicsPipelineState>();
+    std::string message;
+    VkResult r = buildState(dev, pCreateInfos[i], *state, &message);
+    if (r != VK_SUCCESS) {
+      reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device), "vkCreateGraphicsPipelines: pipeline %u: %s", i,
+                  message.c_str());
+      if (result == VK_SUCCESS) result = r;
+      stop = (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0;
+      continue;
+    }
+    auto* p = hostNew<Pipeline>(alloc, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+    if (!p) {
+      result = VK_ERROR_OUT_OF_HOST_MEMORY;
+      continue;
+    }
+    p->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    p->graphics = std::move(state);
+    pPipelines[i] = toHandle<VkPipeline>(p);
+  }
+  return result;
+}
+
+}  // extern "C"

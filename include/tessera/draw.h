@@ -1,0 +1,114 @@
+// One draw, start to finish (raster/draw*.cpp): vertex fetch, vertex shading, primitive
+// assembly, setup and coverage (raster.h), fragment shading, the per-fragment operations and
+// attachment writes. The Vulkan front (icd/) fills a DrawState from the bound pipeline, the
+// dynamic state and the render pass instance, and calls draw() at execution time.
+//
+// Kernels are reached only through shader_abi.h function pointers; what the draw loop must know
+// about them (interpolation of each fragment input, outputs written, discard...) comes as
+// plain data in StageInterface.
+#pragma once
+
+#include <cstdint>
+#include <vulkan/vulkan_core.h>
+
+#include "tessera/raster.h"
+#include "tessera/shader_abi.h"
+
+namespace tessera::raster {
+
+constexpr uint32_t kMaxVertexBindings = 32;
+constexpr uint32_t kMaxVertexAttributes = 32;
+
+struct VertexBinding {
+  const uint8_t* base = nullptr;  // buffer memory + bound offset
+  uint64_t size = 0;              // bytes readable from base (reads beyond give zero)
+  uint32_t stride = 0;
+  VkVertexInputRate inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+};
+
+struct VertexAttribute {
+  uint32_t location = 0, binding = 0, offset = 0;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+};
+
+// One attachment's layer as the draw writes it (images are linear per subresource).
+struct AttachmentView {
+  uint8_t* base = nullptr;  // texel (0, 0) of the rendered layer; null: no attachment
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  uint64_t rowPitch = 0;
+  uint32_t texelSize = 0;   // bytes per texel of this plane
+};
+
+struct BlendAttachment {
+  bool enable = false;
+  VkBlendFactor srcColor = VK_BLEND_FACTOR_ONE, dstColor = VK_BLEND_FACTOR_ZERO;
+  VkBlendOp colorOp = VK_BLEND_OP_ADD;
+  VkBlendFactor srcAlpha = VK_BLEND_FACTOR_ONE, dstAlpha = VK_BLEND_FACTOR_ZERO;
+  VkBlendOp alphaOp = VK_BLEND_OP_ADD;
+  VkColorComponentFlags writeMask = 0xF;
+};
+
+struct StencilFace {
+  VkStencilOp failOp = VK_STENCIL_OP_KEEP, passOp = VK_STENCIL_OP_KEEP, depthFailOp = VK_STENCIL_OP_KEEP;
+  VkCompareOp compareOp = VK_COMPARE_OP_ALWAYS;
+  uint32_t compareMask = 0xFF, writeMask = 0xFF, reference = 0;
+};
+
+// What the draw loop needs to know about the fragment stage (from spirv_jit's GraphicsFacts).
+struct FragmentInterface {
+  uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
+  uint8_t inputInterpolation[abi::kMaxInterfaceLocations] = {};  // 0 smooth, 1 noperspective, 2 flat
+  bool writesFragDepth = false;
+  bool canDiscard = false;
+  bool hasSideEffects = false;
+  bool earlyFragmentTests = false;
+};
+
+struct DrawState {
+  uint32_t simdWidth = 8;
+  abi::VertexBatchFn vertexShader = nullptr;
+  abi::FragmentBatchFn fragmentShader = nullptr;  // null: no fragment shader (depth only)
+  FragmentInterface fragment;
+  uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};
+  const abi::BoundResources* resources = nullptr;  // graphics bind point
+
+  VertexBinding bindings[kMaxVertexBindings];
+  VertexAttribute attributes[kMaxVertexAttributes];
+  uint32_t attributeCount = 0;
+
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitiveRestart = false;
+  bool rasterizerDiscard = false;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
+  RasterState raster;
+
+  bool depthTest = false, depthWrite = false;
+  VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
+  bool depthBoundsTest = false;
+  float minDepthBounds = 0, maxDepthBounds = 1;
+  bool stencilTest = false;
+  StencilFace stencilFront, stencilBack;
+
+  uint32_t colorCount = 0;
+  AttachmentView color[abi::kMaxColorAttachments];
+  BlendAttachment blend[abi::kMaxColorAttachments];
+  float blendConstants[4] = {};
+  AttachmentView depth, stencil;
+  Rect renderArea{};  // pixels that may be written (render area ∩ framebuffer)
+};
+
+struct DrawCall {
+  uint32_t vertexCount = 0, instanceCount = 1, firstVertex = 0, firstInstance = 0;
+  bool indexed = false;
+  const uint8_t* indices = nullptr;  // index buffer memory + bound offset
+  uint64_t indexBytes = 0;           // readable bytes from `indices` (beyond: index 0)
+  VkIndexType indexType = VK_INDEX_TYPE_UINT32;
+  uint32_t firstIndex = 0;           // indexed: vertexCount counts indices from here
+  int32_t vertexOffset = 0;
+  uint32_t drawIndex = 0;
+};
+
+// Runs the draw to completion (rasterization order is submission order).
+void draw(const DrawState& state, const DrawCall& call);
+
+}  // namespace tessera::raster

@@ -1,0 +1,278 @@
+// The fragment half of draw(): triangles through setup and coverage (raster.h), quads gathered
+// into batches of W/4, inputs interpolated ("Interpolation"), the fragment kernel, then the
+// per-fragment operations in the spec's order ("Fragment Operations": depth bounds, stencil,
+// depth; "Blending"; "Color Write Mask") and the attachment writes through the texel codec.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "draw_internal.h"
+#include "tessera/format.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera::raster {
+namespace {
+
+float asFloat(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+uint32_t asWord(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return w;
+}
+
+template <typename T>
+bool compare(VkCompareOp op, T reference, T stored) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return false;
+    case VK_COMPARE_OP_LESS: return reference < stored;
+    case VK_COMPARE_OP_EQUAL: return reference == stored;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= stored;
+    case VK_COMPARE_OP_GREATER: return reference > stored;
+    case VK_COMPARE_OP_NOT_EQUAL: return reference != stored;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= stored;
+    default: return true;  // ALWAYS
+  }
+}
+
+// "Stencil Test": the new stencil value for `op`.
+uint8_t stencilOp(VkStencilOp op, uint8_t current, uint8_t reference) {
+  switch (op) {
+    case VK_STENCIL_OP_ZERO: return 0;
+    case VK_STENCIL_OP_REPLACE: return reference;
+    case VK_STENCIL_OP_INCREMENT_AND_CLAMP: return current == 0xFF ? current : uint8_t(current + 1);
+    case VK_STENCIL_OP_DECREMENT_AND_CLAMP: return current == 0 ? current : uint8_t(current - 1);
+    case VK_STENCIL_OP_INVERT: return uint8_t(~current);
+    case VK_STENCIL_OP_INCREMENT_AND_WRAP: return uint8_t(current + 1);
+    case VK_STENCIL_OP_DECREMENT_AND_WRAP: return uint8_t(current - 1);
+    default: return current;  // KEEP
+  }
+}
+
+// "Blend Factors" (dual-source factors are not offered).
+float blendFactor(VkBlendFactor f, const float* s, const float* d, const float* k, int c, bool alpha) {
+  switch (f) {
+    case VK_BLEND_FACTOR_ZERO: return 0;
+    case VK_BLEND_FACTOR_ONE: return 1;
+    case VK_BLEND_FACTOR_SRC_COLOR: return s[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 1 - s[c];
+    case VK_BLEND_FACTOR_DST_COLOR: return d[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 1 - d[c];
+    case VK_BLEND_FACTOR_SRC_ALPHA: return s[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1 - s[3];
+    case VK_BLEND_FACTOR_DST_ALPHA: return d[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 1 - d[3];
+    case VK_BLEND_FACTOR_CONSTANT_COLOR: return k[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 1 - k[c];
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1 - k[3];
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? 1.0f : std::min(s[3], 1 - d[3]);
+    default: return 0;
+  }
+}
+
+// "Blend Operations".
+float blendOp(VkBlendOp op, float s, float sf, float d, float df) {
+  switch (op) {
+    case VK_BLEND_OP_SUBTRACT: return s * sf - d * df;
+    case VK_BLEND_OP_REVERSE_SUBTRACT: return d * df - s * sf;
+    case VK_BLEND_OP_MIN: return std::min(s, d);
+    case VK_BLEND_OP_MAX: return std::max(s, d);
+    default: return s * sf + d * df;  // ADD
+  }
+}
+
+uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y) {
+  return v.base + uint64_t(y) * v.rowPitch + uint64_t(x) * v.texelSize;
+}
+
+// A fragment depth as the attachment stores it: clamped to [0, 1] for fixed-point formats
+// ("Depth Test": z_f is converted to the attachment's format first).
+float quantizeDepth(const AttachmentView& v, float z) {
+  const FormatInfo* f = formatInfo(v.format);
+  uint8_t bytes[4] = {};
+  encodeDepth(*f, z, bytes);
+  return decodeDepth(*f, bytes);
+}
+
+}  // namespace
+
+FragmentStage::FragmentStage(const DrawState& state) : s_(state) {
+  inputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
+  outputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
+}
+
+void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
+                             std::vector<SetupTriangle>& scratch) {
+  ClipTriangle tri;
+  const uint32_t slots[3] = {a, b, c};
+  for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
+  scratch.clear();
+  setupTriangle(tri, s_.raster, scratch);
+  if (scratch.empty()) return;
+  vertices_ = &vertices;
+  std::copy(slots, slots + 3, slots_);
+  primitiveId_ = primitiveId;
+  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  for (const SetupTriangle& st : scratch) {
+    frontFacing_ = st.frontFacing;
+    Rect tile{st.bounds.x0 & ~1, st.bounds.y0 & ~1, st.bounds.x1 + (st.bounds.x1 & 1), st.bounds.y1 + (st.bounds.y1 & 1)};
+    if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) continue;
+    rasterizeTriangle(st, tile, [&](const Quad& q) {
+      quads_.push_back(q);
+      if (quads_.size() == quadsPerBatch) shadeBatch();
+    });
+    if (!quads_.empty()) shadeBatch();
+  }
+}
+
+void FragmentStage::flush() {
+  if (!quads_.empty()) shadeBatch();
+}
+
+void FragmentStage::shadeBatch() {
+  const uint32_t W = s_.simdWidth;
+  abi::FragmentBatch fb{};
+  fb.resources = s_.resources;
+  fb.frontFacing = frontFacing_;
+  fb.primitiveId = primitiveId_;
+  int32_t px[abi::kMaxSimdWidth] = {}, py[abi::kMaxSimdWidth] = {};
+  for (uint32_t q = 0; q < quads_.size(); ++q) {
+    const Quad& quad = quads_[q];
+    fb.coverage |= (quad.coverage & 0xFu) << (4 * q);
+    for (uint32_t p = 0; p < 4; ++p) {
+      const uint32_t lane = 4 * q + p;
+      px[lane] = quad.x + int32_t(p & 1);
+      py[lane] = quad.y + int32_t(p >> 1);
+      fb.fragCoord[0][lane] = float(px[lane]) + 0.5f;
+      fb.fragCoord[1][lane] = float(py[lane]) + 0.5f;
+      fb.fragCoord[2][lane] = quad.z[p];
+      fb.fragCoord[3][lane] = quad.invW[p];
+      // "Interpolation": flat from the provoking vertex, else the barycentric blend of the
+      // original triangle's three vertices (perspective-correct or in window space).
+      for (size_t k = 0; k < vertices_->locations.size(); ++k) {
+        const uint32_t loc = vertices_->locations[k];
+        const uint8_t interp = s_.fragment.inputInterpolation[loc];
+        for (uint32_t comp = 0; comp < 4; ++comp) {
+          uint32_t word;
+          if (interp == 2) {
+            word = vertices_->outputs(slots_[0])[4 * k + comp];
+          } else {
+            const float* bary = interp == 1 ? quad.baryLinear[p] : quad.baryPersp[p];
+            float v = 0;
+            for (int i = 0; i < 3; ++i) v += bary[i] * asFloat(vertices_->outputs(slots_[i])[4 * k + comp]);
+            word = asWord(v);
+          }
+          inputs_[(loc * 4 + comp) * W + lane] = word;
+        }
+      }
+    }
+  }
+  quads_.clear();
+
+  const bool testsEnabled = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||
+                            (s_.depthBoundsTest && s_.depth.base);
+  // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
+  // forced by the shader, or when the shader neither changes depth nor discards nor writes
+  // memory (so skipping it for failed fragments is invisible).
+  const bool early = testsEnabled && (s_.fragment.earlyFragmentTests ||
+                                      (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects));
+  auto tests = [&](uint32_t lane, float z) {
+    const int32_t x = px[lane], y = py[lane];
+    // "Depth Bounds Test".
+    if (s_.depthBoundsTest && s_.depth.base) {
+      float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y));
+      if (stored < s_.minDepthBounds || stored > s_.maxDepthBounds) return false;
+    }
+    // "Stencil Test", then "Depth Test"; the stencil ops depend on both results.
+    bool depthPass = true;
+    float zq = z;
+    if (s_.depth.base) {
+      zq = quantizeDepth(s_.depth, z);
+      if (s_.depthTest) {
+        float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y));
+        depthPass = compare(s_.depthCompare, zq, stored);
+      }
+    }
+    if (s_.stencilTest && s_.stencil.base) {
+      const StencilFace& f = frontFacing_ ? s_.stencilFront : s_.stencilBack;
+      uint8_t* sp = texelAt(s_.stencil, x, y);
+      const uint8_t stored = *sp;
+      const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
+      VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
+      const uint8_t updated = stencilOp(op, stored, uint8_t(f.reference));
+      *sp = uint8_t((stored & ~f.writeMask) | (updated & f.writeMask));
+      if (!pass) return false;
+    }
+    if (!depthPass) return false;
+    if (s_.depth.base && s_.depthTest && s_.depthWrite) encodeDepth(*formatInfo(s_.depth.format), zq, texelAt(s_.depth, x, y));
+    return true;
+  };
+
+  uint32_t coverage = fb.coverage;
+  if (early) {
+    for (uint32_t lane = 0; lane < W; ++lane)
+      if ((coverage >> lane & 1) && !tests(lane, fb.fragCoord[2][lane])) coverage &= ~(1u << lane);
+    if (!coverage && !s_.fragment.hasSideEffects) return;
+    fb.coverage = coverage;
+  }
+  uint32_t alive = coverage;
+  if (s_.fragmentShader) {
+    fb.inputs = inputs_.data();
+    fb.outputs = outputs_.data();
+    s_.fragmentShader(&fb);
+    alive = fb.alive & coverage;
+  }
+  if (testsEnabled && !early) {
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(alive >> lane & 1)) continue;
+      const float z = s_.fragment.writesFragDepth ? fb.fragDepth[lane] : fb.fragCoord[2][lane];
+      if (!tests(lane, z)) alive &= ~(1u << lane);
+    }
+  }
+  if (!s_.fragmentShader) return;
+
+  // Colour attachments: location i writes attachment i.
+  for (uint32_t i = 0; i < s_.colorCount; ++i) {
+    const AttachmentView& att = s_.color[i];
+    const BlendAttachment& blend = s_.blend[i];
+    if (!att.base || !blend.writeMask) continue;
+    const FormatInfo* f = formatInfo(att.format);
+    if (!f) continue;
+    const TexelKind kind = texelKind(*f);
+    const NumericFormat numeric = f->components[0].numeric;
+    const bool unorm = numeric == NumericFormat::UNorm || numeric == NumericFormat::Srgb;
+    const bool snorm = numeric == NumericFormat::SNorm;
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(alive >> lane & 1)) continue;
+      uint8_t* dst = texelAt(att, px[lane], py[lane]);
+      TexelValue out{}, cur{};
+      decodeTexel(*f, dst, cur);
+      for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(i * 4 + c) * W + lane];
+      if (blend.enable && kind == TexelKind::Float) {
+        // "Blending": fixed-point attachments clamp source, destination and constants first.
+        float s[4], d[4], k[4];
+        for (int c = 0; c < 4; ++c) {
+          s[c] = out.f[c], d[c] = cur.f[c], k[c] = s_.blendConstants[c];
+          if (unorm) s[c] = std::clamp(s[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f), k[c] = std::clamp(k[c], 0.0f, 1.0f);
+          if (snorm) s[c] = std::clamp(s[c], -1.0f, 1.0f), d[c] = std::clamp(d[c], -1.0f, 1.0f), k[c] = std::clamp(k[c], -1.0f, 1.0f);
+        }
+        for (int c = 0; c < 4; ++c) {
+          const bool alpha = c == 3;
+          const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, s, d, k, c, alpha);
+          const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, s, d, k, c, alpha);
+          out.f[c] = blendOp(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
+        }
+      }
+      // "Color Write Mask": unwritten components keep the attachment's value.
+      for (uint32_t c = 0; c < 4; ++c)
+        if (!(blend.writeMask >> c & 1)) out.u[c] = cur.u[c];
+      encodeTexel(*f, out, dst);
+    }
+  }
+}
+
+}  // namespace tessera::raster

@@ -1,0 +1,46 @@
+// Pieces of draw() shared between its files: shaded vertices and the fragment stage.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tessera/draw.h"
+
+namespace tessera::raster {
+
+// The vertex stage's results for one instance: per vertex (slot), 4 position words, then 4
+// words for each location in `locations` (the outputs the fragment stage reads).
+struct ShadedVertices {
+  std::vector<uint32_t> locations;
+  uint32_t stride = 4;
+  std::vector<uint32_t> words;
+  const float* position(uint32_t slot) const { return reinterpret_cast<const float*>(&words[size_t(slot) * stride]); }
+  const uint32_t* outputs(uint32_t slot) const { return &words[size_t(slot) * stride + 4]; }
+};
+
+void shadeVertices(const DrawState& s, const DrawCall& c, uint32_t instance, const std::vector<uint32_t>& vertexIndices,
+                   ShadedVertices& out);
+
+// Rasterizes triangles and shades their fragments in batches of W/4 quads, then runs the
+// per-fragment operations and writes the attachments (draw_fragments.cpp).
+class FragmentStage {
+ public:
+  explicit FragmentStage(const DrawState& state);
+  // One triangle by its vertices' slots; a is the provoking vertex.
+  void triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
+                std::vector<SetupTriangle>& scratch);
+  void flush();
+
+ private:
+  void shadeBatch();
+
+  const DrawState& s_;
+  const ShadedVertices* vertices_ = nullptr;
+  uint32_t slots_[3] = {};
+  uint32_t primitiveId_ = 0;
+  bool frontFacing_ = true;
+  std::vector<Quad> quads_;  // the batch being filled (one triangle)
+  std::vector<uint32_t> inputs_, outputs_;
+};
+
+}  // namespace tessera::raster
