@@ -84,11 +84,55 @@ struct Quad {
   float baryPersp[4][3];   // perspective-correct weights of the ORIGINAL triangle's vertices
   float baryLinear[4][3];  // window-space (NoPerspective) weights of the original vertices
   float invW[4];       // interpolated 1/w (FragCoord.w)
+  float pointCoord[4][2];  // points only: PointCoord of each pixel ("Basic Point Rasterization")
 };
 
 // Emits every quad of `tri` with at least one covered pixel inside `tile` (tile corners even),
 // in a fixed order (rows of quads top to bottom, left to right), through `sink`.
 using QuadSink = std::function<void(const Quad&)>;
 void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink);
+
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+
+// ---- Points and lines ------------------------------------------------------------------------
+// Tessera reports pointSizeRange = lineWidthRange = [1, 1] and strictLines = false (no
+// wideLines, no largePoints), so points are 1x1 squares and lines 1 pixel wide.
+
+// A point ready to rasterize, after clipping (a point outside the view volume's z range, or
+// with w <= 0, is discarded; x/y are limited by the viewport/scissor instead), perspective
+// division and the viewport transform.
+struct SetupPoint {
+  float x, y;        // window coordinates of the vertex (the square's centre)
+  float z;           // window depth
+  float invW;
+  float size;        // PointSize clamped to pointSizeRange
+  Rect bounds;       // pixels the square may cover (∩ scissor and viewport)
+};
+// False when the point is clipped away.
+bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out);
+// Quads whose pixel centres lie in the square ("Basic Point Rasterization"); every weight is
+// that of the single vertex (baryPersp/baryLinear = {1, 0, 0}); pointCoord per pixel.
+void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink);
+
+// A line segment after clipping (against the view volume, as for triangles: new endpoints
+// carry weights of the original two vertices), projection and viewport transform.
+struct ClipLine {
+  float position[2][4];
+};
+struct SetupLine {
+  float x[2], y[2];         // window coordinates of the (clipped) endpoints
+  float z[2], invW[2];
+  float clipBary[2][2];     // weights of the original endpoints, clip space (perspective)
+  float windowBary[2][2];   // and window space (NoPerspective)
+  Rect bounds;
+};
+uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
+// Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
+// the parallelogram form, or Bresenham's "diamond-exit" rule — document the choice), width 1.
+// Weights: baryPersp/baryLinear hold the two original endpoints' weights in [0] and [1],
+// [2] = 0; z interpolated along the segment.
+void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);
 
 }  // namespace tessera::raster
