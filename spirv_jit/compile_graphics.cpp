@@ -1,11 +1,17 @@
 // Vertex and fragment stage compilation: the same path as compute (validate -> specialize and
-// optimize -> parse -> translate -> LLVM -> load), without the code caches yet: graphics
-// pipelines compile every stage when they are created.
+// optimize -> parse -> translate -> LLVM -> load). Identical stages (same key as a compute
+// request would have, the stage included) share one compiled program while any pipeline holds
+// it, and the most recent ones stay loaded; there is no pipeline-cache or disk persistence for
+// graphics stages yet.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include <atomic>
+#include <deque>
+#include <map>
+#include <mutex>
 
+#include "code_cache.h"
 #include "llvm_engine.h"
 #include "spirv_module.h"
 #include "spirv_tools_stage.h"
@@ -26,9 +32,63 @@ GraphicsCompileResult fail(CompileStatus status, std::string message) {
   return r;
 }
 
+// Live graphics programs by key, and the most recently compiled ones kept alive.
+struct StageCache {
+  std::mutex mutex;
+  std::map<CacheKey, std::weak_ptr<const GraphicsProgram>> live;
+  std::deque<std::shared_ptr<const GraphicsProgram>> recent;
+  static constexpr size_t kRecent = 64;
+};
+StageCache& stageCache() {
+  static StageCache c;
+  return c;
+}
+
+CacheKey stageKey(const GraphicsCompileRequest& req) {
+  ComputeCompileRequest asCompute;
+  asCompute.spirv = req.spirv;
+  // The stage is part of the key through the entry point name (a module may hold both).
+  const std::string entry = std::string(req.stage == GraphicsStage::Vertex ? "vertex:" : "fragment:") + std::string(req.entryPoint);
+  asCompute.entryPoint = entry;
+  asCompute.specialization = req.specialization;
+  asCompute.specializationData = req.specializationData;
+  asCompute.specializationDataSize = req.specializationDataSize;
+  asCompute.interface = req.interface;
+  asCompute.optimize = req.optimize;
+  return computeCacheKey(asCompute);
+}
+
+GraphicsCompileResult compileUncached(const GraphicsCompileRequest& req);
+
 }  // namespace
 
 GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
+  const CacheKey key = stageKey(req);
+  StageCache& cache = stageCache();
+  {
+    std::lock_guard lock(cache.mutex);
+    auto it = cache.live.find(key);
+    if (it != cache.live.end())
+      if (auto program = it->second.lock()) {
+        GraphicsCompileResult r;
+        r.status = CompileStatus::Success;
+        r.program = std::move(program);
+        return r;
+      }
+  }
+  GraphicsCompileResult r = compileUncached(req);
+  if (r.status == CompileStatus::Success) {
+    std::lock_guard lock(cache.mutex);
+    cache.live[key] = r.program;
+    cache.recent.push_back(r.program);
+    if (cache.recent.size() > StageCache::kRecent) cache.recent.pop_front();
+  }
+  return r;
+}
+
+namespace {
+
+GraphicsCompileResult compileUncached(const GraphicsCompileRequest& req) {
   std::string message;
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
   std::vector<uint32_t> words(req.spirv.begin(), req.spirv.end());
@@ -75,4 +135,5 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   return r;
 }
 
+}  // namespace
 }  // namespace tessera::jit

@@ -142,8 +142,8 @@ struct GraphicsCompileResult {
   std::shared_ptr<const GraphicsProgram> program;
 };
 
-// Validates, specializes, optimizes and compiles one stage. Not cached yet: graphics
-// pipelines compile their stages every time.
+// Validates, specializes, optimizes and compiles one stage. Identical stages share one program
+// in the process; no persistence (pipeline cache data, disk) for graphics stages yet.
 GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& request);
 
 // Runs count[0] x count[1] x count[2] workgroups (ids offset by base) on the thread pool and
