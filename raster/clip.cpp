@@ -4,6 +4,8 @@
 // the same t (here: its barycentrics relative to the original triangle).
 #include "clip.h"
 
+#include <algorithm>
+
 namespace tessera::raster {
 namespace {
 
@@ -17,8 +19,8 @@ struct Plane {
 };
 
 // The planes in a fixed order (the order matters only for determinism: two triangles sharing
-// an edge must create identical vertices on it).
-int buildPlanes(const RasterState& state, Plane planes[7]) {
+// an edge must create identical vertices on it). `band`: the guard band's half-width in pixels.
+int buildPlanes(const RasterState& state, double band, Plane planes[7]) {
   int n = 0;
   planes[n++] = {{0, 0, 0, 1}, -kMinClipW};  // w >= kMinClipW > 0
   if (!state.depthClampEnable) {
@@ -33,10 +35,10 @@ int buildPlanes(const RasterState& state, Plane planes[7]) {
   const Viewport& vp = state.viewport;
   const double hx = double{vp.width} / 2, ox = double{vp.x} + hx;
   const double hy = double{vp.height} / 2, oy = double{vp.y} + hy;
-  planes[n++] = {{hx, 0, 0, ox + kGuardBand}};
-  planes[n++] = {{-hx, 0, 0, kGuardBand - ox}};
-  planes[n++] = {{0, hy, 0, oy + kGuardBand}};
-  planes[n++] = {{0, -hy, 0, kGuardBand - oy}};
+  planes[n++] = {{hx, 0, 0, ox + band}};
+  planes[n++] = {{-hx, 0, 0, band - ox}};
+  planes[n++] = {{0, hy, 0, oy + band}};
+  planes[n++] = {{0, -hy, 0, band - oy}};
   return n;
 }
 
@@ -76,7 +78,7 @@ bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon
   }
 
   Plane planes[7];
-  const int planeCount = buildPlanes(state, planes);
+  const int planeCount = buildPlanes(state, kGuardBand, planes);
   for (int p = 0; p < planeCount; ++p) {
     int outside = 0;
     for (int i = 0; i < out.count; ++i) {
@@ -90,6 +92,49 @@ bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon
     clipAgainst(planes[p], out);
   }
   return out.count >= 3;
+}
+
+bool clipLine(const ClipLine& line, const RasterState& state, ClipSegment& out) {
+  // Parametric clipping (Liang-Barsky) of P(t) = V_0 + t (V_1 - V_0): every plane's distance is
+  // linear in t, so each plane bounds t from one side. Keeping [t0, t1] on the ORIGINAL segment,
+  // rather than moving endpoints plane by plane, gives every new endpoint straight from the
+  // original vertices and their t ("Primitive Clipping": P = t P_1 + (1 - t) P_2).
+  double v[2][4];
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 4; ++k) v[i][k] = line.position[i][k];
+
+  Plane planes[7];
+  const int planeCount = buildPlanes(state, kLineGuardBand, planes);
+  double t0 = 0, t1 = 1;
+  for (int p = 0; p < planeCount; ++p) {
+    const double d0 = planes[p].distance(v[0]), d1 = planes[p].distance(v[1]);
+    if (d0 < 0 && d1 < 0) return false;  // entirely outside one half-space
+    if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));  // enters the half-space at this t
+    if (d1 < 0) t1 = std::min(t1, d0 / (d0 - d1));  // leaves it at this t
+  }
+  // A segment reduced to a point (or to nothing) has no length to rasterize.
+  if (!(t0 < t1)) return false;
+
+  const double t[2] = {t0, t1};
+  for (int e = 0; e < 2; ++e) {
+    for (int k = 0; k < 4; ++k) out.position[e][k] = v[0][k] + t[e] * (v[1][k] - v[0][k]);
+    out.bary[e][0] = 1 - t[e];
+    out.bary[e][1] = t[e];
+  }
+  // Unclipped endpoints are the original vertices exactly (no rounding through t).
+  if (t0 == 0)
+    for (int k = 0; k < 4; ++k) out.position[0][k] = v[0][k];
+  if (t1 == 1)
+    for (int k = 0; k < 4; ++k) out.position[1][k] = v[1][k];
+  return true;
+}
+
+bool pointInsideClipVolume(const float position[4], const RasterState& state) {
+  const double x = position[0], y = position[1], z = position[2], w = position[3];
+  if (!(w >= kMinClipW)) return false;  // also rejects NaN
+  if (!(-w <= x && x <= w && -w <= y && y <= w)) return false;
+  if (!state.depthClampEnable && !(0 <= z && z <= w)) return false;
+  return true;
 }
 
 }  // namespace tessera::raster

@@ -40,4 +40,32 @@ struct ClipPolygon {
 // inside every plane comes back unchanged, with identity barycentrics.
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
 
+// ---- Lines and points ("Primitive Clipping": "If the primitive under consideration is a point or
+// line segment, then clipping passes it unchanged if its vertices lie entirely within the clip
+// volume").
+
+// Lines use a smaller guard band: SetupLine keeps its snapped endpoints as floats (raster.h),
+// and a multiple of 1/256 is exact in single precision only below 2^16 pixels. 2^15 still
+// leaves 16384 pixels between the band and the largest framebuffer (maxFramebufferWidth), so
+// the covered pixels are those clipping at +-w would give, as for triangles.
+inline constexpr double kLineGuardBand = 1 << 15;
+
+// A clipped line segment: its endpoints in clip space and, for each, the weights of the
+// original two endpoints (P = bary_0 V_0 + bary_1 V_1: "a clipped line segment endpoint lies on
+// both the original line segment and the boundary of the clip volume", with its t).
+struct ClipSegment {
+  double position[2][4];
+  double bary[2][2];
+};
+
+// Clips `line` to the same half-spaces as clipTriangle (w, near/far unless depthClampEnable)
+// with the line guard band. False when nothing, or a single point, remains.
+bool clipLine(const ClipLine& line, const RasterState& state, ClipSegment& out);
+
+// VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES (what Tessera reports): "the primitive is discarded
+// if the vertex lies outside any clip plane, including the planes bounding the view volume":
+// -w <= x <= w, -w <= y <= w, and 0 <= z <= w unless depth clipping is off (depthClampEnable).
+// w < kMinClipW is outside as well (the volume needs w >= 0; 1/w must stay finite).
+bool pointInsideClipVolume(const float position[4], const RasterState& state);
+
 }  // namespace tessera::raster

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace tessera::raster::rules {
 
@@ -87,6 +88,35 @@ EdgeFunction makeEdge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int orient
   // value = dx (sy - y0) - dy (sx - x0): gradient (-dy, dx).
   e.inclusive = isTopLeft(-e.dy, e.dx);
   return e;
+}
+
+PixelSpan pixelCentresWithin(int64_t lo, int64_t hi) {
+  // Smallest p with p*256 + 128 >= lo is ceil((lo - 128) / 256); largest p with
+  // p*256 + 128 <= hi is floor((hi - 128) / 256). Arithmetic shifts floor for negatives too.
+  const int64_t half = kSubPixelOne / 2;
+  const int64_t first = -((half - lo) >> kSubPixelBits);
+  const int64_t last = (hi - half) >> kSubPixelBits;
+  return {static_cast<int32_t>(first), static_cast<int32_t>(std::max(last + 1, first))};
+}
+
+float clampPointSize(float size) {
+  if (!(size >= kPointSizeMin)) return kPointSizeMin;  // also NaN
+  return std::min(size, kPointSizeMax);
+}
+
+float pointSpriteCoord(double sampleCoord, double vertexCoord, float size) {
+  return static_cast<float>(0.5 + (sampleCoord - vertexCoord) / size);
+}
+
+bool isXMajor(int64_t dx, int64_t dy) { return std::llabs(dx) >= std::llabs(dy); }
+
+double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry) {
+  // Coordinates stay below 2^24 (1/256 units within the line guard band), so both products
+  // are exact in int64 and, below 2^53, in double too.
+  const int64_t dx = bx - ax, dy = by - ay;
+  const int64_t dot = (rx - ax) * dx + (ry - ay) * dy;
+  const int64_t len2 = dx * dx + dy * dy;
+  return static_cast<double>(dot) / static_cast<double>(len2);
 }
 
 }  // namespace tessera::raster::rules

@@ -96,4 +96,34 @@ struct DepthRange {
 DepthRange fragmentDepthRange(const RasterState& state);
 float clampFragmentDepth(double z, const DepthRange& range);
 
+// ---- Pixel spans. The pixels p whose centre p + 0.5 lies in [lo, hi] (fixed point), as the
+// half-open range [first, last + 1); empty when none does.
+struct PixelSpan {
+  int32_t first, end;
+};
+PixelSpan pixelCentresWithin(int64_t lo, int64_t hi);
+
+// ---- Points ("Points", "Basic Point Rasterization").
+// pointSizeRange as Tessera reports it (icd/physical_device.cpp: [1, 1], no largePoints).
+inline constexpr float kPointSizeMin = 1.0f, kPointSizeMax = 1.0f;
+// "clamped to the implementation-dependent point size range"; "If an unsupported size is
+// requested, the nearest supported size is used instead". A non-finite size (the value "must be
+// greater than zero") also gets the nearest supported one, kPointSizeMin.
+float clampPointSize(float size);
+// PointCoord: s = 1/2 + (x_p - x_f) / size, with (x_p, y_p) where it is evaluated (the
+// fragment centre here) and (x_f, y_f) "the exact, unrounded framebuffer coordinate of the
+// vertex"; t likewise with y.
+float pointSpriteCoord(double sampleCoord, double vertexCoord, float size);
+
+// ---- Lines ("Basic Line Segment Rasterization").
+// lineWidthRange as Tessera reports it: [1, 1] (no wideLines). Half the width, fixed point.
+inline constexpr int64_t kLineHalfWidth = kSubPixelOne / 2;
+// The non-strict parallelogram's major axis: "the axis in which there is the greatest distance
+// between the line start and end points. If the difference is equal in both directions then
+// the X axis is chosen as the major axis."
+bool isXMajor(int64_t dx, int64_t dy);
+// t = ((p_r - p_a) . (p_b - p_a)) / ||p_b - p_a||^2: "the normalized distance of the fragment
+// along the line" (0 at p_a, 1 at p_b), from fixed-point positions (exact products).
+double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry);
+
 }  // namespace tessera::raster::rules

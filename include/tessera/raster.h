@@ -100,15 +100,16 @@ namespace tessera::raster {
 // Tessera reports pointSizeRange = lineWidthRange = [1, 1] and strictLines = false (no
 // wideLines, no largePoints), so points are 1x1 squares and lines 1 pixel wide.
 
-// A point ready to rasterize, after clipping (a point outside the view volume's z range, or
-// with w <= 0, is discarded; x/y are limited by the viewport/scissor instead), perspective
-// division and the viewport transform.
+// A point ready to rasterize, after clipping, perspective division and the viewport transform.
+// Tessera reports pointClippingBehavior ALL_CLIP_PLANES, so a point whose vertex lies outside
+// any plane of the view volume (x, y, the z range unless depthClampEnable; or w <= 0) is
+// discarded whole ("Primitive Clipping"); its pixels are further limited by viewport/scissor.
 struct SetupPoint {
-  float x, y;        // window coordinates of the vertex (the square's centre)
-  float z;           // window depth
+  float x, y;        // window coordinates of the vertex (the square's centre), unrounded
+  float z;           // window depth, already clamped as the fragments' depth is (the same for all)
   float invW;
   float size;        // PointSize clamped to pointSizeRange
-  Rect bounds;       // pixels the square may cover (∩ scissor and viewport)
+  Rect bounds;       // exactly the pixels the square covers, ∩ scissor and viewport
 };
 // False when the point is clipped away.
 bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out);
@@ -122,15 +123,18 @@ struct ClipLine {
   float position[2][4];
 };
 struct SetupLine {
-  float x[2], y[2];         // window coordinates of the (clipped) endpoints
+  float x[2], y[2];         // window coordinates of the (clipped) endpoints, snapped (exact)
   float z[2], invW[2];
   float clipBary[2][2];     // weights of the original endpoints, clip space (perspective)
   float windowBary[2][2];   // and window space (NoPerspective)
+  // The range each fragment's interpolated depth is clamped to, as SetupTriangle's.
+  float depthMin, depthMax;
   Rect bounds;
 };
 uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
 // Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
-// the parallelogram form, or Bresenham's "diamond-exit" rule — document the choice), width 1.
+// the parallelogram, its edges on the polygon tie-break rule; raster/lines.cpp says why not
+// Bresenham's diamond-exit rule), width 1.
 // Weights: baryPersp/baryLinear hold the two original endpoints' weights in [0] and [1],
 // [2] = 0; z interpolated along the segment.
 void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);

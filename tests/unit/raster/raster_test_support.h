@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <utility>
 #include <vector>
@@ -210,6 +211,58 @@ inline Expect projectedOracle(const ClipTriangle& t, const RasterState& s, int p
     if (dist <= margin) ambiguous = true;
   }
   return ambiguous ? Expect::Ambiguous : Expect::Inside;
+}
+
+// ---- Points and lines.
+
+// The clip position of a vertex given in framebuffer coordinates (as clipFromWindow).
+inline void clipFromWindow(const Viewport& vp, const WindowVertex& v, float out[4]) {
+  out[0] = float((v.x - (vp.x + vp.width / 2.0)) / (vp.width / 2.0) * v.w);
+  out[1] = float((v.y - (vp.y + vp.height / 2.0)) / (vp.height / 2.0) * v.w);
+  out[2] = float(v.zd * v.w);
+  out[3] = float(v.w);
+}
+
+inline ClipLine lineFromWindow(const Viewport& vp, const WindowVertex& a, const WindowVertex& b) {
+  ClipLine l;
+  clipFromWindow(vp, a, l.position[0]);
+  clipFromWindow(vp, b, l.position[1]);
+  return l;
+}
+
+// Adds one emitted quad to `r` (as rasterizeInto does for triangles).
+inline void collect(const Quad& q, Raster& r) {
+  r.quads.push_back(q);
+  for (int slot = 0; slot < 4; ++slot) {
+    if (!(q.coverage & (1u << slot))) continue;
+    const std::pair<int, int> p{q.x + (slot & 1), q.y + (slot >> 1)};
+    ++r.count[p];
+    r.fragment[p] = {q.coverage, slot, q};
+  }
+}
+
+inline Raster rasterizeLines(const std::vector<ClipLine>& lines, const RasterState& s, const Rect& tile) {
+  Raster r;
+  for (const ClipLine& l : lines) {
+    std::vector<SetupLine> setups;
+    setupLine(l, s, setups);
+    for (const SetupLine& sl : setups) rasterizeLine(sl, tile, [&](const Quad& q) { collect(q, r); });
+  }
+  return r;
+}
+
+// Coverage oracle for a width-1 non-strict line with endpoints in 1/256 pixel ("Basic Line
+// Segment Rasterization", strictLines false): the parallelogram whose edges 2 and 3 lie along
+// the minor axis, one pixel long and centred on the endpoints (x is the major axis when
+// |dx| >= |dy|), split along a diagonal into two triangles; a sample is covered when the
+// perturbed-point oracle puts it in either triangle (the polygon tie-breaking rule).
+inline bool oracleLineCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int px, int py) {
+  const bool xMajor = std::llabs(bx - ax) >= std::llabs(by - ay);
+  const int64_t mx = xMajor ? 0 : 128, my = xMajor ? 128 : 0;
+  const int64_t cx[4] = {ax - mx, bx - mx, bx + mx, ax + mx}, cy[4] = {ay - my, by - my, by + my, ay + my};
+  const int64_t t1x[3] = {cx[0], cx[1], cx[2]}, t1y[3] = {cy[0], cy[1], cy[2]};
+  const int64_t t2x[3] = {cx[0], cx[2], cx[3]}, t2y[3] = {cy[0], cy[2], cy[3]};
+  return oracleCovers(t1x, t1y, px, py) || oracleCovers(t2x, t2y, px, py);
 }
 
 }  // namespace tessera::raster::test
