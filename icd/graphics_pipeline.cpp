@@ -124,10 +124,9 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
   if (const auto* ia = info.pInputAssemblyState) {
     s.topology = ia->topology;
     s.primitiveRestart = ia->primitiveRestartEnable;
-    // Points and lines are not rasterized yet: say so instead of drawing nothing.
-    if (ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP &&
-        ia->topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) {
-      *message = "point and line topologies are not rasterized yet";
+    // Adjacency topologies need geometryShader and patches tessellation, neither offered.
+    if (ia->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) {
+      *message = "adjacency and patch topologies need geometry or tessellation shaders";
       return VK_ERROR_UNKNOWN;
     }
   }

@@ -1,6 +1,6 @@
 // draw(): vertex fetch ("Vertex Input Description"), vertex shading in batches of W, primitive
-// assembly ("Primitive Topologies", with primitive restart), then per triangle setup and
-// coverage (raster.h) feeding fragment batches (draw_fragments.cpp).
+// assembly ("Primitive Topologies", with primitive restart), then per point, line or triangle
+// setup and coverage (raster.h) feeding fragment batches (draw_fragments.cpp).
 //
 // This first version runs on the queue's thread, one primitive after another, which gives the
 // spec's rasterization order for free; binning over the thread pool comes next.
@@ -92,6 +92,10 @@ void shadeVertices(const DrawState& s, const DrawCall& c, uint32_t instance, con
       }
     }
     s.vertexShader(&batch);
+    if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) {
+      out.pointSize.resize(n);
+      for (uint32_t lane = 0; lane < count; ++lane) out.pointSize[first + lane] = pointSize[lane];
+    }
     for (uint32_t lane = 0; lane < count; ++lane) {
       uint32_t* v = &out.words[(first + lane) * out.stride];
       for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &position[comp * W + lane], 4);
@@ -103,9 +107,6 @@ void shadeVertices(const DrawState& s, const DrawCall& c, uint32_t instance, con
 
 void draw(const DrawState& s, const DrawCall& c) {
   if (!s.vertexShader || c.vertexCount == 0 || c.instanceCount == 0) return;
-  if (s.topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && s.topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP &&
-      s.topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
-    return;  // points and lines are not rasterized yet (the driver does not offer graphics yet)
   const uint32_t restart = restartValue(c.indexType);
   std::vector<uint32_t> vertexIndices(c.vertexCount);
   std::vector<bool> isRestart(c.vertexCount, false);
@@ -121,6 +122,7 @@ void draw(const DrawState& s, const DrawCall& c) {
   FragmentStage fragments(s);
   ShadedVertices shaded;
   std::vector<SetupTriangle> setups;
+  std::vector<SetupLine> lineSetups;
   for (uint32_t inst = 0; inst < c.instanceCount; ++inst) {
     const uint32_t instance = c.firstInstance + inst;
     shadeVertices(s, c, instance, vertexIndices, shaded);
@@ -134,7 +136,17 @@ void draw(const DrawState& s, const DrawCall& c) {
       auto triangle = [&](uint32_t a, uint32_t b, uint32_t d) {
         fragments.triangle(shaded, begin + a, begin + b, begin + d, primitiveId++, setups);
       };
+      auto line = [&](uint32_t a, uint32_t b) { fragments.line(shaded, begin + a, begin + b, primitiveId++, lineSetups); };
       switch (s.topology) {
+        case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+          for (uint32_t i = 0; i < n; ++i) fragments.point(shaded, begin + i, shaded.pointSize[begin + i], primitiveId++);
+          break;
+        case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+          for (uint32_t i = 0; i + 1 < n; i += 2) line(i, i + 1);
+          break;
+        case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+          for (uint32_t i = 0; i + 1 < n; ++i) line(i, i + 1);
+          break;
         case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
           for (uint32_t i = 0; i + 2 < n; i += 3) triangle(i, i + 1, i + 2);
           break;
@@ -142,8 +154,10 @@ void draw(const DrawState& s, const DrawCall& c) {
           // Triangle i: vertices i, i + (1 + i % 2), i + (2 - i % 2).
           for (uint32_t i = 0; i + 2 < n; ++i) triangle(i, i + 1 + i % 2, i + 2 - i % 2);
           break;
-        default:  // TRIANGLE_FAN: triangle i: vertices i + 1, i + 2, 0
+        case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // triangle i: vertices i + 1, i + 2, 0
           for (uint32_t i = 0; i + 2 < n; ++i) triangle(i + 1, i + 2, 0);
+          break;
+        default:  // adjacency needs geometryShader, patches tessellation: neither is offered
           break;
       }
     };

@@ -129,6 +129,50 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   }
 }
 
+void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId,
+                         std::vector<SetupLine>& scratch) {
+  ClipLine l;
+  std::memcpy(l.position[0], vertices.position(a), 16);
+  std::memcpy(l.position[1], vertices.position(b), 16);
+  scratch.clear();
+  setupLine(l, s_.raster, scratch);
+  if (scratch.empty()) return;
+  vertices_ = &vertices;
+  slots_[0] = a, slots_[1] = b, slots_[2] = a;  // the third weight is always 0
+  primitiveId_ = primitiveId;
+  frontFacing_ = true;  // lines and points are always front-facing
+  isPoint_ = false;
+  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  for (const SetupLine& sl : scratch) {
+    Rect tile{sl.bounds.x0 & ~1, sl.bounds.y0 & ~1, sl.bounds.x1 + (sl.bounds.x1 & 1), sl.bounds.y1 + (sl.bounds.y1 & 1)};
+    if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) continue;
+    rasterizeLine(sl, tile, [&](const Quad& q) {
+      quads_.push_back(q);
+      if (quads_.size() == quadsPerBatch) shadeBatch();
+    });
+    if (!quads_.empty()) shadeBatch();
+  }
+}
+
+void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
+  SetupPoint p;
+  if (!setupPoint(vertices.position(slot), pointSize, s_.raster, &p)) return;
+  vertices_ = &vertices;
+  slots_[0] = slots_[1] = slots_[2] = slot;
+  primitiveId_ = primitiveId;
+  frontFacing_ = true;
+  isPoint_ = true;
+  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  Rect tile{p.bounds.x0 & ~1, p.bounds.y0 & ~1, p.bounds.x1 + (p.bounds.x1 & 1), p.bounds.y1 + (p.bounds.y1 & 1)};
+  if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
+  rasterizePoint(p, tile, [&](const Quad& q) {
+    quads_.push_back(q);
+    if (quads_.size() == quadsPerBatch) shadeBatch();
+  });
+  if (!quads_.empty()) shadeBatch();
+  isPoint_ = false;
+}
+
 void FragmentStage::flush() {
   if (!quads_.empty()) shadeBatch();
 }
@@ -151,6 +195,8 @@ void FragmentStage::shadeBatch() {
       fb.fragCoord[1][lane] = float(py[lane]) + 0.5f;
       fb.fragCoord[2][lane] = quad.z[p];
       fb.fragCoord[3][lane] = quad.invW[p];
+      fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
+      fb.pointCoord[1][lane] = isPoint_ ? quad.pointCoord[p][1] : 0.5f;
       // "Interpolation": flat from the provoking vertex, else the barycentric blend of the
       // original triangle's three vertices (perspective-correct or in window space).
       for (size_t k = 0; k < vertices_->locations.size(); ++k) {

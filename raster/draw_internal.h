@@ -14,6 +14,7 @@ struct ShadedVertices {
   std::vector<uint32_t> locations;
   uint32_t stride = 4;
   std::vector<uint32_t> words;
+  std::vector<float> pointSize;  // per slot, when the topology is points
   const float* position(uint32_t slot) const { return reinterpret_cast<const float*>(&words[size_t(slot) * stride]); }
   const uint32_t* outputs(uint32_t slot) const { return &words[size_t(slot) * stride + 4]; }
 };
@@ -29,6 +30,10 @@ class FragmentStage {
   // One triangle by its vertices' slots; a is the provoking vertex.
   void triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
                 std::vector<SetupTriangle>& scratch);
+  // One line by its endpoints' slots (a provoking), one point by its slot; pointSize from the
+  // vertex stage.
+  void line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId, std::vector<SetupLine>& scratch);
+  void point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId);
   void flush();
 
  private:
@@ -39,6 +44,7 @@ class FragmentStage {
   uint32_t slots_[3] = {};
   uint32_t primitiveId_ = 0;
   bool frontFacing_ = true;
+  bool isPoint_ = false;
   std::vector<Quad> quads_;  // the batch being filled (one triangle)
   std::vector<uint32_t> inputs_, outputs_;
 };

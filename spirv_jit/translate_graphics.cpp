@@ -362,11 +362,13 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
       break;
     case spv::BuiltIn::PrimitiveId: v.leaves = {batchField(offsetof(abi::FragmentBatch, primitiveId), i32)}; break;
     case spv::BuiltIn::HelperInvocation: v.leaves = {B.CreateNot(aliveMask())}; break;
-    case spv::BuiltIn::PointCoord: {
-      llvm::Value* half = llvm::ConstantFP::get(B.getFloatTy(), 0.5);
-      v.leaves = {half, half};
+    case spv::BuiltIn::PointCoord:
+      for (uint32_t c = 0; c < 2; ++c)
+        v.leaves.push_back(B.CreateAlignedLoad(
+            laneType(B.getFloatTy()),
+            B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offsetof(abi::FragmentBatch, pointCoord) + c * 4 * abi::kMaxSimdWidth)),
+            llvm::Align(4)));
       break;
-    }
     case spv::BuiltIn::SampleId:
     case spv::BuiltIn::Layer:
     case spv::BuiltIn::ViewportIndex:

@@ -152,6 +152,7 @@ struct FragmentBatch {
   uint32_t primitiveId;     // PrimitiveId
   uint32_t alive;           // out: covered lanes neither discarded nor demoted
   float fragCoord[4][kMaxSimdWidth];  // FragCoord x, y (pixel centres), z, 1/w per lane
+  float pointCoord[2][kMaxSimdWidth]; // PointCoord s, t per lane (points; 0.5 otherwise)
   const uint32_t* inputs;   // inputs by location, interpolated by the caller, SoA as above
   uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
   float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it

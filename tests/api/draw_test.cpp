@@ -34,8 +34,14 @@ struct Vertex {
   float color[4];
 };
 
-// Renders the scene on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure).
-std::vector<uint8_t> renderScene(VkPhysicalDevice pd) {
+struct Scene {
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  std::vector<Vertex> vertices;
+  bool indexedFirstSix = true;  // triangles: the first 6 vertices by index, the rest plainly
+};
+
+// Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure).
+std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene) {
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -111,18 +117,13 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd) {
 
   // Three triangles: A (z 0.5), B (z 0.3 .. 0.6, so it crosses A's plane), C (z 0.1,
   // half-transparent). Vertices at off-grid sub-pixel positions.
-  const Vertex vertices[9] = {
-      {{-0.91f, -0.87f, 0.5f}, {1, 0, 0, 1}},   {{0.93f, -0.79f, 0.5f}, {0, 1, 0, 1}},
-      {{0.02f, 0.91f, 0.5f}, {0, 0, 1, 1}},     {{-0.53f, 0.71f, 0.3f}, {1, 1, 0, 1}},
-      {{0.81f, 0.57f, 0.3f}, {0, 1, 1, 1}},     {{0.13f, -0.73f, 0.6f}, {1, 0, 1, 1}},
-      {{-0.79f, 0.23f, 0.1f}, {1, 1, 1, 0.5f}}, {{0.31f, 0.89f, 0.1f}, {1, 1, 1, 0.5f}},
-      {{0.62f, -0.21f, 0.1f}, {0.2f, 0.4f, 1, 0.5f}}};
   const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
+  const size_t vertexBytes = scene.vertices.size() * sizeof(Vertex);
   void *vbMap, *ibMap, *rbMap;
-  VkBuffer vb = makeBuffer(sizeof(vertices), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vbMap);
+  VkBuffer vb = makeBuffer(vertexBytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vbMap);
   VkBuffer ib = makeBuffer(sizeof(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &ibMap);
   VkBuffer readback = makeBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rbMap);
-  std::memcpy(vbMap, vertices, sizeof(vertices));
+  std::memcpy(vbMap, scene.vertices.data(), vertexBytes);
   std::memcpy(ibMap, indices, sizeof(indices));
 
   std::vector<uint32_t> vsCode = loadCorpusShader("draw_basic_vert"), fsCode = loadCorpusShader("draw_basic_frag");
@@ -146,7 +147,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd) {
                                                 {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 12}};
   VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, nullptr, 0, 1, &binding, 2, attrs};
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  ia.topology = scene.topology;
   VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   vp.viewportCount = vp.scissorCount = 1;
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
@@ -242,8 +243,12 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd) {
   VkDeviceSize zero = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);
   vkCmdBindIndexBuffer(cmd, ib, 0, VK_INDEX_TYPE_UINT16);
-  vkCmdDrawIndexed(cmd, 6, 1, 0, 0, 0);
-  vkCmdDraw(cmd, 3, 1, 6, 0);
+  if (scene.indexedFirstSix) {
+    vkCmdDrawIndexed(cmd, 6, 1, 0, 0, 0);
+    vkCmdDraw(cmd, uint32_t(scene.vertices.size()) - 6, 1, 6, 0);
+  } else {
+    vkCmdDraw(cmd, uint32_t(scene.vertices.size()), 1, 0, 0);
+  }
   vkCmdEndRendering(cmd);
   barrier(color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
           VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -278,12 +283,14 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd) {
   return pixels;
 }
 
-TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {
-  const char* ours = std::getenv("VK_DRIVER_FILES");
-  ASSERT_NE(ours, nullptr);
+// Renders `scene` on Tessera and on lavapipe (when installed) through one instance with
+// validation; compares the images. maxDifferent: pixels allowed to differ by more than 2/255.
+void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDifferent) {
+  ASSERT_NE(std::getenv("VK_DRIVER_FILES"), nullptr);
+  const std::string ours = std::getenv("VK_DRIVER_FILES");
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
   const bool haveLavapipe = std::ifstream(kLavapipeIcd).good();
-  std::string both = std::string(ours) + (haveLavapipe ? std::string(":") + kLavapipeIcd : "");
+  std::string both = ours + (haveLavapipe ? std::string(":") + kLavapipeIcd : "");
   setenv("VK_DRIVER_FILES", both.c_str(), 1);
 
   std::vector<std::string> errors;
@@ -322,7 +329,7 @@ TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {
     else if (std::strncmp(p.deviceName, "llvmpipe", 8) == 0) lavapipe = pd;
   }
   ASSERT_NE(tessera, VK_NULL_HANDLE);
-  std::vector<uint8_t> ourImage = renderScene(tessera);
+  std::vector<uint8_t> ourImage = renderScene(tessera, scene);
   ASSERT_EQ(ourImage.size(), size_t(kSize * kSize * 4));
   // Every triangle shows: A's red corner, B above A where B is nearer, C blended over both.
   auto pixel = [&](const std::vector<uint8_t>& img, int x, int y) { return &img[size_t(y * kSize + x) * 4]; };
@@ -331,7 +338,7 @@ TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {
   EXPECT_NEAR(clearPixel[1], 51, 1);
   EXPECT_NEAR(clearPixel[2], 77, 1);
   if (lavapipe) {
-    std::vector<uint8_t> reference = renderScene(lavapipe);
+    std::vector<uint8_t> reference = renderScene(lavapipe, scene);
     ASSERT_EQ(reference.size(), ourImage.size());
     // Rasterizers may round a depth comparison on the line where B crosses A differently
     // (a pixel or two); colours may differ by the 8-bit interpolation precision.
@@ -351,12 +358,50 @@ TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {
                         << "," << int(a[3]) << " lavapipe " << int(b[0]) << "," << int(b[1]) << "," << int(b[2]) << ","
                         << int(b[3]);
       }
-    EXPECT_GT(covered, kSize * kSize / 3) << "the scene covers a good part of the image";
-    EXPECT_LE(different, 8u) << "pixels that differ from lavapipe by more than 2/255";
+    EXPECT_GE(covered, minCovered) << "pixels the scene covers (lavapipe)";
+    EXPECT_LE(different, maxDifferent) << "pixels that differ from lavapipe by more than 2/255";
   }
   destroyMessenger(instance, messenger, nullptr);
   vkDestroyInstance(instance, nullptr);
+  setenv("VK_DRIVER_FILES", ours.c_str(), 1);
   for (const std::string& e : errors) ADD_FAILURE() << "validation: " << e;
+}
+
+TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {
+  // A (z 0.5), B (z 0.3 .. 0.6, so it crosses A's plane), C (z 0.1, half-transparent);
+  // vertices at off-grid sub-pixel positions.
+  Scene scene;
+  scene.vertices = {{{-0.91f, -0.87f, 0.5f}, {1, 0, 0, 1}},   {{0.93f, -0.79f, 0.5f}, {0, 1, 0, 1}},
+                    {{0.02f, 0.91f, 0.5f}, {0, 0, 1, 1}},     {{-0.53f, 0.71f, 0.3f}, {1, 1, 0, 1}},
+                    {{0.81f, 0.57f, 0.3f}, {0, 1, 1, 1}},     {{0.13f, -0.73f, 0.6f}, {1, 0, 1, 1}},
+                    {{-0.79f, 0.23f, 0.1f}, {1, 1, 1, 0.5f}}, {{0.31f, 0.89f, 0.1f}, {1, 1, 1, 0.5f}},
+                    {{0.62f, -0.21f, 0.1f}, {0.2f, 0.4f, 1, 0.5f}}};
+  compareWithLavapipe(scene, kSize * kSize / 3, 8);
+}
+
+TEST(Draw, PointsAndAxisAlignedLinesMatchLavapipe) {
+  // "Basic Point Rasterization": 1x1 squares; horizontal and vertical width-1 lines cover the
+  // same pixels under the parallelogram (Tessera) and rectangle (lavapipe) rules, with
+  // endpoints off the pixel grid so that no tie decides.
+  Scene points;
+  points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  points.indexedFirstSix = false;
+  for (int i = 0; i < 24; ++i) {
+    const float x = -0.9f + 0.077f * float(i), y = -0.8f + 0.061f * float((i * 7) % 24);
+    points.vertices.push_back({{x, y, 0.4f}, {float(i % 3) * 0.5f, 1.0f - float(i % 5) * 0.2f, 0.3f, 1}});
+  }
+  compareWithLavapipe(points, 20, 0);
+  Scene lines;
+  lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  lines.indexedFirstSix = false;
+  for (int i = 0; i < 6; ++i) {
+    const float c = -0.83f + 0.29f * float(i);
+    lines.vertices.push_back({{-0.87f, c, 0.5f}, {1, 0, 0, 1}});  // horizontal: red to green
+    lines.vertices.push_back({{0.79f, c, 0.5f}, {0, 1, 0, 1}});
+    lines.vertices.push_back({{c + 0.011f, -0.91f, 0.5f}, {0, 0, 1, 1}});  // vertical, crossing them
+    lines.vertices.push_back({{c + 0.011f, 0.88f, 0.3f}, {1, 1, 1, 1}});
+  }
+  compareWithLavapipe(lines, 300, 6);
 }
 
 }  // namespace
