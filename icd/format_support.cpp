@@ -1,13 +1,14 @@
 // Which format features Tessera implements, derived from what the code can do with each
 // format rather than listed by hand: copies work on any single-plane format (they move bytes),
 // blits and clears need the texel codec, linear blits a float-decoded format; sampling, storage
-// and texel buffers whatever the codec and the reference sampler read. Attachments wait for
-// the rasterizer.
+// and texel buffers whatever the codec and the reference sampler read (ETC2/EAC: sampling and
+// blit sources through their block decoder). Attachments wait for the rasterizer.
 #include <bit>
 #include <cmath>
 
 #include "entrypoints.h"
 #include "physical_device.h"
+#include "tessera/compressed.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 
@@ -52,6 +53,13 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
     features |= sampledFeatures(*info);
     features |= storageFeatures(format);
     features |= attachmentFeatures(*info);
+  } else if (hasBlockDecoder(*info)) {
+    // ETC2/EAC (sampler/etc2_decode.cpp): the reference sampler and the blit's generic path
+    // decode their blocks, giving floats that can be filtered. These are the bits the spec's
+    // "Mandatory format support: ETC2 and EAC compressed formats" table requires with
+    // textureCompressionETC2. BC and ASTC have no decoder and stay transfer-only.
+    features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
   }
   return features;
 }

@@ -158,6 +158,9 @@ FeatureSet supportedFeatures() {
   f.synchronization2 = true;           // icd/queue.cpp, icd/cmd_sync.cpp
   f.privateData = true;                // icd/private_data.cpp
   f.maintenance4 = true;               // icd/image.cpp, icd/buffer.cpp (requirements queries)
+  // Every ETC2/EAC format is decoded by sampler/etc2_decode.cpp for sampling and blits
+  // (icd/format_support.cpp; tests/unit/sampler/etc2_decode_test.cpp, tests/api/etc2_blit_test.cpp).
+  f.textureCompressionETC2 = true;
   // Compute shaders (spirv_jit/, tests/unit/spirv_jit, tests/api/compute_test.cpp):
   f.robustBufferAccess = true;         // every descriptor access is bounds-checked (translate_memory.cpp)
   f.pipelineCreationCacheControl = true;  // icd/compute_pipeline.cpp (FAIL_ON_COMPILE_REQUIRED, EARLY_RETURN)

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "decoded_block.h"
+#include "tessera/compressed.h"
 #include "tessera/texel_codec.h"
 
 namespace tessera {
@@ -114,6 +116,32 @@ void blitDepthStencil(const SubresourceView& src, const SubresourceView& dst, co
     }
   }
 }
+
+// Decoded source texels of the generic path. Uncompressed formats go through the texel codec;
+// block-compressed ones (ETC2/EAC: BLIT_SRC is mandatory for them) decode the block holding the
+// texel, keeping the last block so a row of texels decodes each block once. A compressed
+// level's extent counts texels while rowPitch/slicePitch step over rows of blocks
+// (icd/image.cpp computeImageLayout).
+class SourceTexels {
+ public:
+  explicit SourceTexels(const SubresourceView& v) : v_(v), texelSize_(aspectTexelSize(*v.format, v.aspect)) {}
+
+  void read(int32_t i, int32_t j, int32_t k, TexelValue& out) {
+    const FormatInfo& f = *v_.format;
+    if (!f.isCompressed()) {
+      decodeTexel(f, texelAddress(v_, texelSize_, i, j, k), out);
+      return;
+    }
+    const uint32_t bx = uint32_t(i) / f.blockWidth, by = uint32_t(j) / f.blockHeight;
+    const uint8_t* block = v_.data + size_t(k) * v_.slicePitch + size_t(by) * v_.rowPitch + size_t(bx) * f.blockSize;
+    out = block_.texel(f, block, uint32_t(i) % f.blockWidth, uint32_t(j) % f.blockHeight);
+  }
+
+ private:
+  const SubresourceView& v_;
+  size_t texelSize_;
+  DecodedBlock block_;
+};
 
 // The destination-to-source mapping of one destination x.
 struct XMap {
@@ -269,11 +297,11 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
     if (src.aspect == dst.aspect) blitDepthStencil(src, dst, ax, begin, end);
     return;
   }
-  if (!hasColorCodec(*src.format) || !hasColorCodec(*dst.format)) return;
+  const bool srcReadable = hasColorCodec(*src.format) || hasBlockDecoder(*src.format);
+  if (!srcReadable || !hasColorCodec(*dst.format)) return;
 
   const FormatInfo& sf = *src.format;
   const FormatInfo& df = *dst.format;
-  const size_t srcTexel = aspectTexelSize(sf, src.aspect);
   const size_t dstTexel = aspectTexelSize(df, dst.aspect);
   const TexelKind srcKind = texelKind(sf);
   const TexelKind dstKind = texelKind(df);
@@ -294,14 +322,13 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
     return;
   }
 
+  SourceTexels source(src);
   for (int32_t z = begin[2]; z < end[2]; ++z) {
     for (int32_t y = begin[1]; y < end[1]; ++y) {
       for (int32_t x = begin[0]; x < end[0]; ++x) {
         TexelValue value;
         if (!linear) {
-          decodeTexel(
-              sf, texelAddress(src, srcTexel, xmap[size_t(x - begin[0])].nearest, ax[1].nearest(y), ax[2].nearest(z)),
-              value);
+          source.read(xmap[size_t(x - begin[0])].nearest, ax[1].nearest(y), ax[2].nearest(z), value);
         } else {
           // "Format conversions on unorm, snorm, scaled and packed float formats of the copied
           // aspect of the image are performed by first converting the pixels to float values.
@@ -326,7 +353,7 @@ void blitRegion(const SubresourceView& src, const SubresourceView& dst,
                 const double w = wx[dx] * wy[dy] * wz[dz];
                 if (w == 0.0) continue;
                 TexelValue t;
-                decodeTexel(sf, texelAddress(src, srcTexel, i[dx], j[dy], k[dz]), t);
+                source.read(i[dx], j[dy], k[dz], t);
                 for (int c = 0; c < 4; ++c) sum[c] += w * double(t.f[c]);
               }
           for (int c = 0; c < 4; ++c) value.f[c] = float(sum[c]);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "decoded_block.h"
 #include "tessera/sampling.h"
 
 namespace tessera::sampler_detail {
@@ -79,6 +80,9 @@ struct TexelSource {
   uint32_t compareOp;      // VkCompareOp
   double dref;             // already clamped to [0,1] for UNORM depth formats
   uint32_t borderColor;    // VkBorderColor
+  // Block-compressed views: the block last decoded (readConverted fills it; one sample's texels
+  // mostly share a block).
+  mutable DecodedBlock block;
 };
 TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                             const SampleRequest& request);

@@ -106,6 +106,19 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
     return t;
   }
   if (!l.base || !src.format) return t;  // no memory behind the view: read zeros
+  if (src.format->isCompressed()) {
+    // A block-compressed view (ETC2/EAC): l.width/height count texels, but rows of memory are
+    // rows of blocks (rowPitch = bytes per row of blocks, slicePitch per z slice of them,
+    // view.texelSize = bytes per block; icd/image.cpp). Decode the block holding (i,j) and take
+    // the texel; sRGB -> linear happens in the decoder, before any filtering.
+    const FormatInfo& f = *src.format;
+    const uint8_t* block = l.base + uint64_t(layer) * l.layerPitch + uint64_t(k) * l.slicePitch +
+                           uint64_t(uint32_t(j) / f.blockHeight) * l.rowPitch +
+                           uint64_t(uint32_t(i) / f.blockWidth) * view.texelSize;
+    const TexelValue& v = src.block.texel(f, block, uint32_t(i) % f.blockWidth, uint32_t(j) % f.blockHeight);
+    for (int c = 0; c < 4; ++c) t.c[c] = v.f[c];
+    return t;
+  }
   // Texel (i,j,k) of `layer`, sample 0 (sampled images are single-sample), laid out as
   // ImageLevel describes (the same addressing as the runtime's texelAddress).
   const uint8_t* p = l.base + uint64_t(layer) * l.layerPitch + uint64_t(k) * l.slicePitch + uint64_t(j) * l.rowPitch +

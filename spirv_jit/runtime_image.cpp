@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "tessera/compressed.h"
 #include "tessera/format.h"
 #include "tessera/shader_abi.h"
 #include "tessera/texel_codec.h"
@@ -18,8 +19,12 @@ using tessera::abi::TexelBufferDescriptor;
 namespace {
 
 // Texel address for integer coordinates (x, y, z) where z is the layer for arrayed views (and
-// cube faces), the depth slice for 3D views. Null when out of range.
-uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod) {
+// cube faces), the depth slice for 3D views. Null when out of range. Block-compressed views
+// (blockWidth x blockHeight texels per block) give the address of the block holding the texel:
+// their levels' width/height count texels, rowPitch steps over a row of blocks and texelSize is
+// the block's size (icd/image.cpp).
+uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod,
+                      uint32_t blockWidth = 1, uint32_t blockHeight = 1) {
   if (!v || lod < 0 || uint32_t(lod) >= v->levelCount) return nullptr;
   const tessera::abi::ImageLevel& l = v->levels[lod];
   if (!l.base || x < 0 || uint32_t(x) >= l.width || sample < 0 || uint32_t(sample) >= v->samples) return nullptr;
@@ -45,8 +50,8 @@ uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, 
       break;
   }
   if (y < 0 || uint32_t(y) >= l.height) return nullptr;
-  return l.base + layer * l.layerPitch + slice * l.slicePitch + uint64_t(y) * l.rowPitch +
-         (uint64_t(x) * v->samples + uint32_t(sample)) * v->texelSize;
+  return l.base + layer * l.layerPitch + slice * l.slicePitch + uint64_t(uint32_t(y) / blockHeight) * l.rowPitch +
+         (uint64_t(uint32_t(x) / blockWidth) * v->samples + uint32_t(sample)) * v->texelSize;
 }
 
 const ImageViewState* viewOf(const ImageDescriptor* d) { return d ? d->view : nullptr; }
@@ -101,11 +106,17 @@ extern "C" {
 void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod,
                            uint32_t* out) {
   const ImageViewState* v = viewOf(d);
-  uint8_t* p = texelAddress(v, x, y, z, sample, lod);
+  const tessera::FormatInfo* f = v ? tessera::formatInfo(VkFormat(v->format)) : nullptr;
   tessera::TexelValue t{};
-  if (p) {
-    const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
-    if (f) loadTexel(*f, p, v->texelSize, t);
+  if (f && f->isCompressed()) {
+    // OpImageFetch on an ETC2/EAC sampled image: decode the block, take texel (x, y) of it.
+    // (Compressed images are never 1D, so y is a texel row here.)
+    tessera::TexelValue texels[16];
+    if (const uint8_t* p = texelAddress(v, x, y, z, sample, lod, f->blockWidth, f->blockHeight);
+        p && tessera::decodeCompressedBlock(*f, p, texels))
+      t = texels[uint32_t(y) % f->blockHeight * 4 + uint32_t(x) % f->blockWidth];
+  } else if (uint8_t* p = texelAddress(v, x, y, z, sample, lod); p && f) {
+    loadTexel(*f, p, v->texelSize, t);
   }
   std::memcpy(out, t.u, 16);
 }

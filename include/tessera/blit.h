@@ -28,7 +28,9 @@ struct SubresourceView {
 // vkCmdBlitImage for one region and one layer pair: offsets as in VkImageBlit2 (may be
 // mirrored: offsets[0] > offsets[1]), filter NEAREST or LINEAR (LINEAR only for float-decoded
 // formats; 3D images filter in z too). Does format conversion (float<->float incl. sRGB,
-// uint->uint, sint->sint). Depth/stencil only with NEAREST between the same format.
+// uint->uint, sint->sint). The source may be block-compressed where compressed.h decodes the
+// format (ETC2/EAC; extent in texels, rowPitch/slicePitch over rows of blocks). Depth/stencil
+// only with NEAREST between the same format.
 // Sampling clamps to the edge of the source image (not of the source region, which the spec
 // allows but does not require). Destination texels outside the destination image are skipped.
 // rowBegin/rowEnd restrict the work to destination rows [rowBegin, rowEnd) (the mapping from

@@ -40,11 +40,16 @@ struct TexelBufferDescriptor {
 };
 
 // One mip level of an image view, for the view's single aspect.
+// Block-compressed views (ETC2/EAC, sampled only): width/height/depth count texels, while
+// rowPitch is the bytes of one row of blocks, slicePitch of one z slice of block rows, and the
+// view's texelSize is the block size; texel (i,j) lies in the block at
+// base + (j / blockHeight) * rowPitch + (i / blockWidth) * texelSize. An uncompressed view of a
+// compressed image (BLOCK_TEXEL_VIEW_COMPATIBLE) instead counts blocks: one texel per block.
 struct ImageLevel {
   uint8_t* base;      // texel (0,0,0) of the view's first array layer at this level
   uint32_t width, height, depth;
   uint32_t reserved;
-  uint64_t rowPitch;    // bytes between rows
+  uint64_t rowPitch;    // bytes between rows (of texel blocks)
   uint64_t slicePitch;  // bytes between z slices
   uint64_t layerPitch;  // bytes between array layers
 };
