@@ -29,6 +29,10 @@ raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits 
   a.format = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? v->format : img.vkFormat;
   a.rowPitch = sv.rowPitch;
   a.texelSize = img.texelSize(aspect);
+  // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices.
+  const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
+  a.layerPitch = img.type == VK_IMAGE_TYPE_3D ? level.depthPitch : level.layerPitch;
+  a.layerCount = v->range.layerCount;
   return a;
 }
 
@@ -38,8 +42,10 @@ struct Clear {
   VkClearValue value{};
 };
 
-// Fills `rect` of an attachment with a clear value ("Clear Values" conversions).
-void clearRect(const Clear& c, const raster::Rect& rect) {
+// Fills `rect` of layer `layer` of an attachment with a clear value ("Clear Values"
+// conversions). Layers beyond the view are ignored.
+void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
+  if (layer >= c.target.layerCount) return;
   if (!c.target.base || c.kind == Clear::None) return;
   const FormatInfo* f = formatInfo(c.target.format);
   if (!f) return;
@@ -56,8 +62,9 @@ void clearRect(const Clear& c, const raster::Rect& rect) {
       texel[0] = uint8_t(c.value.depthStencil.stencil);
       break;
   }
+  uint8_t* base = c.target.base + layer * c.target.layerPitch;
   for (int32_t y = rect.y0; y < rect.y1; ++y) {
-    uint8_t* row = c.target.base + uint64_t(y) * c.target.rowPitch;
+    uint8_t* row = base + uint64_t(y) * c.target.rowPitch;
     for (int32_t x = rect.x0; x < rect.x1; ++x) std::memcpy(row + uint64_t(x) * size, texel, size);
   }
 }
@@ -70,7 +77,8 @@ struct BeginTargetsCmd {
   uint32_t clearCount;
   void execute(ExecContext& ctx) const {
     ctx.targets = targets;
-    for (uint32_t i = 0; i < clearCount; ++i) clearRect(clears[i], targets.renderArea);
+    for (uint32_t i = 0; i < clearCount; ++i)
+      for (uint32_t layer = 0; layer < targets.layers; ++layer) clearRect(clears[i], targets.renderArea, layer);
   }
 };
 
@@ -92,12 +100,12 @@ struct ClearAttachmentsCmd {
       else if (c.kind == Clear::Depth) c.target = ctx.targets.depth;
       else c.target = ctx.targets.stencil;
       for (uint32_t r = 0; r < rectCount; ++r) {
-        if (rects[r].baseArrayLayer != 0) continue;  // only the base layer is rendered
         const VkRect2D& rc = rects[r].rect;
         raster::Rect area{std::max(rc.offset.x, ctx.targets.renderArea.x0), std::max(rc.offset.y, ctx.targets.renderArea.y0),
                           std::min(int32_t(rc.offset.x + int32_t(rc.extent.width)), ctx.targets.renderArea.x1),
                           std::min(int32_t(rc.offset.y + int32_t(rc.extent.height)), ctx.targets.renderArea.y1)};
-        if (area.x0 < area.x1 && area.y0 < area.y1) clearRect(c, area);
+        if (area.x0 >= area.x1 || area.y0 >= area.y1) continue;
+        for (uint32_t l = 0; l < rects[r].layerCount; ++l) clearRect(c, area, rects[r].baseArrayLayer + l);
       }
     }
   }
@@ -108,11 +116,13 @@ raster::Rect rectOf(const VkRect2D& r) {
 }
 
 void recordSubpassTargets(CommandBuffer* cb, const RenderPass& rp, const ImageView* const* views, uint32_t subpass,
-                          const raster::Rect& area, const VkClearValue* clearValues, uint32_t clearValueCount, bool first) {
+                          const raster::Rect& area, uint32_t layers, const VkClearValue* clearValues,
+                          uint32_t clearValueCount, bool first) {
   auto* c = cb->record<BeginTargetsCmd>();
   if (!c) return;
   c->targets.active = true;
   c->targets.renderArea = area;
+  c->targets.layers = layers;
   const RenderPass::Subpass& sp = rp.subpasses[subpass];
   c->targets.colorCount = uint32_t(std::min<size_t>(sp.colors.size(), abi::kMaxColorAttachments));
   for (uint32_t i = 0; i < c->targets.colorCount; ++i) {
@@ -168,8 +178,9 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass2(VkCommandBuffer command
     if (fb->imageless && imageless && a < imageless->attachmentCount) views[a] = fromHandle<ImageView>(imageless->pAttachments[a]);
     else if (!fb->imageless && a < fb->attachments.size()) views[a] = fb->attachments[a];
   }
-  cb->passRecording = {rp, views, 0, rectOf(info->renderArea)};
-  recordSubpassTargets(cb, *rp, views, 0, cb->passRecording.area, info->pClearValues, info->clearValueCount, true);
+  cb->passRecording = {rp, views, 0, rectOf(info->renderArea), std::max(fb->layers, 1u)};
+  recordSubpassTargets(cb, *rp, views, 0, cb->passRecording.area, cb->passRecording.layers, info->pClearValues,
+                       info->clearValueCount, true);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass(VkCommandBuffer commandBuffer, const VkRenderPassBeginInfo* info,
@@ -183,7 +194,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass2(VkCommandBuffer commandBuff
   CommandBuffer::PassRecording& rec = cb->passRecording;
   if (!rec.pass) return;
   ++rec.subpass;
-  if (rec.subpass < rec.pass->subpasses.size()) recordSubpassTargets(cb, *rec.pass, rec.views, rec.subpass, rec.area, nullptr, 0, false);
+  if (rec.subpass < rec.pass->subpasses.size())
+    recordSubpassTargets(cb, *rec.pass, rec.views, rec.subpass, rec.area, rec.layers, nullptr, 0, false);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass(VkCommandBuffer commandBuffer, VkSubpassContents) {
@@ -206,6 +218,9 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBu
   if (!c) return;
   c->targets.active = true;
   c->targets.renderArea = rectOf(info->renderArea);
+  // With a view mask the views are the layers named by its bits (multiview is not offered, so
+  // the mask is 0 and layerCount counts the layers).
+  c->targets.layers = std::max(info->layerCount, 1u);
   c->targets.colorCount = std::min(info->colorAttachmentCount, abi::kMaxColorAttachments);
   c->clearCount = 0;
   // A render pass instance that resumes a suspended one does not load again.

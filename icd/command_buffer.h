@@ -32,6 +32,7 @@ struct RenderTargets {
   raster::AttachmentView color[abi::kMaxColorAttachments];
   raster::AttachmentView depth, stencil;
   raster::Rect renderArea{};
+  uint32_t layers = 1;  // framebuffer layers / VkRenderingInfo::layerCount (load-op clears)
 };
 
 struct ExecContext {
@@ -124,6 +125,7 @@ struct CommandBuffer : DispatchableObject {
     const ImageView* const* views = nullptr;  // by attachment index, in the arena
     uint32_t subpass = 0;
     raster::Rect area{};
+    uint32_t layers = 1;
   } passRecording;
 
   // nullptr for bind points Tessera does not have (ray tracing, ...).

@@ -12,6 +12,7 @@
 #include "physical_device.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
+#include "render_pass.h"
 #include "shader_module.h"
 
 namespace tessera {
@@ -102,6 +103,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     const jit::GraphicsFacts& f = g.fragment->facts;
     std::memcpy(s.fragment.inputComponents, f.inputComponents, sizeof(f.inputComponents));
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) s.fragment.inputInterpolation[l] = uint8_t(f.inputInterpolation[l]);
+    for (uint32_t l = 0; l < abi::kMaxColorAttachments; ++l)
+      if (f.outputComponents[l]) s.fragment.colorOutputs |= uint8_t(1u << l);
     s.fragment.writesFragDepth = f.writesFragDepth;
     s.fragment.canDiscard = f.canDiscard;
     s.fragment.hasSideEffects = f.hasSideEffects;
@@ -142,11 +145,35 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
     g.lineWidth = rs->lineWidth;
   }
-  if (const auto* vp = info.pViewportState) {
+  // Pointers the spec says are ignored must not be read ("VkGraphicsPipelineCreateInfo":
+  // rasterization disabled statically ignores the viewport, multisample, depth/stencil and
+  // colour blend states; no depth/stencil or colour attachment ignores those states).
+  const bool discardStatic = s.rasterizerDiscard && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+  bool hasDepthStencil = true, hasColor = true;
+  if (auto* rendering = findInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+      rendering && !info.renderPass) {
+    hasDepthStencil = rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+                      rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
+    hasColor = rendering->colorAttachmentCount > 0;
+  } else if (!info.renderPass) {
+    hasDepthStencil = hasColor = false;  // dynamic rendering without formats: no attachments
+  } else {
+    const RenderPass* rp = fromHandle<RenderPass>(info.renderPass);
+    if (info.subpass < rp->subpasses.size()) {
+      const RenderPass::Subpass& sp = rp->subpasses[info.subpass];
+      hasDepthStencil = sp.depthStencil && sp.depthStencil->attachment != VK_ATTACHMENT_UNUSED;
+      hasColor = !sp.colors.empty();
+    }
+  }
+  const VkPipelineViewportStateCreateInfo* viewportState = discardStatic ? nullptr : info.pViewportState;
+  const VkPipelineDepthStencilStateCreateInfo* depthStencilState =
+      discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;
+  const VkPipelineColorBlendStateCreateInfo* colorBlendState = discardStatic || !hasColor ? nullptr : info.pColorBlendState;
+  if (const auto* vp = viewportState) {
     if (vp->pViewports && vp->viewportCount) g.viewport = vp->pViewports[0];
     if (vp->pScissors && vp->scissorCount) g.scissor = vp->pScissors[0];
   }
-  if (const auto* ds = info.pDepthStencilState) {
+  if (const auto* ds = depthStencilState) {
     s.depthTest = ds->depthTestEnable;
     s.depthWrite = ds->depthWriteEnable;
     s.depthCompare = ds->depthCompareOp;
@@ -157,7 +184,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     s.stencilFront = stencilFace(ds->front);
     s.stencilBack = stencilFace(ds->back);
   }
-  if (const auto* cb = info.pColorBlendState) {
+  if (const auto* cb = colorBlendState) {
     if (cb->logicOpEnable) {
       *message = "logic operations are not supported";
       return VK_ERROR_UNKNOWN;

@@ -251,6 +251,7 @@ FeatureSet supportedFeatures() {
   f.depthBiasClamp = true;             // raster/depth_bias.cpp
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
+  f.shaderTerminateInvocation = true;  // translator.cpp: OpTerminateInvocation ends the lane like OpKill
   f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
   f.vertexPipelineStoresAndAtomics = true;
 

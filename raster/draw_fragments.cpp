@@ -285,20 +285,34 @@ void FragmentStage::shadeBatch() {
   for (uint32_t i = 0; i < s_.colorCount; ++i) {
     const AttachmentView& att = s_.color[i];
     const BlendAttachment& blend = s_.blend[i];
-    if (!att.base || !blend.writeMask) continue;
+    // An attachment no output location writes keeps its contents.
+    if (!att.base || !blend.writeMask || !(s_.fragment.colorOutputs >> i & 1)) continue;
     const FormatInfo* f = formatInfo(att.format);
     if (!f) continue;
     const TexelKind kind = texelKind(*f);
     const NumericFormat numeric = f->components[0].numeric;
     const bool unorm = numeric == NumericFormat::UNorm || numeric == NumericFormat::Srgb;
     const bool snorm = numeric == NumericFormat::SNorm;
+    const bool blending = blend.enable && kind == TexelKind::Float;
+    // The attachment's value is only needed to blend or to keep masked components.
+    const bool needCurrent = blending || (blend.writeMask & 0xF) != 0xF;
+    // The common 8-bit UNORM RGBA/BGRA attachments are written directly (same rounding as
+    // encodeTexel: round to nearest, ties to even, after clamping to [0, 1]).
+    const bool rgba8 = att.format == VK_FORMAT_R8G8B8A8_UNORM, bgra8 = att.format == VK_FORMAT_B8G8R8A8_UNORM;
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       uint8_t* dst = texelAt(att, px[lane], py[lane]);
       TexelValue out{}, cur{};
-      decodeTexel(*f, dst, cur);
       for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(i * 4 + c) * W + lane];
-      if (blend.enable && kind == TexelKind::Float) {
+      if (!needCurrent && (rgba8 || bgra8)) {
+        for (uint32_t c = 0; c < 4; ++c) {
+          const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
+          dst[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
+        }
+        continue;
+      }
+      if (needCurrent) decodeTexel(*f, dst, cur);
+      if (blending) {
         // "Blending": fixed-point attachments clamp source, destination and constants first.
         float s[4], d[4], k[4];
         for (int c = 0; c < 4; ++c) {

@@ -37,6 +37,9 @@ struct AttachmentView {
   VkFormat format = VK_FORMAT_UNDEFINED;
   uint64_t rowPitch = 0;
   uint32_t texelSize = 0;   // bytes per texel of this plane
+  // The view's other layers (clears reach them; draws render the first only).
+  uint64_t layerPitch = 0;
+  uint32_t layerCount = 1;
 };
 
 struct BlendAttachment {
@@ -58,6 +61,7 @@ struct StencilFace {
 struct FragmentInterface {
   uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
   uint8_t inputInterpolation[abi::kMaxInterfaceLocations] = {};  // 0 smooth, 1 noperspective, 2 flat
+  uint8_t colorOutputs = 0;  // bit i: the shader writes location i (attachment i changes)
   bool writesFragDepth = false;
   bool canDiscard = false;
   bool hasSideEffects = false;

@@ -38,6 +38,7 @@ struct Scene {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   std::vector<Vertex> vertices;
   bool indexedFirstSix = true;  // triangles: the first 6 vertices by index, the rest plainly
+  bool blend = true;            // alpha blending (else plain writes: the driver's direct path)
 };
 
 // Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure).
@@ -160,7 +161,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene) {
   ds.depthTestEnable = ds.depthWriteEnable = VK_TRUE;
   ds.depthCompareOp = VK_COMPARE_OP_LESS;
   VkPipelineColorBlendAttachmentState blend{};
-  blend.blendEnable = VK_TRUE;
+  blend.blendEnable = scene.blend;
   blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
   blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
   blend.colorBlendOp = VK_BLEND_OP_ADD;
@@ -394,6 +395,7 @@ TEST(Draw, PointsAndAxisAlignedLinesMatchLavapipe) {
   Scene lines;
   lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
   lines.indexedFirstSix = false;
+  lines.blend = false;
   for (int i = 0; i < 6; ++i) {
     const float c = -0.83f + 0.29f * float(i);
     lines.vertices.push_back({{-0.87f, c, 0.5f}, {1, 0, 0, 1}});  // horizontal: red to green
