@@ -1,6 +1,7 @@
 // vkCreateGraphicsPipelines: compiles the vertex and fragment stages (spirv_jit) and turns the
 // fixed-function create infos into the draw loop's state (raster::DrawState). State the
 // pipeline declares dynamic is left for the command buffer to supply at draw time.
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -231,7 +232,20 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
     }
     auto state = std::make_unique<GraphicsPipelineState>();
     std::string message;
+    const auto start = std::chrono::steady_clock::now();
     VkResult r = buildState(dev, pCreateInfos[i], *state, &message);
+    // VK_EXT_pipeline_creation_feedback: the time it took (graphics stages have no
+    // application-cache hits to report).
+    if (auto* fb = findInChain<VkPipelineCreationFeedbackCreateInfo>(pCreateInfos[i].pNext,
+                                                                     VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)) {
+      VkPipelineCreationFeedback f{};
+      if (r == VK_SUCCESS) {
+        f.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
+        f.duration = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+      }
+      if (fb->pPipelineCreationFeedback) *fb->pPipelineCreationFeedback = f;
+      for (uint32_t k = 0; k < fb->pipelineStageCreationFeedbackCount; ++k) fb->pPipelineStageCreationFeedbacks[k] = f;
+    }
     if (r != VK_SUCCESS) {
       reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device), "vkCreateGraphicsPipelines: pipeline %u: %s", i,
                   message.c_str());
