@@ -14,48 +14,21 @@
 #include "pipeline.h"
 #include "pipeline_layout.h"
 #include "render_pass.h"
-#include "shader_module.h"
+#include "shader_stage.h"
 
 namespace tessera {
 namespace {
 
-template <typename T>
-const T* findInChain(const void* pNext, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s; s = s->pNext)
-    if (s->sType == type) return reinterpret_cast<const T*>(s);
-  return nullptr;
-}
-
-jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
-  jit::ShaderInterface iface;
-  iface.simdWidth = pd.simdWidth;
-  if (!layout) return iface;
-  for (uint32_t s = 0; s < layout->setCount; ++s)
-    for (const DescriptorLocation& d : layout->setBindings(s))
-      iface.bindings.push_back({s, d.binding, d.type, d.arraySize, d.offset, d.dynamicIndex});
-  return iface;
-}
-
 std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
                                                          const PipelineLayout* layout, std::string* message) {
-  std::span<const uint32_t> code;
-  if (stage.module) {
-    code = fromHandle<ShaderModule>(stage.module)->code();
-  } else if (auto* inline_ = findInChain<VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)) {
-    code = {inline_->pCode, inline_->codeSize / 4};
-  }
+  StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
   req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT ? jit::GraphicsStage::Vertex : jit::GraphicsStage::Fragment;
-  req.spirv = code;
-  req.entryPoint = stage.pName ? stage.pName : "main";
-  std::vector<jit::SpecializationEntry> spec;
-  if (const VkSpecializationInfo* si = stage.pSpecializationInfo) {
-    for (uint32_t i = 0; i < si->mapEntryCount; ++i)
-      spec.push_back({si->pMapEntries[i].constantID, si->pMapEntries[i].offset, si->pMapEntries[i].size});
-    req.specializationData = si->pData;
-    req.specializationDataSize = si->dataSize;
-  }
-  req.specialization = spec;
+  req.spirv = src.code;
+  req.entryPoint = src.entryPoint;
+  req.specialization = src.specialization;
+  req.specializationData = src.specializationData;
+  req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, layout);
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
   if (r.status != jit::CompileStatus::Success) *message = r.message;

@@ -65,7 +65,11 @@ void Translator::setupComputeEnvironment(const EntryPoint& entry) {
   uint32_t total = localSize_[0] * localSize_[1] * localSize_[2];
   llvm::Value* index = B.CreateAdd(splat(B.CreateMul(batch_, B.getInt32(width()))), laneIndex());
   mask_ = B.CreateICmpULT(index, splat(B.getInt32(total)));
-  // Private variables with initializers start from them in every invocation.
+  initializePrivateVariables();
+}
+
+// Private (and Output) variables with initializers start from them in every invocation.
+void Translator::initializePrivateVariables() {
   for (const GlobalVariable& g : module_.globals()) {
     if ((g.storage != spv::StorageClass::Private && g.storage != spv::StorageClass::Output) || !g.initializer) continue;
     Ptr p;
@@ -73,7 +77,7 @@ void Translator::setupComputeEnvironment(const EntryPoint& entry) {
     p.storage = g.storage;
     p.pointee = module_.type(g.type)->element;
     p.base = privateBase_;
-    p.offset = B.getInt64(privateOffsets_[g.id]);
+    p.offset = b().getInt64(privateOffsets_[g.id]);
     llvm::Value* saved = mask_;
     mask_ = allOnes();
     storeTo(p, constant(g.initializer), p.pointee);

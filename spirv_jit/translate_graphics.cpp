@@ -254,20 +254,7 @@ void Translator::setupGraphicsEnvironment() {
     if (l.builtIn == int32_t(spv::BuiltIn::PointSize))
       B.CreateAlignedStore(llvm::ConstantFP::get(laneType(B.getFloatTy()), 1.0),
                            B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(4));
-  // Private (and Output) variables with initializers start from them.
-  for (const GlobalVariable& g : module_.globals()) {
-    if ((g.storage != spv::StorageClass::Private && g.storage != spv::StorageClass::Output) || !g.initializer) continue;
-    Ptr p;
-    p.kind = Ptr::Kind::LaneMemory;
-    p.storage = g.storage;
-    p.pointee = module_.type(g.type)->element;
-    p.base = privateBase_;
-    p.offset = B.getInt64(privateOffsets_[g.id]);
-    llvm::Value* saved = mask_;
-    mask_ = allOnes();
-    storeTo(p, constant(g.initializer), p.pointee);
-    mask_ = saved;
-  }
+  initializePrivateVariables();
 }
 
 void Translator::emitGraphicsEpilogue() {

@@ -215,6 +215,7 @@ class Translator {
 
   // Compute entry (translate_compute.cpp).
   void setupComputeEnvironment(const EntryPoint& entry);
+  void initializePrivateVariables();
   void assignGlobalStorage();
   void materializeGlobal(uint32_t id);
   Ptr makeGlobalPointer(const GlobalVariable& g);

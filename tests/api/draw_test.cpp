@@ -15,19 +15,13 @@
 #include <vector>
 
 #include "compute_fixture.h"
+#include "dual_driver.h"
 
 namespace tessera_test {
 namespace {
 
 constexpr uint32_t kSize = 64;
-const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
-VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
-                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-    static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage ? data->pMessage : "?");
-  return VK_FALSE;
-}
 
 struct Vertex {
   float pos[3];
@@ -287,52 +281,13 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene) {
 // Renders `scene` on Tessera and on lavapipe (when installed) through one instance with
 // validation; compares the images. maxDifferent: pixels allowed to differ by more than 2/255.
 void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDifferent) {
-  ASSERT_NE(std::getenv("VK_DRIVER_FILES"), nullptr);
-  const std::string ours = std::getenv("VK_DRIVER_FILES");
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
-  const bool haveLavapipe = std::ifstream(kLavapipeIcd).good();
-  std::string both = ours + (haveLavapipe ? std::string(":") + kLavapipeIcd : "");
-  setenv("VK_DRIVER_FILES", both.c_str(), 1);
-
-  std::vector<std::string> errors;
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_3;
-  const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-  VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
-  mci.pfnUserCallback = onMessage;
-  mci.pUserData = &errors;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &mci};
-  ici.pApplicationInfo = &app;
-  ici.enabledLayerCount = 1;
-  ici.ppEnabledLayerNames = layers;
-  ici.enabledExtensionCount = 1;
-  ici.ppEnabledExtensionNames = extensions;
-  VkInstance instance;
-  ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
-  auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-  auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-  VkDebugUtilsMessengerEXT messenger;
-  ASSERT_EQ(createMessenger(instance, &mci, nullptr, &messenger), VK_SUCCESS);
-  uint32_t count = 0;
-  vkEnumeratePhysicalDevices(instance, &count, nullptr);
-  std::vector<VkPhysicalDevice> devices(count);
-  vkEnumeratePhysicalDevices(instance, &count, devices.data());
-  VkPhysicalDevice tessera = VK_NULL_HANDLE, lavapipe = VK_NULL_HANDLE;
-  for (VkPhysicalDevice pd : devices) {
-    VkPhysicalDeviceProperties p;
-    vkGetPhysicalDeviceProperties(pd, &p);
-    if (std::strncmp(p.deviceName, "Tessera", 7) == 0) tessera = pd;
-    else if (std::strncmp(p.deviceName, "llvmpipe", 8) == 0) lavapipe = pd;
-  }
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  const VkPhysicalDevice tessera = drivers.tessera, lavapipe = drivers.lavapipe;
   ASSERT_NE(tessera, VK_NULL_HANDLE);
   std::vector<uint8_t> ourImage = renderScene(tessera, scene);
   ASSERT_EQ(ourImage.size(), size_t(kSize * kSize * 4));
-  // Every triangle shows: A's red corner, B above A where B is nearer, C blended over both.
   auto pixel = [&](const std::vector<uint8_t>& img, int x, int y) { return &img[size_t(y * kSize + x) * 4]; };
   const uint8_t* clearPixel = pixel(ourImage, 0, 0);  // outside the scissor: the clear colour
   EXPECT_NEAR(clearPixel[0], 26, 1);
@@ -362,10 +317,6 @@ void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDi
     EXPECT_GE(covered, minCovered) << "pixels the scene covers (lavapipe)";
     EXPECT_LE(different, maxDifferent) << "pixels that differ from lavapipe by more than 2/255";
   }
-  destroyMessenger(instance, messenger, nullptr);
-  vkDestroyInstance(instance, nullptr);
-  setenv("VK_DRIVER_FILES", ours.c_str(), 1);
-  for (const std::string& e : errors) ADD_FAILURE() << "validation: " << e;
 }
 
 TEST(Draw, TrianglesWithDepthAndBlendingMatchLavapipe) {

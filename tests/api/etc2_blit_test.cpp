@@ -26,12 +26,12 @@
 #include <string>
 #include <vector>
 
+#include "dual_driver.h"
 #include "tessera/compressed.h"
 
 namespace tessera_test {
 namespace {
 
-const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 // Not multiples of 4: the last row and column of blocks are partly padding (KDFS "ETC2
 // Compressed Texture Image Formats": "padding does not affect the texel coordinates").
 constexpr uint32_t kWidth = 66, kHeight = 38;  // 17 x 10 blocks
@@ -71,12 +71,6 @@ std::vector<uint8_t> randomBlocks(VkFormat f) {
   return bytes;
 }
 
-VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
-                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-    static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage ? data->pMessage : "?");
-  return VK_FALSE;
-}
 
 // One driver's device and the helpers the blits need.
 struct Device {
@@ -250,50 +244,10 @@ bool supportsEtc2(VkPhysicalDevice pd) {
 }
 
 TEST(Etc2Blit, RandomBlocksOfEveryFormatMatchLavapipeOrHostDecoder) {
-  const char* ours = std::getenv("VK_DRIVER_FILES");
-  ASSERT_NE(ours, nullptr);
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
-  const bool haveLavapipe = std::ifstream(kLavapipeIcd).good();
-  const std::string saved = ours;
-  const std::string both = saved + (haveLavapipe ? std::string(":") + kLavapipeIcd : "");
-  setenv("VK_DRIVER_FILES", both.c_str(), 1);
-
-  std::vector<std::string> errors;
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_3;
-  const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-  VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
-  mci.pfnUserCallback = onMessage;
-  mci.pUserData = &errors;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &mci};
-  ici.pApplicationInfo = &app;
-  ici.enabledLayerCount = 1;
-  ici.ppEnabledLayerNames = layers;
-  ici.enabledExtensionCount = 1;
-  ici.ppEnabledExtensionNames = extensions;
-  VkInstance instance;
-  ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
-  auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-  auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-  VkDebugUtilsMessengerEXT messenger;
-  ASSERT_EQ(createMessenger(instance, &mci, nullptr, &messenger), VK_SUCCESS);
-  uint32_t count = 0;
-  vkEnumeratePhysicalDevices(instance, &count, nullptr);
-  std::vector<VkPhysicalDevice> devices(count);
-  vkEnumeratePhysicalDevices(instance, &count, devices.data());
-  VkPhysicalDevice tesseraPd = VK_NULL_HANDLE, lavapipePd = VK_NULL_HANDLE;
-  for (VkPhysicalDevice pd : devices) {
-    VkPhysicalDeviceProperties p;
-    vkGetPhysicalDeviceProperties(pd, &p);
-    if (std::strncmp(p.deviceName, "Tessera", 7) == 0) tesseraPd = pd;
-    else if (std::strncmp(p.deviceName, "llvmpipe", 8) == 0) lavapipePd = pd;
-  }
-  setenv("VK_DRIVER_FILES", saved.c_str(), 1);  // later tests in this process see Tessera alone
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  const VkPhysicalDevice tesseraPd = drivers.tessera, lavapipePd = drivers.lavapipe;
   ASSERT_NE(tesseraPd, VK_NULL_HANDLE);
   EXPECT_TRUE(supportsEtc2(tesseraPd));
   const bool compareWithLavapipe = lavapipePd && supportsEtc2(lavapipePd);
@@ -338,9 +292,6 @@ TEST(Etc2Blit, RandomBlocksOfEveryFormatMatchLavapipeOrHostDecoder) {
                   worst);
     }
   }
-  destroyMessenger(instance, messenger, nullptr);
-  vkDestroyInstance(instance, nullptr);
-  for (const std::string& e : errors) ADD_FAILURE() << "validation: " << e;
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+#include "shader_stage.h"
+
+#include "physical_device.h"
+#include "pipeline_layout.h"
+#include "shader_module.h"
+
+namespace tessera {
+
+StageSource stageSource(const VkPipelineShaderStageCreateInfo& stage) {
+  StageSource s;
+  if (stage.module) {
+    s.code = fromHandle<ShaderModule>(stage.module)->code();
+  } else if (auto* inline_ = findInChain<VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)) {
+    s.code = {inline_->pCode, inline_->codeSize / 4};  // VK_KHR_maintenance5-style inline code
+  }
+  if (stage.pName) s.entryPoint = stage.pName;
+  if (const VkSpecializationInfo* si = stage.pSpecializationInfo) {
+    for (uint32_t i = 0; i < si->mapEntryCount; ++i)
+      s.specialization.push_back({si->pMapEntries[i].constantID, si->pMapEntries[i].offset, si->pMapEntries[i].size});
+    s.specializationData = si->pData;
+    s.specializationDataSize = si->dataSize;
+  }
+  return s;
+}
+
+jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
+  jit::ShaderInterface iface;
+  iface.simdWidth = pd.simdWidth;
+  if (!layout) return iface;
+  for (uint32_t s = 0; s < layout->setCount; ++s)
+    for (const DescriptorLocation& d : layout->setBindings(s))
+      iface.bindings.push_back({s, d.binding, d.type, d.arraySize, d.offset, d.dynamicIndex});
+  return iface;
+}
+
+}  // namespace tessera

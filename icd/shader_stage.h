@@ -1,0 +1,37 @@
+// What a pipeline's shader stage hands the JIT, shared by compute and graphics pipelines: the
+// stage's SPIR-V (a module or an inline VkShaderModuleCreateInfo), entry point and
+// specialization, and the descriptor layout as the JIT sees it.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+#include <vulkan/vulkan_core.h>
+
+#include "tessera/spirv_jit.h"
+
+namespace tessera {
+
+struct PhysicalDevice;
+struct PipelineLayout;
+
+template <typename T>
+const T* findInChain(const void* pNext, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s; s = s->pNext)
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  return nullptr;
+}
+
+struct StageSource {
+  std::span<const uint32_t> code;
+  std::string_view entryPoint = "main";
+  std::vector<jit::SpecializationEntry> specialization;
+  const void* specializationData = nullptr;
+  size_t specializationDataSize = 0;
+};
+StageSource stageSource(const VkPipelineShaderStageCreateInfo& stage);
+
+// The pipeline layout's bindings (and the device's SIMD width) for the JIT.
+jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout);
+
+}  // namespace tessera
