@@ -8,8 +8,9 @@
 // each triangle's clip-space positions to setupTriangle, bins the results into tiles and calls
 // rasterizeTriangle per tile, then shades the quads it receives.
 //
-// Single-sample rasterization with the standard sample location (pixel centre) for now; the
-// structures leave room for sample masks.
+// Single-sample rasterization samples at the pixel centre; with 4 samples at the standard
+// sample locations ("Multisampling", kStandardSampleLocations4 below): coverage per sample, the
+// depth at each sample, and centroid weights for the Centroid decoration.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,14 @@ struct Rect {
   int32_t x0, y0, x1, y1;
 };
 
+// rasterizationSamples Tessera supports: 1 and 4.
+constexpr uint32_t kMaxSamples = 4;
+// "Multisampling", standard sample locations for VK_SAMPLE_COUNT_4_BIT, in pixel units from the
+// pixel's top-left corner: sample s at (kStandardSampleLocations4[s][0], [s][1]).
+constexpr float kStandardSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+
 struct RasterState {
+  uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre) or 4 (standard locations)
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthClampEnable = false;  // no clipping against z (and depth clamped to the viewport's range)
@@ -79,10 +87,22 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::v
 // still given their depth and weights (helper invocations need them for derivatives).
 struct Quad {
   int32_t x, y;        // top-left pixel; always even
-  uint32_t coverage;   // bit p: pixel p covered (by the triangle and inside the tile/scissor)
-  float z[4];          // window depth, bias added, clamped as the spec says
+  uint32_t coverage;   // bit p: pixel p covered (some sample of it; inside the tile/scissor)
+  // Bit s of sampleCoverage[p]: sample s of pixel p is covered. With one sample, bit 0 equals
+  // the pixel's coverage bit.
+  uint32_t sampleCoverage[4];
+  float z[4];          // window depth at the pixel centre, bias added, clamped as the spec says
+  // With samples > 1: the depth at each sample location (bias added, clamped), for the per-sample
+  // depth test ("Depth Test": the sample's own z). Unused with one sample (z[] is the depth).
+  float sampleZ[4][kMaxSamples];
   float baryPersp[4][3];   // perspective-correct weights of the ORIGINAL triangle's vertices
   float baryLinear[4][3];  // window-space (NoPerspective) weights of the original vertices
+  // The same weights at the Centroid location ("Interpolation Decorations": a location inside
+  // both the pixel and the primitive): the pixel centre when every sample of the pixel is
+  // covered or samples == 1 (then equal to baryPersp/baryLinear), else the lowest-numbered
+  // covered sample's location. Uncovered (helper) pixels: the centre.
+  float centroidPersp[4][3];
+  float centroidLinear[4][3];
   float invW[4];       // interpolated 1/w (FragCoord.w)
   float pointCoord[4][2];  // points only: PointCoord of each pixel ("Basic Point Rasterization")
 };
