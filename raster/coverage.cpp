@@ -1,13 +1,16 @@
-// rasterizeTriangle (raster.h): point sampling of one set-up triangle at pixel centres with
-// the fixed-point edge functions and tie-breaking rule of rules.h ("Basic Polygon
-// Rasterization"), and per pixel the depth ("Depth Bias", "Depth Clamping and Range
-// Adjustment") and the interpolation weights ("Basic Polygon Rasterization": perspective and
-// linear interpolation), mapped back to the original triangle's vertices.
+// rasterizeTriangle (raster.h): point sampling of one set-up triangle at its sample locations
+// (the pixel centre, or the 4 standard locations: "Multisampling") with the fixed-point edge
+// functions and tie-breaking rule of rules.h ("Basic Polygon Rasterization"), and per pixel the
+// depth ("Depth Bias", "Depth Clamping and Range Adjustment") at the centre and at each sample,
+// and the interpolation weights ("Basic Polygon Rasterization": perspective and linear
+// interpolation) at the centre and at the centroid location ("Interpolation Decorations"),
+// mapped back to the original triangle's vertices.
 //
 // The tile is walked in 16x16 blocks (one band of blocks at a time, so that quads still come
-// out in rows); a block none of whose pixel centres can pass one of the edges is skipped
-// whole (trivial reject). Inside the remaining blocks every 2x2 quad is tested pixel by pixel.
+// out in rows); a block none of whose sample locations can pass one of the edges is skipped
+// whole (trivial reject). Inside the remaining blocks every 2x2 quad is tested sample by sample.
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "rules.h"
@@ -36,11 +39,15 @@ bool makeEdges(const SetupTriangle& t, TriangleEdges& e) {
   return true;
 }
 
-// Whether some pixel centre of [x0, x1) x [y0, y1) may pass every edge test. An edge function
-// is linear, so its maximum over the block's centres is at one of the four corner centres.
-bool blockMayBeCovered(const TriangleEdges& e, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  const int64_t cx[2] = {rules::pixelCenter(x0), rules::pixelCenter(x1 - 1)};
-  const int64_t cy[2] = {rules::pixelCenter(y0), rules::pixelCenter(y1 - 1)};
+// Whether some sample location of [x0, x1) x [y0, y1) may pass every edge test. An edge
+// function is linear, so its maximum over the block's samples is at most its maximum over the
+// corners of the box holding them: the centres of the corner pixels with one sample, widened
+// by the sample offsets (1/8 and 7/8 of a pixel) with 4.
+bool blockMayBeCovered(const TriangleEdges& e, uint32_t samples, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
+  const int64_t one = rules::kSubPixelOne;
+  const int64_t cx[2] = {x0 * one + r.min, (x1 - 1) * one + r.max};
+  const int64_t cy[2] = {y0 * one + r.min, (y1 - 1) * one + r.max};
   for (const rules::EdgeFunction& edge : e.edge) {
     bool any = false;
     for (int64_t y : cy)
@@ -50,45 +57,113 @@ bool blockMayBeCovered(const TriangleEdges& e, int32_t x0, int32_t y0, int32_t x
   return true;
 }
 
-// Depth and weights of one pixel (covered or not: a helper pixel gets the extrapolated values).
-void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int32_t py, Quad& q, int slot) {
-  const int64_t sx = rules::pixelCenter(px), sy = rules::pixelCenter(py);
-  // Barycentric coordinates of the pixel centre in the (snapped) set-up triangle:
-  // a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
-  double lin[3];
-  for (int k = 0; k < 3; ++k) lin[k] = static_cast<double>(e.edge[k].value(sx, sy)) * e.invArea2;
+bool coversLocation(const TriangleEdges& e, int64_t sx, int64_t sy) {
+  for (const rules::EdgeFunction& edge : e.edge)
+    if (!edge.covers(edge.value(sx, sy))) return false;
+  return true;
+}
 
-  // "Depth values for triangles must be determined using linear interpolation", then the
-  // polygon's bias is added and the result clamped.
-  double z = 0, invW = 0;
-  for (int k = 0; k < 3; ++k) {
-    z += lin[k] * t.z[k];
-    invW += lin[k] * t.invW[k];
+// Bit s: sample s of pixel (px, py) is inside the triangle ("Basic Polygon Rasterization":
+// each sample point tested with the same edges and tie-break).
+uint32_t pixelSampleCoverage(const TriangleEdges& e, uint32_t samples, int32_t px, int32_t py) {
+  uint32_t mask = 0;
+  for (uint32_t s = 0; s < samples; ++s) {
+    int64_t sx, sy;
+    rules::sampleLocation(px, py, samples, s, &sx, &sy);
+    if (coversLocation(e, sx, sy)) mask |= 1u << s;
   }
-  q.z[slot] = rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});
-  q.invW[slot] = static_cast<float>(invW);
+  return mask;
+}
 
+// Barycentric coordinates of a (fixed-point) location in the (snapped) set-up triangle:
+// a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
+void windowBarycentrics(const TriangleEdges& e, int64_t sx, int64_t sy, double lin[3]) {
+  for (int k = 0; k < 3; ++k) lin[k] = static_cast<double>(e.edge[k].value(sx, sy)) * e.invArea2;
+}
+
+// "Depth values for triangles must be determined using linear interpolation", then the
+// polygon's bias is added and the result clamped.
+float depthAt(const SetupTriangle& t, const double lin[3]) {
+  double z = 0;
+  for (int k = 0; k < 3; ++k) z += lin[k] * t.z[k];
+  return rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});
+}
+
+double invWAt(const SetupTriangle& t, const double lin[3]) {
+  double invW = 0;
+  for (int k = 0; k < 3; ++k) invW += lin[k] * t.invW[k];
+  return invW;
+}
+
+// The original triangle's perspective-correct and window-space weights at a location with
+// set-up barycentrics `lin` and interpolated 1/w `invW`.
+void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3], float linear[3]) {
   // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k). invW can only
   // reach 0 far outside the triangle (helper pixels beyond the horizon); use the linear
   // weights there rather than divide by zero.
-  double persp[3];
-  for (int k = 0; k < 3; ++k) persp[k] = invW != 0 ? lin[k] * t.invW[k] / invW : lin[k];
+  double p[3];
+  for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] / invW : lin[k];
 
   // Outputs at the (clipped) vertices are combinations of the original vertices' outputs:
   // clip-space weights for perspective-correct data, framebuffer-space weights for
   // NoPerspective data ("Clipping Shader Outputs").
   for (int i = 0; i < 3; ++i) {
-    double p = 0, l = 0;
+    double wp = 0, wl = 0;
     for (int k = 0; k < 3; ++k) {
-      p += persp[k] * t.clipBary[k][i];
-      l += lin[k] * t.windowBary[k][i];
+      wp += p[k] * t.clipBary[k][i];
+      wl += lin[k] * t.windowBary[k][i];
     }
-    q.baryPersp[slot][i] = static_cast<float>(p);
-    q.baryLinear[slot][i] = static_cast<float>(l);
+    persp[i] = static_cast<float>(wp);
+    linear[i] = static_cast<float>(wl);
   }
 }
 
-// Tests and, when any pixel is covered, emits the quad whose top-left pixel is (qx, qy).
+// The Centroid location's weights ("Interpolation Decorations": "a location ... within both
+// the pixel and the primitive", raster.h says which): the centre's weights unless the pixel is
+// only partly covered, then those at its lowest-numbered covered sample.
+void centroidWeights(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int32_t py, Quad& q, int slot) {
+  const uint32_t mask = q.sampleCoverage[slot];
+  const uint32_t all = (1u << t.samples) - 1;
+  if (t.samples == 1 || mask == 0 || mask == all) {
+    for (int i = 0; i < 3; ++i) {
+      q.centroidPersp[slot][i] = q.baryPersp[slot][i];
+      q.centroidLinear[slot][i] = q.baryLinear[slot][i];
+    }
+    return;
+  }
+  int64_t sx, sy;
+  rules::sampleLocation(px, py, t.samples, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
+  double lin[3];
+  windowBarycentrics(e, sx, sy, lin);
+  originalWeights(t, lin, invWAt(t, lin), q.centroidPersp[slot], q.centroidLinear[slot]);
+}
+
+// Depth and weights of one pixel (covered or not: a helper pixel gets the extrapolated values).
+void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int32_t py, Quad& q, int slot) {
+  double lin[3];
+  windowBarycentrics(e, rules::pixelCenter(px), rules::pixelCenter(py), lin);
+  q.z[slot] = depthAt(t, lin);
+  const double invW = invWAt(t, lin);
+  q.invW[slot] = static_cast<float>(invW);
+  originalWeights(t, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
+
+  // "Depth Test" compares each sample's own depth: with 4 samples the plane at each location.
+  // One sample: its location is the centre, so every entry is z[].
+  for (uint32_t s = 0; s < kMaxSamples; ++s) {
+    if (t.samples == 1) {
+      q.sampleZ[slot][s] = q.z[slot];
+      continue;
+    }
+    int64_t sx, sy;
+    rules::sampleLocation(px, py, t.samples, s, &sx, &sy);
+    double sl[3];
+    windowBarycentrics(e, sx, sy, sl);
+    q.sampleZ[slot][s] = depthAt(t, sl);
+  }
+  centroidWeights(t, e, px, py, q, slot);
+}
+
+// Tests and, when any sample is covered, emits the quad whose top-left pixel is (qx, qy).
 void processQuad(const SetupTriangle& t, const TriangleEdges& e, const Rect& region, int32_t qx, int32_t qy,
                  const QuadSink& sink) {
   Quad q;
@@ -97,11 +172,9 @@ void processQuad(const SetupTriangle& t, const TriangleEdges& e, const Rect& reg
   q.coverage = 0;
   for (int slot = 0; slot < 4; ++slot) {
     const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
-    if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
-    const int64_t sx = rules::pixelCenter(px), sy = rules::pixelCenter(py);
-    bool covered = true;
-    for (const rules::EdgeFunction& edge : e.edge) covered = covered && edge.covers(edge.value(sx, sy));
-    if (covered) q.coverage |= 1u << slot;
+    const bool inRegion = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1;
+    q.sampleCoverage[slot] = inRegion ? pixelSampleCoverage(e, t.samples, px, py) : 0;
+    if (q.sampleCoverage[slot] != 0) q.coverage |= 1u << slot;
   }
   if (q.coverage == 0) return;
   for (int slot = 0; slot < 4; ++slot) shadePixel(t, e, qx + (slot & 1), qy + (slot >> 1), q, slot);
@@ -125,7 +198,7 @@ void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSin
     for (int32_t bx = qx0; bx < region.x1; bx += kBlock) {
       const int32_t x0 = std::max(bx, region.x0), x1 = std::min(bx + kBlock, region.x1);
       const int32_t y0 = std::max(by, region.y0);
-      blockLive.push_back(blockMayBeCovered(edges, x0, y0, x1, byEnd));
+      blockLive.push_back(blockMayBeCovered(edges, tri.samples, x0, y0, x1, byEnd));
     }
     // Rows of quads, top to bottom; left to right through the live blocks.
     for (int32_t qy = by; qy < byEnd; qy += 2) {

@@ -23,12 +23,18 @@
 // (lavapipe, for comparison, rasterizes VK_LINE_RASTERIZATION_MODE_DEFAULT as rectangles and
 // uses its diamond-exit path only for the BRESENHAM mode.)
 //
+// Multisampling: each sample location (the standard locations with 4 samples) is tested
+// against the same parallelogram ("Basic Line Segment Rasterization": with strictLines false
+// and multisampling the coverage is that of the parallelogram), and depth and the centroid
+// weights use the same formula at the sample or centroid location.
+//
 // Interpolation uses the line formula of "Basic Line Segment Rasterization" (t is the fragment
 // centre projected onto the segment, perspective weights from t and the endpoints' 1/w, z linear
 // in t): strictLines false allows it ("Implementations may instead interpolate each fragment
 // according to the formula in Basic Line Segment Rasterization using the original line segment
 // endpoints") in place of the two-triangle interpolation of the parallelogram.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "clip.h"
@@ -77,19 +83,23 @@ bool makeParallelogram(int64_t ax, int64_t ay, int64_t bx, int64_t by, Parallelo
   return true;
 }
 
-// Pixels whose centre lies in the parallelogram's bounding box.
-Rect boundingPixels(const Parallelogram& p) {
+// Pixels with a sample location in the parallelogram's bounding box.
+Rect boundingPixels(const Parallelogram& p, uint32_t samples) {
   const auto [x0, x1] = std::minmax({p.cx[0], p.cx[1], p.cx[2], p.cx[3]});
   const auto [y0, y1] = std::minmax({p.cy[0], p.cy[1], p.cy[2], p.cy[3]});
-  const rules::PixelSpan xs = rules::pixelCentresWithin(x0, x1), ys = rules::pixelCentresWithin(y0, y1);
+  const rules::PixelSpan xs = rules::pixelSamplesWithin(x0, x1, samples);
+  const rules::PixelSpan ys = rules::pixelSamplesWithin(y0, y1, samples);
   return {xs.first, ys.first, xs.end, ys.end};
 }
 
-// Candidate columns for the quad row at qy: the x-extent of the parallelogram between the two
-// rows' centre lines (a convex polygon's extent in a strip is reached on its clipped edges),
-// widened by one pixel on each side against rounding; the edge functions decide exactly.
-rules::PixelSpan rowCandidates(const Parallelogram& p, int32_t qy) {
-  const double y0 = static_cast<double>(rules::pixelCenter(qy)), y1 = static_cast<double>(rules::pixelCenter(qy + 1));
+// Candidate columns for the quad row at qy: the x-extent of the parallelogram between the
+// lowest and highest sample line of the two rows (a convex polygon's extent in a strip is
+// reached on its clipped edges), widened by one pixel on each side against rounding; the edge
+// functions decide exactly.
+rules::PixelSpan rowCandidates(const Parallelogram& p, uint32_t samples, int32_t qy) {
+  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
+  const double y0 = static_cast<double>(qy * rules::kSubPixelOne + r.min);
+  const double y1 = static_cast<double>((qy + 1) * rules::kSubPixelOne + r.max);
   double lo = INFINITY, hi = -INFINITY;
   auto take = [&](double x) { lo = std::min(lo, x), hi = std::max(hi, x); };
   for (int k = 0; k < 4; ++k) {
@@ -104,33 +114,97 @@ rules::PixelSpan rowCandidates(const Parallelogram& p, int32_t qy) {
     take(xa + ta * (xb - xa)), take(xa + tb * (xb - xa));
   }
   if (lo > hi) return {0, 0};
-  const rules::PixelSpan s = rules::pixelCentresWithin(static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi)));
+  const rules::PixelSpan s =
+      rules::pixelSamplesWithin(static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi)), samples);
   return {s.first - 1, s.end + 1};
+}
+
+// Bit s: sample s of pixel (px, py) lies in the parallelogram.
+uint32_t pixelSampleCoverage(const Parallelogram& p, uint32_t samples, int32_t px, int32_t py) {
+  uint32_t mask = 0;
+  for (uint32_t s = 0; s < samples; ++s) {
+    int64_t sx, sy;
+    rules::sampleLocation(px, py, samples, s, &sx, &sy);
+    if (p.covers(sx, sy)) mask |= 1u << s;
+  }
+  return mask;
+}
+
+// t of a (fixed-point) location along the (clipped) segment ("Basic Line Segment
+// Rasterization"), as the weights {1 - t, t} of its two endpoints.
+void segmentWeights(const Parallelogram& p, int64_t sx, int64_t sy, double lin[2]) {
+  const double t = rules::lineParameter(p.ax, p.ay, p.bx, p.by, sx, sy);
+  lin[0] = 1 - t;
+  lin[1] = t;
+}
+
+// "The depth value z for a sample is determined using linear interpolation", then clamped.
+float depthAt(const SetupLine& line, const double lin[2]) {
+  const double z = lin[0] * line.z[0] + lin[1] * line.z[1];
+  return rules::clampFragmentDepth(z, {line.depthMin, line.depthMax});
+}
+
+// 1/w is linear in t because w is perspective-interpolated ("The clip coordinate w for a
+// sample is determined using perspective interpolation": w = 1 / ((1-t)/w_a + t/w_b)).
+double invWAt(const SetupLine& line, const double lin[2]) { return lin[0] * line.invW[0] + lin[1] * line.invW[1]; }
+
+// The original endpoints' perspective-correct and window-space weights at a location with
+// segment weights `lin` and interpolated 1/w `invW`; [2] = 0.
+void originalWeights(const SetupLine& line, const double lin[2], double invW, float persp[3], float linear[3]) {
+  // Perspective interpolation: f = ((1-t) f_a/w_a + t f_b/w_b) / ((1-t)/w_a + t/w_b). invW only
+  // reaches 0 for helper pixels far beyond an endpoint; use the linear weights there.
+  double pw[2];
+  for (int k = 0; k < 2; ++k) pw[k] = invW != 0 ? lin[k] * line.invW[k] / invW : lin[k];
+  // Map the clipped endpoints' weights back to the original two vertices ("Clipping Shader
+  // Outputs"): clip-space weights for perspective data, framebuffer-space ones for NoPerspective.
+  for (int i = 0; i < 2; ++i) {
+    persp[i] = static_cast<float>(pw[0] * line.clipBary[0][i] + pw[1] * line.clipBary[1][i]);
+    linear[i] = static_cast<float>(lin[0] * line.windowBary[0][i] + lin[1] * line.windowBary[1][i]);
+  }
+  persp[2] = linear[2] = 0.0f;
+}
+
+// The Centroid location's weights ("Interpolation Decorations", raster.h says which): the
+// centre's unless the pixel is only partly covered, then those at its lowest covered sample.
+void centroidWeights(const SetupLine& line, const Parallelogram& p, int32_t px, int32_t py, Quad& q, int slot) {
+  const uint32_t mask = q.sampleCoverage[slot];
+  const uint32_t all = (1u << line.samples) - 1;
+  if (line.samples == 1 || mask == 0 || mask == all) {
+    for (int i = 0; i < 3; ++i) {
+      q.centroidPersp[slot][i] = q.baryPersp[slot][i];
+      q.centroidLinear[slot][i] = q.baryLinear[slot][i];
+    }
+    return;
+  }
+  int64_t sx, sy;
+  rules::sampleLocation(px, py, line.samples, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
+  double lin[2];
+  segmentWeights(p, sx, sy, lin);
+  originalWeights(line, lin, invWAt(line, lin), q.centroidPersp[slot], q.centroidLinear[slot]);
 }
 
 // Depth and weights of one pixel (covered or not: helper pixels get the extrapolated values).
 void shadePixel(const SetupLine& line, const Parallelogram& p, int32_t px, int32_t py, Quad& q, int slot) {
   // "Basic Line Segment Rasterization": t of the fragment centre along the (clipped) segment.
-  const double t = rules::lineParameter(p.ax, p.ay, p.bx, p.by, rules::pixelCenter(px), rules::pixelCenter(py));
-  const double lin[2] = {1 - t, t};
-  // "The depth value z for a sample is determined using linear interpolation"; 1/w is linear in
-  // t because w is perspective-interpolated ("The clip coordinate w for a sample is determined
-  // using perspective interpolation": w = 1 / ((1-t)/w_a + t/w_b)).
-  const double z = lin[0] * line.z[0] + lin[1] * line.z[1];
-  const double invW = lin[0] * line.invW[0] + lin[1] * line.invW[1];
-  q.z[slot] = rules::clampFragmentDepth(z, {line.depthMin, line.depthMax});
+  double lin[2];
+  segmentWeights(p, rules::pixelCenter(px), rules::pixelCenter(py), lin);
+  q.z[slot] = depthAt(line, lin);
+  const double invW = invWAt(line, lin);
   q.invW[slot] = static_cast<float>(invW);
-  // Perspective interpolation: f = ((1-t) f_a/w_a + t f_b/w_b) / ((1-t)/w_a + t/w_b). invW only
-  // reaches 0 for helper pixels far beyond an endpoint; use the linear weights there.
-  double persp[2];
-  for (int k = 0; k < 2; ++k) persp[k] = invW != 0 ? lin[k] * line.invW[k] / invW : lin[k];
-  // Map the clipped endpoints' weights back to the original two vertices ("Clipping Shader
-  // Outputs"): clip-space weights for perspective data, framebuffer-space ones for NoPerspective.
-  for (int i = 0; i < 2; ++i) {
-    q.baryPersp[slot][i] = static_cast<float>(persp[0] * line.clipBary[0][i] + persp[1] * line.clipBary[1][i]);
-    q.baryLinear[slot][i] = static_cast<float>(lin[0] * line.windowBary[0][i] + lin[1] * line.windowBary[1][i]);
+  originalWeights(line, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
+  // Each sample's own depth for the per-sample depth test; one sample: the centre's.
+  for (uint32_t s = 0; s < kMaxSamples; ++s) {
+    if (line.samples == 1) {
+      q.sampleZ[slot][s] = q.z[slot];
+      continue;
+    }
+    int64_t sx, sy;
+    rules::sampleLocation(px, py, line.samples, s, &sx, &sy);
+    double sl[2];
+    segmentWeights(p, sx, sy, sl);
+    q.sampleZ[slot][s] = depthAt(line, sl);
   }
-  q.baryPersp[slot][2] = q.baryLinear[slot][2] = 0.0f;
+  centroidWeights(line, p, px, py, q, slot);
 }
 
 }  // namespace
@@ -172,8 +246,9 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<S
   const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
   s.depthMin = depthRange.min;
   s.depthMax = depthRange.max;
+  s.samples = rules::rasterSampleCount(state.samples);
   const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
-  s.bounds = rules::intersect(boundingPixels(p), clipRect);
+  s.bounds = rules::intersect(boundingPixels(p, s.samples), clipRect);
   if (rules::isEmpty(s.bounds)) return 0;
   out.push_back(s);
   return 1;
@@ -190,7 +265,7 @@ void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink
 
   // Quads in the fixed order of rasterizeTriangle: rows top to bottom, left to right.
   for (int32_t qy = floorToEven(region.y0); qy < region.y1; qy += 2) {
-    const rules::PixelSpan span = rowCandidates(p, qy);
+    const rules::PixelSpan span = rowCandidates(p, line.samples, qy);
     const int32_t x0 = std::max(span.first, region.x0), x1 = std::min(span.end, region.x1);
     for (int32_t qx = floorToEven(x0); qx < x1; qx += 2) {
       Quad q{};
@@ -198,8 +273,9 @@ void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink
       q.y = qy;
       for (int slot = 0; slot < 4; ++slot) {
         const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
-        const bool inRegion = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1;
-        if (inRegion && p.covers(rules::pixelCenter(px), rules::pixelCenter(py))) q.coverage |= 1u << slot;
+        if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
+        q.sampleCoverage[slot] = pixelSampleCoverage(p, line.samples, px, py);
+        if (q.sampleCoverage[slot] != 0) q.coverage |= 1u << slot;
       }
       if (q.coverage == 0) continue;
       for (int slot = 0; slot < 4; ++slot) shadePixel(line, p, qx + (slot & 1), qy + (slot >> 1), q, slot);

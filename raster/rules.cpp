@@ -18,6 +18,37 @@ int64_t pixelCenter(int32_t pixel) {
   return int64_t{pixel} * kSubPixelOne + kSubPixelOne / 2;
 }
 
+namespace {
+// kStandardSampleLocations4 in 1/256 pixel; the static_asserts keep the two tables equal.
+constexpr int64_t kSampleOffsets4[4][2] = {{96, 32}, {224, 96}, {32, 160}, {160, 224}};
+constexpr bool offsetsMatchTable() {
+  for (int s = 0; s < 4; ++s)
+    for (int a = 0; a < 2; ++a)
+      if (kStandardSampleLocations4[s][a] * kSubPixelOne != static_cast<float>(kSampleOffsets4[s][a])) return false;
+  return true;
+}
+static_assert(offsetsMatchTable(), "fixed-point sample offsets differ from kStandardSampleLocations4");
+}  // namespace
+
+uint32_t rasterSampleCount(uint32_t samples) { return samples == 4 ? 4 : 1; }
+
+void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s, int64_t* sx, int64_t* sy) {
+  // "Multisampling", standard sample locations: VK_SAMPLE_COUNT_1_BIT samples at (0.5, 0.5),
+  // VK_SAMPLE_COUNT_4_BIT at the four locations of the spec's table.
+  if (samples == 4) {
+    *sx = int64_t{pixelX} * kSubPixelOne + kSampleOffsets4[s][0];
+    *sy = int64_t{pixelY} * kSubPixelOne + kSampleOffsets4[s][1];
+    return;
+  }
+  *sx = pixelCenter(pixelX);
+  *sy = pixelCenter(pixelY);
+}
+
+SampleOffsetRange sampleOffsetRange(uint32_t samples) {
+  if (samples == 4) return {kSubPixelOne / 8, kSubPixelOne * 7 / 8};  // 0.125 and 0.875
+  return {kSubPixelOne / 2, kSubPixelOne / 2};
+}
+
 FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, double zd) {
   // "Controlling the Viewport": o_x = x + width/2, o_y = y + height/2, p_z = maxDepth -
   // minDepth, o_z = minDepth.
@@ -96,6 +127,15 @@ PixelSpan pixelCentresWithin(int64_t lo, int64_t hi) {
   const int64_t half = kSubPixelOne / 2;
   const int64_t first = -((half - lo) >> kSubPixelBits);
   const int64_t last = (hi - half) >> kSubPixelBits;
+  return {static_cast<int32_t>(first), static_cast<int32_t>(std::max(last + 1, first))};
+}
+
+PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples) {
+  // p * 256 + max >= lo  <=>  p >= ceil((lo - max) / 256);  p * 256 + min <= hi  <=>
+  // p <= floor((hi - min) / 256). Arithmetic shifts floor for negatives too.
+  const SampleOffsetRange r = sampleOffsetRange(samples);
+  const int64_t first = -((r.max - lo) >> kSubPixelBits);
+  const int64_t last = (hi - r.min) >> kSubPixelBits;
   return {static_cast<int32_t>(first), static_cast<int32_t>(std::max(last + 1, first))};
 }
 

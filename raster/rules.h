@@ -25,6 +25,22 @@ int64_t snapToSubPixelGrid(double framebufferCoord);
 // VK_SAMPLE_COUNT_1_BIT the only sample is at the pixel centre (0.5, 0.5); "Basic Polygon
 // Rasterization" also requires the fragment centre for associated data at one sample.
 int64_t pixelCenter(int32_t pixel);  // framebuffer coordinate of the centre, fixed point
+// rasterizationSamples as the rasterizer uses it: it supports 1 and 4 (raster.h), the only
+// counts the device may report in VkPhysicalDeviceLimits::framebuffer*SampleCounts; any other
+// value samples once, at the centre.
+uint32_t rasterSampleCount(uint32_t samples);
+// With VK_SAMPLE_COUNT_4_BIT the standard locations are (0.375, 0.125), (0.875, 0.375),
+// (0.125, 0.625), (0.625, 0.875) (raster.h's kStandardSampleLocations4), exact on the 1/256
+// grid. Sample s (< samples; samples 1 or 4) of pixel (pixelX, pixelY), fixed point; with one
+// sample the pixel centre.
+void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s, int64_t* sx, int64_t* sy);
+// The smallest and largest offset from the pixel's top-left corner of any sample location on
+// either axis (fixed point): with one sample both are the centre's 1/2, with 4 samples 1/8 and
+// 7/8. What bounds and block tests widen by to take in every sample of a pixel.
+struct SampleOffsetRange {
+  int64_t min, max;
+};
+SampleOffsetRange sampleOffsetRange(uint32_t samples);
 
 // ---- Viewport ("Controlling the Viewport").
 struct FramebufferPoint {
@@ -102,6 +118,9 @@ struct PixelSpan {
   int32_t first, end;
 };
 PixelSpan pixelCentresWithin(int64_t lo, int64_t hi);
+// The pixels p some sample location of which may lie in [lo, hi]: p + min offset <= hi and
+// p + max offset >= lo (sampleOffsetRange). With one sample exactly pixelCentresWithin.
+PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples);
 
 // ---- Points ("Points", "Basic Point Rasterization").
 // pointSizeRange as Tessera reports it (icd/physical_device.cpp: [1, 1], no largePoints).

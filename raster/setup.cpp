@@ -90,18 +90,16 @@ double polygonDepthBias(const WindowVertex* v, int n, const RasterState& state) 
                                state.depthBiasClamp);
 }
 
-// Pixels whose centre may lie inside the triangle: centre p + 0.5 within [min, max] of the
-// snapped coordinates.
-Rect boundingPixels(const int64_t xs[3], const int64_t ys[3]) {
-  const int64_t half = rules::kSubPixelOne / 2;
-  auto first = [&](int64_t lo) {  // smallest p with p*256 + 128 >= lo
-    return static_cast<int32_t>(-((half - lo) >> rules::kSubPixelBits));  // ceil((lo-128)/256)
-  };
-  auto last = [&](int64_t hi) {  // largest p with p*256 + 128 <= hi
-    return static_cast<int32_t>((hi - half) >> rules::kSubPixelBits);  // floor((hi-128)/256)
-  };
-  return {first(std::min({xs[0], xs[1], xs[2]})), first(std::min({ys[0], ys[1], ys[2]})),
-          last(std::max({xs[0], xs[1], xs[2]})) + 1, last(std::max({ys[0], ys[1], ys[2]})) + 1};
+// Pixels with a sample location that may lie inside the triangle: a sample within [min, max]
+// of the snapped coordinates. With one sample that is the centre p + 0.5; with 4 samples a
+// pixel whose centre lies outside the box can still have a sample (1/8 pixel from its edge)
+// inside it, so the box grows by the sample offsets ("Multisampling").
+Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples) {
+  const auto [x0, x1] = std::minmax({xs[0], xs[1], xs[2]});
+  const auto [y0, y1] = std::minmax({ys[0], ys[1], ys[2]});
+  const rules::PixelSpan sx = rules::pixelSamplesWithin(x0, x1, samples);
+  const rules::PixelSpan sy = rules::pixelSamplesWithin(y0, y1, samples);
+  return {sx.first, sy.first, sx.end, sy.end};
 }
 
 }  // namespace
@@ -158,7 +156,8 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::v
     t.depthMin = depthRange.min;
     t.depthMax = depthRange.max;
     t.frontFacing = front;
-    t.bounds = rules::intersect(boundingPixels(t.x, t.y), clipRect);
+    t.samples = rules::rasterSampleCount(state.samples);
+    t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), clipRect);
     if (rules::isEmpty(t.bounds)) continue;
     out.push_back(t);
     ++emitted;

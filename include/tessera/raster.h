@@ -75,7 +75,10 @@ struct SetupTriangle {
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
   float depthMin, depthMax;
   bool frontFacing;
-  Rect bounds;        // covered pixels lie inside (bounding box ∩ scissor ∩ viewport rectangle)
+  // Covered pixels lie inside (bounding box ∩ scissor ∩ viewport rectangle); with samples > 1
+  // the box takes in every pixel with some sample location inside the triangle's bounding box.
+  Rect bounds;
+  uint32_t samples = 1;  // RasterState::samples: where rasterizeTriangle samples
 };
 
 // Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.
@@ -93,7 +96,7 @@ struct Quad {
   uint32_t sampleCoverage[4];
   float z[4];          // window depth at the pixel centre, bias added, clamped as the spec says
   // With samples > 1: the depth at each sample location (bias added, clamped), for the per-sample
-  // depth test ("Depth Test": the sample's own z). Unused with one sample (z[] is the depth).
+  // depth test ("Depth Test": the sample's own z). With one sample every entry equals z[].
   float sampleZ[4][kMaxSamples];
   float baryPersp[4][3];   // perspective-correct weights of the ORIGINAL triangle's vertices
   float baryLinear[4][3];  // window-space (NoPerspective) weights of the original vertices
@@ -129,12 +132,17 @@ struct SetupPoint {
   float z;           // window depth, already clamped as the fragments' depth is (the same for all)
   float invW;
   float size;        // PointSize clamped to pointSizeRange
-  Rect bounds;       // exactly the pixels the square covers, ∩ scissor and viewport
+  // With one sample exactly the pixels the square covers; with samples > 1 the smallest
+  // rectangle holding every pixel with a sample in the square. ∩ scissor and viewport.
+  Rect bounds;
+  uint32_t samples = 1;  // RasterState::samples
 };
 // False when the point is clipped away.
 bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out);
-// Quads whose pixel centres lie in the square ("Basic Point Rasterization"); every weight is
-// that of the single vertex (baryPersp/baryLinear = {1, 0, 0}); pointCoord per pixel.
+// Quads with a sample (the pixel centre, or with 4 samples a standard location) in the square
+// ("Basic Point Rasterization"); every weight is that of the single vertex (baryPersp,
+// baryLinear, centroidPersp, centroidLinear = {1, 0, 0}), sampleZ = z; pointCoord per pixel,
+// at the pixel centre.
 void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink);
 
 // A line segment after clipping (against the view volume, as for triangles: new endpoints
@@ -149,14 +157,16 @@ struct SetupLine {
   float windowBary[2][2];   // and window space (NoPerspective)
   // The range each fragment's interpolated depth is clamped to, as SetupTriangle's.
   float depthMin, depthMax;
-  Rect bounds;
+  Rect bounds;  // every pixel with a sample location in the parallelogram's bounding box
+  uint32_t samples = 1;  // RasterState::samples
 };
 uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
 // Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
 // the parallelogram, its edges on the polygon tie-break rule; raster/lines.cpp says why not
 // Bresenham's diamond-exit rule), width 1.
-// Weights: baryPersp/baryLinear hold the two original endpoints' weights in [0] and [1],
-// [2] = 0; z interpolated along the segment.
+// Weights: baryPersp/baryLinear (and centroidPersp/centroidLinear) hold the two original
+// endpoints' weights in [0] and [1], [2] = 0; z (and sampleZ at each sample) interpolated
+// along the segment. With 4 samples the parallelogram is tested at each sample location.
 void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);
 
 }  // namespace tessera::raster

@@ -76,16 +76,16 @@ inline Raster rasterize(const ClipTriangle& tri, const RasterState& s, const Rec
   return r;
 }
 
-// Coverage oracle for a triangle with integer vertices in 1/256 pixel: the sample at the
-// pixel centre c is covered iff the perturbed point c + (eps, eps^2) lies strictly inside the
+// Coverage oracle for a triangle with integer vertices in 1/256 pixel: the sample at (sx, sy)
+// (1/256 pixel) is covered iff the perturbed point s + (eps, eps^2) lies strictly inside the
 // triangle for every small enough eps > 0. That is the "top-left" convention written
 // differently: a sample on an edge counts when the interior lies to its right (+x), or below
 // (+y) for a horizontal edge.
-inline bool oracleCovers(const int64_t x[3], const int64_t y[3], int px, int py) {
+inline bool oracleCoversAt(const int64_t x[3], const int64_t y[3], int64_t sx, int64_t sy) {
   using i128 = __int128;
   const i128 orient = i128(x[1] - x[0]) * (y[2] - y[0]) - i128(y[1] - y[0]) * (x[2] - x[0]);
   if (orient == 0) return false;
-  const i128 cx = i128(px) * 256 + 128, cy = i128(py) * 256 + 128;
+  const i128 cx = sx, cy = sy;
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3;
     const i128 ex = x[j] - x[i], ey = y[j] - y[i];
@@ -98,6 +98,11 @@ inline bool oracleCovers(const int64_t x[3], const int64_t y[3], int px, int py)
     if (sign != (orient > 0 ? 1 : -1)) return false;
   }
   return true;
+}
+
+// The same at the centre of pixel (px, py), the single-sample location.
+inline bool oracleCovers(const int64_t x[3], const int64_t y[3], int px, int py) {
+  return oracleCoversAt(x, y, int64_t(px) * 256 + 128, int64_t(py) * 256 + 128);
 }
 
 // Analytic oracle for a clip-space triangle at a pixel centre: the barycentric coordinates b
@@ -254,15 +259,21 @@ inline Raster rasterizeLines(const std::vector<ClipLine>& lines, const RasterSta
 // Coverage oracle for a width-1 non-strict line with endpoints in 1/256 pixel ("Basic Line
 // Segment Rasterization", strictLines false): the parallelogram whose edges 2 and 3 lie along
 // the minor axis, one pixel long and centred on the endpoints (x is the major axis when
-// |dx| >= |dy|), split along a diagonal into two triangles; a sample is covered when the
-// perturbed-point oracle puts it in either triangle (the polygon tie-breaking rule).
-inline bool oracleLineCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int px, int py) {
+// |dx| >= |dy|), split along a diagonal into two triangles; the sample at (sx, sy) (1/256
+// pixel) is covered when the perturbed-point oracle puts it in either triangle (the polygon
+// tie-breaking rule).
+inline bool oracleLineCoversAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t sx, int64_t sy) {
   const bool xMajor = std::llabs(bx - ax) >= std::llabs(by - ay);
   const int64_t mx = xMajor ? 0 : 128, my = xMajor ? 128 : 0;
   const int64_t cx[4] = {ax - mx, bx - mx, bx + mx, ax + mx}, cy[4] = {ay - my, by - my, by + my, ay + my};
   const int64_t t1x[3] = {cx[0], cx[1], cx[2]}, t1y[3] = {cy[0], cy[1], cy[2]};
   const int64_t t2x[3] = {cx[0], cx[2], cx[3]}, t2y[3] = {cy[0], cy[2], cy[3]};
-  return oracleCovers(t1x, t1y, px, py) || oracleCovers(t2x, t2y, px, py);
+  return oracleCoversAt(t1x, t1y, sx, sy) || oracleCoversAt(t2x, t2y, sx, sy);
+}
+
+// The same at the centre of pixel (px, py).
+inline bool oracleLineCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int px, int py) {
+  return oracleLineCoversAt(ax, ay, bx, by, int64_t(px) * 256 + 128, int64_t(py) * 256 + 128);
 }
 
 }  // namespace tessera::raster::test
