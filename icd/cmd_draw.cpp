@@ -94,6 +94,7 @@ struct DrawCmd {
   void execute(ExecContext& ctx) const {
     raster::DrawState s;
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
+    if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     raster::draw(s, call);
   }
 };
@@ -109,6 +110,7 @@ struct DrawIndirectCmd {
   void execute(ExecContext& ctx) const {
     raster::DrawState s;
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
+    if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     uint32_t n = drawCount;
     if (countAddress) {
       uint32_t count;

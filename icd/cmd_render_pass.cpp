@@ -4,8 +4,8 @@
 // clears; executing it sets the queue's current RenderTargets, which draws then write.
 //
 // Rendering writes attachments in place (Tessera has no tile memory), so store operations and
-// layouts need no work; multisampling (and hence resolves) is not offered. Only the base
-// array layer of each attachment view is rendered.
+// layouts need no work; multisample resolves run when a subpass (or dynamic rendering) ends.
+// Only the base array layer of each attachment view is rendered.
 #include <algorithm>
 #include <cstring>
 
@@ -29,6 +29,7 @@ raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits 
   a.format = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? v->format : img.vkFormat;
   a.rowPitch = sv.rowPitch;
   a.texelSize = img.texelSize(aspect);
+  a.samples = img.samples;
   // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices.
   const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
   a.layerPitch = img.type == VK_IMAGE_TYPE_3D ? level.depthPitch : level.layerPitch;
@@ -65,7 +66,9 @@ void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
   uint8_t* base = c.target.base + layer * c.target.layerPitch;
   for (int32_t y = rect.y0; y < rect.y1; ++y) {
     uint8_t* row = base + uint64_t(y) * c.target.rowPitch;
-    for (int32_t x = rect.x0; x < rect.x1; ++x) std::memcpy(row + uint64_t(x) * size, texel, size);
+    // Every sample of the pixel (samples are stored one after another).
+    for (uint64_t i = uint64_t(rect.x0) * c.target.samples; i < uint64_t(rect.x1) * c.target.samples; ++i)
+      std::memcpy(row + i * size, texel, size);
   }
 }
 
@@ -82,9 +85,29 @@ struct BeginTargetsCmd {
   }
 };
 
+// The end of a subpass or of a render pass instance: its multisample resolves, in order.
 struct EndTargetsCmd {
-  void execute(ExecContext& ctx) const { ctx.targets = {}; }
+  void execute(ExecContext& ctx) const {
+    const RenderTargets& t = ctx.targets;
+    for (uint32_t i = 0; i < t.resolveCount; ++i)
+      raster::resolveAttachment(t.resolves[i].src, t.resolves[i].dst, t.resolves[i].aspect, t.resolves[i].mode, t.renderArea,
+                                t.layers);
+    ctx.targets = {};
+  }
 };
+
+void addResolve(RenderTargets& t, const raster::AttachmentView& src, const raster::AttachmentView& dst, VkImageAspectFlags aspect,
+                VkResolveModeFlagBits mode) {
+  if (!src.base || !dst.base || mode == VK_RESOLVE_MODE_NONE || t.resolveCount >= std::size(t.resolves)) return;
+  t.resolves[t.resolveCount++] = {src, dst, aspect, mode};
+}
+
+// The colour resolve mode of a format: AVERAGE for float and normalized formats, SAMPLE_ZERO for
+// integer ones (the only modes render pass resolves of colour attachments use).
+VkResolveModeFlagBits colorResolveMode(VkFormat format) {
+  const FormatInfo* f = formatInfo(format);
+  return f && texelKind(*f) == TexelKind::Float ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+}
 
 struct ClearAttachmentsCmd {
   Clear* clears;  // targets resolved at execution; `target` unused here
@@ -133,6 +156,20 @@ void recordSubpassTargets(CommandBuffer* cb, const RenderPass& rp, const ImageVi
     const ImageView* v = views[sp.depthStencil->attachment];
     c->targets.depth = attachmentView(v, VK_IMAGE_ASPECT_DEPTH_BIT);
     c->targets.stencil = attachmentView(v, VK_IMAGE_ASPECT_STENCIL_BIT);
+  }
+  // "Multisample resolve operations" at the end of the subpass.
+  for (uint32_t i = 0; i < c->targets.colorCount && i < sp.resolves.size(); ++i) {
+    const uint32_t a = sp.resolves[i].attachment;
+    if (a == VK_ATTACHMENT_UNUSED) continue;
+    addResolve(c->targets, c->targets.color[i], attachmentView(views[a], VK_IMAGE_ASPECT_COLOR_BIT), VK_IMAGE_ASPECT_COLOR_BIT,
+               colorResolveMode(c->targets.color[i].format));
+  }
+  if (sp.depthStencilResolve && sp.depthStencilResolve->attachment != VK_ATTACHMENT_UNUSED) {
+    const ImageView* v = views[sp.depthStencilResolve->attachment];
+    addResolve(c->targets, c->targets.depth, attachmentView(v, VK_IMAGE_ASPECT_DEPTH_BIT), VK_IMAGE_ASPECT_DEPTH_BIT,
+               sp.depthResolveMode);
+    addResolve(c->targets, c->targets.stencil, attachmentView(v, VK_IMAGE_ASPECT_STENCIL_BIT), VK_IMAGE_ASPECT_STENCIL_BIT,
+               sp.stencilResolveMode);
   }
   c->clearCount = 0;
   if (!first) return;
@@ -194,6 +231,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass2(VkCommandBuffer commandBuff
   CommandBuffer::PassRecording& rec = cb->passRecording;
   if (!rec.pass) return;
   ++rec.subpass;
+  cb->record<EndTargetsCmd>();  // the finished subpass's resolves
   if (rec.subpass < rec.pass->subpasses.size())
     recordSubpassTargets(cb, *rec.pass, rec.views, rec.subpass, rec.area, rec.layers, nullptr, 0, false);
 }
@@ -223,23 +261,32 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBu
   c->targets.layers = std::max(info->layerCount, 1u);
   c->targets.colorCount = std::min(info->colorAttachmentCount, abi::kMaxColorAttachments);
   c->clearCount = 0;
-  // A render pass instance that resumes a suspended one does not load again.
+  // A render pass instance that resumes a suspended one does not load again; one that suspends
+  // resolves only when the instance that resumes it ends.
   const bool resuming = (info->flags & VK_RENDERING_RESUMING_BIT) != 0;
+  const bool suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
+  auto resolveTarget = [&](const VkRenderingAttachmentInfo& a, const raster::AttachmentView& src, VkImageAspectFlagBits aspect) {
+    if (suspending || !a.resolveImageView) return;
+    addResolve(c->targets, src, attachmentView(fromHandle<ImageView>(a.resolveImageView), aspect), aspect, a.resolveMode);
+  };
   for (uint32_t i = 0; i < c->targets.colorCount; ++i) {
     const VkRenderingAttachmentInfo& a = info->pColorAttachments[i];
     const ImageView* v = a.imageView ? fromHandle<ImageView>(a.imageView) : nullptr;
     c->targets.color[i] = attachmentView(v, VK_IMAGE_ASPECT_COLOR_BIT);
     if (v && !resuming && a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
       c->clears[c->clearCount++] = {Clear::Color, c->targets.color[i], a.clearValue};
+    if (v) resolveTarget(a, c->targets.color[i], VK_IMAGE_ASPECT_COLOR_BIT);
   }
   if (const VkRenderingAttachmentInfo* d = info->pDepthAttachment; d && d->imageView) {
     c->targets.depth = attachmentView(fromHandle<ImageView>(d->imageView), VK_IMAGE_ASPECT_DEPTH_BIT);
     if (!resuming && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) c->clears[c->clearCount++] = {Clear::Depth, c->targets.depth, d->clearValue};
+    resolveTarget(*d, c->targets.depth, VK_IMAGE_ASPECT_DEPTH_BIT);
   }
   if (const VkRenderingAttachmentInfo* s = info->pStencilAttachment; s && s->imageView) {
     c->targets.stencil = attachmentView(fromHandle<ImageView>(s->imageView), VK_IMAGE_ASPECT_STENCIL_BIT);
     if (!resuming && s->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
       c->clears[c->clearCount++] = {Clear::Stencil, c->targets.stencil, s->clearValue};
+    resolveTarget(*s, c->targets.stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
   }
 }
 

@@ -36,11 +36,23 @@ struct ResetQueryPoolCmd {
   void execute(ExecContext&) const { pool->reset(first, count); }
 };
 
+// "Occlusion Queries": draws between begin and end add the samples that pass their tests to
+// the execution context's counter; end writes it. Other query types have nothing to count.
+struct BeginQueryCmd {
+  QueryPool* pool;
+  void execute(ExecContext& ctx) const {
+    ctx.occlusionActive = pool->type == VK_QUERY_TYPE_OCCLUSION;
+    ctx.occlusionSamples = 0;
+  }
+};
+
 struct EndQueryCmd {
   QueryPool* pool;
   uint32_t query;
-  // No draws exist yet, so no sample passed between begin and end.
-  void execute(ExecContext&) const { pool->write(query, 0); }
+  void execute(ExecContext& ctx) const {
+    pool->write(query, pool->type == VK_QUERY_TYPE_OCCLUSION ? ctx.occlusionSamples : 0);
+    if (pool->type == VK_QUERY_TYPE_OCCLUSION) ctx.occlusionActive = false;
+  }
 };
 
 struct CopyQueryResultsCmd {
@@ -125,7 +137,10 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetQueryPool(VkCommandBuffer commandBu
     *c = {fromHandle<QueryPool>(queryPool), first, count};
 }
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer, VkQueryPool, uint32_t, VkQueryControlFlags) {}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t,
+                                                  VkQueryControlFlags) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool)};
+}
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
   if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};

@@ -33,12 +33,23 @@ struct RenderTargets {
   raster::AttachmentView depth, stencil;
   raster::Rect renderArea{};
   uint32_t layers = 1;  // framebuffer layers / VkRenderingInfo::layerCount (load-op clears)
+  // Multisample resolves done when the subpass (or the render pass instance) ends.
+  struct Resolve {
+    raster::AttachmentView src, dst;
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    VkResolveModeFlagBits mode = VK_RESOLVE_MODE_NONE;
+  };
+  Resolve resolves[abi::kMaxColorAttachments + 2];
+  uint32_t resolveCount = 0;
 };
 
 struct ExecContext {
   Device* device;
   Queue* queue;
   RenderTargets targets{};
+  // The active occlusion query's count of passing samples ("Occlusion Queries").
+  bool occlusionActive = false;
+  uint64_t occlusionSamples = 0;
 };
 
 // What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.

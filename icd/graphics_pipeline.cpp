@@ -79,7 +79,9 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) s.fragment.inputInterpolation[l] = uint8_t(f.inputInterpolation[l]);
     for (uint32_t l = 0; l < abi::kMaxColorAttachments; ++l)
       if (f.outputComponents[l]) s.fragment.colorOutputs |= uint8_t(1u << l);
+    s.fragment.centroidInputs = f.centroidInputs;
     s.fragment.writesFragDepth = f.writesFragDepth;
+    s.fragment.writesSampleMask = f.writesSampleMask;
     s.fragment.canDiscard = f.canDiscard;
     s.fragment.hasSideEffects = f.hasSideEffects;
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
@@ -140,6 +142,16 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     }
   }
   const VkPipelineViewportStateCreateInfo* viewportState = discardStatic ? nullptr : info.pViewportState;
+  if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic ? nullptr : info.pMultisampleState) {
+    s.raster.samples = uint32_t(ms->rasterizationSamples);
+    if (s.raster.samples != 1 && s.raster.samples != 4) {
+      *message = "rasterizationSamples must be 1 or 4";
+      return VK_ERROR_UNKNOWN;
+    }
+    if (ms->pSampleMask) s.sampleMask = ms->pSampleMask[0];
+    s.alphaToCoverage = ms->alphaToCoverageEnable;
+    s.alphaToOne = ms->alphaToOneEnable;
+  }
   const VkPipelineDepthStencilStateCreateInfo* depthStencilState =
       discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;
   const VkPipelineColorBlendStateCreateInfo* colorBlendState = discardStatic || !hasColor ? nullptr : info.pColorBlendState;

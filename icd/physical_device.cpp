@@ -115,15 +115,15 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxFramebufferWidth = 16384;
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;
-  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.maxColorAttachments = 8;
-  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
@@ -242,7 +242,7 @@ FeatureSet supportedFeatures() {
   f.samplerMirrorClampToEdge = true;
   f.samplerFilterMinmax = true;
   // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
-  // tests/api/draw_test.cpp against lavapipe): triangles, single sample.
+  // tests/api/draw_test.cpp against lavapipe): points, lines, triangles; 1 or 4 samples.
   f.dynamicRendering = true;           // cmd_render_pass.cpp: vkCmdBeginRendering
   f.imagelessFramebuffer = true;       // cmd_render_pass.cpp: VkRenderPassAttachmentBeginInfo
   f.separateDepthStencilLayouts = true;  // attachments are written in place: layouts change nothing
@@ -254,6 +254,8 @@ FeatureSet supportedFeatures() {
   f.shaderTerminateInvocation = true;  // translator.cpp: OpTerminateInvocation ends the lane like OpKill
   f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
   f.vertexPipelineStoresAndAtomics = true;
+  f.alphaToOne = true;                 // draw_fragments.cpp: after alpha to coverage
+  f.occlusionQueryPrecise = true;      // draw_fragments.cpp counts exactly the samples that pass
 
   return f;
 }

@@ -48,6 +48,13 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass2(VkDevice device, cons
       sp.colors = copyOf(s.pColorAttachments, s.colorAttachmentCount);
       sp.resolves = copyOf(s.pResolveAttachments, s.pResolveAttachments ? s.colorAttachmentCount : 0);
       if (s.pDepthStencilAttachment) sp.depthStencil = *s.pDepthStencilAttachment;
+      for (auto* e = static_cast<const VkBaseInStructure*>(s.pNext); e; e = e->pNext) {
+        if (e->sType != VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE) continue;
+        const auto* r = reinterpret_cast<const VkSubpassDescriptionDepthStencilResolve*>(e);
+        if (r->pDepthStencilResolveAttachment) sp.depthStencilResolve = *r->pDepthStencilResolveAttachment;
+        sp.depthResolveMode = r->depthResolveMode;
+        sp.stencilResolveMode = r->stencilResolveMode;
+      }
       sp.preserve = copyOf(s.pPreserveAttachments, s.preserveAttachmentCount);
       rp.subpasses.push_back(std::move(sp));
     }

@@ -15,6 +15,9 @@ struct RenderPass {
     uint32_t viewMask = 0;
     std::vector<VkAttachmentReference2> inputs, colors, resolves;
     std::optional<VkAttachmentReference2> depthStencil;
+    // VkSubpassDescriptionDepthStencilResolve.
+    std::optional<VkAttachmentReference2> depthStencilResolve;
+    VkResolveModeFlagBits depthResolveMode = VK_RESOLVE_MODE_NONE, stencilResolveMode = VK_RESOLVE_MODE_NONE;
     std::vector<uint32_t> preserve;
   };
   std::vector<VkAttachmentDescription2> attachments;

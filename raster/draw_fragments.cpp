@@ -85,8 +85,19 @@ float blendOp(VkBlendOp op, float s, float sf, float d, float df) {
   }
 }
 
-uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y) {
-  return v.base + uint64_t(y) * v.rowPitch + uint64_t(x) * v.texelSize;
+// Sample `sample` of pixel (x, y): a pixel's samples are stored one after another.
+uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y, uint32_t sample = 0) {
+  return v.base + uint64_t(y) * v.rowPitch + (uint64_t(x) * v.samples + sample) * v.texelSize;
+}
+
+// "Multisample Coverage": alpha to coverage gives the first round(alpha x samples) samples
+// (Tessera's choice of bit pattern; the spec asks only for a monotonic number of samples, and
+// with one sample the fragment is covered when alpha >= 0.5).
+uint32_t alphaToCoverageMask(float alpha, uint32_t samples) {
+  if (!(alpha > 0)) return 0;  // NaN and negative alpha cover nothing
+  const float scaled = std::min(alpha, 1.0f) * float(samples);
+  const uint32_t n = std::min(samples, uint32_t(scaled + 0.5f));
+  return (1u << n) - 1;
 }
 
 // A fragment depth as the attachment stores it: clamped to [0, 1] for fixed-point formats
@@ -179,18 +190,27 @@ void FragmentStage::flush() {
 
 void FragmentStage::shadeBatch() {
   const uint32_t W = s_.simdWidth;
+  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  const uint32_t allSamples = (1u << samples) - 1;
   abi::FragmentBatch fb{};
   fb.resources = s_.resources;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   int32_t px[abi::kMaxSimdWidth] = {}, py[abi::kMaxSimdWidth] = {};
+  // Per lane: the samples still covered, and each sample's depth.
+  uint32_t sampleBits[abi::kMaxSimdWidth] = {};
+  float sampleZ[abi::kMaxSimdWidth][kMaxSamples] = {};
   for (uint32_t q = 0; q < quads_.size(); ++q) {
     const Quad& quad = quads_[q];
-    fb.coverage |= (quad.coverage & 0xFu) << (4 * q);
     for (uint32_t p = 0; p < 4; ++p) {
       const uint32_t lane = 4 * q + p;
       px[lane] = quad.x + int32_t(p & 1);
       py[lane] = quad.y + int32_t(p >> 1);
+      // "Sample Mask Test" (before shading): samples outside pSampleMask are not covered.
+      if (quad.coverage >> p & 1) sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_.sampleMask & allSamples;
+      if (sampleBits[lane]) fb.coverage |= 1u << lane;
+      fb.sampleMaskIn[lane] = sampleBits[lane];
+      for (uint32_t k = 0; k < samples; ++k) sampleZ[lane][k] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
       fb.fragCoord[0][lane] = float(px[lane]) + 0.5f;
       fb.fragCoord[1][lane] = float(py[lane]) + 0.5f;
       fb.fragCoord[2][lane] = quad.z[p];
@@ -198,16 +218,19 @@ void FragmentStage::shadeBatch() {
       fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
       fb.pointCoord[1][lane] = isPoint_ ? quad.pointCoord[p][1] : 0.5f;
       // "Interpolation": flat from the provoking vertex, else the barycentric blend of the
-      // original triangle's three vertices (perspective-correct or in window space).
+      // original triangle's three vertices (perspective-correct or in window space), at the
+      // fragment centre or, for Centroid inputs, at the centroid location.
       for (size_t k = 0; k < vertices_->locations.size(); ++k) {
         const uint32_t loc = vertices_->locations[k];
         const uint8_t interp = s_.fragment.inputInterpolation[loc];
+        const bool centroid = (s_.fragment.centroidInputs >> loc & 1) && samples > 1;
         for (uint32_t comp = 0; comp < 4; ++comp) {
           uint32_t word;
           if (interp == 2) {
             word = vertices_->outputs(slots_[0])[4 * k + comp];
           } else {
-            const float* bary = interp == 1 ? quad.baryLinear[p] : quad.baryPersp[p];
+            const float* bary = interp == 1 ? (centroid ? quad.centroidLinear[p] : quad.baryLinear[p])
+                                            : (centroid ? quad.centroidPersp[p] : quad.baryPersp[p]);
             float v = 0;
             for (int i = 0; i < 3; ++i) v += bary[i] * asFloat(vertices_->outputs(slots_[i])[4 * k + comp]);
             word = asWord(v);
@@ -218,19 +241,22 @@ void FragmentStage::shadeBatch() {
     }
   }
   quads_.clear();
+  if (!fb.coverage) return;
 
   const bool testsEnabled = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||
                             (s_.depthBoundsTest && s_.depth.base);
   // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
-  // forced by the shader, or when the shader neither changes depth nor discards nor writes
-  // memory (so skipping it for failed fragments is invisible).
+  // forced by the shader, or when the shader neither changes depth or coverage nor discards nor
+  // writes memory (so skipping it for failed fragments is invisible).
   const bool early = testsEnabled && (s_.fragment.earlyFragmentTests ||
-                                      (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects));
-  auto tests = [&](uint32_t lane, float z) {
+                                      (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects &&
+                                       !s_.fragment.writesSampleMask && !s_.alphaToCoverage));
+  // The per-sample tests of one sample; false when the sample fails one of them.
+  auto tests = [&](uint32_t lane, uint32_t sample, float z) {
     const int32_t x = px[lane], y = py[lane];
     // "Depth Bounds Test".
     if (s_.depthBoundsTest && s_.depth.base) {
-      float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y));
+      float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y, sample));
       if (stored < s_.minDepthBounds || stored > s_.maxDepthBounds) return false;
     }
     // "Stencil Test", then "Depth Test"; the stencil ops depend on both results.
@@ -239,13 +265,13 @@ void FragmentStage::shadeBatch() {
     if (s_.depth.base) {
       zq = quantizeDepth(s_.depth, z);
       if (s_.depthTest) {
-        float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y));
+        float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y, sample));
         depthPass = compare(s_.depthCompare, zq, stored);
       }
     }
     if (s_.stencilTest && s_.stencil.base) {
       const StencilFace& f = frontFacing_ ? s_.stencilFront : s_.stencilBack;
-      uint8_t* sp = texelAt(s_.stencil, x, y);
+      uint8_t* sp = texelAt(s_.stencil, x, y, sample);
       const uint8_t stored = *sp;
       const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
       VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
@@ -254,14 +280,30 @@ void FragmentStage::shadeBatch() {
       if (!pass) return false;
     }
     if (!depthPass) return false;
-    if (s_.depth.base && s_.depthTest && s_.depthWrite) encodeDepth(*formatInfo(s_.depth.format), zq, texelAt(s_.depth, x, y));
+    if (s_.depth.base && s_.depthTest && s_.depthWrite)
+      encodeDepth(*formatInfo(s_.depth.format), zq, texelAt(s_.depth, x, y, sample));
     return true;
+  };
+  // Runs the tests on every covered sample of every lane in `lanes`; drops failing samples.
+  auto runTests = [&](uint32_t lanes, bool useFragDepth) {
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(lanes >> lane & 1)) continue;
+      for (uint32_t k = 0; k < samples; ++k)
+        if ((sampleBits[lane] >> k & 1) && !tests(lane, k, useFragDepth ? fb.fragDepth[lane] : sampleZ[lane][k]))
+          sampleBits[lane] &= ~(1u << k);
+    }
+  };
+  auto lanesWithSamples = [&](uint32_t lanes) {
+    uint32_t m = 0;
+    for (uint32_t lane = 0; lane < W; ++lane)
+      if ((lanes >> lane & 1) && sampleBits[lane]) m |= 1u << lane;
+    return m;
   };
 
   uint32_t coverage = fb.coverage;
   if (early) {
-    for (uint32_t lane = 0; lane < W; ++lane)
-      if ((coverage >> lane & 1) && !tests(lane, fb.fragCoord[2][lane])) coverage &= ~(1u << lane);
+    runTests(coverage, false);
+    coverage = lanesWithSamples(coverage);
     if (!coverage && !s_.fragment.hasSideEffects) return;
     fb.coverage = coverage;
   }
@@ -269,19 +311,31 @@ void FragmentStage::shadeBatch() {
   if (s_.fragmentShader) {
     fb.inputs = inputs_.data();
     fb.outputs = outputs_.data();
+    for (uint32_t lane = 0; lane < W; ++lane) fb.sampleMask[lane] = ~0u;  // unwritten: keeps all samples
     s_.fragmentShader(&fb);
     alive = fb.alive & coverage;
-  }
-  if (testsEnabled && !early) {
+    // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)
+    // remove samples; alpha to one then sets that alpha to 1.
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
-      const float z = s_.fragment.writesFragDepth ? fb.fragDepth[lane] : fb.fragCoord[2][lane];
-      if (!tests(lane, z)) alive &= ~(1u << lane);
+      if (s_.fragment.writesSampleMask) sampleBits[lane] &= fb.sampleMask[lane];
+      if (s_.alphaToCoverage && (s_.fragment.colorOutputs & 1))
+        sampleBits[lane] &= alphaToCoverageMask(asFloat(outputs_[3 * W + lane]), samples);
+      if (s_.alphaToOne)
+        for (uint32_t i = 0; i < s_.colorCount; ++i) outputs_[(i * 4 + 3) * W + lane] = asWord(1.0f);
     }
+    alive = lanesWithSamples(alive);
   }
+  if (testsEnabled && !early) {
+    runTests(alive, s_.fragment.writesFragDepth);
+    alive = lanesWithSamples(alive);
+  }
+  if (s_.occlusionSamples)  // "Sample Counting": samples that passed every test
+    for (uint32_t lane = 0; lane < W; ++lane)
+      if (alive >> lane & 1) *s_.occlusionSamples += uint32_t(__builtin_popcount(sampleBits[lane]));
   if (!s_.fragmentShader) return;
 
-  // Colour attachments: location i writes attachment i.
+  // Colour attachments: location i writes attachment i, in every sample that passed.
   for (uint32_t i = 0; i < s_.colorCount; ++i) {
     const AttachmentView& att = s_.color[i];
     const BlendAttachment& blend = s_.blend[i];
@@ -301,36 +355,48 @@ void FragmentStage::shadeBatch() {
     const bool rgba8 = att.format == VK_FORMAT_R8G8B8A8_UNORM, bgra8 = att.format == VK_FORMAT_B8G8R8A8_UNORM;
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
-      uint8_t* dst = texelAt(att, px[lane], py[lane]);
-      TexelValue out{}, cur{};
+      TexelValue out{};
       for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(i * 4 + c) * W + lane];
-      if (!needCurrent && (rgba8 || bgra8)) {
-        for (uint32_t c = 0; c < 4; ++c) {
-          const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
-          dst[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
+      if (!needCurrent) {
+        // Every sample gets the same value: encode it once.
+        uint8_t encoded[16] = {};
+        if (rgba8 || bgra8) {
+          for (uint32_t c = 0; c < 4; ++c) {
+            const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
+            encoded[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
+          }
+        } else {
+          encodeTexel(*f, out, encoded);
         }
+        for (uint32_t k = 0; k < samples; ++k)
+          if (sampleBits[lane] >> k & 1) std::memcpy(texelAt(att, px[lane], py[lane], k), encoded, att.texelSize);
         continue;
       }
-      if (needCurrent) decodeTexel(*f, dst, cur);
-      if (blending) {
-        // "Blending": fixed-point attachments clamp source, destination and constants first.
-        float s[4], d[4], k[4];
-        for (int c = 0; c < 4; ++c) {
-          s[c] = out.f[c], d[c] = cur.f[c], k[c] = s_.blendConstants[c];
-          if (unorm) s[c] = std::clamp(s[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f), k[c] = std::clamp(k[c], 0.0f, 1.0f);
-          if (snorm) s[c] = std::clamp(s[c], -1.0f, 1.0f), d[c] = std::clamp(d[c], -1.0f, 1.0f), k[c] = std::clamp(k[c], -1.0f, 1.0f);
+      for (uint32_t k = 0; k < samples; ++k) {
+        if (!(sampleBits[lane] >> k & 1)) continue;
+        uint8_t* dst = texelAt(att, px[lane], py[lane], k);
+        TexelValue result = out, cur{};
+        decodeTexel(*f, dst, cur);
+        if (blending) {
+          // "Blending": fixed-point attachments clamp source, destination and constants first.
+          float sv[4], d[4], kc[4];
+          for (int c = 0; c < 4; ++c) {
+            sv[c] = out.f[c], d[c] = cur.f[c], kc[c] = s_.blendConstants[c];
+            if (unorm) sv[c] = std::clamp(sv[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f), kc[c] = std::clamp(kc[c], 0.0f, 1.0f);
+            if (snorm) sv[c] = std::clamp(sv[c], -1.0f, 1.0f), d[c] = std::clamp(d[c], -1.0f, 1.0f), kc[c] = std::clamp(kc[c], -1.0f, 1.0f);
+          }
+          for (int c = 0; c < 4; ++c) {
+            const bool alpha = c == 3;
+            const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, sv, d, kc, c, alpha);
+            const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, sv, d, kc, c, alpha);
+            result.f[c] = blendOp(alpha ? blend.alphaOp : blend.colorOp, sv[c], sf, d[c], df);
+          }
         }
-        for (int c = 0; c < 4; ++c) {
-          const bool alpha = c == 3;
-          const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, s, d, k, c, alpha);
-          const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, s, d, k, c, alpha);
-          out.f[c] = blendOp(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
-        }
+        // "Color Write Mask": unwritten components keep the attachment's value.
+        for (uint32_t c = 0; c < 4; ++c)
+          if (!(blend.writeMask >> c & 1)) result.u[c] = cur.u[c];
+        encodeTexel(*f, result, dst);
       }
-      // "Color Write Mask": unwritten components keep the attachment's value.
-      for (uint32_t c = 0; c < 4; ++c)
-        if (!(blend.writeMask >> c & 1)) out.u[c] = cur.u[c];
-      encodeTexel(*f, out, dst);
     }
   }
 }

@@ -37,8 +37,8 @@ struct InterfaceWalker {
   const TypeLayout& layout;
   std::vector<InterfaceLeaf>& out;
 
-  void scalar(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, int32_t builtIn,
-              uint32_t element) {
+  void scalar(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, bool centroid,
+              int32_t builtIn, uint32_t element) {
     const Type* st = m.type(type);
     if (!st || (st->kind != TypeKind::Float && st->kind != TypeKind::Int && st->kind != TypeKind::Bool))
       t.fail("unsupported interface variable type");
@@ -50,24 +50,26 @@ struct InterfaceWalker {
     l.component = comp;
     l.flat = flat || st->kind != TypeKind::Float;  // integers are always flat
     l.noPerspective = noPersp;
+    l.centroid = centroid;
     l.builtIn = builtIn;
     l.builtInElement = element;
     out.push_back(l);
   }
 
-  void value(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, int32_t builtIn) {
+  void value(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, bool centroid,
+             int32_t builtIn) {
     const Type* tt = m.type(type);
     if (!tt) t.fail("unknown interface type");
     switch (tt->kind) {
       case TypeKind::Vector: {
         LayoutStep step = layout.elementStep(type, {});
         for (uint32_t i = 0; i < tt->count; ++i)
-          scalar(tt->element, offset + i * step.stride, loc, comp + i, flat, noPersp, builtIn, i);
+          scalar(tt->element, offset + i * step.stride, loc, comp + i, flat, noPersp, centroid, builtIn, i);
         return;
       }
       case TypeKind::Matrix: {
         LayoutStep step = layout.elementStep(type, {});
-        for (uint32_t c = 0; c < tt->count; ++c) value(tt->element, offset + c * step.stride, loc + c, 0, flat, noPersp, builtIn);
+        for (uint32_t c = 0; c < tt->count; ++c) value(tt->element, offset + c * step.stride, loc + c, 0, flat, noPersp, centroid, builtIn);
         return;
       }
       case TypeKind::Array: {
@@ -75,10 +77,10 @@ struct InterfaceWalker {
         uint32_t per = locationCount(m, tt->element);
         for (uint32_t i = 0; i < tt->count; ++i) {
           if (builtIn >= 0) {  // ClipDistance[i], SampleMask[i]: element i of the built-in
-            scalar(tt->element, offset + i * step.stride, 0, 0, flat, noPersp, builtIn, i);
+            scalar(tt->element, offset + i * step.stride, 0, 0, flat, noPersp, centroid, builtIn, i);
             continue;
           }
-          value(tt->element, offset + i * step.stride, loc + i * per, comp, flat, noPersp, builtIn);
+          value(tt->element, offset + i * step.stride, loc + i * per, comp, flat, noPersp, centroid, builtIn);
         }
         return;
       }
@@ -89,18 +91,18 @@ struct InterfaceWalker {
           LayoutStep step = layout.memberStep(type, i);
           uint32_t memberType = tt->members[i];
           if (md.builtIn) {
-            value(memberType, offset + step.offset, 0, 0, flat, noPersp, int32_t(*md.builtIn));
+            value(memberType, offset + step.offset, 0, 0, flat, noPersp, centroid, int32_t(*md.builtIn));
             continue;
           }
           uint32_t at = md.location ? *md.location : next;
           value(memberType, offset + step.offset, at, md.component.value_or(0), flat || md.flat,
-                noPersp || md.noPerspective, -1);
+                noPersp || md.noPerspective, centroid || md.centroid, -1);
           next = at + locationCount(m, memberType);
         }
         return;
       }
       default:
-        scalar(type, offset, loc, comp, flat, noPersp, builtIn, 0);
+        scalar(type, offset, loc, comp, flat, noPersp, centroid, builtIn, 0);
     }
   }
 };
@@ -156,7 +158,7 @@ void Translator::collectInterface() {
     std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
     InterfaceWalker walker{*this, module_, layout, leaves};
     walker.value(pt->element, privateOffsets_[g.id], d.location.value_or(0), d.component.value_or(0), d.flat,
-                 d.noPerspective, d.builtIn ? int32_t(*d.builtIn) : -1);
+                 d.noPerspective, d.centroid, d.builtIn ? int32_t(*d.builtIn) : -1);
   }
   for (const InterfaceLeaf& l : inputLeaves_) {
     if (l.builtIn >= 0) fail("built-in members of input blocks are not supported in this stage");
@@ -164,6 +166,7 @@ void Translator::collectInterface() {
     facts_->inputComponents[l.location] |= uint8_t(1u << l.component);
     facts_->inputInterpolation[l.location] =
         l.flat ? Interpolation::Flat : l.noPerspective ? Interpolation::NoPerspective : Interpolation::Smooth;
+    if (l.centroid && !l.flat) facts_->centroidInputs |= 1u << l.location;
   }
   for (const InterfaceLeaf& l : outputLeaves_) {
     switch (l.builtIn) {
@@ -363,9 +366,14 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
     case spv::BuiltIn::DeviceIndex:
       v.leaves = {B.getInt32(0)};
       break;
-    case spv::BuiltIn::SampleMask:  // SampleMaskIn: one sample, covered unless a helper
-      v.leaves = {B.CreateZExt(aliveMask(), vi)};
+    case spv::BuiltIn::SampleMask: {
+      // SampleMaskIn: the samples of the fragment the primitive covers (the draw loop fills
+      // sampleMaskIn, before the sample mask test); helpers have none.
+      llvm::Value* in = B.CreateAlignedLoad(vi, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, sampleMaskIn)),
+                                            llvm::Align(4));
+      v.leaves = {B.CreateSelect(aliveMask(), in, llvm::Constant::getNullValue(vi))};
       break;
+    }
     default:
       fail("unsupported built-in " + std::to_string(uint32_t(builtIn)) + " in a fragment shader");
   }

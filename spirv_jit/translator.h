@@ -75,7 +75,7 @@ struct InterfaceLeaf {
   uint32_t type = 0;         // scalar type id
   uint32_t offset = 0;       // natural offset in the private block
   uint32_t location = 0, component = 0;
-  bool flat = false, noPerspective = false;
+  bool flat = false, noPerspective = false, centroid = false;
   int32_t builtIn = -1;      // spv::BuiltIn of a built-in output member, or -1
   uint32_t builtInElement = 0;  // array element (ClipDistance[i], SampleMask[i]) or vector component
 };

@@ -36,7 +36,8 @@ struct AttachmentView {
   uint8_t* base = nullptr;  // texel (0, 0) of the rendered layer; null: no attachment
   VkFormat format = VK_FORMAT_UNDEFINED;
   uint64_t rowPitch = 0;
-  uint32_t texelSize = 0;   // bytes per texel of this plane
+  uint32_t texelSize = 0;   // bytes per sample of this plane
+  uint32_t samples = 1;     // samples per pixel, stored one after another (icd/image.cpp)
   // The view's other layers (clears reach them; draws render the first only).
   uint64_t layerPitch = 0;
   uint32_t layerCount = 1;
@@ -62,7 +63,9 @@ struct FragmentInterface {
   uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
   uint8_t inputInterpolation[abi::kMaxInterfaceLocations] = {};  // 0 smooth, 1 noperspective, 2 flat
   uint8_t colorOutputs = 0;  // bit i: the shader writes location i (attachment i changes)
+  uint32_t centroidInputs = 0;  // bit l: location l is interpolated at the centroid
   bool writesFragDepth = false;
+  bool writesSampleMask = false;
   bool canDiscard = false;
   bool hasSideEffects = false;
   bool earlyFragmentTests = false;
@@ -84,7 +87,14 @@ struct DrawState {
   bool primitiveRestart = false;
   bool rasterizerDiscard = false;
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
-  RasterState raster;
+  RasterState raster;  // raster.samples: rasterizationSamples
+
+  // "Multisampling" / "Sample Mask Test" / "Multisample Coverage": the pipeline's sample mask
+  // (word 0 of pSampleMask), alpha to coverage and alpha to one.
+  uint32_t sampleMask = ~0u;
+  bool alphaToCoverage = false, alphaToOne = false;
+  // Active occlusion query: samples that pass the per-fragment tests are added here.
+  uint64_t* occlusionSamples = nullptr;
 
   bool depthTest = false, depthWrite = false;
   VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
@@ -111,6 +121,13 @@ struct DrawCall {
   int32_t vertexOffset = 0;
   uint32_t drawIndex = 0;
 };
+
+// A render pass instance's multisample resolve of one attachment (colour, depth or stencil
+// plane, by `aspect`) into a single-sample one over `area` and `layers` layers
+// ("Multisample resolve operations"): AVERAGE, SAMPLE_ZERO, MIN or MAX (depth/stencil); colour
+// AVERAGE for float and normalized formats, SAMPLE_ZERO for integer ones.
+void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkImageAspectFlags aspect,
+                       VkResolveModeFlagBits mode, const Rect& area, uint32_t layers);
 
 // Runs the draw to completion (rasterization order is submission order).
 void draw(const DrawState& state, const DrawCall& call);

@@ -162,6 +162,7 @@ struct FragmentBatch {
   uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
   float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it
   uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it
+  uint32_t sampleMaskIn[kMaxSimdWidth];  // SampleMaskIn[0]: the fragment's covered samples
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

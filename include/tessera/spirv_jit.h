@@ -103,6 +103,7 @@ struct GraphicsFacts {
   // Fragment inputs by location: read (component bits) and how each is interpolated.
   uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
   Interpolation inputInterpolation[abi::kMaxInterfaceLocations] = {};
+  uint32_t centroidInputs = 0;  // bit l: location l is decorated Centroid (and not flat)
   // Outputs by location (vertex: varyings; fragment: colour attachments), component bits.
   uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};
   bool writesPointSize = false;

@@ -175,6 +175,33 @@ TEST(GraphicsStages, FragmentQuadsGiveDerivativesDiscardAndNoHelperSideEffects) 
   }
 }
 
+TEST(GraphicsStages, CentroidInputsAndSampleMasks) {
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_samples_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(program && program->fragment);
+    const auto& f = program->facts;
+    EXPECT_EQ(f.centroidInputs, 0x1u) << "location 0 is Centroid, location 1 is not";
+    EXPECT_TRUE(f.writesSampleMask);
+
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0);
+    tessera::abi::FragmentBatch batch{};
+    batch.coverage = ((W == 32 ? 0u : (1u << W)) - 1) & ~(1u << 2);  // lane 2 is a helper
+    for (uint32_t l = 0; l < W; ++l) {
+      batch.sampleMaskIn[l] = (l * 7 + 3) & 0xF;
+      batch.sampleMask[l] = ~0u;
+    }
+    batch.inputs = inputs.data();
+    batch.outputs = outputs.data();
+    program->fragment(&batch);
+    for (uint32_t l = 0; l < W; ++l) {
+      if (!(batch.coverage >> l & 1)) continue;
+      // "SampleMask": the input holds the covered samples; the shader keeps samples 0 and 2.
+      EXPECT_EQ(batch.sampleMask[l], ((l * 7 + 3) & 0xF) & 0x5u) << "W=" << W << " lane " << l;
+    }
+  }
+}
+
 TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
   // 8x8 R32_SFLOAT with 4 levels; every texel of level l holds l, so the result is the level
   // "Image Level(s) Selection" picked: lambda = log2(rho), rho = |d(uv)/dx| * 8 texels.
