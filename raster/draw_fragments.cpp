@@ -231,9 +231,13 @@ void FragmentStage::shadeBatch() {
           } else {
             const float* bary = interp == 1 ? (centroid ? quad.centroidLinear[p] : quad.baryLinear[p])
                                             : (centroid ? quad.centroidPersp[p] : quad.baryPersp[p]);
-            float v = 0;
-            for (int i = 0; i < 3; ++i) v += bary[i] * asFloat(vertices_->outputs(slots_[i])[4 * k + comp]);
-            word = asWord(v);
+            // v0 + b1 (v1 - v0) + b2 (v2 - v0), equal to sum(b_i v_i) as the weights sum to 1,
+            // but exact when the vertices agree: a constant output stays that constant (an
+            // integer conversion of 0.99999994 would otherwise give 0).
+            const float v0 = asFloat(vertices_->outputs(slots_[0])[4 * k + comp]);
+            const float v1 = asFloat(vertices_->outputs(slots_[1])[4 * k + comp]);
+            const float v2 = asFloat(vertices_->outputs(slots_[2])[4 * k + comp]);
+            word = asWord(v0 + bary[1] * (v1 - v0) + bary[2] * (v2 - v0));
           }
           inputs_[(loc * 4 + comp) * W + lane] = word;
         }
