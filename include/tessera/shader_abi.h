@@ -156,13 +156,24 @@ struct FragmentBatch {
   uint32_t frontFacing;     // FrontFacing (the whole batch is one primitive)
   uint32_t primitiveId;     // PrimitiveId
   uint32_t alive;           // out: covered lanes neither discarded nor demoted
-  float fragCoord[4][kMaxSimdWidth];  // FragCoord x, y (pixel centres), z, 1/w per lane
+  // FragCoord x, y (pixel centres; with per-sample shading the shaded sample's location), z, 1/w
+  float fragCoord[4][kMaxSimdWidth];
   float pointCoord[2][kMaxSimdWidth]; // PointCoord s, t per lane (points; 0.5 otherwise)
   const uint32_t* inputs;   // inputs by location, interpolated by the caller, SoA as above
   uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
   float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it
   uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it
   uint32_t sampleMaskIn[kMaxSimdWidth];  // SampleMaskIn[0]: the fragment's covered samples
+  // Multisampling ("Sample Shading"): the batch's rasterizationSamples (1 or 4, the standard
+  // sample locations of include/tessera/raster.h), the sample this batch shades with per-sample
+  // shading (SampleId; 0 otherwise) and its position in the pixel (SamplePosition; (0.5, 0.5)
+  // when shading per pixel).
+  uint32_t sampleCount;
+  uint32_t sampleId;
+  float samplePosition[2];
+  // Per lane, the Centroid location ("Interpolation Decorations") as an offset from the pixel's
+  // top-left corner (x, y in [0, 1]): (0.5, 0.5) unless the pixel is partly covered.
+  float centroid[2][kMaxSimdWidth];
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

@@ -110,6 +110,9 @@ struct GraphicsFacts {
   uint32_t clipDistances = 0, cullDistances = 0;  // array sizes written by the vertex stage
   bool writesFragDepth = false;
   bool writesSampleMask = false;
+  // "Sample Shading": the interface has a SampleId or SamplePosition input or an input decorated
+  // Sample, so the fragment shader runs once per covered sample (minSampleShading 1.0).
+  bool perSampleShading = false;
   bool canDiscard = false;        // OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation
   bool hasSideEffects = false;    // stores or atomics on buffers or images
   bool earlyFragmentTests = false;  // EarlyFragmentTests execution mode
