@@ -82,6 +82,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     s.fragment.centroidInputs = f.centroidInputs;
     s.fragment.writesFragDepth = f.writesFragDepth;
     s.fragment.writesSampleMask = f.writesSampleMask;
+    s.fragment.perSampleShading = f.perSampleShading;
     s.fragment.canDiscard = f.canDiscard;
     s.fragment.hasSideEffects = f.hasSideEffects;
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
@@ -151,6 +152,9 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     if (ms->pSampleMask) s.sampleMask = ms->pSampleMask[0];
     s.alphaToCoverage = ms->alphaToCoverageEnable;
     s.alphaToOne = ms->alphaToOneEnable;
+    // "Sample Shading": at least max(ceil(minSampleShading x samples), 1) invocations per
+    // fragment; Tessera then shades every sample.
+    s.sampleShading = ms->sampleShadingEnable && ms->minSampleShading * float(s.raster.samples) > 1.0f;
   }
   const VkPipelineDepthStencilStateCreateInfo* depthStencilState =
       discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;

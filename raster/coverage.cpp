@@ -147,8 +147,9 @@ void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int3
   q.invW[slot] = static_cast<float>(invW);
   originalWeights(t, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
 
-  // "Depth Test" compares each sample's own depth: with 4 samples the plane at each location.
-  // One sample: its location is the centre, so every entry is z[].
+  // "Depth Test" compares each sample's own depth: with 4 samples the plane at each location
+  // (and the weights there, for per-sample shading). One sample: its location is the centre, so
+  // every entry is z[].
   for (uint32_t s = 0; s < kMaxSamples; ++s) {
     if (t.samples == 1) {
       q.sampleZ[slot][s] = q.z[slot];
@@ -159,6 +160,7 @@ void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int3
     double sl[3];
     windowBarycentrics(e, sx, sy, sl);
     q.sampleZ[slot][s] = depthAt(t, sl);
+    originalWeights(t, sl, invWAt(t, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
   }
   centroidWeights(t, e, px, py, q, slot);
 }

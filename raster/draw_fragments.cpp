@@ -192,59 +192,122 @@ void FragmentStage::shadeBatch() {
   const uint32_t W = s_.simdWidth;
   const uint32_t samples = std::max(s_.raster.samples, 1u);
   const uint32_t allSamples = (1u << samples) - 1;
+  // "Sample Shading": once per covered sample when the pipeline asks for it
+  // (minSampleShading x samples > 1) or the shader does (SampleId, SamplePosition, Sample
+  // inputs); else once per pixel.
+  const bool perSample = samples > 1 && (s_.sampleShading || s_.fragment.perSampleShading);
   abi::FragmentBatch fb{};
   fb.resources = s_.resources;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
-  int32_t px[abi::kMaxSimdWidth] = {}, py[abi::kMaxSimdWidth] = {};
-  // Per lane: the samples still covered, and each sample's depth.
-  uint32_t sampleBits[abi::kMaxSimdWidth] = {};
-  float sampleZ[abi::kMaxSimdWidth][kMaxSamples] = {};
+  fb.sampleCount = samples;
+  // Per lane: the pixel, its covered samples (after the sample mask test), each sample's depth.
+  LaneState lanes{};
   for (uint32_t q = 0; q < quads_.size(); ++q) {
     const Quad& quad = quads_[q];
     for (uint32_t p = 0; p < 4; ++p) {
       const uint32_t lane = 4 * q + p;
-      px[lane] = quad.x + int32_t(p & 1);
-      py[lane] = quad.y + int32_t(p >> 1);
+      lanes.px[lane] = quad.x + int32_t(p & 1);
+      lanes.py[lane] = quad.y + int32_t(p >> 1);
       // "Sample Mask Test" (before shading): samples outside pSampleMask are not covered.
-      if (quad.coverage >> p & 1) sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_.sampleMask & allSamples;
-      if (sampleBits[lane]) fb.coverage |= 1u << lane;
-      fb.sampleMaskIn[lane] = sampleBits[lane];
-      for (uint32_t k = 0; k < samples; ++k) sampleZ[lane][k] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
-      fb.fragCoord[0][lane] = float(px[lane]) + 0.5f;
-      fb.fragCoord[1][lane] = float(py[lane]) + 0.5f;
-      fb.fragCoord[2][lane] = quad.z[p];
+      if (quad.coverage >> p & 1)
+        lanes.sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_.sampleMask & allSamples;
+      for (uint32_t k = 0; k < samples; ++k) lanes.sampleZ[lane][k] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
       fb.fragCoord[3][lane] = quad.invW[p];
       fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
       fb.pointCoord[1][lane] = isPoint_ ? quad.pointCoord[p][1] : 0.5f;
-      // "Interpolation": flat from the provoking vertex, else the barycentric blend of the
-      // original triangle's three vertices (perspective-correct or in window space), at the
-      // fragment centre or, for Centroid inputs, at the centroid location.
-      for (size_t k = 0; k < vertices_->locations.size(); ++k) {
-        const uint32_t loc = vertices_->locations[k];
-        const uint8_t interp = s_.fragment.inputInterpolation[loc];
-        const bool centroid = (s_.fragment.centroidInputs >> loc & 1) && samples > 1;
-        for (uint32_t comp = 0; comp < 4; ++comp) {
-          uint32_t word;
-          if (interp == 2) {
-            word = vertices_->outputs(slots_[0])[4 * k + comp];
-          } else {
-            const float* bary = interp == 1 ? (centroid ? quad.centroidLinear[p] : quad.baryLinear[p])
-                                            : (centroid ? quad.centroidPersp[p] : quad.baryPersp[p]);
-            // v0 + b1 (v1 - v0) + b2 (v2 - v0), equal to sum(b_i v_i) as the weights sum to 1,
-            // but exact when the vertices agree: a constant output stays that constant (an
-            // integer conversion of 0.99999994 would otherwise give 0).
-            const float v0 = asFloat(vertices_->outputs(slots_[0])[4 * k + comp]);
-            const float v1 = asFloat(vertices_->outputs(slots_[1])[4 * k + comp]);
-            const float v2 = asFloat(vertices_->outputs(slots_[2])[4 * k + comp]);
-            word = asWord(v0 + bary[1] * (v1 - v0) + bary[2] * (v2 - v0));
-          }
-          inputs_[(loc * 4 + comp) * W + lane] = word;
+      // The centroid location the rasterizer used for centroidPersp/centroidLinear.
+      const uint32_t covered = samples == 1 ? 0u : quad.sampleCoverage[p];
+      const bool partial = covered != 0 && covered != allSamples;
+      const uint32_t first = partial ? uint32_t(__builtin_ctz(covered)) : 0;
+      fb.centroid[0][lane] = partial ? kStandardSampleLocations4[first][0] : 0.5f;
+      fb.centroid[1][lane] = partial ? kStandardSampleLocations4[first][1] : 0.5f;
+    }
+  }
+
+  if (!perSample) {
+    fb.sampleId = 0;
+    fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
+    for (uint32_t q = 0; q < quads_.size(); ++q) {
+      const Quad& quad = quads_[q];
+      for (uint32_t p = 0; p < 4; ++p) {
+        const uint32_t lane = 4 * q + p;
+        fb.fragCoord[0][lane] = float(lanes.px[lane]) + 0.5f;
+        fb.fragCoord[1][lane] = float(lanes.py[lane]) + 0.5f;
+        fb.fragCoord[2][lane] = quad.z[p];
+        fb.sampleMaskIn[lane] = lanes.sampleBits[lane];
+        // Centroid inputs at the centroid location ("Interpolation Decorations").
+        interpolate(lane, quad.baryPersp[p], quad.baryLinear[p], samples > 1 ? s_.fragment.centroidInputs : 0u,
+                    quad.centroidPersp[p], quad.centroidLinear[p]);
+      }
+    }
+    runFragments(fb, lanes);
+  } else {
+    const LaneState all = lanes;
+    for (uint32_t k = 0; k < samples; ++k) {
+      // The invocations of sample k: FragCoord at the sample ("FragCoord": the location of
+      // the sample), every input evaluated there, SampleMaskIn the one sample.
+      fb.sampleId = k;
+      fb.samplePosition[0] = kStandardSampleLocations4[k][0];
+      fb.samplePosition[1] = kStandardSampleLocations4[k][1];
+      bool any = false;
+      for (uint32_t q = 0; q < quads_.size(); ++q) {
+        const Quad& quad = quads_[q];
+        for (uint32_t p = 0; p < 4; ++p) {
+          const uint32_t lane = 4 * q + p;
+          lanes.sampleBits[lane] = all.sampleBits[lane] & (1u << k);
+          any |= lanes.sampleBits[lane] != 0;
+          fb.fragCoord[0][lane] = float(lanes.px[lane]) + kStandardSampleLocations4[k][0];
+          fb.fragCoord[1][lane] = float(lanes.py[lane]) + kStandardSampleLocations4[k][1];
+          fb.fragCoord[2][lane] = quad.sampleZ[p][k];
+          fb.sampleMaskIn[lane] = lanes.sampleBits[lane];
+          interpolate(lane, quad.samplePersp[p][k], quad.sampleLinear[p][k], 0u, nullptr, nullptr);
         }
       }
+      if (any) runFragments(fb, lanes);
     }
   }
   quads_.clear();
+}
+
+void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
+                                 const float* centroidPersp, const float* centroidLinear) {
+  const uint32_t W = s_.simdWidth;
+  // "Interpolation": flat from the provoking vertex, else the barycentric blend of the original
+  // triangle's three vertices (perspective-correct or in window space).
+  for (size_t k = 0; k < vertices_->locations.size(); ++k) {
+    const uint32_t loc = vertices_->locations[k];
+    const uint8_t interp = s_.fragment.inputInterpolation[loc];
+    const bool centroid = centroidLocations >> loc & 1;
+    for (uint32_t comp = 0; comp < 4; ++comp) {
+      uint32_t word;
+      if (interp == 2) {
+        word = vertices_->outputs(slots_[0])[4 * k + comp];
+      } else {
+        const float* bary = interp == 1 ? (centroid ? centroidLinear : linear) : (centroid ? centroidPersp : persp);
+        // v0 + b1 (v1 - v0) + b2 (v2 - v0), equal to sum(b_i v_i) as the weights sum to 1,
+        // but exact when the vertices agree: a constant output stays that constant (an
+        // integer conversion of 0.99999994 would otherwise give 0).
+        const float v0 = asFloat(vertices_->outputs(slots_[0])[4 * k + comp]);
+        const float v1 = asFloat(vertices_->outputs(slots_[1])[4 * k + comp]);
+        const float v2 = asFloat(vertices_->outputs(slots_[2])[4 * k + comp]);
+        word = asWord(v0 + bary[1] * (v1 - v0) + bary[2] * (v2 - v0));
+      }
+      inputs_[(loc * 4 + comp) * W + lane] = word;
+    }
+  }
+}
+
+void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
+  const uint32_t W = s_.simdWidth;
+  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  int32_t* px = lanes.px;
+  int32_t* py = lanes.py;
+  uint32_t* sampleBits = lanes.sampleBits;
+  auto& sampleZ = lanes.sampleZ;
+  fb.coverage = 0;
+  for (uint32_t lane = 0; lane < W; ++lane)
+    if (sampleBits[lane]) fb.coverage |= 1u << lane;
   if (!fb.coverage) return;
 
   const bool testsEnabled = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||

@@ -37,7 +37,19 @@ class FragmentStage {
   void flush();
 
  private:
+  // Per lane of a batch: the pixel, the samples still covered, and each sample's depth.
+  struct LaneState {
+    int32_t px[abi::kMaxSimdWidth], py[abi::kMaxSimdWidth];
+    uint32_t sampleBits[abi::kMaxSimdWidth];
+    float sampleZ[abi::kMaxSimdWidth][kMaxSamples];
+  };
   void shadeBatch();
+  // Interpolates the fragment inputs of `lane` with the given weights (Centroid locations in
+  // `centroidLocations` with the centroid weights).
+  void interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
+                   const float* centroidPersp, const float* centroidLinear);
+  // Shades the batch's covered lanes and runs the per-sample operations on lanes.sampleBits.
+  void runFragments(abi::FragmentBatch& fb, LaneState& lanes);
 
   const DrawState& s_;
   const ShadedVertices* vertices_ = nullptr;

@@ -203,6 +203,7 @@ void shadePixel(const SetupLine& line, const Parallelogram& p, int32_t px, int32
     double sl[2];
     segmentWeights(p, sx, sy, sl);
     q.sampleZ[slot][s] = depthAt(line, sl);
+    originalWeights(line, sl, invWAt(line, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
   }
   centroidWeights(line, p, px, py, q, slot);
 }

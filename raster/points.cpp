@@ -129,6 +129,7 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
         q.invW[slot] = point.invW;
         q.baryPersp[slot][0] = q.baryLinear[slot][0] = 1.0f;
         q.centroidPersp[slot][0] = q.centroidLinear[slot][0] = 1.0f;
+        for (uint32_t k = 0; k < kMaxSamples; ++k) q.samplePersp[slot][k][0] = q.sampleLinear[slot][k][0] = 1.0f;
         // PointCoord at the fragment centre, from the unrounded vertex position. Helper pixels
         // get the same formula, so derivatives of PointCoord are 1/size per pixel.
         const double cx = qx + (slot & 1) + 0.5, cy = qy + (slot >> 1) + 0.5;

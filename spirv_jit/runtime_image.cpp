@@ -115,7 +115,18 @@ void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32
     if (const uint8_t* p = texelAddress(v, x, y, z, sample, lod, f->blockWidth, f->blockHeight);
         p && tessera::decodeCompressedBlock(*f, p, texels))
       t = texels[uint32_t(y) % f->blockHeight * 4 + uint32_t(x) % f->blockWidth];
-  } else if (uint8_t* p = texelAddress(v, x, y, z, sample, lod); p && f) {
+  } else if (uint8_t* p = texelAddress(v, x, y, z, sample, lod); p && f && f->isDepthStencil()) {
+    // A depth or stencil view read as an input attachment (subpassLoad) or with texelFetch:
+    // the aspect's value in the first component, (x, 0, 0, 1) ("Depth and stencil formats":
+    // depth as a float, stencil as an unsigned integer).
+    if (v->aspect == VK_IMAGE_ASPECT_STENCIL_BIT) {
+      t.u[0] = *p;
+      t.u[3] = 1;
+    } else {
+      t.f[0] = tessera::decodeDepth(*f, p);
+      t.f[3] = 1.0f;
+    }
+  } else if (p && f) {
     loadTexel(*f, p, v->texelSize, t);
   }
   std::memcpy(out, t.u, 16);

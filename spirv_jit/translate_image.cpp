@@ -343,6 +343,22 @@ bool Images::run() {
         words = call(rt("tessera_rt_texel_buffer_read", {p, i, p}), desc, {coords(inst.operand(1))[0]}, nullptr, true);
       } else {
         std::vector<llvm::Value*> xyz = coords(inst.operand(1));
+        if (it && it->image.dim == spv::Dim::SubpassData) {
+          // subpassLoad ("Input Attachments"): the coordinate is an offset from the fragment's
+          // pixel, i.e. floor(FragCoord.xy) (also the pixel with per-sample shading); the
+          // layer is the one being rendered, which is the view's first.
+          for (uint32_t c = 0; c < 2; ++c) {
+            llvm::Value* at = B.CreateConstGEP1_32(
+                B.getInt8Ty(), t.workgroupState(),
+                uint32_t(offsetof(tessera::abi::FragmentBatch, fragCoord) + c * 4 * tessera::abi::kMaxSimdWidth));
+            llvm::Value* pixel = B.CreateFPToSI(B.CreateAlignedLoad(t.laneType(B.getFloatTy()), at, llvm::Align(4)),
+                                                t.laneType(B.getInt32Ty()));
+            llvm::Value* offset = xyz[c];
+            t.unify(pixel, offset);
+            xyz[c] = B.CreateAdd(pixel, offset);
+          }
+          xyz[2] = B.getInt32(0);
+        }
         if (ops.offset) {
           Val off = t.value(ops.offset);
           for (size_t c = 0; c < off.leaves.size() && c < 3; ++c) {

@@ -66,6 +66,7 @@ struct FragmentInterface {
   uint32_t centroidInputs = 0;  // bit l: location l is interpolated at the centroid
   bool writesFragDepth = false;
   bool writesSampleMask = false;
+  bool perSampleShading = false;  // SampleId, SamplePosition or Sample inputs: shade per sample
   bool canDiscard = false;
   bool hasSideEffects = false;
   bool earlyFragmentTests = false;
@@ -93,6 +94,7 @@ struct DrawState {
   // (word 0 of pSampleMask), alpha to coverage and alpha to one.
   uint32_t sampleMask = ~0u;
   bool alphaToCoverage = false, alphaToOne = false;
+  bool sampleShading = false;  // sampleShadingEnable with minSampleShading x samples > 1
   // Active occlusion query: samples that pass the per-fragment tests are added here.
   uint64_t* occlusionSamples = nullptr;
 

@@ -106,6 +106,10 @@ struct Quad {
   // covered sample's location. Uncovered (helper) pixels: the centre.
   float centroidPersp[4][3];
   float centroidLinear[4][3];
+  // With samples > 1: the same weights at each sample location, for per-sample shading ("Sample
+  // Shading": each invocation's inputs are evaluated at its sample). Unused with one sample.
+  float samplePersp[4][kMaxSamples][3];
+  float sampleLinear[4][kMaxSamples][3];
   float invW[4];       // interpolated 1/w (FragCoord.w)
   float pointCoord[4][2];  // points only: PointCoord of each pixel ("Basic Point Rasterization")
 };
