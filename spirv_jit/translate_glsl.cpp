@@ -499,6 +499,11 @@ bool Glsl::run() {
       });
       return true;
     }
+    case GLSLstd450InterpolateAtCentroid:
+    case GLSLstd450InterpolateAtSample:
+    case GLSLstd450InterpolateAtOffset:
+      t.define(inst.result, t.interpolateAt(inst));
+      return true;
     case GLSLstd450Determinant: {
       Val m = t.value(inst.operand(2));
       unsigned n = m.leaves.size() == 4 ? 2 : m.leaves.size() == 9 ? 3 : 4;

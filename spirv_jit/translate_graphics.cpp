@@ -9,6 +9,10 @@
 // back into registers. Locations follow the spec's "Location Assignment" rules: a 32-bit
 // scalar or vector takes one location (starting at its Component), matrix columns and array
 // elements one location each, struct members consecutive unless they carry a Location.
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <llvm/IR/Intrinsics.h>
+
 #include "tessera/shader_abi.h"
 #include "translator.h"
 
@@ -107,6 +111,76 @@ struct InterfaceWalker {
   }
 };
 
+// A struct member decorated Sample somewhere inside `type` (an input block's members).
+bool hasSampleMember(const Module& m, uint32_t type, int depth = 0) {
+  const Type* t = m.type(type);
+  if (!t || depth > 16) return false;
+  if (t->kind == TypeKind::Array) return hasSampleMember(m, t->element, depth + 1);
+  if (t->kind != TypeKind::Struct) return false;
+  for (uint32_t i = 0; i < t->members.size(); ++i)
+    if (m.memberDecorations(type, i).sample || hasSampleMember(m, t->members[i], depth + 1)) return true;
+  return false;
+}
+
+// How the draw loop interpolated an interpolant: the decorations of its variable and of the
+// block members its access chains pass through (combined as InterfaceWalker does).
+struct InterpolantDecorations {
+  bool flat = false, noPerspective = false, centroid = false;
+};
+
+const Instruction* functionDefinition(const Module& m, uint32_t id) {
+  for (const Function& f : m.functions())
+    for (const Block& b : f.blocks)
+      for (const Instruction& i : b.body)
+        if (i.result == id) return &i;
+  return nullptr;
+}
+
+InterpolantDecorations interpolantDecorations(const Module& m, uint32_t pointer) {
+  InterpolantDecorations out;
+  std::vector<const Instruction*> chains;  // the access chains from the pointer back to its variable
+  for (int guard = 0; guard < 64 && !m.global(pointer); ++guard) {
+    const Instruction* def = functionDefinition(m, pointer);
+    if (!def) return out;
+    if (def->op == spv::Op::OpAccessChain || def->op == spv::Op::OpInBoundsAccessChain) chains.push_back(def);
+    else if (def->op != spv::Op::OpCopyObject) return out;
+    pointer = def->operand(0);
+  }
+  const GlobalVariable* g = m.global(pointer);
+  const Type* pt = g ? m.type(g->type) : nullptr;
+  if (!pt) return out;
+  const Decorations& d = m.decorations(pointer);
+  out.flat = d.flat;
+  out.noPerspective = d.noPerspective;
+  out.centroid = d.centroid;
+  uint32_t type = pt->element;
+  for (auto it = chains.rbegin(); it != chains.rend(); ++it)
+    for (uint32_t k = 1; k < (*it)->operandCount; ++k) {
+      const Type* t = m.type(type);
+      if (!t) return out;
+      if (t->kind != TypeKind::Struct) {
+        type = t->element;
+        continue;
+      }
+      std::optional<uint64_t> member = m.constantValue((*it)->operand(k));
+      if (!member || *member >= t->members.size()) return out;
+      const Decorations& md = m.memberDecorations(type, uint32_t(*member));
+      out.flat |= md.flat;
+      out.noPerspective |= md.noPerspective;
+      out.centroid |= md.centroid;
+      type = t->members[*member];
+    }
+  const Type* leaf = m.type(type);
+  while (leaf && leaf->kind != TypeKind::Float && leaf->kind != TypeKind::Int && leaf->kind != TypeKind::Bool)
+    leaf = m.type(leaf->element);
+  if (leaf && leaf->kind != TypeKind::Float) out.flat = true;  // integers are always flat
+  return out;
+}
+
+// The standard sample locations ("Standard Sample Locations") of 4 samples, as offsets from
+// the pixel's top-left corner; raster.h's kStandardSampleLocations4, which the draw loop uses.
+constexpr float kSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+
 }  // namespace
 
 llvm::Value* Translator::batchField(size_t offset, llvm::Type* type) {
@@ -143,6 +217,155 @@ llvm::Value* Translator::quadDerivative(llvm::Value* v, bool yDirection, bool co
   return B.CreateFSub(B.CreateShuffleVector(v, hi), B.CreateShuffleVector(v, lo));
 }
 
+// GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and InterpolateAtOffset.
+//
+// The batch holds each input as the draw loop interpolated it for this invocation: at
+// FragCoord.xy (the pixel centre, or the shaded sample's location with per-sample shading), or,
+// for an input decorated Centroid, at the lane's centroid location floor(FragCoord.xy) +
+// centroid. The value at another location comes from the quad: an input interpolated without
+// perspective (NoPerspective) is one plane in window coordinates over a triangle, and the draw
+// loop gives helper lanes that plane's values too, so
+//   v(target) = v + (target - base) . grad v
+// with grad v from the quad's fine differences, exact up to rounding. Where the lanes' base
+// locations are centroids they need not lie one pixel apart: grad v then solves the 2x2 system
+// of the lane's row and column differences (positions known from the batch). A perspective-
+// correct input is not a plane, but u = v / w and q = 1 / w (FragCoord.w) are, so it is
+// extrapolated as (u + d . grad u) / (q + d' . grad q): exact as well for triangles, where the
+// first-order expansion of v itself would only be a first-order approximation. On lines and
+// points the quad's values are not one plane and the result is an approximation.
+// The GLSL reference page (interpolateAtOffset) makes "the range and granularity of offsets
+// supported by this function" implementation-dependent (Vulkan: minInterpolationOffset,
+// maxInterpolationOffset, subPixelInterpolationOffsetBits); offsets are used as given here.
+// Flat inputs (integers, Flat-decorated) are the same at every location: returned as loaded.
+Val Translator::interpolateAt(const Instruction& inst) {
+  if (stage_ != Stage::Fragment) fail("InterpolateAt* outside a fragment shader");
+  auto& B = b();
+  const uint32_t op = inst.operand(1);
+  const uint32_t interpolant = inst.operand(2);
+  Ptr p = pointer(interpolant);
+  Val v = loadFrom(p, p.pointee);
+  const InterpolantDecorations deco = interpolantDecorations(module_, interpolant);
+  if (deco.flat) return v;
+
+  llvm::Type* f32 = B.getFloatTy();
+  llvm::Type* vf = laneType(f32);
+  constexpr size_t kRow = 4 * abi::kMaxSimdWidth;  // bytes between the x and y rows of a lane array
+  auto lanes = [&](size_t offset) {
+    return B.CreateAlignedLoad(vf, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offset)), llvm::Align(4));
+  };
+  auto fconst = [&](double x) { return llvm::ConstantFP::get(vf, x); };
+  auto toFloat = [&](llvm::Value* x) {
+    llvm::Type* want = x->getType()->isVectorTy() ? vf : f32;
+    return x->getType() == want ? x : B.CreateFPCast(x, want);
+  };
+  // Locations in window coordinates, per lane.
+  llvm::Value* fragCoord[2], *corner[2], *centroid[2] = {}, *base[2], *target[2], *delta[2];
+  for (uint32_t c = 0; c < 2; ++c) {
+    fragCoord[c] = lanes(offsetof(abi::FragmentBatch, fragCoord) + c * kRow);
+    corner[c] = B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, fragCoord[c]);
+    if (deco.centroid || op == GLSLstd450InterpolateAtCentroid)
+      centroid[c] = B.CreateFAdd(corner[c], lanes(offsetof(abi::FragmentBatch, centroid) + c * kRow));
+    base[c] = deco.centroid ? centroid[c] : fragCoord[c];
+  }
+  switch (op) {
+    case GLSLstd450InterpolateAtCentroid:
+      target[0] = centroid[0];
+      target[1] = centroid[1];
+      break;
+    case GLSLstd450InterpolateAtOffset: {
+      // Offset: a vec2 from the pixel's centre.
+      Val offset = value(inst.operand(3));
+      for (uint32_t c = 0; c < 2; ++c)
+        target[c] = B.CreateFAdd(B.CreateFAdd(corner[c], fconst(0.5)), splat(toFloat(offset.leaf(c))));
+      break;
+    }
+    case GLSLstd450InterpolateAtSample: {
+      // Sample k's standard location for the batch's sample count; the pixel centre for one
+      // sample and for a k out of range (the result is undefined there).
+      llvm::Value* k = scalarValue(inst.operand(3));
+      k = B.CreateZExtOrTrunc(k, k->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
+      llvm::Value* four = B.CreateICmpEQ(batchField(offsetof(abi::FragmentBatch, sampleCount), B.getInt32Ty()), B.getInt32(4));
+      for (uint32_t c = 0; c < 2; ++c) {
+        llvm::Value* at = llvm::ConstantFP::get(f32, 0.5);
+        for (uint32_t s = 0; s < 4; ++s)
+          at = select(B.CreateICmpEQ(k, constInt(k->getType(), s)), llvm::ConstantFP::get(f32, kSampleLocations4[s][c]), at);
+        at = select(four, at, llvm::ConstantFP::get(f32, 0.5));
+        target[c] = B.CreateFAdd(corner[c], splat(at));
+      }
+      break;
+    }
+    default:
+      fail("unsupported interpolation instruction " + std::to_string(op));
+  }
+  for (uint32_t c = 0; c < 2; ++c) delta[c] = B.CreateFSub(target[c], base[c]);
+  auto along = [&](llvm::Value* const d[2], llvm::Value* gx, llvm::Value* gy) {
+    return B.CreateFAdd(B.CreateFMul(d[0], gx), B.CreateFMul(d[1], gy));
+  };
+
+  // grad x from the quad, x given at the lanes' base locations.
+  llvm::Value* det = nullptr, *solvable = nullptr, *step[2][2] = {};
+  if (deco.centroid) {
+    // step[a][c]: coordinate c's difference between the lanes the fine derivative in
+    // direction a (0: x, 1: y) takes.
+    for (uint32_t a = 0; a < 2; ++a)
+      for (uint32_t c = 0; c < 2; ++c) step[a][c] = quadDerivative(base[c], a == 1, false);
+    det = B.CreateFSub(B.CreateFMul(step[0][0], step[1][1]), B.CreateFMul(step[0][1], step[1][0]));
+    // Centroids inside their pixels leave |det| near 1 unless they happen to line up; then the
+    // plain differences are the better guess.
+    solvable = B.CreateFCmpOGE(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, det), fconst(1.0 / 16));
+  }
+  auto gradient = [&](llvm::Value* x, llvm::Value** gx, llvm::Value** gy) {
+    llvm::Value* dx = quadDerivative(x, false, false);
+    llvm::Value* dy = quadDerivative(x, true, false);
+    *gx = dx;
+    *gy = dy;
+    if (!deco.centroid) return;
+    // step[0] . g = dx, step[1] . g = dy
+    llvm::Value* sx = B.CreateFDiv(B.CreateFSub(B.CreateFMul(dx, step[1][1]), B.CreateFMul(step[0][1], dy)), det);
+    llvm::Value* sy = B.CreateFDiv(B.CreateFSub(B.CreateFMul(step[0][0], dy), B.CreateFMul(step[1][0], dx)), det);
+    *gx = B.CreateSelect(solvable, sx, dx);
+    *gy = B.CreateSelect(solvable, sy, dy);
+  };
+
+  // Perspective: q = 1/w is a plane; FragCoord.w holds it at FragCoord.xy.
+  llvm::Value* qBase = nullptr, *qTarget = nullptr;
+  if (!deco.noPerspective) {
+    llvm::Value* q = lanes(offsetof(abi::FragmentBatch, fragCoord) + 3 * kRow);
+    llvm::Value* qx = quadDerivative(q, false, false), *qy = quadDerivative(q, true, false);
+    llvm::Value* fromCoord[2];
+    for (uint32_t c = 0; c < 2; ++c) fromCoord[c] = B.CreateFSub(target[c], fragCoord[c]);
+    qTarget = B.CreateFAdd(q, along(fromCoord, qx, qy));
+    qBase = q;
+    if (deco.centroid) {
+      for (uint32_t c = 0; c < 2; ++c) fromCoord[c] = B.CreateFSub(base[c], fragCoord[c]);
+      qBase = B.CreateFAdd(q, along(fromCoord, qx, qy));
+    }
+  }
+
+  Val out;
+  for (llvm::Value* leaf : v.leaves) {
+    // A batch-uniform value is the same at every location.
+    if (!leaf->getType()->isVectorTy() || !leaf->getType()->getScalarType()->isFloatingPointTy()) {
+      out.leaves.push_back(leaf);
+      continue;
+    }
+    llvm::Value* x = toFloat(leaf);
+    llvm::Value* gx, *gy;
+    gradient(x, &gx, &gy);
+    llvm::Value* linear = B.CreateFAdd(x, along(delta, gx, gy));
+    llvm::Value* r = linear;
+    if (!deco.noPerspective) {
+      llvm::Value* u = B.CreateFMul(x, qBase);
+      gradient(u, &gx, &gy);
+      llvm::Value* perspective = B.CreateFDiv(B.CreateFAdd(u, along(delta, gx, gy)), qTarget);
+      // No 1/w to divide by (a batch without FragCoord.w): the plane's expansion.
+      r = B.CreateSelect(B.CreateFCmpONE(qTarget, fconst(0.0)), perspective, linear);
+    }
+    out.leaves.push_back(r->getType() == leaf->getType() ? r : B.CreateFPCast(r, leaf->getType()));
+  }
+  return out;
+}
+
 void Translator::collectInterface() {
   const TypeLayout& layout = naturalLayout_;
   for (const GlobalVariable& g : module_.globals()) {
@@ -154,6 +377,13 @@ void Translator::collectInterface() {
     const Type* pt = module_.type(g.type);
     if (!pt) continue;
     bool input = g.storage == spv::StorageClass::Input;
+    // "Sample Shading": SampleId, SamplePosition or a Sample-decorated input make the shader
+    // run per sample, as if minSampleShading were 1.0.
+    if (input && stage_ == Stage::Fragment &&
+        ((d.builtIn && (spv::BuiltIn(*d.builtIn) == spv::BuiltIn::SampleId ||
+                        spv::BuiltIn(*d.builtIn) == spv::BuiltIn::SamplePosition)) ||
+         d.sample || hasSampleMember(module_, pt->element)))
+      facts_->perSampleShading = true;
     if (input && d.builtIn) continue;  // read through builtInValue
     std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
     InterfaceWalker walker{*this, module_, layout, leaves};
@@ -359,7 +589,11 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
             B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offsetof(abi::FragmentBatch, pointCoord) + c * 4 * abi::kMaxSimdWidth)),
             llvm::Align(4)));
       break;
-    case spv::BuiltIn::SampleId:
+    case spv::BuiltIn::SampleId: v.leaves = {batchField(offsetof(abi::FragmentBatch, sampleId), i32)}; break;
+    case spv::BuiltIn::SamplePosition:
+      for (uint32_t c = 0; c < 2; ++c)
+        v.leaves.push_back(batchField(offsetof(abi::FragmentBatch, samplePosition) + 4 * c, B.getFloatTy()));
+      break;
     case spv::BuiltIn::Layer:
     case spv::BuiltIn::ViewportIndex:
     case spv::BuiltIn::ViewIndex:

@@ -175,6 +175,9 @@ class Translator {
   llvm::Value* sideEffectMask();
   // Fragment quads: derivatives of a float value (scalar or vector leaf) across each 2x2 quad.
   llvm::Value* quadDerivative(llvm::Value* v, bool yDirection, bool coarse);
+  // GLSL.std.450 InterpolateAtCentroid / InterpolateAtSample / InterpolateAtOffset: the
+  // interpolant (operand 2) evaluated at the instruction's location (translate_graphics.cpp).
+  Val interpolateAt(const Instruction& inst);
 
   // Environment of the current invocation batch.
   llvm::Value* workgroupState() const { return wgState_; }

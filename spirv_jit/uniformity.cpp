@@ -1,5 +1,7 @@
 #include "uniformity.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include <algorithm>
 #include <set>
 
@@ -131,6 +133,9 @@ bool isUniformBuiltIn(spv::BuiltIn b) {
     case spv::BuiltIn::InstanceIndex:
     case spv::BuiltIn::FrontFacing:
     case spv::BuiltIn::PrimitiveId:
+    // A fragment batch shades one sample (abi::FragmentBatch::sampleId, samplePosition).
+    case spv::BuiltIn::SampleId:
+    case spv::BuiltIn::SamplePosition:
       return true;
     default:
       return false;
@@ -172,6 +177,16 @@ bool Uniformity::instructionVarying(const Instruction& inst) const {
   switch (inst.op) {
     case Op::OpVariable:
       return false;  // the pointer itself is the same for all lanes; loads decide
+    case Op::OpExtInst: {
+      // InterpolateAt*: a per-lane value even when the interpolant's pointer and the sample or
+      // offset operand are uniform.
+      const uint32_t ext = inst.operand(1);
+      if (module_.isExtInstSet(inst.operand(0), "GLSL.std.450") &&
+          (ext == GLSLstd450InterpolateAtCentroid || ext == GLSLstd450InterpolateAtSample ||
+           ext == GLSLstd450InterpolateAtOffset))
+        return true;
+      return anyOperandVarying(inst);
+    }
     case Op::OpLoad: {
       uint32_t ptr = inst.operand(0);
       if (isVarying(ptr)) return true;

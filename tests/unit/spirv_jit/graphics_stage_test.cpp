@@ -5,8 +5,10 @@
 // SIMD width. Expected values are computed here from the shaders' source.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "compute_harness.h"
@@ -200,6 +202,127 @@ TEST(GraphicsStages, CentroidInputsAndSampleMasks) {
       EXPECT_EQ(batch.sampleMask[l], ((l * 7 + 3) & 0xF) & 0x5u) << "W=" << W << " lane " << l;
     }
   }
+}
+
+// "Sample Shading": the built-ins that make a shader run per sample, and the interpolation
+// functions. The inputs are set as the draw loop interpolates them: planes in window coordinates
+// (NoPerspective), or a plane divided by the plane 1/w (perspective), each evaluated at
+// FragCoord.xy, or for the Centroid input at the lane's centroid; the functions must give the
+// same functions' values at the locations they name.
+TEST(GraphicsStages, SampleShadingBuiltInsAndInterpolationFunctions) {
+  struct Location {
+    float x, y;
+  };
+  const Location kStandard4[4] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+  const Location off = {0.25f, -0.375f};
+  auto linearX = [](Location p) { return 2 * p.x + 3 * p.y; };
+  auto linearY = [](Location p) { return 5 * p.y - p.x + 1; };
+  auto centroidPlane = [](Location p) { return 3 * p.x - 2 * p.y + 0.5f; };
+  auto smoothU = [](Location p) { return 4 * p.x - p.y + 1; };  // inSmooth / w
+  for (bool perSample : {false, true}) {
+    // Per pixel: one sample, FragCoord at the centre, w = 1 (the smooth input is a plane too).
+    // Per sample: 4 samples, this batch shades sample 2 (FragCoord there), 1/w a plane.
+    const uint32_t sampleCount = perSample ? 4 : 1, sampleId = perSample ? 2 : 0;
+    const Location samplePos = perSample ? kStandard4[sampleId] : Location{0.5f, 0.5f};
+    auto invW = [&](Location p) { return perSample ? 1.0f + 0.125f * p.x + 0.0625f * p.y : 1.0f; };
+    auto smooth = [&](Location p) { return smoothU(p) / invW(p); };
+    auto sampleLoc = [&](uint32_t k) { return sampleCount == 4 && k < 4 ? kStandard4[k] : Location{0.5f, 0.5f}; };
+    for (uint32_t W : kSimdWidths) {
+      auto program = compileStage("stage_sample_shading_frag", GraphicsStage::Fragment, W);
+      ASSERT_TRUE(program && program->fragment);
+      EXPECT_TRUE(program->facts.perSampleShading);
+      EXPECT_EQ(program->facts.centroidInputs, 1u << 2);
+      EXPECT_EQ(program->facts.inputInterpolation[0], tessera::jit::Interpolation::NoPerspective);
+      EXPECT_EQ(program->facts.inputInterpolation[1], tessera::jit::Interpolation::Smooth);
+
+      std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+      std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0);
+      auto in = [&](uint32_t loc, uint32_t c, uint32_t lane) -> uint32_t& { return inputs[(loc * 4 + c) * W + lane]; };
+      tessera::abi::FragmentBatch batch{};
+      batch.coverage = ((W == 32 ? 0u : (1u << W)) - 1) & ~(1u << 3);  // lane 3 is a helper
+      batch.sampleCount = sampleCount;
+      batch.sampleId = sampleId;
+      batch.samplePosition[0] = samplePos.x;
+      batch.samplePosition[1] = samplePos.y;
+      std::vector<Location> pixel(W), centroid(W);
+      for (uint32_t l = 0; l < W; ++l) {
+        pixel[l] = {float(5 + 2 * (l / 4) + (l & 1)), float(3 + ((l >> 1) & 1))};
+        // Partly covered pixels have their centroid elsewhere (lanes 1 and 2 of each quad).
+        centroid[l] = (l & 3) == 1 ? Location{0.875f, 0.375f} : (l & 3) == 2 ? Location{0.125f, 0.625f} : Location{0.5f, 0.5f};
+        batch.centroid[0][l] = centroid[l].x;
+        batch.centroid[1][l] = centroid[l].y;
+        const Location at = {pixel[l].x + samplePos.x, pixel[l].y + samplePos.y};
+        const Location atCentroid = {pixel[l].x + centroid[l].x, pixel[l].y + centroid[l].y};
+        batch.fragCoord[0][l] = at.x;
+        batch.fragCoord[1][l] = at.y;
+        batch.fragCoord[2][l] = 0.5f;
+        batch.fragCoord[3][l] = invW(at);
+        in(0, 0, l) = asWord(linearX(at));
+        in(0, 1, l) = asWord(linearY(at));
+        in(1, 0, l) = asWord(smooth(at));
+        in(2, 0, l) = asWord(centroidPlane(atCentroid));
+        in(3, 0, l) = asWord(7.0f + float(l));  // flat: anything, kept as is
+      }
+      batch.inputs = inputs.data();
+      batch.outputs = outputs.data();
+      program->fragment(&batch);
+
+      for (uint32_t l = 0; l < W; ++l) {
+        auto out = [&](uint32_t loc, uint32_t c) { return asFloat(outputs[(loc * 4 + c) * W + l]); };
+        auto near = [](float expected) { return 1e-5f * std::max(1.0f, std::fabs(expected)); };
+        auto at = [&](Location d) { return Location{pixel[l].x + d.x, pixel[l].y + d.y}; };
+        const Location atOffset = at({0.5f + off.x, 0.5f + off.y});
+        const std::string where = std::string(perSample ? "per sample" : "per pixel") + ", W=" + std::to_string(W) +
+                                  " lane " + std::to_string(l);
+        EXPECT_EQ(out(0, 0), float(sampleId)) << "gl_SampleID, " << where;
+        EXPECT_EQ(out(0, 1), samplePos.x) << "gl_SamplePosition.x, " << where;
+        EXPECT_EQ(out(0, 2), samplePos.y) << "gl_SamplePosition.y, " << where;
+        EXPECT_EQ(out(0, 3), 7.0f + float(l)) << "flat input at an offset, " << where;
+
+        EXPECT_NEAR(out(1, 0), linearX(atOffset), near(linearX(atOffset))) << "noperspective at offset, " << where;
+        EXPECT_NEAR(out(1, 1), linearY(atOffset), near(linearY(atOffset))) << where;
+        const float atSample1 = linearX(at(sampleLoc(1)));
+        EXPECT_NEAR(out(1, 2), atSample1, near(atSample1)) << "noperspective at sample 1, " << where;
+        const float atCentroidY = linearY(at(centroid[l]));
+        EXPECT_NEAR(out(1, 3), atCentroidY, near(atCentroidY)) << "noperspective at the centroid, " << where;
+
+        const float sOffset = smooth(atOffset), sSample2 = smooth(at(sampleLoc(2))), sCentroid = smooth(at(centroid[l])),
+                    sCentre = smooth(at({0.5f, 0.5f}));
+        EXPECT_NEAR(out(2, 0), sOffset, near(sOffset)) << "smooth at offset, " << where;
+        EXPECT_NEAR(out(2, 1), sSample2, near(sSample2)) << "smooth at sample 2, " << where;
+        EXPECT_NEAR(out(2, 2), sCentroid, near(sCentroid)) << "smooth at the centroid, " << where;
+        EXPECT_NEAR(out(2, 3), sCentre, near(sCentre)) << "sample 7 does not exist: the centre, " << where;
+
+        // Per-lane sample number and offset, through access chains to one component.
+        const float fragX = batch.fragCoord[0][l];
+        const uint32_t k = uint32_t(int32_t(fragX)) & 3;
+        const float laneOffsetX = (fragX * 0.25f - std::floor(fragX * 0.25f)) - 0.5f;
+        const float vSample = linearY(at(sampleLoc(k)));
+        const float vOffset = linearX(at({0.5f + laneOffsetX, 0.5f + 0.125f}));
+        EXPECT_NEAR(out(3, 0), vSample, near(vSample)) << "at sample " << k << ", " << where;
+        EXPECT_NEAR(out(3, 1), vOffset, near(vOffset)) << "at a per-lane offset, " << where;
+        // The Centroid input's batch values lie at the centroids, not one pixel apart.
+        const float cOffset = centroidPlane(atOffset), cSample3 = centroidPlane(at(sampleLoc(3)));
+        EXPECT_NEAR(out(3, 2), cOffset, near(cOffset)) << "centroid input at offset, " << where;
+        EXPECT_NEAR(out(3, 3), cSample3, near(cSample3)) << "centroid input at sample 3, " << where;
+      }
+    }
+  }
+}
+
+// "Sample Shading" is enabled by the shader through SampleId, SamplePosition or a Sample
+// decoration (here on an input block member), and only then.
+TEST(GraphicsStages, PerSampleShadingFact) {
+  auto perSample = compileStage("stage_sample_qualifier_frag", GraphicsStage::Fragment, 8);
+  ASSERT_TRUE(perSample);
+  EXPECT_TRUE(perSample->facts.perSampleShading);
+  tessera::jit::DescriptorBinding ssbo{0, 0, kStorageBuffer, 1, 0, -1};
+  auto quad = compileStage("stage_quad_frag", GraphicsStage::Fragment, 8, {ssbo});
+  ASSERT_TRUE(quad);
+  EXPECT_FALSE(quad->facts.perSampleShading);
+  auto samples = compileStage("stage_samples_frag", GraphicsStage::Fragment, 8);  // SampleMask, Centroid
+  ASSERT_TRUE(samples);
+  EXPECT_FALSE(samples->facts.perSampleShading);
 }
 
 TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
