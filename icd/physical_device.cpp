@@ -255,6 +255,9 @@ FeatureSet supportedFeatures() {
   f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
   f.vertexPipelineStoresAndAtomics = true;
   f.alphaToOne = true;                 // draw_fragments.cpp: after alpha to coverage
+  // Per-sample shading (draw_fragments.cpp runs the shader once per covered sample) with
+  // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
+  f.sampleRateShading = true;
   f.occlusionQueryPrecise = true;      // draw_fragments.cpp counts exactly the samples that pass
 
   return f;

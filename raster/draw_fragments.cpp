@@ -257,9 +257,17 @@ void FragmentStage::shadeBatch() {
           const uint32_t lane = 4 * q + p;
           lanes.sampleBits[lane] = all.sampleBits[lane] & (1u << k);
           any |= lanes.sampleBits[lane] != 0;
-          fb.fragCoord[0][lane] = float(lanes.px[lane]) + kStandardSampleLocations4[k][0];
-          fb.fragCoord[1][lane] = float(lanes.py[lane]) + kStandardSampleLocations4[k][1];
+          const float dx = kStandardSampleLocations4[k][0] - 0.5f, dy = kStandardSampleLocations4[k][1] - 0.5f;
+          fb.fragCoord[0][lane] = float(lanes.px[lane]) + 0.5f + dx;
+          fb.fragCoord[1][lane] = float(lanes.py[lane]) + 0.5f + dy;
           fb.fragCoord[2][lane] = quad.sampleZ[p][k];
+          // 1/w at the sample: it is linear in window space, so the quad's pixels give its plane
+          // (exact for triangles; interpolateAt* relies on FragCoord.w being at FragCoord.xy).
+          fb.fragCoord[3][lane] = quad.invW[p] + dx * (quad.invW[1] - quad.invW[0]) + dy * (quad.invW[2] - quad.invW[0]);
+          // Every input, Centroid ones included, is evaluated at the sample: that is also the
+          // centroid location interpolateAtCentroid must agree with.
+          fb.centroid[0][lane] = kStandardSampleLocations4[k][0];
+          fb.centroid[1][lane] = kStandardSampleLocations4[k][1];
           fb.sampleMaskIn[lane] = lanes.sampleBits[lane];
           interpolate(lane, quad.samplePersp[p][k], quad.sampleLinear[p][k], 0u, nullptr, nullptr);
         }

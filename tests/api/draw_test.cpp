@@ -36,6 +36,8 @@ struct Scene {
   bool indexedFirstSix = true;  // triangles: the first 6 vertices by index, the rest plainly
   bool blend = true;            // alpha blending (else plain writes: the driver's direct path)
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;  // 4: rendered multisampled, then resolved
+  const char* fragmentShader = "draw_basic_frag";
+  bool sampleShading = false;  // enables sampleRateShading (the shader may read gl_SampleID)
 };
 
 // Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure). `occlusion`,
@@ -51,6 +53,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   VkPhysicalDeviceFeatures supported{}, enabled{};
   vkGetPhysicalDeviceFeatures(pd, &supported);
   enabled.occlusionQueryPrecise = supported.occlusionQueryPrecise;
+  enabled.sampleRateShading = scene.sampleShading;
   dci.pEnabledFeatures = &enabled;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
@@ -143,7 +146,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   std::memcpy(vbMap, scene.vertices.data(), vertexBytes);
   std::memcpy(ibMap, indices, sizeof(indices));
 
-  std::vector<uint32_t> vsCode = loadCorpusShader("draw_basic_vert"), fsCode = loadCorpusShader("draw_basic_frag");
+  std::vector<uint32_t> vsCode = loadCorpusShader("draw_basic_vert"), fsCode = loadCorpusShader(scene.fragmentShader);
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   VkShaderModule vs, fs;
   smci.codeSize = vsCode.size() * 4;
@@ -173,6 +176,8 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   rs.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = scene.samples;
+  ms.sampleShadingEnable = scene.sampleShading;
+  ms.minSampleShading = scene.sampleShading ? 1.0f : 0.0f;
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   ds.depthTestEnable = ds.depthWriteEnable = VK_TRUE;
   ds.depthCompareOp = VK_COMPARE_OP_LESS;
@@ -441,6 +446,31 @@ TEST(Draw, FourSamplesResolvedMatchLavapipe) {
   // Every triangle has edges across the image: over 200 partly covered pixels (275 today). The sample
   // counts may differ where B crosses A's plane (depth rounding on a few samples).
   compareWithLavapipe(scene, kSize * kSize / 3, 4, 200, 8);
+}
+
+TEST(Draw, PerSampleShadingMatchesLavapipe) {
+  // "Sample Shading": sampleShadingEnable with minSampleShading 1 and a shader reading
+  // gl_SampleID and gl_SamplePosition: every sample runs its own invocation, so the resolve
+  // averages four different colours (red and blue 0.5 inside the triangles).
+  Scene scene;
+  scene.samples = VK_SAMPLE_COUNT_4_BIT;
+  scene.sampleShading = true;
+  scene.blend = false;
+  scene.fragmentShader = "draw_sample_id_frag";
+  scene.vertices = {{{-0.91f, -0.87f, 0.5f}, {1, 0, 0, 1}}, {{0.93f, -0.79f, 0.5f}, {0, 1, 0, 1}},
+                    {{0.02f, 0.91f, 0.5f}, {0, 0, 1, 1}},   {{-0.53f, 0.71f, 0.3f}, {1, 1, 0, 1}},
+                    {{0.81f, 0.57f, 0.3f}, {0, 1, 1, 1}},   {{0.13f, -0.73f, 0.6f}, {1, 0, 1, 1}}};
+  compareWithLavapipe(scene, kSize * kSize / 3, 4, 0, 8);
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) return;
+  // Independently of lavapipe: a pixel well inside the first triangle has red and blue 0.5
+  // (128 of 255) after the resolve.
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  std::vector<uint8_t> image = renderScene(drivers.tessera, scene);
+  ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+  const uint8_t* inside = &image[size_t(20 * kSize + 32) * 4];
+  EXPECT_NEAR(inside[0], 128, 1) << "red: mean of SampleId / 3";
+  EXPECT_NEAR(inside[2], 128, 1) << "blue: mean of the samples' x positions";
 }
 
 }  // namespace
