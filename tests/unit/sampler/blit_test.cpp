@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "sampler_test_image.h"
 
@@ -501,6 +504,184 @@ TEST(ImageCopiesWithScaling, RowBandsGiveTheSameResultAsOneCall) {
   blitRegion(src.view(), whole.view(), so, dof, VK_FILTER_LINEAR);
   for (int32_t band = 0; band < 45; band += 4) blitRegion(src.view(), banded.view(), so, dof, VK_FILTER_LINEAR, band, band + 4);
   EXPECT_EQ(whole.bytes, banded.bytes);
+}
+
+}  // namespace
+}  // namespace tessera
+
+// ---- Exact 2:1 LINEAR minification of RGBA8 (mip-level generation) ----------------------------
+
+namespace tessera {
+namespace {
+
+// Runs body once per row kernel of the 2:1 RGBA8 path: TESSERA_SIMD_WIDTH=4 takes the SSE2
+// rows, 8 the AVX2 rows where the CPU has AVX2 (tessera/cpu_info.h). Restores the variable.
+template <typename Body>
+void forEachBlitKernel(Body&& body) {
+  const char* old = std::getenv("TESSERA_SIMD_WIDTH");
+  const std::string saved = old ? old : "";
+  for (const char* width : {"4", "8"}) {
+    SCOPED_TRACE(std::string("TESSERA_SIMD_WIDTH=") + width);
+    setenv("TESSERA_SIMD_WIDTH", width, 1);
+    body();
+  }
+  if (old)
+    setenv("TESSERA_SIMD_WIDTH", saved.c_str(), 1);
+  else
+    unsetenv("TESSERA_SIMD_WIDTH");
+}
+
+// Round to nearest, ties to even, of s / 4, from the definition.
+int nearestEvenQuarter(int s) {
+  const int q = s / 4, r = s % 4;
+  return r < 2 ? q : r > 2 ? q + 1 : q + (q & 1);
+}
+
+TEST(ImageCopiesWithScaling, QuarterSumRoundingIsTheFloatRounding) {
+  // A 2:1 LINEAR minification weighs four bytes by 1/4 each: the exact value is s / 4 for a sum s
+  // of four bytes (0..1020), and the UNORM encoding rounds it to nearest (ties to even, as the
+  // float rounding of the single-precision RGBA8 row does: (x + 2^23) - 2^23). The integer form
+  // the 2:1 path uses, q = s >> 2, (s + 1 + (q & 1)) >> 2, must agree for every s.
+  for (int s = 0; s <= 1020; ++s) {
+    volatile float x = float(s) * 0.25f;  // volatile: rounded at run time, in the default mode
+    const float magic = 8388608.0f;
+    volatile float rounded = (x + magic);
+    const int viaFloat = int(rounded - magic);
+    const int viaInt = (s + 1 + ((s >> 2) & 1)) >> 2;
+    ASSERT_EQ(viaInt, nearestEvenQuarter(s)) << s;
+    ASSERT_EQ(viaFloat, nearestEvenQuarter(s)) << s;
+  }
+  // And through blitRegion: destination texel t of a 2042x2 -> 1021x1 blit averages a 2x2 block
+  // whose bytes sum to t in every channel (split four different ways over the block).
+  forEachBlitKernel([] {
+    constexpr int kSums = 1021;
+    TestImage src(VK_FORMAT_R8G8B8A8_UNORM, 2 * kSums, 2), dst(VK_FORMAT_R8G8B8A8_UNORM, kSums, 1);
+    for (int s = 0; s < kSums; ++s) {
+      const int a = std::min(s, 255), b = std::min(s - a, 255), c = std::min(s - a - b, 255), d = s - a - b - c;
+      const int e = s / 4, rem = s % 4;  // evenly, the remainder on the first texels
+      const uint8_t block[4][4] = {
+          {uint8_t(a), uint8_t(e + (rem > 0)), uint8_t(d), uint8_t(b)},
+          {uint8_t(b), uint8_t(e + (rem > 1)), uint8_t(c), uint8_t(d)},
+          {uint8_t(c), uint8_t(e + (rem > 2)), uint8_t(b), uint8_t(a)},
+          {uint8_t(d), uint8_t(e), uint8_t(a), uint8_t(c)},
+      };
+      for (int k = 0; k < 4; ++k) std::memcpy(src.at(2 * s + (k & 1), k >> 1), block[k], 4);
+    }
+    blitAll(src, dst, VK_FILTER_LINEAR);
+    for (int s = 0; s < kSums; ++s)
+      for (int c = 0; c < 4; ++c) ASSERT_EQ(dst.get<uint8_t>(s, 0, 0, 0, c), nearestEvenQuarter(s)) << s << " channel " << c;
+  });
+}
+
+// The exact LINEAR value of an RGBA8 blit at destination texel (x, y, z), channel c, in units of
+// the last bit, from the spec's formulas: u = (x + 1/2 - x_dst0) (x_src1 - x_src0) / (x_dst1 -
+// x_dst0) + x_src0 (likewise v, w), then the trilinear weights of the eight texels around
+// (u - 1/2, v - 1/2, w - 1/2), each clamped to the edge of the source image.
+double exactLinearRgba8In3D(TestImage& src, const VkOffset3D so[2], const VkOffset3D dof[2], int32_t x, int32_t y,
+                            int32_t z, int c) {
+  auto coord = [](int32_t i, int32_t s0, int32_t s1, int32_t d0, int32_t d1) {
+    return (double(i) + 0.5 - d0) * double(s1 - s0) / double(d1 - d0) + s0 - 0.5;
+  };
+  const double t[3] = {coord(x, so[0].x, so[1].x, dof[0].x, dof[1].x), coord(y, so[0].y, so[1].y, dof[0].y, dof[1].y),
+                       coord(z, so[0].z, so[1].z, dof[0].z, dof[1].z)};
+  const double size[3] = {double(src.extent.width), double(src.extent.height), double(src.extent.depth)};
+  double sum = 0;
+  for (int corner = 0; corner < 8; ++corner) {
+    double w = 1;
+    uint32_t at[3];
+    for (int a = 0; a < 3; ++a) {
+      const double f = std::floor(t[a]), frac = t[a] - f;
+      const int d = (corner >> a) & 1;
+      w *= d ? frac : 1 - frac;
+      at[a] = uint32_t(std::clamp(f + d, 0.0, size[a] - 1));
+    }
+    if (w != 0) sum += w * double(src.at(at[0], at[1], at[2])[c]);
+  }
+  return sum;
+}
+
+// The 2:1 path against the spec's value and against the generic codec path (RGBA8 -> BGRA8, a
+// format change, so never the RGBA8 paths), on random data, at odd sizes and offsets, both row
+// kernels. Where the spec's value is an exact tie (s / 4 with s = 2 mod 4) the result is the even
+// neighbour (the generic path, in double on decoded floats, may round either way); elsewhere
+// both paths must give its correct rounding. Cases that are not 2:1 in x (or need a second
+// slice) take the general RGBA8 row: within half a step of the spec's value.
+TEST(ImageCopiesWithScaling, Rgba8HalvingMatchesTheSpecAndTheGenericPath) {
+  struct Case {
+    const char* what;
+    uint32_t sw, sh, sd, dw, dh, dd;
+    VkOffset3D s0, s1, d0, d1;
+    bool quarters;  // every weight is a multiple of 1/4: the spec's value is exact in double
+  };
+  const Case cases[] = {
+      {"4097 wide, its first 4096 halved", 4097, 6, 1, 2048, 3, 1, {0, 0, 0}, {4096, 6, 1}, {0, 0, 0}, {2048, 3, 1}, true},
+      {"4097 wide, whole (not 2:1)", 4097, 6, 1, 2048, 3, 1, {0, 0, 0}, {4097, 6, 1}, {0, 0, 0}, {2048, 3, 1}, false},
+      {"2x2 -> 1x1", 2, 2, 1, 1, 1, 1, {0, 0, 0}, {2, 2, 1}, {0, 0, 0}, {1, 1, 1}, true},
+      {"2x1 -> 1x1 (1:1 in y)", 2, 1, 1, 1, 1, 1, {0, 0, 0}, {2, 1, 1}, {0, 0, 0}, {1, 1, 1}, true},
+      {"1x1 -> 1x1", 1, 1, 1, 1, 1, 1, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, true},
+      {"1x2 -> 1x1 (1:1 in x)", 1, 2, 1, 1, 1, 1, {0, 0, 0}, {1, 2, 1}, {0, 0, 0}, {1, 1, 1}, true},
+      {"region offsets", 41, 23, 1, 30, 12, 1, {3, 2, 0}, {35, 22, 1}, {5, 1, 0}, {21, 11, 1}, true},
+      {"mirrored in y", 41, 23, 1, 30, 12, 1, {3, 22, 0}, {35, 2, 1}, {5, 1, 0}, {21, 11, 1}, true},
+      {"mirrored in x", 41, 23, 1, 30, 12, 1, {35, 2, 0}, {3, 22, 1}, {5, 1, 0}, {21, 11, 1}, true},
+      {"both mirrored in x", 41, 23, 1, 30, 12, 1, {35, 2, 0}, {3, 22, 1}, {21, 1, 0}, {5, 11, 1}, true},
+      {"6:1 in y", 34, 12, 1, 17, 2, 1, {0, 0, 0}, {34, 12, 1}, {0, 0, 0}, {17, 2, 1}, true},
+      {"3:1 in y", 34, 9, 1, 17, 3, 1, {0, 0, 0}, {34, 9, 1}, {0, 0, 0}, {17, 3, 1}, true},
+      {"7:3 in y", 34, 7, 1, 17, 3, 1, {0, 0, 0}, {34, 7, 1}, {0, 0, 0}, {17, 3, 1}, false},
+      {"destination clipped", 64, 10, 1, 20, 5, 1, {0, 0, 0}, {64, 10, 1}, {-6, 0, 0}, {26, 5, 1}, true},
+      {"3D, 1:1 in z", 18, 6, 3, 9, 3, 3, {0, 0, 0}, {18, 6, 3}, {0, 0, 0}, {9, 3, 3}, true},
+      {"3D, 2:1 in z", 18, 6, 4, 9, 3, 2, {0, 0, 0}, {18, 6, 4}, {0, 0, 0}, {9, 3, 2}, false},
+      // Over 4 MiB of destination: the streamed stores, from an odd start (x = 1; the test
+      // image's row pitch is width * 4 + 8, so rows start at varying alignments).
+      {"large, streamed", 4097, 1030, 1, 2050, 515, 1, {1, 2, 0}, {4097, 1028, 1}, {1, 1, 0}, {2049, 514, 1}, true},
+  };
+  uint32_t seed = 777;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    TestImage src(VK_FORMAT_R8G8B8A8_UNORM, k.sw, k.sh, k.sd);
+    for (auto& b : src.bytes) b = uint8_t(next() >> 24);
+    const VkOffset3D so[2] = {k.s0, k.s1}, dof[2] = {k.d0, k.d1};
+    TestImage generic(VK_FORMAT_B8G8R8A8_UNORM, k.dw, k.dh, k.dd, 1, VK_IMAGE_ASPECT_COLOR_BIT, 0x5A);
+    blitRegion(src.view(), generic.view(), so, dof, VK_FILTER_LINEAR);
+    forEachBlitKernel([&] {
+      TestImage fast(VK_FORMAT_R8G8B8A8_UNORM, k.dw, k.dh, k.dd, 1, VK_IMAGE_ASPECT_COLOR_BIT, 0x5A);
+      blitRegion(src.view(), fast.view(), so, dof, VK_FILTER_LINEAR);
+      // Row bands (as the ICD splits a blit over threads) give the same bytes.
+      TestImage banded(VK_FORMAT_R8G8B8A8_UNORM, k.dw, k.dh, k.dd, 1, VK_IMAGE_ASPECT_COLOR_BIT, 0x5A);
+      for (int32_t band = 0; band < int32_t(k.dh); band += 3)
+        blitRegion(src.view(), banded.view(), so, dof, VK_FILTER_LINEAR, band, band + 3);
+      ASSERT_EQ(fast.bytes, banded.bytes);
+      auto inside = [](int32_t i, int32_t d0, int32_t d1) { return i >= std::min(d0, d1) && i < std::max(d0, d1); };
+      for (uint32_t z = 0; z < k.dd; ++z)
+        for (uint32_t y = 0; y < k.dh; ++y)
+          for (uint32_t x = 0; x < k.dw; ++x) {
+            const uint8_t* f = fast.at(x, y, z);
+            const uint8_t* g = generic.at(x, y, z);
+            if (!inside(int32_t(x), k.d0.x, k.d1.x) || !inside(int32_t(y), k.d0.y, k.d1.y) ||
+                !inside(int32_t(z), k.d0.z, k.d1.z)) {  // outside the destination region: untouched
+              ASSERT_EQ(f[0], 0x5A) << x << "," << y << "," << z;
+              continue;
+            }
+            const int gen[4] = {g[2], g[1], g[0], g[3]};  // BGRA -> RGBA
+            for (int c = 0; c < 4; ++c) {
+              const double exact = exactLinearRgba8In3D(src, so, dof, int32_t(x), int32_t(y), int32_t(z), c);
+              const auto where = [&] {
+                return testing::Message() << x << "," << y << "," << z << " channel " << c << " exact " << exact
+                                          << " fast " << int(f[c]) << " generic " << gen[c];
+              };
+              ASSERT_LE(std::abs(gen[c] - exact), 0.5 + 1e-4) << where();
+              if (!k.quarters) {
+                ASSERT_LE(std::abs(f[c] - exact), 0.5 + 1e-4) << where();
+                continue;
+              }
+              ASSERT_EQ(f[c], nearestEvenQuarter(int(std::lround(exact * 4)))) << where();
+              if (std::abs(exact - std::floor(exact) - 0.5) > 1e-9) {  // not a tie
+                ASSERT_EQ(f[c], gen[c]) << where();
+              }
+            }
+          }
+    });
+  }
 }
 
 }  // namespace
