@@ -1,13 +1,15 @@
 // resolveAttachment (draw.h): the multisample resolve operations at the end of a subpass or of
 // dynamic rendering ("Render Pass" > "Multisample resolve operations"; VkResolveModeFlagBits).
 //
-// AVERAGE averages the decoded samples (linear values for sRGB formats, as the texel codec
-// decodes them) and encodes with the codec's rounding, the same choice vkCmdResolveImage makes
-// (sampler/resolve.cpp); SAMPLE_ZERO copies sample 0; MIN and MAX take the smallest or largest
-// sample (offered for nothing today, but cheap and well defined).
+// Colour goes through vkCmdResolveImage's arithmetic (sampler/resolve.cpp, resolveRegion): its
+// choice by format is exactly the mode the spec allows for a colour attachment (AVERAGE of the
+// decoded samples for float and normalized formats, SAMPLE_ZERO for integer ones). Depth and
+// stencil: SAMPLE_ZERO copies sample 0, MIN and MAX take the extreme sample, AVERAGE (depth)
+// the mean.
 #include <algorithm>
 #include <cstring>
 
+#include "tessera/blit.h"
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
@@ -55,32 +57,8 @@ void resolvePixel(const AttachmentView& src, const AttachmentView& dst, const Fo
       *out = v;
       return;
     }
-    case Plane::Color: {
-      TexelValue v{};
-      decodeTexel(sf, pixelAt(src, layer, x, y, 0), v);
-      if (mode == VK_RESOLVE_MODE_AVERAGE_BIT && texelKind(sf) == TexelKind::Float) {
-        for (uint32_t k = 1; k < n; ++k) {
-          TexelValue s{};
-          decodeTexel(sf, pixelAt(src, layer, x, y, k), s);
-          for (int c = 0; c < 4; ++c) v.f[c] += s.f[c];
-        }
-        for (int c = 0; c < 4; ++c) v.f[c] /= float(n);
-      } else if (mode == VK_RESOLVE_MODE_MIN_BIT || mode == VK_RESOLVE_MODE_MAX_BIT) {
-        const TexelKind kind = texelKind(sf);
-        for (uint32_t k = 1; k < n; ++k) {
-          TexelValue s{};
-          decodeTexel(sf, pixelAt(src, layer, x, y, k), s);
-          for (int c = 0; c < 4; ++c) {
-            const bool less = kind == TexelKind::Float ? s.f[c] < v.f[c]
-                              : kind == TexelKind::SInt ? int32_t(s.u[c]) < int32_t(v.u[c])
-                                                         : s.u[c] < v.u[c];
-            if (less == (mode == VK_RESOLVE_MODE_MIN_BIT)) v.u[c] = s.u[c];
-          }
-        }
-      }
-      encodeTexel(df, v, out);
-      return;
-    }
+    case Plane::Color:
+      break;  // resolveAttachment hands colour to resolveRegion
   }
 }
 
@@ -93,8 +71,20 @@ void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkI
   const FormatInfo* df = formatInfo(dst.format);
   if (!sf || !df) return;
   const Plane plane = planeOf(aspect);
-  if (plane == Plane::Color && (!hasColorCodec(*sf) || !hasColorCodec(*df))) return;
   layers = std::min({layers, src.layerCount, dst.layerCount});
+  if (plane == Plane::Color) {
+    // The attachments cover the render area, so its far corner bounds both extents.
+    const VkExtent3D extent{uint32_t(area.x1), uint32_t(area.y1), 1};
+    const VkOffset3D at{area.x0, area.y0, 0};
+    for (uint32_t layer = 0; layer < layers; ++layer) {
+      const SubresourceView s{src.base + layer * src.layerPitch, sf, VK_IMAGE_ASPECT_COLOR_BIT, extent, src.samples,
+                              src.rowPitch, 0};
+      const SubresourceView d{dst.base + layer * dst.layerPitch, df, VK_IMAGE_ASPECT_COLOR_BIT, extent, dst.samples,
+                              dst.rowPitch, 0};
+      resolveRegion(s, d, at, at, {uint32_t(area.x1 - area.x0), uint32_t(area.y1 - area.y0), 1});
+    }
+    return;
+  }
   for (uint32_t layer = 0; layer < layers; ++layer)
     for (int32_t y = area.y0; y < area.y1; ++y)
       for (int32_t x = area.x0; x < area.x1; ++x) resolvePixel(src, dst, *sf, *df, plane, mode, layer, x, y);
