@@ -18,6 +18,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "test_device.h"
 
 namespace tessera_test {
 namespace {
@@ -43,57 +44,20 @@ struct Scene {
 // Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure). `occlusion`,
 // when given, receives the samples an occlusion query around the draws counted.
 std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64_t* occlusion = nullptr) {
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   v13.dynamicRendering = VK_TRUE;
-  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v13};
   // Precise occlusion counts where the driver offers them (Tessera does; both counts are then
   // exact numbers of samples).
   VkPhysicalDeviceFeatures supported{}, enabled{};
   vkGetPhysicalDeviceFeatures(pd, &supported);
   enabled.occlusionQueryPrecise = supported.occlusionQueryPrecise;
   enabled.sampleRateShading = scene.sampleShading;
-  dci.pEnabledFeatures = &enabled;
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  VkDevice dev;
-  if (vkCreateDevice(pd, &dci, nullptr, &dev) != VK_SUCCESS) return {};
-  VkQueue queue;
-  vkGetDeviceQueue(dev, 0, 0, &queue);
-  VkPhysicalDeviceMemoryProperties mp;
-  vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-  auto memoryType = [&](uint32_t bits, VkMemoryPropertyFlags want) {
-    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
-      if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
-    return 0u;
-  };
-  std::vector<VkDeviceMemory> memories;
-  auto bindImage = [&](VkImage image) {
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(dev, image, &req);
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memoryType(req.memoryTypeBits, 0)};
-    VkDeviceMemory m;
-    vkAllocateMemory(dev, &ai, nullptr, &m);
-    vkBindImageMemory(dev, image, m, 0);
-    memories.push_back(m);
-  };
+  TestDevice device(pd, &enabled, &v13);
+  const VkDevice dev = device.dev;
+  if (!dev) return {};
+  auto bindImage = [&](VkImage image) { device.bindMemory(image); };
   auto makeBuffer = [&](VkDeviceSize size, VkBufferUsageFlags usage, void** mapped) {
-    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bci.size = size;
-    bci.usage = usage;
-    VkBuffer b;
-    vkCreateBuffer(dev, &bci, nullptr, &b);
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(dev, b, &req);
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
-                            memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
-    VkDeviceMemory m;
-    vkAllocateMemory(dev, &ai, nullptr, &m);
-    vkBindBufferMemory(dev, b, m, 0);
-    vkMapMemory(dev, m, 0, VK_WHOLE_SIZE, 0, mapped);
-    memories.push_back(m);
-    return b;
+    return device.createMappedBuffer(size, usage, mapped);
   };
 
   VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -298,11 +262,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
   vkEndCommandBuffer(cmd);
-  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd;
-  vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE);
-  vkQueueWaitIdle(queue);
+  device.submitAndWait(cmd);
   std::vector<uint8_t> pixels(kSize * kSize * 4);
   std::memcpy(pixels.data(), rbMap, pixels.size());
   uint64_t samplesPassed = 0;
@@ -323,8 +283,6 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   vkDestroyImage(dev, color, nullptr);
   vkDestroyImage(dev, depth, nullptr);
   for (VkBuffer b : {vb, ib, readback}) vkDestroyBuffer(dev, b, nullptr);
-  for (VkDeviceMemory m : memories) vkFreeMemory(dev, m, nullptr);
-  vkDestroyDevice(dev, nullptr);
   return pixels;
 }
 
@@ -368,9 +326,10 @@ void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDi
     uint64_t referenceSamples = 0;
     std::vector<uint8_t> reference = renderScene(lavapipe, scene, &referenceSamples);
     ASSERT_EQ(reference.size(), ourImage.size());
-    if (maxSampleCountDifference != ~0ull)
+    if (maxSampleCountDifference != ~0ull) {
       EXPECT_LE(uint64_t(std::llabs(int64_t(ourSamples) - int64_t(referenceSamples))), maxSampleCountDifference)
           << "occlusion query: Tessera " << ourSamples << " samples, lavapipe " << referenceSamples;
+    }
     // Rasterizers may round a depth comparison on the line where B crosses A differently
     // (a pixel or two); colours may differ by the 8-bit interpolation precision.
     uint32_t different = 0, covered = 0;

@@ -13,6 +13,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "test_device.h"
 
 namespace tessera_test {
 namespace {
@@ -25,23 +26,9 @@ struct Result {
 
 Result renderTwoSubpasses(VkPhysicalDevice pd, VkSampleCountFlagBits samples) {
   Result result;
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
-  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  VkDevice dev;
-  if (vkCreateDevice(pd, &dci, nullptr, &dev) != VK_SUCCESS) return result;
-  VkQueue queue;
-  vkGetDeviceQueue(dev, 0, 0, &queue);
-  VkPhysicalDeviceMemoryProperties mp;
-  vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-  auto memoryType = [&](uint32_t bits, VkMemoryPropertyFlags want) {
-    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
-      if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
-    return 0u;
-  };
-  std::vector<VkDeviceMemory> memories;
+  TestDevice device(pd);
+  const VkDevice dev = device.dev;
+  if (!dev) return result;
   const bool multisampled = samples != VK_SAMPLE_COUNT_1_BIT;
   const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
 
@@ -57,13 +44,7 @@ Result renderTwoSubpasses(VkPhysicalDevice pd, VkSampleCountFlagBits samples) {
     ici.tiling = VK_IMAGE_TILING_OPTIMAL;
     ici.usage = usage;
     vkCreateImage(dev, &ici, nullptr, image);
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(dev, *image, &req);
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memoryType(req.memoryTypeBits, 0)};
-    VkDeviceMemory m;
-    vkAllocateMemory(dev, &ai, nullptr, &m);
-    vkBindImageMemory(dev, *image, m, 0);
-    memories.push_back(m);
+    device.bindMemory(*image);
     VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vci.image = *image;
     vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
@@ -161,20 +142,11 @@ Result renderTwoSubpasses(VkPhysicalDevice pd, VkSampleCountFlagBits samples) {
   // Subpass 0: one triangle with a colour per vertex (position vec3, colour vec4).
   const float vertices[3][7] = {{-0.83f, -0.91f, 0.5f, 1, 0, 0, 1}, {0.88f, -0.37f, 0.5f, 0, 1, 0, 1},
                                 {-0.21f, 0.93f, 0.5f, 0, 0, 1, 1}};
-  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bci.size = sizeof(vertices) + 2 * kSize * kSize * 4;  // vertices, then two read-back images
-  bci.usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VkBuffer buffer;
-  vkCreateBuffer(dev, &bci, nullptr, &buffer);
-  VkMemoryRequirements breq;
-  vkGetBufferMemoryRequirements(dev, buffer, &breq);
-  VkMemoryAllocateInfo bai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, breq.size,
-                           memoryType(breq.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
-  VkDeviceMemory bufferMemory;
-  vkAllocateMemory(dev, &bai, nullptr, &bufferMemory);
-  vkBindBufferMemory(dev, buffer, bufferMemory, 0);
+  // The vertices, then two read-back images.
   uint8_t* mapped = nullptr;
-  vkMapMemory(dev, bufferMemory, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&mapped));
+  VkBuffer buffer = device.createMappedBuffer(sizeof(vertices) + 2 * kSize * kSize * 4,
+                                              VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              reinterpret_cast<void**>(&mapped));
   std::memcpy(mapped, vertices, sizeof(vertices));
 
   VkPipeline pipelines[2];
@@ -250,11 +222,7 @@ Result renderTwoSubpasses(VkPhysicalDevice pd, VkSampleCountFlagBits samples) {
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
   vkEndCommandBuffer(cmd);
-  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd;
-  vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE);
-  vkQueueWaitIdle(queue);
+  device.submitAndWait(cmd);
   result.first.assign(mapped + sizeof(vertices), mapped + sizeof(vertices) + kSize * kSize * 4);
   result.second.assign(mapped + sizeof(vertices) + kSize * kSize * 4, mapped + sizeof(vertices) + 2 * kSize * kSize * 4);
 
@@ -268,9 +236,6 @@ Result renderTwoSubpasses(VkPhysicalDevice pd, VkSampleCountFlagBits samples) {
   vkDestroyRenderPass(dev, renderPass, nullptr);
   for (uint32_t a = 0; a < attachmentCount; ++a) vkDestroyImageView(dev, views[a], nullptr), vkDestroyImage(dev, images[a], nullptr);
   vkDestroyBuffer(dev, buffer, nullptr);
-  vkFreeMemory(dev, bufferMemory, nullptr);
-  for (VkDeviceMemory m : memories) vkFreeMemory(dev, m, nullptr);
-  vkDestroyDevice(dev, nullptr);
   return result;
 }
 

@@ -1,0 +1,70 @@
+#include "test_device.h"
+
+namespace tessera_test {
+
+TestDevice::TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features, const void* pNext) {
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, pNext};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.pEnabledFeatures = features;
+  if (vkCreateDevice(pd, &dci, nullptr, &dev) != VK_SUCCESS) {
+    dev = VK_NULL_HANDLE;
+    return;
+  }
+  vkGetDeviceQueue(dev, 0, 0, &queue);
+  vkGetPhysicalDeviceMemoryProperties(pd, &memoryProperties_);
+}
+
+TestDevice::~TestDevice() {
+  if (!dev) return;
+  vkDeviceWaitIdle(dev);
+  for (VkDeviceMemory m : memories_) vkFreeMemory(dev, m, nullptr);
+  vkDestroyDevice(dev, nullptr);
+}
+
+uint32_t TestDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags want) const {
+  for (uint32_t i = 0; i < memoryProperties_.memoryTypeCount; ++i)
+    if ((bits >> i & 1) && (memoryProperties_.memoryTypes[i].propertyFlags & want) == want) return i;
+  return 0;
+}
+
+void TestDevice::allocateFor(const VkMemoryRequirements& req, VkMemoryPropertyFlags want, VkDeviceMemory* out) {
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memoryType(req.memoryTypeBits, want)};
+  vkAllocateMemory(dev, &ai, nullptr, out);
+  memories_.push_back(*out);
+}
+
+void TestDevice::bindMemory(VkImage image) {
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(dev, image, &req);
+  VkDeviceMemory m;
+  allocateFor(req, 0, &m);
+  vkBindImageMemory(dev, image, m, 0);
+}
+
+VkBuffer TestDevice::createMappedBuffer(VkDeviceSize size, VkBufferUsageFlags usage, void** mapped) {
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = size;
+  bci.usage = usage;
+  VkBuffer b;
+  vkCreateBuffer(dev, &bci, nullptr, &b);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(dev, b, &req);
+  VkDeviceMemory m;
+  allocateFor(req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &m);
+  vkBindBufferMemory(dev, b, m, 0);
+  vkMapMemory(dev, m, 0, VK_WHOLE_SIZE, 0, mapped);
+  return b;
+}
+
+void TestDevice::submitAndWait(VkCommandBuffer cmd) {
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cmd;
+  vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE);
+  vkQueueWaitIdle(queue);
+}
+
+}  // namespace tessera_test

@@ -1,0 +1,40 @@
+// A logical device for the rendering API tests (draw_test, input_attachment_test): one queue,
+// memory for images and host-visible buffers, a one-shot submit. Everything it allocated is
+// freed with it; the device is destroyed last.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <vector>
+
+namespace tessera_test {
+
+class TestDevice {
+ public:
+  // Creates the device on `pd` with `features` (may be null) and `pNext` (feature structs).
+  // On failure `dev` stays VK_NULL_HANDLE.
+  TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features = nullptr, const void* pNext = nullptr);
+  ~TestDevice();
+  TestDevice(const TestDevice&) = delete;
+  TestDevice& operator=(const TestDevice&) = delete;
+
+  // Device-local memory bound to `image` (freed with this object).
+  void bindMemory(VkImage image);
+  // A buffer in host-visible, coherent memory, mapped at *mapped (freed with this object; the
+  // caller destroys the buffer).
+  VkBuffer createMappedBuffer(VkDeviceSize size, VkBufferUsageFlags usage, void** mapped);
+  // Submits one command buffer and waits for the queue to be idle.
+  void submitAndWait(VkCommandBuffer cmd);
+
+  VkDevice dev = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+
+ private:
+  uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags want) const;
+  void allocateFor(const VkMemoryRequirements& req, VkMemoryPropertyFlags want, VkDeviceMemory* out);
+
+  VkPhysicalDeviceMemoryProperties memoryProperties_{};
+  std::vector<VkDeviceMemory> memories_;
+};
+
+}  // namespace tessera_test
