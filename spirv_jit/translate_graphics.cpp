@@ -314,9 +314,40 @@ Val Translator::interpolateAt(const Instruction& inst) {
     // plain differences are the better guess.
     solvable = B.CreateFCmpOGE(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, det), fconst(1.0 / 16));
   }
+  // An interpolant indexed differently by the lanes of a quad (an input array with a varying
+  // index): the fine differences must take this lane's element at the neighbouring pixels,
+  // not the neighbours' own elements. neighbour[a][i][l] = leaf i of lane l's element as lane
+  // l ^ (1 << a) holds it (a = 0: x partner, 1: y partner).
+  const bool varyingElement = p.offset && p.offset->getType()->isVectorTy();
+  std::vector<int> partner[2];
+  std::vector<llvm::Value*> neighbour[2];
+  llvm::Value* upperSide[2] = {};  // lanes on the +x (+y) side of their pair
+  if (varyingElement) {
+    for (uint32_t a = 0; a < 2; ++a) {
+      std::vector<llvm::Constant*> side;
+      for (uint32_t l = 0; l < width(); ++l) {
+        partner[a].push_back(int(l ^ (1u << a)));
+        side.push_back(B.getInt1((l >> a & 1) != 0));
+      }
+      upperSide[a] = llvm::ConstantVector::get(side);
+      // Lane l loads at its partner's offset (its own copy of the partner's element); the
+      // partner then picks that up with the same shuffle.
+      Ptr swapped = p;
+      swapped.offset = B.CreateShuffleVector(p.offset, partner[a]);
+      Val other = loadFrom(swapped, p.pointee);
+      for (llvm::Value* leaf : other.leaves)
+        neighbour[a].push_back(leaf->getType()->isVectorTy() ? B.CreateShuffleVector(leaf, partner[a]) : leaf);
+    }
+  }
+  // Fine differences of x whose values at the partners are n[0], n[1] (null: x's own lanes).
+  auto fine = [&](llvm::Value* x, llvm::Value* n, uint32_t a) {
+    if (!n) return quadDerivative(x, a == 1, false);
+    return B.CreateSelect(upperSide[a], B.CreateFSub(x, n), B.CreateFSub(n, x));
+  };
+  llvm::Value* const* partnerValues = nullptr;  // set per leaf below
   auto gradient = [&](llvm::Value* x, llvm::Value** gx, llvm::Value** gy) {
-    llvm::Value* dx = quadDerivative(x, false, false);
-    llvm::Value* dy = quadDerivative(x, true, false);
+    llvm::Value* dx = fine(x, partnerValues ? partnerValues[0] : nullptr, 0);
+    llvm::Value* dy = fine(x, partnerValues ? partnerValues[1] : nullptr, 1);
     *gx = dx;
     *gy = dy;
     if (!deco.centroid) return;
@@ -343,19 +374,29 @@ Val Translator::interpolateAt(const Instruction& inst) {
   }
 
   Val out;
-  for (llvm::Value* leaf : v.leaves) {
+  for (size_t i = 0; i < v.leaves.size(); ++i) {
+    llvm::Value* leaf = v.leaves[i];
     // A batch-uniform value is the same at every location.
     if (!leaf->getType()->isVectorTy() || !leaf->getType()->getScalarType()->isFloatingPointTy()) {
       out.leaves.push_back(leaf);
       continue;
     }
     llvm::Value* x = toFloat(leaf);
+    llvm::Value* nx[2] = {}, *nu[2] = {};
+    if (varyingElement && i < neighbour[0].size() && i < neighbour[1].size()) {
+      for (uint32_t a = 0; a < 2; ++a) {
+        nx[a] = toFloat(neighbour[a][i]);
+        if (qBase) nu[a] = B.CreateFMul(nx[a], B.CreateShuffleVector(qBase, partner[a]));
+      }
+    }
     llvm::Value* gx, *gy;
+    partnerValues = nx[0] ? nx : nullptr;
     gradient(x, &gx, &gy);
     llvm::Value* linear = B.CreateFAdd(x, along(delta, gx, gy));
     llvm::Value* r = linear;
     if (!deco.noPerspective) {
       llvm::Value* u = B.CreateFMul(x, qBase);
+      partnerValues = nu[0] ? nu : nullptr;
       gradient(u, &gx, &gy);
       llvm::Value* perspective = B.CreateFDiv(B.CreateFAdd(u, along(delta, gx, gy)), qTarget);
       // No 1/w to divide by (a batch without FragCoord.w): the plane's expansion.

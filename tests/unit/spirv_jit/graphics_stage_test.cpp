@@ -209,6 +209,40 @@ TEST(GraphicsStages, CentroidInputsAndSampleMasks) {
 // (NoPerspective), or a plane divided by the plane 1/w (perspective), each evaluated at
 // FragCoord.xy, or for the Centroid input at the lane's centroid; the functions must give the
 // same functions' values at the locations they name.
+TEST(GraphicsStages, InterpolateAtOffsetOfANonUniformlyIndexedInput) {
+  // planes[k] = (k + 1) x + 10 k y at the pixel centres; each pixel reads element x % 4, which
+  // differs between the two pixels of a quad row: the result must be plane[index] at the
+  // offset location, not a difference between two elements.
+  auto plane = [](int k, float x, float y) { return float(k + 1) * x + 10.0f * float(k) * y; };
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_interpolant_index_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(program && program->fragment);
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0);
+    tessera::abi::FragmentBatch batch{};
+    batch.coverage = (W == 32 ? 0u : (1u << W)) - 1;
+    batch.sampleCount = 1;
+    std::vector<float> px(W), py(W);
+    for (uint32_t l = 0; l < W; ++l) {
+      px[l] = float(2 * (l / 4) + (l & 1));
+      py[l] = float((l >> 1) & 1);
+      batch.fragCoord[0][l] = px[l] + 0.5f;
+      batch.fragCoord[1][l] = py[l] + 0.5f;
+      batch.fragCoord[3][l] = 1.0f;
+      for (int k = 0; k < 4; ++k) inputs[(uint32_t(k) * 4 + 0) * W + l] = asWord(plane(k, px[l] + 0.5f, py[l] + 0.5f));
+    }
+    batch.inputs = inputs.data();
+    batch.outputs = outputs.data();
+    program->fragment(&batch);
+    for (uint32_t l = 0; l < W; ++l) {
+      const int index = int(px[l]) % 4;
+      const float expected = plane(index, px[l] + 0.75f, py[l] + 0.125f);
+      EXPECT_EQ(asFloat(outputs[(0 * 4 + 1) * W + l]), float(index));
+      EXPECT_NEAR(asFloat(outputs[(0 * 4 + 0) * W + l]), expected, 1e-4f) << "W=" << W << " lane " << l;
+    }
+  }
+}
+
 TEST(GraphicsStages, SampleShadingBuiltInsAndInterpolationFunctions) {
   struct Location {
     float x, y;
