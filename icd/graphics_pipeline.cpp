@@ -156,6 +156,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
     // fragment; Tessera then shades every sample.
     s.sampleShading = ms->sampleShadingEnable && ms->minSampleShading * float(s.raster.samples) > 1.0f;
   }
+  // Per-sample shading reads the rasterizer's weights at every sample; only then compute them.
+  s.raster.sampleWeights = s.raster.samples > 1 && (s.sampleShading || s.fragment.perSampleShading);
   const VkPipelineDepthStencilStateCreateInfo* depthStencilState =
       discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;
   const VkPipelineColorBlendStateCreateInfo* colorBlendState = discardStatic || !hasColor ? nullptr : info.pColorBlendState;

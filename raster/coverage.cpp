@@ -160,7 +160,7 @@ void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int3
     double sl[3];
     windowBarycentrics(e, sx, sy, sl);
     q.sampleZ[slot][s] = depthAt(t, sl);
-    originalWeights(t, sl, invWAt(t, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
+    if (t.sampleWeights) originalWeights(t, sl, invWAt(t, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
   }
   centroidWeights(t, e, px, py, q, slot);
 }

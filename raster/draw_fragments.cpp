@@ -189,7 +189,6 @@ void FragmentStage::flush() {
 }
 
 void FragmentStage::shadeBatch() {
-  const uint32_t W = s_.simdWidth;
   const uint32_t samples = std::max(s_.raster.samples, 1u);
   const uint32_t allSamples = (1u << samples) - 1;
   // "Sample Shading": once per covered sample when the pipeline asks for it

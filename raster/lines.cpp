@@ -203,7 +203,7 @@ void shadePixel(const SetupLine& line, const Parallelogram& p, int32_t px, int32
     double sl[2];
     segmentWeights(p, sx, sy, sl);
     q.sampleZ[slot][s] = depthAt(line, sl);
-    originalWeights(line, sl, invWAt(line, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
+    if (line.sampleWeights) originalWeights(line, sl, invWAt(line, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
   }
   centroidWeights(line, p, px, py, q, slot);
 }
@@ -248,6 +248,7 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<S
   s.depthMin = depthRange.min;
   s.depthMax = depthRange.max;
   s.samples = rules::rasterSampleCount(state.samples);
+  s.sampleWeights = state.sampleWeights;
   const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
   s.bounds = rules::intersect(boundingPixels(p, s.samples), clipRect);
   if (rules::isEmpty(s.bounds)) return 0;

@@ -21,45 +21,33 @@ uint8_t* pixelAt(const AttachmentView& v, uint32_t layer, int32_t x, int32_t y, 
   return v.base + layer * v.layerPitch + uint64_t(y) * v.rowPitch + (uint64_t(x) * v.samples + sample) * v.texelSize;
 }
 
-enum class Plane { Color, Depth, Stencil };
-
-Plane planeOf(VkImageAspectFlags aspect) {
-  if (aspect & VK_IMAGE_ASPECT_DEPTH_BIT) return Plane::Depth;
-  if (aspect & VK_IMAGE_ASPECT_STENCIL_BIT) return Plane::Stencil;
-  return Plane::Color;
-}
-
-void resolvePixel(const AttachmentView& src, const AttachmentView& dst, const FormatInfo& sf, const FormatInfo& df,
-                  Plane plane, VkResolveModeFlagBits mode, uint32_t layer, int32_t x, int32_t y) {
+// One pixel of a depth or stencil plane (colour goes to resolveRegion).
+void resolveDepthStencilPixel(const AttachmentView& src, const AttachmentView& dst, const FormatInfo& sf,
+                              const FormatInfo& df, bool stencil, VkResolveModeFlagBits mode, uint32_t layer, int32_t x,
+                              int32_t y) {
   uint8_t* out = pixelAt(dst, layer, x, y, 0);
   const uint32_t n = std::max(src.samples, 1u);
   if (mode == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT && &sf == &df) {
-    for (uint32_t k = 0; k < std::max(dst.samples, 1u); ++k) std::memcpy(pixelAt(dst, layer, x, y, k), pixelAt(src, layer, x, y, 0), dst.texelSize);
+    for (uint32_t k = 0; k < std::max(dst.samples, 1u); ++k)
+      std::memcpy(pixelAt(dst, layer, x, y, k), pixelAt(src, layer, x, y, 0), dst.texelSize);
     return;
   }
-  switch (plane) {
-    case Plane::Depth: {
-      float v = decodeDepth(sf, pixelAt(src, layer, x, y, 0));
-      for (uint32_t k = 1; k < n && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++k) {
-        const float d = decodeDepth(sf, pixelAt(src, layer, x, y, k));
-        v = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(v, d) : mode == VK_RESOLVE_MODE_MAX_BIT ? std::max(v, d) : v + d;
-      }
-      if (mode == VK_RESOLVE_MODE_AVERAGE_BIT) v /= float(n);
-      encodeDepth(df, v, out);
-      return;
+  if (stencil) {
+    uint8_t v = *pixelAt(src, layer, x, y, 0);
+    for (uint32_t k = 1; k < n && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++k) {
+      const uint8_t s = *pixelAt(src, layer, x, y, k);
+      v = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(v, s) : mode == VK_RESOLVE_MODE_MAX_BIT ? std::max(v, s) : v;
     }
-    case Plane::Stencil: {
-      uint8_t v = *pixelAt(src, layer, x, y, 0);
-      for (uint32_t k = 1; k < n && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++k) {
-        const uint8_t s = *pixelAt(src, layer, x, y, k);
-        v = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(v, s) : mode == VK_RESOLVE_MODE_MAX_BIT ? std::max(v, s) : v;
-      }
-      *out = v;
-      return;
-    }
-    case Plane::Color:
-      break;  // resolveAttachment hands colour to resolveRegion
+    *out = v;
+    return;
   }
+  float v = decodeDepth(sf, pixelAt(src, layer, x, y, 0));
+  for (uint32_t k = 1; k < n && mode != VK_RESOLVE_MODE_SAMPLE_ZERO_BIT; ++k) {
+    const float d = decodeDepth(sf, pixelAt(src, layer, x, y, k));
+    v = mode == VK_RESOLVE_MODE_MIN_BIT ? std::min(v, d) : mode == VK_RESOLVE_MODE_MAX_BIT ? std::max(v, d) : v + d;
+  }
+  if (mode == VK_RESOLVE_MODE_AVERAGE_BIT) v /= float(n);
+  encodeDepth(df, v, out);
 }
 
 }  // namespace
@@ -70,9 +58,8 @@ void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkI
   const FormatInfo* sf = formatInfo(src.format);
   const FormatInfo* df = formatInfo(dst.format);
   if (!sf || !df) return;
-  const Plane plane = planeOf(aspect);
   layers = std::min({layers, src.layerCount, dst.layerCount});
-  if (plane == Plane::Color) {
+  if (!(aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT))) {
     // The attachments cover the render area, so its far corner bounds both extents.
     const VkExtent3D extent{uint32_t(area.x1), uint32_t(area.y1), 1};
     const VkOffset3D at{area.x0, area.y0, 0};
@@ -85,9 +72,10 @@ void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkI
     }
     return;
   }
+  const bool stencil = (aspect & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
   for (uint32_t layer = 0; layer < layers; ++layer)
     for (int32_t y = area.y0; y < area.y1; ++y)
-      for (int32_t x = area.x0; x < area.x1; ++x) resolvePixel(src, dst, *sf, *df, plane, mode, layer, x, y);
+      for (int32_t x = area.x0; x < area.x1; ++x) resolveDepthStencilPixel(src, dst, *sf, *df, stencil, mode, layer, x, y);
 }
 
 }  // namespace tessera::raster

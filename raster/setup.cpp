@@ -157,6 +157,7 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::v
     t.depthMax = depthRange.max;
     t.frontFacing = front;
     t.samples = rules::rasterSampleCount(state.samples);
+    t.sampleWeights = state.sampleWeights;
     t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), clipRect);
     if (rules::isEmpty(t.bounds)) continue;
     out.push_back(t);

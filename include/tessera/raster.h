@@ -37,6 +37,9 @@ constexpr float kStandardSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.
 
 struct RasterState {
   uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre) or 4 (standard locations)
+  // Fill Quad::samplePersp/sampleLinear (only per-sample shading reads them: the draw loop sets
+  // this, so ordinary multisampled draws do not pay for four more weight sets per pixel).
+  bool sampleWeights = false;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthClampEnable = false;  // no clipping against z (and depth clamped to the viewport's range)
@@ -79,6 +82,7 @@ struct SetupTriangle {
   // the box takes in every pixel with some sample location inside the triangle's bounding box.
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples: where rasterizeTriangle samples
+  bool sampleWeights = false;  // RasterState::sampleWeights
 };
 
 // Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.
@@ -106,8 +110,9 @@ struct Quad {
   // covered sample's location. Uncovered (helper) pixels: the centre.
   float centroidPersp[4][3];
   float centroidLinear[4][3];
-  // With samples > 1: the same weights at each sample location, for per-sample shading ("Sample
-  // Shading": each invocation's inputs are evaluated at its sample). Unused with one sample.
+  // With samples > 1 and RasterState::sampleWeights: the same weights at each sample location,
+  // for per-sample shading ("Sample Shading": each invocation's inputs are evaluated at its
+  // sample). Not filled otherwise.
   float samplePersp[4][kMaxSamples][3];
   float sampleLinear[4][kMaxSamples][3];
   float invW[4];       // interpolated 1/w (FragCoord.w)
@@ -163,6 +168,7 @@ struct SetupLine {
   float depthMin, depthMax;
   Rect bounds;  // every pixel with a sample location in the parallelogram's bounding box
   uint32_t samples = 1;  // RasterState::samples
+  bool sampleWeights = false;  // RasterState::sampleWeights
 };
 uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
 // Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
