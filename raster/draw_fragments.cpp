@@ -3,6 +3,7 @@
 // per-fragment operations in the spec's order ("Fragment Operations": depth bounds, stencil,
 // depth; "Blending"; "Color Write Mask") and the attachment writes through the texel codec.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -116,6 +117,11 @@ FragmentStage::FragmentStage(const DrawState& state) : s_(state) {
   outputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
 }
 
+namespace {
+// The smallest rectangle with even corners holding `r` (quads start at even pixels).
+Rect evenRect(const Rect& r) { return Rect{r.x0 & ~1, r.y0 & ~1, r.x1 + (r.x1 & 1), r.y1 + (r.y1 & 1)}; }
+}  // namespace
+
 void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
                              std::vector<SetupTriangle>& scratch) {
   ClipTriangle tri;
@@ -123,21 +129,23 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
   scratch.clear();
   setupTriangle(tri, s_.raster, scratch);
-  if (scratch.empty()) return;
+  for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
+}
+
+void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
+                                  const SetupTriangle& st, const Rect& tile) {
+  if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
   std::copy(slots, slots + 3, slots_);
   primitiveId_ = primitiveId;
+  frontFacing_ = st.frontFacing;
+  isPoint_ = false;
   const uint32_t quadsPerBatch = s_.simdWidth / 4;
-  for (const SetupTriangle& st : scratch) {
-    frontFacing_ = st.frontFacing;
-    Rect tile{st.bounds.x0 & ~1, st.bounds.y0 & ~1, st.bounds.x1 + (st.bounds.x1 & 1), st.bounds.y1 + (st.bounds.y1 & 1)};
-    if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) continue;
-    rasterizeTriangle(st, tile, [&](const Quad& q) {
-      quads_.push_back(q);
-      if (quads_.size() == quadsPerBatch) shadeBatch();
-    });
-    if (!quads_.empty()) shadeBatch();
-  }
+  rasterizeTriangle(st, tile, [&](const Quad& q) {
+    quads_.push_back(q);
+    if (quads_.size() == quadsPerBatch) shadeBatch();
+  });
+  if (!quads_.empty()) shadeBatch();
 }
 
 void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId,
@@ -147,35 +155,41 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   std::memcpy(l.position[1], vertices.position(b), 16);
   scratch.clear();
   setupLine(l, s_.raster, scratch);
-  if (scratch.empty()) return;
+  const uint32_t slots[2] = {a, b};
+  for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
+}
+
+void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slots[2], uint32_t primitiveId,
+                              const SetupLine& sl, const Rect& tile) {
+  if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
-  slots_[0] = a, slots_[1] = b, slots_[2] = a;  // the third weight is always 0
+  slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[0];  // the third weight is always 0
   primitiveId_ = primitiveId;
   frontFacing_ = true;  // lines and points are always front-facing
   isPoint_ = false;
   const uint32_t quadsPerBatch = s_.simdWidth / 4;
-  for (const SetupLine& sl : scratch) {
-    Rect tile{sl.bounds.x0 & ~1, sl.bounds.y0 & ~1, sl.bounds.x1 + (sl.bounds.x1 & 1), sl.bounds.y1 + (sl.bounds.y1 & 1)};
-    if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) continue;
-    rasterizeLine(sl, tile, [&](const Quad& q) {
-      quads_.push_back(q);
-      if (quads_.size() == quadsPerBatch) shadeBatch();
-    });
-    if (!quads_.empty()) shadeBatch();
-  }
+  rasterizeLine(sl, tile, [&](const Quad& q) {
+    quads_.push_back(q);
+    if (quads_.size() == quadsPerBatch) shadeBatch();
+  });
+  if (!quads_.empty()) shadeBatch();
 }
 
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
   if (!setupPoint(vertices.position(slot), pointSize, s_.raster, &p)) return;
+  setUpPoint(vertices, slot, primitiveId, p, evenRect(p.bounds));
+}
+
+void FragmentStage::setUpPoint(const ShadedVertices& vertices, uint32_t slot, uint32_t primitiveId, const SetupPoint& p,
+                               const Rect& tile) {
+  if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
   slots_[0] = slots_[1] = slots_[2] = slot;
   primitiveId_ = primitiveId;
   frontFacing_ = true;
   isPoint_ = true;
   const uint32_t quadsPerBatch = s_.simdWidth / 4;
-  Rect tile{p.bounds.x0 & ~1, p.bounds.y0 & ~1, p.bounds.x1 + (p.bounds.x1 & 1), p.bounds.y1 + (p.bounds.y1 & 1)};
-  if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   rasterizePoint(p, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -186,6 +200,10 @@ void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float p
 
 void FragmentStage::flush() {
   if (!quads_.empty()) shadeBatch();
+  if (s_.occlusionSamples && occlusionSamples_) {
+    std::atomic_ref<uint64_t>(*s_.occlusionSamples).fetch_add(occlusionSamples_, std::memory_order_relaxed);
+    occlusionSamples_ = 0;
+  }
 }
 
 void FragmentStage::shadeBatch() {
@@ -406,7 +424,7 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
   }
   if (s_.occlusionSamples)  // "Sample Counting": samples that passed every test
     for (uint32_t lane = 0; lane < W; ++lane)
-      if (alive >> lane & 1) *s_.occlusionSamples += uint32_t(__builtin_popcount(sampleBits[lane]));
+      if (alive >> lane & 1) occlusionSamples_ += uint32_t(__builtin_popcount(sampleBits[lane]));
   if (!s_.fragmentShader) return;
 
   // Colour attachments: location i writes attachment i, in every sample that passed.

@@ -1,4 +1,5 @@
-// Pieces of draw() shared between its files: shaded vertices and the fragment stage.
+// Pieces of draw() shared between its files and between its two paths (draw_reference.cpp,
+// draw_binned.cpp): vertex indices, shaded vertices, primitive assembly and the fragment stage.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +20,66 @@ struct ShadedVertices {
   const uint32_t* outputs(uint32_t slot) const { return &words[size_t(slot) * stride + 4]; }
 };
 
-void shadeVertices(const DrawState& s, const DrawCall& c, uint32_t instance, const std::vector<uint32_t>& vertexIndices,
-                   ShadedVertices& out);
+// Sizes `out` for `count` slots (locations, stride, zeroed words and point sizes).
+void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out);
+// Shades slots [begin, end) of one instance; slot i has VertexIndex vertexIndices[i]. Ranges of
+// one ShadedVertices may be shaded concurrently (each writes only its own slots).
+void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, const uint32_t* vertexIndices,
+                      size_t begin, size_t end, ShadedVertices& out);
 
-// Rasterizes triangles and shades their fragments in batches of W/4 quads, then runs the
-// per-fragment operations and writes the attachments (draw_fragments.cpp).
+// The draw's index list ("Programmable Primitive Shading": VertexIndex of each vertex, the
+// vertex offset added) and which entries are primitive restarts.
+struct VertexIndexList {
+  std::vector<uint32_t> vertexIndex;
+  std::vector<uint8_t> isRestart;
+};
+void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out);
+
+// "Primitive Topologies": calls point(a) / line(a, b) / triangle(a, b, c) with positions in the
+// index list, in primitive order, restart-delimited runs, the provoking vertex first (Vulkan's
+// default provoking vertex is the first vertex of the primitive).
+template <typename Point, typename Line, typename Triangle>
+void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
+                        Point&& point, Line&& line, Triangle&& triangle) {
+  auto emitRun = [&](uint32_t begin, uint32_t end) {
+    const uint32_t n = end - begin;
+    switch (topology) {
+      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+        for (uint32_t i = 0; i < n; ++i) point(begin + i);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+        for (uint32_t i = 0; i + 1 < n; i += 2) line(begin + i, begin + i + 1);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+        for (uint32_t i = 0; i + 1 < n; ++i) line(begin + i, begin + i + 1);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+        for (uint32_t i = 0; i + 2 < n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+        // Triangle i: vertices i, i + (1 + i % 2), i + (2 - i % 2).
+        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // triangle i: vertices i + 1, i + 2, 0
+        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin);
+        break;
+      default:  // adjacency needs geometryShader, patches tessellation: neither is offered
+        break;
+    }
+  };
+  uint32_t runStart = 0;
+  if (!isRestart.empty())
+    for (uint32_t i = 0; i < count; ++i) {
+      if (!isRestart[i]) continue;
+      emitRun(runStart, i);
+      runStart = i + 1;
+    }
+  emitRun(runStart, count);
+}
+
+// Rasterizes primitives and shades their fragments in batches of W/4 quads, then runs the
+// per-fragment operations and writes the attachments (draw_fragments.cpp). One FragmentStage
+// is used by one thread; several may run at once on disjoint tiles.
 class FragmentStage {
  public:
   explicit FragmentStage(const DrawState& state);
@@ -34,6 +90,16 @@ class FragmentStage {
   // vertex stage.
   void line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId, std::vector<SetupLine>& scratch);
   void point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId);
+
+  // The same for primitives already set up, restricted to the pixels of `tile` (corners even).
+  void setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
+                     const SetupTriangle& st, const Rect& tile);
+  void setUpLine(const ShadedVertices& vertices, const uint32_t slots[2], uint32_t primitiveId, const SetupLine& sl,
+                 const Rect& tile);
+  void setUpPoint(const ShadedVertices& vertices, uint32_t slot, uint32_t primitiveId, const SetupPoint& p,
+                  const Rect& tile);
+  // Shades what is batched and adds the samples counted for an occlusion query to the draw's
+  // counter (atomically: tiles of one draw finish on several threads).
   void flush();
 
  private:
@@ -57,6 +123,7 @@ class FragmentStage {
   uint32_t primitiveId_ = 0;
   bool frontFacing_ = true;
   bool isPoint_ = false;
+  uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
   std::vector<Quad> quads_;  // the batch being filled (one triangle)
   std::vector<uint32_t> inputs_, outputs_;
 };

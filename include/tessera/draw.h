@@ -14,6 +14,10 @@
 #include "tessera/raster.h"
 #include "tessera/shader_abi.h"
 
+namespace tessera {
+class ThreadPool;
+}
+
 namespace tessera::raster {
 
 constexpr uint32_t kMaxVertexBindings = 32;
@@ -131,7 +135,20 @@ struct DrawCall {
 void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkImageAspectFlags aspect,
                        VkResolveModeFlagBits mode, const Rect& area, uint32_t layers);
 
-// Runs the draw to completion (rasterization order is submission order).
+// The two ways to run a draw. Both give the same coverage, depth, stencil and (for exact
+// formats) colour; the tests compare them on generated scenes.
+//  - Reference: on the calling thread, one primitive after another (raster/draw_reference.cpp);
+//    the simple, obviously ordered path, kept as the oracle.
+//  - Binned: vertex shading and set-up in batches over a thread pool, primitives binned into
+//    screen tiles, tiles drawn in parallel, each in primitive order (raster/draw_binned.cpp).
+enum class RasterPath { Reference, Binned };
+
+// TESSERA_RASTER=reference|binned (default binned), read once per process.
+RasterPath defaultRasterPath();
+
+// Runs the draw to completion on the default path (rasterization order is submission order).
 void draw(const DrawState& state, const DrawCall& call);
+void drawReference(const DrawState& state, const DrawCall& call);
+void drawBinned(const DrawState& state, const DrawCall& call, ThreadPool& pool);
 
 }  // namespace tessera::raster

@@ -1,0 +1,128 @@
+// The vertex half of draw(), shared by both paths: the index list (with primitive restart),
+// vertex fetch ("Vertex Input Description", "Vertex Attribute Fetch") and vertex shading in
+// batches of W.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "draw_internal.h"
+#include "tessera/format.h"
+#include "tessera/texel_codec.h"
+
+namespace tessera::raster {
+namespace {
+
+// "Vertex Attribute Fetch" for one attribute of one vertex: the format's components as 32-bit
+// words (floats or integers, as the shader reads them), missing ones (0, 0, 0, 1). A fetch
+// past the end of the bound range reads (0, 0, 0, 1) (robustBufferAccess allows either
+// that or zero).
+void fetchAttribute(const DrawState& s, const VertexAttribute& a, uint32_t vertexIndex, uint32_t instanceIndex,
+                    uint32_t out[4]) {
+  const FormatInfo* f = formatInfo(a.format);
+  const VertexBinding& b = s.bindings[a.binding];
+  const uint64_t index = b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? instanceIndex : vertexIndex;
+  const uint64_t at = index * b.stride + a.offset;
+  TexelValue v{};
+  const bool isInt = f && texelKind(*f) != TexelKind::Float;
+  if (f && b.base && at + f->blockSize <= b.size) {
+    decodeTexel(*f, b.base + at, v);
+  } else {
+    v.u[0] = v.u[1] = v.u[2] = 0;
+    if (isInt) v.u[3] = 1;
+    else v.f[3] = 1.0f;
+  }
+  std::memcpy(out, v.u, 16);
+}
+
+uint32_t readIndex(const DrawCall& c, uint32_t i) {
+  const uint32_t size = c.indexType == VK_INDEX_TYPE_UINT16 ? 2 : c.indexType == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
+  const uint64_t at = uint64_t(c.firstIndex + i) * size;
+  if (!c.indices || at + size > c.indexBytes) return 0;  // robust: out-of-range indices read 0
+  uint32_t v = 0;
+  std::memcpy(&v, c.indices + at, size);
+  return v;
+}
+
+uint32_t restartValue(VkIndexType t) {
+  return t == VK_INDEX_TYPE_UINT16 ? 0xFFFFu : t == VK_INDEX_TYPE_UINT8_EXT ? 0xFFu : 0xFFFFFFFFu;
+}
+
+}  // namespace
+
+void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out) {
+  out.vertexIndex.resize(c.vertexCount);
+  out.isRestart.clear();
+  if (!c.indexed) {
+    for (uint32_t i = 0; i < c.vertexCount; ++i) out.vertexIndex[i] = c.firstVertex + i;
+    return;
+  }
+  const uint32_t restart = restartValue(c.indexType);
+  if (s.primitiveRestart) out.isRestart.assign(c.vertexCount, 0);
+  for (uint32_t i = 0; i < c.vertexCount; ++i) {
+    const uint32_t index = readIndex(c, i);
+    if (s.primitiveRestart && index == restart) out.isRestart[i] = 1;
+    out.vertexIndex[i] = uint32_t(int64_t(index) + c.vertexOffset);
+  }
+}
+
+void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out) {
+  out.locations.clear();
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
+    if (s.vertexOutputComponents[l] && s.fragment.inputComponents[l]) out.locations.push_back(l);
+  out.stride = 4 + 4 * uint32_t(out.locations.size());
+  out.words.assign(count * out.stride, 0);
+  if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) out.pointSize.assign(count, 1.0f);
+  else out.pointSize.clear();
+}
+
+void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, const uint32_t* vertexIndices,
+                      size_t begin, size_t end, ShadedVertices& out) {
+  const uint32_t W = s.simdWidth;
+  // Kernel interface arrays, reused by the thread across calls (no allocation per range).
+  thread_local std::vector<uint32_t> inputs, outputs;
+  thread_local std::vector<float> position, pointSize, clip, cull;
+  inputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+  outputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+  position.assign(4 * W, 0.0f);
+  pointSize.assign(W, 1.0f);
+  clip.assign(abi::kMaxClipDistances * W, 0.0f);
+  cull.assign(abi::kMaxClipDistances * W, 0.0f);
+  abi::VertexBatch batch{};
+  batch.resources = s.resources;
+  batch.instanceIndex = instance;
+  batch.baseVertex = c.indexed ? uint32_t(c.vertexOffset) : c.firstVertex;
+  batch.baseInstance = c.firstInstance;
+  batch.drawIndex = c.drawIndex;
+  batch.inputs = inputs.data();
+  batch.position = position.data();
+  batch.pointSize = pointSize.data();
+  batch.clipDistance = clip.data();
+  batch.cullDistance = cull.data();
+  batch.outputs = outputs.data();
+  for (size_t first = begin; first < end; first += W) {
+    const uint32_t count = uint32_t(std::min<size_t>(W, end - first));
+    batch.count = count;
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      const uint32_t vi = lane < count ? vertexIndices[first + lane] : 0;
+      batch.vertexIndex[lane] = vi;
+      if (lane >= count) continue;
+      for (uint32_t a = 0; a < s.attributeCount; ++a) {
+        const VertexAttribute& attr = s.attributes[a];
+        uint32_t words[4];
+        fetchAttribute(s, attr, vi, instance, words);
+        for (uint32_t comp = 0; comp < 4; ++comp) inputs[(attr.location * 4 + comp) * W + lane] = words[comp];
+      }
+    }
+    s.vertexShader(&batch);
+    if (!out.pointSize.empty())
+      for (uint32_t lane = 0; lane < count; ++lane) out.pointSize[first + lane] = pointSize[lane];
+    for (uint32_t lane = 0; lane < count; ++lane) {
+      uint32_t* v = &out.words[(first + lane) * out.stride];
+      for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &position[comp * W + lane], 4);
+      for (size_t k = 0; k < out.locations.size(); ++k)
+        for (uint32_t comp = 0; comp < 4; ++comp) v[4 + 4 * k + comp] = outputs[(out.locations[k] * 4 + comp) * W + lane];
+    }
+  }
+}
+
+}  // namespace tessera::raster
