@@ -13,6 +13,7 @@
 #include <bit>
 #include <vector>
 
+#include "pixel_weights.h"
 #include "rules.h"
 
 namespace tessera::raster {
@@ -75,48 +76,15 @@ uint32_t pixelSampleCoverage(const TriangleEdges& e, uint32_t samples, int32_t p
   return mask;
 }
 
-// Barycentric coordinates of a (fixed-point) location in the (snapped) set-up triangle:
-// a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
+// Barycentric coordinates of a (fixed-point) location in the (snapped) set-up triangle.
 void windowBarycentrics(const TriangleEdges& e, int64_t sx, int64_t sy, double lin[3]) {
-  for (int k = 0; k < 3; ++k) lin[k] = static_cast<double>(e.edge[k].value(sx, sy)) * e.invArea2;
+  const int64_t values[3] = {e.edge[0].value(sx, sy), e.edge[1].value(sx, sy), e.edge[2].value(sx, sy)};
+  pixel::windowBarycentrics(values, e.invArea2, lin);
 }
 
-// "Depth values for triangles must be determined using linear interpolation", then the
-// polygon's bias is added and the result clamped.
-float depthAt(const SetupTriangle& t, const double lin[3]) {
-  double z = 0;
-  for (int k = 0; k < 3; ++k) z += lin[k] * t.z[k];
-  return rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});
-}
-
-double invWAt(const SetupTriangle& t, const double lin[3]) {
-  double invW = 0;
-  for (int k = 0; k < 3; ++k) invW += lin[k] * t.invW[k];
-  return invW;
-}
-
-// The original triangle's perspective-correct and window-space weights at a location with
-// set-up barycentrics `lin` and interpolated 1/w `invW`.
-void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3], float linear[3]) {
-  // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k). invW can only
-  // reach 0 far outside the triangle (helper pixels beyond the horizon); use the linear
-  // weights there rather than divide by zero.
-  double p[3];
-  for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] / invW : lin[k];
-
-  // Outputs at the (clipped) vertices are combinations of the original vertices' outputs:
-  // clip-space weights for perspective-correct data, framebuffer-space weights for
-  // NoPerspective data ("Clipping Shader Outputs").
-  for (int i = 0; i < 3; ++i) {
-    double wp = 0, wl = 0;
-    for (int k = 0; k < 3; ++k) {
-      wp += p[k] * t.clipBary[k][i];
-      wl += lin[k] * t.windowBary[k][i];
-    }
-    persp[i] = static_cast<float>(wp);
-    linear[i] = static_cast<float>(wl);
-  }
-}
+using pixel::depthAt;
+using pixel::invWAt;
+using pixel::originalWeights;
 
 // The Centroid location's weights ("Interpolation Decorations": "a location ... within both
 // the pixel and the primitive", raster.h says which): the centre's weights unless the pixel is

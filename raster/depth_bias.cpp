@@ -65,9 +65,5 @@ DepthRange fragmentDepthRange(const RasterState& state) {
   return {0.0f, 1.0f};
 }
 
-float clampFragmentDepth(double z, const DepthRange& range) {
-  // fmax/fmin also turn a NaN depth (degenerate input) into a value inside the range.
-  return static_cast<float>(std::fmin(std::fmax(z, double{range.min}), double{range.max}));
-}
 
 }  // namespace tessera::raster::rules

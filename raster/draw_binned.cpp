@@ -182,7 +182,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
 // Step 3 for one tile: its primitives, chunk after chunk, in order.
 void drawTile(const DrawState& s, const std::vector<ShadedVertices>& shaded, const std::vector<Chunk>& chunks,
               size_t chunkCount, uint32_t tile, const Rect& rect) {
-  FragmentStage fragments(s);
+  FragmentStage fragments(s, /*blocks=*/true);
   for (size_t c = 0; c < chunkCount; ++c) {
     const Chunk& chunk = chunks[c];
     for (uint32_t k = chunk.binStart[tile]; k < chunk.binStart[tile + 1]; ++k) {

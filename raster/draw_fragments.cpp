@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "draw_internal.h"
+#include "pixel_weights.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 
@@ -112,7 +113,12 @@ float quantizeDepth(const AttachmentView& v, float z) {
 
 }  // namespace
 
-FragmentStage::FragmentStage(const DrawState& state) : s_(state) {
+FragmentStage::FragmentStage(const DrawState& state, bool blocks) : s_(state), blocks_(blocks) {
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
+    if (!s_.fragment.inputComponents[l] || !s_.vertexOutputComponents[l]) continue;
+    needPerspective_ |= s_.fragment.inputInterpolation[l] == 0;
+    needLinear_ |= s_.fragment.inputInterpolation[l] == 1;
+  }
   inputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
   outputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
 }
@@ -140,6 +146,10 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
   primitiveId_ = primitiveId;
   frontFacing_ = st.frontFacing;
   isPoint_ = false;
+  if (walksBlocks(st)) {
+    blockTriangle(st, tile);
+    return;
+  }
   const uint32_t quadsPerBatch = s_.simdWidth / 4;
   rasterizeTriangle(st, tile, [&](const Quad& q) {
     quads_.push_back(q);
@@ -310,13 +320,10 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
         word = vertices_->outputs(slots_[0])[4 * k + comp];
       } else {
         const float* bary = interp == 1 ? (centroid ? centroidLinear : linear) : (centroid ? centroidPersp : persp);
-        // v0 + b1 (v1 - v0) + b2 (v2 - v0), equal to sum(b_i v_i) as the weights sum to 1,
-        // but exact when the vertices agree: a constant output stays that constant (an
-        // integer conversion of 0.99999994 would otherwise give 0).
         const float v0 = asFloat(vertices_->outputs(slots_[0])[4 * k + comp]);
         const float v1 = asFloat(vertices_->outputs(slots_[1])[4 * k + comp]);
         const float v2 = asFloat(vertices_->outputs(slots_[2])[4 * k + comp]);
-        word = asWord(v0 + bary[1] * (v1 - v0) + bary[2] * (v2 - v0));
+        word = asWord(pixel::interpolate(v0, v1, v2, bary[1], bary[2]));
       }
       inputs_[(loc * 4 + comp) * W + lane] = word;
     }
@@ -433,6 +440,10 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
     const BlendAttachment& blend = s_.blend[i];
     // An attachment no output location writes keeps its contents.
     if (!att.base || !blend.writeMask || !(s_.fragment.colorOutputs >> i & 1)) continue;
+    if (blocks_ && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
+      writeUnorm8(i, alive, lanes);
+      continue;
+    }
     const FormatInfo* f = formatInfo(att.format);
     if (!f) continue;
     const TexelKind kind = texelKind(*f);
@@ -489,6 +500,80 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
           if (!(blend.writeMask >> c & 1)) result.u[c] = cur.u[c];
         encodeTexel(*f, result, dst);
       }
+    }
+  }
+}
+
+namespace {
+
+// "Conversion From Normalized Fixed-Point to Floating-Point" for 8 bits, as the texel codec
+// computes it (float(c / 255.0)), once per value.
+struct Unorm8Table {
+  float value[256];
+  Unorm8Table() {
+    for (int c = 0; c < 256; ++c) value[c] = static_cast<float>(double(c) / 255.0);
+  }
+};
+const Unorm8Table kUnorm8;
+
+}  // namespace
+
+// The binned path's writer for R8G8B8A8_UNORM and B8G8R8A8_UNORM attachments: the reference's
+// arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask", encode) on whole
+// 32-bit texels, without the texel codec's per-component dispatch.
+void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
+  const uint32_t W = s_.simdWidth;
+  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  const AttachmentView& att = s_.color[attachment];
+  const BlendAttachment& blend = s_.blend[attachment];
+  const bool bgra = att.format == VK_FORMAT_B8G8R8A8_UNORM;
+  // Memory byte of component c (R, G, B, A).
+  const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
+  uint32_t keep = 0;  // bits of the stored texel that the write mask keeps
+  for (uint32_t c = 0; c < 4; ++c)
+    if (!(blend.writeMask >> c & 1)) keep |= 0xFFu << shift[c];
+  const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
+  float k[4];
+  for (int c = 0; c < 4; ++c) k[c] = std::clamp(s_.blendConstants[c], 0.0f, 1.0f);
+  uint32_t texels[abi::kMaxSimdWidth];
+  if (!blend.enable) encodeUnorm8(W, out, shift, texels);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    if (!(alive >> lane & 1)) continue;
+    const uint32_t bits = lanes.sampleBits[lane];
+    uint8_t* pixel = texelAt(att, lanes.px[lane], lanes.py[lane]);
+    if (!blend.enable) {
+      const uint32_t texel = texels[lane];
+      for (uint32_t sample = 0; sample < samples; ++sample) {
+        if (!(bits >> sample & 1)) continue;
+        uint8_t* dst = pixel + sample * 4;
+        uint32_t stored = texel;
+        if (keep) {
+          uint32_t current;
+          std::memcpy(&current, dst, 4);
+          stored = (texel & ~keep) | (current & keep);
+        }
+        std::memcpy(dst, &stored, 4);
+      }
+      continue;
+    }
+    float src[4];
+    for (int c = 0; c < 4; ++c) src[c] = std::clamp(out[c * W + lane], 0.0f, 1.0f);
+    for (uint32_t sample = 0; sample < samples; ++sample) {
+      if (!(bits >> sample & 1)) continue;
+      uint8_t* dst = pixel + sample * 4;
+      uint32_t current;
+      std::memcpy(&current, dst, 4);
+      float d[4];
+      for (int c = 0; c < 4; ++c) d[c] = kUnorm8.value[current >> shift[c] & 0xFF];
+      uint32_t texel = 0;
+      for (int c = 0; c < 4; ++c) {
+        const bool alpha = c == 3;
+        const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, src, d, k, c, alpha);
+        const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, src, d, k, c, alpha);
+        texel |= floatToUnorm8(blendOp(alpha ? blend.alphaOp : blend.colorOp, src[c], sf, d[c], df)) << shift[c];
+      }
+      const uint32_t stored = (texel & ~keep) | (current & keep);
+      std::memcpy(dst, &stored, 4);
     }
   }
 }

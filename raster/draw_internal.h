@@ -77,12 +77,29 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
   emitRun(runStart, count);
 }
 
+// "Conversion From Floating-Point to Normalized Fixed-Point" for 8 bits, as the texel codec
+// computes it: NaN -> 0, clamp to [0, 1], times 255 (exact in double), rounded to nearest even
+// (adding and subtracting 2^52 rounds in the default mode, as the codec's std::nearbyint does).
+// Written as two selects (NaN fails the first comparison) so that lane loops vectorize.
+inline uint32_t floatToUnorm8(float f) {
+  const double atLeastZero = double(f) > 0.0 ? double(f) : 0.0;
+  const double clamped = atLeastZero < 1.0 ? atLeastZero : 1.0;
+  constexpr double kRound = 4503599627370496.0;  // 2^52
+  return uint32_t(int32_t((clamped * 255.0 + kRound) - kRound));
+}
+
+// 8-bit UNORM encode of W lanes' RGBA outputs (out[c * W + lane]) into 32-bit texels, component
+// c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).
+void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels);
+
 // Rasterizes primitives and shades their fragments in batches of W/4 quads, then runs the
 // per-fragment operations and writes the attachments (draw_fragments.cpp). One FragmentStage
 // is used by one thread; several may run at once on disjoint tiles.
 class FragmentStage {
  public:
-  explicit FragmentStage(const DrawState& state);
+  // `blocks`: walk single-sample triangles in 4x4 blocks (draw_blocks.cpp), the binned path's
+  // choice; the reference path walks quads (coverage.cpp) and stays the oracle.
+  explicit FragmentStage(const DrawState& state, bool blocks = false);
   // One triangle by its vertices' slots; a is the provoking vertex.
   void triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
                 std::vector<SetupTriangle>& scratch);
@@ -110,14 +127,26 @@ class FragmentStage {
     float sampleZ[abi::kMaxSimdWidth][kMaxSamples];
   };
   void shadeBatch();
+  bool walksBlocks(const SetupTriangle& st) const;
+  void blockTriangle(const SetupTriangle& st, const Rect& tile);
+  // Lanes [first, first + W) of a 4x4 block at (bx, by) (draw_blocks.cpp); `coverage` from lane
+  // `first` on; the arrays are per block lane.
+  void shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z, const float* invW,
+                       const float (*persp)[16], const float (*linear)[16]);
   // Interpolates the fragment inputs of `lane` with the given weights (Centroid locations in
   // `centroidLocations` with the centroid weights).
   void interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
                    const float* centroidPersp, const float* centroidLinear);
   // Shades the batch's covered lanes and runs the per-sample operations on lanes.sampleBits.
   void runFragments(abi::FragmentBatch& fb, LaneState& lanes);
+  // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA) for the `alive` lanes
+  // (binned path; the reference goes through the texel codec).
+  void writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes);
 
   const DrawState& s_;
+  const bool blocks_;
+  // Whether some fragment input is interpolated with perspective / window-space weights.
+  bool needPerspective_ = false, needLinear_ = false;
   const ShadedVertices* vertices_ = nullptr;
   uint32_t slots_[3] = {};
   uint32_t primitiveId_ = 0;

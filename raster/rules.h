@@ -110,7 +110,13 @@ struct DepthRange {
   float min, max;
 };
 DepthRange fragmentDepthRange(const RasterState& state);
-float clampFragmentDepth(double z, const DepthRange& range);
+// Inline so that the block walker's per-pixel loops vectorize. A NaN depth (degenerate input)
+// becomes range.min, and -0 becomes +0 with the usual [0, 1] range: one stored value for zero.
+inline float clampFragmentDepth(double z, const DepthRange& range) {
+  const double lo = range.min, hi = range.max;
+  const double atLeastMin = z > lo ? z : lo;
+  return static_cast<float>(atLeastMin < hi ? atLeastMin : hi);
+}
 
 // ---- Pixel spans. The pixels p whose centre p + 0.5 lies in [lo, hi] (fixed point), as the
 // half-open range [first, last + 1); empty when none does.

@@ -1,0 +1,272 @@
+// The block walker of the binned path (FragmentStage::blockTriangle): a single-sample triangle
+// inside one tile, 4x4 pixels at a time. A block is one batch at W = 16 (its four quads in
+// order), two at W = 8, four at W = 4. Per block: the three exact edge values at every pixel
+// centre by increments (no multiplication per pixel), a trivial reject from the block's
+// corners, then depth and weights through pixel_weights.h, the same arithmetic the reference
+// quad walker (coverage.cpp) runs pixel by pixel, so the results are bit-identical
+// (tests/unit/raster/binned_draw_test.cpp). Fragments then go through the same per-fragment
+// operations as the reference (FragmentStage::runFragments).
+//
+// What it saves against the reference walker: a std::function call and a 700-byte Quad copy
+// per quad, weights at centroids and samples that a single-sample pipeline never reads, and
+// the per-lane scalar loops of batch assembly; the per-pixel arithmetic runs in loops over the
+// block's 16 lanes that the compiler vectorizes.
+#include <algorithm>
+#include <cstring>
+
+#include "draw_internal.h"
+#include "pixel_weights.h"
+
+// The block's lane loops are compiled for AVX2 and AVX-512 as well, chosen when the library
+// loads (GCC function multi-versioning): the driver binary stays portable.
+#define TESSERA_LANE_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+
+namespace tessera::raster {
+namespace {
+
+constexpr int kBlockLanes = 16;
+
+// Block lane l is pixel (dx, dy) of the block: quads in rows (q = l / 4 at (2 (q & 1), 2 (q >> 1))),
+// pixels in a quad as a FragmentBatch orders them.
+constexpr int laneX(int l) { return 2 * ((l >> 2) & 1) + (l & 1); }
+constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
+
+struct BlockEdges {
+  int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
+  int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
+  rules::EdgeFunction edge[3];
+  double invArea2;
+};
+
+bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
+  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
+  if (s == 0) return false;
+  const int orientation = s > 0 ? 1 : -1;
+  for (int k = 0; k < 3; ++k) {
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    e.edge[k] = rules::makeEdge(t.x[a], t.y[a], t.x[b], t.y[b], orientation);
+    // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
+    e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
+    e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
+    e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
+  }
+  e.invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
+  return true;
+}
+
+// The pixels of one block: coverage, and per lane the depth and weights.
+struct BlockPixels {
+  uint32_t coverage;
+  int64_t edge[3][kBlockLanes];
+  float z[kBlockLanes], invW[kBlockLanes];
+  float persp[3][kBlockLanes], linear[3][kBlockLanes];
+};
+
+// Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside.
+TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, BlockPixels& b) {
+  const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
+  for (int k = 0; k < 3; ++k) {
+    const int64_t base = e.edge[k].value(cx, cy);
+    // Trivial reject: the edge is linear, so it is largest at one of the block's corners.
+    const int64_t c00 = base, c30 = base + 3 * e.stepX[k], c03 = base + 3 * e.stepY[k], c33 = c30 + 3 * e.stepY[k];
+    if (std::max(std::max(c00, c30), std::max(c03, c33)) < e.threshold[k]) return 0;
+    for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base + laneX(l) * e.stepX[k] + laneY(l) * e.stepY[k];
+  }
+  uint32_t coverage = 0;
+  for (int l = 0; l < kBlockLanes; ++l) {
+    const int32_t px = bx + laneX(l), py = by + laneY(l);
+    const bool inside = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1 &&
+                        b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] && b.edge[2][l] >= e.threshold[2];
+    coverage |= uint32_t(inside) << l;
+  }
+  return coverage;
+}
+
+// Depth and weights of every lane (helpers included: derivatives need them); the perspective
+// and window-space weight sets only when some input is interpolated with them. Compiled for
+// AVX2 and AVX-512 too (chosen at load time): the loop is 16 lanes of double arithmetic.
+// The weight sets asked for (the compiler drops the arithmetic of a set that is not stored).
+template <bool Perspective, bool Linear>
+inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, const double (*lin)[kBlockLanes],
+                                                       BlockPixels& b) {
+  for (int l = 0; l < kBlockLanes; ++l) {
+    const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
+    float persp[3], linear[3];
+    pixel::originalWeights(t, at, pixel::invWAt(t, at), persp, linear);
+    for (int i = 0; i < 3; ++i) {
+      if (Perspective) b.persp[i][l] = persp[i];
+      if (Linear) b.linear[i][l] = linear[i];
+    }
+  }
+}
+
+TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool perspective, bool linearWeights,
+                                      BlockPixels& b) {
+  // Two loops: the int64 -> double conversions have no vector form before AVX-512, and apart
+  // from them the rest vectorizes at every width.
+  double lin[3][kBlockLanes];
+  for (int l = 0; l < kBlockLanes; ++l) {
+    const int64_t values[3] = {b.edge[0][l], b.edge[1][l], b.edge[2][l]};
+    double at[3];
+    pixel::windowBarycentrics(values, e.invArea2, at);
+    for (int k = 0; k < 3; ++k) lin[k][l] = at[k];
+  }
+  for (int l = 0; l < kBlockLanes; ++l) {
+    const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
+    b.z[l] = pixel::depthAt(t, at);
+    b.invW[l] = static_cast<float>(pixel::invWAt(t, at));
+  }
+  if (perspective && linearWeights) storeWeights<true, true>(t, lin, b);
+  else if (perspective) storeWeights<true, false>(t, lin, b);
+  else if (linearWeights) storeWeights<false, true>(t, lin, b);
+}
+
+}  // namespace
+
+bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
+  return blocks_ && st.samples == 1 && std::max(s_.raster.samples, 1u) == 1;
+}
+
+void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
+  const Rect region = rules::intersect(st.bounds, tile);
+  if (rules::isEmpty(region)) return;
+  BlockEdges edges;
+  if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
+  const uint32_t W = s_.simdWidth;
+  BlockPixels b;
+  for (int32_t by = region.y0 & ~3; by < region.y1; by += 4) {
+    for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
+      b.coverage = blockCoverage(edges, region, bx, by, b);
+      if (!b.coverage) continue;
+      blockWeights(st, edges, needPerspective_, needLinear_, b);
+      for (uint32_t first = 0; first < kBlockLanes; first += W) {
+        const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
+        if (!(b.coverage & laneMask)) continue;
+        shadeBlockBatch(b.coverage >> first, bx, by, first, b.z, b.invW, b.persp, b.linear);
+      }
+    }
+  }
+}
+
+namespace {
+
+// Interpolation of one input component over W lanes (vectorizes: W is a constant).
+template <uint32_t W>
+inline __attribute__((always_inline)) void interpolateLanes(float v0, float v1, float v2, const float* __restrict b1,
+                                                           const float* __restrict b2, uint32_t* __restrict dst) {
+  float v[W];
+  for (uint32_t j = 0; j < W; ++j) v[j] = pixel::interpolate(v0, v1, v2, b1[j], b2[j]);
+  std::memcpy(dst, v, sizeof v);
+}
+
+TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, float v0, float v1, float v2, const float* b1, const float* b2,
+                                          uint32_t* dst) {
+  if (w == 16) interpolateLanes<16>(v0, v1, v2, b1, b2, dst);
+  else if (w == 8) interpolateLanes<8>(v0, v1, v2, b1, b2, dst);
+  else interpolateLanes<4>(v0, v1, v2, b1, b2, dst);
+}
+
+}  // namespace
+
+// One batch of block lanes [first, first + W) (fewer lanes than the reference's batches may
+// hold: a batch never mixes blocks). Mirrors shadeBatch's single-sample branch lane for lane.
+void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z,
+                                    const float* invW, const float (*persp)[16], const float (*linear)[16]) {
+  const uint32_t W = s_.simdWidth;
+  abi::FragmentBatch fb;
+  fb.resources = s_.resources;
+  fb.frontFacing = frontFacing_;
+  fb.primitiveId = primitiveId_;
+  fb.sampleCount = 1;
+  fb.sampleId = 0;
+  fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
+  LaneState lanes;
+  const uint32_t sampleBit = s_.sampleMask & 1u;  // "Sample Mask Test"
+  for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) {
+    const int l = int(first + j) & (kBlockLanes - 1);
+    lanes.px[j] = bx + laneX(l);
+    lanes.py[j] = by + laneY(l);
+    lanes.sampleBits[j] = j < W && (coverage >> j & 1) ? sampleBit : 0u;
+    lanes.sampleZ[j][0] = z[l];
+    fb.fragCoord[0][j] = float(lanes.px[j]) + 0.5f;
+    fb.fragCoord[1][j] = float(lanes.py[j]) + 0.5f;
+    fb.fragCoord[2][j] = z[l];
+    fb.fragCoord[3][j] = invW[l];
+    fb.pointCoord[0][j] = fb.pointCoord[1][j] = 0.5f;
+    fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
+    fb.sampleMaskIn[j] = lanes.sampleBits[j];
+  }
+  // "Interpolation": flat from the provoking vertex, else from the three vertices with the
+  // perspective or window-space weights (Centroid is the centre with one sample).
+  const uint32_t* o0 = vertices_->outputs(slots_[0]);
+  const uint32_t* o1 = vertices_->outputs(slots_[1]);
+  const uint32_t* o2 = vertices_->outputs(slots_[2]);
+  for (size_t k = 0; k < vertices_->locations.size(); ++k) {
+    const uint32_t loc = vertices_->locations[k];
+    const uint8_t interp = s_.fragment.inputInterpolation[loc];
+    const float(*bary)[16] = interp == 1 ? linear : persp;
+    for (uint32_t comp = 0; comp < 4; ++comp) {
+      uint32_t* dst = &inputs_[(loc * 4 + comp) * W];
+      const uint32_t at = 4 * uint32_t(k) + comp;
+      if (interp == 2) {
+        std::fill(dst, dst + W, o0[at]);
+        continue;
+      }
+      float v0, v1, v2;
+      std::memcpy(&v0, &o0[at], 4);
+      std::memcpy(&v1, &o1[at], 4);
+      std::memcpy(&v2, &o2[at], 4);
+      interpolateLanes(W, v0, v1, v2, &bary[1][first], &bary[2][first], dst);
+    }
+  }
+  runFragments(fb, lanes);
+}
+
+namespace {
+
+// floatToUnorm8 (draw_internal.h) on W lanes at once, in GCC vector types so that every clone
+// gets whole-vector instructions: the same selects, multiply, add and subtract, per lane.
+// W-lane GCC vector types (spelled per W: GCC's vector builtins reject dependent sizes).
+template <uint32_t W>
+struct LaneVectors;
+#define TESSERA_LANE_VECTORS(W)                                  \
+  template <>                                                    \
+  struct LaneVectors<W> {                                        \
+    typedef float Floats __attribute__((vector_size(W * 4)));    \
+    typedef double Doubles __attribute__((vector_size(W * 8)));  \
+    typedef int32_t Ints __attribute__((vector_size(W * 4)));    \
+  };
+TESSERA_LANE_VECTORS(4)
+TESSERA_LANE_VECTORS(8)
+TESSERA_LANE_VECTORS(16)
+#undef TESSERA_LANE_VECTORS
+
+template <uint32_t W>
+inline __attribute__((always_inline)) void encodeUnorm8Lanes(const float* __restrict out, const uint32_t* __restrict shift,
+                                                            uint32_t* __restrict texels) {
+  using Floats = typename LaneVectors<W>::Floats;
+  using Doubles = typename LaneVectors<W>::Doubles;
+  using Ints = typename LaneVectors<W>::Ints;
+  const Doubles zero = {}, one = zero + 1.0, round = zero + 4503599627370496.0;  // 2^52
+  Ints texel = {};
+  for (uint32_t c = 0; c < 4; ++c) {
+    Floats f;
+    std::memcpy(&f, out + c * W, sizeof f);
+    Doubles d = __builtin_convertvector(f, Doubles);
+    d = d > zero ? d : zero;  // NaN fails the comparison: 0
+    d = d < one ? d : one;
+    d = (d * 255.0 + round) - round;
+    texel |= __builtin_convertvector(d, Ints) << int32_t(shift[c]);
+  }
+  std::memcpy(texels, &texel, sizeof texel);
+}
+
+}  // namespace
+
+TESSERA_LANE_CLONES void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels) {
+  if (w == 16) encodeUnorm8Lanes<16>(out, shift, texels);
+  else if (w == 8) encodeUnorm8Lanes<8>(out, shift, texels);
+  else encodeUnorm8Lanes<4>(out, shift, texels);
+}
+
+}  // namespace tessera::raster

@@ -1,0 +1,70 @@
+// The per-location arithmetic of triangle rasterization, shared by the reference quad walker
+// (coverage.cpp) and the block walker of the binned path (draw_blocks.cpp) so that both compute
+// bit-identical depth and weights: one implementation of each formula. Always inlined, so the
+// block walker's loops over a block's pixels vectorize. raster/ is compiled with
+// -ffp-contract=off: no fused multiply-add may change a rounding in one caller and not the other.
+#pragma once
+
+#include <cstdint>
+
+#include "rules.h"
+
+namespace tessera::raster::pixel {
+
+#define TESSERA_PIXEL_INLINE inline __attribute__((always_inline))
+
+// Barycentric coordinates of a location in the (snapped) set-up triangle from its three exact
+// edge values: a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
+TESSERA_PIXEL_INLINE void windowBarycentrics(const int64_t edge[3], double invArea2, double lin[3]) {
+  for (int k = 0; k < 3; ++k) lin[k] = static_cast<double>(edge[k]) * invArea2;
+}
+
+// "Depth values for triangles must be determined using linear interpolation", then the
+// polygon's bias is added and the result clamped.
+TESSERA_PIXEL_INLINE float depthAt(const SetupTriangle& t, const double lin[3]) {
+  double z = 0;
+  for (int k = 0; k < 3; ++k) z += lin[k] * t.z[k];
+  return rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});
+}
+
+TESSERA_PIXEL_INLINE double invWAt(const SetupTriangle& t, const double lin[3]) {
+  double invW = 0;
+  for (int k = 0; k < 3; ++k) invW += lin[k] * t.invW[k];
+  return invW;
+}
+
+// The original triangle's perspective-correct and window-space weights at a location with
+// set-up barycentrics `lin` and interpolated 1/w `invW`.
+TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
+                                          float linear[3]) {
+  // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k). invW can only
+  // reach 0 far outside the triangle (helper pixels beyond the horizon); use the linear
+  // weights there rather than divide by zero.
+  double p[3];
+  for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] / invW : lin[k];
+
+  // Outputs at the (clipped) vertices are combinations of the original vertices' outputs:
+  // clip-space weights for perspective-correct data, framebuffer-space weights for
+  // NoPerspective data ("Clipping Shader Outputs").
+  for (int i = 0; i < 3; ++i) {
+    double wp = 0, wl = 0;
+    for (int k = 0; k < 3; ++k) {
+      wp += p[k] * t.clipBary[k][i];
+      wl += lin[k] * t.windowBary[k][i];
+    }
+    persp[i] = static_cast<float>(wp);
+    linear[i] = static_cast<float>(wl);
+  }
+}
+
+// "Interpolation": an input from its three vertices' values with weights b, as
+// v0 + b1 (v1 - v0) + b2 (v2 - v0): equal to sum(b_i v_i) as the weights sum to 1, but exact
+// when the vertices agree, so a constant output stays that constant (an integer conversion of
+// 0.99999994 would otherwise give 0).
+TESSERA_PIXEL_INLINE float interpolate(float v0, float v1, float v2, float b1, float b2) {
+  return v0 + b1 * (v1 - v0) + b2 * (v2 - v0);
+}
+
+#undef TESSERA_PIXEL_INLINE
+
+}  // namespace tessera::raster::pixel
