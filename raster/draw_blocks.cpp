@@ -196,6 +196,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
     fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
     fb.sampleMaskIn[j] = lanes.sampleBits[j];
   }
+  if (!earlyTests(fb, lanes)) return;
   // "Interpolation": flat from the provoking vertex, else from the three vertices with the
   // perspective or window-space weights (Centroid is the centre with one sample).
   const uint32_t* o0 = vertices_->outputs(slots_[0]);
@@ -219,7 +220,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
       interpolateLanes(W, v0, v1, v2, &bary[1][first], &bary[2][first], dst);
     }
   }
-  runFragments(fb, lanes);
+  shadeAndWrite(fb, lanes);
 }
 
 namespace {

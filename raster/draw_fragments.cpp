@@ -102,18 +102,26 @@ uint32_t alphaToCoverageMask(float alpha, uint32_t samples) {
   return (1u << n) - 1;
 }
 
-// A fragment depth as the attachment stores it: clamped to [0, 1] for fixed-point formats
-// ("Depth Test": z_f is converted to the attachment's format first).
-float quantizeDepth(const AttachmentView& v, float z) {
-  const FormatInfo* f = formatInfo(v.format);
-  uint8_t bytes[4] = {};
-  encodeDepth(*f, z, bytes);
-  return decodeDepth(*f, bytes);
-}
 
 }  // namespace
 
 FragmentStage::FragmentStage(const DrawState& state, bool blocks) : s_(state), blocks_(blocks) {
+  testsEnabled_ = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||
+                  (s_.depthBoundsTest && s_.depth.base);
+  // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
+  // forced by the shader, or when the shader neither changes depth or coverage nor discards nor
+  // writes memory (so skipping it for failed fragments is invisible).
+  early_ = testsEnabled_ && (s_.fragment.earlyFragmentTests ||
+                             (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects &&
+                              !s_.fragment.writesSampleMask && !s_.alphaToCoverage));
+  depthInfo_ = s_.depth.base ? formatInfo(s_.depth.format) : nullptr;
+  if (depthInfo_ && blocks_) {
+    depthKind_ = s_.depth.format == VK_FORMAT_D32_SFLOAT || s_.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT ? DepthKind::Float32
+                 : s_.depth.format == VK_FORMAT_D16_UNORM || s_.depth.format == VK_FORMAT_D16_UNORM_S8_UINT   ? DepthKind::Unorm16
+                 : s_.depth.format == VK_FORMAT_X8_D24_UNORM_PACK32 || s_.depth.format == VK_FORMAT_D24_UNORM_S8_UINT
+                     ? DepthKind::Unorm24
+                     : DepthKind::Codec;
+  }
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_.fragment.inputComponents[l] || !s_.vertexOutputComponents[l]) continue;
     needPerspective_ |= s_.fragment.inputInterpolation[l] == 0;
@@ -330,82 +338,84 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
   }
 }
 
+// The per-sample tests of one sample ("Depth Bounds Test", "Stencil Test", "Depth Test" with
+// their writes); false when the sample fails one of them.
+bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z) {
+  const int32_t x = lanes.px[lane], y = lanes.py[lane];
+  // "Depth Bounds Test".
+  if (s_.depthBoundsTest && s_.depth.base) {
+    const float stored = loadDepth(texelAt(s_.depth, x, y, sample));
+    if (stored < s_.minDepthBounds || stored > s_.maxDepthBounds) return false;
+  }
+  // "Stencil Test", then "Depth Test"; the stencil ops depend on both results.
+  bool depthPass = true;
+  float zq = z;
+  if (s_.depth.base) {
+    // "Depth Test": z_f is converted to the attachment's format first.
+    zq = quantizeDepth(z);
+    if (s_.depthTest) {
+      const float stored = loadDepth(texelAt(s_.depth, x, y, sample));
+      depthPass = compare(s_.depthCompare, zq, stored);
+    }
+  }
+  if (s_.stencilTest && s_.stencil.base) {
+    const StencilFace& f = frontFacing_ ? s_.stencilFront : s_.stencilBack;
+    uint8_t* sp = texelAt(s_.stencil, x, y, sample);
+    const uint8_t stored = *sp;
+    const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
+    VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
+    const uint8_t updated = stencilOp(op, stored, uint8_t(f.reference));
+    *sp = uint8_t((stored & ~f.writeMask) | (updated & f.writeMask));
+    if (!pass) return false;
+  }
+  if (!depthPass) return false;
+  if (s_.depth.base && s_.depthTest && s_.depthWrite) storeDepth(zq, texelAt(s_.depth, x, y, sample));
+  return true;
+}
+
+// Runs the tests on every covered sample of every lane in `laneMask`; drops failing samples.
+// `fragDepth`: the shader's FragDepth per lane, or null for each sample's rasterized depth.
+void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
+  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane) {
+    if (!(laneMask >> lane & 1)) continue;
+    for (uint32_t k = 0; k < samples; ++k)
+      if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[lane][k]))
+        lanes.sampleBits[lane] &= ~(1u << k);
+  }
+}
+
+uint32_t FragmentStage::lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const {
+  uint32_t m = 0;
+  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane)
+    if ((laneMask >> lane & 1) && lanes.sampleBits[lane]) m |= 1u << lane;
+  return m;
+}
+
 void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
+  if (earlyTests(fb, lanes)) shadeAndWrite(fb, lanes);
+}
+
+bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes) {
+  fb.coverage = 0;
+  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane)
+    if (lanes.sampleBits[lane]) fb.coverage |= 1u << lane;
+  if (!fb.coverage) return false;
+  if (early_) {
+    runTests(lanes, fb.coverage, nullptr);
+    fb.coverage = lanesWithSamples(lanes, fb.coverage);
+    if (!fb.coverage && !s_.fragment.hasSideEffects) return false;
+  }
+  return true;
+}
+
+void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
   const uint32_t W = s_.simdWidth;
   const uint32_t samples = std::max(s_.raster.samples, 1u);
   int32_t* px = lanes.px;
   int32_t* py = lanes.py;
   uint32_t* sampleBits = lanes.sampleBits;
-  auto& sampleZ = lanes.sampleZ;
-  fb.coverage = 0;
-  for (uint32_t lane = 0; lane < W; ++lane)
-    if (sampleBits[lane]) fb.coverage |= 1u << lane;
-  if (!fb.coverage) return;
-
-  const bool testsEnabled = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||
-                            (s_.depthBoundsTest && s_.depth.base);
-  // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
-  // forced by the shader, or when the shader neither changes depth or coverage nor discards nor
-  // writes memory (so skipping it for failed fragments is invisible).
-  const bool early = testsEnabled && (s_.fragment.earlyFragmentTests ||
-                                      (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects &&
-                                       !s_.fragment.writesSampleMask && !s_.alphaToCoverage));
-  // The per-sample tests of one sample; false when the sample fails one of them.
-  auto tests = [&](uint32_t lane, uint32_t sample, float z) {
-    const int32_t x = px[lane], y = py[lane];
-    // "Depth Bounds Test".
-    if (s_.depthBoundsTest && s_.depth.base) {
-      float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y, sample));
-      if (stored < s_.minDepthBounds || stored > s_.maxDepthBounds) return false;
-    }
-    // "Stencil Test", then "Depth Test"; the stencil ops depend on both results.
-    bool depthPass = true;
-    float zq = z;
-    if (s_.depth.base) {
-      zq = quantizeDepth(s_.depth, z);
-      if (s_.depthTest) {
-        float stored = decodeDepth(*formatInfo(s_.depth.format), texelAt(s_.depth, x, y, sample));
-        depthPass = compare(s_.depthCompare, zq, stored);
-      }
-    }
-    if (s_.stencilTest && s_.stencil.base) {
-      const StencilFace& f = frontFacing_ ? s_.stencilFront : s_.stencilBack;
-      uint8_t* sp = texelAt(s_.stencil, x, y, sample);
-      const uint8_t stored = *sp;
-      const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
-      VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
-      const uint8_t updated = stencilOp(op, stored, uint8_t(f.reference));
-      *sp = uint8_t((stored & ~f.writeMask) | (updated & f.writeMask));
-      if (!pass) return false;
-    }
-    if (!depthPass) return false;
-    if (s_.depth.base && s_.depthTest && s_.depthWrite)
-      encodeDepth(*formatInfo(s_.depth.format), zq, texelAt(s_.depth, x, y, sample));
-    return true;
-  };
-  // Runs the tests on every covered sample of every lane in `lanes`; drops failing samples.
-  auto runTests = [&](uint32_t lanes, bool useFragDepth) {
-    for (uint32_t lane = 0; lane < W; ++lane) {
-      if (!(lanes >> lane & 1)) continue;
-      for (uint32_t k = 0; k < samples; ++k)
-        if ((sampleBits[lane] >> k & 1) && !tests(lane, k, useFragDepth ? fb.fragDepth[lane] : sampleZ[lane][k]))
-          sampleBits[lane] &= ~(1u << k);
-    }
-  };
-  auto lanesWithSamples = [&](uint32_t lanes) {
-    uint32_t m = 0;
-    for (uint32_t lane = 0; lane < W; ++lane)
-      if ((lanes >> lane & 1) && sampleBits[lane]) m |= 1u << lane;
-    return m;
-  };
-
-  uint32_t coverage = fb.coverage;
-  if (early) {
-    runTests(coverage, false);
-    coverage = lanesWithSamples(coverage);
-    if (!coverage && !s_.fragment.hasSideEffects) return;
-    fb.coverage = coverage;
-  }
+  const uint32_t coverage = fb.coverage;
   uint32_t alive = coverage;
   if (s_.fragmentShader) {
     fb.inputs = inputs_.data();
@@ -423,11 +433,11 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
       if (s_.alphaToOne)
         for (uint32_t i = 0; i < s_.colorCount; ++i) outputs_[(i * 4 + 3) * W + lane] = asWord(1.0f);
     }
-    alive = lanesWithSamples(alive);
+    alive = lanesWithSamples(lanes, alive);
   }
-  if (testsEnabled && !early) {
-    runTests(alive, s_.fragment.writesFragDepth);
-    alive = lanesWithSamples(alive);
+  if (testsEnabled_ && !early_) {
+    runTests(lanes, alive, s_.fragment.writesFragDepth ? fb.fragDepth : nullptr);
+    alive = lanesWithSamples(lanes, alive);
   }
   if (s_.occlusionSamples)  // "Sample Counting": samples that passed every test
     for (uint32_t lane = 0; lane < W; ++lane)
@@ -502,6 +512,56 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
       }
     }
   }
+}
+
+// The depth plane's texel codec ("Depth Test" reads and writes depth in the attachment's
+// format). The binned path does the codec's arithmetic inline for the common formats: D32 as
+// the float itself, D16/D24 as "Conversion From Normalized Fixed-Point to Floating-Point" and
+// back, rounding to nearest even as texel_codec.cpp does.
+float FragmentStage::loadDepth(const uint8_t* texel) const {
+  switch (depthKind_) {
+    case DepthKind::Float32: {
+      float v;
+      std::memcpy(&v, texel, 4);
+      return v;
+    }
+    case DepthKind::Unorm16: {
+      uint16_t v;
+      std::memcpy(&v, texel, 2);
+      return static_cast<float>(double(v) / 65535.0);
+    }
+    case DepthKind::Unorm24: {
+      uint32_t v;
+      std::memcpy(&v, texel, 4);
+      return static_cast<float>(double(v & 0xFFFFFFu) / 16777215.0);
+    }
+    case DepthKind::Codec: break;
+  }
+  return decodeDepth(*depthInfo_, texel);
+}
+
+void FragmentStage::storeDepth(float z, uint8_t* texel) const {
+  switch (depthKind_) {
+    case DepthKind::Float32: std::memcpy(texel, &z, 4); return;
+    case DepthKind::Unorm16: {
+      const uint16_t v = uint16_t(floatToUnorm(z, 65535.0));
+      std::memcpy(texel, &v, 2);
+      return;
+    }
+    case DepthKind::Unorm24: {
+      const uint32_t v = floatToUnorm(z, 16777215.0);  // upper 8 bits 0
+      std::memcpy(texel, &v, 4);
+      return;
+    }
+    case DepthKind::Codec: break;
+  }
+  encodeDepth(*depthInfo_, z, texel);
+}
+
+float FragmentStage::quantizeDepth(float z) const {
+  uint8_t bytes[4] = {};
+  storeDepth(z, bytes);
+  return loadDepth(bytes);
 }
 
 namespace {

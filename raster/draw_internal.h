@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tessera/draw.h"
+#include "tessera/format.h"
 
 namespace tessera::raster {
 
@@ -81,12 +82,14 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
 // computes it: NaN -> 0, clamp to [0, 1], times 255 (exact in double), rounded to nearest even
 // (adding and subtracting 2^52 rounds in the default mode, as the codec's std::nearbyint does).
 // Written as two selects (NaN fails the first comparison) so that lane loops vectorize.
-inline uint32_t floatToUnorm8(float f) {
+// `maxValue` is 2^b - 1 for b <= 24 bits, so the product is exact in double.
+inline uint32_t floatToUnorm(float f, double maxValue) {
   const double atLeastZero = double(f) > 0.0 ? double(f) : 0.0;
   const double clamped = atLeastZero < 1.0 ? atLeastZero : 1.0;
   constexpr double kRound = 4503599627370496.0;  // 2^52
-  return uint32_t(int32_t((clamped * 255.0 + kRound) - kRound));
+  return uint32_t(int32_t((clamped * maxValue + kRound) - kRound));
 }
+inline uint32_t floatToUnorm8(float f) { return floatToUnorm(f, 255.0); }
 
 // 8-bit UNORM encode of W lanes' RGBA outputs (out[c * W + lane]) into 32-bit texels, component
 // c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).
@@ -139,12 +142,30 @@ class FragmentStage {
                    const float* centroidPersp, const float* centroidLinear);
   // Shades the batch's covered lanes and runs the per-sample operations on lanes.sampleBits.
   void runFragments(abi::FragmentBatch& fb, LaneState& lanes);
+  // runFragments in two steps: the early per-fragment tests (false: nothing left to shade),
+  // then shading, the late tests, coverage changes and the attachment writes. The block walker
+  // interpolates inputs between the two, so fragments that fail early cost no interpolation.
+  bool earlyTests(abi::FragmentBatch& fb, LaneState& lanes);
+  void shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes);
+  bool sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z);
+  void runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
+  uint32_t lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const;
   // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA) for the `alive` lanes
   // (binned path; the reference goes through the texel codec).
   void writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes);
+  // The depth plane's texels (draw_fragments.cpp): through the texel codec, or with the binned
+  // path the same arithmetic inline for D32, D16 and D24.
+  float loadDepth(const uint8_t* texel) const;
+  void storeDepth(float z, uint8_t* texel) const;
+  float quantizeDepth(float z) const;
 
   const DrawState& s_;
   const bool blocks_;
+  enum class DepthKind : uint8_t { Codec, Float32, Unorm16, Unorm24 };
+  const FormatInfo* depthInfo_ = nullptr;  // the depth attachment's format, null without one
+  DepthKind depthKind_ = DepthKind::Codec;
+  bool testsEnabled_ = false;  // some depth, stencil or depth bounds test applies
+  bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.
   bool needPerspective_ = false, needLinear_ = false;
   const ShadedVertices* vertices_ = nullptr;

@@ -94,6 +94,7 @@ struct Scene {
   std::vector<float> vertices;  // position (clip) and colour per vertex
   std::vector<uint32_t> indices;
   bool discard = false;
+  VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;  // D32_SFLOAT, D16_UNORM or X8_D24_UNORM_PACK32
 };
 
 float uniform(std::mt19937& rng, float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
@@ -194,7 +195,9 @@ Scene generateScene(std::mt19937& rng, uint32_t samples) {
   s.raster.depthBiasEnable = rng() % 3 == 0;
   s.raster.depthBiasConstantFactor = uniform(rng, -100, 100);
   s.raster.depthBiasSlopeFactor = uniform(rng, -2, 2);
-  s.raster.depthFormat = VK_FORMAT_D32_SFLOAT;
+  const VkFormat depthFormats[3] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
+  sc.depthFormat = depthFormats[rng() % 3];
+  s.raster.depthFormat = sc.depthFormat;
   s.sampleMask = rng() % 4 == 0 ? uint32_t(rng()) : ~0u;
   s.alphaToCoverage = samples > 1 && rng() % 4 == 0;
   s.depthTest = rng() % 4 != 0;
@@ -240,7 +243,7 @@ void bind(Scene& sc, Targets& t, uint32_t w, uint64_t* occlusion) {
   s.bindings[0] = {reinterpret_cast<const uint8_t*>(sc.vertices.data()), sc.vertices.size() * 4, 32,
                    VK_VERTEX_INPUT_RATE_VERTEX};
   s.color[0] = view(t.colour, VK_FORMAT_R8G8B8A8_UNORM, 4, t.samples);
-  s.depth = view(t.depth, VK_FORMAT_D32_SFLOAT, 4, t.samples);
+  s.depth = view(t.depth, sc.depthFormat, sc.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4, t.samples);
   s.stencil = view(t.stencil, VK_FORMAT_S8_UINT, 1, t.samples);
   s.occlusionSamples = occlusion;
   sc.call.indices = reinterpret_cast<const uint8_t*>(sc.indices.data());
@@ -278,7 +281,8 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
         drawBinned(scene.state, scene.call, pool);
-        SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", samples "
+        SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", depth format "
+                                        << scene.depthFormat << ", samples "
                                         << samples << ", W " << w << ", threads " << pool.threadCount());
         ASSERT_EQ(got.colour, expected.colour);
         ASSERT_EQ(got.depth, expected.depth);
