@@ -11,6 +11,7 @@
 
 #include "command_buffer.h"
 #include "entrypoints.h"
+#include "parallel_copy.h"
 #include "render_pass.h"
 #include "resources.h"
 #include "tessera/format.h"
@@ -63,13 +64,31 @@ void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
       texel[0] = uint8_t(c.value.depthStencil.stencil);
       break;
   }
-  uint8_t* base = c.target.base + layer * c.target.layerPitch;
-  for (int32_t y = rect.y0; y < rect.y1; ++y) {
-    uint8_t* row = base + uint64_t(y) * c.target.rowPitch;
-    // Every sample of the pixel (samples are stored one after another).
-    for (uint64_t i = uint64_t(rect.x0) * c.target.samples; i < uint64_t(rect.x1) * c.target.samples; ++i)
-      std::memcpy(row + i * size, texel, size);
+  if (rect.x1 <= rect.x0 || rect.y1 <= rect.y0) return;
+  // Every sample of the pixel (samples are stored one after another): a row of the rectangle
+  // is rowBytes of the repeated texel.
+  uint8_t* first = c.target.base + layer * c.target.layerPitch + uint64_t(rect.y0) * c.target.rowPitch +
+                   uint64_t(rect.x0) * c.target.samples * size;
+  const size_t rowBytes = size_t(rect.x1 - rect.x0) * c.target.samples * size;
+  const size_t rows = size_t(rect.y1 - rect.y0);
+  if (size == 4) {
+    uint32_t pattern;
+    std::memcpy(&pattern, texel, 4);
+    if (rowBytes == c.target.rowPitch) {  // whole rows: one contiguous range
+      parallelFill32(first, rows * rowBytes, pattern);
+      return;
+    }
+    forEachRow(rows, rowBytes, [&](size_t r) { fillChunk32(first + r * c.target.rowPitch, rowBytes, pattern, false); });
+    return;
   }
+  // Other sizes: a few KiB of the repeated texel, copied along each row.
+  uint8_t pattern[4096];
+  const size_t patternBytes = std::min(rowBytes, sizeof pattern / size * size);
+  for (size_t i = 0; i < patternBytes; i += size) std::memcpy(pattern + i, texel, size);
+  forEachRow(rows, rowBytes, [&](size_t r) {
+    uint8_t* row = first + r * c.target.rowPitch;
+    for (size_t at = 0; at < rowBytes; at += patternBytes) std::memcpy(row + at, pattern, std::min(patternBytes, rowBytes - at));
+  });
 }
 
 constexpr uint32_t kMaxClears = abi::kMaxColorAttachments + 2;

@@ -270,4 +270,79 @@ TESSERA_LANE_CLONES void encodeUnorm8(uint32_t w, const float* out, const uint32
   else encodeUnorm8Lanes<4>(out, shift, texels);
 }
 
+namespace {
+
+// "Blend Factors" and "Blend Operations" on W lanes: FragmentStage's scalar blendFactor and
+// blendOp (draw_fragments.cpp) operation for operation, std::min/std::max/std::clamp spelled as
+// the same comparisons, so every lane rounds as the reference does.
+template <uint32_t W>
+struct BlendLanes {
+  using F = typename LaneVectors<W>::Floats;
+  __attribute__((always_inline)) static F min(F a, F b) { return b < a ? b : a; }  // std::min(a, b)
+  __attribute__((always_inline)) static F max(F a, F b) { return a < b ? b : a; }  // std::max(a, b)
+  __attribute__((always_inline)) static F factor(VkBlendFactor f, const F* s, const F* d, const float* k, int c, bool alpha) {
+    const F zero = {}, one = zero + 1.0f;
+    switch (f) {
+      case VK_BLEND_FACTOR_ZERO: return zero;
+      case VK_BLEND_FACTOR_ONE: return one;
+      case VK_BLEND_FACTOR_SRC_COLOR: return s[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return one - s[c];
+      case VK_BLEND_FACTOR_DST_COLOR: return d[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return one - d[c];
+      case VK_BLEND_FACTOR_SRC_ALPHA: return s[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return one - s[3];
+      case VK_BLEND_FACTOR_DST_ALPHA: return d[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return one - d[3];
+      case VK_BLEND_FACTOR_CONSTANT_COLOR: return zero + k[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return zero + (1 - k[c]);
+      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return zero + k[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return zero + (1 - k[3]);
+      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? one : min(s[3], one - d[3]);
+      default: return zero;
+    }
+  }
+  __attribute__((always_inline)) static F op(VkBlendOp op, F s, F sf, F d, F df) {
+    switch (op) {
+      case VK_BLEND_OP_SUBTRACT: return s * sf - d * df;
+      case VK_BLEND_OP_REVERSE_SUBTRACT: return d * df - s * sf;
+      case VK_BLEND_OP_MIN: return min(s, d);
+      case VK_BLEND_OP_MAX: return max(s, d);
+      default: return s * sf + d * df;  // ADD
+    }
+  }
+  __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src, const float* dst, float* result) {
+    const F zero = {}, one = zero + 1.0f;
+    F s[4], d[4];
+    for (int c = 0; c < 4; ++c) {
+      std::memcpy(&s[c], src + c * W, sizeof(F));
+      std::memcpy(&d[c], dst + c * W, sizeof(F));
+      s[c] = s[c] < zero ? zero : (one < s[c] ? one : s[c]);  // std::clamp(s, 0, 1)
+    }
+    for (int c = 0; c < 4; ++c) {
+      const bool alpha = c == 3;
+      const F sf = factor(alpha ? blend.srcAlpha : blend.srcColor, s, d, k, c, alpha);
+      const F df = factor(alpha ? blend.dstAlpha : blend.dstColor, s, d, k, c, alpha);
+      const F r = op(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
+      std::memcpy(result + c * W, &r, sizeof(F));
+    }
+  }
+};
+
+}  // namespace
+
+TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src,
+                                     const float* dst, const uint32_t shift[4], uint32_t* texels) {
+  float result[4 * abi::kMaxSimdWidth];
+  if (w == 16) {
+    BlendLanes<16>::run(blend, k, src, dst, result);
+    encodeUnorm8Lanes<16>(result, shift, texels);
+  } else if (w == 8) {
+    BlendLanes<8>::run(blend, k, src, dst, result);
+    encodeUnorm8Lanes<8>(result, shift, texels);
+  } else {
+    BlendLanes<4>::run(blend, k, src, dst, result);
+    encodeUnorm8Lanes<4>(result, shift, texels);
+  }
+}
+
 }  // namespace tessera::raster

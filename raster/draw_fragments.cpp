@@ -596,43 +596,43 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
   float k[4];
   for (int c = 0; c < 4; ++c) k[c] = std::clamp(s_.blendConstants[c], 0.0f, 1.0f);
   uint32_t texels[abi::kMaxSimdWidth];
-  if (!blend.enable) encodeUnorm8(W, out, shift, texels);
+  if (blend.enable) {
+    // Per sample index: decode the lanes' destinations, blend all lanes at once, store those
+    // that have the sample.
+    for (uint32_t sample = 0; sample < samples; ++sample) {
+      uint32_t lanesWithSample = 0;
+      float dst[4 * abi::kMaxSimdWidth] = {};
+      uint32_t current[abi::kMaxSimdWidth];
+      for (uint32_t lane = 0; lane < W; ++lane) {
+        if (!(alive >> lane & 1) || !(lanes.sampleBits[lane] >> sample & 1)) continue;
+        lanesWithSample |= 1u << lane;
+        std::memcpy(&current[lane], texelAt(att, lanes.px[lane], lanes.py[lane], sample), 4);
+        for (uint32_t c = 0; c < 4; ++c) dst[c * W + lane] = kUnorm8.value[current[lane] >> shift[c] & 0xFF];
+      }
+      if (!lanesWithSample) continue;
+      blendUnorm8(W, blend, k, out, dst, shift, texels);
+      for (uint32_t lane = 0; lane < W; ++lane) {
+        if (!(lanesWithSample >> lane & 1)) continue;
+        const uint32_t stored = (texels[lane] & ~keep) | (current[lane] & keep);
+        std::memcpy(texelAt(att, lanes.px[lane], lanes.py[lane], sample), &stored, 4);
+      }
+    }
+    return;
+  }
+  encodeUnorm8(W, out, shift, texels);
   for (uint32_t lane = 0; lane < W; ++lane) {
     if (!(alive >> lane & 1)) continue;
     const uint32_t bits = lanes.sampleBits[lane];
     uint8_t* pixel = texelAt(att, lanes.px[lane], lanes.py[lane]);
-    if (!blend.enable) {
-      const uint32_t texel = texels[lane];
-      for (uint32_t sample = 0; sample < samples; ++sample) {
-        if (!(bits >> sample & 1)) continue;
-        uint8_t* dst = pixel + sample * 4;
-        uint32_t stored = texel;
-        if (keep) {
-          uint32_t current;
-          std::memcpy(&current, dst, 4);
-          stored = (texel & ~keep) | (current & keep);
-        }
-        std::memcpy(dst, &stored, 4);
-      }
-      continue;
-    }
-    float src[4];
-    for (int c = 0; c < 4; ++c) src[c] = std::clamp(out[c * W + lane], 0.0f, 1.0f);
     for (uint32_t sample = 0; sample < samples; ++sample) {
       if (!(bits >> sample & 1)) continue;
       uint8_t* dst = pixel + sample * 4;
-      uint32_t current;
-      std::memcpy(&current, dst, 4);
-      float d[4];
-      for (int c = 0; c < 4; ++c) d[c] = kUnorm8.value[current >> shift[c] & 0xFF];
-      uint32_t texel = 0;
-      for (int c = 0; c < 4; ++c) {
-        const bool alpha = c == 3;
-        const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, src, d, k, c, alpha);
-        const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, src, d, k, c, alpha);
-        texel |= floatToUnorm8(blendOp(alpha ? blend.alphaOp : blend.colorOp, src[c], sf, d[c], df)) << shift[c];
+      uint32_t stored = texels[lane];
+      if (keep) {
+        uint32_t current;
+        std::memcpy(&current, dst, 4);
+        stored = (stored & ~keep) | (current & keep);
       }
-      const uint32_t stored = (texel & ~keep) | (current & keep);
       std::memcpy(dst, &stored, 4);
     }
   }

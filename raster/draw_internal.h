@@ -95,6 +95,12 @@ inline uint32_t floatToUnorm8(float f) { return floatToUnorm(f, 255.0); }
 // c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).
 void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels);
 
+// "Blending" of W lanes for an 8-bit UNORM attachment: src and dst are RGBA per lane
+// ([c * W + lane], dst decoded), k the clamped blend constants; the results encoded as
+// encodeUnorm8 does. The reference's arithmetic in vector form (draw_blocks.cpp).
+void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* dst,
+                 const uint32_t shift[4], uint32_t* texels);
+
 // Rasterizes primitives and shades their fragments in batches of W/4 quads, then runs the
 // per-fragment operations and writes the attachments (draw_fragments.cpp). One FragmentStage
 // is used by one thread; several may run at once on disjoint tiles.
