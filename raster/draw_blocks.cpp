@@ -33,6 +33,7 @@ constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
 
 struct BlockEdges {
   int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
+  int64_t laneOffset[3][kBlockLanes];  // change from the block's first pixel to each lane's
   int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
   rules::EdgeFunction edge[3];
   double invArea2;
@@ -49,6 +50,7 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
     e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
     e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
+    for (int l = 0; l < kBlockLanes; ++l) e.laneOffset[k][l] = laneX(l) * e.stepX[k] + laneY(l) * e.stepY[k];
   }
   e.invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
   return true;
@@ -62,22 +64,30 @@ struct BlockPixels {
   float persp[3][kBlockLanes], linear[3][kBlockLanes];
 };
 
-// Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside.
+// Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
+// values are linear: the block's corners bound them, so a block is rejected when one edge fails
+// at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
 TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
+  bool inside = true;
+  int64_t base[3];
   for (int k = 0; k < 3; ++k) {
-    const int64_t base = e.edge[k].value(cx, cy);
-    // Trivial reject: the edge is linear, so it is largest at one of the block's corners.
-    const int64_t c00 = base, c30 = base + 3 * e.stepX[k], c03 = base + 3 * e.stepY[k], c33 = c30 + 3 * e.stepY[k];
+    base[k] = e.edge[k].value(cx, cy);
+    const int64_t c00 = base[k], c30 = base[k] + 3 * e.stepX[k], c03 = base[k] + 3 * e.stepY[k], c33 = c30 + 3 * e.stepY[k];
     if (std::max(std::max(c00, c30), std::max(c03, c33)) < e.threshold[k]) return 0;
-    for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base + laneX(l) * e.stepX[k] + laneY(l) * e.stepY[k];
+    inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) >= e.threshold[k];
   }
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
+  const bool inRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
+  if (inside && inRegion) return 0xFFFFu;
   uint32_t coverage = 0;
   for (int l = 0; l < kBlockLanes; ++l) {
     const int32_t px = bx + laneX(l), py = by + laneY(l);
-    const bool inside = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1 &&
-                        b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] && b.edge[2][l] >= e.threshold[2];
-    coverage |= uint32_t(inside) << l;
+    const bool covered = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1 &&
+                         (inside || (b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] &&
+                                     b.edge[2][l] >= e.threshold[2]));
+    coverage |= uint32_t(covered) << l;
   }
   return coverage;
 }
@@ -150,6 +160,35 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
 
 namespace {
 
+// Lane l of a block as FragmentBatch coordinates, as tables (laneX/laneY above).
+struct LaneTables {
+  int32_t x[kBlockLanes], y[kBlockLanes];
+  constexpr LaneTables() : x(), y() {
+    for (int l = 0; l < kBlockLanes; ++l) x[l] = laneX(l), y[l] = laneY(l);
+  }
+};
+constexpr LaneTables kLanes;
+
+// The per-batch lane state of block lanes [first, first + W).
+TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
+                                        uint32_t sampleBit, const float* z, const float* invW, int32_t* __restrict px,
+                                        int32_t* __restrict py, uint32_t* __restrict sampleBits,
+                                        float* __restrict sampleZ, abi::FragmentBatch& fb) {
+  // Only the batch's W lanes are read (first + W <= 16).
+  for (uint32_t j = 0; j < w; ++j) {
+    const uint32_t l = first + j;
+    px[j] = bx + kLanes.x[l];
+    py[j] = by + kLanes.y[l];
+    sampleBits[j] = (coverage >> j & 1) * sampleBit;
+    sampleZ[j * kMaxSamples] = z[l];
+    fb.fragCoord[0][j] = float(px[j]) + 0.5f;
+    fb.fragCoord[1][j] = float(py[j]) + 0.5f;
+    fb.fragCoord[2][j] = z[l];
+    fb.fragCoord[3][j] = invW[l];
+    fb.sampleMaskIn[j] = sampleBits[j];
+  }
+}
+
 // Interpolation of one input component over W lanes (vectorizes: W is a constant).
 template <uint32_t W>
 inline __attribute__((always_inline)) void interpolateLanes(float v0, float v1, float v2, const float* __restrict b1,
@@ -173,29 +212,15 @@ TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, float v0, float v1, float 
 void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z,
                                     const float* invW, const float (*persp)[16], const float (*linear)[16]) {
   const uint32_t W = s_.simdWidth;
-  abi::FragmentBatch fb;
-  fb.resources = s_.resources;
+  // The fields that are the same for every single-sample batch (PointCoord and the centroid
+  // at the centre, SampleId 0...) were set once (blockBatch_); these change per batch.
+  abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
-  fb.sampleCount = 1;
-  fb.sampleId = 0;
-  fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
   LaneState lanes;
   const uint32_t sampleBit = s_.sampleMask & 1u;  // "Sample Mask Test"
-  for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) {
-    const int l = int(first + j) & (kBlockLanes - 1);
-    lanes.px[j] = bx + laneX(l);
-    lanes.py[j] = by + laneY(l);
-    lanes.sampleBits[j] = j < W && (coverage >> j & 1) ? sampleBit : 0u;
-    lanes.sampleZ[j][0] = z[l];
-    fb.fragCoord[0][j] = float(lanes.px[j]) + 0.5f;
-    fb.fragCoord[1][j] = float(lanes.py[j]) + 0.5f;
-    fb.fragCoord[2][j] = z[l];
-    fb.fragCoord[3][j] = invW[l];
-    fb.pointCoord[0][j] = fb.pointCoord[1][j] = 0.5f;
-    fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
-    fb.sampleMaskIn[j] = lanes.sampleBits[j];
-  }
+  fillBlockLanes(first, W, bx, by, coverage, sampleBit, z, invW, lanes.px, lanes.py, lanes.sampleBits,
+                 &lanes.sampleZ[0][0], fb);
   if (!earlyTests(fb, lanes)) return;
   // "Interpolation": flat from the provoking vertex, else from the three vertices with the
   // perspective or window-space weights (Centroid is the centre with one sample).
@@ -248,14 +273,16 @@ inline __attribute__((always_inline)) void encodeUnorm8Lanes(const float* __rest
   using Floats = typename LaneVectors<W>::Floats;
   using Doubles = typename LaneVectors<W>::Doubles;
   using Ints = typename LaneVectors<W>::Ints;
-  const Doubles zero = {}, one = zero + 1.0, round = zero + 4503599627370496.0;  // 2^52
+  // The clamps in float: float -> double is exact, so clamping before or after it is the same.
+  const Floats zero = {}, one = zero + 1.0f;
+  const Doubles round = Doubles{} + 4503599627370496.0;  // 2^52
   Ints texel = {};
   for (uint32_t c = 0; c < 4; ++c) {
     Floats f;
     std::memcpy(&f, out + c * W, sizeof f);
+    f = f > zero ? f : zero;  // NaN fails the comparison: 0
+    f = f < one ? f : one;
     Doubles d = __builtin_convertvector(f, Doubles);
-    d = d > zero ? d : zero;  // NaN fails the comparison: 0
-    d = d < one ? d : one;
     d = (d * 255.0 + round) - round;
     texel |= __builtin_convertvector(d, Ints) << int32_t(shift[c]);
   }

@@ -114,6 +114,16 @@ FragmentStage::FragmentStage(const DrawState& state, bool blocks) : s_(state), b
   early_ = testsEnabled_ && (s_.fragment.earlyFragmentTests ||
                              (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects &&
                               !s_.fragment.writesSampleMask && !s_.alphaToCoverage));
+  if (blocks_) {
+    blockBatch_ = std::make_unique<abi::FragmentBatch>();
+    abi::FragmentBatch& fb = *blockBatch_;
+    fb.resources = s_.resources;
+    fb.sampleCount = 1;
+    fb.sampleId = 0;
+    fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
+    for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j)
+      fb.pointCoord[0][j] = fb.pointCoord[1][j] = fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
+  }
   depthInfo_ = s_.depth.base ? formatInfo(s_.depth.format) : nullptr;
   if (depthInfo_ && blocks_) {
     depthKind_ = s_.depth.format == VK_FORMAT_D32_SFLOAT || s_.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT ? DepthKind::Float32

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "tessera/draw.h"
@@ -182,6 +183,8 @@ class FragmentStage {
   uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
   std::vector<Quad> quads_;  // the batch being filled (one triangle)
   std::vector<uint32_t> inputs_, outputs_;
+  // The block walker's batch, its per-draw fields filled once (draw_blocks.cpp).
+  std::unique_ptr<abi::FragmentBatch> blockBatch_;
 };
 
 }  // namespace tessera::raster
