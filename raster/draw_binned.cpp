@@ -32,6 +32,9 @@ constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
 constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task
 constexpr uint32_t kWindowPrimitives = 1u << 17; // primitives set up before their tiles run
 constexpr uint64_t kInstanceGroupSlots = 1u << 18;  // shaded vertices kept for one group of instances
+// Below this many pixels of primitive bounds a draw's tiles run on the calling thread (a pool
+// hand-off costs tens of microseconds; 4096 pixels take about as long).
+constexpr uint64_t kInlineDrawPixels = 4096;
 
 enum class Kind : uint8_t { Point, Line, Triangle };
 
@@ -59,6 +62,7 @@ struct Chunk {
   std::vector<Binned> primitives;
   std::vector<uint32_t> binStart;  // per tile, + 1: offsets into binned
   std::vector<uint32_t> binned;    // indices into primitives, grouped by tile, in order
+  uint64_t area = 0;               // pixels of the primitives' bounds, summed (work estimate)
 };
 
 struct TileGrid {
@@ -171,7 +175,12 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       for (int32_t tx = tx0; tx <= tx1; ++tx) f(uint32_t(ty) * uint32_t(grid.columns) + uint32_t(tx));
   };
   chunk.binStart.assign(grid.count() + 1, 0);
-  for (const Binned& b : chunk.primitives) forEachTile(bounds(b), [&](uint32_t t) { ++chunk.binStart[t + 1]; });
+  chunk.area = 0;
+  for (const Binned& b : chunk.primitives) {
+    const Rect& r = bounds(b);
+    if (r.x0 < r.x1 && r.y0 < r.y1) chunk.area += uint64_t(r.x1 - r.x0) * uint64_t(r.y1 - r.y0);
+    forEachTile(r, [&](uint32_t t) { ++chunk.binStart[t + 1]; });
+  }
   for (uint32_t t = 0; t < grid.count(); ++t) chunk.binStart[t + 1] += chunk.binStart[t];
   chunk.binned.resize(chunk.binStart[grid.count()]);
   std::vector<uint32_t> fill(chunk.binStart.begin(), chunk.binStart.end() - 1);
@@ -214,7 +223,15 @@ void drawWindow(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         tiles.push_back(t);
         break;
       }
-  pool.parallelFor(tiles.size(), [&](size_t i) { drawTile(s, shaded, chunks, chunkCount, tiles[i], grid.tile(tiles[i])); });
+  // A small draw runs on the calling thread: waking the pool costs more than its pixels.
+  uint64_t area = 0;
+  for (size_t c = 0; c < chunkCount; ++c) area += chunks[c].area;
+  auto tileBody = [&](size_t i) { drawTile(s, shaded, chunks, chunkCount, tiles[i], grid.tile(tiles[i])); };
+  if (area <= kInlineDrawPixels) {
+    for (size_t i = 0; i < tiles.size(); ++i) tileBody(i);
+  } else {
+    pool.parallelFor(tiles.size(), tileBody);
+  }
 }
 
 }  // namespace
