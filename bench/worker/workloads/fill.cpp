@@ -139,10 +139,10 @@ using FillBlend = FillQuads<Fill::Blend, k1>;
 using FillRotated = FillQuads<Fill::Rotated, k1>;
 using Msaa4Blend = FillQuads<Fill::Blend, k4>;
 
-// Tessera's current rasterizer blends slowly (fill_blend ~12 s per repetition at 32 quads on
-// the 2-core development VM, msaa4_blend ~41 s), so those take fewer repetitions, and
-// msaa4_blend defaults to 8 quads (--size 32 gives the scene), keeping a process under
-// a minute.
+// Tessera's current rasterizer blends slowly (on the 2-core development VM, 12 s per
+// repetition for fill_blend at 32 quads, 20 s when the machine is busy; msaa4_blend 41 s), so
+// fill_blend takes 1 repetition after its warm-up and msaa4_blend defaults to 8 quads with 2
+// (--size 32 gives the scene), keeping a process under about a minute.
 WorkloadInfo fillInfo(const char* name, const char* description, uint64_t quads = 32, int reps = 3) {
   return {.name = name,
           .description = description,
@@ -159,7 +159,7 @@ WorkloadInfo fillInfo(const char* name, const char* description, uint64_t quads 
 
 BENCH_REGISTER(FillOpaque, fillInfo("fill_opaque", "32 opaque full-screen quads, 1920x1080 RGBA8 (limit: memset)"));
 BENCH_REGISTER(FillBlend,
-               fillInfo("fill_blend", "32 alpha-blended full-screen quads, 1920x1080 RGBA8 (limit: memcpy)", 32, 2));
+               fillInfo("fill_blend", "32 alpha-blended full-screen quads, 1920x1080 RGBA8 (limit: memcpy)", 32, 1));
 BENCH_REGISTER(FillRotated,
                fillInfo("fill_rotated", "32 opaque quads rotated 10 degrees covering 1920x1080 RGBA8 (limit: memset)"));
 BENCH_REGISTER(Msaa4Blend,
