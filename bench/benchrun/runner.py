@@ -12,7 +12,7 @@ import time
 from . import compare, drivers as drv, machine
 
 WORKER_NAME = "tessera-bench-worker"
-GROUP_ORDER = ("transfer", "compute", "pipeline")
+GROUP_ORDER = ("transfer", "compute", "graphics", "pipeline")
 
 
 def log(msg):
@@ -112,7 +112,7 @@ class Runner:
         self.processes_run = 0
 
     def list_workloads(self):
-        """The worker's workloads: transfers, then compute, then pipeline creation."""
+        """The worker's workloads: transfers, then compute, graphics, pipeline creation."""
         proc = subprocess.run([self.worker, "--list"], stdout=subprocess.PIPE, check=True)
         infos = [json.loads(line) for line in proc.stdout.decode().splitlines() if line.strip()]
         order = {g: i for i, g in enumerate(GROUP_ORDER)}

@@ -19,7 +19,7 @@ def fmt_number(v):
     if a >= 1:
         return "%.2f" % v
     if a >= 0.001:
-        return "%.3f" % v
+        return "%.3g" % v  # 0.0123, not 0.012: slow drivers' rates (0.00438 Gpixels/s) keep 3 digits
     return "%.2g" % v
 
 

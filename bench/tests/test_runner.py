@@ -109,6 +109,10 @@ class RunnerTest(unittest.TestCase):
                          ["b", "c", "a"])
         with self.assertRaises(SystemExit):
             cli.select_workloads(infos, ["nope"])
+        # Graphics is a group of its own, listed between compute and pipeline creation.
+        infos.append({"name": "d", "group": "graphics"})
+        self.assertEqual([w["name"] for w in cli.select_workloads(infos, ["graphics"])], ["d"])
+        self.assertEqual(runner.GROUP_ORDER, ("transfer", "compute", "graphics", "pipeline"))
         self.assertEqual(cli.thread_counts(1), [1])
         self.assertEqual(cli.thread_counts(6), [1, 2, 4, 6])
         self.assertEqual(machine.parse_cpu_list("0-3,6"), [0, 1, 2, 3, 6])

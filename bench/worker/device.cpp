@@ -126,6 +126,9 @@ Device::Device(bool validation) {
   if (properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(physicalDevice, &supported);
   VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   enable13.maintenance4 = supported13.maintenance4;
+  // The graphics workloads render with vkCmdBeginRendering (no VkRenderPass objects).
+  enable13.dynamicRendering = supported13.dynamicRendering;
+  dynamicRendering = supported13.dynamicRendering;
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   if (properties.apiVersion >= VK_API_VERSION_1_3) dci.pNext = &enable13;
   dci.queueCreateInfoCount = 1;

@@ -50,7 +50,10 @@ void check(VkResult r, const char* what);
   X(UpdateDescriptorSets)                                                                      \
   X(CreateComputePipelines) X(DestroyPipeline)                                                 \
   X(CreatePipelineCache) X(DestroyPipelineCache) X(GetPipelineCacheData)                       \
-  X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
+  X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)              \
+  X(CreateImageView) X(DestroyImageView) X(CreateGraphicsPipelines)                            \
+  X(CmdBeginRendering) X(CmdEndRendering) X(CmdSetViewport) X(CmdSetScissor)                   \
+  X(CmdBindVertexBuffers) X(CmdBindIndexBuffer) X(CmdDraw) X(CmdDrawIndexed)
 
 struct DeviceFunctions {
 #define BENCH_DECLARE(name) PFN_vk##name name = nullptr;
@@ -133,6 +136,7 @@ class Device {
   VkPhysicalDeviceMemoryProperties memoryProperties{};
   DeviceFunctions vk;
   bool hasTimestamps = false;
+  bool dynamicRendering = false;  // the Vulkan 1.3 feature, enabled when the driver offers it
   uint32_t timestampValidBits = 0;
 
  private:
