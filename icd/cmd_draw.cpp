@@ -89,18 +89,20 @@ bool completeForTargets(const raster::DrawState& recorded, const RenderTargets& 
 }
 
 struct DrawCmd {
+  static constexpr bool kJoinsScene = true;
   const raster::DrawState* state;
   raster::DrawCall call;
   void execute(ExecContext& ctx) const {
     raster::DrawState s;
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
-    raster::draw(s, call);
+    ctx.draw(s, call);
   }
 };
 
 // vkCmdDraw(Indexed)Indirect(Count): the parameters are read when the command executes.
 struct DrawIndirectCmd {
+  static constexpr bool kJoinsScene = true;
   const raster::DrawState* state;
   raster::DrawCall base;  // index buffer binding for indexed draws
   const uint8_t* commands;
@@ -139,7 +141,7 @@ struct DrawIndirectCmd {
         call.firstVertex = c.firstVertex;
         call.firstInstance = c.firstInstance;
       }
-      raster::draw(s, call);
+      ctx.draw(s, call);
     }
   }
 };

@@ -1,5 +1,7 @@
 #include "command_buffer.h"
 
+#include "tessera/thread_pool.h"
+
 #include <algorithm>
 
 #include "device.h"
@@ -60,7 +62,24 @@ const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint 
 }
 
 void CommandBuffer::execute(ExecContext& ctx) const {
-  for (const RecordHeader* r = first; r; r = r->next) r->execute(r, ctx);
+  for (const RecordHeader* r = first; r; r = r->next) {
+    if (!r->joinsScene) ctx.flushDraws();
+    r->execute(r, ctx);
+  }
+  ctx.flushDraws();
+}
+
+void ExecContext::draw(const raster::DrawState& state, const raster::DrawCall& call) {
+  if (raster::defaultRasterPath() == raster::RasterPath::Reference) {
+    raster::drawReference(state, call);
+    return;
+  }
+  if (!scene) scene = std::make_unique<raster::Scene>(ThreadPool::shared());
+  scene->add(state, call);
+}
+
+void ExecContext::flushDraws() {
+  if (scene) scene->flush();
 }
 
 }  // namespace tessera

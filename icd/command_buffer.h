@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -50,6 +51,12 @@ struct ExecContext {
   // The active occlusion query's count of passing samples ("Occlusion Queries").
   bool occlusionActive = false;
   uint64_t occlusionSamples = 0;
+  // Draws since the last other command, accumulated and drawn together (raster::Scene). Any
+  // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
+  // sees the draws done, in order; so does the end of every command buffer.
+  std::unique_ptr<raster::Scene> scene;
+  void draw(const raster::DrawState& state, const raster::DrawCall& call);
+  void flushDraws();
 };
 
 // What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.
@@ -100,6 +107,7 @@ class CommandArena {
 struct RecordHeader {
   void (*execute)(const void* record, ExecContext& ctx);
   RecordHeader* next;
+  bool joinsScene;  // a draw (the record type has kJoinsScene): no flush of the scene before it
 };
 
 // What vkCmdBindDescriptorSets and vkCmdPushConstants have left for one bind point, at record
@@ -169,6 +177,7 @@ struct CommandBuffer : DispatchableObject {
     node->header.execute = [](const void* rec, ExecContext& ctx) {
       reinterpret_cast<const Node*>(rec)->payload.execute(ctx);
     };
+    node->header.joinsScene = requires { T::kJoinsScene; };
     if (last) last->next = &node->header;
     else first = &node->header;
     last = &node->header;

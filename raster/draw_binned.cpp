@@ -1,24 +1,33 @@
-// The binned draw path (draw.h, RasterPath::Binned): the draw's work spread over a thread pool
-// without giving up the spec's rasterization order.
+// The binned draw path (draw.h, RasterPath::Binned): draws accumulated into a Scene and run
+// over a thread pool without giving up the spec's rasterization order.
 //
-//  1. Vertices: an indexed draw shades each distinct vertex once (the index list is mapped to
-//     slots of distinct VertexIndex values when their range is compact), in ranges over the pool.
-//  2. Primitives are assembled in order, then set up (clip, project, cull, bias: raster.h) in
-//     chunks over the pool; each chunk bins its set-up primitives into screen tiles of
-//     kTileSize pixels, keeping primitive order inside every bin.
-//  3. Tiles are taken dynamically by the pool's threads; a tile walks the chunks in order and
-//     rasterizes and shades its primitives in that order with its own FragmentStage. A pixel
-//     belongs to one tile, so every pixel sees its primitives in API order ("Rasterization
-//     Order") without locks, and the results equal the reference path's (draw_reference.cpp),
-//     which the differential tests check.
+//  1. Scene::add, per draw: an indexed draw shades each distinct vertex once (the index list is
+//     mapped to slots of distinct VertexIndex values when their range is compact), in ranges
+//     over the pool; primitives are assembled in order, then set up (clip, project, cull, bias:
+//     raster.h) in chunks over the pool; each chunk bins its set-up primitives into screen
+//     tiles of kTileSize pixels, keeping primitive order inside every bin.
+//  2. Scene::flush: tiles are taken dynamically by the pool's threads; a tile walks the
+//     scene's draws, chunks and bins in order and rasterizes and shades its primitives in that
+//     order with one FragmentStage retargeted from draw to draw. A pixel belongs to one tile,
+//     so every pixel sees its primitives in API order ("Rasterization Order") without locks,
+//     and the results equal the reference path's (draw_reference.cpp), which the differential
+//     tests check.
+//  3. Before drawing a tile, work that cannot be seen is dropped: everything before the tile's
+//     last triangle that covers the whole tile with an opaque, unconditional write of every
+//     colour attachment, as long as that earlier work has no other effect (no depth or stencil
+//     writes, no shader side effects, no occlusion query).
 //
-// Primitives go through steps 2-3 in windows of kWindowPrimitives so that memory stays bounded
-// whatever the draw's size.
+// A scene holds at most kScenePrimitives set-up primitives and kSceneDraws draw windows; past
+// either it is flushed, so memory stays bounded whatever the draws' sizes.
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include <deque>
+#include <memory>
+
 #include "draw_internal.h"
+#include "rules.h"
 #include "tessera/thread_pool.h"
 
 namespace tessera::raster {
@@ -30,7 +39,8 @@ constexpr int32_t kTileShift = 6;
 constexpr int32_t kTileSize = 1 << kTileShift;
 constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
 constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task
-constexpr uint32_t kWindowPrimitives = 1u << 17; // primitives set up before their tiles run
+constexpr uint32_t kScenePrimitives = 1u << 17;  // set-up primitives a scene holds before it is flushed
+constexpr size_t kSceneDraws = 1024;             // draw windows a scene holds before it is flushed
 constexpr uint64_t kInstanceGroupSlots = 1u << 18;  // shaded vertices kept for one group of instances
 // Below this many pixels of primitive bounds a draw's tiles run on the calling thread (a pool
 // hand-off costs tens of microseconds; 4096 pixels take about as long).
@@ -188,100 +198,245 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
     forEachTile(bounds(chunk.primitives[i]), [&](uint32_t t) { chunk.binned[fill[t]++] = i; });
 }
 
-// Step 3 for one tile: its primitives, chunk after chunk, in order.
-void drawTile(const DrawState& s, const std::vector<ShadedVertices>& shaded, const std::vector<Chunk>& chunks,
-              size_t chunkCount, uint32_t tile, const Rect& rect) {
-  FragmentStage fragments(s, /*blocks=*/true);
-  for (size_t c = 0; c < chunkCount; ++c) {
-    const Chunk& chunk = chunks[c];
-    for (uint32_t k = chunk.binStart[tile]; k < chunk.binStart[tile + 1]; ++k) {
-      const Binned& b = chunk.primitives[chunk.binned[k]];
-      const ShadedVertices& v = shaded[b.instance];
-      switch (b.kind) {
-        case Kind::Triangle: fragments.setUpTriangle(v, b.slots, b.primitiveId, chunk.triangles[b.setup], rect); break;
-        case Kind::Line: fragments.setUpLine(v, b.slots, b.primitiveId, chunk.lines[b.setup], rect); break;
-        case Kind::Point: fragments.setUpPoint(v, b.slots[0], b.primitiveId, chunk.points[b.setup], rect); break;
-      }
-    }
-  }
-  fragments.flush();
+// Whether a draw's work can be dropped when a later primitive overwrites its tile: it has no
+// effect but its colour (no depth or stencil writes, no shader side effects, not counted by an
+// occlusion query).
+bool droppable(const DrawState& s) {
+  if (s.fragment.hasSideEffects || s.occlusionSamples) return false;
+  if (s.depth.base && s.depthTest && s.depthWrite) return false;
+  if (s.stencil.base && s.stencilTest) return false;
+  return true;
 }
 
-// Steps 2 and 3 for a window of assembled primitives.
-void drawWindow(const DrawState& s, const std::vector<ShadedVertices>& shaded, const Assembled* first, size_t count,
-                const TileGrid& grid, std::vector<Chunk>& chunks, ThreadPool& pool) {
-  const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
-  if (chunks.size() < chunkCount) chunks.resize(chunkCount);
-  pool.parallelFor(chunkCount, [&](size_t c) {
-    const size_t begin = c * kChunkPrimitives, end = std::min(count, begin + kChunkPrimitives);
-    setUpChunk(s, shaded, first + begin, first + end, grid, chunks[c]);
-  });
-  std::vector<uint32_t> tiles;
-  for (uint32_t t = 0; t < grid.count(); ++t)
-    for (size_t c = 0; c < chunkCount; ++c)
-      if (chunks[c].binStart[t + 1] > chunks[c].binStart[t]) {
-        tiles.push_back(t);
-        break;
-      }
-  // A small draw runs on the calling thread: waking the pool costs more than its pixels.
-  uint64_t area = 0;
-  for (size_t c = 0; c < chunkCount; ++c) area += chunks[c].area;
-  auto tileBody = [&](size_t i) { drawTile(s, shaded, chunks, chunkCount, tiles[i], grid.tile(tiles[i])); };
-  if (area <= kInlineDrawPixels) {
-    for (size_t i = 0; i < tiles.size(); ++i) tileBody(i);
-  } else {
-    pool.parallelFor(tiles.size(), tileBody);
+// Whether a draw's covered samples always receive the fragment's colour in every colour
+// attachment, replacing what was there: no test, discard, coverage change, blending or mask.
+bool overwritesColour(const DrawState& s) {
+  if (!droppable(s) || !s.fragmentShader || s.colorCount == 0) return false;
+  if (s.fragment.canDiscard || s.fragment.writesSampleMask || s.alphaToCoverage) return false;
+  const uint32_t all = (1u << std::max(s.raster.samples, 1u)) - 1;
+  if ((s.sampleMask & all) != all) return false;
+  if ((s.depth.base && (s.depthTest || s.depthBoundsTest)) || (s.stencil.base && s.stencilTest)) return false;
+  for (uint32_t i = 0; i < s.colorCount; ++i) {
+    if (!s.color[i].base) continue;
+    if (!(s.fragment.colorOutputs >> i & 1) || s.blend[i].enable || (s.blend[i].writeMask & 0xF) != 0xF) return false;
   }
+  return true;
+}
+
+// Whether every sample location of the pixels of `r` lies inside the triangle ("Basic Polygon
+// Rasterization", with its tie-break): the edges are linear, so the extreme sample locations of
+// the corner pixels decide.
+bool coversRect(const SetupTriangle& t, const Rect& r) {
+  const Rect& b = t.bounds;
+  if (r.x0 < b.x0 || r.y0 < b.y0 || r.x1 > b.x1 || r.y1 > b.y1) return false;  // scissor, viewport
+  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
+  if (s == 0) return false;
+  const rules::SampleOffsetRange o = rules::sampleOffsetRange(t.samples);
+  const int64_t one = rules::kSubPixelOne;
+  const int64_t xs[2] = {r.x0 * one + o.min, (r.x1 - 1) * one + o.max};
+  const int64_t ys[2] = {r.y0 * one + o.min, (r.y1 - 1) * one + o.max};
+  for (int k = 0; k < 3; ++k) {
+    const int a = (k + 1) % 3, c = (k + 2) % 3;
+    const rules::EdgeFunction e = rules::makeEdge(t.x[a], t.y[a], t.x[c], t.y[c], s > 0 ? 1 : -1);
+    for (int64_t y : ys)
+      for (int64_t x : xs)
+        if (!e.covers(e.value(x, y))) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-void drawBinned(const DrawState& s, const DrawCall& c, ThreadPool& pool) {
-  if (!s.vertexShader || c.vertexCount == 0 || c.instanceCount == 0) return;
-  VertexIndexList list;
-  readVertexIndices(s, c, list);
-  VertexSlots slots;
-  mapVertexSlots(c, list, slots);
-  const uint32_t slotCount = uint32_t(slots.vertexIndex.size());
+// One window of one instance group of one draw, set up and binned.
+struct Scene::Window {
+  const DrawState* state = nullptr;
+  std::shared_ptr<const std::vector<ShadedVertices>> vertices;
+  std::vector<Chunk> chunks;
+  bool droppable = false, overwrites = false;
+};
 
-  // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
+struct Scene::Impl {
+  explicit Impl(ThreadPool& p) : pool(p) {}
+  ThreadPool& pool;
+  std::deque<DrawState> states;  // stable addresses for the windows
+  std::vector<Window> windows;
   TileGrid grid;
-  grid.columns = std::max(0, (s.renderArea.x1 + kTileSize - 1) >> kTileShift);
-  grid.rows = std::max(0, (s.renderArea.y1 + kTileSize - 1) >> kTileShift);
+  Rect renderArea{};
+  size_t primitives = 0;
+  uint64_t area = 0;  // pixels of the primitives' bounds
+  // Scratch reused from draw to draw.
+  VertexIndexList list;
+  VertexSlots slots;
+  std::vector<Assembled> assembled;
+};
+
+Scene::Scene(ThreadPool& pool) : impl_(std::make_unique<Impl>(pool)) {}
+Scene::~Scene() = default;
+
+bool Scene::empty() const { return impl_->windows.empty(); }
+
+void Scene::add(const DrawState& state, const DrawCall& c) {
+  Impl& m = *impl_;
+  if (!state.vertexShader || c.vertexCount == 0 || c.instanceCount == 0) return;
+  // One scene draws into one set of attachments (one render pass instance); a bounded number.
+  const bool sameTargets = !m.states.empty() && m.renderArea.x1 == state.renderArea.x1 &&
+                           m.renderArea.y1 == state.renderArea.y1 && m.states.front().color[0].base == state.color[0].base &&
+                           m.states.front().depth.base == state.depth.base && m.states.front().stencil.base == state.stencil.base;
+  if (!m.states.empty() && (!sameTargets || m.windows.size() >= kSceneDraws)) flush();
+  if (m.states.empty()) {
+    m.renderArea = state.renderArea;
+    // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
+    m.grid.columns = std::max(0, (state.renderArea.x1 + kTileSize - 1) >> kTileShift);
+    m.grid.rows = std::max(0, (state.renderArea.y1 + kTileSize - 1) >> kTileShift);
+  }
+  m.states.push_back(state);
+  const DrawState& s = m.states.back();
+  readVertexIndices(s, c, m.list);
+  mapVertexSlots(c, m.list, m.slots);
+  const uint32_t slotCount = uint32_t(m.slots.vertexIndex.size());
 
   // Instances are shaded in groups whose vertices fit kInstanceGroupSlots.
   const uint32_t groupSize = uint32_t(std::clamp<uint64_t>(kInstanceGroupSlots / std::max(slotCount, 1u), 1, c.instanceCount));
-  std::vector<ShadedVertices> shaded(groupSize);
-  std::vector<Assembled> assembled;
-  std::vector<Chunk> chunks;
   for (uint32_t groupFirst = 0; groupFirst < c.instanceCount; groupFirst += groupSize) {
     const uint32_t instances = std::min(groupSize, c.instanceCount - groupFirst);
-    // Step 1: vertex shading, ranges of every instance of the group over the pool.
-    for (uint32_t i = 0; i < instances; ++i) prepareShadedVertices(s, slotCount, shaded[i]);
+    // Vertex shading, ranges of every instance of the group over the pool.
+    auto shaded = std::make_shared<std::vector<ShadedVertices>>(instances);
+    for (uint32_t i = 0; i < instances; ++i) prepareShadedVertices(s, slotCount, (*shaded)[i]);
     const uint32_t rangesPerInstance = (slotCount + kVertexRange - 1) / kVertexRange;
-    pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
+    m.pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
       const uint32_t i = uint32_t(task / rangesPerInstance), r = uint32_t(task % rangesPerInstance);
       const size_t begin = size_t(r) * kVertexRange, end = std::min<size_t>(slotCount, begin + kVertexRange);
-      shadeVertexRange(s, c, c.firstInstance + groupFirst + i, slots.vertexIndex.data(), begin, end, shaded[i]);
+      shadeVertexRange(s, c, c.firstInstance + groupFirst + i, m.slots.vertexIndex.data(), begin, end, (*shaded)[i]);
     });
-    if (s.rasterizerDiscard || grid.count() == 0) continue;
+    if (s.rasterizerDiscard || m.grid.count() == 0) continue;
 
     // Primitive assembly, in order; PrimitiveId restarts with each instance.
-    assembled.clear();
+    m.assembled.clear();
     for (uint32_t i = 0; i < instances; ++i) {
       uint32_t primitiveId = 0;
       auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d) {
-        assembled.push_back(Assembled{kind, i, {slots.slot(a), slots.slot(b), slots.slot(d)}, primitiveId++});
+        m.assembled.push_back(Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++});
       };
       assemblePrimitives(
-          s.topology, list.isRestart, c.vertexCount, [&](uint32_t a) { add(Kind::Point, a, a, a); },
+          s.topology, m.list.isRestart, c.vertexCount, [&](uint32_t a) { add(Kind::Point, a, a, a); },
           [&](uint32_t a, uint32_t b) { add(Kind::Line, a, b, a); },
           [&](uint32_t a, uint32_t b, uint32_t d) { add(Kind::Triangle, a, b, d); });
     }
-    for (size_t first = 0; first < assembled.size(); first += kWindowPrimitives)
-      drawWindow(s, shaded, assembled.data() + first, std::min<size_t>(kWindowPrimitives, assembled.size() - first), grid,
-                 chunks, pool);
+    // Set-up and binning in windows of at most kScenePrimitives.
+    for (size_t first = 0; first < m.assembled.size(); first += kScenePrimitives) {
+      const size_t count = std::min<size_t>(kScenePrimitives, m.assembled.size() - first);
+      if (m.primitives + count > kScenePrimitives) runTiles();
+      Window w;
+      w.state = &s;
+      w.vertices = shaded;
+      w.droppable = droppable(s);
+      w.overwrites = overwritesColour(s);
+      const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
+      w.chunks.resize(chunkCount);
+      const Assembled* base = m.assembled.data() + first;
+      m.pool.parallelFor(chunkCount, [&](size_t k) {
+        const size_t begin = k * kChunkPrimitives, end = std::min(count, begin + kChunkPrimitives);
+        setUpChunk(s, *shaded, base + begin, base + end, m.grid, w.chunks[k]);
+      });
+      for (const Chunk& chunk : w.chunks) {
+        m.primitives += chunk.primitives.size();
+        m.area += chunk.area;
+      }
+      m.windows.push_back(std::move(w));
+    }
   }
+}
+
+void Scene::flush() {
+  runTiles();
+  impl_->states.clear();
+}
+
+// Step 2 (and 3) for every tile with work.
+void Scene::runTiles() {
+  Impl& m = *impl_;
+  if (m.windows.empty()) return;
+  const uint32_t tileCount = m.grid.count();
+  std::vector<uint32_t> tiles;
+  for (uint32_t t = 0; t < tileCount; ++t) {
+    bool any = false;
+    for (const Window& w : m.windows) {
+      for (const Chunk& chunk : w.chunks)
+        if (chunk.binStart[t + 1] > chunk.binStart[t]) {
+          any = true;
+          break;
+        }
+      if (any) break;
+    }
+    if (any) tiles.push_back(t);
+  }
+  auto drawTile = [&](size_t i) {
+    const uint32_t tile = tiles[i];
+    const Rect rect = m.grid.tile(tile);
+    const Rect visible = rules::intersect(rect, m.renderArea);
+    // The last primitive that overwrites the whole tile: (window, chunk, bin entry).
+    size_t coverWindow = 0, coverChunk = 0;
+    uint32_t coverEntry = 0;
+    bool covered = false;
+    for (size_t wi = m.windows.size(); wi-- > 0 && !covered;) {
+      const Window& w = m.windows[wi];
+      if (!w.overwrites) continue;
+      for (size_t ci = w.chunks.size(); ci-- > 0 && !covered;) {
+        const Chunk& chunk = w.chunks[ci];
+        for (uint32_t k = chunk.binStart[tile + 1]; k-- > chunk.binStart[tile];) {
+          const Binned& b = chunk.primitives[chunk.binned[k]];
+          if (b.kind == Kind::Triangle && coversRect(chunk.triangles[b.setup], visible)) {
+            coverWindow = wi, coverChunk = ci, coverEntry = k, covered = true;
+            break;
+          }
+        }
+      }
+    }
+    thread_local std::unique_ptr<FragmentStage> stage;
+    for (size_t wi = 0; wi < m.windows.size(); ++wi) {
+      const Window& w = m.windows[wi];
+      // Earlier droppable work under the covering primitive cannot be seen.
+      if (covered && wi < coverWindow && w.droppable) continue;
+      bool any = false;
+      for (const Chunk& chunk : w.chunks) any = any || chunk.binStart[tile + 1] > chunk.binStart[tile];
+      if (!any) continue;
+      if (!stage) stage = std::make_unique<FragmentStage>(*w.state, /*blocks=*/true);
+      else stage->retarget(*w.state);
+      for (size_t ci = 0; ci < w.chunks.size(); ++ci) {
+        const Chunk& chunk = w.chunks[ci];
+        uint32_t k = chunk.binStart[tile];
+        if (covered && wi == coverWindow) {
+          if (ci < coverChunk) continue;
+          if (ci == coverChunk) k = coverEntry;
+        }
+        for (; k < chunk.binStart[tile + 1]; ++k) {
+          const Binned& b = chunk.primitives[chunk.binned[k]];
+          const ShadedVertices& v = (*w.vertices)[b.instance];
+          switch (b.kind) {
+            case Kind::Triangle: stage->setUpTriangle(v, b.slots, b.primitiveId, chunk.triangles[b.setup], rect); break;
+            case Kind::Line: stage->setUpLine(v, b.slots, b.primitiveId, chunk.lines[b.setup], rect); break;
+            case Kind::Point: stage->setUpPoint(v, b.slots[0], b.primitiveId, chunk.points[b.setup], rect); break;
+          }
+        }
+      }
+      stage->flush();
+    }
+  };
+  // A small scene runs on the calling thread: waking the pool costs more than its pixels.
+  if (m.area <= kInlineDrawPixels) {
+    for (size_t i = 0; i < tiles.size(); ++i) drawTile(i);
+  } else {
+    m.pool.parallelFor(tiles.size(), drawTile);
+  }
+  m.windows.clear();
+  m.primitives = 0;
+  m.area = 0;
+}
+
+void drawBinned(const DrawState& state, const DrawCall& call, ThreadPool& pool) {
+  Scene scene(pool);
+  scene.add(state, call);
+  scene.flush();
 }
 
 }  // namespace tessera::raster

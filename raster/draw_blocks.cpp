@@ -134,7 +134,7 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
 }  // namespace
 
 bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
-  return blocks_ && st.samples == 1 && std::max(s_.raster.samples, 1u) == 1;
+  return blocks_ && st.samples == 1 && std::max(s_->raster.samples, 1u) == 1;
 }
 
 void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
@@ -142,7 +142,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   if (rules::isEmpty(region)) return;
   BlockEdges edges;
   if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
-  const uint32_t W = s_.simdWidth;
+  const uint32_t W = s_->simdWidth;
   BlockPixels b;
   for (int32_t by = region.y0 & ~3; by < region.y1; by += 4) {
     for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
@@ -211,14 +211,14 @@ TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, float v0, float v1, float 
 // hold: a batch never mixes blocks). Mirrors shadeBatch's single-sample branch lane for lane.
 void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z,
                                     const float* invW, const float (*persp)[16], const float (*linear)[16]) {
-  const uint32_t W = s_.simdWidth;
+  const uint32_t W = s_->simdWidth;
   // The fields that are the same for every single-sample batch (PointCoord and the centroid
   // at the centre, SampleId 0...) were set once (blockBatch_); these change per batch.
   abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   LaneState lanes;
-  const uint32_t sampleBit = s_.sampleMask & 1u;  // "Sample Mask Test"
+  const uint32_t sampleBit = s_->sampleMask & 1u;  // "Sample Mask Test"
   fillBlockLanes(first, W, bx, by, coverage, sampleBit, z, invW, lanes.px, lanes.py, lanes.sampleBits,
                  &lanes.sampleZ[0][0], fb);
   if (!earlyTests(fb, lanes)) return;
@@ -229,7 +229,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   const uint32_t* o2 = vertices_->outputs(slots_[2]);
   for (size_t k = 0; k < vertices_->locations.size(); ++k) {
     const uint32_t loc = vertices_->locations[k];
-    const uint8_t interp = s_.fragment.inputInterpolation[loc];
+    const uint8_t interp = s_->fragment.inputInterpolation[loc];
     const float(*bary)[16] = interp == 1 ? linear : persp;
     for (uint32_t comp = 0; comp < 4; ++comp) {
       uint32_t* dst = &inputs_[(loc * 4 + comp) * W];

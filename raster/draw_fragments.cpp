@@ -105,40 +105,61 @@ uint32_t alphaToCoverageMask(float alpha, uint32_t samples) {
 
 }  // namespace
 
-FragmentStage::FragmentStage(const DrawState& state, bool blocks) : s_(state), blocks_(blocks) {
-  testsEnabled_ = (s_.depthTest && s_.depth.base) || (s_.stencilTest && s_.stencil.base) ||
-                  (s_.depthBoundsTest && s_.depth.base);
+FragmentStage::FragmentStage(const DrawState& state, bool blocks) : blocks_(blocks) {
+  if (blocks_) blockBatch_ = std::make_unique<abi::FragmentBatch>();
+  retarget(state);
+}
+
+void FragmentStage::retarget(const DrawState& state) {
+  if (!quads_.empty()) shadeBatch();
+  flushOcclusion();
+  // The previous state may be gone (a stage outlives the scene it drew): only our own copy of
+  // its width is read.
+  const bool resize = simdWidth_ != state.simdWidth;
+  simdWidth_ = state.simdWidth;
+  s_ = &state;
+  testsEnabled_ = (s_->depthTest && s_->depth.base) || (s_->stencilTest && s_->stencil.base) ||
+                  (s_->depthBoundsTest && s_->depth.base);
   // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
   // forced by the shader, or when the shader neither changes depth or coverage nor discards nor
   // writes memory (so skipping it for failed fragments is invisible).
-  early_ = testsEnabled_ && (s_.fragment.earlyFragmentTests ||
-                             (!s_.fragment.writesFragDepth && !s_.fragment.canDiscard && !s_.fragment.hasSideEffects &&
-                              !s_.fragment.writesSampleMask && !s_.alphaToCoverage));
+  early_ = testsEnabled_ && (s_->fragment.earlyFragmentTests ||
+                             (!s_->fragment.writesFragDepth && !s_->fragment.canDiscard && !s_->fragment.hasSideEffects &&
+                              !s_->fragment.writesSampleMask && !s_->alphaToCoverage));
   if (blocks_) {
-    blockBatch_ = std::make_unique<abi::FragmentBatch>();
     abi::FragmentBatch& fb = *blockBatch_;
-    fb.resources = s_.resources;
+    fb.resources = s_->resources;
     fb.sampleCount = 1;
     fb.sampleId = 0;
     fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
     for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j)
       fb.pointCoord[0][j] = fb.pointCoord[1][j] = fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
   }
-  depthInfo_ = s_.depth.base ? formatInfo(s_.depth.format) : nullptr;
+  depthInfo_ = s_->depth.base ? formatInfo(s_->depth.format) : nullptr;
+  depthKind_ = DepthKind::Codec;
   if (depthInfo_ && blocks_) {
-    depthKind_ = s_.depth.format == VK_FORMAT_D32_SFLOAT || s_.depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT ? DepthKind::Float32
-                 : s_.depth.format == VK_FORMAT_D16_UNORM || s_.depth.format == VK_FORMAT_D16_UNORM_S8_UINT   ? DepthKind::Unorm16
-                 : s_.depth.format == VK_FORMAT_X8_D24_UNORM_PACK32 || s_.depth.format == VK_FORMAT_D24_UNORM_S8_UINT
+    depthKind_ = s_->depth.format == VK_FORMAT_D32_SFLOAT || s_->depth.format == VK_FORMAT_D32_SFLOAT_S8_UINT ? DepthKind::Float32
+                 : s_->depth.format == VK_FORMAT_D16_UNORM || s_->depth.format == VK_FORMAT_D16_UNORM_S8_UINT   ? DepthKind::Unorm16
+                 : s_->depth.format == VK_FORMAT_X8_D24_UNORM_PACK32 || s_->depth.format == VK_FORMAT_D24_UNORM_S8_UINT
                      ? DepthKind::Unorm24
                      : DepthKind::Codec;
   }
+  needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
-    if (!s_.fragment.inputComponents[l] || !s_.vertexOutputComponents[l]) continue;
-    needPerspective_ |= s_.fragment.inputInterpolation[l] == 0;
-    needLinear_ |= s_.fragment.inputInterpolation[l] == 1;
+    if (!s_->fragment.inputComponents[l] || !s_->vertexOutputComponents[l]) continue;
+    needPerspective_ |= s_->fragment.inputInterpolation[l] == 0;
+    needLinear_ |= s_->fragment.inputInterpolation[l] == 1;
   }
-  inputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
-  outputs_.assign(abi::kMaxInterfaceLocations * 4 * s_.simdWidth, 0);
+  const uint32_t W = s_->simdWidth;
+  if (resize) {
+    inputs_.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+    outputs_.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+  } else {
+    // A location the fragment shader reads and no vertex output feeds reads 0, as with a
+    // fresh stage (the words of other locations are written before every batch).
+    for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
+      if (s_->fragment.inputComponents[l]) std::fill_n(&inputs_[size_t(l) * 4 * W], 4 * W, 0u);
+  }
 }
 
 namespace {
@@ -152,7 +173,7 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   const uint32_t slots[3] = {a, b, c};
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
   scratch.clear();
-  setupTriangle(tri, s_.raster, scratch);
+  setupTriangle(tri, s_->raster, scratch);
   for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
 }
 
@@ -168,7 +189,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
     blockTriangle(st, tile);
     return;
   }
-  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizeTriangle(st, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -182,7 +203,7 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   std::memcpy(l.position[0], vertices.position(a), 16);
   std::memcpy(l.position[1], vertices.position(b), 16);
   scratch.clear();
-  setupLine(l, s_.raster, scratch);
+  setupLine(l, s_->raster, scratch);
   const uint32_t slots[2] = {a, b};
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
 }
@@ -195,7 +216,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
   primitiveId_ = primitiveId;
   frontFacing_ = true;  // lines and points are always front-facing
   isPoint_ = false;
-  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizeLine(sl, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -205,7 +226,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
 
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
-  if (!setupPoint(vertices.position(slot), pointSize, s_.raster, &p)) return;
+  if (!setupPoint(vertices.position(slot), pointSize, s_->raster, &p)) return;
   setUpPoint(vertices, slot, primitiveId, p, evenRect(p.bounds));
 }
 
@@ -217,7 +238,7 @@ void FragmentStage::setUpPoint(const ShadedVertices& vertices, uint32_t slot, ui
   primitiveId_ = primitiveId;
   frontFacing_ = true;
   isPoint_ = true;
-  const uint32_t quadsPerBatch = s_.simdWidth / 4;
+  const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizePoint(p, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -228,21 +249,25 @@ void FragmentStage::setUpPoint(const ShadedVertices& vertices, uint32_t slot, ui
 
 void FragmentStage::flush() {
   if (!quads_.empty()) shadeBatch();
-  if (s_.occlusionSamples && occlusionSamples_) {
-    std::atomic_ref<uint64_t>(*s_.occlusionSamples).fetch_add(occlusionSamples_, std::memory_order_relaxed);
+  flushOcclusion();
+}
+
+void FragmentStage::flushOcclusion() {
+  if (occlusionSamples_ && s_->occlusionSamples) {
+    std::atomic_ref<uint64_t>(*s_->occlusionSamples).fetch_add(occlusionSamples_, std::memory_order_relaxed);
     occlusionSamples_ = 0;
   }
 }
 
 void FragmentStage::shadeBatch() {
-  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t allSamples = (1u << samples) - 1;
   // "Sample Shading": once per covered sample when the pipeline asks for it
   // (minSampleShading x samples > 1) or the shader does (SampleId, SamplePosition, Sample
   // inputs); else once per pixel.
-  const bool perSample = samples > 1 && (s_.sampleShading || s_.fragment.perSampleShading);
+  const bool perSample = samples > 1 && (s_->sampleShading || s_->fragment.perSampleShading);
   abi::FragmentBatch fb{};
-  fb.resources = s_.resources;
+  fb.resources = s_->resources;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   fb.sampleCount = samples;
@@ -256,7 +281,7 @@ void FragmentStage::shadeBatch() {
       lanes.py[lane] = quad.y + int32_t(p >> 1);
       // "Sample Mask Test" (before shading): samples outside pSampleMask are not covered.
       if (quad.coverage >> p & 1)
-        lanes.sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_.sampleMask & allSamples;
+        lanes.sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_->sampleMask & allSamples;
       for (uint32_t k = 0; k < samples; ++k) lanes.sampleZ[lane][k] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
       fb.fragCoord[3][lane] = quad.invW[p];
       fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
@@ -282,7 +307,7 @@ void FragmentStage::shadeBatch() {
         fb.fragCoord[2][lane] = quad.z[p];
         fb.sampleMaskIn[lane] = lanes.sampleBits[lane];
         // Centroid inputs at the centroid location ("Interpolation Decorations").
-        interpolate(lane, quad.baryPersp[p], quad.baryLinear[p], samples > 1 ? s_.fragment.centroidInputs : 0u,
+        interpolate(lane, quad.baryPersp[p], quad.baryLinear[p], samples > 1 ? s_->fragment.centroidInputs : 0u,
                     quad.centroidPersp[p], quad.centroidLinear[p]);
       }
     }
@@ -325,12 +350,12 @@ void FragmentStage::shadeBatch() {
 
 void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
                                  const float* centroidPersp, const float* centroidLinear) {
-  const uint32_t W = s_.simdWidth;
+  const uint32_t W = s_->simdWidth;
   // "Interpolation": flat from the provoking vertex, else the barycentric blend of the original
   // triangle's three vertices (perspective-correct or in window space).
   for (size_t k = 0; k < vertices_->locations.size(); ++k) {
     const uint32_t loc = vertices_->locations[k];
-    const uint8_t interp = s_.fragment.inputInterpolation[loc];
+    const uint8_t interp = s_->fragment.inputInterpolation[loc];
     const bool centroid = centroidLocations >> loc & 1;
     for (uint32_t comp = 0; comp < 4; ++comp) {
       uint32_t word;
@@ -353,24 +378,24 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
 bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z) {
   const int32_t x = lanes.px[lane], y = lanes.py[lane];
   // "Depth Bounds Test".
-  if (s_.depthBoundsTest && s_.depth.base) {
-    const float stored = loadDepth(texelAt(s_.depth, x, y, sample));
-    if (stored < s_.minDepthBounds || stored > s_.maxDepthBounds) return false;
+  if (s_->depthBoundsTest && s_->depth.base) {
+    const float stored = loadDepth(texelAt(s_->depth, x, y, sample));
+    if (stored < s_->minDepthBounds || stored > s_->maxDepthBounds) return false;
   }
   // "Stencil Test", then "Depth Test"; the stencil ops depend on both results.
   bool depthPass = true;
   float zq = z;
-  if (s_.depth.base) {
+  if (s_->depth.base) {
     // "Depth Test": z_f is converted to the attachment's format first.
     zq = quantizeDepth(z);
-    if (s_.depthTest) {
-      const float stored = loadDepth(texelAt(s_.depth, x, y, sample));
-      depthPass = compare(s_.depthCompare, zq, stored);
+    if (s_->depthTest) {
+      const float stored = loadDepth(texelAt(s_->depth, x, y, sample));
+      depthPass = compare(s_->depthCompare, zq, stored);
     }
   }
-  if (s_.stencilTest && s_.stencil.base) {
-    const StencilFace& f = frontFacing_ ? s_.stencilFront : s_.stencilBack;
-    uint8_t* sp = texelAt(s_.stencil, x, y, sample);
+  if (s_->stencilTest && s_->stencil.base) {
+    const StencilFace& f = frontFacing_ ? s_->stencilFront : s_->stencilBack;
+    uint8_t* sp = texelAt(s_->stencil, x, y, sample);
     const uint8_t stored = *sp;
     const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
     VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
@@ -379,15 +404,15 @@ bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t 
     if (!pass) return false;
   }
   if (!depthPass) return false;
-  if (s_.depth.base && s_.depthTest && s_.depthWrite) storeDepth(zq, texelAt(s_.depth, x, y, sample));
+  if (s_->depth.base && s_->depthTest && s_->depthWrite) storeDepth(zq, texelAt(s_->depth, x, y, sample));
   return true;
 }
 
 // Runs the tests on every covered sample of every lane in `laneMask`; drops failing samples.
 // `fragDepth`: the shader's FragDepth per lane, or null for each sample's rasterized depth.
 void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
-  const uint32_t samples = std::max(s_.raster.samples, 1u);
-  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane) {
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
     for (uint32_t k = 0; k < samples; ++k)
       if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[lane][k]))
@@ -397,7 +422,7 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
 
 uint32_t FragmentStage::lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const {
   uint32_t m = 0;
-  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane)
+  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane)
     if ((laneMask >> lane & 1) && lanes.sampleBits[lane]) m |= 1u << lane;
   return m;
 }
@@ -408,58 +433,58 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
 
 bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes) {
   fb.coverage = 0;
-  for (uint32_t lane = 0; lane < s_.simdWidth; ++lane)
+  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane)
     if (lanes.sampleBits[lane]) fb.coverage |= 1u << lane;
   if (!fb.coverage) return false;
   if (early_) {
     runTests(lanes, fb.coverage, nullptr);
     fb.coverage = lanesWithSamples(lanes, fb.coverage);
-    if (!fb.coverage && !s_.fragment.hasSideEffects) return false;
+    if (!fb.coverage && !s_->fragment.hasSideEffects) return false;
   }
   return true;
 }
 
 void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
-  const uint32_t W = s_.simdWidth;
-  const uint32_t samples = std::max(s_.raster.samples, 1u);
+  const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
   int32_t* px = lanes.px;
   int32_t* py = lanes.py;
   uint32_t* sampleBits = lanes.sampleBits;
   const uint32_t coverage = fb.coverage;
   uint32_t alive = coverage;
-  if (s_.fragmentShader) {
+  if (s_->fragmentShader) {
     fb.inputs = inputs_.data();
     fb.outputs = outputs_.data();
     for (uint32_t lane = 0; lane < W; ++lane) fb.sampleMask[lane] = ~0u;  // unwritten: keeps all samples
-    s_.fragmentShader(&fb);
+    s_->fragmentShader(&fb);
     alive = fb.alive & coverage;
     // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)
     // remove samples; alpha to one then sets that alpha to 1.
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
-      if (s_.fragment.writesSampleMask) sampleBits[lane] &= fb.sampleMask[lane];
-      if (s_.alphaToCoverage && (s_.fragment.colorOutputs & 1))
+      if (s_->fragment.writesSampleMask) sampleBits[lane] &= fb.sampleMask[lane];
+      if (s_->alphaToCoverage && (s_->fragment.colorOutputs & 1))
         sampleBits[lane] &= alphaToCoverageMask(asFloat(outputs_[3 * W + lane]), samples);
-      if (s_.alphaToOne)
-        for (uint32_t i = 0; i < s_.colorCount; ++i) outputs_[(i * 4 + 3) * W + lane] = asWord(1.0f);
+      if (s_->alphaToOne)
+        for (uint32_t i = 0; i < s_->colorCount; ++i) outputs_[(i * 4 + 3) * W + lane] = asWord(1.0f);
     }
     alive = lanesWithSamples(lanes, alive);
   }
   if (testsEnabled_ && !early_) {
-    runTests(lanes, alive, s_.fragment.writesFragDepth ? fb.fragDepth : nullptr);
+    runTests(lanes, alive, s_->fragment.writesFragDepth ? fb.fragDepth : nullptr);
     alive = lanesWithSamples(lanes, alive);
   }
-  if (s_.occlusionSamples)  // "Sample Counting": samples that passed every test
+  if (s_->occlusionSamples)  // "Sample Counting": samples that passed every test
     for (uint32_t lane = 0; lane < W; ++lane)
       if (alive >> lane & 1) occlusionSamples_ += uint32_t(__builtin_popcount(sampleBits[lane]));
-  if (!s_.fragmentShader) return;
+  if (!s_->fragmentShader) return;
 
   // Colour attachments: location i writes attachment i, in every sample that passed.
-  for (uint32_t i = 0; i < s_.colorCount; ++i) {
-    const AttachmentView& att = s_.color[i];
-    const BlendAttachment& blend = s_.blend[i];
+  for (uint32_t i = 0; i < s_->colorCount; ++i) {
+    const AttachmentView& att = s_->color[i];
+    const BlendAttachment& blend = s_->blend[i];
     // An attachment no output location writes keeps its contents.
-    if (!att.base || !blend.writeMask || !(s_.fragment.colorOutputs >> i & 1)) continue;
+    if (!att.base || !blend.writeMask || !(s_->fragment.colorOutputs >> i & 1)) continue;
     if (blocks_ && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
       writeUnorm8(i, alive, lanes);
       continue;
@@ -504,7 +529,7 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
           // "Blending": fixed-point attachments clamp source, destination and constants first.
           float sv[4], d[4], kc[4];
           for (int c = 0; c < 4; ++c) {
-            sv[c] = out.f[c], d[c] = cur.f[c], kc[c] = s_.blendConstants[c];
+            sv[c] = out.f[c], d[c] = cur.f[c], kc[c] = s_->blendConstants[c];
             if (unorm) sv[c] = std::clamp(sv[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f), kc[c] = std::clamp(kc[c], 0.0f, 1.0f);
             if (snorm) sv[c] = std::clamp(sv[c], -1.0f, 1.0f), d[c] = std::clamp(d[c], -1.0f, 1.0f), kc[c] = std::clamp(kc[c], -1.0f, 1.0f);
           }
@@ -592,10 +617,10 @@ const Unorm8Table kUnorm8;
 // arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask", encode) on whole
 // 32-bit texels, without the texel codec's per-component dispatch.
 void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
-  const uint32_t W = s_.simdWidth;
-  const uint32_t samples = std::max(s_.raster.samples, 1u);
-  const AttachmentView& att = s_.color[attachment];
-  const BlendAttachment& blend = s_.blend[attachment];
+  const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const AttachmentView& att = s_->color[attachment];
+  const BlendAttachment& blend = s_->blend[attachment];
   const bool bgra = att.format == VK_FORMAT_B8G8R8A8_UNORM;
   // Memory byte of component c (R, G, B, A).
   const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
@@ -604,7 +629,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
     if (!(blend.writeMask >> c & 1)) keep |= 0xFFu << shift[c];
   const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
   float k[4];
-  for (int c = 0; c < 4; ++c) k[c] = std::clamp(s_.blendConstants[c], 0.0f, 1.0f);
+  for (int c = 0; c < 4; ++c) k[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
   uint32_t texels[abi::kMaxSimdWidth];
   if (blend.enable) {
     // Per sample index: decode the lanes' destinations, blend all lanes at once, store those

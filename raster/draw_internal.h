@@ -128,8 +128,12 @@ class FragmentStage {
   // Shades what is batched and adds the samples counted for an occlusion query to the draw's
   // counter (atomically: tiles of one draw finish on several threads).
   void flush();
+  // Continues with another draw's state (flushing what the previous one batched): one stage
+  // serves a tile's draws one after another without reallocating.
+  void retarget(const DrawState& state);
 
  private:
+  void flushOcclusion();
   // Per lane of a batch: the pixel, the samples still covered, and each sample's depth.
   struct LaneState {
     int32_t px[abi::kMaxSimdWidth], py[abi::kMaxSimdWidth];
@@ -166,7 +170,8 @@ class FragmentStage {
   void storeDepth(float z, uint8_t* texel) const;
   float quantizeDepth(float z) const;
 
-  const DrawState& s_;
+  const DrawState* s_ = nullptr;
+  uint32_t simdWidth_ = 0;
   const bool blocks_;
   enum class DepthKind : uint8_t { Codec, Float32, Unorm16, Unorm24 };
   const FormatInfo* depthInfo_ = nullptr;  // the depth attachment's format, null without one

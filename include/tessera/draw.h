@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vulkan/vulkan_core.h>
 
 #include "tessera/raster.h"
@@ -142,6 +143,30 @@ void resolveAttachment(const AttachmentView& src, const AttachmentView& dst, VkI
 //  - Binned: vertex shading and set-up in batches over a thread pool, primitives binned into
 //    screen tiles, tiles drawn in parallel, each in primitive order (raster/draw_binned.cpp).
 enum class RasterPath { Reference, Binned };
+
+// The binned path's unit of work: the draws of one render pass instance, accumulated and run
+// together (raster/draw_binned.cpp), so that a tile is drawn once for all of them while it is
+// in cache and work hidden by a later opaque primitive is dropped. add() shades and sets up the
+// draw at once (its state is copied; buffers and descriptors it points at must stay valid
+// until flush()); flush() draws every tile and empties the scene. Draws with different
+// attachments, or more than the scene holds, flush the earlier ones first. Results are those
+// of running the draws one after another through drawReference.
+class Scene {
+ public:
+  explicit Scene(ThreadPool& pool);
+  ~Scene();
+  Scene(const Scene&) = delete;
+  Scene& operator=(const Scene&) = delete;
+  void add(const DrawState& state, const DrawCall& call);
+  void flush();
+  bool empty() const;
+
+ private:
+  struct Window;
+  struct Impl;
+  void runTiles();
+  std::unique_ptr<Impl> impl_;
+};
 
 // TESSERA_RASTER=reference|binned (default binned), read once per process.
 RasterPath defaultRasterPath();

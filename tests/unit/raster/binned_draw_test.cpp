@@ -296,6 +296,82 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
   EXPECT_GE(changed, 30);
 }
 
+// An opaque full-screen quad (two triangles), no tests or blending: what lets a scene drop the
+// work under it.
+Scene opaqueQuad(std::mt19937& rng) {
+  Scene sc = generateScene(rng, 1);
+  sc.vertices.clear();
+  sc.indices.clear();
+  const float z = uniform(rng, 0, 1);
+  for (auto [x, y] : {std::pair{-1.3f, -1.3f}, {1.3f, -1.3f}, {-1.3f, 1.3f}, {1.3f, -1.3f}, {1.3f, 1.3f}, {-1.3f, 1.3f}})
+    addVertex(sc, rng, x, y, z, 1);
+  DrawState& s = sc.state;
+  s.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  s.primitiveRestart = false;
+  s.raster.cullMode = VK_CULL_MODE_NONE;
+  s.raster.scissor = {0, 0, kWidth, kHeight};
+  s.depthTest = s.stencilTest = s.depthBoundsTest = s.alphaToCoverage = false;
+  s.sampleMask = ~0u;
+  s.blend[0].enable = false;
+  s.blend[0].writeMask = 0xF;
+  sc.discard = false;
+  s.fragment.canDiscard = s.fragment.writesFragDepth = false;
+  sc.call = DrawCall{};
+  sc.call.vertexCount = 6;
+  return sc;
+}
+
+// Several draws into the same attachments accumulated in one Scene (draw.h: "Results are those
+// of running the draws one after another through drawReference"), with opaque full-screen
+// quads among them so that hidden work is dropped, and occlusion queries on some scenes.
+TEST(BinnedDraw, ScenesOfSeveralDrawsMatchTheReference) {
+  ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
+  std::mt19937 rng(99);
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    std::vector<Scene> draws;
+    const int count = 2 + int(sceneRng() % 5);
+    for (int d = 0; d < count; ++d) draws.push_back(sceneRng() % 3 == 0 ? opaqueQuad(sceneRng) : generateScene(sceneRng, samples));
+    // One render pass instance: every draw sees the same attachments in the same formats.
+    for (Scene& d : draws) {
+      d.state.raster.samples = samples;
+      d.depthFormat = draws[0].depthFormat;
+      d.state.raster.depthFormat = draws[0].depthFormat;
+    }
+    const bool counting = sceneRng() % 3 == 0;
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(samples, initRng);
+    uint64_t expectedOcclusion = 0;
+    for (Scene& d : draws) {
+      bind(d, expected, 8, counting ? &expectedOcclusion : nullptr);
+      drawReference(d.state, d.call);
+    }
+    for (uint32_t w : {4u, 16u}) {
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(samples, sameInit);
+        uint64_t occlusion = 0;
+        tessera::raster::Scene scene(pool);
+        for (Scene& d : draws) {
+          bind(d, got, w, counting ? &occlusion : nullptr);
+          scene.add(d.state, d.call);
+        }
+        scene.flush();
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << count << " draws, samples " << samples << ", W " << w
+                                        << ", threads " << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+        ASSERT_EQ(got.stencil, expected.stencil);
+        ASSERT_EQ(occlusion, expectedOcclusion);
+      }
+    }
+  }
+}
+
 // "Basic Polygon Rasterization": the tie-breaking rule makes a mesh watertight. A jittered grid
 // covering the whole framebuffer, drawn with stencil INCREMENT_AND_WRAP: every sample ends at 1.
 TEST(BinnedDraw, SharedEdgesCoverEverySampleOnce) {
