@@ -99,7 +99,20 @@ VkDevice createDeviceWithEverything(VkPhysicalDevice pd, const std::vector<const
   return dev;
 }
 
-using ExtensionsTest = VulkanTest;
+// The fixture's instance enables every offered instance extension, so that device extensions
+// that need one (VK_KHR_swapchain: VK_KHR_surface) can be enabled too.
+class ExtensionsTest : public VulkanTest {
+ protected:
+  void SetUp() override {
+    for (const auto& n : names(instanceExtensions())) {
+      if (n == VK_EXT_DEBUG_UTILS_EXTENSION_NAME) continue;  // the fixture enables it anyway
+      instanceNames_.push_back(n);
+    }
+    for (const auto& n : instanceNames_) extraInstanceExtensions.push_back(n.c_str());
+    VulkanTest::SetUp();
+  }
+  std::vector<std::string> instanceNames_;
+};
 
 TEST_F(ExtensionsTest, PromotedExtensionsAreListedExactlyWhenTheirFunctionalityWorks) {
   std::set<std::string> offered;
@@ -149,6 +162,7 @@ TEST_F(ExtensionsTest, ADeviceEnablingEveryExtensionIsValidAndResolvesEveryComma
     enabled.insert(n);
   }
   enabled.insert(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);  // the fixture's instance enables it
+  enabled.insert(instanceNames_.begin(), instanceNames_.end());
   VkDevice dev = createDeviceWithEverything(physicalDevice, ptrs);
   ASSERT_NE(dev, VK_NULL_HANDLE);
   size_t checked = 0;
