@@ -1,4 +1,4 @@
-// Surfaces and the vkGetPhysicalDeviceSurface* queries.
+// Surfaces and the vkGetPhysicalDeviceSurface* queries (the XCB specifics in wsi_xcb.cpp).
 #include "wsi_surface.h"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include "entrypoints.h"
 #include "host_allocator.h"
 #include "instance.h"
+#include "wsi_xcb.h"
 
 namespace tessera {
 namespace {
@@ -36,7 +37,9 @@ VkResult fillArray(uint32_t* pCount, T* pOut, std::span<const T> items) {
 
 }  // namespace
 
-bool surfacePlatformSupported(const Surface& surface) { return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS; }
+bool surfacePlatformSupported(const Surface& surface) {
+  return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isXcbSurface(surface);
+}
 
 std::span<const VkSurfaceFormatKHR> surfaceFormats() { return kFormats; }
 std::span<const VkPresentModeKHR> surfacePresentModes() { return kPresentModes; }
@@ -46,11 +49,19 @@ VkResult surfaceCapabilities(const Surface& surface, VkSurfaceCapabilitiesKHR* o
   *out = {};
   out->minImageCount = kSurfaceMinImageCount;
   out->maxImageCount = kSurfaceMaxImageCount;
-  // A headless surface has no size of its own: the swapchain's imageExtent decides
-  // (VK_EXT_headless_surface: currentExtent is the special value 0xFFFFFFFF).
-  out->currentExtent = {0xFFFFFFFFu, 0xFFFFFFFFu};
-  out->minImageExtent = {1, 1};
-  out->maxImageExtent = {kSurfaceMaxExtent, kSurfaceMaxExtent};
+  if (isXcbSurface(surface)) {
+    // A window's swapchain matches the window (as on other X11 drivers); a window that
+    // cannot be asked for its size is gone.
+    VkExtent2D extent;
+    if (!xcbWindowExtent(surface, &extent)) return VK_ERROR_SURFACE_LOST_KHR;
+    out->currentExtent = out->minImageExtent = out->maxImageExtent = extent;
+  } else {
+    // A headless surface has no size of its own: the swapchain's imageExtent decides
+    // (VK_EXT_headless_surface: currentExtent is the special value 0xFFFFFFFF).
+    out->currentExtent = {0xFFFFFFFFu, 0xFFFFFFFFu};
+    out->minImageExtent = {1, 1};
+    out->maxImageExtent = {kSurfaceMaxExtent, kSurfaceMaxExtent};
+  }
   out->maxImageArrayLayers = 1;
   out->supportedTransforms = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
   out->currentTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;

@@ -24,14 +24,15 @@ namespace {
 std::mutex gSurfacesMutex;
 std::unordered_map<const Surface*, Swapchain*> gSurfaceSwapchains;
 
-// What the presentation engine does with each image: the capture when its frame is selected.
+// What the presentation engine does with each image: the capture when its frame is selected,
+// the copy into the window for a window's surface.
 void outputImage(Swapchain& sc, const Presenter::Request& r) {
-  const std::optional<CaptureSettings>& capture = sc.capture;
-  if (!capture || !capture->frames.contains(r.frame)) return;
   const Image& image = *fromHandle<Image>(sc.images[r.image]);
   const SubresourceView v = image.view(VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
-  writeCapturePng(captureFileName(capture->dir, r.frame), v.data, v.extent.width, v.extent.height, v.rowPitch,
-                  sc.format);
+  if (sc.capture && sc.capture->frames.contains(r.frame))
+    writeCapturePng(captureFileName(sc.capture->dir, r.frame), v.data, v.extent.width, v.extent.height, v.rowPitch,
+                    sc.format);
+  if (sc.window) sc.window->show(v.data, v.extent.width, v.extent.height, v.rowPitch, sc.format);
 }
 
 void releaseImage(Swapchain& sc, uint32_t index) {
@@ -194,6 +195,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSwapchainKHR(VkDevice device, con
   bool ok = false;
   try {
     sc->capture = captureSettingsFromEnvironment();
+    if (isXcbSurface(*surface)) sc->window = XcbOutput::create(*surface);
     ok = createImages(*sc, *pCreateInfo);
     sc->states.assign(sc->images.size(), Swapchain::ImageState::Available);
     for (uint32_t i = 0; i < sc->images.size(); ++i) sc->available.push_back(i);

@@ -14,6 +14,7 @@
 
 #include "wsi_capture.h"
 #include "wsi_presenter.h"
+#include "wsi_xcb.h"
 
 namespace tessera {
 
@@ -37,6 +38,7 @@ struct Swapchain {
   std::vector<VkImage> images;
   std::vector<VkDeviceMemory> memories;
   std::optional<CaptureSettings> capture;  // TESSERA_CAPTURE_* when the swapchain was created
+  std::unique_ptr<XcbOutput> window;       // an X11 window's output, used by the presenter only
 
   std::mutex mutex;
   std::condition_variable changed;  // an image became available, or a present finished
