@@ -32,7 +32,14 @@ void outputImage(Swapchain& sc, const Presenter::Request& r) {
   if (sc.capture && sc.capture->frames.contains(r.frame))
     writeCapturePng(captureFileName(sc.capture->dir, r.frame), v.data, v.extent.width, v.extent.height, v.rowPitch,
                     sc.format);
-  if (sc.window) sc.window->show(v.data, v.extent.width, v.extent.height, v.rowPitch, sc.format);
+  if (sc.window) {
+    sc.window->show(v.data, v.extent.width, v.extent.height, v.rowPitch, sc.format);
+    // Asked here, off the application's thread, rather than at every acquire.
+    if (!sc.window->windowIs(v.extent.width, v.extent.height)) {
+      std::lock_guard lock(sc.mutex);
+      sc.suboptimal = true;
+    }
+  }
 }
 
 void releaseImage(Swapchain& sc, uint32_t index) {
@@ -146,12 +153,13 @@ VkResult acquire(Device* dev, Swapchain* sc, uint64_t timeout, VkSemaphore semap
   const uint32_t index = sc->available.front();
   sc->available.pop_front();
   sc->states[index] = Swapchain::ImageState::Acquired;
+  const VkResult result = sc->suboptimal ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
   lock.unlock();
   // The presentation engine has finished with the image: the acquire is complete now.
   if (semaphore) fromHandle<Semaphore>(semaphore)->signal(1);
   if (fence) fromHandle<Fence>(fence)->signal();
   *pIndex = index;
-  return VK_SUCCESS;
+  return result;
 }
 
 }  // namespace
@@ -274,13 +282,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueuePresentKHR(VkQueue queue, const Vk
           sc->states[index] = Swapchain::ImageState::Presented;
           ++sc->inFlight;
           items.push_back({sc, {index, ++dev->framesPresented}});
+          if (sc->suboptimal) result = VK_SUBOPTIMAL_KHR;
         }
       }
-      if (result != VK_SUCCESS) {
+      if (result < 0)
         reportError(dev->instance, VK_OBJECT_TYPE_SWAPCHAIN_KHR, reinterpret_cast<uint64_t>(sc),
                     "vkQueuePresentKHR: image %u of the swapchain is not acquired", index);
-        if (overall == VK_SUCCESS) overall = result;
-      }
+      // An error outranks VK_SUBOPTIMAL_KHR, which outranks success.
+      if (result < 0 ? overall >= 0 : (result != VK_SUCCESS && overall == VK_SUCCESS)) overall = result;
       if (pPresentInfo->pResults) pPresentInfo->pResults[i] = result;
     }
   } catch (const std::bad_alloc&) {

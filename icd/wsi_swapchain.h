@@ -46,6 +46,9 @@ struct Swapchain {
   std::deque<uint32_t> available;   // in the order they became available
   uint32_t inFlight = 0;            // presented images not yet given back
   bool retired = false;             // replaced by a newer swapchain (oldSwapchain)
+  // The window no longer has the swapchain's size: acquire and present say
+  // VK_SUBOPTIMAL_KHR (presenting still works, clipped), so the program can recreate it.
+  bool suboptimal = false;
   std::unique_ptr<Presenter> presenter;
 };
 

@@ -158,6 +158,13 @@ XcbOutput::~XcbOutput() {
 
 bool XcbOutput::usesSharedMemory() const { return state_->shmAvailable; }
 
+bool XcbOutput::windowIs(uint32_t width, uint32_t height) const {
+  xcb_get_geometry_reply_t* g = xcb_get_geometry_reply(state_->c, xcb_get_geometry(state_->c, state_->window), nullptr);
+  const bool same = g && g->width == width && g->height == height;
+  std::free(g);
+  return same;
+}
+
 void XcbOutput::show(const uint8_t* pixels, uint32_t width, uint32_t height, size_t rowPitch, VkFormat format) {
   State& s = *state_;
   const bool sourceBgr = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;

@@ -31,6 +31,8 @@ class XcbOutput {
   // pixels are no longer needed (the caller may then reuse the image).
   void show(const uint8_t* pixels, uint32_t width, uint32_t height, size_t rowPitch, VkFormat format);
   bool usesSharedMemory() const;
+  // Whether the window is still width x height (a round trip; false also when it is gone).
+  bool windowIs(uint32_t width, uint32_t height) const;
 
  private:
   struct State;

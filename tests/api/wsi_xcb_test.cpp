@@ -187,6 +187,37 @@ TEST_F(WsiXcb, TheWindowShowsThePresentedFrames) {
   presentAndCompare();
 }
 
+// A window resized under its swapchain: once the presentation engine has seen it, acquire
+// says VK_SUBOPTIMAL_KHR (the images still present, clipped) so that the program recreates it.
+TEST_F(WsiXcb, AResizedWindowMakesTheSwapchainSuboptimal) {
+  VkSwapchainKHR sc = createSwapchain(VK_PRESENT_MODE_FIFO_KHR, 2, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM,
+                                      {kWindowWidth, kWindowHeight});
+  ASSERT_NE(sc, VK_NULL_HANDLE);
+  frame(sc, 1);
+  const uint32_t size[2] = {kWindowWidth / 2u, kWindowHeight / 2u};
+  xcb_configure_window(connection_, window_, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, size);
+  std::free(xcb_get_input_focus_reply(connection_, xcb_get_input_focus(connection_), nullptr));  // done
+  const uint32_t presented = frame(sc, 2);
+  // Both images: the second to come back is frame 2's, given back after the engine saw the size.
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  VK_CHECK(vkCreateFence(device, &fci, nullptr, &fence));
+  VkResult last = VK_ERROR_UNKNOWN;
+  uint32_t index = UINT32_MAX;
+  for (int i = 0; i < 2; ++i) {
+    last = vkAcquireNextImageKHR(device, sc, 5'000'000'000ull, VK_NULL_HANDLE, fence, &index);
+    ASSERT_TRUE(last == VK_SUCCESS || last == VK_SUBOPTIMAL_KHR) << last;
+    VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(device, 1, &fence));
+  }
+  EXPECT_EQ(index, presented);
+  EXPECT_EQ(last, VK_SUBOPTIMAL_KHR);
+  VkSurfaceCapabilitiesKHR caps;
+  VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice, surface, &caps));
+  EXPECT_EQ(caps.currentExtent.width, size[0]);
+  vkDestroyFence(device, fence, nullptr);
+}
+
 TEST_F(WsiXcbPutImage, TheWindowShowsThePresentedFrames) {
   EXPECT_FALSE(xcb_get_extension_data(connection_, &xcb_shm_id)->present);
   EXPECT_LT(xcb_get_maximum_request_length(connection_) * 4, uint32_t(kWindowWidth) * kWindowHeight * 4);
