@@ -356,4 +356,11 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPrimitiveRestartEnable(VkCommandBuffe
   stateOf(commandBuffer).primitiveRestart = enable;
 }
 
+// VK_EXT_extended_dynamic_state2's two commands that did not become core. Valid only with the
+// extendedDynamicState2LogicOp / extendedDynamicState2PatchControlPoints features, which
+// Tessera reports unsupported (no logic ops, no tessellation), so no valid call reaches them;
+// they exist because every command of an enabled extension must resolve.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer, VkLogicOp) {}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer, uint32_t) {}
+
 }  // extern "C"

@@ -18,7 +18,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateDevice(VkPhysicalDevice physicalD
 
   std::bitset<size_t(ExtensionId::Count)> enabled;
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i) {
-    int index = findExtension(pCreateInfo->ppEnabledExtensionNames[i], true);
+    int index = findExtension(pCreateInfo->ppEnabledExtensionNames[i], &pd->features);
     if (index < 0) {
       reportError(inst, VK_OBJECT_TYPE_PHYSICAL_DEVICE, uint64_t(physicalDevice),
                   "vkCreateDevice: device extension %s is not supported by Tessera",

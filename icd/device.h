@@ -1,6 +1,7 @@
 // VkDevice and its queue.
 #pragma once
 
+#include <atomic>
 #include <bitset>
 #include <mutex>
 #include <unordered_map>
@@ -25,6 +26,8 @@ struct Device : DispatchableObject {
   std::bitset<size_t(ExtensionId::Count)> enabledExtensions;
   FeatureSet enabledFeatures;
   Queue* queue = nullptr;
+  // Images presented on this device so far: frame numbers of captures (icd/wsi_capture.h).
+  std::atomic<uint64_t> framesPresented{0};
 
   // VK_EXT_private_data / 1.3 private data: (slot, object) -> value.
   std::mutex privateDataMutex;

@@ -54,7 +54,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
   s.simdWidth = dev->physical->simdWidth;
   if (const auto* dyn = info.pDynamicState)
     for (uint32_t i = 0; i < dyn->dynamicStateCount; ++i)
-      if (uint32_t(dyn->pDynamicStates[i]) < 64) g.dynamicMask |= uint64_t(1) << uint32_t(dyn->pDynamicStates[i]);
+      if (const int bit = GraphicsPipelineState::dynamicStateBit(dyn->pDynamicStates[i]); bit >= 0)
+        g.dynamicMask |= uint64_t(1) << bit;
 
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];

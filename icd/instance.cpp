@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "entrypoint_table.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
 #include "physical_device.h"
@@ -10,10 +11,22 @@
 
 namespace tessera {
 
-int findExtension(const char* name, bool device) {
+bool extensionOffered(size_t index, const FeatureSet* deviceFeatures) {
+  const ExtensionInfo& e = supportedExtensions()[index];
+  if (e.isDevice != (deviceFeatures != nullptr)) return false;
+  // An extension is all or nothing: one command without an implementation (a weak symbol
+  // nobody defined) keeps the whole extension off the list.
+  for (const char* command : e.commands) {
+    const EntryPoint* entry = findEntryPoint(command);
+    if (!entry || !entry->function) return false;
+  }
+  return !deviceFeatures || extensionFeaturesPresent(index, *deviceFeatures);
+}
+
+int findExtension(const char* name, const FeatureSet* deviceFeatures) {
   auto exts = supportedExtensions();
   for (size_t i = 0; i < exts.size(); ++i)
-    if (exts[i].isDevice == device && !std::strcmp(exts[i].name, name)) return int(i);
+    if (!std::strcmp(exts[i].name, name)) return extensionOffered(i, deviceFeatures) ? int(i) : -1;
   return -1;
 }
 
@@ -29,16 +42,19 @@ void reportError(Instance* instance, VkObjectType type, uint64_t handle, const c
                             VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, type, handle, text);
 }
 
-static VkResult fillExtensionProperties(bool device, uint32_t* pCount, VkExtensionProperties* pProps) {
+static VkResult fillExtensionProperties(const FeatureSet* deviceFeatures, uint32_t* pCount,
+                                        VkExtensionProperties* pProps) {
+  auto exts = supportedExtensions();
   uint32_t total = 0;
-  for (const auto& e : supportedExtensions()) total += e.isDevice == device;
+  for (size_t i = 0; i < exts.size(); ++i) total += extensionOffered(i, deviceFeatures);
   if (!pProps) {
     *pCount = total;
     return VK_SUCCESS;
   }
   uint32_t written = 0;
-  for (const auto& e : supportedExtensions()) {
-    if (e.isDevice != device) continue;
+  for (size_t i = 0; i < exts.size(); ++i) {
+    const ExtensionInfo& e = exts[i];
+    if (!extensionOffered(i, deviceFeatures)) continue;
     if (written == *pCount) break;
     VkExtensionProperties& p = pProps[written++];
     std::memset(&p, 0, sizeof(p));
@@ -49,10 +65,10 @@ static VkResult fillExtensionProperties(bool device, uint32_t* pCount, VkExtensi
   return written < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-VkResult enumerateExtensionProperties(bool device, const char* layer, uint32_t* pCount,
+VkResult enumerateExtensionProperties(const FeatureSet* deviceFeatures, const char* layer, uint32_t* pCount,
                                       VkExtensionProperties* pProps) {
   if (layer) return VK_ERROR_LAYER_NOT_PRESENT;
-  return fillExtensionProperties(device, pCount, pProps);
+  return fillExtensionProperties(deviceFeatures, pCount, pProps);
 }
 
 }  // namespace tessera
@@ -68,7 +84,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateInstanceVersion(uint32_t* pApi
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateInstanceExtensionProperties(
     const char* pLayerName, uint32_t* pPropertyCount, VkExtensionProperties* pProperties) {
-  return enumerateExtensionProperties(false, pLayerName, pPropertyCount, pProperties);
+  return enumerateExtensionProperties(nullptr, pLayerName, pPropertyCount, pProperties);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount,
@@ -83,7 +99,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateInstance(const VkInstanceCreateIn
   // Extensions first: an unknown one fails before anything is allocated.
   std::bitset<size_t(ExtensionId::Count)> enabled;
   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i) {
-    int index = findExtension(pCreateInfo->ppEnabledExtensionNames[i], false);
+    int index = findExtension(pCreateInfo->ppEnabledExtensionNames[i], nullptr);
     if (index < 0) {
       TESSERA_LOG(Error, "vkCreateInstance: extension %s is not supported",
                   pCreateInfo->ppEnabledExtensionNames[i]);

@@ -9,6 +9,7 @@
 
 #include "debug_messenger.h"
 #include "extensions.h"
+#include "feature_set.h"
 #include "handles.h"
 
 namespace tessera {
@@ -31,6 +32,11 @@ struct Instance : DispatchableObject {
 void reportError(Instance* instance, VkObjectType type, uint64_t handle, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-int findExtension(const char* name, bool device);  // index in supportedExtensions() or -1
+// Whether Tessera offers extension `index` of supportedExtensions(): an instance extension when
+// deviceFeatures is null, else a device extension of the physical device with those features
+// (all its commands implemented, and the features the spec requires of it present).
+bool extensionOffered(size_t index, const FeatureSet* deviceFeatures);
+// Index in supportedExtensions() of the offered extension `name` (as above), or -1.
+int findExtension(const char* name, const FeatureSet* deviceFeatures);
 
 }  // namespace tessera

@@ -41,6 +41,22 @@ void freeBacking(DeviceMemory& m) {
   gDeviceMemoryInUse -= m.size;
 }
 
+// The external handle types a chained import/export structure asks for. Tessera supports
+// none (vkGetPhysicalDeviceExternalBufferProperties reports none), but 0 asks for nothing:
+// VK_KHR_external_memory (core 1.1) lets programs chain VkExportMemoryAllocateInfo with
+// handleTypes 0 (some always do), and an import with handleType 0 imports nothing.
+uint32_t externalHandleTypes(const VkBaseInStructure* s) {
+  switch (s->sType) {
+    case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO:
+      return reinterpret_cast<const VkExportMemoryAllocateInfo*>(s)->handleTypes;
+    case VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR:
+      return reinterpret_cast<const VkImportMemoryFdInfoKHR*>(s)->handleType;
+    case VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT:
+      return reinterpret_cast<const VkImportMemoryHostPointerInfoEXT*>(s)->handleType;
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 VkDeviceSize deviceMemoryInUse() { return gDeviceMemoryInUse.load(std::memory_order_relaxed); }
@@ -61,11 +77,9 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkAllocateMemory(VkDevice device, const V
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
   for (auto* p = static_cast<const VkBaseInStructure*>(pInfo->pNext); p; p = p->pNext) {
-    if (p->sType == VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT ||
-        p->sType == VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR ||
-        p->sType == VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO) {
+    if (externalHandleTypes(p)) {
       reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
-                  "vkAllocateMemory: external memory is not supported");
+                  "vkAllocateMemory: external memory handle types are not supported");
       return VK_ERROR_INVALID_EXTERNAL_HANDLE;
     }
   }

@@ -239,6 +239,9 @@ FeatureSet supportedFeatures() {
   f.shaderSampledImageArrayNonUniformIndexing = true;
   f.descriptorBindingSampledImageUpdateAfterBind = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
+  // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
+  // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.
+  f.imageCubeArray = true;
   f.samplerMirrorClampToEdge = true;
   f.samplerFilterMinmax = true;
   // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
@@ -259,6 +262,35 @@ FeatureSet supportedFeatures() {
   // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
   f.sampleRateShading = true;
   f.occlusionQueryPrecise = true;      // draw_fragments.cpp counts exactly the samples that pass
+  // raster/draw.cpp reads indices as full 32-bit values (readIndex) and adds vertexOffset
+  // exactly (64-bit sum), so every index up to maxDrawIndexedIndexValue = 2^32-1 is honoured
+  // (tests/api/draw_state_test.cpp draws with indices above 2^24).
+  f.fullDrawIndexUint32 = true;
+  // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
+  // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
+  f.formatA4R4G4B4 = true;
+  f.formatA4B4G4R4 = true;
+  // Texel buffer offsets need only the 1.3 properties' 16-byte alignment, which is also
+  // minTexelBufferOffsetAlignment: nothing else is asked of VK_EXT_texel_buffer_alignment.
+  f.texelBufferAlignment = true;
+  // The 1.3 dynamic states of VK_EXT_extended_dynamic_state(2) (icd/cmd_draw.cpp applies them
+  // at each draw; tests/api/draw_state_test.cpp). Logic ops and patch control points are not.
+  f.extendedDynamicState = true;
+  f.extendedDynamicState2 = true;
+
+  // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
+  // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the
+  // spec's "Feature Requirements" ask of it is supported, so the two cannot disagree.
+  f.descriptorIndexing = f.shaderSampledImageArrayDynamicIndexing && f.shaderStorageBufferArrayDynamicIndexing &&
+                         f.shaderUniformTexelBufferArrayDynamicIndexing && f.shaderStorageTexelBufferArrayDynamicIndexing &&
+                         f.shaderSampledImageArrayNonUniformIndexing && f.shaderStorageBufferArrayNonUniformIndexing &&
+                         f.shaderUniformTexelBufferArrayNonUniformIndexing &&
+                         f.descriptorBindingSampledImageUpdateAfterBind && f.descriptorBindingStorageImageUpdateAfterBind &&
+                         f.descriptorBindingStorageBufferUpdateAfterBind &&
+                         f.descriptorBindingUniformTexelBufferUpdateAfterBind &&
+                         f.descriptorBindingStorageTexelBufferUpdateAfterBind &&
+                         f.descriptorBindingUpdateUnusedWhilePending && f.descriptorBindingPartiallyBound &&
+                         f.runtimeDescriptorArray;
 
   return f;
 }

@@ -16,7 +16,7 @@
 
 namespace tessera {
 
-VkResult enumerateExtensionProperties(bool device, const char* layer, uint32_t* pCount,
+VkResult enumerateExtensionProperties(const FeatureSet* deviceFeatures, const char* layer, uint32_t* pCount,
                                       VkExtensionProperties* pProps);
 
 namespace {
@@ -276,8 +276,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceToolProperties(
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateDeviceExtensionProperties(
-    VkPhysicalDevice, const char* pLayerName, uint32_t* pCount, VkExtensionProperties* pProps) {
-  return enumerateExtensionProperties(true, pLayerName, pCount, pProps);
+    VkPhysicalDevice physicalDevice, const char* pLayerName, uint32_t* pCount, VkExtensionProperties* pProps) {
+  return enumerateExtensionProperties(&fromHandle<PhysicalDevice>(physicalDevice)->features, pLayerName, pCount, pProps);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkEnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* pCount,

@@ -21,9 +21,22 @@ struct GraphicsPipelineState {
   VkViewport viewport{};
   VkRect2D scissor{};
   float lineWidth = 1.0f;
-  uint64_t dynamicMask = 0;  // bit per VkDynamicState value < 64 (all of core 1.3's are)
-  bool isDynamic(VkDynamicState s) const { return uint32_t(s) < 64 && (dynamicMask >> uint32_t(s) & 1); }
+  uint64_t dynamicMask = 0;  // bit dynamicStateBit(state) per dynamic state
+  bool isDynamic(VkDynamicState s) const { return dynamicStateBit(s) >= 0 && (dynamicMask >> dynamicStateBit(s) & 1); }
+
+  // A bit per dynamic state Tessera knows, or -1. The 1.0 states are 0..8; the 1.3 ones keep
+  // the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
+  // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed after.
+  static constexpr int dynamicStateBit(VkDynamicState s) {
+    const int64_t v = int64_t(s);
+    if (v >= 0 && v < 32) return int(v);
+    if (v >= 1000267000 && v < 1000267012) return int(32 + v - 1000267000);
+    if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
+    return -1;
+  }
 };
+static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_STENCIL_OP) == 43);
+static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE) == 48);
 
 struct Pipeline {
   VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;

@@ -7,6 +7,7 @@
 #include "entrypoint_table.h"
 #include "entrypoints.h"
 #include "instance.h"
+#include "physical_device.h"
 
 namespace tessera {
 
@@ -29,7 +30,11 @@ bool coreVisible(const EntryPoint& e, uint32_t apiVersion) {
   return e.coreMinor >= 0 && uint32_t(e.coreMinor) <= VK_API_VERSION_MINOR(apiVersion);
 }
 
-bool extensionIsDevice(int index) { return index >= 0 && supportedExtensions()[size_t(index)].isDevice; }
+// A device extension the instance's physical device offers (its commands are looked up at
+// instance level before any device exists).
+bool deviceExtensionOffered(const Instance* instance, int index) {
+  return index >= 0 && instance->physicalDevice && extensionOffered(size_t(index), &instance->physicalDevice->features);
+}
 
 PFN_vkVoidFunction instanceProcAddr(Instance* instance, const char* name) {
   if (!name) return nullptr;
@@ -41,7 +46,7 @@ PFN_vkVoidFunction instanceProcAddr(Instance* instance, const char* name) {
   // Device-extension commands are returned at instance level: the device that enables them
   // does not exist yet (the loader builds its trampolines from these).
   for (int ext : {e->extension, e->extension2})
-    if (instance->extensionEnabled(ext) || extensionIsDevice(ext)) return e->function;
+    if (instance->extensionEnabled(ext) || deviceExtensionOffered(instance, ext)) return e->function;
   return nullptr;
 }
 

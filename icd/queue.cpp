@@ -13,6 +13,7 @@ void runSubmission(Queue* queue, Submission& s) {
   for (const SemaphoreOp& w : s.waits) w.semaphore->wait(w.value, std::chrono::steady_clock::time_point::max());
   ExecContext ctx{queue->device, queue};
   for (CommandBuffer* cb : s.commandBuffers) cb->execute(ctx);
+  if (s.hostStep) s.hostStep();
   for (const SemaphoreOp& sig : s.signals) sig.semaphore->signal(sig.value);
   if (s.fence) s.fence->signal();
 }
@@ -82,6 +83,18 @@ VkResult waitQueueIdle(Queue* queue) {
   std::unique_lock lock(queue->mutex);
   queue->idle.wait(lock, [&] { return queue->pending.empty() && !queue->busy; });
   return VK_SUCCESS;
+}
+
+VkResult queueHostStep(Queue* queue, std::vector<SemaphoreOp> waits, std::function<void()> step) {
+  std::vector<Submission> batch;
+  try {
+    batch.emplace_back();
+    batch[0].waits = std::move(waits);
+    batch[0].hostStep = std::move(step);
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  return enqueue(queue, std::move(batch));
 }
 
 }  // namespace tessera

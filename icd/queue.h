@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -29,6 +30,9 @@ struct Submission {
   std::vector<CommandBuffer*> commandBuffers;
   std::vector<SemaphoreOp> signals;
   Fence* fence = nullptr;  // set on the last batch of a vkQueueSubmit only
+  // Runs on the queue thread once the waits are over and the command buffers have run
+  // (vkQueuePresentKHR hands its images to the presentation engine here).
+  std::function<void()> hostStep;
 };
 
 struct Queue : DispatchableObject {
@@ -45,5 +49,8 @@ struct Queue : DispatchableObject {
 VkResult createQueue(Device* device, Queue** out);
 void destroyQueue(Device* device, Queue* queue);
 VkResult waitQueueIdle(Queue* queue);
+// Queues `step` to run on the queue thread after everything submitted before it and after
+// `waits` (binary semaphore waits take value 1).
+VkResult queueHostStep(Queue* queue, std::vector<SemaphoreOp> waits, std::function<void()> step);
 
 }  // namespace tessera

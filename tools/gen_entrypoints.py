@@ -8,7 +8,8 @@ Outputs (in the build tree):
   entrypoints.cpp  the name -> function table (promoted aliases included, each pointing at the
                    core implementation) with each command's level and what provides it.
   extensions.h/.cpp  the supported extensions (icd/supported_extensions.txt) with their spec
-                   versions from the registry, and an index per extension.
+                   versions from the registry, an index per extension, the commands each
+                   provides and the features the spec requires of it (checked at run time).
   feature_set.h/.cpp  FeatureSet (one bool per feature name), and the code that fills every
                    feature struct of a VkPhysicalDeviceFeatures2 chain and that reads the
                    features requested in a VkDeviceCreateInfo chain.
@@ -20,14 +21,62 @@ import sys
 from vkxml import CORE_VERSIONS, Registry
 
 
-def read_supported(path):
-    names = []
+def read_supported(path, reg):
+    """The listed extensions in order, and {extension: [[feature, ...alternatives], ...]}.
+
+    Line forms (see icd/supported_extensions.txt):
+      VK_FOO                    list VK_FOO
+      VK_FOO: a b|c             list VK_FOO; advertise it only when feature a and (b or c) are
+                                supported (the spec's "Feature Requirements")
+      @promoted                 list every extension vk.xml marks promotedto VK_VERSION_1_1..1_3
+    """
+    names, gates = [], {}
+
+    def add(name):
+        if name not in reg.extensions:
+            raise SystemExit(f"unknown extension {name}")
+        if name not in names:
+            names.append(name)
+
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
-            if line:
-                names.append(line)
-    return names
+            if not line:
+                continue
+            if line == "@promoted":
+                for name in promoted_extensions(reg):
+                    add(name)
+                continue
+            name, _, features = line.partition(":")
+            name = name.strip()
+            add(name)
+            if features.strip():
+                gates[name] = [alt.split("|") for alt in features.split()]
+    return names, gates
+
+
+def promoted_extensions(reg):
+    """Extensions whose functionality became part of core 1.1-1.3, in registry order."""
+    return [name for name, ext in reg.extensions.items()
+            if ext.get("promotedto") in CORE_VERSIONS[1:] and "vulkan" in ext.get("supported", "").split(",")]
+
+
+def block_holds(req, supported_exts):
+    """A <require> block that needs another extension or a newer core version is only
+    provided when that holds; Tessera implements all of 1.3, so core dependencies always hold."""
+    dep = req.get("extension") or req.get("depends") or req.get("feature")
+    if not dep:
+        return True
+    return all(d in supported_exts or d in CORE_VERSIONS
+               for d in dep.replace("+", ",").replace("(", "").replace(")", "").split(","))
+
+
+def extension_commands(reg, ext_name, supported_exts):
+    cmds = []
+    for req in reg.require_blocks(reg.extensions[ext_name]):
+        if block_holds(req, supported_exts):
+            cmds += [c.get("name") for c in req.findall("command") if c.get("name") not in cmds]
+    return cmds
 
 
 def extension_spec_version(ext):
@@ -46,16 +95,8 @@ def provided_commands(reg, supported_exts):
             for c in req.findall("command"):
                 providers.setdefault(c.get("name"), []).append(feature.get("name"))
     for ext_name in supported_exts:
-        ext = reg.extensions[ext_name]
-        for req in reg.require_blocks(ext):
-            # A block that needs another extension or a newer core version is only provided
-            # when that holds; Tessera implements all of 1.3, so core dependencies always hold.
-            dep = req.get("extension") or req.get("depends")
-            if dep and not all(d in supported_exts or d in CORE_VERSIONS
-                               for d in dep.replace("+", ",").replace("(", "").replace(")", "").split(",")):
-                continue
-            for c in req.findall("command"):
-                providers.setdefault(c.get("name"), []).append(ext_name)
+        for c in extension_commands(reg, ext_name, supported_exts):
+            providers.setdefault(c, []).append(ext_name)
     return providers
 
 
@@ -70,14 +111,31 @@ def provided_types(reg, supported_exts):
     return types
 
 
-def gen_entrypoints(reg, providers, ext_index, out_dir):
+def platform_protects(reg, supported):
+    """The VK_USE_PLATFORM_* macros of the window-system platforms listed extensions need."""
+    protects = {p.get("name"): p.get("protect") for p in reg.root.find("platforms")}
+    return sorted({protects[reg.extensions[e].get("platform")] for e in supported
+                   if reg.extensions[e].get("platform")})
+
+
+def gen_entrypoints(reg, providers, ext_index, supported, out_dir):
     impl = {}  # exported name -> implementation symbol
     for name in providers:
         impl[name] = "tessera_" + reg.resolve_command(name)
     canonical = sorted({reg.resolve_command(n) for n in providers})
 
+    # The platform macros must hold in every file (vk_icd.h includes vulkan.h early), so the
+    # build defines them; this only checks that it does.
+    platform = []
+    for protect in platform_protects(reg, supported):
+        platform += [f"#ifndef {protect}",
+                     f"#error \"a listed extension needs {protect}: define it for the ICD (icd/CMakeLists.txt)\"",
+                     "#endif"]
+    if platform:
+        # vulkan.h brings in each defined platform's system header and its Vulkan types.
+        platform = ["// Window-system platforms of the listed extensions."] + platform + ["#include <vulkan/vulkan.h>"]
     h = ["// Generated by tools/gen_entrypoints.py from vk.xml. Do not edit.",
-         "#pragma once", "#include <vulkan/vulkan_core.h>", "",
+         "#pragma once", "#include <vulkan/vulkan_core.h>"] + platform + ["",
          "// Weak: an entry point nobody implements resolves to NULL, and GetProcAddr says so.",
          "extern \"C\" {"]
     for name in canonical:
@@ -98,6 +156,8 @@ def gen_entrypoints(reg, providers, ext_index, out_dir):
         core = [p for p in provs if p in CORE_VERSIONS]
         core_minor = CORE_VERSIONS.index(core[0]) if core else -1
         exts = [ext_index[p] for p in provs if p in ext_index]
+        if len(exts) > 2:
+            raise SystemExit(f"{name}: more than two providing extensions; widen EntryPoint")
         ext_a = exts[0] if exts else -1
         ext_b = exts[1] if len(exts) > 1 else -1
         c.append(f"  {{\"{name}\", reinterpret_cast<PFN_vkVoidFunction>({impl[name]}), "
@@ -109,30 +169,55 @@ def gen_entrypoints(reg, providers, ext_index, out_dir):
         f.write("\n".join(c))
 
 
-def gen_extensions(reg, supported, out_dir):
+def gen_extensions(reg, supported, gates, feature_names, out_dir):
+    supported_set = set(supported)
     rows = []
     for name in supported:
         ext = reg.extensions[name]
-        rows.append((name, ext.get("type"), extension_spec_version(ext)))
+        for alternatives in gates.get(name, []):
+            for feature in alternatives:
+                if feature not in feature_names:
+                    raise SystemExit(f"{name}: unknown feature {feature}")
+        if name in gates and ext.get("type") != "device":
+            raise SystemExit(f"{name}: only device extensions have feature requirements")
+        rows.append((name, ext.get("type"), extension_spec_version(ext),
+                     extension_commands(reg, name, supported_set)))
     h = ["// Generated by tools/gen_entrypoints.py from vk.xml. Do not edit.",
-         "#pragma once", "#include <cstdint>", "#include <span>", "#include <vulkan/vulkan_core.h>", "",
+         "#pragma once", "#include <cstddef>", "#include <cstdint>", "#include <span>",
+         "#include <vulkan/vulkan_core.h>", "", "#include \"feature_set.h\"", "",
          "namespace tessera {", "",
          "enum class ExtensionId : int {"]
-    for i, (name, _, _) in enumerate(rows):
+    for i, (name, _, _, _) in enumerate(rows):
         h.append(f"  {name[3:]} = {i},")
     h += [f"  Count = {len(rows)}", "};", "",
-          "struct ExtensionInfo {", "  const char* name;", "  bool isDevice;", "  uint32_t specVersion;", "};", "",
-          "std::span<const ExtensionInfo> supportedExtensions();", "",
+          "struct ExtensionInfo {", "  const char* name;", "  bool isDevice;", "  uint32_t specVersion;",
+          "  std::span<const char* const> commands;  // every command it provides here",
+          "};", "",
+          "std::span<const ExtensionInfo> supportedExtensions();",
+          "// Whether `features` has everything the spec requires of extension `index` (its",
+          "// \"Feature Requirements\", as listed in icd/supported_extensions.txt).",
+          "bool extensionFeaturesPresent(size_t index, const FeatureSet& features);", "",
           "}  // namespace tessera", ""]
     with open(os.path.join(out_dir, "extensions.h"), "w") as f:
         f.write("\n".join(h))
     c = ["// Generated by tools/gen_entrypoints.py from vk.xml. Do not edit.",
-         "#include \"extensions.h\"", "", "namespace tessera {", "namespace {",
-         "const ExtensionInfo kExtensions[] = {"]
-    for name, typ, ver in rows:
-        c.append(f"  {{\"{name}\", {'true' if typ == 'device' else 'false'}, {ver}}},")
+         "#include \"extensions.h\"", "", "namespace tessera {", "namespace {"]
+    for i, (_, _, _, cmds) in enumerate(rows):
+        if cmds:
+            c.append(f"const char* const kCommands{i}[] = {{{', '.join(chr(34) + n + chr(34) for n in cmds)}}};")
+    c.append("const ExtensionInfo kExtensions[] = {")
+    for i, (name, typ, ver, cmds) in enumerate(rows):
+        span = f"kCommands{i}" if cmds else "{}"
+        c.append(f"  {{\"{name}\", {'true' if typ == 'device' else 'false'}, {ver}, {span}}},")
     c += ["};", "}  // namespace", "",
           "std::span<const ExtensionInfo> supportedExtensions() { return kExtensions; }", "",
+          "bool extensionFeaturesPresent(size_t index, const FeatureSet& f) {",
+          "  switch (index) {"]
+    for i, (name, _, _, _) in enumerate(rows):
+        if name in gates:
+            cond = " && ".join("(" + " || ".join(f"f.{x}" for x in alt) + ")" for alt in gates[name])
+            c.append(f"    case {i}: return {cond};  // {name}")
+    c += ["    default: return true;", "  }", "}", "",
           "}  // namespace tessera", ""]
     with open(os.path.join(out_dir, "extensions.cpp"), "w") as f:
         f.write("\n".join(c))
@@ -160,6 +245,13 @@ def feature_structs(reg, types):
                 bools.append(mname)
         structs.append((name, stype, bools))
     return structs
+
+
+def feature_names(reg, types):
+    names = []
+    for _, _, bools in feature_structs(reg, types):
+        names += [b for b in bools if b not in names]
+    return names
 
 
 def gen_features(reg, types, out_dir):
@@ -315,16 +407,13 @@ def main():
     ap.add_argument("--out-dir", required=True)
     args = ap.parse_args()
     reg = Registry(args.registry)
-    supported = read_supported(args.extensions)
-    for name in supported:
-        if name not in reg.extensions:
-            raise SystemExit(f"unknown extension {name}")
+    supported, gates = read_supported(args.extensions, reg)
     ext_index = {name: i for i, name in enumerate(supported)}
     os.makedirs(args.out_dir, exist_ok=True)
     providers = provided_commands(reg, set(supported))
-    gen_entrypoints(reg, providers, ext_index, args.out_dir)
-    gen_extensions(reg, supported, args.out_dir)
+    gen_entrypoints(reg, providers, ext_index, supported, args.out_dir)
     types = provided_types(reg, set(supported))
+    gen_extensions(reg, supported, gates, feature_names(reg, types), args.out_dir)
     gen_features(reg, types, args.out_dir)
     gen_properties(reg, types, args.out_dir)
 

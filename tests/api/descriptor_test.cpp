@@ -8,6 +8,7 @@
 // or texel buffers yet, so no valid view exists to write.
 #include <vector>
 
+#include "bare_device.h"
 #include "vulkan_fixture.h"
 
 namespace tessera_test {
@@ -89,27 +90,113 @@ TEST_F(Descriptors, EveryCoreTypeCanBeLaidOutAllocatedAndFreed) {
   vkDestroyDescriptorSetLayout(device, l, nullptr);
 }
 
+// A pool's limits are maxSets and its total descriptor count; the per-type sizes are shares of
+// that total which a set may borrow across (icd/descriptor_pool.cpp explains why).
 TEST_F(Descriptors, PoolLimitsGiveOutOfPoolMemoryAndResetGivesEverythingBack) {
   VkDescriptorSetLayout ubo = layout({binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3)});
   VkDescriptorSetLayout ssbo = layout({binding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)});
-  VkDescriptorPool p = descriptorPool(3, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 7}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5}}, 0);
+  VkDescriptorPool p = descriptorPool(3, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}}, 0);
   VkDescriptorSet sets[3] = {};
-  ASSERT_EQ(allocateSets(p, {ubo, ubo}, sets), VK_SUCCESS);  // 6 of 7 uniform buffers
-  EXPECT_EQ(allocateSets(p, {ubo}, &sets[2]), VK_ERROR_OUT_OF_POOL_MEMORY);
+  ASSERT_EQ(allocateSets(p, {ubo, ubo}, sets), VK_SUCCESS);  // 6 uniform buffers: 4 reserved, 2 borrowed
+  EXPECT_EQ(allocateSets(p, {ssbo}, &sets[2]), VK_ERROR_OUT_OF_POOL_MEMORY);  // all 6 descriptors in use
   EXPECT_EQ(sets[2], VK_NULL_HANDLE);
-  ASSERT_EQ(allocateSets(p, {ssbo}, &sets[2]), VK_SUCCESS);  // 3 sets: maxSets reached
+  ASSERT_EQ(vkResetDescriptorPool(device, p, 0), VK_SUCCESS);
+  ASSERT_EQ(allocateSets(p, {ubo, ssbo, ssbo}, sets), VK_SUCCESS);  // 3 sets: maxSets reached
   VkDescriptorSet more[2] = {};
   EXPECT_EQ(allocateSets(p, {ssbo}, more), VK_ERROR_OUT_OF_POOL_MEMORY);
   ASSERT_EQ(vkResetDescriptorPool(device, p, 0), VK_SUCCESS);
-  ASSERT_EQ(allocateSets(p, {ubo, ubo, ssbo}, sets), VK_SUCCESS);
-  ASSERT_EQ(vkResetDescriptorPool(device, p, 0), VK_SUCCESS);
   // A multi-set allocation that cannot complete leaves nothing behind.
-  EXPECT_EQ(allocateSets(p, {ubo, ubo, ubo}, sets), VK_ERROR_OUT_OF_POOL_MEMORY);
+  EXPECT_EQ(allocateSets(p, {ubo, ubo, ssbo}, sets), VK_ERROR_OUT_OF_POOL_MEMORY);
   for (VkDescriptorSet s : sets) EXPECT_EQ(s, VK_NULL_HANDLE);
-  EXPECT_EQ(allocateSets(p, {ubo, ubo, ssbo}, sets), VK_SUCCESS);
+  EXPECT_EQ(allocateSets(p, {ubo, ssbo, ssbo}, sets), VK_SUCCESS);
   vkDestroyDescriptorPool(device, p, nullptr);
   vkDestroyDescriptorSetLayout(device, ubo, nullptr);
   vkDestroyDescriptorSetLayout(device, ssbo, nullptr);
+}
+
+// What a video framework did: a pool sized for combined image samplers only, a layout with a
+// uniform buffer as well. lavapipe and RADV allocate it; so does Tessera while the pool's total
+// has room, and the set is written and used like any other.
+TEST_F(Descriptors, APoolWithoutUniformBuffersHoldsOneWhileItHasRoom) {
+  BufferAndMemory buf = createBuffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  VkDescriptorSetLayout l = layout({binding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1),
+                                    binding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1)});
+  VkDescriptorPool p = descriptorPool(2, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4}});
+  VkDescriptorSet sets[2] = {};
+  ASSERT_EQ(allocateSets(p, {l, l}, sets), VK_SUCCESS);
+  VkDescriptorBufferInfo info{buf.buffer, 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, sets[1], 0, 0, 1,
+                         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nullptr, &info};
+  vkUpdateDescriptorSets(device, 1, &w, 0, nullptr);
+  EXPECT_EQ(vkFreeDescriptorSets(device, p, 2, sets), VK_SUCCESS);
+  vkDestroyDescriptorPool(device, p, nullptr);
+  vkDestroyDescriptorSetLayout(device, l, nullptr);
+  destroy(buf);
+}
+
+// The rest of that framework's hang: after a failed allocation a program may go on recording
+// with the VK_NULL_HANDLE it got back and submit. The driver must still run the submission and
+// signal its fence (an unbound set reads as null descriptors), never leave the fence pending.
+// Without layers: the validation layer would report the null set and not pass the call on.
+TEST(DescriptorsWithoutLayers, ASubmissionAfterAFailedAllocationStillSignalsItsFence) {
+  BareDevice bare;
+  const VkDevice device = bare.device;
+  ASSERT_NE(device, VK_NULL_HANDLE);
+  VkDescriptorSetLayoutBinding b{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &b};
+  VkDescriptorSetLayout l;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device, &lci, nullptr, &l), VK_SUCCESS);
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
+  VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &size};
+  VkDescriptorPool p;
+  ASSERT_EQ(vkCreateDescriptorPool(device, &pci, nullptr, &p), VK_SUCCESS);
+  VkDescriptorSet sets[2] = {};
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, p, 1, &l};
+  ASSERT_EQ(vkAllocateDescriptorSets(device, &ai, &sets[0]), VK_SUCCESS);
+  ASSERT_EQ(vkAllocateDescriptorSets(device, &ai, &sets[1]), VK_ERROR_OUT_OF_POOL_MEMORY);  // maxSets
+  ASSERT_EQ(sets[1], VK_NULL_HANDLE);
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.setLayoutCount = 1;
+  plci.pSetLayouts = &l;
+  VkPipelineLayout pl;
+  ASSERT_EQ(vkCreatePipelineLayout(device, &plci, nullptr, &pl), VK_SUCCESS);
+  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof(kEmptyComputeShader),
+                                kEmptyComputeShader};
+  VkShaderModule module;
+  ASSERT_EQ(vkCreateShaderModule(device, &smci, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
+  cpci.layout = pl;
+  VkPipeline pipeline;
+  ASSERT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), VK_SUCCESS);
+  VkCommandPoolCreateInfo cpoolci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool cpool;
+  ASSERT_EQ(vkCreateCommandPool(device, &cpoolci, nullptr, &cpool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, cpool,
+                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb;
+  ASSERT_EQ(vkAllocateCommandBuffers(device, &cbai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  ASSERT_EQ(vkBeginCommandBuffer(cb, &bi), VK_SUCCESS);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &sets[1], 0, nullptr);
+  vkCmdDispatch(cb, 1, 1, 1);
+  ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  ASSERT_EQ(vkCreateFence(device, &fci, nullptr, &fence), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  ASSERT_EQ(vkQueueSubmit(bare.queue, 1, &si, fence), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(device, 1, &fence, VK_TRUE, 5'000'000'000ull), VK_SUCCESS);
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroyCommandPool(device, cpool, nullptr);
+  vkDestroyPipeline(device, pipeline, nullptr);
+  vkDestroyShaderModule(device, module, nullptr);
+  vkDestroyPipelineLayout(device, pl, nullptr);
+  vkDestroyDescriptorPool(device, p, nullptr);
+  vkDestroyDescriptorSetLayout(device, l, nullptr);
 }
 
 TEST_F(Descriptors, BuffersAndSamplersAreWrittenCopiedAndTemplated) {

@@ -76,6 +76,21 @@ TEST_F(DeviceTest, MemoryBudgetFollowsAllocations) {
   EXPECT_EQ(query(), before);
 }
 
+// VK_KHR_external_memory (core 1.1): a VkExportMemoryAllocateInfo whose handleTypes is 0 asks
+// for no exportable handle, so the allocation is plain memory (some programs always chain it).
+TEST_F(DeviceTest, ExportInfoWithNoHandleTypesAllocatesPlainMemory) {
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO, nullptr, 0};
+  VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO, &exportInfo};
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &dedicated, 4096, 0};
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(device, &info, nullptr, &memory), VK_SUCCESS);
+  void* p = nullptr;
+  ASSERT_EQ(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+  std::memset(p, 0x5a, 4096);
+  vkUnmapMemory(device, memory);
+  vkFreeMemory(device, memory, nullptr);
+}
+
 TEST_F(DeviceTest, FeaturesReportedThroughEveryStructAgree) {
   VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &timeline};

@@ -27,7 +27,8 @@ void VulkanTest::SetUp() {
   app.pApplicationName = "tessera-api-tests";
   app.apiVersion = VK_API_VERSION_1_3;
   const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char*> extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  extensions.insert(extensions.end(), extraInstanceExtensions.begin(), extraInstanceExtensions.end());
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
   messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
   messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
@@ -41,8 +42,8 @@ void VulkanTest::SetUp() {
   ici.pApplicationInfo = &app;
   ici.enabledLayerCount = 1;
   ici.ppEnabledLayerNames = layers;
-  ici.enabledExtensionCount = 1;
-  ici.ppEnabledExtensionNames = extensions;
+  ici.enabledExtensionCount = uint32_t(extensions.size());
+  ici.ppEnabledExtensionNames = extensions.data();
   VK_CHECK(vkCreateInstance(&ici, nullptr, &instance));
   auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
       vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
@@ -66,7 +67,7 @@ void VulkanTest::SetUp() {
   // that is advertised but breaks device creation or its users fails here.
   // Extensions whose features tests use, enabled when the device offers them.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-  std::vector<const char*> deviceExtensions;
+  std::vector<const char*> deviceExtensions = extraDeviceExtensions;
   void* extensionFeatures = nullptr;
   {
     uint32_t n = 0;

@@ -55,6 +55,8 @@ class VulkanTest : public ::testing::Test {
   std::vector<std::string> validationErrors;
   // Validation checks a test turns off (e.g. shader validation, to hand the driver bad SPIR-V).
   std::vector<VkValidationFeatureDisableEXT> validationDisables;
+  // Extensions a fixture adds to the instance and the device (set before SetUp).
+  std::vector<const char*> extraInstanceExtensions, extraDeviceExtensions;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;

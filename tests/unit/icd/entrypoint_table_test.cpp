@@ -5,6 +5,9 @@
 #include <cstring>
 
 #include "entrypoint_table.h"
+#include "extensions.h"
+#include "instance.h"
+#include "physical_device.h"
 
 namespace {
 
@@ -42,6 +45,40 @@ TEST(EntryPointTable, EveryCoreCommandIsImplementedAndOthersAreAbsent) {
   }
   EXPECT_EQ(findEntryPoint("vkCmdDrawMeshTasksEXT"), nullptr);
   EXPECT_EQ(findEntryPoint("vkNotACommand"), nullptr);
+}
+
+// Every extension icd/supported_extensions.txt lists has all its commands implemented: none is
+// silently left off at run time for a missing one (extensionOffered). Those that need features
+// are offered exactly when supportedFeatures() has them.
+TEST(ExtensionTable, EveryListedExtensionIsImplemented) {
+  auto exts = tessera::supportedExtensions();
+  for (const auto& e : exts)
+    for (const char* c : e.commands) {
+      const auto* entry = findEntryPoint(c);
+      ASSERT_NE(entry, nullptr) << c << " of " << e.name;
+      EXPECT_NE(entry->function, nullptr) << c << " of " << e.name;
+    }
+  const tessera::FeatureSet features = tessera::supportedFeatures();
+  for (size_t i = 0; i < exts.size(); ++i)
+    EXPECT_EQ(tessera::extensionOffered(i, exts[i].isDevice ? &features : nullptr),
+              tessera::extensionFeaturesPresent(i, features))
+        << exts[i].name;
+}
+
+TEST(ExtensionTable, FeatureGatesFollowTheFeatures) {
+  tessera::FeatureSet features = tessera::supportedFeatures();
+  const int multiview = tessera::findExtension("VK_KHR_multiview", &features);
+  EXPECT_EQ(multiview >= 0, features.multiview);
+  features.multiview = true;
+  EXPECT_GE(tessera::findExtension("VK_KHR_multiview", &features), 0);
+  features.shaderFloat16 = features.shaderInt8 = false;
+  EXPECT_LT(tessera::findExtension("VK_KHR_shader_float16_int8", &features), 0);
+  features.shaderInt8 = true;  // either of the two
+  EXPECT_GE(tessera::findExtension("VK_KHR_shader_float16_int8", &features), 0);
+  // An instance extension is not a device extension and the other way round.
+  EXPECT_LT(tessera::findExtension("VK_KHR_get_physical_device_properties2", &features), 0);
+  EXPECT_GE(tessera::findExtension("VK_KHR_get_physical_device_properties2", nullptr), 0);
+  EXPECT_LT(tessera::findExtension("VK_KHR_maintenance1", nullptr), 0);
 }
 
 }  // namespace

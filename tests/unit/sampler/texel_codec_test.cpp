@@ -487,6 +487,22 @@ TEST(FormatDefinition, PackedComponentsCountFromTheWordsLsb) {
   EXPECT_EQ(encodeU16(VK_FORMAT_B4G4R4A4_UNORM_PACK16, floats(0, 0, 1, 0)), 0xF000);
 }
 
+// VK_EXT_4444_formats (core 1.3): A4R4G4B4_UNORM_PACK16 has A in bits 12..15, R in 8..11,
+// G in 4..7, B in 0..3; A4B4G4R4 swaps R and B (formatA4R4G4B4 / formatA4B4G4R4 rest on this).
+TEST(FormatDefinition, FourFourFourFourFormatsWithAlphaFirst) {
+  TexelValue v = decodeU16(VK_FORMAT_A4R4G4B4_UNORM_PACK16, 0xF842);
+  EXPECT_FLOAT_EQ(v.f[0], 8.0f / 15.0f);
+  EXPECT_FLOAT_EQ(v.f[1], 4.0f / 15.0f);
+  EXPECT_FLOAT_EQ(v.f[2], 2.0f / 15.0f);
+  EXPECT_FLOAT_EQ(v.f[3], 1.0f);
+  v = decodeU16(VK_FORMAT_A4B4G4R4_UNORM_PACK16, 0xF842);
+  EXPECT_FLOAT_EQ(v.f[0], 2.0f / 15.0f);
+  EXPECT_FLOAT_EQ(v.f[2], 8.0f / 15.0f);
+  EXPECT_EQ(encodeU16(VK_FORMAT_A4R4G4B4_UNORM_PACK16, floats(1, 0, 0, 0)), 0x0F00);
+  EXPECT_EQ(encodeU16(VK_FORMAT_A4B4G4R4_UNORM_PACK16, floats(1, 0, 0, 0)), 0x000F);
+  EXPECT_EQ(encodeU16(VK_FORMAT_A4B4G4R4_UNORM_PACK16, floats(0, 0, 0, 1)), 0xF000);
+}
+
 TEST(FormatDefinition, UnpackedComponentsCountFromTheFirstByte) {
   EXPECT_EQ(encodeBytes(VK_FORMAT_B8G8R8A8_UNORM, floats(1, 0, 0, 0)),
             (std::vector<uint8_t>{0, 0, 255, 0}));
