@@ -34,6 +34,10 @@ constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
 struct BlockEdges {
   int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
   int64_t laneOffset[3][kBlockLanes];  // change from the block's first pixel to each lane's
+  // With 4 samples: change from a pixel's centre to each sample location, and its extremes.
+  uint32_t samples = 1;
+  int64_t sampleOffset[3][kMaxSamples];
+  int64_t sampleMin[3], sampleMax[3];
   int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
   rules::EdgeFunction edge[3];
   double invArea2;
@@ -51,18 +55,22 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
     e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
     for (int l = 0; l < kBlockLanes; ++l) e.laneOffset[k][l] = laneX(l) * e.stepX[k] + laneY(l) * e.stepY[k];
+    // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre.
+    e.samples = t.samples;
+    e.sampleMin[k] = e.sampleMax[k] = 0;
+    for (uint32_t smp = 0; smp < t.samples; ++smp) {
+      int64_t sx, sy;
+      rules::sampleLocation(0, 0, t.samples, smp, &sx, &sy);
+      const int64_t ox = sx - rules::pixelCenter(0), oy = sy - rules::pixelCenter(0);
+      e.sampleOffset[k][smp] = e.edge[k].dx * oy - e.edge[k].dy * ox;
+      e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
+      e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
+    }
   }
   e.invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
   return true;
 }
 
-// The pixels of one block: coverage, and per lane the depth and weights.
-struct BlockPixels {
-  uint32_t coverage;
-  int64_t edge[3][kBlockLanes];
-  float z[kBlockLanes], invW[kBlockLanes];
-  float persp[3][kBlockLanes], linear[3][kBlockLanes];
-};
 
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
 // values are linear: the block's corners bound them, so a block is rejected when one edge fails
@@ -74,20 +82,36 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   for (int k = 0; k < 3; ++k) {
     base[k] = e.edge[k].value(cx, cy);
     const int64_t c00 = base[k], c30 = base[k] + 3 * e.stepX[k], c03 = base[k] + 3 * e.stepY[k], c33 = c30 + 3 * e.stepY[k];
-    if (std::max(std::max(c00, c30), std::max(c03, c33)) < e.threshold[k]) return 0;
-    inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) >= e.threshold[k];
+    if (std::max(std::max(c00, c30), std::max(c03, c33)) + e.sampleMax[k] < e.threshold[k]) return 0;
+    inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
   }
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const bool inRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
-  if (inside && inRegion) return 0xFFFFu;
+  const uint32_t allSamples = (1u << e.samples) - 1;
+  if (inside && inRegion) {
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
+    return 0xFFFFu;
+  }
   uint32_t coverage = 0;
   for (int l = 0; l < kBlockLanes; ++l) {
     const int32_t px = bx + laneX(l), py = by + laneY(l);
-    const bool covered = px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1 &&
-                         (inside || (b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] &&
-                                     b.edge[2][l] >= e.threshold[2]));
-    coverage |= uint32_t(covered) << l;
+    uint32_t samples = 0;
+    if (px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1) {
+      if (inside) {
+        samples = allSamples;
+      } else if (e.samples == 1) {
+        samples = b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] && b.edge[2][l] >= e.threshold[2];
+      } else {
+        for (uint32_t smp = 0; smp < e.samples; ++smp) {
+          bool in = true;
+          for (int k = 0; k < 3; ++k) in = in && b.edge[k][l] + e.sampleOffset[k][smp] >= e.threshold[k];
+          samples |= uint32_t(in) << smp;
+        }
+      }
+    }
+    b.sampleCoverage[l] = samples;
+    coverage |= uint32_t(samples != 0) << l;
   }
   return coverage;
 }
@@ -129,12 +153,47 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   if (perspective && linearWeights) storeWeights<true, true>(t, lin, b);
   else if (perspective) storeWeights<true, false>(t, lin, b);
   else if (linearWeights) storeWeights<false, true>(t, lin, b);
+  if (e.samples == 1) return;
+  // "Depth Test" compares each sample's own depth: the plane at each sample location.
+  for (uint32_t smp = 0; smp < e.samples; ++smp)
+    for (int l = 0; l < kBlockLanes; ++l) {
+      const int64_t values[3] = {b.edge[0][l] + e.sampleOffset[0][smp], b.edge[1][l] + e.sampleOffset[1][smp],
+                                 b.edge[2][l] + e.sampleOffset[2][smp]};
+      double at[3];
+      pixel::windowBarycentrics(values, e.invArea2, at);
+      b.sampleZ[smp][l] = pixel::depthAt(t, at);
+    }
+}
+
+// The Centroid location of a partly covered pixel ("Interpolation Decorations": its
+// lowest-numbered covered sample, as the reference walker chooses) and its weights; the centre
+// otherwise. Only pipelines with Centroid inputs ask.
+void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b) {
+  const uint32_t all = (1u << e.samples) - 1;
+  for (int l = 0; l < kBlockLanes; ++l) {
+    const uint32_t mask = b.sampleCoverage[l];
+    if (mask == 0 || mask == all) {
+      for (int i = 0; i < 3; ++i) b.centroidPersp[i][l] = b.persp[i][l], b.centroidLinear[i][l] = b.linear[i][l];
+      continue;
+    }
+    const uint32_t smp = uint32_t(__builtin_ctz(mask));
+    const int64_t values[3] = {b.edge[0][l] + e.sampleOffset[0][smp], b.edge[1][l] + e.sampleOffset[1][smp],
+                               b.edge[2][l] + e.sampleOffset[2][smp]};
+    double at[3];
+    pixel::windowBarycentrics(values, e.invArea2, at);
+    float persp[3], linear[3];
+    pixel::originalWeights(t, at, pixel::invWAt(t, at), persp, linear);
+    for (int i = 0; i < 3; ++i) b.centroidPersp[i][l] = persp[i], b.centroidLinear[i][l] = linear[i];
+  }
 }
 
 }  // namespace
 
 bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
-  return blocks_ && st.samples == 1 && std::max(s_->raster.samples, 1u) == 1;
+  // Per-sample shading evaluates inputs at every sample: the quad walker does that.
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  if (!blocks_ || st.samples != samples || (samples != 1 && samples != 4)) return false;
+  return samples == 1 || !(s_->sampleShading || s_->fragment.perSampleShading);
 }
 
 void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
@@ -148,11 +207,14 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
     for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
       b.coverage = blockCoverage(edges, region, bx, by, b);
       if (!b.coverage) continue;
-      blockWeights(st, edges, needPerspective_, needLinear_, b);
+      const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
+      // Centroid inputs read the centre's weight sets too (fully covered pixels).
+      blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
+      if (centroids) blockCentroids(st, edges, b);
       for (uint32_t first = 0; first < kBlockLanes; first += W) {
         const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
         if (!(b.coverage & laneMask)) continue;
-        shadeBlockBatch(b.coverage >> first, bx, by, first, b.z, b.invW, b.persp, b.linear);
+        shadeBlockBatch(b.coverage >> first, bx, by, first, b);
       }
     }
   }
@@ -171,7 +233,7 @@ constexpr LaneTables kLanes;
 
 // The per-batch lane state of block lanes [first, first + W).
 TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
-                                        uint32_t sampleBit, const float* z, const float* invW, int32_t* __restrict px,
+                                        uint32_t sampleMask, const BlockPixels& b, int32_t* __restrict px,
                                         int32_t* __restrict py, uint32_t* __restrict sampleBits,
                                         float* __restrict sampleZ, abi::FragmentBatch& fb) {
   // Only the batch's W lanes are read (first + W <= 16).
@@ -179,13 +241,27 @@ TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, 
     const uint32_t l = first + j;
     px[j] = bx + kLanes.x[l];
     py[j] = by + kLanes.y[l];
-    sampleBits[j] = (coverage >> j & 1) * sampleBit;
-    sampleZ[j * kMaxSamples] = z[l];
+    sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[l] & sampleMask);
+    sampleZ[j * kMaxSamples] = b.z[l];
     fb.fragCoord[0][j] = float(px[j]) + 0.5f;
     fb.fragCoord[1][j] = float(py[j]) + 0.5f;
-    fb.fragCoord[2][j] = z[l];
-    fb.fragCoord[3][j] = invW[l];
+    fb.fragCoord[2][j] = b.z[l];
+    fb.fragCoord[3][j] = b.invW[l];
     fb.sampleMaskIn[j] = sampleBits[j];
+  }
+}
+
+// 4 samples: each sample's depth, and the Centroid location FragmentBatch::centroid reports
+// (the lowest covered sample's location of a partly covered pixel, else the centre).
+void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, float* sampleZ, abi::FragmentBatch& fb) {
+  for (uint32_t j = 0; j < w; ++j) {
+    const uint32_t l = first + j;
+    for (uint32_t smp = 0; smp < kMaxSamples; ++smp) sampleZ[j * kMaxSamples + smp] = b.sampleZ[smp][l];
+    const uint32_t mask = b.sampleCoverage[l];
+    const bool partial = mask != 0 && mask != 0xFu;
+    const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
+    fb.centroid[0][j] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
+    fb.centroid[1][j] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
   }
 }
 
@@ -209,8 +285,7 @@ TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, float v0, float v1, float 
 
 // One batch of block lanes [first, first + W) (fewer lanes than the reference's batches may
 // hold: a batch never mixes blocks). Mirrors shadeBatch's single-sample branch lane for lane.
-void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z,
-                                    const float* invW, const float (*persp)[16], const float (*linear)[16]) {
+void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b) {
   const uint32_t W = s_->simdWidth;
   // The fields that are the same for every single-sample batch (PointCoord and the centroid
   // at the centre, SampleId 0...) were set once (blockBatch_); these change per batch.
@@ -218,10 +293,13 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   LaneState lanes;
-  const uint32_t sampleBit = s_->sampleMask & 1u;  // "Sample Mask Test"
-  fillBlockLanes(first, W, bx, by, coverage, sampleBit, z, invW, lanes.px, lanes.py, lanes.sampleBits,
-                 &lanes.sampleZ[0][0], fb);
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  // "Sample Mask Test": samples outside pSampleMask are not covered.
+  fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), b, lanes.px, lanes.py,
+                 lanes.sampleBits, &lanes.sampleZ[0][0], fb);
+  if (samples > 1) fillBlockSampleLanes(first, W, b, &lanes.sampleZ[0][0], fb);
   if (!earlyTests(fb, lanes)) return;
+  const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
   // "Interpolation": flat from the provoking vertex, else from the three vertices with the
   // perspective or window-space weights (Centroid is the centre with one sample).
   const uint32_t* o0 = vertices_->outputs(slots_[0]);
@@ -230,7 +308,8 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   for (size_t k = 0; k < vertices_->locations.size(); ++k) {
     const uint32_t loc = vertices_->locations[k];
     const uint8_t interp = s_->fragment.inputInterpolation[loc];
-    const float(*bary)[16] = interp == 1 ? linear : persp;
+    const bool centroid = centroidLocations >> loc & 1;
+    const float(*bary)[16] = interp == 1 ? (centroid ? b.centroidLinear : b.linear) : (centroid ? b.centroidPersp : b.persp);
     for (uint32_t comp = 0; comp < 4; ++comp) {
       uint32_t* dst = &inputs_[(loc * 4 + comp) * W];
       const uint32_t at = 4 * uint32_t(k) + comp;

@@ -129,7 +129,7 @@ void FragmentStage::retarget(const DrawState& state) {
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     fb.resources = s_->resources;
-    fb.sampleCount = 1;
+    fb.sampleCount = std::max(s_->raster.samples, 1u);
     fb.sampleId = 0;
     fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;
     for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j)

@@ -102,6 +102,18 @@ void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_
 void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* dst,
                  const uint32_t shift[4], uint32_t* texels);
 
+// One 4x4 block of a triangle as the block walker computes it (draw_blocks.cpp), per block lane
+// (quads in rows, pixels in a quad as FragmentBatch orders them).
+struct BlockPixels {
+  uint32_t coverage;                // bit l: pixel l has a covered sample
+  uint32_t sampleCoverage[16];      // per lane: its covered samples
+  int64_t edge[3][16];              // exact edge values at the pixel centres
+  float z[16], invW[16];            // at the centre
+  float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
+  float persp[3][16], linear[3][16];
+  float centroidPersp[3][16], centroidLinear[3][16];  // with Centroid inputs and 4 samples
+};
+
 // Rasterizes primitives and shades their fragments in batches of W/4 quads, then runs the
 // per-fragment operations and writes the attachments (draw_fragments.cpp). One FragmentStage
 // is used by one thread; several may run at once on disjoint tiles.
@@ -145,8 +157,7 @@ class FragmentStage {
   void blockTriangle(const SetupTriangle& st, const Rect& tile);
   // Lanes [first, first + W) of a 4x4 block at (bx, by) (draw_blocks.cpp); `coverage` from lane
   // `first` on; the arrays are per block lane.
-  void shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const float* z, const float* invW,
-                       const float (*persp)[16], const float (*linear)[16]);
+  void shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b);
   // Interpolates the fragment inputs of `lane` with the given weights (Centroid locations in
   // `centroidLocations` with the centroid weights).
   void interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
