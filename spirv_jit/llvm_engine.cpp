@@ -1,5 +1,7 @@
 #include "llvm_engine.h"
 
+#include "vector_math.h"
+
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -88,6 +90,9 @@ std::vector<HostSymbol> hostSymbols() {
   add("ldexp", reinterpret_cast<void*>(static_cast<double (*)(double, int)>(&::ldexp)));
   add("frexpf", reinterpret_cast<void*>(static_cast<float (*)(float, int*)>(&::frexpf)));
   add("frexp", reinterpret_cast<void*>(static_cast<double (*)(double, int*)>(&::frexp)));
+  // libmvec's names must outlive the table: HostSymbol keeps a pointer to the name.
+  static const std::vector<std::pair<std::string, void*>> vectorMath = vectorMathSymbols();
+  for (const auto& [name, address] : vectorMath) add(name.c_str(), address);
   return s;
 }
 
@@ -246,12 +251,20 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   llvm::TargetMachine* tm = threadTm.get();
   module.setDataLayout(tm->createDataLayout());
   module.setTargetTriple(tm->getTargetTriple().str());
-  // Let the backend keep W-lane vectors whole (512-bit registers when W = 16).
-  std::string bits = std::to_string(options.simdWidth * 32);
+  // Let the backend keep W-lane vectors whole (512-bit registers when W = 16). Calls into
+  // libmvec (vector_math.h) pass its widest vectors whole too: the vector function ABI takes a
+  // 16-lane argument in one ZMM register, which a caller whose legal width is narrower would
+  // split over two YMM registers.
+  uint32_t legalBits = options.simdWidth * 32;
+  for (const llvm::Function& f : module)
+    if (f.isDeclaration() && f.getName().starts_with("_ZGV"))
+      if (auto* type = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType()))
+        legalBits = std::max(legalBits, uint32_t(type->getPrimitiveSizeInBits().getFixedValue()));
+  const std::string bits = std::to_string(options.simdWidth * 32), legal = std::to_string(legalBits);
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     f.addFnAttr("prefer-vector-width", bits);
-    f.addFnAttr("min-legal-vector-width", bits);
+    f.addFnAttr("min-legal-vector-width", legal);
     f.addFnAttr(llvm::Attribute::NoUnwind);
   }
   {

@@ -6,6 +6,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "translator.h"
+#include "vector_math.h"
 
 namespace tessera::jit {
 
@@ -45,7 +46,51 @@ struct Glsl {
     auto callee = t.llvmModule().getOrInsertFunction(ct->isDoubleTy() ? doubleName : floatName,
                                                     llvm::FunctionType::get(ct, params, false));
     llvm::Value* result;
-    if (!vec) {
+    // Through libmvec whenever it has the function (vector_math.h): always its widest variant
+    // for this CPU, whatever W and for uniform values too, so that results do not depend on W
+    // (narrower and wider variants round differently) and one shader uses one sin().
+    const VectorMathFunction vm = ct->isFloatTy() ? vectorMathFunction(floatName) : VectorMathFunction{};
+    if (vm.lanes) {
+      const uint32_t lanes = vm.lanes;
+      auto* pieceType = llvm::FixedVectorType::get(ct, lanes);
+      std::vector<llvm::Type*> pieceParams(args.size(), pieceType);
+      auto vcallee = t.llvmModule().getOrInsertFunction(vm.symbol, llvm::FunctionType::get(pieceType, pieceParams, false));
+      const uint32_t width = vec ? t.width() : 1;
+      // Lanes [first, first + lanes) of each argument; lanes past the value repeat its lane 0.
+      auto piece = [&](llvm::Value* a, uint32_t first) -> llvm::Value* {
+        if (!vec) return B.CreateVectorSplat(lanes, a);
+        if (width == lanes) return a;
+        llvm::SmallVector<int, 16> take;
+        for (uint32_t l = 0; l < lanes; ++l) take.push_back(first + l < width ? int(first + l) : 0);
+        return B.CreateShuffleVector(a, take);
+      };
+      std::vector<llvm::Value*> pieces;
+      for (uint32_t first = 0; first < width; first += lanes) {
+        std::vector<llvm::Value*> pa;
+        for (auto* a : args) pa.push_back(piece(a, first));
+        pieces.push_back(B.CreateCall(vcallee, pa));
+      }
+      if (!vec) {
+        result = B.CreateExtractElement(pieces[0], uint64_t(0));
+      } else if (width < lanes) {
+        llvm::SmallVector<int, 16> keep;
+        for (uint32_t l = 0; l < width; ++l) keep.push_back(int(l));
+        result = B.CreateShuffleVector(pieces[0], keep);
+      } else {
+        // Concatenate the pieces back into W lanes.
+        while (pieces.size() > 1) {
+          std::vector<llvm::Value*> joined;
+          for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
+            const uint32_t n = llvm::cast<llvm::FixedVectorType>(pieces[i]->getType())->getNumElements();
+            llvm::SmallVector<int, 32> both;
+            for (uint32_t l = 0; l < 2 * n; ++l) both.push_back(int(l));
+            joined.push_back(B.CreateShuffleVector(pieces[i], pieces[i + 1], both));
+          }
+          pieces = std::move(joined);
+        }
+        result = pieces[0];
+      }
+    } else if (!vec) {
       result = B.CreateCall(callee, args);
     } else {
       result = llvm::UndefValue::get(t.laneType(ct));
