@@ -17,8 +17,9 @@
 //     colour attachment, as long as that earlier work has no other effect (no depth or stencil
 //     writes, no shader side effects, no occlusion query).
 //
-// A scene holds at most kScenePrimitives set-up primitives and kSceneDraws draw windows; past
-// either it is flushed, so memory stays bounded whatever the draws' sizes.
+// A scene holds at most kScenePrimitives set-up primitives, kSceneDraws draw windows and
+// kSceneVertexBytes of shaded vertices; past any of them it is flushed, so memory stays bounded
+// whatever the draws' sizes.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -41,6 +42,7 @@ constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
 constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task
 constexpr uint32_t kScenePrimitives = 1u << 17;  // set-up primitives a scene holds before it is flushed
 constexpr size_t kSceneDraws = 1024;             // draw windows a scene holds before it is flushed
+constexpr uint64_t kSceneVertexBytes = 256ull << 20;  // shaded vertices a scene holds before it is flushed
 constexpr uint64_t kInstanceGroupSlots = 1u << 18;  // shaded vertices kept for one group of instances
 // Below this many pixels of primitive bounds a draw's tiles run on the calling thread (a pool
 // hand-off costs tens of microseconds; 4096 pixels take about as long).
@@ -198,6 +200,16 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
     forEachTile(bounds(chunk.primitives[i]), [&](uint32_t t) { chunk.binned[fill[t]++] = i; });
 }
 
+// Whether two draws render into the same attachments over the same area (one scene).
+bool sameTargets(const DrawState& a, const DrawState& b) {
+  const Rect &ra = a.renderArea, &rb = b.renderArea;
+  if (ra.x0 != rb.x0 || ra.y0 != rb.y0 || ra.x1 != rb.x1 || ra.y1 != rb.y1) return false;
+  if (a.colorCount != b.colorCount || a.depth.base != b.depth.base || a.stencil.base != b.stencil.base) return false;
+  for (uint32_t i = 0; i < a.colorCount; ++i)
+    if (a.color[i].base != b.color[i].base) return false;
+  return true;
+}
+
 // Whether a draw's work can be dropped when a later primitive overwrites its tile: it has no
 // effect but its colour (no depth or stencil writes, no shader side effects, not counted by an
 // occlusion query).
@@ -263,7 +275,8 @@ struct Scene::Impl {
   TileGrid grid;
   Rect renderArea{};
   size_t primitives = 0;
-  uint64_t area = 0;  // pixels of the primitives' bounds
+  uint64_t area = 0;         // pixels of the primitives' bounds
+  uint64_t vertexBytes = 0;  // shaded vertices held by the windows
   // Scratch reused from draw to draw.
   VertexIndexList list;
   VertexSlots slots;
@@ -278,11 +291,9 @@ bool Scene::empty() const { return impl_->windows.empty(); }
 void Scene::add(const DrawState& state, const DrawCall& c) {
   Impl& m = *impl_;
   if (!state.vertexShader || c.vertexCount == 0 || c.instanceCount == 0) return;
-  // One scene draws into one set of attachments (one render pass instance); a bounded number.
-  const bool sameTargets = !m.states.empty() && m.renderArea.x1 == state.renderArea.x1 &&
-                           m.renderArea.y1 == state.renderArea.y1 && m.states.front().color[0].base == state.color[0].base &&
-                           m.states.front().depth.base == state.depth.base && m.states.front().stencil.base == state.stencil.base;
-  if (!m.states.empty() && (!sameTargets || m.windows.size() >= kSceneDraws)) flush();
+  // One scene draws into one set of attachments (one render pass instance: the tile grid comes
+  // from its render area), and a bounded number of draws.
+  if (!m.states.empty() && (!sameTargets(m.states.front(), state) || m.windows.size() >= kSceneDraws)) flush();
   if (m.states.empty()) {
     m.renderArea = state.renderArea;
     // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
@@ -309,6 +320,8 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       shadeVertexRange(s, c, c.firstInstance + groupFirst + i, m.slots.vertexIndex.data(), begin, end, (*shaded)[i]);
     });
     if (s.rasterizerDiscard || m.grid.count() == 0) continue;
+    const uint64_t groupBytes = uint64_t(instances) * slotCount * (*shaded)[0].stride * 4;
+    bool groupCounted = false;
 
     // Primitive assembly, in order; PrimitiveId restarts with each instance.
     m.assembled.clear();
@@ -325,7 +338,16 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     // Set-up and binning in windows of at most kScenePrimitives.
     for (size_t first = 0; first < m.assembled.size(); first += kScenePrimitives) {
       const size_t count = std::min<size_t>(kScenePrimitives, m.assembled.size() - first);
-      if (m.primitives + count > kScenePrimitives) runTiles();
+      // Bounded memory: set-up primitives, and the shaded vertices the scene's windows hold (a
+      // draw whose triangles are all culled holds vertices and no primitives).
+      const uint64_t newBytes = groupCounted ? 0 : groupBytes;
+      if (!m.windows.empty() &&
+          (m.primitives + count > kScenePrimitives || m.vertexBytes + newBytes > kSceneVertexBytes)) {
+        runTiles();
+        groupCounted = false;
+      }
+      if (!groupCounted) m.vertexBytes += groupBytes;
+      groupCounted = true;
       Window w;
       w.state = &s;
       w.vertices = shaded;
@@ -431,6 +453,7 @@ void Scene::runTiles() {
   m.windows.clear();
   m.primitives = 0;
   m.area = 0;
+  m.vertexBytes = 0;
 }
 
 void drawBinned(const DrawState& state, const DrawCall& call, ThreadPool& pool) {
