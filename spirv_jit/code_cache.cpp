@@ -216,16 +216,9 @@ std::string objectSymbol(ObjectKind kind, const CacheKey& key) {
 namespace {
 
 // GraphicsFacts flags, one bit each in the serialized form.
-enum FactBits : uint32_t {
-  kWritesPointSize = 1u << 0,
-  kWritesFragDepth = 1u << 1,
-  kWritesSampleMask = 1u << 2,
-  kPerSampleShading = 1u << 3,
-  kCanDiscard = 1u << 4,
-  kHasSideEffects = 1u << 5,
-  kEarlyFragmentTests = 1u << 6,
-  kAllFactBits = (1u << 7) - 1,
-};
+constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWritesSampleMask = 1u << 2,
+                   kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
+                   kEarlyFragmentTests = 1u << 6, kAllFactBits = (1u << 7) - 1;
 
 bool isGraphics(ObjectKind kind) { return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment; }
 
@@ -256,10 +249,10 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
     u32(f.centroidInputs);
     u32(f.clipDistances);
     u32(f.cullDistances);
-    u32((f.writesPointSize ? kWritesPointSize : 0) | (f.writesFragDepth ? kWritesFragDepth : 0) |
-        (f.writesSampleMask ? kWritesSampleMask : 0) | (f.perSampleShading ? kPerSampleShading : 0) |
-        (f.canDiscard ? kCanDiscard : 0) | (f.hasSideEffects ? kHasSideEffects : 0) |
-        (f.earlyFragmentTests ? kEarlyFragmentTests : 0));
+    u32((f.writesPointSize ? kWritesPointSize : 0u) | (f.writesFragDepth ? kWritesFragDepth : 0u) |
+        (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
+        (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
+        (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
   }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
@@ -294,7 +287,8 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     return false;
   // Values the runtime divides by or sizes memory with must be sane even in a damaged blob.
   const uint32_t w = o.info.simdWidth;
-  if (w == 0 || w > 64 || (w & (w - 1)) != 0 || flags[0] > 1 || flags[1] > 1 || o.info.stackBytes > (uint64_t(1) << 30))
+  if (w == 0 || w > 64 || (w & (w - 1)) != 0 || flags[0] > 1 || flags[1] > 1 || o.info.stackBytes > (uint64_t(1) << 30) ||
+      o.info.sharedMemoryBytes > (1u << 30))
     return false;
   for (uint32_t s : o.info.localSize)
     if (s == 0) return false;
@@ -314,7 +308,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
       f.inputInterpolation[l] = Interpolation(interpolation[l]);
     }
     if (f.clipDistances > abi::kMaxClipDistances || f.cullDistances > abi::kMaxClipDistances ||
-        f.clipDistances + f.cullDistances > abi::kMaxClipDistances || (bits & ~uint32_t(kAllFactBits)) != 0)
+        f.clipDistances + f.cullDistances > abi::kMaxClipDistances || (bits & ~kAllFactBits) != 0)
       return false;
     f.writesPointSize = bits & kWritesPointSize;
     f.writesFragDepth = bits & kWritesFragDepth;
