@@ -29,16 +29,21 @@ using tessera::abi::kMaxInterfaceLocations;
 using namespace tessera::jit;
 
 // This binary's disk cache is a directory of its own, set before anything reads the variable
-// (the JIT reads it once) and removed at exit: tests never see or fill a user's cache.
+// (the JIT reads it once) and removed at exit: tests never see or fill a user's cache. A child
+// process started by a test (kChildDirectory set) uses its parent's.
+constexpr const char* kChildDirectory = "TESSERA_TEST_CHILD_CACHE_DIR";
+constexpr const char* kChildSpecValue = "TESSERA_TEST_CHILD_SPEC_VALUE";
 struct DiskCacheDirectory {
-  fs::path path = fs::temp_directory_path() / ("tessera-jit-unit-cache-" + std::to_string(getpid()));
+  const bool child = std::getenv(kChildDirectory) != nullptr;
+  fs::path path = child ? fs::path(std::getenv(kChildDirectory))
+                        : fs::temp_directory_path() / ("tessera-jit-unit-cache-" + std::to_string(getpid()));
   DiskCacheDirectory() {
     setenv("TESSERA_SHADER_CACHE_DIR", path.c_str(), 1);
     unsetenv("TESSERA_SHADER_CACHE");
   }
   ~DiskCacheDirectory() {
     std::error_code ec;
-    fs::remove_all(path, ec);
+    if (!child) fs::remove_all(path, ec);
   }
 };
 const DiskCacheDirectory diskCache;
@@ -240,6 +245,48 @@ TEST(GraphicsCache, AFragmentStageRoundTripsThroughTheDiskCache) {
   EXPECT_FALSE(readDiskCache(key, &fromDisk));
   std::ofstream(file, std::ios::binary | std::ios::trunc).write(bytes.data(), std::streamsize(bytes.size()));
   EXPECT_TRUE(readDiskCache(key, &fromDisk));
+}
+
+GraphicsCompileRequest uniqueFragmentRequest(const std::vector<uint32_t>& words, const uint32_t* value,
+                                             const SpecializationEntry* entry) {
+  GraphicsCompileRequest req;
+  req.stage = GraphicsStage::Fragment;
+  req.spirv = words;
+  req.interface.simdWidth = 8;
+  req.specialization = {entry, 1};
+  req.specializationData = value;
+  req.specializationDataSize = 4;
+  return req;
+}
+
+// Another process (this binary again, running only the child test below) finds the stage on
+// disk: with cacheOnly it would fail if it had to compile.
+TEST(GraphicsCache, AnotherProcessFindsAStageOnDiskWithoutCompiling) {
+  std::vector<uint32_t> words = loadShader("stage_quad_frag");
+  const uint32_t value = uint32_t(getpid()) ^ 0x00c0ffeeu;
+  const SpecializationEntry entry{79, 0, 4};
+  GraphicsCompileRequest req = uniqueFragmentRequest(words, &value, &entry);
+  ASSERT_EQ(compileGraphicsStage(req).status, CompileStatus::Success);
+  const std::string command = std::string(kChildDirectory) + "='" + diskCache.path.string() + "' " + kChildSpecValue +
+                              "=" + std::to_string(value) + " " + fs::read_symlink("/proc/self/exe").string() +
+                              " --gtest_filter=GraphicsCacheChild.* > /dev/null";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+TEST(GraphicsCacheChild, FindsTheStageOnDisk) {
+  const char* v = std::getenv(kChildSpecValue);
+  if (!v) GTEST_SKIP() << "run by GraphicsCache.AnotherProcessFindsAStageOnDiskWithoutCompiling";
+  std::vector<uint32_t> words = loadShader("stage_quad_frag");
+  const uint32_t value = uint32_t(std::stoul(v));
+  const SpecializationEntry entry{79, 0, 4};
+  GraphicsCompileRequest req = uniqueFragmentRequest(words, &value, &entry);
+  req.cacheOnly = true;
+  GraphicsCompileResult r = compileGraphicsStage(req);
+  ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+  EXPECT_FALSE(r.cacheHit) << "not from an application cache";
+  ASSERT_TRUE(r.program && r.program->fragment);
+  EXPECT_EQ(r.program->stage, GraphicsStage::Fragment);
+  EXPECT_NE(r.program->facts.outputComponents[0], 0);
 }
 
 TEST(GraphicsCache, DamagedBlobsAreMissesNotCrashes) {
