@@ -12,6 +12,7 @@
 #include "instance.h"
 #include "physical_device.h"
 #include "pipeline.h"
+#include "pipeline_cache_store.h"
 #include "pipeline_layout.h"
 #include "render_pass.h"
 #include "shader_stage.h"
@@ -19,8 +20,16 @@
 namespace tessera {
 namespace {
 
+// How the pipeline's stages were found: stageHit[i] for pStages[i].
+struct StageOutcome {
+  bool stageHit[2] = {};
+  bool compileRequired = false;
+};
+
 std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
-                                                         const PipelineLayout* layout, std::string* message) {
+                                                         const PipelineLayout* layout, PipelineCacheStore* cache,
+                                                         bool cacheOnly, bool* hit, bool* compileRequired,
+                                                         std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
   req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT ? jit::GraphicsStage::Vertex : jit::GraphicsStage::Fragment;
@@ -30,8 +39,12 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, layout);
+  req.external = cache;
+  req.cacheOnly = cacheOnly;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
   if (r.status != jit::CompileStatus::Success) *message = r.message;
+  *hit = r.cacheHit;
+  *compileRequired = r.status == jit::CompileStatus::CompileRequired;
   return r.program;
 }
 
@@ -48,7 +61,8 @@ raster::StencilFace stencilFace(const VkStencilOpState& s) {
 }
 
 // Builds the pipeline's state; returns VK_SUCCESS or an error with *message set.
-VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, GraphicsPipelineState& g, std::string* message) {
+VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, PipelineCacheStore* cache,
+                    GraphicsPipelineState& g, StageOutcome& outcome, std::string* message) {
   const PipelineLayout* layout = fromHandle<PipelineLayout>(info.layout);
   raster::DrawState& s = g.base;
   s.simdWidth = dev->physical->simdWidth;
@@ -63,7 +77,15 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Graph
       *message = "only vertex and fragment shader stages are supported";
       return VK_ERROR_UNKNOWN;
     }
-    auto program = compileStage(dev, st, layout, message);
+    bool hit = false, required = false;
+    auto program = compileStage(dev, st, layout, cache,
+                                (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
+                                &required, message);
+    if (i < 2) outcome.stageHit[i] = hit;
+    if (required) {
+      outcome.compileRequired = true;
+      return VK_PIPELINE_COMPILE_REQUIRED;
+    }
     if (!program) return VK_ERROR_UNKNOWN;
     (st.stage == VK_SHADER_STAGE_VERTEX_BIT ? g.vertex : g.fragment) = std::move(program);
   }
@@ -206,28 +228,26 @@ using namespace tessera;
 
 extern "C" {
 
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache, uint32_t createInfoCount,
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache pipelineCache,
+                                                                uint32_t createInfoCount,
                                                                 const VkGraphicsPipelineCreateInfo* pCreateInfos,
                                                                 const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
   Device* dev = fromHandle<Device>(device);
   const VkAllocationCallbacks* alloc = pickAllocator(pAllocator, dev->allocator());
+  PipelineCacheStore* cache = pipelineCache ? pipelineCacheStore(pipelineCache) : nullptr;
   VkResult result = VK_SUCCESS;
   bool stop = false;
   for (uint32_t i = 0; i < createInfoCount; ++i) {
     pPipelines[i] = VK_NULL_HANDLE;
     if (stop) continue;
-    // Graphics pipelines are not cached yet: every creation compiles.
-    if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
-      if (result == VK_SUCCESS) result = VK_PIPELINE_COMPILE_REQUIRED;
-      stop = (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0;
-      continue;
-    }
     auto state = std::make_unique<GraphicsPipelineState>();
     std::string message;
+    StageOutcome outcome;
     const auto start = std::chrono::steady_clock::now();
-    VkResult r = buildState(dev, pCreateInfos[i], *state, &message);
-    // VK_EXT_pipeline_creation_feedback: the time it took (graphics stages have no
-    // application-cache hits to report).
+    // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
+    VkResult r = buildState(dev, pCreateInfos[i], cache, *state, outcome, &message);
+    // VK_EXT_pipeline_creation_feedback: the time it took and, per stage, whether the
+    // application's pipeline cache held it (the pipeline: whether it held every stage).
     if (auto* fb = findInChain<VkPipelineCreationFeedbackCreateInfo>(pCreateInfos[i].pNext,
                                                                      VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)) {
       VkPipelineCreationFeedback f{};
@@ -235,8 +255,22 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
         f.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
         f.duration = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
       }
-      if (fb->pPipelineCreationFeedback) *fb->pPipelineCreationFeedback = f;
-      for (uint32_t k = 0; k < fb->pipelineStageCreationFeedbackCount; ++k) fb->pPipelineStageCreationFeedbacks[k] = f;
+      bool allHit = pCreateInfos[i].stageCount > 0;
+      for (uint32_t k = 0; k < pCreateInfos[i].stageCount; ++k) allHit &= k < 2 && outcome.stageHit[k];
+      VkPipelineCreationFeedback pipelineFeedback = f;
+      if (r == VK_SUCCESS && allHit)
+        pipelineFeedback.flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+      if (fb->pPipelineCreationFeedback) *fb->pPipelineCreationFeedback = pipelineFeedback;
+      for (uint32_t k = 0; k < fb->pipelineStageCreationFeedbackCount; ++k) {
+        fb->pPipelineStageCreationFeedbacks[k] = f;
+        if (r == VK_SUCCESS && k < 2 && outcome.stageHit[k])
+          fb->pPipelineStageCreationFeedbacks[k].flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+      }
+    }
+    if (r == VK_PIPELINE_COMPILE_REQUIRED) {
+      if (result == VK_SUCCESS) result = r;
+      stop = (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0;
+      continue;
     }
     if (r != VK_SUCCESS) {
       reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device), "vkCreateGraphicsPipelines: pipeline %u: %s", i,

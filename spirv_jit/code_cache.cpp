@@ -78,11 +78,15 @@ std::string binaryBuildId() {
   return search.id;
 }
 
-void hashRequest(Hasher& h, const ComputeCompileRequest& r) {
+// Compute and graphics requests have the same fields that change the code; the kind tells
+// them (and vertex from fragment) apart.
+template <class Request>
+void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
   static const std::string buildId = binaryBuildId();
   h.str(TESSERA_JIT_BUILD_ID);
   h.str(buildId);
   h.str(hostTargetDescription());
+  h.u64(uint64_t(kind));
   h.u64(r.interface.simdWidth);
   h.u64(r.optimize);
   h.str(r.entryPoint);
@@ -103,11 +107,26 @@ void hashRequest(Hasher& h, const ComputeCompileRequest& r) {
   }
 }
 
+template <class Request>
+CacheKey keyOf(const Request& request, ObjectKind kind) {
+  Hasher h;
+  hashRequest(h, request, kind);
+  const XXH128_hash_t v = h.value();
+  return {v.high64, v.low64};
+}
+
 struct LoadedProgram final : ComputeProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-constexpr uint32_t kObjectMagic = 0x54534f32;  // "TSO2" (TSO1 had no stack size)
+struct LoadedGraphicsProgram final : GraphicsProgram {
+  std::unique_ptr<LoadedCode> code;
+};
+
+// "TSO3": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
+// checksum).
+constexpr uint32_t kObjectMagic = 0x54534f33;
+constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
 constexpr size_t kRecentPrograms = 256;
 
@@ -183,50 +202,128 @@ void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
   }
 }
 
-CacheKey computeCacheKey(const ComputeCompileRequest& request) {
-  Hasher h;
-  hashRequest(h, request);
-  const XXH128_hash_t v = h.value();
-  return {v.high64, v.low64};
+CacheKey computeCacheKey(const ComputeCompileRequest& request) { return keyOf(request, ObjectKind::Compute); }
+
+CacheKey computeCacheKey(const GraphicsCompileRequest& request) {
+  return keyOf(request, request.stage == GraphicsStage::Vertex ? ObjectKind::Vertex : ObjectKind::Fragment);
 }
+
+std::string objectSymbol(ObjectKind kind, const CacheKey& key) {
+  const char* prefix = kind == ObjectKind::Compute ? "tessera_cs_" : kind == ObjectKind::Vertex ? "tessera_vs_" : "tessera_fs_";
+  return prefix + key.hex();
+}
+
+namespace {
+
+// GraphicsFacts flags, one bit each in the serialized form.
+constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWritesSampleMask = 1u << 2,
+                   kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
+                   kEarlyFragmentTests = 1u << 6, kAllFactBits = (1u << 7) - 1;
+
+bool isGraphics(ObjectKind kind) { return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment; }
+
+}  // namespace
 
 std::vector<uint8_t> serializeObject(const CachedObject& o) {
   std::vector<uint8_t> out;
+  out.reserve(128 + o.symbol.size() + o.code.size());
   auto put = [&](const void* p, size_t n) { out.insert(out.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n); };
   auto u32 = [&](uint32_t v) { put(&v, 4); };
   u32(kObjectMagic);
+  u32(uint32_t(o.kind));
   for (uint32_t s : o.info.localSize) u32(s);
   u32(o.info.simdWidth);
   u32(o.info.sharedMemoryBytes);
   u32(o.info.usesBarrier);
   u32(o.info.zeroInitSharedMemory);
   put(&o.info.stackBytes, 8);
+  if (isGraphics(o.kind)) {
+    const GraphicsFacts& f = o.facts;
+    u32(abi::kMaxInterfaceLocations);
+    put(f.inputComponents, abi::kMaxInterfaceLocations);
+    for (Interpolation i : f.inputInterpolation) {
+      const uint8_t b = uint8_t(i);
+      put(&b, 1);
+    }
+    put(f.outputComponents, abi::kMaxInterfaceLocations);
+    u32(f.centroidInputs);
+    u32(f.clipDistances);
+    u32(f.cullDistances);
+    u32((f.writesPointSize ? kWritesPointSize : 0u) | (f.writesFragDepth ? kWritesFragDepth : 0u) |
+        (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
+        (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
+        (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
+  }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
   u32(uint32_t(o.code.size()));
   put(o.code.data(), o.code.size());
+  // A checksum of everything before it: damaged data is a miss, never code handed to the linker.
+  const uint64_t sum = XXH3_64bits(out.data(), out.size());
+  put(&sum, 8);
   return out;
 }
 
 bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
+  if (!data || size < 8) return false;
+  uint64_t sum;
+  std::memcpy(&sum, data + size - 8, 8);
+  size -= 8;
+  if (XXH3_64bits(data, size) != sum) return false;
   size_t pos = 0;
   auto get = [&](void* p, size_t n) {
-    if (pos + n > size) return false;
+    if (n > size - pos) return false;
     std::memcpy(p, data + pos, n);
     pos += n;
     return true;
   };
-  uint32_t magic = 0, flags[2] = {}, len = 0;
-  if (!get(&magic, 4) || magic != kObjectMagic) return false;
-  if (!get(out->info.localSize, 12) || !get(&out->info.simdWidth, 4) || !get(&out->info.sharedMemoryBytes, 4) ||
-      !get(flags, 8) || !get(&out->info.stackBytes, 8) || !get(&len, 4) || len > 256 || pos + len > size)
+  auto u32 = [&](uint32_t* v) { return get(v, 4); };
+  CachedObject o;
+  uint32_t magic = 0, kind = 0, flags[2] = {}, len = 0;
+  if (!u32(&magic) || magic != kObjectMagic || !u32(&kind) || kind > uint32_t(ObjectKind::Fragment)) return false;
+  o.kind = ObjectKind(kind);
+  if (!get(o.info.localSize, 12) || !u32(&o.info.simdWidth) || !u32(&o.info.sharedMemoryBytes) || !get(flags, 8) ||
+      !get(&o.info.stackBytes, 8))
     return false;
-  out->info.usesBarrier = flags[0] != 0;
-  out->info.zeroInitSharedMemory = flags[1] != 0;
-  out->symbol.assign(reinterpret_cast<const char*>(data + pos), len);
+  // Values the runtime divides by or sizes memory with must be sane even in a damaged blob.
+  const uint32_t w = o.info.simdWidth;
+  if (w == 0 || w > 64 || (w & (w - 1)) != 0 || flags[0] > 1 || flags[1] > 1 || o.info.stackBytes > (uint64_t(1) << 30) ||
+      o.info.sharedMemoryBytes > (1u << 30))
+    return false;
+  for (uint32_t s : o.info.localSize)
+    if (s == 0) return false;
+  o.info.usesBarrier = flags[0] != 0;
+  o.info.zeroInitSharedMemory = flags[1] != 0;
+  if (isGraphics(o.kind)) {
+    GraphicsFacts& f = o.facts;
+    uint32_t locations = 0, bits = 0;
+    uint8_t interpolation[abi::kMaxInterfaceLocations];
+    if (!u32(&locations) || locations != abi::kMaxInterfaceLocations || !get(f.inputComponents, locations) ||
+        !get(interpolation, locations) || !get(f.outputComponents, locations) || !u32(&f.centroidInputs) ||
+        !u32(&f.clipDistances) || !u32(&f.cullDistances) || !u32(&bits))
+      return false;
+    for (uint32_t l = 0; l < locations; ++l) {
+      if (f.inputComponents[l] > 0xF || f.outputComponents[l] > 0xF || interpolation[l] > uint8_t(Interpolation::Flat))
+        return false;
+      f.inputInterpolation[l] = Interpolation(interpolation[l]);
+    }
+    if (f.clipDistances > abi::kMaxClipDistances || f.cullDistances > abi::kMaxClipDistances ||
+        f.clipDistances + f.cullDistances > abi::kMaxClipDistances || (bits & ~kAllFactBits) != 0)
+      return false;
+    f.writesPointSize = bits & kWritesPointSize;
+    f.writesFragDepth = bits & kWritesFragDepth;
+    f.writesSampleMask = bits & kWritesSampleMask;
+    f.perSampleShading = bits & kPerSampleShading;
+    f.canDiscard = bits & kCanDiscard;
+    f.hasSideEffects = bits & kHasSideEffects;
+    f.earlyFragmentTests = bits & kEarlyFragmentTests;
+  }
+  if (!u32(&len) || len == 0 || len > kMaxSymbolBytes || len > size - pos) return false;
+  o.symbol.assign(reinterpret_cast<const char*>(data + pos), len);
   pos += len;
-  if (!get(&len, 4) || pos + len != size) return false;
-  out->code.assign(reinterpret_cast<const char*>(data + pos), reinterpret_cast<const char*>(data + size));
+  if (!u32(&len) || len == 0 || len != size - pos) return false;
+  o.code.assign(reinterpret_cast<const char*>(data + pos), reinterpret_cast<const char*>(data + size));
+  *out = std::move(o);
   return true;
 }
 
@@ -236,15 +333,15 @@ CodeCache& CodeCache::instance() {
   return *cache;
 }
 
-std::shared_ptr<const ComputeProgram> CodeCache::findProgram(const CacheKey& key) {
+AnyProgram CodeCache::findProgram(const CacheKey& key, ObjectKind kind) {
   CachedObject object;
   {
     std::lock_guard lock(mutex_);
     auto it = live_.find(key);
-    if (it != live_.end())
-      if (auto p = it->second.lock()) return p;
+    if (it != live_.end() && it->second.kind == kind)
+      if (auto p = it->second.program.lock()) return p;
     auto o = objects_.find(key);
-    if (o == objects_.end()) return nullptr;
+    if (o == objects_.end() || o->second.kind != kind) return nullptr;
     object = o->second;
   }
   std::string error;
@@ -259,28 +356,99 @@ bool CodeCache::findObject(const CacheKey& key, CachedObject* out) {
   return true;
 }
 
-std::shared_ptr<const ComputeProgram> CodeCache::load(const CacheKey& key, const CachedObject& object,
-                                                      std::string* error, bool remember) {
+AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std::string* error, bool remember) {
   auto code = loadObject(object.code, object.symbol, error);
   if (!code) return nullptr;
-  auto program = std::make_shared<LoadedProgram>();
-  program->entry = reinterpret_cast<abi::ComputeBatchFn>(code->symbol(object.symbol));
-  for (int i = 0; i < 3; ++i) program->localSize[i] = object.info.localSize[i];
-  program->simdWidth = object.info.simdWidth;
-  program->sharedMemoryBytes = object.info.sharedMemoryBytes;
-  program->usesBarrier = object.info.usesBarrier;
-  program->zeroInitSharedMemory = object.info.zeroInitSharedMemory;
-  program->stackBytes = object.info.stackBytes;
-  program->code = std::move(code);
+  void* fn = code->symbol(object.symbol);
+  if (!fn) {
+    *error = "no symbol " + object.symbol + " in the object";
+    return nullptr;
+  }
+  AnyProgram program;
+  if (object.kind == ObjectKind::Compute) {
+    auto p = std::make_shared<LoadedProgram>();
+    p->entry = reinterpret_cast<abi::ComputeBatchFn>(fn);
+    for (int i = 0; i < 3; ++i) p->localSize[i] = object.info.localSize[i];
+    p->simdWidth = object.info.simdWidth;
+    p->sharedMemoryBytes = object.info.sharedMemoryBytes;
+    p->usesBarrier = object.info.usesBarrier;
+    p->zeroInitSharedMemory = object.info.zeroInitSharedMemory;
+    p->stackBytes = object.info.stackBytes;
+    p->code = std::move(code);
+    // Through the base class: users cast the void pointer back to ComputeProgram.
+    program = std::shared_ptr<const ComputeProgram>(std::move(p));
+  } else {
+    auto p = std::make_shared<LoadedGraphicsProgram>();
+    const bool vertex = object.kind == ObjectKind::Vertex;
+    p->stage = vertex ? GraphicsStage::Vertex : GraphicsStage::Fragment;
+    if (vertex) p->vertex = reinterpret_cast<abi::VertexBatchFn>(fn);
+    else p->fragment = reinterpret_cast<abi::FragmentBatchFn>(fn);
+    p->simdWidth = object.info.simdWidth;
+    p->stackBytes = object.info.stackBytes;
+    p->facts = object.facts;
+    p->code = std::move(code);
+    program = std::shared_ptr<const GraphicsProgram>(std::move(p));
+  }
   if (remember) {
     std::lock_guard lock(mutex_);
-    live_[key] = program;
+    live_[key] = {object.kind, program};
     recent_.push_back(program);
     if (recent_.size() > kRecentPrograms) recent_.pop_front();
     if (!objects_.count(key) && objectBytes_ + object.code.size() <= kMaxRememberedBytes) {
       objects_[key] = object;
       objectBytes_ += object.code.size();
     }
+  }
+  return program;
+}
+
+namespace {
+
+// A deserialized object fits the request it was found for.
+bool fits(const CachedObject& o, const CacheKey& key, ObjectKind kind, uint32_t simdWidth) {
+  return o.kind == kind && o.info.simdWidth == simdWidth && o.symbol == objectSymbol(kind, key);
+}
+
+}  // namespace
+
+FoundProgram findCompiled(const CacheKey& key, ObjectKind kind, uint32_t simdWidth, ExternalCache* external) {
+  CodeCache& cache = CodeCache::instance();
+  uint8_t keyBytes[16];
+  key.bytes(keyBytes);
+  // The application's cache first, so that its hits are reported as such.
+  std::vector<uint8_t> blob;
+  CachedObject stored;
+  if (external && external->find(keyBytes, &blob) && deserializeObject(blob.data(), blob.size(), &stored) &&
+      fits(stored, key, kind, simdWidth)) {
+    std::string error;
+    if (auto program = cache.findProgram(key, kind)) return {std::move(program), true};
+    if (auto program = cache.load(key, stored, &error, true)) return {std::move(program), true};
+  }
+  if (auto program = cache.findProgram(key, kind)) {
+    if (external && cache.findObject(key, &stored)) external->insert(keyBytes, serializeObject(stored));
+    return {std::move(program), false};
+  }
+  if (readDiskCache(key, &stored) && fits(stored, key, kind, simdWidth)) {
+    std::string error;
+    if (auto program = cache.load(key, stored, &error, true)) {
+      if (external) external->insert(keyBytes, serializeObject(stored));
+      return {std::move(program), false};
+    }
+  }
+  return {};
+}
+
+AnyProgram storeCompiled(const CacheKey& key, const CachedObject& object, ExternalCache* external, bool useCache,
+                         std::string* error) {
+  AnyProgram program = CodeCache::instance().load(key, object, error, useCache);
+  if (program && useCache) {
+    std::vector<uint8_t> blob = serializeObject(object);
+    if (external) {
+      uint8_t keyBytes[16];
+      key.bytes(keyBytes);
+      external->insert(keyBytes, blob);
+    }
+    writeDiskCache(key, blob);
   }
   return program;
 }

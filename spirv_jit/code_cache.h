@@ -1,9 +1,13 @@
-// Compiled code, shared and remembered.
+// Compiled code, shared and remembered: compute kernels and vertex and fragment stages alike.
 //  - Key: a 128-bit hash of everything that changes the machine code (driver build, host CPU,
-//    SIMD width, SPIR-V, entry point, specialization, descriptor layout, optimization).
+//    kind of kernel (compute, vertex, fragment), SIMD width, SPIR-V, entry point,
+//    specialization, descriptor layout, optimization).
 //  - Live programs: one loaded copy per key while any pipeline uses it.
 //  - Objects: the object files of every compile in this process, so a pipeline created again
 //    (same key) only needs linking, not LLVM.
+//  - Lookup order (findCompiled): the application's VkPipelineCache (its hits are reported
+//    through creation feedback), the process's live programs and remembered objects, the disk
+//    cache. A compile stores its object in all three (storeCompiled).
 // The lookups are a mutex-protected map: pipeline creation is not a hot path compared with
 // the compile it saves (see docs/ARCHITECTURE.md, compile caches).
 #pragma once
@@ -28,7 +32,14 @@ struct CacheKey {
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
 
+// What an object file holds; part of the key and of the serialized object.
+enum class ObjectKind : uint32_t { Compute = 0, Vertex = 1, Fragment = 2 };
+
 CacheKey computeCacheKey(const ComputeCompileRequest& request);
+CacheKey computeCacheKey(const GraphicsCompileRequest& request);
+// The kernel's symbol in its object file: unique per key ("tessera_cs_<key>", _vs_, _fs_). A
+// serialized object whose symbol is not its key's is refused.
+std::string objectSymbol(ObjectKind kind, const CacheKey& key);
 
 struct ProgramInfo {
   uint32_t localSize[3] = {1, 1, 1};
@@ -39,13 +50,18 @@ struct ProgramInfo {
   uint64_t stackBytes = 0;
 };
 
+// An object file and every value the runtime needs beside it.
 struct CachedObject {
-  ProgramInfo info;
+  ObjectKind kind = ObjectKind::Compute;
+  ProgramInfo info;     // compute: all of it; vertex and fragment: simdWidth and stackBytes
+  GraphicsFacts facts;  // vertex and fragment
   std::string symbol;
   std::vector<char> code;
 };
 
-// Serialized form of a CachedObject (pipeline cache data, disk cache files).
+// Serialized form of a CachedObject (pipeline cache data, disk cache files): a versioned
+// magic, then fixed fields, then the symbol and the object file. Deserialization is strict:
+// another version, a length or value out of range, or bytes left over make it fail (a miss).
 std::vector<uint8_t> serializeObject(const CachedObject& object);
 bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out);
 
@@ -54,26 +70,46 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out);
 bool readDiskCache(const CacheKey& key, CachedObject* out);
 void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob);
 
+// A loaded program of either kind: a ComputeProgram for ObjectKind::Compute, else a
+// GraphicsProgram (the key, which includes the kind, says which).
+using AnyProgram = std::shared_ptr<const void>;
+
 class CodeCache {
  public:
   static CodeCache& instance();
 
   // A live program for the key, or one linked from a remembered object; null if neither.
-  std::shared_ptr<const ComputeProgram> findProgram(const CacheKey& key);
+  AnyProgram findProgram(const CacheKey& key, ObjectKind kind);
   // Links an object into a program (and remembers both when `remember`).
-  std::shared_ptr<const ComputeProgram> load(const CacheKey& key, const CachedObject& object, std::string* error,
-                                             bool remember);
+  AnyProgram load(const CacheKey& key, const CachedObject& object, std::string* error, bool remember);
   bool findObject(const CacheKey& key, CachedObject* out);
 
  private:
+  struct Live {
+    ObjectKind kind;
+    std::weak_ptr<const void> program;
+  };
   std::mutex mutex_;
-  std::map<CacheKey, std::weak_ptr<const ComputeProgram>> live_;
+  std::map<CacheKey, Live> live_;
   std::map<CacheKey, CachedObject> objects_;
   // The most recently loaded programs stay alive after their last pipeline is destroyed, so
   // an application that recreates pipelines (or a VkPipelineCache read again) gets them back
   // without linking. Kernels are a few KiB each.
-  std::deque<std::shared_ptr<const ComputeProgram>> recent_;
+  std::deque<AnyProgram> recent_;
   size_t objectBytes_ = 0;
 };
+
+struct FoundProgram {
+  AnyProgram program;           // null: in no cache
+  bool applicationHit = false;  // found in the application's VkPipelineCache
+};
+
+// Looks for the key's program in the application's cache, the process and the disk cache, in
+// that order; an object found in the process or on disk is added to the application's cache.
+FoundProgram findCompiled(const CacheKey& key, ObjectKind kind, uint32_t simdWidth, ExternalCache* external);
+// Loads a freshly compiled object; with `useCache`, remembers it in the process and writes it
+// to the application's cache and the disk cache.
+AnyProgram storeCompiled(const CacheKey& key, const CachedObject& object, ExternalCache* external, bool useCache,
+                         std::string* error);
 
 }  // namespace tessera::jit

@@ -37,37 +37,16 @@ CompileResult fail(CompileStatus status, std::string message) {
 
 CompileResult compileCompute(const ComputeCompileRequest& req) {
   const CacheKey key = computeCacheKey(req);
-  CodeCache& cache = CodeCache::instance();
-  uint8_t keyBytes[16];
-  key.bytes(keyBytes);
-  auto success = [](std::shared_ptr<const ComputeProgram> program, bool hit) {
+  auto success = [](AnyProgram program, bool hit) {
     CompileResult r;
     r.status = CompileStatus::Success;
-    r.program = std::move(program);
+    r.program = std::static_pointer_cast<const ComputeProgram>(std::move(program));
     r.cacheHit = hit;
     return r;
   };
-  if (req.useCache) {
-    // The application's cache first, so that its hits are reported as such.
-    std::vector<uint8_t> blob;
-    CachedObject stored;
-    if (req.external && req.external->find(keyBytes, &blob) && deserializeObject(blob.data(), blob.size(), &stored)) {
-      std::string error;
-      if (auto program = cache.findProgram(key)) return success(std::move(program), true);
-      if (auto program = cache.load(key, stored, &error, true)) return success(std::move(program), true);
-    }
-    if (auto program = cache.findProgram(key)) {
-      if (req.external && cache.findObject(key, &stored)) req.external->insert(keyBytes, serializeObject(stored));
-      return success(std::move(program), false);
-    }
-    if (readDiskCache(key, &stored)) {
-      std::string error;
-      if (auto program = cache.load(key, stored, &error, true)) {
-        if (req.external) req.external->insert(keyBytes, serializeObject(stored));
-        return success(std::move(program), false);
-      }
-    }
-  }
+  if (req.useCache)
+    if (FoundProgram found = findCompiled(key, ObjectKind::Compute, req.interface.simdWidth, req.external); found.program)
+      return success(std::move(found.program), found.applicationHit);
   if (req.cacheOnly) return fail(CompileStatus::CompileRequired, "not in any cache");
 
   std::string message;
@@ -92,7 +71,8 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
     return fail(CompileStatus::InvalidSpirv, "no GLCompute entry point named \"" + std::string(req.entryPoint) + "\"");
 
   CachedObject object;
-  object.symbol = "tessera_cs_" + key.hex();
+  object.kind = ObjectKind::Compute;
+  object.symbol = objectSymbol(ObjectKind::Compute, key);
   {
     llvm::LLVMContext context;
     auto llvmModule = std::make_unique<llvm::Module>("tessera_cs", context);
@@ -114,13 +94,8 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
     if (!emitObject(*llvmModule, options, &object.code, &message, dumpPrefix))
       return fail(CompileStatus::InternalError, message);
   }
-  auto program = cache.load(key, object, &message, req.useCache);
+  AnyProgram program = storeCompiled(key, object, req.external, req.useCache, &message);
   if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);
-  if (req.useCache) {
-    std::vector<uint8_t> blob = serializeObject(object);
-    if (req.external) req.external->insert(keyBytes, blob);
-    writeDiskCache(key, blob);
-  }
   return success(std::move(program), false);
 }
 

@@ -1,5 +1,6 @@
 // The SPIR-V JIT's interface to the Vulkan front: compile a compute shader into an
-// abi::ComputeBatchFn. Everything that changes the generated code is in the request and
+// abi::ComputeBatchFn, a vertex or fragment shader into an abi::VertexBatchFn or
+// abi::FragmentBatchFn. Everything that changes the generated code is in the request and
 // therefore in the cache key.
 #pragma once
 
@@ -127,6 +128,9 @@ struct GraphicsCompileRequest {
   size_t specializationDataSize = 0;
   ShaderInterface interface;
   bool optimize = true;
+  bool useCache = true;               // false: compile from scratch, store nothing (benchmarks, tests)
+  ExternalCache* external = nullptr;  // the application's VkPipelineCache, if any
+  bool cacheOnly = false;             // fail with CompileRequired rather than compile
 };
 
 // A compiled vertex or fragment kernel; its machine code lives as long as this object.
@@ -144,10 +148,11 @@ struct GraphicsCompileResult {
   CompileStatus status = CompileStatus::InternalError;
   std::string message;
   std::shared_ptr<const GraphicsProgram> program;
+  bool cacheHit = false;  // found in the application's pipeline cache
 };
 
-// Validates, specializes, optimizes and compiles one stage. Identical stages share one program
-// in the process; no persistence (pipeline cache data, disk) for graphics stages yet.
+// Validates, specializes, optimizes and compiles one stage, through the same caches as compute
+// kernels: the application's pipeline cache, the process, the disk cache (code_cache.h).
 GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& request);
 
 // Runs count[0] x count[1] x count[2] workgroups (ids offset by base) on the thread pool and

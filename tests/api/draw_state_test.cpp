@@ -68,7 +68,8 @@ class DrawState : public ComputeTest {
 
   // A pipeline drawing draw_basic's coloured triangles with viewport and scissor dynamic, plus
   // `dynamic`; the static state culls nothing, faces CCW, lists triangles, no restart.
-  VkPipeline pipeline(std::vector<VkDynamicState> dynamic) {
+  VkPipeline pipeline(std::vector<VkDynamicState> dynamic, VkPipelineCache cache = VK_NULL_HANDLE,
+                      VkPipelineCreationFeedbackCreateInfo* feedback = nullptr) {
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs_, "main", nullptr},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs_, "main", nullptr}};
@@ -98,7 +99,7 @@ class DrawState : public ComputeTest {
     VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0,
                                          uint32_t(dynamic.size()), dynamic.data()};
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, feedback, 0, 1, &format};
     VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
     gpci.stageCount = 2;
     gpci.pStages = stages;
@@ -111,7 +112,7 @@ class DrawState : public ComputeTest {
     gpci.pDynamicState = &dyn;
     gpci.layout = layout_;
     VkPipeline p = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &gpci, nullptr, &p), VK_SUCCESS);
+    EXPECT_EQ(vkCreateGraphicsPipelines(device, cache, 1, &gpci, nullptr, &p), VK_SUCCESS);
     pipelines_.push_back(p);
     return p;
   }
@@ -211,6 +212,80 @@ TEST_F(DrawState, FullThirtyTwoBitIndicesAreHonoured) {
   const uint32_t base = 1u << 24;
   setIndices({base, base + 1, base + 2});
   EXPECT_EQ(render(p, [](VkCommandBuffer cb) { vkCmdDrawIndexed(cb, 3, 1, 0, -int32_t(base), 0); }), reference);
+}
+
+// VkPipelineCache: a graphics pipeline's compiled stages are in the cache's data; a cache
+// created from that data (as another process would) reports hits through creation feedback
+// and its pipeline draws the same pixels; damaged data is ignored (no hit, same pixels).
+TEST_F(DrawState, PipelineCacheDataHoldsGraphicsStagesAndReportsHits) {
+  VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineCache(device, &ci, nullptr, &cache), VK_SUCCESS);
+  setVertices(ccwTriangle());
+  auto draw = [](VkCommandBuffer cb) { vkCmdDraw(cb, 3, 1, 0, 0); };
+  const uint32_t green = render(pipeline({}, cache), draw);
+  EXPECT_GT(green, kSize * kSize / 3);
+  const std::vector<uint8_t> pixels(readback_.mapped, readback_.mapped + kSize * kSize * 4);
+  size_t size = 0;
+  ASSERT_EQ(vkGetPipelineCacheData(device, cache, &size, nullptr), VK_SUCCESS);
+  EXPECT_GT(size, 32u + 2 * (20u + 500u)) << "the header and two compiled stages";
+  std::vector<uint8_t> data(size);
+  ASSERT_EQ(vkGetPipelineCacheData(device, cache, &size, data.data()), VK_SUCCESS);
+
+  auto createFrom = [&](const std::vector<uint8_t>& initial) {
+    VkPipelineCacheCreateInfo from{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    from.initialDataSize = initial.size();
+    from.pInitialData = initial.data();
+    VkPipelineCache c = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreatePipelineCache(device, &from, nullptr, &c), VK_SUCCESS);
+    return c;
+  };
+  struct Feedback {
+    VkPipelineCreationFeedback pipeline{};
+    VkPipelineCreationFeedback stages[2]{};
+    VkPipelineCreationFeedbackCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+    Feedback() {
+      info.pPipelineCreationFeedback = &pipeline;
+      info.pipelineStageCreationFeedbackCount = 2;
+      info.pPipelineStageCreationFeedbacks = stages;
+    }
+  };
+  constexpr VkPipelineCreationFeedbackFlags kHit = VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+  constexpr VkPipelineCreationFeedbackFlags kValid = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
+
+  VkPipelineCache reloaded = createFrom(data);
+  Feedback hit;
+  EXPECT_EQ(render(pipeline({}, reloaded, &hit.info), draw), green);
+  EXPECT_EQ(std::vector<uint8_t>(readback_.mapped, readback_.mapped + pixels.size()), pixels);
+  EXPECT_EQ(hit.pipeline.flags, kValid | kHit);
+  EXPECT_EQ(hit.stages[0].flags, kValid | kHit);
+  EXPECT_EQ(hit.stages[1].flags, kValid | kHit);
+  // Merged into an empty cache, the entries still hit.
+  VkPipelineCache merged = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineCache(device, &ci, nullptr, &merged), VK_SUCCESS);
+  ASSERT_EQ(vkMergePipelineCaches(device, merged, 1, &reloaded), VK_SUCCESS);
+  Feedback mergedHit;
+  pipeline({}, merged, &mergedHit.info);
+  EXPECT_EQ(mergedHit.pipeline.flags, kValid | kHit);
+
+  // Every entry's bytes damaged (the header and lengths intact): no hit, the same pixels.
+  std::vector<uint8_t> damaged = data;
+  for (size_t pos = 32; pos + 20 <= damaged.size();) {
+    uint32_t len;
+    std::memcpy(&len, damaged.data() + pos + 16, 4);
+    ASSERT_LE(pos + 20 + len, damaged.size());
+    for (uint32_t k = 0; k < len; k += 7) damaged[pos + 20 + k] ^= 0x5A;
+    pos += 20 + len;
+  }
+  VkPipelineCache bad = createFrom(damaged);
+  Feedback miss;
+  EXPECT_EQ(render(pipeline({}, bad, &miss.info), draw), green);
+  EXPECT_EQ(std::vector<uint8_t>(readback_.mapped, readback_.mapped + pixels.size()), pixels);
+  EXPECT_EQ(miss.pipeline.flags, kValid);
+  // Truncated data (half the bytes): whole entries are kept, nothing breaks.
+  VkPipelineCache truncated = createFrom(std::vector<uint8_t>(data.begin(), data.begin() + data.size() / 2));
+  EXPECT_EQ(render(pipeline({}, truncated), draw), green);
+  for (VkPipelineCache c : {cache, reloaded, merged, bad, truncated}) vkDestroyPipelineCache(device, c, nullptr);
 }
 
 // Top-left, bottom-left, top-right, bottom-right: as a strip, two triangles covering the target.
