@@ -175,7 +175,17 @@ class WsiTest : public VulkanTest {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
                          nullptr, 0, nullptr, 1, &b);
     EXPECT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    const VkResult r = submitAndPresent(cb, sc, index, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+    // The command buffer and view must outlive the rendering: wait before freeing them.
+    vkQueueWaitIdle(queue);
+    vkFreeCommandBuffers(device, pool, 1, &cb);
+    vkDestroyImageView(device, view, nullptr);
+    return r;
+  }
+
+  // Submits `cb` (waiting for `acquired` at `waitStage`, signalling `rendered`) and presents
+  // image `index` of `sc` after it; the present's result (its per-swapchain result agrees).
+  VkResult submitAndPresent(VkCommandBuffer cb, VkSwapchainKHR sc, uint32_t index, VkPipelineStageFlags waitStage) {
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.waitSemaphoreCount = 1;
     si.pWaitSemaphores = &acquired;
@@ -195,10 +205,6 @@ class WsiTest : public VulkanTest {
     pi.pResults = &result;
     const VkResult r = vkQueuePresentKHR(queue, &pi);
     EXPECT_EQ(r, result);
-    // The command buffer and view must outlive the rendering: wait before freeing them.
-    vkQueueWaitIdle(queue);
-    vkFreeCommandBuffers(device, pool, 1, &cb);
-    vkDestroyImageView(device, view, nullptr);
     return r;
   }
 

@@ -199,23 +199,7 @@ TEST_F(Wsi, CapturedPixelsKeepTheirPlaceAndChannelOrder) {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
                          nullptr, 1, &b);
     ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.waitSemaphoreCount = 1;
-    si.pWaitSemaphores = &acquired;
-    si.pWaitDstStageMask = &waitStage;
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    si.signalSemaphoreCount = 1;
-    si.pSignalSemaphores = &rendered;
-    ASSERT_EQ(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
-    VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
-    pi.waitSemaphoreCount = 1;
-    pi.pWaitSemaphores = &rendered;
-    pi.swapchainCount = 1;
-    pi.pSwapchains = &sc;
-    pi.pImageIndices = &index;
-    ASSERT_EQ(vkQueuePresentKHR(queue, &pi), VK_SUCCESS);
+    ASSERT_EQ(submitAndPresent(cb, sc, index, VK_PIPELINE_STAGE_TRANSFER_BIT), VK_SUCCESS);
     vkQueueWaitIdle(queue);
     destroySwapchain(sc);
     vkFreeCommandBuffers(device, pool, 1, &cb);
