@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "device.h"
+#include "queue.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
 
@@ -74,7 +75,10 @@ void ExecContext::draw(const raster::DrawState& state, const raster::DrawCall& c
     raster::drawReference(state, call);
     return;
   }
-  if (!scene) scene = std::make_unique<raster::Scene>(ThreadPool::shared());
+  if (!scene) {
+    if (!queue->scene) queue->scene = std::make_unique<raster::Scene>(ThreadPool::shared());
+    scene = queue->scene.get();
+  }
   scene->add(state, call);
 }
 

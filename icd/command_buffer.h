@@ -54,7 +54,7 @@ struct ExecContext {
   // Draws since the last other command, accumulated and drawn together (raster::Scene). Any
   // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
   // sees the draws done, in order; so does the end of every command buffer.
-  std::unique_ptr<raster::Scene> scene;
+  raster::Scene* scene = nullptr;  // the queue's (Queue::scene), created on first use
   void draw(const raster::DrawState& state, const raster::DrawCall& call);
   void flushDraws();
 };

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 #include <vulkan/vulkan_core.h>
 
 #include "handles.h"
+#include "tessera/draw.h"
 
 namespace tessera {
 
@@ -44,6 +46,9 @@ struct Queue : DispatchableObject {
   bool busy = false;
   bool stopping = false;
   std::thread worker;
+  // The draws' scene (raster::Scene), used by the worker thread only: it lives as long as the
+  // queue so that its buffers are reused from submission to submission (ExecContext::draw).
+  std::unique_ptr<raster::Scene> scene;
 };
 
 VkResult createQueue(Device* device, Queue** out);

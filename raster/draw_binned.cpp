@@ -281,6 +281,20 @@ struct Scene::Impl {
   VertexIndexList list;
   VertexSlots slots;
   std::vector<Assembled> assembled;
+  // Buffers recycled from draw to draw and scene to scene: shaded vertex groups (free when the
+  // pool holds the only reference) and the chunk vectors of flushed windows. Reusing them
+  // avoids fresh pages (page faults) for every large draw.
+  std::vector<std::shared_ptr<std::vector<ShadedVertices>>> shadedPool;
+  std::vector<std::vector<Chunk>> spareChunks;
+  std::shared_ptr<std::vector<ShadedVertices>> shadedGroup(uint32_t instances) {
+    for (auto& group : shadedPool)
+      if (group.use_count() == 1) {
+        group->resize(instances);
+        return group;
+      }
+    shadedPool.push_back(std::make_shared<std::vector<ShadedVertices>>(instances));
+    return shadedPool.back();
+  }
 };
 
 Scene::Scene(ThreadPool& pool) : impl_(std::make_unique<Impl>(pool)) {}
@@ -311,7 +325,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   for (uint32_t groupFirst = 0; groupFirst < c.instanceCount; groupFirst += groupSize) {
     const uint32_t instances = std::min(groupSize, c.instanceCount - groupFirst);
     // Vertex shading, ranges of every instance of the group over the pool.
-    auto shaded = std::make_shared<std::vector<ShadedVertices>>(instances);
+    const std::shared_ptr<std::vector<ShadedVertices>> shaded = m.shadedGroup(instances);
     for (uint32_t i = 0; i < instances; ++i) prepareShadedVertices(s, slotCount, (*shaded)[i]);
     const uint32_t rangesPerInstance = (slotCount + kVertexRange - 1) / kVertexRange;
     m.pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
@@ -354,6 +368,10 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       w.droppable = droppable(s);
       w.overwrites = overwritesColour(s);
       const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
+      if (!m.spareChunks.empty()) {
+        w.chunks = std::move(m.spareChunks.back());
+        m.spareChunks.pop_back();
+      }
       w.chunks.resize(chunkCount);
       const Assembled* base = m.assembled.data() + first;
       m.pool.parallelFor(chunkCount, [&](size_t k) {
@@ -450,6 +468,7 @@ void Scene::runTiles() {
   } else {
     m.pool.parallelFor(tiles.size(), drawTile);
   }
+  for (Window& w : m.windows) m.spareChunks.push_back(std::move(w.chunks));
   m.windows.clear();
   m.primitives = 0;
   m.area = 0;

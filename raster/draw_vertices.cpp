@@ -70,7 +70,9 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (s.vertexOutputComponents[l] && s.fragment.inputComponents[l]) out.locations.push_back(l);
   out.stride = 4 + 4 * uint32_t(out.locations.size());
-  out.words.assign(count * out.stride, 0);
+  // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
+  // vector's memory is reused as it is (a scene recycles them from draw to draw).
+  out.words.resize(count * out.stride);
   if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) out.pointSize.assign(count, 1.0f);
   else out.pointSize.clear();
 }
