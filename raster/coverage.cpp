@@ -28,17 +28,7 @@ struct TriangleEdges {
   double invArea2;              // 1 / |shoelace sum|: edge value -> barycentric weight
 };
 
-bool makeEdges(const SetupTriangle& t, TriangleEdges& e) {
-  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
-  if (s == 0) return false;
-  const int orientation = s > 0 ? 1 : -1;
-  for (int k = 0; k < 3; ++k) {
-    const int a = (k + 1) % 3, b = (k + 2) % 3;
-    e.edge[k] = rules::makeEdge(t.x[a], t.y[a], t.x[b], t.y[b], orientation);
-  }
-  e.invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
-  return true;
-}
+bool makeEdges(const SetupTriangle& t, TriangleEdges& e) { return pixel::triangleEdges(t, e.edge, &e.invArea2); }
 
 // Whether some sample location of [x0, x1) x [y0, y1) may pass every edge test. An edge
 // function is linear, so its maximum over the block's samples is at most its maximum over the

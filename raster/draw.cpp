@@ -1,10 +1,9 @@
-// draw() (draw.h): the path a draw takes, chosen once per process.
+// defaultRasterPath() (draw.h): the path draws take, chosen once per process.
 #include <cstdlib>
 #include <cstring>
 
 #include "draw_internal.h"
 #include "tessera/log.h"
-#include "tessera/thread_pool.h"
 
 namespace tessera::raster {
 
@@ -17,11 +16,6 @@ RasterPath defaultRasterPath() {
     return RasterPath::Binned;
   }();
   return path;
-}
-
-void draw(const DrawState& state, const DrawCall& call) {
-  if (defaultRasterPath() == RasterPath::Reference) drawReference(state, call);
-  else drawBinned(state, call, ThreadPool::shared());
 }
 
 }  // namespace tessera::raster

@@ -28,6 +28,7 @@
 #include <memory>
 
 #include "draw_internal.h"
+#include "pixel_weights.h"
 #include "rules.h"
 #include "tessera/thread_pool.h"
 
@@ -241,15 +242,14 @@ bool overwritesColour(const DrawState& s) {
 bool coversRect(const SetupTriangle& t, const Rect& r) {
   const Rect& b = t.bounds;
   if (r.x0 < b.x0 || r.y0 < b.y0 || r.x1 > b.x1 || r.y1 > b.y1) return false;  // scissor, viewport
-  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
-  if (s == 0) return false;
+  rules::EdgeFunction edges[3];
+  double invArea2;
+  if (!pixel::triangleEdges(t, edges, &invArea2)) return false;
   const rules::SampleOffsetRange o = rules::sampleOffsetRange(t.samples);
   const int64_t one = rules::kSubPixelOne;
   const int64_t xs[2] = {r.x0 * one + o.min, (r.x1 - 1) * one + o.max};
   const int64_t ys[2] = {r.y0 * one + o.min, (r.y1 - 1) * one + o.max};
-  for (int k = 0; k < 3; ++k) {
-    const int a = (k + 1) % 3, c = (k + 2) % 3;
-    const rules::EdgeFunction e = rules::makeEdge(t.x[a], t.y[a], t.x[c], t.y[c], s > 0 ? 1 : -1);
+  for (const rules::EdgeFunction& e : edges) {
     for (int64_t y : ys)
       for (int64_t x : xs)
         if (!e.covers(e.value(x, y))) return false;

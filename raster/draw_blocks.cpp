@@ -1,4 +1,4 @@
-// The block walker of the binned path (FragmentStage::blockTriangle): a single-sample triangle
+// The block walker of the binned path (FragmentStage::blockTriangle): a 1- or 4-sample triangle
 // inside one tile, 4x4 pixels at a time. A block is one batch at W = 16 (its four quads in
 // order), two at W = 8, four at W = 4. Per block: the three exact edge values at every pixel
 // centre by increments (no multiplication per pixel), a trivial reject from the block's
@@ -44,12 +44,8 @@ struct BlockEdges {
 };
 
 bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
-  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
-  if (s == 0) return false;
-  const int orientation = s > 0 ? 1 : -1;
+  if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
   for (int k = 0; k < 3; ++k) {
-    const int a = (k + 1) % 3, b = (k + 2) % 3;
-    e.edge[k] = rules::makeEdge(t.x[a], t.y[a], t.x[b], t.y[b], orientation);
     // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
     e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
@@ -67,7 +63,6 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
       e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
     }
   }
-  e.invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
   return true;
 }
 
@@ -329,7 +324,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
 
 namespace {
 
-// floatToUnorm8 (draw_internal.h) on W lanes at once, in GCC vector types so that every clone
+// floatToUnorm (draw_internal.h) with 8 bits on W lanes at once, in GCC vector types so that every clone
 // gets whole-vector instructions: the same selects, multiply, add and subtract, per lane.
 // W-lane GCC vector types (spelled per W: GCC's vector builtins reject dependent sizes).
 template <uint32_t W>

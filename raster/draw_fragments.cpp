@@ -1,4 +1,4 @@
-// The fragment half of draw(): triangles through setup and coverage (raster.h), quads gathered
+// The fragment half of a draw: triangles through setup and coverage (raster.h), quads gathered
 // into batches of W/4, inputs interpolated ("Interpolation"), the fragment kernel, then the
 // per-fragment operations in the spec's order ("Fragment Operations": depth bounds, stencil,
 // depth; "Blending"; "Color Write Mask") and the attachment writes through the texel codec.

@@ -1,4 +1,4 @@
-// Pieces of draw() shared between its files and between its two paths (draw_reference.cpp,
+// Pieces of a draw shared between its files and between its two paths (draw_reference.cpp,
 // draw_binned.cpp): vertex indices, shaded vertices, primitive assembly and the fragment stage.
 #pragma once
 
@@ -90,7 +90,6 @@ inline uint32_t floatToUnorm(float f, double maxValue) {
   constexpr double kRound = 4503599627370496.0;  // 2^52
   return uint32_t(int32_t((clamped * maxValue + kRound) - kRound));
 }
-inline uint32_t floatToUnorm8(float f) { return floatToUnorm(f, 255.0); }
 
 // 8-bit UNORM encode of W lanes' RGBA outputs (out[c * W + lane]) into 32-bit texels, component
 // c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).

@@ -1,4 +1,4 @@
-// The vertex half of draw(), shared by both paths: the index list (with primitive restart),
+// The vertex half of a draw, shared by both paths: the index list (with primitive restart),
 // vertex fetch ("Vertex Input Description", "Vertex Attribute Fetch") and vertex shading in
 // batches of W.
 #include <algorithm>

@@ -13,6 +13,22 @@ namespace tessera::raster::pixel {
 
 #define TESSERA_PIXEL_INLINE inline __attribute__((always_inline))
 
+// The set-up triangle's three edge functions ("Basic Polygon Rasterization": edge k opposite
+// vertex k, from vertex k+1 to vertex k+2, oriented so the interior is positive, with the
+// tie-break) and 1 / |shoelace sum|, which turns an edge value into a barycentric weight. False
+// for a zero-area triangle, which covers no sample. Every walker and test of a triangle's
+// coverage builds its edges here.
+TESSERA_PIXEL_INLINE bool triangleEdges(const SetupTriangle& t, rules::EdgeFunction edge[3], double* invArea2) {
+  const int64_t s = rules::shoelaceSum(t.x, t.y, 3);
+  if (s == 0) return false;
+  for (int k = 0; k < 3; ++k) {
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    edge[k] = rules::makeEdge(t.x[a], t.y[a], t.x[b], t.y[b], s > 0 ? 1 : -1);
+  }
+  *invArea2 = 1.0 / static_cast<double>(s > 0 ? s : -s);
+  return true;
+}
+
 // Barycentric coordinates of a location in the (snapped) set-up triangle from its three exact
 // edge values: a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
 TESSERA_PIXEL_INLINE void windowBarycentrics(const int64_t edge[3], double invArea2, double lin[3]) {

@@ -1,7 +1,7 @@
 // One draw, start to finish (raster/draw*.cpp): vertex fetch, vertex shading, primitive
 // assembly, setup and coverage (raster.h), fragment shading, the per-fragment operations and
 // attachment writes. The Vulkan front (icd/) fills a DrawState from the bound pipeline, the
-// dynamic state and the render pass instance, and calls draw() at execution time.
+// dynamic state and the render pass instance, and runs the draw at execution time (drawReference, or a Scene on the binned path).
 //
 // Kernels are reached only through shader_abi.h function pointers; what the draw loop must know
 // about them (interpolation of each fragment input, outputs written, discard...) comes as
@@ -171,8 +171,9 @@ class Scene {
 // TESSERA_RASTER=reference|binned (default binned), read once per process.
 RasterPath defaultRasterPath();
 
-// Runs the draw to completion on the default path (rasterization order is submission order).
-void draw(const DrawState& state, const DrawCall& call);
+// Runs one draw to completion on the reference path, or on the binned path as a scene of its
+// own (rasterization order is submission order). The driver (icd/ExecContext::draw) uses
+// drawReference or a Scene per queue, as defaultRasterPath() says.
 void drawReference(const DrawState& state, const DrawCall& call);
 void drawBinned(const DrawState& state, const DrawCall& call, ThreadPool& pool);
 
