@@ -262,7 +262,7 @@ FeatureSet supportedFeatures() {
   // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
   f.sampleRateShading = true;
   f.occlusionQueryPrecise = true;      // draw_fragments.cpp counts exactly the samples that pass
-  // raster/draw.cpp reads indices as full 32-bit values (readIndex) and adds vertexOffset
+  // raster/draw_vertices.cpp reads indices as full 32-bit values (readIndex) and adds vertexOffset
   // exactly (64-bit sum), so every index up to maxDrawIndexedIndexValue = 2^32-1 is honoured
   // (tests/api/draw_state_test.cpp draws with indices above 2^24).
   f.fullDrawIndexUint32 = true;
