@@ -91,7 +91,7 @@ VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
   const FormatInfo* info = formatInfo(format);
   if (!info || info->planeCount > 1 || info->needsYcbcrConversion || info->isDepthStencil() || !hasColorCodec(*info))
     return 0;
-  // Vertex attributes are decoded with the texel codec too (raster/draw.cpp).
+  // Vertex attributes are decoded with the texel codec too (raster/draw_vertices.cpp).
   VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
