@@ -197,6 +197,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   BlockEdges edges;
   if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
   const uint32_t W = s_->simdWidth;
+  prepareBlockInputs(st.samples);
   BlockPixels b;
   for (int32_t by = region.y0 & ~3; by < region.y1; by += 4) {
     for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
@@ -215,6 +216,36 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   }
 }
 
+// "Interpolation": flat inputs from the provoking vertex, written once for the triangle's
+// batches (the kernel only reads inputs); the others from the three vertices with the
+// perspective or window-space weights (Centroid is the centre with one sample).
+void FragmentStage::prepareBlockInputs(uint32_t samples) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
+  const uint32_t* o0 = vertices_->outputs(slots_[0]);
+  const uint32_t* o1 = vertices_->outputs(slots_[1]);
+  const uint32_t* o2 = vertices_->outputs(slots_[2]);
+  blockInputs_.clear();
+  for (size_t k = 0; k < vertices_->locations.size(); ++k) {
+    const uint32_t loc = vertices_->locations[k];
+    const uint8_t interp = s_->fragment.inputInterpolation[loc];
+    const bool centroid = centroidLocations >> loc & 1;
+    for (uint32_t comp = 0; comp < 4; ++comp) {
+      const uint32_t word = (loc * 4 + comp) * W;
+      const uint32_t at = 4 * uint32_t(k) + comp;
+      if (interp == 2) {
+        std::fill_n(&inputs_[word], W, o0[at]);
+        continue;
+      }
+      float v0, v1, v2;
+      std::memcpy(&v0, &o0[at], 4);
+      std::memcpy(&v1, &o1[at], 4);
+      std::memcpy(&v2, &o2[at], 4);
+      blockInputs_.push_back({word, v0, v1 - v0, v2 - v0, (interp == 1 ? 1u : 0u) + (centroid ? 2u : 0u)});
+    }
+  }
+}
+
 namespace {
 
 // Lane l of a block as FragmentBatch coordinates, as tables (laneX/laneY above).
@@ -226,32 +257,46 @@ struct LaneTables {
 };
 constexpr LaneTables kLanes;
 
-// The per-batch lane state of block lanes [first, first + W).
-TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
-                                        uint32_t sampleMask, const BlockPixels& b, int32_t* __restrict px,
-                                        int32_t* __restrict py, uint32_t* __restrict sampleBits,
-                                        float* __restrict sampleZ, abi::FragmentBatch& fb) {
-  // Only the batch's W lanes are read (first + W <= 16).
-  for (uint32_t j = 0; j < w; ++j) {
-    const uint32_t l = first + j;
-    px[j] = bx + kLanes.x[l];
-    py[j] = by + kLanes.y[l];
-    sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[l] & sampleMask);
-    sampleZ[j * kMaxSamples] = b.z[l];
-    fb.fragCoord[0][j] = float(px[j]) + 0.5f;
-    fb.fragCoord[1][j] = float(py[j]) + 0.5f;
-    fb.fragCoord[2][j] = b.z[l];
-    fb.fragCoord[3][j] = b.invW[l];
+// The per-batch lane state of block lanes [first, first + W). W is a constant in each
+// instance, so every loop is a few whole-vector instructions.
+template <uint32_t W>
+inline __attribute__((always_inline)) void fillBlockLanes(uint32_t first, int32_t bx, int32_t by, uint32_t coverage,
+                                                         uint32_t sampleMask, const BlockPixels& b,
+                                                         int32_t* __restrict px, int32_t* __restrict py,
+                                                         uint32_t* __restrict sampleBits, float* __restrict sampleZ,
+                                                         abi::FragmentBatch& __restrict fb) {
+  for (uint32_t j = 0; j < W; ++j) {
+    px[j] = bx + kLanes.x[first + j];
+    py[j] = by + kLanes.y[first + j];
+  }
+  for (uint32_t j = 0; j < W; ++j) {
+    sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[first + j] & sampleMask);
     fb.sampleMaskIn[j] = sampleBits[j];
   }
+  for (uint32_t j = 0; j < W; ++j) {
+    fb.fragCoord[0][j] = float(px[j]) + 0.5f;
+    fb.fragCoord[1][j] = float(py[j]) + 0.5f;
+  }
+  std::memcpy(sampleZ, &b.z[first], W * sizeof(float));
+  std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
+  std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
 }
 
-// 4 samples: each sample's depth, and the Centroid location FragmentBatch::centroid reports
-// (the lowest covered sample's location of a partly covered pixel, else the centre).
+TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
+                                        uint32_t sampleMask, const BlockPixels& b, int32_t* px, int32_t* py,
+                                        uint32_t* sampleBits, float* sampleZ, abi::FragmentBatch& fb) {
+  if (w == 16) fillBlockLanes<16>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+  else if (w == 8) fillBlockLanes<8>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+  else fillBlockLanes<4>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+}
+
+// 4 samples: each sample's depth (sampleZ[sample * kMaxSimdWidth + lane]), and the Centroid
+// location FragmentBatch::centroid reports (the lowest covered sample's location of a partly
+// covered pixel, else the centre).
 void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, float* sampleZ, abi::FragmentBatch& fb) {
+  for (uint32_t smp = 0; smp < kMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
   for (uint32_t j = 0; j < w; ++j) {
     const uint32_t l = first + j;
-    for (uint32_t smp = 0; smp < kMaxSamples; ++smp) sampleZ[j * kMaxSamples + smp] = b.sampleZ[smp][l];
     const uint32_t mask = b.sampleCoverage[l];
     const bool partial = mask != 0 && mask != 0xFu;
     const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
@@ -260,20 +305,27 @@ void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, floa
   }
 }
 
-// Interpolation of one input component over W lanes (vectorizes: W is a constant).
+// Interpolation of the triangle's input components over W lanes (vectorizes: W is a constant).
+// weightSets[i]: the weight set i (BlockInput::weights) of block lane 0, rows of 16 lanes.
 template <uint32_t W>
-inline __attribute__((always_inline)) void interpolateLanes(float v0, float v1, float v2, const float* __restrict b1,
-                                                           const float* __restrict b2, uint32_t* __restrict dst) {
-  float v[W];
-  for (uint32_t j = 0; j < W; ++j) v[j] = pixel::interpolate(v0, v1, v2, b1[j], b2[j]);
-  std::memcpy(dst, v, sizeof v);
+inline __attribute__((always_inline)) void interpolateLanes(const BlockInput* inputs, size_t count,
+                                                           const float (*const* weightSets)[16], uint32_t first,
+                                                           uint32_t* __restrict words) {
+  for (size_t i = 0; i < count; ++i) {
+    const BlockInput& in = inputs[i];
+    const float* __restrict b1 = &weightSets[in.weights][1][first];
+    const float* __restrict b2 = &weightSets[in.weights][2][first];
+    float v[W];
+    for (uint32_t j = 0; j < W; ++j) v[j] = pixel::interpolateDifferences(in.v0, in.d1, in.d2, b1[j], b2[j]);
+    std::memcpy(&words[in.word], v, sizeof v);
+  }
 }
 
-TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, float v0, float v1, float v2, const float* b1, const float* b2,
-                                          uint32_t* dst) {
-  if (w == 16) interpolateLanes<16>(v0, v1, v2, b1, b2, dst);
-  else if (w == 8) interpolateLanes<8>(v0, v1, v2, b1, b2, dst);
-  else interpolateLanes<4>(v0, v1, v2, b1, b2, dst);
+TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, const BlockInput* inputs, size_t count,
+                                          const float (*const* weightSets)[16], uint32_t first, uint32_t* words) {
+  if (w == 16) interpolateLanes<16>(inputs, count, weightSets, first, words);
+  else if (w == 8) interpolateLanes<8>(inputs, count, weightSets, first, words);
+  else interpolateLanes<4>(inputs, count, weightSets, first, words);
 }
 
 }  // namespace
@@ -294,31 +346,9 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
                  lanes.sampleBits, &lanes.sampleZ[0][0], fb);
   if (samples > 1) fillBlockSampleLanes(first, W, b, &lanes.sampleZ[0][0], fb);
   if (!earlyTests(fb, lanes)) return;
-  const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
-  // "Interpolation": flat from the provoking vertex, else from the three vertices with the
-  // perspective or window-space weights (Centroid is the centre with one sample).
-  const uint32_t* o0 = vertices_->outputs(slots_[0]);
-  const uint32_t* o1 = vertices_->outputs(slots_[1]);
-  const uint32_t* o2 = vertices_->outputs(slots_[2]);
-  for (size_t k = 0; k < vertices_->locations.size(); ++k) {
-    const uint32_t loc = vertices_->locations[k];
-    const uint8_t interp = s_->fragment.inputInterpolation[loc];
-    const bool centroid = centroidLocations >> loc & 1;
-    const float(*bary)[16] = interp == 1 ? (centroid ? b.centroidLinear : b.linear) : (centroid ? b.centroidPersp : b.persp);
-    for (uint32_t comp = 0; comp < 4; ++comp) {
-      uint32_t* dst = &inputs_[(loc * 4 + comp) * W];
-      const uint32_t at = 4 * uint32_t(k) + comp;
-      if (interp == 2) {
-        std::fill(dst, dst + W, o0[at]);
-        continue;
-      }
-      float v0, v1, v2;
-      std::memcpy(&v0, &o0[at], 4);
-      std::memcpy(&v1, &o1[at], 4);
-      std::memcpy(&v2, &o2[at], 4);
-      interpolateLanes(W, v0, v1, v2, &bary[1][first], &bary[2][first], dst);
-    }
-  }
+  // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
+  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
+  interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
   shadeAndWrite(fb, lanes);
 }
 
@@ -364,6 +394,19 @@ inline __attribute__((always_inline)) void encodeUnorm8Lanes(const float* __rest
 }
 
 }  // namespace
+
+template <uint32_t W>
+inline __attribute__((always_inline)) uint32_t lanesWithBits(const uint32_t* __restrict bits, uint32_t laneMask) {
+  uint32_t m = 0;
+  for (uint32_t j = 0; j < W; ++j) m |= uint32_t(bits[j] != 0) << j;
+  return m & laneMask;
+}
+
+TESSERA_LANE_CLONES uint32_t lanesWithBits(uint32_t w, const uint32_t* bits, uint32_t laneMask) {
+  if (w == 16) return lanesWithBits<16>(bits, laneMask);
+  if (w == 8) return lanesWithBits<8>(bits, laneMask);
+  return lanesWithBits<4>(bits, laneMask);
+}
 
 TESSERA_LANE_CLONES void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels) {
   if (w == 16) encodeUnorm8Lanes<16>(out, shift, texels);
@@ -411,13 +454,23 @@ struct BlendLanes {
       default: return s * sf + d * df;  // ADD
     }
   }
-  __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src, const float* dst, float* result) {
+  __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src,
+                                                 const uint32_t* current, const uint32_t* shift, float* result) {
+    using I = typename LaneVectors<W>::Ints;
     const F zero = {}, one = zero + 1.0f;
+    I texel;
+    std::memcpy(&texel, current, sizeof texel);
     F s[4], d[4];
     for (int c = 0; c < 4; ++c) {
       std::memcpy(&s[c], src + c * W, sizeof(F));
-      std::memcpy(&d[c], dst + c * W, sizeof(F));
       s[c] = s[c] < zero ? zero : (one < s[c] ? one : s[c]);  // std::clamp(s, 0, 1)
+      // "Conversion From Normalized Fixed-Point to Floating-Point" as the texel codec does it,
+      // float(c / 255.0). Rounding a double quotient to float equals dividing in float (double
+      // rounding is innocuous for division when 53 >= 2 x 24 + 2 bits), and a float division
+      // costs a quarter of two double ones; the codec's table agrees for every byte
+      // (tests/unit/raster/binned_draw_test.cpp).
+      const I byte = (texel >> int32_t(shift[c])) & 0xFF;
+      d[c] = __builtin_convertvector(byte, F) / 255.0f;
     }
     for (int c = 0; c < 4; ++c) {
       const bool alpha = c == 3;
@@ -432,16 +485,16 @@ struct BlendLanes {
 }  // namespace
 
 TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src,
-                                     const float* dst, const uint32_t shift[4], uint32_t* texels) {
+                                     const uint32_t* current, const uint32_t shift[4], uint32_t* texels) {
   float result[4 * abi::kMaxSimdWidth];
   if (w == 16) {
-    BlendLanes<16>::run(blend, k, src, dst, result);
+    BlendLanes<16>::run(blend, k, src, current, shift, result);
     encodeUnorm8Lanes<16>(result, shift, texels);
   } else if (w == 8) {
-    BlendLanes<8>::run(blend, k, src, dst, result);
+    BlendLanes<8>::run(blend, k, src, current, shift, result);
     encodeUnorm8Lanes<8>(result, shift, texels);
   } else {
-    BlendLanes<4>::run(blend, k, src, dst, result);
+    BlendLanes<4>::run(blend, k, src, current, shift, result);
     encodeUnorm8Lanes<4>(result, shift, texels);
   }
 }

@@ -144,6 +144,16 @@ void FragmentStage::retarget(const DrawState& state) {
                      ? DepthKind::Unorm24
                      : DepthKind::Codec;
   }
+  for (uint32_t i = 0; i < s_->colorCount && i < abi::kMaxColorAttachments; ++i) {
+    Unorm8Target& t = unorm8_[i];
+    const bool bgra = s_->color[i].format == VK_FORMAT_B8G8R8A8_UNORM;
+    const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
+    std::copy(shift, shift + 4, t.shift);
+    t.keep = 0;
+    for (uint32_t c = 0; c < 4; ++c)
+      if (!(s_->blend[i].writeMask >> c & 1)) t.keep |= 0xFFu << shift[c];
+    for (int c = 0; c < 4; ++c) t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
+  }
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !s_->vertexOutputComponents[l]) continue;
@@ -282,7 +292,7 @@ void FragmentStage::shadeBatch() {
       // "Sample Mask Test" (before shading): samples outside pSampleMask are not covered.
       if (quad.coverage >> p & 1)
         lanes.sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_->sampleMask & allSamples;
-      for (uint32_t k = 0; k < samples; ++k) lanes.sampleZ[lane][k] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
+      for (uint32_t k = 0; k < samples; ++k) lanes.sampleZ[k][lane] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
       fb.fragCoord[3][lane] = quad.invW[p];
       fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
       fb.pointCoord[1][lane] = isPoint_ ? quad.pointCoord[p][1] : 0.5f;
@@ -415,16 +425,13 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
   for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
     for (uint32_t k = 0; k < samples; ++k)
-      if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[lane][k]))
+      if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[k][lane]))
         lanes.sampleBits[lane] &= ~(1u << k);
   }
 }
 
 uint32_t FragmentStage::lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const {
-  uint32_t m = 0;
-  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane)
-    if ((laneMask >> lane & 1) && lanes.sampleBits[lane]) m |= 1u << lane;
-  return m;
+  return lanesWithBits(s_->simdWidth, lanes.sampleBits, laneMask);
 }
 
 void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
@@ -432,9 +439,7 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
 }
 
 bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes) {
-  fb.coverage = 0;
-  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane)
-    if (lanes.sampleBits[lane]) fb.coverage |= 1u << lane;
+  fb.coverage = lanesWithBits(s_->simdWidth, lanes.sampleBits, ~0u);
   if (!fb.coverage) return false;
   if (early_) {
     runTests(lanes, fb.coverage, nullptr);
@@ -455,12 +460,14 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
   if (s_->fragmentShader) {
     fb.inputs = inputs_.data();
     fb.outputs = outputs_.data();
-    for (uint32_t lane = 0; lane < W; ++lane) fb.sampleMask[lane] = ~0u;  // unwritten: keeps all samples
+    // Read back only when the shader writes SampleMask; lanes it leaves unwritten keep all samples.
+    if (s_->fragment.writesSampleMask) std::fill_n(fb.sampleMask, W, ~0u);
     s_->fragmentShader(&fb);
     alive = fb.alive & coverage;
     // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)
     // remove samples; alpha to one then sets that alpha to 1.
-    for (uint32_t lane = 0; lane < W; ++lane) {
+    const bool coverageChanges = s_->fragment.writesSampleMask || s_->alphaToCoverage || s_->alphaToOne;
+    for (uint32_t lane = 0; coverageChanges && lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       if (s_->fragment.writesSampleMask) sampleBits[lane] &= fb.sampleMask[lane];
       if (s_->alphaToCoverage && (s_->fragment.colorOutputs & 1))
@@ -599,76 +606,76 @@ float FragmentStage::quantizeDepth(float z) const {
   return loadDepth(bytes);
 }
 
-namespace {
-
-// "Conversion From Normalized Fixed-Point to Floating-Point" for 8 bits, as the texel codec
-// computes it (float(c / 255.0)), once per value.
-struct Unorm8Table {
-  float value[256];
-  Unorm8Table() {
-    for (int c = 0; c < 256; ++c) value[c] = static_cast<float>(double(c) / 255.0);
-  }
-};
-const Unorm8Table kUnorm8;
-
-}  // namespace
-
 // The binned path's writer for R8G8B8A8_UNORM and B8G8R8A8_UNORM attachments: the reference's
 // arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask", encode) on whole
-// 32-bit texels, without the texel codec's per-component dispatch.
+// 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's per-component
+// dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so with one
+// sample a pair whose lanes are both alive is one 8-byte access.
 void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
   const uint32_t W = s_->simdWidth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const AttachmentView& att = s_->color[attachment];
   const BlendAttachment& blend = s_->blend[attachment];
-  const bool bgra = att.format == VK_FORMAT_B8G8R8A8_UNORM;
-  // Memory byte of component c (R, G, B, A).
-  const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
-  uint32_t keep = 0;  // bits of the stored texel that the write mask keeps
-  for (uint32_t c = 0; c < 4; ++c)
-    if (!(blend.writeMask >> c & 1)) keep |= 0xFFu << shift[c];
+  const uint32_t* shift = unorm8_[attachment].shift;
+  const uint32_t keep = unorm8_[attachment].keep;
+  const float* k = unorm8_[attachment].constants;
   const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
-  float k[4];
-  for (int c = 0; c < 4; ++c) k[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
+  const bool needCurrent = blend.enable || keep;
   uint32_t texels[abi::kMaxSimdWidth];
-  if (blend.enable) {
-    // Per sample index: decode the lanes' destinations, blend all lanes at once, store those
-    // that have the sample.
-    for (uint32_t sample = 0; sample < samples; ++sample) {
-      uint32_t lanesWithSample = 0;
-      float dst[4 * abi::kMaxSimdWidth] = {};
-      uint32_t current[abi::kMaxSimdWidth];
-      for (uint32_t lane = 0; lane < W; ++lane) {
-        if (!(alive >> lane & 1) || !(lanes.sampleBits[lane] >> sample & 1)) continue;
-        lanesWithSample |= 1u << lane;
-        std::memcpy(&current[lane], texelAt(att, lanes.px[lane], lanes.py[lane], sample), 4);
-        for (uint32_t c = 0; c < 4; ++c) dst[c * W + lane] = kUnorm8.value[current[lane] >> shift[c] & 0xFF];
+  if (samples == 1) {
+    uint32_t current[abi::kMaxSimdWidth] = {};
+    if (needCurrent)
+      for (uint32_t p = 0; p < W / 2; ++p) {
+        const uint32_t pair = alive >> (2 * p) & 3;
+        if (!pair) continue;
+        const uint8_t* texel = texelAt(att, lanes.px[2 * p], lanes.py[2 * p]);
+        if (pair == 3) std::memcpy(&current[2 * p], texel, 8);
+        else if (pair == 1) std::memcpy(&current[2 * p], texel, 4);
+        else std::memcpy(&current[2 * p + 1], texel + 4, 4);
       }
-      if (!lanesWithSample) continue;
-      blendUnorm8(W, blend, k, out, dst, shift, texels);
-      for (uint32_t lane = 0; lane < W; ++lane) {
-        if (!(lanesWithSample >> lane & 1)) continue;
-        const uint32_t stored = (texels[lane] & ~keep) | (current[lane] & keep);
-        std::memcpy(texelAt(att, lanes.px[lane], lanes.py[lane], sample), &stored, 4);
-      }
+    if (blend.enable) blendUnorm8(W, blend, k, out, current, shift, texels);
+    else encodeUnorm8(W, out, shift, texels);
+    if (keep)
+      for (uint32_t lane = 0; lane < W; ++lane) texels[lane] = (texels[lane] & ~keep) | (current[lane] & keep);
+    for (uint32_t p = 0; p < W / 2; ++p) {
+      const uint32_t pair = alive >> (2 * p) & 3;
+      if (!pair) continue;
+      uint8_t* texel = texelAt(att, lanes.px[2 * p], lanes.py[2 * p]);
+      if (pair == 3) std::memcpy(texel, &texels[2 * p], 8);
+      else if (pair == 1) std::memcpy(texel, &texels[2 * p], 4);
+      else std::memcpy(texel + 4, &texels[2 * p + 1], 4);
     }
     return;
   }
-  encodeUnorm8(W, out, shift, texels);
-  for (uint32_t lane = 0; lane < W; ++lane) {
-    if (!(alive >> lane & 1)) continue;
-    const uint32_t bits = lanes.sampleBits[lane];
-    uint8_t* pixel = texelAt(att, lanes.px[lane], lanes.py[lane]);
-    for (uint32_t sample = 0; sample < samples; ++sample) {
-      if (!(bits >> sample & 1)) continue;
-      uint8_t* dst = pixel + sample * 4;
-      uint32_t stored = texels[lane];
-      if (keep) {
-        uint32_t current;
-        std::memcpy(&current, dst, 4);
-        stored = (stored & ~keep) | (current & keep);
-      }
-      std::memcpy(dst, &stored, 4);
+  if (!needCurrent) {
+    // Every covered sample of a lane gets the same texel.
+    encodeUnorm8(W, out, shift, texels);
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(alive >> lane & 1)) continue;
+      const uint32_t bits = lanes.sampleBits[lane];
+      uint8_t* pixel = texelAt(att, lanes.px[lane], lanes.py[lane]);
+      for (uint32_t sample = 0; sample < samples; ++sample)
+        if (bits >> sample & 1) std::memcpy(pixel + sample * 4, &texels[lane], 4);
+    }
+    return;
+  }
+  // Per sample index: read the lanes' texels, blend all lanes at once, store those that have
+  // the sample.
+  for (uint32_t sample = 0; sample < samples; ++sample) {
+    uint32_t lanesWithSample = 0;
+    uint32_t current[abi::kMaxSimdWidth] = {};
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(alive >> lane & 1) || !(lanes.sampleBits[lane] >> sample & 1)) continue;
+      lanesWithSample |= 1u << lane;
+      std::memcpy(&current[lane], texelAt(att, lanes.px[lane], lanes.py[lane], sample), 4);
+    }
+    if (!lanesWithSample) continue;
+    if (blend.enable) blendUnorm8(W, blend, k, out, current, shift, texels);
+    else encodeUnorm8(W, out, shift, texels);
+    for (uint32_t lane = 0; lane < W; ++lane) {
+      if (!(lanesWithSample >> lane & 1)) continue;
+      const uint32_t stored = (texels[lane] & ~keep) | (current[lane] & keep);
+      std::memcpy(texelAt(att, lanes.px[lane], lanes.py[lane], sample), &stored, 4);
     }
   }
 }

@@ -95,11 +95,15 @@ inline uint32_t floatToUnorm(float f, double maxValue) {
 // c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).
 void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels);
 
-// "Blending" of W lanes for an 8-bit UNORM attachment: src and dst are RGBA per lane
-// ([c * W + lane], dst decoded), k the clamped blend constants; the results encoded as
-// encodeUnorm8 does. The reference's arithmetic in vector form (draw_blocks.cpp).
-void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* dst,
+// "Blending" of W lanes for an 8-bit UNORM attachment: src is RGBA per lane ([c * W + lane]),
+// current the attachment's texels (component c at bit shift[c]), decoded as the texel codec
+// does, k the clamped blend constants; the results encoded as encodeUnorm8 does. The
+// reference's arithmetic in vector form (draw_blocks.cpp).
+void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const uint32_t* current,
                  const uint32_t shift[4], uint32_t* texels);
+
+// The lanes among `laneMask` whose bits[lane] is not 0 (vectorized, draw_blocks.cpp).
+uint32_t lanesWithBits(uint32_t w, const uint32_t* bits, uint32_t laneMask);
 
 // One 4x4 block of a triangle as the block walker computes it (draw_blocks.cpp), per block lane
 // (quads in rows, pixels in a quad as FragmentBatch orders them).
@@ -111,6 +115,14 @@ struct BlockPixels {
   float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
   float persp[3][16], linear[3][16];
   float centroidPersp[3][16], centroidLinear[3][16];  // with Centroid inputs and 4 samples
+};
+
+// One interpolated input component of a triangle, as the block walker prepares it: where it
+// goes in the fragment inputs, its vertices' terms and which weight set it uses.
+struct BlockInput {
+  uint32_t word;         // (location * 4 + component) * W
+  float v0, d1, d2;      // v0, v1 - v0, v2 - v0 (pixel::interpolate's terms)
+  uint32_t weights;      // 0 perspective, 1 window-space, 2 centroid perspective, 3 centroid window-space
 };
 
 // Rasterizes primitives and shades their fragments in batches of W/4 quads, then runs the
@@ -149,7 +161,7 @@ class FragmentStage {
   struct LaneState {
     int32_t px[abi::kMaxSimdWidth], py[abi::kMaxSimdWidth];
     uint32_t sampleBits[abi::kMaxSimdWidth];
-    float sampleZ[abi::kMaxSimdWidth][kMaxSamples];
+    float sampleZ[kMaxSamples][abi::kMaxSimdWidth];  // per sample, lanes contiguous (vector loops)
   };
   void shadeBatch();
   bool walksBlocks(const SetupTriangle& st) const;
@@ -180,6 +192,15 @@ class FragmentStage {
   void storeDepth(float z, uint8_t* texel) const;
   float quantizeDepth(float z) const;
 
+  // Per colour attachment, what writeUnorm8 needs that is fixed for a draw: the memory bit of
+  // each component (R, G, B, A), the bits the write mask keeps, the clamped blend constants.
+  struct Unorm8Target {
+    uint32_t shift[4];
+    uint32_t keep;
+    float constants[4];
+  };
+  Unorm8Target unorm8_[abi::kMaxColorAttachments] = {};
+
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;
   const bool blocks_;
@@ -200,6 +221,11 @@ class FragmentStage {
   std::vector<uint32_t> inputs_, outputs_;
   // The block walker's batch, its per-draw fields filled once (draw_blocks.cpp).
   std::unique_ptr<abi::FragmentBatch> blockBatch_;
+  // The block walker's interpolated input components of the current triangle (flat ones are
+  // written into inputs_ once per triangle).
+  std::vector<BlockInput> blockInputs_;
+  // Sets up blockInputs_ (and writes the flat inputs) for the current triangle.
+  void prepareBlockInputs(uint32_t samples);
 };
 
 }  // namespace tessera::raster

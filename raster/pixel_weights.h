@@ -80,6 +80,10 @@ TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double l
 TESSERA_PIXEL_INLINE float interpolate(float v0, float v1, float v2, float b1, float b2) {
   return v0 + b1 * (v1 - v0) + b2 * (v2 - v0);
 }
+// The same with the differences v1 - v0 and v2 - v0 computed once per primitive.
+TESSERA_PIXEL_INLINE float interpolateDifferences(float v0, float d1, float d2, float b1, float b2) {
+  return v0 + b1 * d1 + b2 * d2;
+}
 
 #undef TESSERA_PIXEL_INLINE
 

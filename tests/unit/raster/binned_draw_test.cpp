@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "tessera/draw.h"
+#include "tessera/format.h"
+#include "tessera/texel_codec.h"
 #include "tessera/thread_pool.h"
 
 namespace tessera::raster {
@@ -294,6 +296,21 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
   }
   EXPECT_EQ(drawn, 60 * 9);
   EXPECT_GE(changed, 30);
+}
+
+// The binned path's blend decodes 8-bit UNORM destinations as float(c) / 255.0f in vector form
+// (raster/draw_blocks.cpp); "Conversion From Normalized Fixed-Point to Floating-Point" as the
+// texel codec computes it (the reference path) must give the very same float for every byte.
+TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
+  const FormatInfo* r8 = formatInfo(VK_FORMAT_R8_UNORM);
+  ASSERT_NE(r8, nullptr);
+  for (uint32_t c = 0; c < 256; ++c) {
+    const uint8_t byte = uint8_t(c);
+    TexelValue decoded{};
+    decodeTexel(*r8, &byte, decoded);
+    volatile float numerator = float(c);  // no constant folding: the division the CPU does
+    EXPECT_EQ(numerator / 255.0f, decoded.f[0]) << "byte " << c;
+  }
 }
 
 // An opaque full-screen quad (two triangles), no tests or blending: what lets a scene drop the
