@@ -82,32 +82,37 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   }
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
-  const bool inRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
+  const bool blockInRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
   const uint32_t allSamples = (1u << e.samples) - 1;
-  if (inside && inRegion) {
+  if (inside && blockInRegion) {
     for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
     return 0xFFFFu;
   }
-  uint32_t coverage = 0;
+  // Branch-free lane loops (they vectorize): the region test, then the edge tests.
+  uint32_t inRegion[kBlockLanes];
   for (int l = 0; l < kBlockLanes; ++l) {
     const int32_t px = bx + laneX(l), py = by + laneY(l);
-    uint32_t samples = 0;
-    if (px >= region.x0 && px < region.x1 && py >= region.y0 && py < region.y1) {
-      if (inside) {
-        samples = allSamples;
-      } else if (e.samples == 1) {
-        samples = b.edge[0][l] >= e.threshold[0] && b.edge[1][l] >= e.threshold[1] && b.edge[2][l] >= e.threshold[2];
-      } else {
-        for (uint32_t smp = 0; smp < e.samples; ++smp) {
-          bool in = true;
-          for (int k = 0; k < 3; ++k) in = in && b.edge[k][l] + e.sampleOffset[k][smp] >= e.threshold[k];
-          samples |= uint32_t(in) << smp;
-        }
-      }
-    }
-    b.sampleCoverage[l] = samples;
-    coverage |= uint32_t(samples != 0) << l;
+    inRegion[l] = uint32_t(px >= region.x0) & uint32_t(px < region.x1) & uint32_t(py >= region.y0) & uint32_t(py < region.y1);
   }
+  if (inside) {
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = inRegion[l] * allSamples;
+  } else if (e.samples == 1) {
+    for (int l = 0; l < kBlockLanes; ++l)
+      b.sampleCoverage[l] = inRegion[l] & uint32_t(b.edge[0][l] >= e.threshold[0]) & uint32_t(b.edge[1][l] >= e.threshold[1]) &
+                            uint32_t(b.edge[2][l] >= e.threshold[2]);
+  } else {
+    for (int l = 0; l < kBlockLanes; ++l) {
+      uint32_t samples = 0;
+      for (uint32_t smp = 0; smp < e.samples; ++smp)
+        samples |= (uint32_t(b.edge[0][l] + e.sampleOffset[0][smp] >= e.threshold[0]) &
+                    uint32_t(b.edge[1][l] + e.sampleOffset[1][smp] >= e.threshold[1]) &
+                    uint32_t(b.edge[2][l] + e.sampleOffset[2][smp] >= e.threshold[2]))
+                   << smp;
+      b.sampleCoverage[l] = inRegion[l] * samples;
+    }
+  }
+  uint32_t coverage = 0;
+  for (int l = 0; l < kBlockLanes; ++l) coverage |= uint32_t(b.sampleCoverage[l] != 0) << l;
   return coverage;
 }
 

@@ -12,26 +12,87 @@
 namespace tessera::raster {
 namespace {
 
-// "Vertex Attribute Fetch" for one attribute of one vertex: the format's components as 32-bit
-// words (floats or integers, as the shader reads them), missing ones (0, 0, 0, 1). A fetch
-// past the end of the bound range reads (0, 0, 0, 1) (robustBufferAccess allows either
-// that or zero).
-void fetchAttribute(const DrawState& s, const VertexAttribute& a, uint32_t vertexIndex, uint32_t instanceIndex,
-                    uint32_t out[4]) {
-  const FormatInfo* f = formatInfo(a.format);
-  const VertexBinding& b = s.bindings[a.binding];
-  const uint64_t index = b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? instanceIndex : vertexIndex;
-  const uint64_t at = index * b.stride + a.offset;
-  TexelValue v{};
-  const bool isInt = f && texelKind(*f) != TexelKind::Float;
-  if (f && b.base && at + f->blockSize <= b.size) {
-    decodeTexel(*f, b.base + at, v);
-  } else {
-    v.u[0] = v.u[1] = v.u[2] = 0;
-    if (isInt) v.u[3] = 1;
-    else v.f[3] = 1.0f;
+// "Vertex Attribute Fetch" of one attribute, planned once per range of vertices: the format's
+// components as 32-bit words (floats or integers, as the shader reads them), missing ones
+// (0, 0, 0, 1). A fetch past the end of the bound range reads (0, 0, 0, 1) (robustBufferAccess
+// allows either that or zero). Formats of 32-bit components in R, G, B, A order are copied
+// word for word and R8G8B8A8_UNORM decoded inline (both exactly what the texel codec gives:
+// SFLOAT32 is the bit pattern, UNORM8 is c / 255.0f); every other format goes through the codec.
+struct AttributeFetch {
+  enum class Kind : uint8_t { Words, Unorm8x4, Codec, Missing };
+  Kind kind = Kind::Codec;
+  uint32_t location = 0, words = 0, blockSize = 0;
+  const FormatInfo* format = nullptr;
+  const VertexBinding* binding = nullptr;
+  uint32_t offset = 0;
+  uint32_t defaults[4] = {};    // what a texel leaves unset: the codec's missing components
+  uint32_t outOfRange[4] = {};  // (0, 0, 0, 1) as the format's kind reads it
+};
+
+AttributeFetch planFetch(const DrawState& s, const VertexAttribute& a) {
+  AttributeFetch p;
+  p.location = a.location;
+  p.binding = &s.bindings[a.binding];
+  p.offset = a.offset;
+  p.format = formatInfo(a.format);
+  const bool isInt = p.format && texelKind(*p.format) != TexelKind::Float;
+  const float one = 1.0f;
+  if (isInt) p.outOfRange[3] = 1;
+  else std::memcpy(&p.outOfRange[3], &one, 4);
+  if (!p.format) {
+    p.kind = AttributeFetch::Kind::Missing;
+    return p;
   }
-  std::memcpy(out, v.u, 16);
+  p.blockSize = p.format->blockSize;
+  // The components a texel does not have, as the codec fills them.
+  const uint8_t zeros[16] = {};
+  TexelValue d{};
+  decodeTexel(*p.format, zeros, d);
+  std::memcpy(p.defaults, d.u, 16);
+  const FormatInfo& f = *p.format;
+  bool words32 = hasColorCodec(f) && !f.sharedExponent && f.componentCount >= 1 && f.blockSize == 4u * f.componentCount;
+  static constexpr char kOrder[4] = {'R', 'G', 'B', 'A'};
+  for (uint8_t i = 0; words32 && i < f.componentCount; ++i) {
+    const FormatComponent& c = f.components[i];
+    words32 = c.name == kOrder[i] && c.bits == 32 &&
+              (c.numeric == NumericFormat::SFloat || c.numeric == NumericFormat::UInt || c.numeric == NumericFormat::SInt);
+  }
+  if (words32) {
+    p.kind = AttributeFetch::Kind::Words;
+    p.words = f.componentCount;
+  } else if (a.format == VK_FORMAT_R8G8B8A8_UNORM) {
+    p.kind = AttributeFetch::Kind::Unorm8x4;
+  }
+  return p;
+}
+
+void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex, uint32_t instanceIndex, uint32_t out[4]) {
+  const VertexBinding& b = *p.binding;
+  const uint64_t index = b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? instanceIndex : vertexIndex;
+  const uint64_t at = index * b.stride + p.offset;
+  if (p.kind == AttributeFetch::Kind::Missing || !b.base || at + p.blockSize > b.size) {
+    std::memcpy(out, p.outOfRange, 16);
+    return;
+  }
+  const uint8_t* src = b.base + at;
+  switch (p.kind) {
+    case AttributeFetch::Kind::Words:
+      std::memcpy(out, p.defaults, 16);
+      std::memcpy(out, src, 4 * p.words);
+      return;
+    case AttributeFetch::Kind::Unorm8x4:
+      for (int c = 0; c < 4; ++c) {
+        const float v = float(src[c]) / 255.0f;
+        std::memcpy(&out[c], &v, 4);
+      }
+      return;
+    default: {
+      TexelValue v{};
+      decodeTexel(*p.format, src, v);
+      std::memcpy(out, v.u, 16);
+      return;
+    }
+  }
 }
 
 uint32_t readIndex(const DrawCall& c, uint32_t i) {
@@ -101,6 +162,8 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   batch.clipDistance = clip.data();
   batch.cullDistance = cull.data();
   batch.outputs = outputs.data();
+  AttributeFetch fetch[kMaxVertexAttributes];
+  for (uint32_t a = 0; a < s.attributeCount; ++a) fetch[a] = planFetch(s, s.attributes[a]);
   for (size_t first = begin; first < end; first += W) {
     const uint32_t count = uint32_t(std::min<size_t>(W, end - first));
     batch.count = count;
@@ -109,10 +172,9 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
       batch.vertexIndex[lane] = vi;
       if (lane >= count) continue;
       for (uint32_t a = 0; a < s.attributeCount; ++a) {
-        const VertexAttribute& attr = s.attributes[a];
         uint32_t words[4];
-        fetchAttribute(s, attr, vi, instance, words);
-        for (uint32_t comp = 0; comp < 4; ++comp) inputs[(attr.location * 4 + comp) * W + lane] = words[comp];
+        fetchAttribute(fetch[a], vi, instance, words);
+        for (uint32_t comp = 0; comp < 4; ++comp) inputs[(fetch[a].location * 4 + comp) * W + lane] = words[comp];
       }
     }
     s.vertexShader(&batch);
