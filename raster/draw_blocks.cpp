@@ -413,6 +413,38 @@ TESSERA_LANE_CLONES uint32_t lanesWithBits(uint32_t w, const uint32_t* bits, uin
   return lanesWithBits<4>(bits, laneMask);
 }
 
+// "Depth Test" of W lanes against stored D32_SFLOAT values (no conversion: the float is the
+// texel): the lanes among `laneMask` whose depth z passes `op`. The comparisons are the
+// reference's (draw_fragments.cpp: compare), NaN included.
+template <uint32_t W, typename Compare>
+inline __attribute__((always_inline)) uint32_t depthPassLanes(const float* __restrict z, const float* __restrict stored,
+                                                             Compare compare) {
+  uint32_t m = 0;
+  for (uint32_t j = 0; j < W; ++j) m |= uint32_t(compare(z[j], stored[j])) << j;
+  return m;
+}
+
+template <uint32_t W>
+inline __attribute__((always_inline)) uint32_t depthPassLanes(VkCompareOp op, const float* z, const float* stored) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return 0;
+    case VK_COMPARE_OP_LESS: return depthPassLanes<W>(z, stored, [](float a, float b) { return a < b; });
+    case VK_COMPARE_OP_EQUAL: return depthPassLanes<W>(z, stored, [](float a, float b) { return a == b; });
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return depthPassLanes<W>(z, stored, [](float a, float b) { return a <= b; });
+    case VK_COMPARE_OP_GREATER: return depthPassLanes<W>(z, stored, [](float a, float b) { return a > b; });
+    case VK_COMPARE_OP_NOT_EQUAL: return depthPassLanes<W>(z, stored, [](float a, float b) { return a != b; });
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return depthPassLanes<W>(z, stored, [](float a, float b) { return a >= b; });
+    default: return ~0u;  // ALWAYS
+  }
+}
+
+TESSERA_LANE_CLONES uint32_t depthPassLanes(uint32_t w, VkCompareOp op, const float* z, const float* stored,
+                                            uint32_t laneMask) {
+  if (w == 16) return depthPassLanes<16>(op, z, stored) & laneMask;
+  if (w == 8) return depthPassLanes<8>(op, z, stored) & laneMask;
+  return depthPassLanes<4>(op, z, stored) & laneMask;
+}
+
 TESSERA_LANE_CLONES void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels) {
   if (w == 16) encodeUnorm8Lanes<16>(out, shift, texels);
   else if (w == 8) encodeUnorm8Lanes<8>(out, shift, texels);

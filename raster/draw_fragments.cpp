@@ -154,6 +154,9 @@ void FragmentStage::retarget(const DrawState& state) {
       if (!(s_->blend[i].writeMask >> c & 1)) t.keep |= 0xFFu << shift[c];
     for (int c = 0; c < 4; ++c) t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
   }
+  depthOnlyD32_ = blocks_ && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 && s_->depth.samples <= 1 &&
+                  std::max(s_->raster.samples, 1u) == 1 && s_->depthTest && s_->depth.base &&
+                  !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !s_->vertexOutputComponents[l]) continue;
@@ -421,12 +424,47 @@ bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t 
 // Runs the tests on every covered sample of every lane in `laneMask`; drops failing samples.
 // `fragDepth`: the shader's FragDepth per lane, or null for each sample's rasterized depth.
 void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
+  if (depthOnlyD32_) {
+    runDepthTestD32(lanes, laneMask, fragDepth);
+    return;
+  }
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
     for (uint32_t k = 0; k < samples; ++k)
       if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[k][lane]))
         lanes.sampleBits[lane] &= ~(1u << k);
+  }
+}
+
+// sampleTests with only the depth test, one sample and D32_SFLOAT, on every lane at once: the
+// stored depths read and written per quad row (lanes 2p and 2p + 1 are adjacent pixels), the
+// comparison vectorized. D32's conversion is the identity (quantizeDepth).
+void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t live = lanesWithBits(W, lanes.sampleBits, laneMask);
+  if (!live) return;
+  const float* z = fragDepth ? fragDepth : lanes.sampleZ[0];
+  const AttachmentView& d = s_->depth;
+  float stored[abi::kMaxSimdWidth] = {};
+  uint8_t* row[abi::kMaxSimdWidth / 2];
+  for (uint32_t p = 0; p < W / 2; ++p) {
+    const uint32_t pair = live >> (2 * p) & 3;
+    if (!pair) continue;
+    row[p] = d.base + uint64_t(lanes.py[2 * p]) * d.rowPitch + uint64_t(lanes.px[2 * p]) * 4;
+    if (pair == 3) std::memcpy(&stored[2 * p], row[p], 8);
+    else if (pair == 1) std::memcpy(&stored[2 * p], row[p], 4);
+    else std::memcpy(&stored[2 * p + 1], row[p] + 4, 4);
+  }
+  const uint32_t pass = depthPassLanes(W, s_->depthCompare, z, stored, live);
+  for (uint32_t failed = live & ~pass; failed; failed &= failed - 1) lanes.sampleBits[__builtin_ctz(failed)] = 0;
+  if (!s_->depthWrite) return;
+  for (uint32_t p = 0; p < W / 2; ++p) {
+    const uint32_t pair = pass >> (2 * p) & 3;
+    if (!pair) continue;
+    if (pair == 3) std::memcpy(row[p], &z[2 * p], 8);
+    else if (pair == 1) std::memcpy(row[p], &z[2 * p], 4);
+    else std::memcpy(row[p] + 4, &z[2 * p + 1], 4);
   }
 }
 

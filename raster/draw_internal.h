@@ -105,6 +105,10 @@ void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], con
 // The lanes among `laneMask` whose bits[lane] is not 0 (vectorized, draw_blocks.cpp).
 uint32_t lanesWithBits(uint32_t w, const uint32_t* bits, uint32_t laneMask);
 
+// "Depth Test" of W lanes with D32_SFLOAT depth: the lanes among laneMask whose z passes `op`
+// against `stored` (draw_blocks.cpp, vectorized).
+uint32_t depthPassLanes(uint32_t w, VkCompareOp op, const float* z, const float* stored, uint32_t laneMask);
+
 // One 4x4 block of a triangle as the block walker computes it (draw_blocks.cpp), per block lane
 // (quads in rows, pixels in a quad as FragmentBatch orders them).
 struct BlockPixels {
@@ -208,6 +212,10 @@ class FragmentStage {
   const FormatInfo* depthInfo_ = nullptr;  // the depth attachment's format, null without one
   DepthKind depthKind_ = DepthKind::Codec;
   bool testsEnabled_ = false;  // some depth, stencil or depth bounds test applies
+  // The only test is a single-sample depth test on D32_SFLOAT: runTests does it for all lanes
+  // at once (runDepthTestD32).
+  bool depthOnlyD32_ = false;
+  void runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
   bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.
   bool needPerspective_ = false, needLinear_ = false;
