@@ -108,9 +108,17 @@ struct BeginTargetsCmd {
 struct EndTargetsCmd {
   void execute(ExecContext& ctx) const {
     const RenderTargets& t = ctx.targets;
-    for (uint32_t i = 0; i < t.resolveCount; ++i)
-      raster::resolveAttachment(t.resolves[i].src, t.resolves[i].dst, t.resolves[i].aspect, t.resolves[i].mode, t.renderArea,
-                                t.layers);
+    // Rows of the render area resolve independently: a large resolve is split over the pool.
+    const raster::Rect& area = t.renderArea;
+    const size_t rows = size_t(std::max(area.y1 - area.y0, 0));
+    for (uint32_t i = 0; i < t.resolveCount; ++i) {
+      const auto& r = t.resolves[i];
+      const size_t rowBytes = size_t(std::max(area.x1 - area.x0, 0)) * std::max(r.src.samples, 1u) * r.src.texelSize * t.layers;
+      forEachRow(rows, rowBytes, [&](size_t row) {
+        const raster::Rect band{area.x0, area.y0 + int32_t(row), area.x1, area.y0 + int32_t(row) + 1};
+        raster::resolveAttachment(r.src, r.dst, r.aspect, r.mode, band, t.layers);
+      });
+    }
     ctx.targets = {};
   }
 };

@@ -194,7 +194,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
                                   const SetupTriangle& st, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
-  std::copy(slots, slots + 3, slots_);
+  slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
   primitiveId_ = primitiveId;
   frontFacing_ = st.frontFacing;
   isPoint_ = false;

@@ -9,6 +9,28 @@
 #include "tessera/texel_codec.h"
 
 namespace tessera {
+namespace {
+
+// Formats of four 8-bit UNORM components, one per byte, that the average below handles inline.
+bool bytewiseUnorm8(VkFormat f) { return f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_B8G8R8A8_UNORM; }
+
+// The texel codec's arithmetic for such bytes, without its per-component dispatch: decode as
+// float(c / 255.0) (equal to float(c) / 255.0f), sum in double in sample order, divide, round
+// to float, encode as "Conversion From Floating-Point to Normalized Fixed-Point" does (clamp,
+// times 255 in double, round to nearest even). A render pass's 4x resolve of a full-HD
+// attachment went through decodeTexel and encodeTexel for every sample (perf: msaa4_tris).
+void averageUnorm8Pixel(const uint8_t* s, uint32_t samples, uint8_t* d) {
+  for (int c = 0; c < 4; ++c) {
+    double sum = 0;
+    for (uint32_t i = 0; i < samples; ++i) sum += double(float(s[i * 4 + c]) / 255.0f);
+    const double f = double(float(sum / double(samples)));
+    const double clamped = f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;
+    constexpr double kRound = 4503599627370496.0;  // 2^52: adding and subtracting rounds to even
+    d[c] = uint8_t((clamped * 255.0 + kRound) - kRound);
+  }
+}
+
+}  // namespace
 
 void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOffset3D srcOffset,
                    VkOffset3D dstOffset, VkExtent3D extent) {
@@ -26,6 +48,8 @@ void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOff
                        dst.aspect == VK_IMAGE_ASPECT_COLOR_BIT && hasColorCodec(sf) &&
                        hasColorCodec(df) && texelKind(sf) == TexelKind::Float &&
                        texelKind(df) == TexelKind::Float && (samples > 1 || &sf != &df);
+
+  const bool inlineUnorm8 = average && &sf == &df && bytewiseUnorm8(sf.format) && std::max(dst.samples, 1u) == 1;
 
   // Clip the region to both images (invalid regions must not write outside memory).
   auto span = [](int32_t srcOff, int32_t dstOff, uint32_t count, uint32_t srcSize, uint32_t dstSize,
@@ -53,6 +77,10 @@ void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOff
                      size_t(x + dstOffset.x) * std::max(dst.samples, 1u) * dstTexel;
         if (!average) {
           std::memcpy(d, s, std::min(srcTexel, dstTexel));  // sample 0
+          continue;
+        }
+        if (inlineUnorm8) {
+          averageUnorm8Pixel(s, samples, d);
           continue;
         }
         double sum[4] = {0, 0, 0, 0};
