@@ -154,8 +154,9 @@ void FragmentStage::retarget(const DrawState& state) {
       if (!(s_->blend[i].writeMask >> c & 1)) t.keep |= 0xFFu << shift[c];
     for (int c = 0; c < 4; ++c) t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
   }
-  depthOnlyD32_ = blocks_ && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 && s_->depth.samples <= 1 &&
-                  std::max(s_->raster.samples, 1u) == 1 && s_->depthTest && s_->depth.base &&
+  depthOnlyD32_ = blocks_ && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
+                  std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples &&
+                  s_->depthTest && s_->depth.base &&
                   !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
@@ -437,15 +438,48 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
   }
 }
 
-// sampleTests with only the depth test, one sample and D32_SFLOAT, on every lane at once: the
-// stored depths read and written per quad row (lanes 2p and 2p + 1 are adjacent pixels), the
-// comparison vectorized. D32's conversion is the identity (quantizeDepth).
+// sampleTests with only the depth test on D32_SFLOAT, on every lane at once: with one sample the
+// stored depths read and written per quad row (lanes 2p and 2p + 1 are adjacent pixels), with
+// several per pixel; the comparison vectorized. D32's conversion is the identity (quantizeDepth).
 void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
   const uint32_t W = s_->simdWidth;
   const uint32_t live = lanesWithBits(W, lanes.sampleBits, laneMask);
   if (!live) return;
-  const float* z = fragDepth ? fragDepth : lanes.sampleZ[0];
   const AttachmentView& d = s_->depth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  if (samples > 1) {
+    // A pixel's samples are consecutive floats: read each lane's, then test sample by sample
+    // across the lanes (with FragDepth, every sample compares the one value).
+    float stored[kMaxSamples][abi::kMaxSimdWidth] = {};
+    uint8_t* texel[abi::kMaxSimdWidth] = {};
+    for (uint32_t m = live; m; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctz(m));
+      texel[lane] = d.base + uint64_t(lanes.py[lane]) * d.rowPitch + uint64_t(lanes.px[lane]) * samples * 4;
+      float v[kMaxSamples];
+      // A constant size (4 samples, the only count above 1 offered) is one load, not a call.
+      if (samples == kMaxSamples) std::memcpy(v, texel[lane], 4 * kMaxSamples);
+      else std::memcpy(v, texel[lane], 4 * samples);
+      for (uint32_t k = 0; k < samples; ++k) stored[k][lane] = v[k];
+    }
+    for (uint32_t k = 0; k < samples; ++k) {
+      const float* z = fragDepth ? fragDepth : lanes.sampleZ[k];
+      uint32_t withSample = 0;
+      for (uint32_t m = live; m; m &= m - 1) {
+        const uint32_t lane = uint32_t(__builtin_ctz(m));
+        withSample |= (lanes.sampleBits[lane] >> k & 1) << lane;
+      }
+      const uint32_t pass = depthPassLanes(W, s_->depthCompare, z, stored[k], withSample);
+      for (uint32_t failed = withSample & ~pass; failed; failed &= failed - 1)
+        lanes.sampleBits[__builtin_ctz(failed)] &= ~(1u << k);
+      if (s_->depthWrite)
+        for (uint32_t m = pass; m; m &= m - 1) {
+          const uint32_t lane = uint32_t(__builtin_ctz(m));
+          std::memcpy(texel[lane] + 4 * k, &z[lane], 4);
+        }
+    }
+    return;
+  }
+  const float* z = fragDepth ? fragDepth : lanes.sampleZ[0];
   float stored[abi::kMaxSimdWidth] = {};
   uint8_t* row[abi::kMaxSimdWidth / 2];
   for (uint32_t p = 0; p < W / 2; ++p) {

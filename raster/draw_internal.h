@@ -212,8 +212,8 @@ class FragmentStage {
   const FormatInfo* depthInfo_ = nullptr;  // the depth attachment's format, null without one
   DepthKind depthKind_ = DepthKind::Codec;
   bool testsEnabled_ = false;  // some depth, stencil or depth bounds test applies
-  // The only test is a single-sample depth test on D32_SFLOAT: runTests does it for all lanes
-  // at once (runDepthTestD32).
+  // The only test is a depth test on D32_SFLOAT: runTests does it for all lanes at once
+  // (runDepthTestD32).
   bool depthOnlyD32_ = false;
   void runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
   bool early_ = false;         // and runs before the fragment shader
