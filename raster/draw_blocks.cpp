@@ -265,7 +265,7 @@ constexpr LaneTables kLanes;
 // The per-batch lane state of block lanes [first, first + W). W is a constant in each
 // instance, so every loop is a few whole-vector instructions.
 template <uint32_t W>
-inline __attribute__((always_inline)) void fillBlockLanes(uint32_t first, int32_t bx, int32_t by, uint32_t coverage,
+inline __attribute__((always_inline)) uint32_t fillBlockLanes(uint32_t first, int32_t bx, int32_t by, uint32_t coverage,
                                                          uint32_t sampleMask, const BlockPixels& b,
                                                          int32_t* __restrict px, int32_t* __restrict py,
                                                          uint32_t* __restrict sampleBits, float* __restrict sampleZ,
@@ -274,9 +274,11 @@ inline __attribute__((always_inline)) void fillBlockLanes(uint32_t first, int32_
     px[j] = bx + kLanes.x[first + j];
     py[j] = by + kLanes.y[first + j];
   }
+  uint32_t covered = 0;  // the lanes left with samples
   for (uint32_t j = 0; j < W; ++j) {
     sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[first + j] & sampleMask);
     fb.sampleMaskIn[j] = sampleBits[j];
+    covered |= uint32_t(sampleBits[j] != 0) << j;
   }
   for (uint32_t j = 0; j < W; ++j) {
     fb.fragCoord[0][j] = float(px[j]) + 0.5f;
@@ -285,14 +287,16 @@ inline __attribute__((always_inline)) void fillBlockLanes(uint32_t first, int32_
   std::memcpy(sampleZ, &b.z[first], W * sizeof(float));
   std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
   std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+  return covered;
 }
 
-TESSERA_LANE_CLONES void fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
+// Returns the lanes left with samples (after the sample mask).
+TESSERA_LANE_CLONES uint32_t fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
                                         uint32_t sampleMask, const BlockPixels& b, int32_t* px, int32_t* py,
                                         uint32_t* sampleBits, float* sampleZ, abi::FragmentBatch& fb) {
-  if (w == 16) fillBlockLanes<16>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
-  else if (w == 8) fillBlockLanes<8>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
-  else fillBlockLanes<4>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+  if (w == 16) return fillBlockLanes<16>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+  if (w == 8) return fillBlockLanes<8>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+  return fillBlockLanes<4>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
 }
 
 // 4 samples: each sample's depth (sampleZ[sample * kMaxSimdWidth + lane]), and the Centroid
@@ -347,10 +351,10 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   LaneState lanes;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   // "Sample Mask Test": samples outside pSampleMask are not covered.
-  fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), b, lanes.px, lanes.py,
-                 lanes.sampleBits, &lanes.sampleZ[0][0], fb);
+  const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), b, lanes.px,
+                                          lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
   if (samples > 1) fillBlockSampleLanes(first, W, b, &lanes.sampleZ[0][0], fb);
-  if (!earlyTests(fb, lanes)) return;
+  if (!earlyTests(fb, lanes, covered)) return;
   // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());

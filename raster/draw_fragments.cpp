@@ -511,7 +511,11 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
 }
 
 bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes) {
-  fb.coverage = lanesWithBits(s_->simdWidth, lanes.sampleBits, ~0u);
+  return earlyTests(fb, lanes, lanesWithBits(s_->simdWidth, lanes.sampleBits, ~0u));
+}
+
+bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_t covered) {
+  fb.coverage = covered;
   if (!fb.coverage) return false;
   if (early_) {
     runTests(lanes, fb.coverage, nullptr);
@@ -547,7 +551,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
       if (s_->alphaToOne)
         for (uint32_t i = 0; i < s_->colorCount; ++i) outputs_[(i * 4 + 3) * W + lane] = asWord(1.0f);
     }
-    alive = lanesWithSamples(lanes, alive);
+    // Covered lanes have samples: only a changed coverage can leave one without.
+    if (coverageChanges) alive = lanesWithSamples(lanes, alive);
   }
   if (testsEnabled_ && !early_) {
     runTests(lanes, alive, s_->fragment.writesFragDepth ? fb.fragDepth : nullptr);

@@ -183,6 +183,8 @@ class FragmentStage {
   // then shading, the late tests, coverage changes and the attachment writes. The block walker
   // interpolates inputs between the two, so fragments that fail early cost no interpolation.
   bool earlyTests(abi::FragmentBatch& fb, LaneState& lanes);
+  // The same with the lanes that have samples already known (`covered`).
+  bool earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_t covered);
   void shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes);
   bool sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z);
   void runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
