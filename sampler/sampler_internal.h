@@ -80,6 +80,11 @@ struct TexelSource {
   uint32_t compareOp;      // VkCompareOp
   double dref;             // already clamped to [0,1] for UNORM depth formats
   uint32_t borderColor;    // VkBorderColor
+  // 4-byte formats of 8-bit UNORM or sRGB components (RGBA or BGRA order): "Format Conversion"
+  // by tables the texel codec filled (unorm8Table / srgb8Table), not by decodeTexel's
+  // per-component dispatch. Null for every other format.
+  const float* byteTable = nullptr;   // R, G, B; alpha always uses the UNORM table
+  bool bgra = false;                  // bytes in B, G, R, A order
   // Block-compressed views: the block last decoded (readConverted fills it; one sample's texels
   // mostly share a block).
   mutable DecodedBlock block;

@@ -45,6 +45,30 @@ bool compare(uint32_t op, double reference, double test) {
   }
 }
 
+// "Conversion From Normalized Fixed-Point to Floating-Point" and the sRGB EOTF of every 8-bit
+// value, as the texel codec computes them (its own results, so a table read is the codec's
+// answer bit for bit).
+struct ByteTables {
+  float unorm[256], srgb[256];
+  ByteTables() {
+    const FormatInfo* unormFormat = formatInfo(VK_FORMAT_R8G8B8A8_UNORM);
+    const FormatInfo* srgbFormat = formatInfo(VK_FORMAT_R8G8B8A8_SRGB);
+    for (uint32_t c = 0; c < 256; ++c) {
+      const uint8_t texel[4] = {uint8_t(c), uint8_t(c), uint8_t(c), uint8_t(c)};
+      TexelValue u{}, v{};
+      decodeTexel(*unormFormat, texel, u);
+      decodeTexel(*srgbFormat, texel, v);
+      unorm[c] = u.f[0];
+      srgb[c] = v.f[0];
+    }
+  }
+};
+
+const ByteTables& byteTables() {
+  static const ByteTables tables;
+  return tables;
+}
+
 }  // namespace
 
 TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerState& sampler,
@@ -68,6 +92,14 @@ TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerS
       !src.format ? nullptr : src.depth ? src.format->component('D') : &src.format->components[0];
   if (isUnorm(compared)) dref = dref < 0 ? 0 : dref > 1 ? 1 : dref;
   src.dref = dref;
+  switch (VkFormat(view.format)) {
+    case VK_FORMAT_R8G8B8A8_UNORM: src.byteTable = byteTables().unorm; break;
+    case VK_FORMAT_B8G8R8A8_UNORM: src.byteTable = byteTables().unorm, src.bgra = true; break;
+    case VK_FORMAT_R8G8B8A8_SRGB: src.byteTable = byteTables().srgb; break;
+    case VK_FORMAT_B8G8R8A8_SRGB: src.byteTable = byteTables().srgb, src.bgra = true; break;
+    default: break;
+  }
+  if (src.depth || src.stencil) src.byteTable = nullptr;
   return src;
 }
 
@@ -128,6 +160,12 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
     t.c[0] = decodeDepth(*src.format, p);
   } else if (src.stencil) {
     t.c[0] = p[0];  // stencil planes are one byte per texel
+  } else if (src.byteTable) {
+    const float* unorm = byteTables().unorm;
+    t.c[0] = src.byteTable[p[src.bgra ? 2 : 0]];
+    t.c[1] = src.byteTable[p[1]];
+    t.c[2] = src.byteTable[p[src.bgra ? 0 : 2]];
+    t.c[3] = unorm[p[3]];
   } else {
     TexelValue v;
     decodeTexel(*src.format, p, v);  // sRGB -> linear happens here, before any filtering

@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "sampling_test_view.h"
+#include "tessera/texel_codec.h"
 
 namespace tessera {
 namespace {
@@ -168,6 +169,28 @@ TEST(TexelLinearFiltering, Unorm8ConvertsBeforeFiltering) {
   // LINEAR at u = 0.75: i0 = 0, α = 0.25 (v = 0.5: j0 = 0, β = 0).
   expectFloats(sampleImage(view.state, bake(samplerInfo(VK_FILTER_LINEAR)), at(0.375f, 0.5f)), 0.25,
                (0.75 * 64 + 0.25 * 192) / 255, 0.75, (0.75 * 128 + 0.25 * 255) / 255);
+}
+
+TEST(TexelNearestFiltering, EightBitRgbaAndBgraFormatsReadExactlyWhatTheCodecDecodes) {
+  // "Format Conversion" of 4-byte UNORM and sRGB formats (read through per-byte tables that the
+  // codec filled): NEAREST at every texel centre gives decodeTexel's value bit for bit, with the
+  // components in R, G, B, A order whatever the memory order.
+  uint32_t state = 99;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                          VK_FORMAT_B8G8R8A8_SRGB}) {
+    SamplingTestView view(format, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+    view.forEachTexel(0, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+      for (int b = 0; b < 4; ++b) p[b] = uint8_t((state = state * 1664525u + 1013904223u) >> 24);
+    });
+    const abi::SamplerState s = bake(samplerInfo());
+    for (uint32_t y = 0; y < 8; ++y)
+      for (uint32_t x = 0; x < 8; ++x) {
+        TexelValue want{};
+        decodeTexel(*formatInfo(format), view.at(0, x, y), want);
+        const TexelValue got = sampleImage(view.state, s, at((x + 0.5f) / 8, (y + 0.5f) / 8));
+        for (int c = 0; c < 4; ++c) EXPECT_EQ(got.f[c], want.f[c]) << "format " << format << " texel " << x << "," << y << " c " << c;
+      }
+  }
 }
 
 TEST(TexelLinearFiltering, SrgbIsDecodedToLinearBeforeFiltering) {
