@@ -1,4 +1,5 @@
-// Surfaces and the vkGetPhysicalDeviceSurface* queries (the XCB specifics in wsi_xcb.cpp).
+// Surfaces and the vkGetPhysicalDeviceSurface* queries (the X11 specifics in wsi_xcb.cpp and
+// wsi_xlib.cpp).
 #include "wsi_surface.h"
 
 #include <algorithm>
@@ -38,7 +39,12 @@ VkResult fillArray(uint32_t* pCount, T* pOut, std::span<const T> items) {
 }  // namespace
 
 bool surfacePlatformSupported(const Surface& surface) {
-  return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isXcbSurface(surface);
+  return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isX11Surface(surface);
+}
+
+std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR) {
+  if (isX11Surface(surface)) return XcbOutput::create(surface);
+  return nullptr;
 }
 
 std::span<const VkSurfaceFormatKHR> surfaceFormats() { return kFormats; }
@@ -49,11 +55,11 @@ VkResult surfaceCapabilities(const Surface& surface, VkSurfaceCapabilitiesKHR* o
   *out = {};
   out->minImageCount = kSurfaceMinImageCount;
   out->maxImageCount = kSurfaceMaxImageCount;
-  if (isXcbSurface(surface)) {
+  if (isX11Surface(surface)) {
     // A window's swapchain matches the window (as on other X11 drivers); a window that
     // cannot be asked for its size is gone.
     VkExtent2D extent;
-    if (!xcbWindowExtent(surface, &extent)) return VK_ERROR_SURFACE_LOST_KHR;
+    if (!x11WindowExtent(surface, &extent)) return VK_ERROR_SURFACE_LOST_KHR;
     out->currentExtent = out->minImageExtent = out->maxImageExtent = extent;
   } else {
     // A headless surface has no size of its own: the swapchain's imageExtent decides
