@@ -1,5 +1,6 @@
 // A window the presentation engine (wsi_presenter.h) copies presented images into: an X11
-// window (wsi_xcb.h, for xcb and xlib surfaces). Used on the presenter's thread only.
+// window (wsi_xcb.h, for xcb and xlib surfaces) or a Wayland surface (wsi_wayland.h). Used on the
+// presenter's thread only.
 #pragma once
 
 #include <cstddef>

@@ -227,6 +227,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSwapchainKHR(VkDevice device, con
     destroySwapchain(sc);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
+  // The window went away since its capabilities were asked (a Wayland compositor that is gone).
+  if (sc->window && sc->window->windowState(sc->extent.width, sc->extent.height) == WindowState::Gone) {
+    destroySwapchain(sc);
+    return VK_ERROR_SURFACE_LOST_KHR;
+  }
   {
     std::lock_guard lock(gSurfacesMutex);
     gSurfaceSwapchains[surface] = sc;

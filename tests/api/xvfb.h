@@ -14,19 +14,22 @@
 
 namespace tessera_test {
 
-// Xvfb's path on PATH, or empty.
-inline std::string findXvfb() {
+// The path of program `name` on PATH, or empty.
+inline std::string findOnPath(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   for (size_t at = 0; at <= dirs.size();) {
     size_t end = dirs.find(':', at);
     if (end == std::string::npos) end = dirs.size();
-    std::string candidate = dirs.substr(at, end - at) + "/Xvfb";
+    std::string candidate = dirs.substr(at, end - at) + "/" + name;
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
     at = end + 1;
   }
   return {};
 }
+
+// Xvfb's path on PATH, or empty.
+inline std::string findXvfb() { return findOnPath("Xvfb"); }
 
 // An Xvfb server of this test's own, on a display it picks itself (-displayfd), with `options`.
 class Xvfb {
