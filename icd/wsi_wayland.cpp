@@ -86,8 +86,8 @@ class WaylandOutput final : public WindowOutput {
         [](void*, wl_registry*, uint32_t) {}};
     wl_registry_add_listener(registry_, &kRegistry, this);
     // Every compositor offers wl_shm and, in it, XRGB8888 (the core protocol requires it).
-    if (wl_display_roundtrip_queue(display_, queue_) < 0 || !shm_) {
-      if (!shm_) TESSERA_LOG(Warn, "wayland: the compositor offers no wl_shm");
+    if (!roundTrip() || !shm_) {
+      if (!failed_) TESSERA_LOG(Warn, "wayland: the compositor offers no wl_shm");
       failed_ = true;
     }
   }
@@ -170,6 +170,20 @@ class WaylandOutput final : public WindowOutput {
   void fail() {
     failed_ = true;
     if (!wl_display_get_error(display_)) dispatchWithTimeout(display_, queue_, 100);
+  }
+
+  // wl_display_roundtrip_queue with a time limit: a compositor that stopped answering fails
+  // swapchain creation instead of blocking it forever. False on failure or timeout.
+  bool roundTrip() {
+    bool done = false;
+    wl_callback* sync = wl_display_sync(displayWrapper_);
+    static const wl_callback_listener kDone = {[](void* done, wl_callback*, uint32_t) { *static_cast<bool*>(done) = true; }};
+    wl_callback_add_listener(sync, &kDone, &done);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(5 * kEventWaitMs);
+    while (!done && std::chrono::steady_clock::now() < deadline)
+      if (dispatchWithTimeout(display_, queue_, kEventWaitMs) < 0) break;
+    wl_callback_destroy(sync);
+    return done;
   }
 
   static void destroy(Buffer& b) {
