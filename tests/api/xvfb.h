@@ -58,14 +58,19 @@ class Xvfb {
     close(fds[0]);
     if (!number.empty()) display_ = ":" + number;
   }
-  ~Xvfb() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-  }
+  ~Xvfb() { stop(SIGTERM); }
+  // Ends the server at once (SIGKILL), as a crash would.
+  void kill() { stop(SIGKILL); }
   const std::string& display() const { return display_; }
 
  private:
+  void stop(int signal) {
+    if (pid_ <= 0) return;
+    ::kill(pid_, signal);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
   pid_t pid_ = -1;
   std::string display_;
 };
