@@ -194,8 +194,9 @@ void XcbOutput::show(const uint8_t* pixels, uint32_t width, uint32_t height, siz
     for (uint32_t y = 0; y < height; ++y) s.convertRow(pixels + y * rowPitch, s.shared + y * rowBytes, width, sourceBgr);
     // Checked: its round trip also means the server has read the segment, which may then be
     // written again.
-    check(s.c, xcb_shm_put_image_checked(s.c, s.window, s.gc, uint16_t(width), uint16_t(height), 0, 0, uint16_t(width), uint16_t(height), 0, 0,
-                      s.depth, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, s.segment, 0));
+    check(s.c, xcb_shm_put_image_checked(s.c, s.window, s.gc, uint16_t(width), uint16_t(height), 0, 0,
+                                         uint16_t(width), uint16_t(height), 0, 0, s.depth, XCB_IMAGE_FORMAT_Z_PIXMAP,
+                                         0, s.segment, 0));
     return;
   }
   // PutImage in bands that fit the server's request size (24 bytes of request header).
