@@ -2,7 +2,8 @@
 // hands each to the output (frame capture, a window) and then gives it back, so that reading
 // images out never runs on the application's thread or the queue's.
 //
-// There is no refresh cycle to wait for (no display, or one Tessera only copies into), so the
+// The presenter waits for no refresh cycle itself (there is none, or one Tessera only copies
+// into; a Wayland output waits for the compositor's frame callbacks in FIFO), so here the
 // present modes differ only in what is queued: FIFO, FIFO_RELAXED and IMMEDIATE show every
 // presented image in order; MAILBOX keeps at most one image waiting, and a newer present
 // replaces it (the replaced image returns to the application unshown).

@@ -1,4 +1,5 @@
-// Surfaces and the vkGetPhysicalDeviceSurface* queries (the XCB specifics in wsi_xcb.cpp).
+// Surfaces and the vkGetPhysicalDeviceSurface* queries (the X11 specifics in wsi_xcb.cpp and
+// wsi_xlib.cpp, Wayland's in wsi_wayland.cpp).
 #include "wsi_surface.h"
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include "entrypoints.h"
 #include "host_allocator.h"
 #include "instance.h"
+#include "wsi_wayland.h"
 #include "wsi_xcb.h"
 
 namespace tessera {
@@ -38,7 +40,13 @@ VkResult fillArray(uint32_t* pCount, T* pOut, std::span<const T> items) {
 }  // namespace
 
 bool surfacePlatformSupported(const Surface& surface) {
-  return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isXcbSurface(surface);
+  return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isX11Surface(surface) || isWaylandSurface(surface);
+}
+
+std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR mode) {
+  if (isX11Surface(surface)) return XcbOutput::create(surface);
+  if (isWaylandSurface(surface)) return createWaylandOutput(surface, mode);
+  return nullptr;
 }
 
 std::span<const VkSurfaceFormatKHR> surfaceFormats() { return kFormats; }
@@ -46,18 +54,20 @@ std::span<const VkPresentModeKHR> surfacePresentModes() { return kPresentModes; 
 
 VkResult surfaceCapabilities(const Surface& surface, VkSurfaceCapabilitiesKHR* out) {
   if (!surfacePlatformSupported(surface)) return VK_ERROR_SURFACE_LOST_KHR;
+  if (isWaylandSurface(surface) && waylandDisplayFailed(surface)) return VK_ERROR_SURFACE_LOST_KHR;
   *out = {};
   out->minImageCount = kSurfaceMinImageCount;
   out->maxImageCount = kSurfaceMaxImageCount;
-  if (isXcbSurface(surface)) {
+  if (isX11Surface(surface)) {
     // A window's swapchain matches the window (as on other X11 drivers); a window that
     // cannot be asked for its size is gone.
     VkExtent2D extent;
-    if (!xcbWindowExtent(surface, &extent)) return VK_ERROR_SURFACE_LOST_KHR;
+    if (!x11WindowExtent(surface, &extent)) return VK_ERROR_SURFACE_LOST_KHR;
     out->currentExtent = out->minImageExtent = out->maxImageExtent = extent;
   } else {
-    // A headless surface has no size of its own: the swapchain's imageExtent decides
-    // (VK_EXT_headless_surface: currentExtent is the special value 0xFFFFFFFF).
+    // A headless or Wayland surface has no size of its own: the swapchain's imageExtent
+    // decides (VK_EXT_headless_surface, VK_KHR_wayland_surface: currentExtent is the special
+    // value 0xFFFFFFFF).
     out->currentExtent = {0xFFFFFFFFu, 0xFFFFFFFFu};
     out->minImageExtent = {1, 1};
     out->maxImageExtent = {kSurfaceMaxExtent, kSurfaceMaxExtent};

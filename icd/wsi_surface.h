@@ -1,6 +1,7 @@
 // VkSurfaceKHR (VK_KHR_surface) and what a surface can present: the headless platform
-// (VK_EXT_headless_surface) and X11 windows (VK_KHR_xcb_surface, wsi_xcb.h). Surfaces start like the loader's VkIcdSurface* structs (vk_icd.h),
-// so a surface the loader made itself reads the same as one Tessera made.
+// (VK_EXT_headless_surface) and X11 windows (VK_KHR_xcb_surface and VK_KHR_xlib_surface,
+// wsi_xcb.h) and Wayland surfaces (VK_KHR_wayland_surface, wsi_wayland.h). Surfaces start like the loader's VkIcdSurface* structs (vk_icd.h), so a surface
+// the loader made itself reads the same as one Tessera made.
 #pragma once
 
 #include <vulkan/vk_icd.h>

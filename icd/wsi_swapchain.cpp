@@ -33,11 +33,19 @@ void outputImage(Swapchain& sc, const Presenter::Request& r) {
     writeCapturePng(captureFileName(sc.capture->dir, r.frame), v.data, v.extent.width, v.extent.height, v.rowPitch,
                     sc.format);
   if (sc.window) {
+    {
+      std::lock_guard lock(sc.mutex);
+      if (sc.lost) return;
+    }
     sc.window->show(v.data, v.extent.width, v.extent.height, v.rowPitch, sc.format);
     // Asked here, off the application's thread, rather than at every acquire.
-    if (!sc.window->windowIs(v.extent.width, v.extent.height)) {
-      std::lock_guard lock(sc.mutex);
-      sc.suboptimal = true;
+    const WindowState state = sc.window->windowState(v.extent.width, v.extent.height);
+    if (state != WindowState::Same) {
+      {
+        std::lock_guard lock(sc.mutex);
+        (state == WindowState::Gone ? sc.lost : sc.suboptimal) = true;
+      }
+      sc.changed.notify_all();  // waiting acquires return VK_ERROR_SURFACE_LOST_KHR
     }
   }
 }
@@ -135,10 +143,10 @@ void retire(Swapchain* sc) {
 
 VkResult acquire(Device* dev, Swapchain* sc, uint64_t timeout, VkSemaphore semaphore, VkFence fence, uint32_t* pIndex) {
   std::unique_lock lock(sc->mutex);
-  auto ready = [&] { return sc->retired || !sc->available.empty(); };
+  auto ready = [&] { return sc->retired || sc->lost || !sc->available.empty(); };
   if (!ready()) {
     if (timeout == 0) return VK_NOT_READY;
-    if (timeout == UINT64_MAX && sc->inFlight == 0) {
+    if (timeout == UINT64_MAX && sc->inFlight == 0 && !sc->lost) {
       // Every image is the application's and none is coming back: waiting forever would hang
       // (the spec forbids an infinite timeout here; answer instead of blocking).
       reportError(dev->instance, VK_OBJECT_TYPE_SWAPCHAIN_KHR, reinterpret_cast<uint64_t>(sc),
@@ -150,6 +158,7 @@ VkResult acquire(Device* dev, Swapchain* sc, uint64_t timeout, VkSemaphore semap
     else if (!sc->changed.wait_until(lock, deadlineFor(timeout), ready)) return VK_TIMEOUT;
   }
   if (sc->retired) return VK_ERROR_OUT_OF_DATE_KHR;
+  if (sc->lost) return VK_ERROR_SURFACE_LOST_KHR;
   const uint32_t index = sc->available.front();
   sc->available.pop_front();
   sc->states[index] = Swapchain::ImageState::Acquired;
@@ -203,7 +212,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSwapchainKHR(VkDevice device, con
   bool ok = false;
   try {
     sc->capture = captureSettingsFromEnvironment();
-    if (isXcbSurface(*surface)) sc->window = XcbOutput::create(*surface);
+    sc->window = createWindowOutput(*surface, sc->presentMode);
     ok = createImages(*sc, *pCreateInfo);
     sc->states.assign(sc->images.size(), Swapchain::ImageState::Available);
     for (uint32_t i = 0; i < sc->images.size(); ++i) sc->available.push_back(i);
@@ -217,6 +226,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSwapchainKHR(VkDevice device, con
   if (!ok) {
     destroySwapchain(sc);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  // The window went away since its capabilities were asked (a Wayland compositor that is gone).
+  if (sc->window && sc->window->windowState(sc->extent.width, sc->extent.height) == WindowState::Gone) {
+    destroySwapchain(sc);
+    return VK_ERROR_SURFACE_LOST_KHR;
   }
   {
     std::lock_guard lock(gSurfacesMutex);
@@ -282,10 +296,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueuePresentKHR(VkQueue queue, const Vk
           sc->states[index] = Swapchain::ImageState::Presented;
           ++sc->inFlight;
           items.push_back({sc, {index, ++dev->framesPresented}});
-          if (sc->suboptimal) result = VK_SUBOPTIMAL_KHR;
+          if (sc->lost) result = VK_ERROR_SURFACE_LOST_KHR;
+          else if (sc->suboptimal) result = VK_SUBOPTIMAL_KHR;
         }
       }
-      if (result < 0)
+      if (result == VK_ERROR_OUT_OF_DATE_KHR)
         reportError(dev->instance, VK_OBJECT_TYPE_SWAPCHAIN_KHR, reinterpret_cast<uint64_t>(sc),
                     "vkQueuePresentKHR: image %u of the swapchain is not acquired", index);
       // An error outranks VK_SUBOPTIMAL_KHR, which outranks success.

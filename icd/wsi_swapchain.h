@@ -13,8 +13,8 @@
 #include <vulkan/vulkan_core.h>
 
 #include "wsi_capture.h"
+#include "wsi_output.h"
 #include "wsi_presenter.h"
-#include "wsi_xcb.h"
 
 namespace tessera {
 
@@ -38,7 +38,7 @@ struct Swapchain {
   std::vector<VkImage> images;
   std::vector<VkDeviceMemory> memories;
   std::optional<CaptureSettings> capture;  // TESSERA_CAPTURE_* when the swapchain was created
-  std::unique_ptr<XcbOutput> window;       // an X11 window's output, used by the presenter only
+  std::unique_ptr<WindowOutput> window;    // a window's output, used by the presenter only
 
   std::mutex mutex;
   std::condition_variable changed;  // an image became available, or a present finished
@@ -49,6 +49,9 @@ struct Swapchain {
   // The window no longer has the swapchain's size: acquire and present say
   // VK_SUBOPTIMAL_KHR (presenting still works, clipped), so the program can recreate it.
   bool suboptimal = false;
+  // The window or its server is gone: acquire and present say VK_ERROR_SURFACE_LOST_KHR
+  // (presents still take their images, so the swapchain can be destroyed).
+  bool lost = false;
   std::unique_ptr<Presenter> presenter;
 };
 

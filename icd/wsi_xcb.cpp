@@ -1,5 +1,6 @@
-// VK_USE_PLATFORM_XCB_KHR comes from the build (icd/CMakeLists.txt): vk_icd.h declares
-// VkIcdSurfaceXcb only then.
+// vk_icd.h declares VkIcdSurfaceXcb, and entrypoints.h this platform's commands, only with the
+// platform macro, defined before any include.
+#define VK_USE_PLATFORM_XCB_KHR
 #include "wsi_xcb.h"
 
 #include <sys/ipc.h>
@@ -16,11 +17,22 @@
 #include "instance.h"
 #include "tessera/log.h"
 #include "wsi_surface.h"
+#include "wsi_xlib.h"
 
 namespace tessera {
 namespace {
 
-const VkIcdSurfaceXcb& xcbOf(const Surface& s) { return reinterpret_cast<const VkIcdSurfaceXcb&>(s); }
+struct X11Window {
+  xcb_connection_t* connection;
+  xcb_window_t window;
+};
+
+// An xcb surface's own connection, or an Xlib Display's xcb connection (wsi_xlib.h).
+X11Window windowOf(const Surface& s) {
+  if (isXlibSurface(s)) return {xlibConnection(s), xlibWindow(s)};
+  const auto& xcb = reinterpret_cast<const VkIcdSurfaceXcb&>(s);
+  return {xcb.connection, xcb.window};
+}
 
 // The visual of `window` from the connection's setup (null if not found).
 const xcb_visualtype_t* findVisual(xcb_connection_t* c, xcb_visualid_t id) {
@@ -38,15 +50,24 @@ uint8_t bitsPerPixel(xcb_connection_t* c, uint8_t depth) {
   return 0;
 }
 
-// Waits until the server has handled every request sent so far.
-void roundTrip(xcb_connection_t* c) { std::free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nullptr)); }
+// Every request is sent checked and its error collected here: an unchecked request's error
+// goes to the connection's event queue, which on an Xlib Display (VK_KHR_xlib_surface) Xlib
+// reads, and Xlib's default error handler exits the program (a window destroyed mid-present
+// would end it). Waits until the server has handled the request (a round trip); false on error.
+bool check(xcb_connection_t* c, xcb_void_cookie_t cookie) {
+  xcb_generic_error_t* error = xcb_request_check(c, cookie);
+  std::free(error);
+  return !error;
+}
 
 }  // namespace
 
-bool isXcbSurface(const Surface& surface) { return surface.base.platform == VK_ICD_WSI_PLATFORM_XCB; }
+bool isX11Surface(const Surface& surface) {
+  return surface.base.platform == VK_ICD_WSI_PLATFORM_XCB || isXlibSurface(surface);
+}
 
-bool xcbWindowExtent(const Surface& surface, VkExtent2D* out) {
-  const VkIcdSurfaceXcb& s = xcbOf(surface);
+bool x11WindowExtent(const Surface& surface, VkExtent2D* out) {
+  const X11Window s = windowOf(surface);
   xcb_get_geometry_reply_t* g = xcb_get_geometry_reply(s.connection, xcb_get_geometry(s.connection, s.window), nullptr);
   if (!g) return false;
   *out = {g->width, g->height};
@@ -69,8 +90,7 @@ struct XcbOutput::State {
 
   void detachShared() {
     if (!shared) return;
-    xcb_shm_detach(c, segment);
-    roundTrip(c);  // the server lets go of it before the memory goes
+    check(c, xcb_shm_detach_checked(c, segment));  // the server lets go of it before the memory goes
     shmdt(shared);
     shared = nullptr;
     sharedSize = 0;
@@ -113,7 +133,7 @@ struct XcbOutput::State {
 };
 
 std::unique_ptr<XcbOutput> XcbOutput::create(const Surface& surface) {
-  const VkIcdSurfaceXcb& s = xcbOf(surface);
+  const X11Window s = windowOf(surface);
   auto state = std::make_unique<State>();
   state->c = s.connection;
   state->window = s.window;
@@ -144,7 +164,7 @@ std::unique_ptr<XcbOutput> XcbOutput::create(const Surface& surface) {
     }
   }
   state->gc = xcb_generate_id(s.connection);
-  xcb_create_gc(s.connection, state->gc, s.window, 0, nullptr);
+  if (!check(s.connection, xcb_create_gc_checked(s.connection, state->gc, s.window, 0, nullptr))) return nullptr;
   return std::unique_ptr<XcbOutput>(new XcbOutput(std::move(state)));
 }
 
@@ -152,17 +172,18 @@ XcbOutput::XcbOutput(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 XcbOutput::~XcbOutput() {
   state_->detachShared();
-  xcb_free_gc(state_->c, state_->gc);
-  xcb_flush(state_->c);
+  check(state_->c, xcb_free_gc_checked(state_->c, state_->gc));
 }
 
 bool XcbOutput::usesSharedMemory() const { return state_->shmAvailable; }
 
-bool XcbOutput::windowIs(uint32_t width, uint32_t height) const {
+WindowState XcbOutput::windowState(uint32_t width, uint32_t height) const {
   xcb_get_geometry_reply_t* g = xcb_get_geometry_reply(state_->c, xcb_get_geometry(state_->c, state_->window), nullptr);
-  const bool same = g && g->width == width && g->height == height;
+  const WindowState state = !g ? WindowState::Gone
+                            : g->width == width && g->height == height ? WindowState::Same
+                                                                       : WindowState::Resized;
   std::free(g);
-  return same;
+  return state;
 }
 
 void XcbOutput::show(const uint8_t* pixels, uint32_t width, uint32_t height, size_t rowPitch, VkFormat format) {
@@ -171,23 +192,27 @@ void XcbOutput::show(const uint8_t* pixels, uint32_t width, uint32_t height, siz
   const size_t rowBytes = size_t(width) * 4;
   if (s.shmAvailable && s.ensureShared(rowBytes * height)) {
     for (uint32_t y = 0; y < height; ++y) s.convertRow(pixels + y * rowPitch, s.shared + y * rowBytes, width, sourceBgr);
-    xcb_shm_put_image(s.c, s.window, s.gc, uint16_t(width), uint16_t(height), 0, 0, uint16_t(width), uint16_t(height), 0, 0,
-                      s.depth, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, s.segment, 0);
-    roundTrip(s.c);  // the server has read the segment: it may be written again
+    // Checked: its round trip also means the server has read the segment, which may then be
+    // written again.
+    check(s.c, xcb_shm_put_image_checked(s.c, s.window, s.gc, uint16_t(width), uint16_t(height), 0, 0,
+                                         uint16_t(width), uint16_t(height), 0, 0, s.depth, XCB_IMAGE_FORMAT_Z_PIXMAP,
+                                         0, s.segment, 0));
     return;
   }
   // PutImage in bands that fit the server's request size (24 bytes of request header).
   const uint32_t rowsPerRequest = uint32_t(std::max<size_t>(1, (s.maxRequestBytes - 64) / rowBytes));
   s.staging.resize(rowBytes * std::min(rowsPerRequest, height));
+  std::vector<xcb_void_cookie_t> sent;
   for (uint32_t y0 = 0; y0 < height; y0 += rowsPerRequest) {
     const uint32_t rows = std::min(rowsPerRequest, height - y0);
     for (uint32_t y = 0; y < rows; ++y)
       s.convertRow(pixels + (y0 + y) * rowPitch, s.staging.data() + y * rowBytes, width, sourceBgr);
     // libxcb has sent or copied the data when this returns, so staging may be refilled.
-    xcb_put_image(s.c, XCB_IMAGE_FORMAT_Z_PIXMAP, s.window, s.gc, uint16_t(width), uint16_t(rows), 0, int16_t(y0), 0,
-                  s.depth, uint32_t(rowBytes * rows), s.staging.data());
+    sent.push_back(xcb_put_image_checked(s.c, XCB_IMAGE_FORMAT_Z_PIXMAP, s.window, s.gc, uint16_t(width),
+                                         uint16_t(rows), 0, int16_t(y0), 0, s.depth, uint32_t(rowBytes * rows),
+                                         s.staging.data()));
   }
-  xcb_flush(s.c);
+  for (xcb_void_cookie_t cookie : sent) check(s.c, cookie);  // one round trip: replies come in order
 }
 
 }  // namespace tessera

@@ -1,6 +1,7 @@
-// X11 windows through XCB (VK_KHR_xcb_surface): the window's size for the surface queries and
-// an output that copies presented images into the window, with MIT-SHM when the server offers
-// it, else PutImage. No X headers here: only wsi_xcb.cpp sees them.
+// X11 windows through XCB (VK_KHR_xcb_surface, and VK_KHR_xlib_surface through the Display's
+// xcb connection, wsi_xlib.h): the window's size for the surface queries and an output that
+// copies presented images into the window, with MIT-SHM when the server offers it, else
+// PutImage. No X headers here: only wsi_xcb.cpp sees them.
 #pragma once
 
 #include <cstddef>
@@ -8,31 +9,32 @@
 #include <memory>
 #include <vulkan/vulkan_core.h>
 
+#include "wsi_output.h"
+
 namespace tessera {
 
 struct Surface;
 
-bool isXcbSurface(const Surface& surface);
+// An xcb or an xlib surface.
+bool isX11Surface(const Surface& surface);
 // The window's current size; false when the window cannot be queried (gone, or the
 // connection broken).
-bool xcbWindowExtent(const Surface& surface, VkExtent2D* out);
+bool x11WindowExtent(const Surface& surface, VkExtent2D* out);
 
-class XcbOutput {
+class XcbOutput final : public WindowOutput {
  public:
   // Null when the window's visual is not one Tessera can write (32 bits per pixel, 8-bit
-  // RGB channels in either order).
+  // RGB channels in either order) or the window is gone.
   static std::unique_ptr<XcbOutput> create(const Surface& surface);
-  ~XcbOutput();
+  ~XcbOutput() override;
   XcbOutput(const XcbOutput&) = delete;
   XcbOutput& operator=(const XcbOutput&) = delete;
 
-  // Copies width x height pixels of `format` (8-bit RGBA or BGRA, rows rowPitch bytes apart)
-  // to the window's top-left corner; the server clips what lies outside. Returns once the
-  // pixels are no longer needed (the caller may then reuse the image).
-  void show(const uint8_t* pixels, uint32_t width, uint32_t height, size_t rowPitch, VkFormat format);
+  // The server clips what lies outside the window.
+  void show(const uint8_t* pixels, uint32_t width, uint32_t height, size_t rowPitch, VkFormat format) override;
   bool usesSharedMemory() const;
-  // Whether the window is still width x height (a round trip; false also when it is gone).
-  bool windowIs(uint32_t width, uint32_t height) const;
+  // Resized unless the window is exactly width x height (a round trip).
+  WindowState windowState(uint32_t width, uint32_t height) const override;
 
  private:
   struct State;

@@ -1,31 +1,20 @@
 // A real windowed program, unmodified: Debian's vkcube (vulkan-tools) on a private Xvfb server
-// through the loader, with VK_LAYER_KHRONOS_validation, presenting through VK_KHR_xcb_surface
-// for a few dozen frames. Its frame is read back with Tessera's frame capture
-// (TESSERA_CAPTURE_DIR). What a user would notice: the program fails, validation complains, or
-// the window shows no cube. Skipped, saying so, without vkcube or Xvfb.
+// (VK_KHR_xcb_surface) and vkcube-wayland on a private Weston (VK_KHR_wayland_surface), through
+// the loader with VK_LAYER_KHRONOS_validation, for a few dozen frames. The last frame is read
+// back with Tessera's frame capture (TESSERA_CAPTURE_DIR). What a user would notice: the program
+// fails, validation complains, or the window shows no cube. Skipped, saying so, without vkcube,
+// Xvfb or Weston. (Debian's vkcube has no Xlib mode.)
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
+#include "weston.h"
 #include "wsi_fixture.h"
 #include "xvfb.h"
 
 namespace tessera_test {
 namespace {
-
-std::string findOnPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (size_t at = 0; at <= dirs.size();) {
-    size_t end = dirs.find(':', at);
-    if (end == std::string::npos) end = dirs.size();
-    std::string candidate = dirs.substr(at, end - at) + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    at = end + 1;
-  }
-  return {};
-}
 
 // Runs `argv` with `env` added to the environment, stdout and stderr to `log`; its exit status
 // (-1 when it did not exit normally within 120 s).
@@ -48,20 +37,16 @@ int run(const std::vector<std::string>& argv, const std::vector<std::string>& en
   return WEXITSTATUS(status);
 }
 
-TEST(RealPrograms, VkcubeDrawsItsCubeThroughXcbWithValidationSilent) {
-  const std::string vkcube = findOnPath("vkcube"), xvfb = findXvfb();
-  if (vkcube.empty()) GTEST_SKIP() << "vkcube is not installed (Debian package vulkan-tools)";
-  if (xvfb.empty()) GTEST_SKIP() << "Xvfb is not installed (Debian package xvfb)";
-  Xvfb server(xvfb, {});
-  ASSERT_FALSE(server.display().empty()) << "Xvfb did not start";
+// Runs `vkcube` (a vkcube binary) for kFrames frames with `env` (its window system's
+// variables) and validation on, and checks its exit, its output and its last frame.
+void expectVkcubeDrawsItsCube(const std::string& vkcube, std::vector<std::string> env) {
   char dirTemplate[] = "/tmp/tessera-vkcube-XXXXXX";
   ASSERT_NE(mkdtemp(dirTemplate), nullptr);
   const std::string dir = dirTemplate, log = dir + "/vkcube.log";
   constexpr int kFrames = 40;
-  const int status = run({vkcube, "--c", std::to_string(kFrames)},
-                         {"DISPLAY=" + server.display(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-                          "TESSERA_CAPTURE_DIR=" + dir, "TESSERA_CAPTURE_FRAMES=" + std::to_string(kFrames)},
-                         log);
+  env.insert(env.end(), {"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation", "TESSERA_CAPTURE_DIR=" + dir,
+                         "TESSERA_CAPTURE_FRAMES=" + std::to_string(kFrames)});
+  const int status = run({vkcube, "--c", std::to_string(kFrames)}, env, log);
   std::stringstream output;
   output << std::ifstream(log).rdbuf();
   EXPECT_EQ(status, 0) << output.str();
@@ -73,6 +58,9 @@ TEST(RealPrograms, VkcubeDrawsItsCubeThroughXcbWithValidationSilent) {
   char name[32];
   std::snprintf(name, sizeof name, "/frame-%06d.png", kFrames);
   const Png png = readPng(dir + name);
+  std::remove((dir + name).c_str());
+  std::remove(log.c_str());
+  rmdir(dir.c_str());
   ASSERT_EQ(png.width, 500u) << dir + name;
   ASSERT_EQ(png.height, 500u);
   const uint8_t* corner = png.at(0, 0);
@@ -89,9 +77,25 @@ TEST(RealPrograms, VkcubeDrawsItsCubeThroughXcbWithValidationSilent) {
   EXPECT_GT(cube, 500u * 500u / 8) << "no cube drawn";
   EXPECT_LT(cube, 500u * 500u * 3 / 4);
   EXPECT_GT(teal, 2000u) << "no texture on the cube";
-  std::remove((dir + name).c_str());
-  std::remove(log.c_str());
-  rmdir(dir.c_str());
+}
+
+TEST(RealPrograms, VkcubeDrawsItsCubeThroughXcbWithValidationSilent) {
+  const std::string vkcube = findOnPath("vkcube"), xvfb = findXvfb();
+  if (vkcube.empty()) GTEST_SKIP() << "vkcube is not installed (Debian package vulkan-tools)";
+  if (xvfb.empty()) GTEST_SKIP() << "Xvfb is not installed (Debian package xvfb)";
+  Xvfb server(xvfb, {});
+  ASSERT_FALSE(server.display().empty()) << "Xvfb did not start";
+  expectVkcubeDrawsItsCube(vkcube, {"DISPLAY=" + server.display()});
+}
+
+// Debian's vulkan-tools builds vkcube-wayland (xdg-shell) beside the xcb vkcube.
+TEST(RealPrograms, VkcubeDrawsItsCubeThroughWaylandWithValidationSilent) {
+  const std::string vkcube = findOnPath("vkcube-wayland"), weston = findWeston();
+  if (vkcube.empty()) GTEST_SKIP() << "vkcube-wayland is not installed (Debian package vulkan-tools)";
+  if (weston.empty()) GTEST_SKIP() << "weston is not installed (Debian package weston)";
+  Weston server(weston);
+  ASSERT_FALSE(server.socketPath().empty()) << "Weston did not start";
+  expectVkcubeDrawsItsCube(vkcube, {"XDG_RUNTIME_DIR=" + server.runtimeDir(), "WAYLAND_DISPLAY=" + server.socketPath()});
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// The presentation tests' fixture (wsi_headless_test.cpp, wsi_xcb_test.cpp): an instance and
-// device with the WSI extensions, a surface, swapchains, frames rendered into acquired images
-// and presented, captured PNG files read back.
+// The presentation tests' fixture (wsi_headless_test.cpp, wsi_xcb_test.cpp, wsi_xlib_test.cpp,
+// wsi_wayland_test.cpp): an instance and device with the WSI extensions, a surface,
+// swapchains, frames rendered into acquired images and presented, captured PNG files read back.
 #pragma once
 
 #include <png.h>

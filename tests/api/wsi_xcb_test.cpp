@@ -1,6 +1,7 @@
 // Presentation to an X11 window (VK_KHR_xcb_surface) on a private Xvfb server, through the
 // loader with validation: frames rendered into acquired images must appear in the window
-// (read back with GetImage) and still be captured. Skipped, saying so, without Xvfb.
+// (read back with GetImage) and still be captured; a killed server loses the surface, not the
+// program. Skipped, saying so, without Xvfb.
 #define VK_USE_PLATFORM_XCB_KHR
 #include <fcntl.h>
 #include <poll.h>
@@ -171,6 +172,31 @@ TEST_F(WsiXcb, AResizedWindowMakesTheSwapchainSuboptimal) {
   VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice, surface, &caps));
   EXPECT_EQ(caps.currentExtent.width, size[0]);
   vkDestroyFence(device, fence, nullptr);
+}
+
+// The X server killed under a FIFO swapchain: acquire or present returns
+// VK_ERROR_SURFACE_LOST_KHR within a few frames, and the surface queries say so; no crash,
+// hang or SIGPIPE exit on the broken connection.
+TEST_F(WsiXcb, AKilledServerLosesTheSurfaceNotTheProgram) {
+  VkSwapchainKHR sc = createSwapchain(VK_PRESENT_MODE_FIFO_KHR, 2, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM,
+                                      {kWindowWidth, kWindowHeight});
+  ASSERT_NE(sc, VK_NULL_HANDLE);
+  frame(sc, 1);
+  server_->kill();
+  VkResult failed = VK_SUCCESS;
+  for (uint64_t n = 2; n < 10 && failed == VK_SUCCESS; ++n) {
+    uint32_t index = UINT32_MAX;
+    const VkResult acquire = vkAcquireNextImageKHR(device, sc, 5'000'000'000ull, acquired, VK_NULL_HANDLE, &index);
+    if (acquire != VK_SUCCESS) {
+      failed = acquire;
+      break;
+    }
+    failed = renderAndPresent(sc, index, n);
+  }
+  EXPECT_EQ(failed, VK_ERROR_SURFACE_LOST_KHR);
+  VkSurfaceCapabilitiesKHR caps;
+  EXPECT_EQ(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice, surface, &caps), VK_ERROR_SURFACE_LOST_KHR);
+  EXPECT_NE(xcb_connection_has_error(connection_), 0);
 }
 
 TEST_F(WsiXcbPutImage, TheWindowShowsThePresentedFrames) {

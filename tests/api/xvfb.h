@@ -14,19 +14,22 @@
 
 namespace tessera_test {
 
-// Xvfb's path on PATH, or empty.
-inline std::string findXvfb() {
+// The path of program `name` on PATH, or empty.
+inline std::string findOnPath(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   for (size_t at = 0; at <= dirs.size();) {
     size_t end = dirs.find(':', at);
     if (end == std::string::npos) end = dirs.size();
-    std::string candidate = dirs.substr(at, end - at) + "/Xvfb";
+    std::string candidate = dirs.substr(at, end - at) + "/" + name;
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
     at = end + 1;
   }
   return {};
 }
+
+// Xvfb's path on PATH, or empty.
+inline std::string findXvfb() { return findOnPath("Xvfb"); }
 
 // An Xvfb server of this test's own, on a display it picks itself (-displayfd), with `options`.
 class Xvfb {
@@ -55,14 +58,19 @@ class Xvfb {
     close(fds[0]);
     if (!number.empty()) display_ = ":" + number;
   }
-  ~Xvfb() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-  }
+  ~Xvfb() { stop(SIGTERM); }
+  // Ends the server at once (SIGKILL), as a crash would.
+  void kill() { stop(SIGKILL); }
   const std::string& display() const { return display_; }
 
  private:
+  void stop(int signal) {
+    if (pid_ <= 0) return;
+    ::kill(pid_, signal);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
   pid_t pid_ = -1;
   std::string display_;
 };
