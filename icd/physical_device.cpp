@@ -266,6 +266,10 @@ FeatureSet supportedFeatures() {
   // exactly (64-bit sum), so every index up to maxDrawIndexedIndexValue = 2^32-1 is honoured
   // (tests/api/draw_state_test.cpp draws with indices above 2^24).
   f.fullDrawIndexUint32 = true;
+  // Draw parameters (SPV_KHR_shader_draw_parameters): BaseVertex, BaseInstance and DrawIndex
+  // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
+  // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
+  f.shaderDrawParameters = true;
   // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;
