@@ -280,5 +280,36 @@ TEST(DrawParameters, DirectDrawsMatchTheSpecAndLavapipe) {
   }, expected);
 }
 
+
+// "Indirect Drawing Commands": vkCmdDrawIndirect and vkCmdDrawIndexedIndirect with drawCount > 1
+// (multiDrawIndirect), from an offset, `stride` bytes apart with padding between the commands,
+// each with its own firstInstance (drawIndirectFirstInstance); DrawIndex is the draw's index in
+// the call ("Built-In Variables").
+TEST(DrawParameters, MultiDrawIndirectWithStrideAndFirstInstance) {
+  const std::vector<uint32_t> indices{1, 4, 6, 8, 3, 5};
+  DrawSetup setup;
+  setup.features.multiDrawIndirect = VK_TRUE;
+  setup.features.drawIndirectFirstInstance = VK_TRUE;
+  setup.indexData = indexBytes16(indices);
+  std::vector<uint8_t>& d = setup.indirectData;
+  append(d, uint64_t(0x1111111111111111ull));  // before the offset
+  const VkDrawIndirectCommand draws[3] = {{2, 1, 0, 3}, {3, 2, 4, 10}, {1, 3, 9, 28}};
+  for (const auto& c : draws) append(d, c), append(d, uint32_t(0x2222)), append(d, uint64_t(0x3333));  // stride 28
+  const uint32_t indexedAt = uint32_t(d.size());
+  const VkDrawIndexedIndirectCommand indexed[2] = {{2, 2, 0, 12, 14}, {3, 1, 3, -2, 17}};
+  for (const auto& c : indexed) append(d, c), append(d, uint32_t(0x4444));  // stride 24
+  Image expected = blankImage();
+  for (uint32_t i = 0; i < 3; ++i)
+    expectDraw(expected, draws[i].vertexCount, draws[i].instanceCount, draws[i].firstVertex, draws[i].firstInstance, i);
+  for (uint32_t i = 0; i < 2; ++i)
+    expectDrawIndexed(expected, indices, indexed[i].indexCount, indexed[i].instanceCount, indexed[i].firstIndex,
+                      indexed[i].vertexOffset, indexed[i].firstInstance, i);
+  checkBothDrivers(setup, [indexedAt](VkCommandBuffer cmd, const Buffers& b) {
+    vkCmdDrawIndirect(cmd, b.indirect, 8, 3, 28);
+    vkCmdBindIndexBuffer(cmd, b.index, 0, VK_INDEX_TYPE_UINT16);
+    vkCmdDrawIndexedIndirect(cmd, b.indirect, indexedAt, 2, 24);
+  }, expected);
+}
+
 }  // namespace
 }  // namespace tessera_test
