@@ -270,10 +270,12 @@ FeatureSet supportedFeatures() {
   // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
   // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
   f.shaderDrawParameters = true;
-  // Indirect draws (cmd_draw.cpp: DrawIndirectCmd reads the commands when it executes): drawCount > 1 at any stride, each command's
+  // Indirect draws (cmd_draw.cpp: DrawIndirectCmd reads the commands, and the count of the
+  // *IndirectCount forms, when it executes): drawCount > 1 at any stride, each command's
   // firstInstance; maxDrawIndirectCount is 2^32-1 (makeLimits). tests/api/draw_parameters_test.cpp.
   f.multiDrawIndirect = true;
   f.drawIndirectFirstInstance = true;
+  f.drawIndirectCount = true;
   // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;

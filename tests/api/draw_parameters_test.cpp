@@ -311,5 +311,45 @@ TEST(DrawParameters, MultiDrawIndirectWithStrideAndFirstInstance) {
   }, expected);
 }
 
+// "Indirect Drawing Commands", vkCmdDrawIndirectCount and vkCmdDrawIndexedIndirectCount
+// (drawIndirectCount): the draw count is read from the count buffer when the command executes
+// (here written by vkCmdUpdateBuffer earlier in the same command buffer: the host wrote 1) and
+// the number of draws is min(count, maxDrawCount).
+TEST(DrawParameters, DrawIndirectCountReadsTheCountWhenExecuted) {
+  const std::vector<uint32_t> indices{2, 7, 11};
+  DrawSetup setup;
+  setup.features.multiDrawIndirect = VK_TRUE;
+  setup.features.drawIndirectFirstInstance = VK_TRUE;
+  setup.drawIndirectCount = true;
+  setup.indexData = indexBytes16(indices);
+  std::vector<uint8_t>& d = setup.indirectData;
+  append(d, uint32_t(1));  // count of the non-indexed draws: 3 once the update has run
+  append(d, uint32_t(9));  // count of the indexed draws, above their maxDrawCount 2
+  const VkDrawIndirectCommand draws[4] = {{1, 1, 0, 0}, {2, 1, 2, 4}, {1, 2, 6, 8}, {1, 1, 12, 12}};
+  for (const auto& c : draws) append(d, c);  // stride 16
+  const uint32_t indexedAt = uint32_t(d.size());
+  const VkDrawIndexedIndirectCommand indexed[3] = {{1, 1, 0, 5, 20}, {2, 1, 1, 10, 21}, {3, 1, 0, 0, 22}};
+  for (const auto& c : indexed) append(d, c);  // stride 20
+  Image expected = blankImage();
+  for (uint32_t i = 0; i < 3; ++i)
+    expectDraw(expected, draws[i].vertexCount, draws[i].instanceCount, draws[i].firstVertex, draws[i].firstInstance, i);
+  for (uint32_t i = 0; i < 2; ++i)
+    expectDrawIndexed(expected, indices, indexed[i].indexCount, indexed[i].instanceCount, indexed[i].firstIndex,
+                      indexed[i].vertexOffset, indexed[i].firstInstance, i);
+  auto writeCount = [](VkCommandBuffer cmd, const Buffers& b) {
+    const uint32_t three = 3;
+    vkCmdUpdateBuffer(cmd, b.indirect, 0, 4, &three);
+    VkMemoryBarrier toIndirect{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                               VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &toIndirect, 0,
+                         nullptr, 0, nullptr);
+  };
+  checkBothDrivers(setup, [indexedAt](VkCommandBuffer cmd, const Buffers& b) {
+    vkCmdDrawIndirectCount(cmd, b.indirect, 8, b.indirect, 0, 4, 16);
+    vkCmdBindIndexBuffer(cmd, b.index, 0, VK_INDEX_TYPE_UINT16);
+    vkCmdDrawIndexedIndirectCount(cmd, b.indirect, indexedAt, b.indirect, 4, 2, 20);
+  }, expected, writeCount);
+}
+
 }  // namespace
 }  // namespace tessera_test
