@@ -351,5 +351,27 @@ TEST(DrawParameters, DrawIndirectCountReadsTheCountWhenExecuted) {
   }, expected, writeCount);
 }
 
+// VK_EXT_index_type_uint8: vkCmdBindIndexBuffer with VK_INDEX_TYPE_UINT8_EXT reads one byte per
+// index from the bound offset ("Programmable Primitive Shading"); indices above 0x7F and 0xFF
+// itself (restart is off) are ordinary indices. Restart at 0xFF: tests/unit/raster/index_read_test.cpp.
+TEST(DrawParameters, Uint8IndicesMatchTheSpecAndLavapipe) {
+  const std::vector<uint32_t> indices{3, 250, 7, 0x80, 0xFF, 1};
+  VkPhysicalDeviceIndexTypeUint8FeaturesEXT uint8Features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT};
+  uint8Features.indexTypeUint8 = VK_TRUE;
+  DrawSetup setup;
+  setup.extensions = {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME};
+  setup.extensionFeatures = &uint8Features;
+  for (uint32_t i : indices) setup.indexData.push_back(uint8_t(i));
+  const std::vector<uint32_t> fromOffset(indices.begin() + 1, indices.end());  // bound at byte offset 1
+  Image expected = blankImage();
+  expectDrawIndexed(expected, fromOffset, 3, 2, 0, 2, 5);
+  expectDrawIndexed(expected, fromOffset, 2, 1, 3, 3, 9);
+  checkBothDrivers(setup, [](VkCommandBuffer cmd, const Buffers& b) {
+    vkCmdBindIndexBuffer(cmd, b.index, 1, VK_INDEX_TYPE_UINT8_EXT);
+    vkCmdDrawIndexed(cmd, 3, 2, 0, 2, 5);
+    vkCmdDrawIndexed(cmd, 2, 1, 3, 3, 9);
+  }, expected);
+}
+
 }  // namespace
 }  // namespace tessera_test
