@@ -279,6 +279,9 @@ FeatureSet supportedFeatures() {
   // VK_EXT_index_type_uint8: readIndex/restartValue (draw_vertices.cpp) read one-byte indices
   // and restart at 0xFF (tests/unit/raster/index_read_test.cpp, tests/api/draw_parameters_test.cpp).
   f.indexTypeUint8 = true;
+  // VK_EXT_multi_draw: vkCmdDrawMulti(Indexed)EXT record one MultiDrawCmd (cmd_draw.cpp), at
+  // most kMaxMultiDrawCount draws (physical_device_queries.cpp); tests/api/draw_parameters_test.cpp.
+  f.multiDraw = true;
   // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;

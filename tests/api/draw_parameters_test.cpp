@@ -373,5 +373,47 @@ TEST(DrawParameters, Uint8IndicesMatchTheSpecAndLavapipe) {
   }, expected);
 }
 
+// VK_EXT_multi_draw, vkCmdDrawMultiEXT and vkCmdDrawMultiIndexedEXT ("Drawing Commands"): draw i
+// reads the i-th VkMultiDraw(Indexed)InfoEXT `stride` bytes after the first, all share
+// instanceCount and firstInstance, DrawIndex is i ("Built-In Variables"), and pVertexOffset,
+// when not null, replaces every draw's vertexOffset.
+TEST(DrawParameters, MultiDrawExtMatchesTheSpecAndLavapipe) {
+  const std::vector<uint32_t> indices{0, 3, 5, 9};
+  VkPhysicalDeviceMultiDrawFeaturesEXT multiDraw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
+  multiDraw.multiDraw = VK_TRUE;
+  DrawSetup setup;
+  setup.extensions = {VK_EXT_MULTI_DRAW_EXTENSION_NAME};
+  setup.extensionFeatures = &multiDraw;
+  setup.indexData = indexBytes16(indices);
+  struct Padded {
+    VkMultiDrawInfoEXT info;
+    uint32_t padding[2];
+  };
+  struct PaddedIndexed {
+    VkMultiDrawIndexedInfoEXT info;
+    uint32_t padding;
+  };
+  const Padded draws[3] = {{{0, 2}, {}}, {{5, 1}, {}}, {{8, 3}, {}}};  // firstVertex, vertexCount
+  const PaddedIndexed indexed[2] = {{{0, 2, 20}, {}}, {{2, 2, 16}, {}}};  // firstIndex, indexCount, vertexOffset
+  Image expected = blankImage();
+  for (uint32_t i = 0; i < 3; ++i) expectDraw(expected, draws[i].info.vertexCount, 2, draws[i].info.firstVertex, 6, i);
+  for (uint32_t i = 0; i < 2; ++i)
+    expectDrawIndexed(expected, indices, indexed[i].info.indexCount, 1, indexed[i].info.firstIndex,
+                      indexed[i].info.vertexOffset, 12, i);
+  for (uint32_t i = 0; i < 2; ++i)
+    expectDrawIndexed(expected, indices, indexed[i].info.indexCount, 1, indexed[i].info.firstIndex, 1, 15, i);
+  checkBothDrivers(setup, [&](VkCommandBuffer cmd, const Buffers& b) {
+    auto drawMulti = reinterpret_cast<PFN_vkCmdDrawMultiEXT>(vkGetDeviceProcAddr(b.device, "vkCmdDrawMultiEXT"));
+    auto drawMultiIndexed =
+        reinterpret_cast<PFN_vkCmdDrawMultiIndexedEXT>(vkGetDeviceProcAddr(b.device, "vkCmdDrawMultiIndexedEXT"));
+    ASSERT_TRUE(drawMulti && drawMultiIndexed);
+    drawMulti(cmd, 3, &draws[0].info, 2, 6, sizeof(Padded));
+    vkCmdBindIndexBuffer(cmd, b.index, 0, VK_INDEX_TYPE_UINT16);
+    drawMultiIndexed(cmd, 2, &indexed[0].info, 1, 12, sizeof(PaddedIndexed), nullptr);
+    const int32_t vertexOffset = 1;
+    drawMultiIndexed(cmd, 2, &indexed[0].info, 1, 15, sizeof(PaddedIndexed), &vertexOffset);
+  }, expected);
+}
+
 }  // namespace
 }  // namespace tessera_test
