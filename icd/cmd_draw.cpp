@@ -146,6 +146,21 @@ struct DrawIndirectCmd {
   }
 };
 
+// vkCmdDrawMultiEXT / vkCmdDrawMultiIndexedEXT (VK_EXT_multi_draw): the draws' parameters are
+// copied at record time, each with DrawIndex = its index in the array ("Drawing Commands").
+struct MultiDrawCmd {
+  static constexpr bool kJoinsScene = true;
+  const raster::DrawState* state;
+  const raster::DrawCall* calls;
+  uint32_t count;
+  void execute(ExecContext& ctx) const {
+    raster::DrawState s;
+    if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
+    if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    for (uint32_t i = 0; i < count; ++i) ctx.draw(s, calls[i]);
+  }
+};
+
 raster::DrawCall indexedBase(const CommandBuffer* cb) {
   raster::DrawCall c;
   c.indexed = true;
@@ -264,6 +279,49 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndexedIndirectCount(VkCommandBuffer
                                                                 VkDeviceSize countOffset, uint32_t maxDrawCount,
                                                                 uint32_t stride) {
   recordIndirect(commandBuffer, true, buffer, offset, maxDrawCount, stride, countBuffer, countOffset);
+}
+
+// VK_EXT_multi_draw: drawCount draws sharing instanceCount and firstInstance; the i-th
+// VkMultiDraw(Indexed)InfoEXT is `stride` bytes after the previous one; pVertexOffset, when
+// given, replaces every draw's vertexOffset.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawMultiEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                                                    const VkMultiDrawInfoEXT* pVertexInfo, uint32_t instanceCount,
+                                                    uint32_t firstInstance, uint32_t stride) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  raster::DrawCall* calls = drawCount ? cb->allocateArray<raster::DrawCall>(drawCount) : nullptr;
+  for (uint32_t i = 0; calls && i < drawCount; ++i) {
+    VkMultiDrawInfoEXT info;
+    std::memcpy(&info, reinterpret_cast<const uint8_t*>(pVertexInfo) + size_t(i) * stride, sizeof(info));
+    raster::DrawCall& c = *new (&calls[i]) raster::DrawCall{};
+    c.vertexCount = info.vertexCount;
+    c.firstVertex = info.firstVertex;
+    c.instanceCount = instanceCount;
+    c.firstInstance = firstInstance;
+    c.drawIndex = i;
+  }
+  if (auto* r = cb->record<MultiDrawCmd>()) *r = {state, calls, calls ? drawCount : 0};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawMultiIndexedEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                                                           const VkMultiDrawIndexedInfoEXT* pIndexInfo,
+                                                           uint32_t instanceCount, uint32_t firstInstance, uint32_t stride,
+                                                           const int32_t* pVertexOffset) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  raster::DrawCall* calls = drawCount ? cb->allocateArray<raster::DrawCall>(drawCount) : nullptr;
+  for (uint32_t i = 0; calls && i < drawCount; ++i) {
+    VkMultiDrawIndexedInfoEXT info;
+    std::memcpy(&info, reinterpret_cast<const uint8_t*>(pIndexInfo) + size_t(i) * stride, sizeof(info));
+    raster::DrawCall& c = *new (&calls[i]) raster::DrawCall(indexedBase(cb));
+    c.vertexCount = info.indexCount;
+    c.firstIndex = info.firstIndex;
+    c.vertexOffset = pVertexOffset ? *pVertexOffset : info.vertexOffset;
+    c.instanceCount = instanceCount;
+    c.firstInstance = firstInstance;
+    c.drawIndex = i;
+  }
+  if (auto* r = cb->record<MultiDrawCmd>()) *r = {state, calls, calls ? drawCount : 0};
 }
 
 // ---- Dynamic state (values kept for later draws; used where the pipeline declares them) ----

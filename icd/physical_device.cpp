@@ -266,6 +266,22 @@ FeatureSet supportedFeatures() {
   // exactly (64-bit sum), so every index up to maxDrawIndexedIndexValue = 2^32-1 is honoured
   // (tests/api/draw_state_test.cpp draws with indices above 2^24).
   f.fullDrawIndexUint32 = true;
+  // Draw parameters (SPV_KHR_shader_draw_parameters): BaseVertex, BaseInstance and DrawIndex
+  // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
+  // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
+  f.shaderDrawParameters = true;
+  // Indirect draws (cmd_draw.cpp: DrawIndirectCmd reads the commands, and the count of the
+  // *IndirectCount forms, when it executes): drawCount > 1 at any stride, each command's
+  // firstInstance; maxDrawIndirectCount is 2^32-1 (makeLimits). tests/api/draw_parameters_test.cpp.
+  f.multiDrawIndirect = true;
+  f.drawIndirectFirstInstance = true;
+  f.drawIndirectCount = true;
+  // VK_EXT_index_type_uint8: readIndex/restartValue (draw_vertices.cpp) read one-byte indices
+  // and restart at 0xFF (tests/unit/raster/index_read_test.cpp, tests/api/draw_parameters_test.cpp).
+  f.indexTypeUint8 = true;
+  // VK_EXT_multi_draw: vkCmdDrawMulti(Indexed)EXT record one MultiDrawCmd (cmd_draw.cpp), at
+  // most kMaxMultiDrawCount draws (physical_device_queries.cpp); tests/api/draw_parameters_test.cpp.
+  f.multiDraw = true;
   // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;

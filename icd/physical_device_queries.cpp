@@ -161,6 +161,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
   const CoreProperties core = coreProperties(pd);
   for (auto* s = static_cast<VkBaseOutStructure*>(pProperties->pNext); s; s = s->pNext) {
     if (writeCoreProperties(core, s)) continue;
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT) {
+      // Draws of one vkCmdDrawMulti*EXT: copied into the command buffer's arena, no fixed
+      // table, so any count fits; lavapipe's value.
+      reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = 2048;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES) {
       auto* p = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
       p->subgroupSize = core.v11.subgroupSize;

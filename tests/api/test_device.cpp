@@ -2,13 +2,16 @@
 
 namespace tessera_test {
 
-TestDevice::TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features, const void* pNext) {
+TestDevice::TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features, const void* pNext,
+                       const std::vector<const char*>& extensions) {
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, pNext};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = features;
+  dci.enabledExtensionCount = uint32_t(extensions.size());
+  dci.ppEnabledExtensionNames = extensions.data();
   if (vkCreateDevice(pd, &dci, nullptr, &dev) != VK_SUCCESS) {
     dev = VK_NULL_HANDLE;
     return;

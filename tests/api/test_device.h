@@ -11,9 +11,10 @@ namespace tessera_test {
 
 class TestDevice {
  public:
-  // Creates the device on `pd` with `features` (may be null) and `pNext` (feature structs).
-  // On failure `dev` stays VK_NULL_HANDLE.
-  TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features = nullptr, const void* pNext = nullptr);
+  // Creates the device on `pd` with `features` (may be null), `pNext` (feature structs) and the
+  // device `extensions`. On failure `dev` stays VK_NULL_HANDLE.
+  TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features = nullptr, const void* pNext = nullptr,
+             const std::vector<const char*>& extensions = {});
   ~TestDevice();
   TestDevice(const TestDevice&) = delete;
   TestDevice& operator=(const TestDevice&) = delete;
