@@ -49,6 +49,18 @@ inline void frameColor(uint64_t n, uint8_t rgb[3]) {
   rgb[2] = uint8_t(7 * n + 3);
 }
 
+// Asserts that every stepX-th pixel of every stepY-th row of a window's readback shows frame
+// n's colour (what a window must show once its swapchain presented frame n and was destroyed).
+inline void expectWindowShowsFrame(const Png& shown, uint64_t n, uint32_t stepX, uint32_t stepY, VkPresentModeKHR mode) {
+  uint8_t rgb[3];
+  frameColor(n, rgb);
+  for (uint32_t y = 0; y < shown.height; y += stepY)
+    for (uint32_t x = 0; x < shown.width; x += stepX)
+      ASSERT_EQ(std::memcmp(shown.at(x, y), rgb, 3), 0)
+          << "present mode " << mode << ", window pixel (" << x << ", " << y << "): " << int(shown.at(x, y)[0]) << ","
+          << int(shown.at(x, y)[1]) << "," << int(shown.at(x, y)[2]);
+}
+
 // An instance with VK_KHR_surface and `surfaceExtension`, a device with VK_KHR_swapchain, the
 // surface createSurface() makes, a capture directory of its own, and frames to render.
 class WsiTest : public VulkanTest {
