@@ -119,6 +119,12 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       s.bindings[b.binding].stride = b.stride;
       s.bindings[b.binding].inputRate = b.inputRate;
     }
+    // VK_EXT_vertex_attribute_divisor: divisors of instance-rate bindings (1 when not given).
+    if (const auto* d = findInChain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(
+            vi->pNext, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT))
+      for (uint32_t i = 0; i < d->vertexBindingDivisorCount; ++i)
+        if (d->pVertexBindingDivisors[i].binding < raster::kMaxVertexBindings)
+          s.bindings[d->pVertexBindingDivisors[i].binding].divisor = d->pVertexBindingDivisors[i].divisor;
     for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount && i < raster::kMaxVertexAttributes; ++i) {
       const auto& a = vi->pVertexAttributeDescriptions[i];
       s.attributes[s.attributeCount++] = {a.location, a.binding, a.offset, a.format};

@@ -282,6 +282,10 @@ FeatureSet supportedFeatures() {
   // VK_EXT_multi_draw: vkCmdDrawMulti(Indexed)EXT record one MultiDrawCmd (cmd_draw.cpp), at
   // most kMaxMultiDrawCount draws (physical_device_queries.cpp); tests/api/draw_parameters_test.cpp.
   f.multiDraw = true;
+  // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
+  // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
+  f.vertexAttributeInstanceRateDivisor = true;
+  f.vertexAttributeInstanceRateZeroDivisor = true;
   // The A4R4G4B4 / A4B4G4R4 formats (core 1.3) go through the texel codec like every packed
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;

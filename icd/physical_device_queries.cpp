@@ -161,6 +161,11 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
   const CoreProperties core = coreProperties(pd);
   for (auto* s = static_cast<VkBaseOutStructure*>(pProperties->pNext); s; s = s->pNext) {
     if (writeCoreProperties(core, s)) continue;
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT) {
+      // Any 32-bit divisor divides the instance number (lavapipe's value).
+      reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = ~0u;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT) {
       // Draws of one vkCmdDrawMulti*EXT: copied into the command buffer's arena, no fixed
       // table, so any count fits; lavapipe's value.

@@ -66,9 +66,14 @@ AttributeFetch planFetch(const DrawState& s, const VertexAttribute& a) {
   return p;
 }
 
-void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex, uint32_t instanceIndex, uint32_t out[4]) {
+// "Vertex Input Address Calculation": an instance-rate binding's element is
+// firstInstance + (InstanceIndex - firstInstance) / divisor, or firstInstance with divisor 0.
+void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex, uint32_t instanceIndex, uint32_t firstInstance,
+                    uint32_t out[4]) {
   const VertexBinding& b = *p.binding;
-  const uint64_t index = b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? instanceIndex : vertexIndex;
+  uint64_t index = vertexIndex;
+  if (b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE)
+    index = b.divisor == 0 ? firstInstance : uint64_t(firstInstance) + (instanceIndex - firstInstance) / b.divisor;
   const uint64_t at = index * b.stride + p.offset;
   if (p.kind == AttributeFetch::Kind::Missing || !b.base || at + p.blockSize > b.size) {
     std::memcpy(out, p.outOfRange, 16);
@@ -173,7 +178,7 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
       if (lane >= count) continue;
       for (uint32_t a = 0; a < s.attributeCount; ++a) {
         uint32_t words[4];
-        fetchAttribute(fetch[a], vi, instance, words);
+        fetchAttribute(fetch[a], vi, instance, c.firstInstance, words);
         for (uint32_t comp = 0; comp < 4; ++comp) inputs[(fetch[a].location * 4 + comp) * W + lane] = words[comp];
       }
     }

@@ -29,6 +29,9 @@ struct VertexBinding {
   uint64_t size = 0;              // bytes readable from base (reads beyond give zero)
   uint32_t stride = 0;
   VkVertexInputRate inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+  // VK_EXT_vertex_attribute_divisor: an instance-rate binding advances every `divisor`
+  // instances (0: never, every instance reads firstInstance's element).
+  uint32_t divisor = 1;
 };
 
 struct VertexAttribute {

@@ -61,6 +61,13 @@ struct DrawSetup {
   std::vector<const char*> extensions;  // device extensions
   void* extensionFeatures = nullptr;    // feature structs of those extensions (chained last)
   std::vector<uint8_t> indexData, indirectData;
+  // Optional vertex input: the shader to use (a corpus name), binding 0's data and layout, and
+  // VK_EXT_vertex_attribute_divisor divisors.
+  const char* vertexShader = "draw_params_vert";
+  std::vector<uint8_t> vertexData;
+  std::vector<VkVertexInputBindingDescription> bindings;
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  std::vector<VkVertexInputBindingDivisorDescriptionEXT> divisors;
 };
 struct Buffers {
   VkDevice device;
@@ -114,10 +121,13 @@ Image render(VkPhysicalDevice pd, const DrawSetup& setup, const Recorder& before
                                                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                       &indirectMap);
   const VkBuffer readback = device.createMappedBuffer(kSize * kSize * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readbackMap);
+  void* vertexMap;
+  const VkBuffer vertex = device.createMappedBuffer(std::max<size_t>(setup.vertexData.size(), 4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vertexMap);
+  if (!setup.vertexData.empty()) std::memcpy(vertexMap, setup.vertexData.data(), setup.vertexData.size());
   if (!setup.indexData.empty()) std::memcpy(indexMap, setup.indexData.data(), setup.indexData.size());
   if (!setup.indirectData.empty()) std::memcpy(indirectMap, setup.indirectData.data(), setup.indirectData.size());
 
-  std::vector<uint32_t> vsCode = loadCorpusShader("draw_params_vert"), fsCode = loadCorpusShader("draw_params_frag");
+  std::vector<uint32_t> vsCode = loadCorpusShader(setup.vertexShader), fsCode = loadCorpusShader("draw_params_frag");
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, vsCode.size() * 4, vsCode.data()};
   VkShaderModule vs, fs;
   vkCreateShaderModule(dev, &smci, nullptr, &vs);
@@ -130,7 +140,15 @@ Image render(VkPhysicalDevice pd, const DrawSetup& setup, const Recorder& before
   VkPipelineShaderStageCreateInfo stages[2] = {
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
+  VkPipelineVertexInputDivisorStateCreateInfoEXT divisorState{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT};
+  divisorState.vertexBindingDivisorCount = uint32_t(setup.divisors.size());
+  divisorState.pVertexBindingDivisors = setup.divisors.data();
   VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  if (!setup.divisors.empty()) vi.pNext = &divisorState;
+  vi.vertexBindingDescriptionCount = uint32_t(setup.bindings.size());
+  vi.pVertexBindingDescriptions = setup.bindings.data();
+  vi.vertexAttributeDescriptionCount = uint32_t(setup.attributes.size());
+  vi.pVertexAttributeDescriptions = setup.attributes.data();
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   ia.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
@@ -194,6 +212,10 @@ Image render(VkPhysicalDevice pd, const DrawSetup& setup, const Recorder& before
   ri.pColorAttachments = &colorAtt;
   vkCmdBeginRendering(cmd, &ri);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  if (!setup.bindings.empty()) {
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &vertex, &offset);
+  }
   draw(cmd, buffers);
   vkCmdEndRendering(cmd);
   VkImageMemoryBarrier toTransfer = toAttachment;
@@ -221,7 +243,7 @@ Image render(VkPhysicalDevice pd, const DrawSetup& setup, const Recorder& before
   vkDestroyCommandPool(dev, pool, nullptr);
   vkDestroyImageView(dev, view, nullptr);
   vkDestroyImage(dev, color, nullptr);
-  for (VkBuffer b : {index, indirect, readback}) vkDestroyBuffer(dev, b, nullptr);
+  for (VkBuffer b : {index, indirect, readback, vertex}) vkDestroyBuffer(dev, b, nullptr);
   return texels;
 }
 
@@ -413,6 +435,41 @@ TEST(DrawParameters, MultiDrawExtMatchesTheSpecAndLavapipe) {
     const int32_t vertexOffset = 1;
     drawMultiIndexed(cmd, 2, &indexed[0].info, 1, 15, sizeof(PaddedIndexed), &vertexOffset);
   }, expected);
+}
+
+// VK_EXT_vertex_attribute_divisor, "Vertex Input Address Calculation": an instance-rate
+// attribute reads element firstInstance + (InstanceIndex - firstInstance) / divisor, and with
+// divisor 0 (vertexAttributeInstanceRateZeroDivisor) element firstInstance for every instance.
+// The shader writes the fetched element at (VertexIndex, InstanceIndex).
+TEST(DrawParameters, VertexAttributeDivisorMatchesTheSpecAndLavapipe) {
+  for (uint32_t divisor : {3u, 0u}) {
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+    features.vertexAttributeInstanceRateDivisor = VK_TRUE;
+    features.vertexAttributeInstanceRateZeroDivisor = divisor == 0;
+    DrawSetup setup;
+    setup.extensions = {VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
+    setup.extensionFeatures = &features;
+    setup.vertexShader = "draw_divisor_vert";
+    for (uint32_t e = 0; e < 32; ++e) append(setup.vertexData, 500 + 7 * e);  // element e
+    setup.bindings = {{0, 4, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    setup.attributes = {{0, 0, VK_FORMAT_R32_UINT, 0}};
+    setup.divisors = {{0, divisor}};
+    const uint32_t vertexCount = 3, instanceCount = 11, firstVertex = 2, firstInstance = 4;
+    Image expected = blankImage();
+    for (uint32_t i = 0; i < instanceCount; ++i) {
+      const uint32_t instanceIndex = firstInstance + i;
+      const uint32_t element = divisor == 0 ? firstInstance : firstInstance + i / divisor;
+      for (uint32_t v = 0; v < vertexCount; ++v) {
+        uint32_t* t = &expected[size_t((instanceIndex & 31) * kSize + ((firstVertex + v) & 31)) * 4];
+        t[0] = 500 + 7 * element, t[1] = instanceIndex, t[2] = firstVertex + v, t[3] = 7;
+      }
+    }
+    SCOPED_TRACE(testing::Message() << "divisor " << divisor);
+    checkBothDrivers(setup, [&](VkCommandBuffer cmd, const Buffers&) {
+      vkCmdDraw(cmd, vertexCount, instanceCount, firstVertex, firstInstance);
+    }, expected);
+  }
 }
 
 }  // namespace

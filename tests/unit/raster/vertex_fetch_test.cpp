@@ -80,5 +80,36 @@ TEST(VertexFetch, InlineFormatsMatchTheTexelCodec) {
   }
 }
 
+// "Vertex Input Address Calculation" with VK_EXT_vertex_attribute_divisor: an instance-rate
+// binding reads element firstInstance + (InstanceIndex - firstInstance) / divisor, and with
+// divisor 0 always element firstInstance.
+TEST(VertexFetch, InstanceRateBindingsAdvanceEveryDivisorInstances) {
+  std::vector<uint32_t> elements(64);
+  for (uint32_t i = 0; i < elements.size(); ++i) elements[i] = 1000 + i;
+  for (uint32_t divisor : {0u, 1u, 3u}) {
+    DrawState s;
+    s.simdWidth = 8;
+    s.vertexShader = copyInput<8>;
+    s.attributeCount = 1;
+    s.attributes[0] = {0, 0, 0, VK_FORMAT_R32_UINT};
+    s.bindings[0] = {reinterpret_cast<const uint8_t*>(elements.data()), elements.size() * 4, 4, VK_VERTEX_INPUT_RATE_INSTANCE};
+    s.bindings[0].divisor = divisor;
+    s.vertexOutputComponents[0] = 4;
+    s.fragment.inputComponents[0] = 4;
+    DrawCall c;
+    c.vertexCount = 3;
+    c.firstInstance = 5;
+    const uint32_t indices[3] = {0, 1, 2};
+    for (uint32_t instanceIndex = 5; instanceIndex < 13; ++instanceIndex) {
+      ShadedVertices out;
+      prepareShadedVertices(s, 3, out);
+      shadeVertexRange(s, c, instanceIndex, indices, 0, 3, out);
+      const uint32_t element = divisor == 0 ? 5 : 5 + (instanceIndex - 5) / divisor;
+      for (uint32_t v = 0; v < 3; ++v)
+        EXPECT_EQ(out.outputs(v)[0], 1000 + element) << "divisor " << divisor << ", InstanceIndex " << instanceIndex;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::raster
