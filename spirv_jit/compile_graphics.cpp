@@ -8,6 +8,7 @@
 
 #include "code_cache.h"
 #include "llvm_engine.h"
+#include "sample_shading_use.h"
 #include "spirv_module.h"
 #include "spirv_tools_stage.h"
 #include "tessera/spirv_jit.h"
@@ -44,6 +45,8 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
 
   std::string message;
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
+  // Read before the optimizer can drop an input that is named but never read.
+  const bool staticSampleShading = !vertex && staticallyUsesSampleShadingInputs(req.spirv, req.entryPoint);
   std::vector<uint32_t> words(req.spirv.begin(), req.spirv.end());
   SpecializationValues spec = specializationValues(req.specialization, req.specializationData, req.specializationDataSize);
   if (!specializeAndOptimize(words, spec, req.optimize ? OptimizationLevel::Full : OptimizationLevel::None, &message))
@@ -65,6 +68,7 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
     Translator translator(module, req.interface, context, *llvmModule);
     if (!translator.translateGraphics(*entry, object.symbol, &object.facts, &message))
       return fail(CompileStatus::Unsupported, message);
+    object.facts.perSampleShading = object.facts.perSampleShading || staticSampleShading;
     object.info.stackBytes = translator.stackBytes();
     if (object.info.stackBytes > (uint64_t(1) << 26))
       return fail(CompileStatus::Unsupported, "per-invocation memory of " + std::to_string(object.info.stackBytes) +

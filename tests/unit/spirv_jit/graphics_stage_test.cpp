@@ -357,6 +357,14 @@ TEST(GraphicsStages, PerSampleShadingFact) {
   auto samples = compileStage("stage_samples_frag", GraphicsStage::Fragment, 8);  // SampleMask, Centroid
   ASSERT_TRUE(samples);
   EXPECT_FALSE(samples->facts.perSampleShading);
+  // Static use is enough ("statically uses an input variable decorated with a BuiltIn of
+  // SampleId or SamplePosition"): a statement that only names the built-in, which the optimizer
+  // removes, still makes the shader run per sample.
+  for (const char* name : {"stage_static_sample_id_frag", "stage_static_sample_position_frag"}) {
+    auto named = compileStage(name, GraphicsStage::Fragment, 8);
+    ASSERT_TRUE(named) << name;
+    EXPECT_TRUE(named->facts.perSampleShading) << name;
+  }
 }
 
 TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
