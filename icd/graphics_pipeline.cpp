@@ -109,6 +109,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.canDiscard = f.canDiscard;
     s.fragment.hasSideEffects = f.hasSideEffects;
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
+    s.fragment.fragCoordReads = f.fragCoordReads;
+    s.fragment.directColorLocations = f.directColorLocations;
   }
 
   if (const auto* vi = info.pVertexInputState) {

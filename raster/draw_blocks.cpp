@@ -70,7 +70,9 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
 // values are linear: the block's corners bound them, so a block is rejected when one edge fails
 // at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
-TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, BlockPixels& b) {
+// `needEdges`: the caller reads b.edge (weights, depth); otherwise a block covered whole skips them.
+TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, bool needEdges,
+                                           BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   bool inside = true;
   int64_t base[3];
@@ -80,10 +82,12 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
     if (std::max(std::max(c00, c30), std::max(c03, c33)) + e.sampleMax[k] < e.threshold[k]) return 0;
     inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
   }
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
+  if (needEdges || !inside)
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const bool blockInRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
   const uint32_t allSamples = (1u << e.samples) - 1;
+  b.singleSample = e.samples == 1;
   if (inside && blockInRegion) {
     for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
     return 0xFFFFu;
@@ -204,13 +208,14 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   const uint32_t W = s_->simdWidth;
   prepareBlockInputs(st.samples);
   BlockPixels b;
+  const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
+  const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
   for (int32_t by = region.y0 & ~3; by < region.y1; by += 4) {
     for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
-      b.coverage = blockCoverage(edges, region, bx, by, b);
+      b.coverage = blockCoverage(edges, region, bx, by, weights, b);
       if (!b.coverage) continue;
-      const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
       // Centroid inputs read the centre's weight sets too (fully covered pixels).
-      blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
+      if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
       if (centroids) blockCentroids(st, edges, b);
       for (uint32_t first = 0; first < kBlockLanes; first += W) {
         const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
@@ -266,37 +271,51 @@ constexpr LaneTables kLanes;
 // instance, so every loop is a few whole-vector instructions.
 template <uint32_t W>
 inline __attribute__((always_inline)) uint32_t fillBlockLanes(uint32_t first, int32_t bx, int32_t by, uint32_t coverage,
-                                                         uint32_t sampleMask, const BlockPixels& b,
+                                                         uint32_t sampleMask, uint32_t needs, const BlockPixels& b,
                                                          int32_t* __restrict px, int32_t* __restrict py,
                                                          uint32_t* __restrict sampleBits, float* __restrict sampleZ,
                                                          abi::FragmentBatch& __restrict fb) {
-  for (uint32_t j = 0; j < W; ++j) {
-    px[j] = bx + kLanes.x[first + j];
-    py[j] = by + kLanes.y[first + j];
-  }
   uint32_t covered = 0;  // the lanes left with samples
-  for (uint32_t j = 0; j < W; ++j) {
-    sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[first + j] & sampleMask);
-    fb.sampleMaskIn[j] = sampleBits[j];
-    covered |= uint32_t(sampleBits[j] != 0) << j;
+  constexpr uint32_t kAll = uint32_t((uint64_t(1) << W) - 1);
+  if ((coverage & kAll) == kAll && sampleMask == 1 && b.singleSample) {
+    // A fully covered single-sample batch (most of a large triangle): every lane has its sample.
+    std::memcpy(sampleBits, &b.sampleCoverage[first], W * sizeof(uint32_t));
+    std::memcpy(fb.sampleMaskIn, &b.sampleCoverage[first], W * sizeof(uint32_t));
+    covered = kAll;
+  } else {
+    for (uint32_t j = 0; j < W; ++j) {
+      sampleBits[j] = (coverage >> j & 1) * (b.sampleCoverage[first + j] & sampleMask);
+      fb.sampleMaskIn[j] = sampleBits[j];
+      covered |= uint32_t(sampleBits[j] != 0) << j;
+    }
   }
-  for (uint32_t j = 0; j < W; ++j) {
-    fb.fragCoord[0][j] = float(px[j]) + 0.5f;
-    fb.fragCoord[1][j] = float(py[j]) + 0.5f;
+  if (needs & (kLanePixels | kLaneFragXY)) {
+    for (uint32_t j = 0; j < W; ++j) {
+      px[j] = bx + kLanes.x[first + j];
+      py[j] = by + kLanes.y[first + j];
+    }
   }
-  std::memcpy(sampleZ, &b.z[first], W * sizeof(float));
-  std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
-  std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+  if (needs & kLaneFragXY) {
+    for (uint32_t j = 0; j < W; ++j) {
+      fb.fragCoord[0][j] = float(px[j]) + 0.5f;
+      fb.fragCoord[1][j] = float(py[j]) + 0.5f;
+    }
+  }
+  if (needs & kLaneSampleZ) std::memcpy(sampleZ, &b.z[first], W * sizeof(float));
+  if (needs & kLaneFragZW) {
+    std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
+    std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+  }
   return covered;
 }
 
 // Returns the lanes left with samples (after the sample mask).
 TESSERA_LANE_CLONES uint32_t fillBlockLanes(uint32_t first, uint32_t w, int32_t bx, int32_t by, uint32_t coverage,
-                                        uint32_t sampleMask, const BlockPixels& b, int32_t* px, int32_t* py,
-                                        uint32_t* sampleBits, float* sampleZ, abi::FragmentBatch& fb) {
-  if (w == 16) return fillBlockLanes<16>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
-  if (w == 8) return fillBlockLanes<8>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
-  return fillBlockLanes<4>(first, bx, by, coverage, sampleMask, b, px, py, sampleBits, sampleZ, fb);
+                                        uint32_t sampleMask, uint32_t needs, const BlockPixels& b, int32_t* px,
+                                        int32_t* py, uint32_t* sampleBits, float* sampleZ, abi::FragmentBatch& fb) {
+  if (w == 16) return fillBlockLanes<16>(first, bx, by, coverage, sampleMask, needs, b, px, py, sampleBits, sampleZ, fb);
+  if (w == 8) return fillBlockLanes<8>(first, bx, by, coverage, sampleMask, needs, b, px, py, sampleBits, sampleZ, fb);
+  return fillBlockLanes<4>(first, bx, by, coverage, sampleMask, needs, b, px, py, sampleBits, sampleZ, fb);
 }
 
 // 4 samples: each sample's depth (sampleZ[sample * kMaxSimdWidth + lane]), and the Centroid
@@ -351,13 +370,17 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   LaneState lanes;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   // "Sample Mask Test": samples outside pSampleMask are not covered.
-  const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), b, lanes.px,
-                                          lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
+  const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), laneNeeds_,
+                                          b, lanes.px, lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
   if (samples > 1) fillBlockSampleLanes(first, W, b, &lanes.sampleZ[0][0], fb);
   if (!earlyTests(fb, lanes, covered)) return;
   // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
+  // Attachments the kernel writes itself: the pixel of the batch's first lane (its block's
+  // top-left pixel at W = 16, of its half at W = 8, of its quad at W = 4).
+  for (uint32_t i = 0, bits = directColor_; bits; ++i, bits >>= 1)
+    if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
   shadeAndWrite(fb, lanes);
 }
 

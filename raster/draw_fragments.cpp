@@ -87,11 +87,6 @@ float blendOp(VkBlendOp op, float s, float sf, float d, float df) {
   }
 }
 
-// Sample `sample` of pixel (x, y): a pixel's samples are stored one after another.
-uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y, uint32_t sample = 0) {
-  return v.base + uint64_t(y) * v.rowPitch + (uint64_t(x) * v.samples + sample) * v.texelSize;
-}
-
 // "Multisample Coverage": alpha to coverage gives the first round(alpha x samples) samples
 // (Tessera's choice of bit pattern; the spec asks only for a monotonic number of samples, and
 // with one sample the fragment is covered when alpha >= 0.5).
@@ -163,6 +158,38 @@ void FragmentStage::retarget(const DrawState& state) {
     if (!s_->fragment.inputComponents[l] || !s_->vertexOutputComponents[l]) continue;
     needPerspective_ |= s_->fragment.inputInterpolation[l] == 0;
     needLinear_ |= s_->fragment.inputInterpolation[l] == 1;
+  }
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  needCentreDepth_ = testsEnabled_ || samples > 1 || (s_->fragmentShader && (s_->fragment.fragCoordReads & 0xC));
+  directColor_ = 0;
+  const bool afterShaderChangesCoverage = s_->fragment.writesSampleMask || s_->alphaToCoverage || s_->alphaToOne;
+  if (blocks_ && s_->fragmentShader && samples == 1 && !afterShaderChangesCoverage && !(testsEnabled_ && !early_)) {
+    for (uint32_t i = 0; i < s_->colorCount && i < abi::kMaxColorAttachments; ++i) {
+      const AttachmentView& att = s_->color[i];
+      const bool unorm8 = att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM;
+      if (att.base && unorm8 && std::max(att.samples, 1u) == 1 && s_->blend[i].writeMask && !s_->blend[i].enable &&
+          (s_->fragment.directColorLocations >> i & 1) && (s_->fragment.colorOutputs >> i & 1))
+        directColor_ |= 1u << i;
+    }
+  }
+  // The colour attachments this loop writes (the others keep their contents or are the kernel's).
+  uint32_t loopWrites = 0;
+  for (uint32_t i = 0; s_->fragmentShader && i < s_->colorCount && i < abi::kMaxColorAttachments; ++i)
+    if (s_->color[i].base && s_->blend[i].writeMask && (s_->fragment.colorOutputs >> i & 1)) loopWrites |= 1u << i;
+  loopWrites &= ~directColor_;
+  const uint8_t coordReads = s_->fragmentShader ? s_->fragment.fragCoordReads : 0;
+  laneNeeds_ = (testsEnabled_ || loopWrites ? kLanePixels | kLaneSampleZ : 0u) | (coordReads & 3 ? kLaneFragXY : 0u) |
+               (coordReads & 0xC ? kLaneFragZW : 0u);
+  if (blocks_) {
+    abi::FragmentBatch& fb = *blockBatch_;
+    for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
+      abi::FragmentBatch::DirectColor& d = fb.direct[i];
+      d = {};
+      if (!(directColor_ >> i & 1)) continue;
+      d.pitch = int64_t(s_->color[i].rowPitch);
+      std::copy(unorm8_[i].shift, unorm8_[i].shift + 4, d.shift);
+      d.keep = unorm8_[i].keep;
+    }
   }
   const uint32_t W = s_->simdWidth;
   if (resize) {
@@ -569,6 +596,7 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     const BlendAttachment& blend = s_->blend[i];
     // An attachment no output location writes keeps its contents.
     if (!att.base || !blend.writeMask || !(s_->fragment.colorOutputs >> i & 1)) continue;
+    if (fb.direct[i].row) continue;  // the kernel wrote it (FragmentBatch::direct)
     if (blocks_ && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
       writeUnorm8(i, alive, lanes);
       continue;

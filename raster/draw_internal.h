@@ -79,6 +79,11 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
   emitRun(runStart, count);
 }
 
+// Sample `sample` of pixel (x, y) of an attachment: a pixel's samples are stored one after another.
+inline uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y, uint32_t sample = 0) {
+  return v.base + uint64_t(y) * v.rowPitch + (uint64_t(x) * v.samples + sample) * v.texelSize;
+}
+
 // "Conversion From Floating-Point to Normalized Fixed-Point" for 8 bits, as the texel codec
 // computes it: NaN -> 0, clamp to [0, 1], times 255 (exact in double), rounded to nearest even
 // (adding and subtracting 2^52 rounds in the default mode, as the codec's std::nearbyint does).
@@ -113,12 +118,22 @@ uint32_t depthPassLanes(uint32_t w, VkCompareOp op, const float* z, const float*
 // (quads in rows, pixels in a quad as FragmentBatch orders them).
 struct BlockPixels {
   uint32_t coverage;                // bit l: pixel l has a covered sample
+  bool singleSample;                // the triangle is rasterized with one sample
   uint32_t sampleCoverage[16];      // per lane: its covered samples
   int64_t edge[3][16];              // exact edge values at the pixel centres
   float z[16], invW[16];            // at the centre
   float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
   float persp[3][16], linear[3][16];
   float centroidPersp[3][16], centroidLinear[3][16];  // with Centroid inputs and 4 samples
+};
+
+// What the block walker's batches must carry besides coverage (FragmentStage::laneNeeds_): each
+// costs whole-vector stores per batch, so a pipeline that reads none of them pays for none.
+enum LaneNeed : uint32_t {
+  kLanePixels = 1u << 0,   // LaneState px/py: per-fragment tests and colour writes done by the loop
+  kLaneFragXY = 1u << 1,   // FragCoord.xy for the shader
+  kLaneFragZW = 1u << 2,   // FragCoord.zw for the shader
+  kLaneSampleZ = 1u << 3,  // each lane's depth for the per-fragment tests
 };
 
 // One interpolated input component of a triangle, as the block walker prepares it: where it
@@ -206,6 +221,14 @@ class FragmentStage {
     float constants[4];
   };
   Unorm8Target unorm8_[abi::kMaxColorAttachments] = {};
+  // Colour attachments the fragment kernel writes itself in the block walker's batches
+  // (FragmentBatch::direct): 8-bit UNORM RGBA or BGRA, one sample, no blending, and nothing
+  // after the shader that could still change which samples are written (bit i: attachment i).
+  uint32_t directColor_ = 0;
+  // The block walker computes depth and 1/w at pixel centres only when something reads them:
+  // the per-fragment tests, FragCoord.z or .w, or the interpolation weights.
+  bool needCentreDepth_ = true;
+  uint32_t laneNeeds_ = ~0u;  // LaneNeed bits
 
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;

@@ -123,9 +123,9 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-// "TSO3": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
-// checksum).
-constexpr uint32_t kObjectMagic = 0x54534f33;
+// "TSO4": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
+// checksum), TSO3 no FragCoord reads or direct colour locations.
+constexpr uint32_t kObjectMagic = 0x54534f34;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
 constexpr size_t kRecentPrograms = 256;
@@ -253,6 +253,7 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
+    u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8);
   }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
@@ -296,12 +297,16 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
   o.info.zeroInitSharedMemory = flags[1] != 0;
   if (isGraphics(o.kind)) {
     GraphicsFacts& f = o.facts;
-    uint32_t locations = 0, bits = 0;
+    uint32_t locations = 0, bits = 0, fragmentBits = 0;
     uint8_t interpolation[abi::kMaxInterfaceLocations];
     if (!u32(&locations) || locations != abi::kMaxInterfaceLocations || !get(f.inputComponents, locations) ||
         !get(interpolation, locations) || !get(f.outputComponents, locations) || !u32(&f.centroidInputs) ||
-        !u32(&f.clipDistances) || !u32(&f.cullDistances) || !u32(&bits))
+        !u32(&f.clipDistances) || !u32(&f.cullDistances) || !u32(&bits) || !u32(&fragmentBits))
       return false;
+    // FragCoord components (4 bits) and direct colour locations (one per colour attachment).
+    if ((fragmentBits & ~(0xFu | ((1u << abi::kMaxColorAttachments) - 1) << 8)) != 0) return false;
+    f.fragCoordReads = uint8_t(fragmentBits & 0xF);
+    f.directColorLocations = uint8_t(fragmentBits >> 8);
     for (uint32_t l = 0; l < locations; ++l) {
       if (f.inputComponents[l] > 0xF || f.outputComponents[l] > 0xF || interpolation[l] > uint8_t(Interpolation::Flat))
         return false;

@@ -75,7 +75,11 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
                                                   " bytes per SIMD batch is too large");
     EngineOptions options;
     options.simdWidth = req.interface.simdWidth;
-    if (!emitObject(*llvmModule, options, &object.code, &message, {})) return fail(CompileStatus::InternalError, message);
+    // TESSERA_DUMP_DIR: the stage's IR before and after optimization and its assembly, as for compute.
+    const std::string dumpPrefix =
+        dumpDirectory().empty() ? "" : dumpDirectory() + (vertex ? "/vs_" : "/fs_") + key.hex();
+    if (!emitObject(*llvmModule, options, &object.code, &message, dumpPrefix))
+      return fail(CompileStatus::InternalError, message);
   }
   AnyProgram program = storeCompiled(key, object, req.external, req.useCache, &message);
   if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);

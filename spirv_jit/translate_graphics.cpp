@@ -260,6 +260,7 @@ Val Translator::interpolateAt(const Instruction& inst) {
   };
   // Locations in window coordinates, per lane.
   llvm::Value* fragCoord[2], *corner[2], *centroid[2] = {}, *base[2], *target[2], *delta[2];
+  noteFragCoordReads(deco.noPerspective ? 0x3 : 0xB);  // x, y, and 1/w with perspective
   for (uint32_t c = 0; c < 2; ++c) {
     fragCoord[c] = lanes(offsetof(abi::FragmentBatch, fragCoord) + c * kRow);
     corner[c] = B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, fragCoord[c]);
@@ -531,19 +532,25 @@ void Translator::setupGraphicsEnvironment() {
   initializePrivateVariables();
 }
 
+llvm::Value* Translator::outputLeafWords(const InterfaceLeaf& l) {
+  auto& B = b();
+  llvm::Type* mt = scalarType(l.type);
+  if (mt->isIntegerTy(1)) mt = B.getInt8Ty();
+  llvm::Value* v = B.CreateAlignedLoad(laneType(mt), B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()),
+                                       llvm::Align(1));
+  if (scalarType(l.type)->isIntegerTy(1)) v = B.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+  return leafToWords(*this, v, l.type);
+}
+
 void Translator::emitGraphicsEpilogue() {
   auto& B = b();
   llvm::Type* ptrTy = B.getPtrTy();
   llvm::Type* vf = laneType(B.getFloatTy());
   const bool vertex = stage_ == Stage::Vertex;
-  auto slot = [&](const InterfaceLeaf& l) {
-    llvm::Type* mt = scalarType(l.type);
-    if (mt->isIntegerTy(1)) mt = B.getInt8Ty();
-    llvm::Value* v = B.CreateAlignedLoad(laneType(mt), B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()),
-                                         llvm::Align(1));
-    if (scalarType(l.type)->isIntegerTy(1)) v = B.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
-    return leafToWords(*this, v, l.type);
-  };
+  auto slot = [&](const InterfaceLeaf& l) { return outputLeafWords(l); };
+  // Colour locations the kernel may write itself are stored after the final alive bits
+  // (emitDirectColorWrites).
+  const uint32_t direct = directColorCandidates(nullptr);
   auto storeWords = [&](llvm::Value* base, uint32_t index, llvm::Value* words) {
     B.CreateAlignedStore(words, B.CreateConstGEP1_32(B.getInt32Ty(), base, index * width()), llvm::Align(4));
   };
@@ -554,7 +561,8 @@ void Translator::emitGraphicsEpilogue() {
     llvm::Value* words = slot(l);
     switch (l.builtIn) {
       case -1:
-        storeWords(outputs, l.location * 4 + l.component, words);
+        if (!(l.location < abi::kMaxColorAttachments && direct >> l.location & 1))
+          storeWords(outputs, l.location * 4 + l.component, words);
         break;
       case int32_t(spv::BuiltIn::Position):
         storeWords(batchField(offsetof(abi::VertexBatch, position), ptrTy), l.builtInElement, words);
@@ -612,6 +620,7 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
   }
   switch (builtIn) {
     case spv::BuiltIn::FragCoord:
+      noteFragCoordReads(0xF);
       for (uint32_t c = 0; c < 4; ++c)
         v.leaves.push_back(B.CreateAlignedLoad(
             laneType(B.getFloatTy()),

@@ -347,6 +347,7 @@ bool Images::run() {
           // subpassLoad ("Input Attachments"): the coordinate is an offset from the fragment's
           // pixel, i.e. floor(FragCoord.xy) (also the pixel with per-sample shading); the
           // layer is the one being rendered, which is the view's first.
+          t.noteFragCoordReads(0x3);
           for (uint32_t c = 0; c < 2; ++c) {
             llvm::Value* at = B.CreateConstGEP1_32(
                 B.getInt8Ty(), t.workgroupState(),

@@ -599,6 +599,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
                                                                  b().getIntNTy(width())), b().getInt32Ty());
       llvm::Value* at = b().CreateConstGEP1_32(b().getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, alive));
       b().CreateStore(b().CreateAnd(b().CreateLoad(b().getInt32Ty(), at), b().CreateNot(killedBits)), at);
+      emitDirectColorWrites();
     }
     b().CreateRetVoid();
   } else {

@@ -18,6 +18,8 @@
 //   translate_compute.cpp     compute entry point: built-ins and the kernel function
 #pragma once
 
+#include <array>
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -181,6 +183,10 @@ class Translator {
 
   // Environment of the current invocation batch.
   llvm::Value* workgroupState() const { return wgState_; }
+  // Records that the kernel reads FragmentBatch::fragCoord components `bits` (GraphicsFacts).
+  void noteFragCoordReads(uint8_t bits) {
+    if (facts_) facts_->fragCoordReads |= bits;
+  }
   llvm::Value* batchIndex() const { return batch_; }
   llvm::Value* resources() const { return resources_; }
 
@@ -210,6 +216,15 @@ class Translator {
   // Graphics entries (translate_graphics.cpp).
   void setupGraphicsEnvironment();
   void emitGraphicsEpilogue();
+  // A graphics output leaf's value as the words the batch carries (<W x i32>).
+  llvm::Value* outputLeafWords(const InterfaceLeaf& l);
+  // Fragment colour locations (bits) whose four components are 32-bit float leaves, which the
+  // kernel can write into 8-bit UNORM attachments itself; `leaves` gets each component's index
+  // in outputLeaves_ (translate_direct_color.cpp).
+  uint32_t directColorCandidates(std::array<std::array<int, 4>, abi::kMaxColorAttachments>* leaves) const;
+  // After the epilogue and the final alive bits: per candidate location, encode and store into
+  // FragmentBatch::direct's attachment when one is named, else store the words.
+  void emitDirectColorWrites();
   Val graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type);
   bool translateFragmentOp(const Instruction& inst);
   void collectInterface();

@@ -78,6 +78,9 @@ struct FragmentInterface {
   bool canDiscard = false;
   bool hasSideEffects = false;
   bool earlyFragmentTests = false;
+  // Bit c: the shader reads FragCoord component c (all, unless the compiler says otherwise).
+  uint8_t fragCoordReads = 0xF;
+  uint8_t directColorLocations = 0;  // bit l: the kernel can write location l itself (FragmentBatch::direct)
 };
 
 struct DrawState {

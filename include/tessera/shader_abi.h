@@ -174,6 +174,21 @@ struct FragmentBatch {
   // Per lane, the Centroid location ("Interpolation Decorations") as an offset from the pixel's
   // top-left corner (x, y in [0, 1]): (0.5, 0.5) unless the pixel is partly covered.
   float centroid[2][kMaxSimdWidth];
+  // Colour attachments the kernel writes itself (the binned path's block walker; null rows
+  // otherwise): for location l with row non-null, the kernel encodes its four float outputs as
+  // 8-bit UNORM (clamp, times 255, round to nearest even, as the texel codec does), keeps the
+  // bits of `keep` from the attachment (the write mask), and stores the alive lanes' texels
+  // instead of writing outputs[l]. The batch's lanes are then a block of the attachment in
+  // FragmentBatch order from the pixel at `row`: W = 16 a 4x4 block, W = 8 its half (4x2),
+  // W = 4 one quad; `pitch` bytes from one pixel row to the next.
+  struct DirectColor {
+    uint8_t* row;
+    int64_t pitch;
+    uint32_t shift[4];  // bit position of R, G, B, A in the 32-bit texel
+    uint32_t keep;      // texel bits kept from the attachment (components the write mask leaves out)
+    uint32_t reserved;
+  };
+  DirectColor direct[kMaxColorAttachments];
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

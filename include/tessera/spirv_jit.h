@@ -117,6 +117,12 @@ struct GraphicsFacts {
   bool canDiscard = false;        // OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation
   bool hasSideEffects = false;    // stores or atomics on buffers or images
   bool earlyFragmentTests = false;  // EarlyFragmentTests execution mode
+  // Bit c: the kernel reads FragmentBatch::fragCoord[c] (FragCoord, interpolateAt*, implicit
+  // image coordinates); the draw loop may leave the others unset.
+  uint8_t fragCoordReads = 0;
+  // Bit l: the kernel writes location l straight into an 8-bit UNORM attachment when the batch
+  // names one (FragmentBatch::direct): the location's four components are 32-bit floats.
+  uint8_t directColorLocations = 0;
 };
 
 struct GraphicsCompileRequest {

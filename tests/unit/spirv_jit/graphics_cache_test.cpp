@@ -93,6 +93,8 @@ void expectSameFacts(const GraphicsFacts& a, const GraphicsFacts& b) {
   EXPECT_EQ(a.canDiscard, b.canDiscard);
   EXPECT_EQ(a.hasSideEffects, b.hasSideEffects);
   EXPECT_EQ(a.earlyFragmentTests, b.earlyFragmentTests);
+  EXPECT_EQ(a.fragCoordReads, b.fragCoordReads);
+  EXPECT_EQ(a.directColorLocations, b.directColorLocations);
 }
 
 // Runs a stage_transform_vert kernel on one batch; returns every output word.
@@ -219,6 +221,10 @@ TEST(GraphicsCache, AFragmentStageRoundTripsThroughTheDiskCache) {
   req.specializationDataSize = 4;
   GraphicsCompileResult r = compileGraphicsStage(req);
   ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+  // Facts the file must carry back (not only the defaults): FragCoord is read, outColor is a
+  // whole vec4 the kernel may write itself, outInfo (uvec2) is not.
+  EXPECT_EQ(r.program->facts.fragCoordReads, 0xF);
+  EXPECT_EQ(r.program->facts.directColorLocations, 0x1);
   const CacheKey key = computeCacheKey(req);
   const fs::path file = diskCache.path / (key.hex() + ".tso");
   ASSERT_TRUE(fs::exists(file));

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "tessera/sampling.h"
 #include "tessera/shader_abi.h"
 #include "tessera/spirv_jit.h"
+#include "tessera/texel_codec.h"
 
 namespace tessera_test {
 namespace {
@@ -417,6 +420,96 @@ TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
       for (uint32_t l = 0; l < W; ++l) {
         EXPECT_EQ(asFloat(outputs[0 * W + l]), float(level)) << "W=" << W << " lane " << l;
         EXPECT_EQ(asFloat(outputs[3 * W + l]), 1.0f);
+      }
+    }
+  }
+}
+
+
+// The kernel's own colour writes (shader_abi.h FragmentBatch::direct) against the texel codec's
+// encode ("Conversion From Floating-Point to Normalized Fixed-Point": NaN, negatives, values
+// above 1, halfway cases), with the write mask's kept bits ("Color Write Mask"), discarded and
+// uncovered lanes left alone, R8G8B8A8 and B8G8R8A8 bit orders, at every SIMD width; and with no
+// attachment named, the same locations come back as words.
+TEST(GraphicsStages, FragmentKernelWritesUnorm8AttachmentsItself) {
+  std::mt19937 rng(1234);
+  auto randomComponent = [&]() -> float {
+    switch (rng() % 8) {
+      case 0: return std::numeric_limits<float>::quiet_NaN();
+      case 1: return -float(rng() % 1000) / 100.0f;
+      case 2: return 1.0f + float(rng() % 1000) / 100.0f;
+      case 3: return (float(rng() % 255) + 0.5f) / 255.0f;  // halfway between two codes
+      case 4: return std::nextafter((float(rng() % 255) + 0.5f) / 255.0f, 2.0f);
+      default: return float(rng() % 100001) / 100000.0f;
+    }
+  };
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_direct_color_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(program && program->fragment);
+    EXPECT_EQ(program->facts.directColorLocations, 0x3u) << "whole float vec4s only, W=" << W;
+    EXPECT_EQ(program->facts.fragCoordReads, 0u) << "the shader never reads FragCoord";
+    // The block a batch covers: 4x4 pixels at W = 16, 4x2 at W = 8, a 2x2 quad at W = 4
+    // (lane l at (2 (l/4 % 2) + l % 2, 2 (l/8) + l/2 % 2)); placed at (3, 2) in a 9x7 image.
+    const int32_t imageW = 9, imageH = 7, originX = 3, originY = 2;
+    for (int round = 0; round < 20; ++round) {
+      const bool bgra = round & 1;
+      const VkFormat format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
+      const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
+      const uint32_t writeMask = round < 4 ? 0xFu : 1u + rng() % 15;
+      uint32_t keep = 0;
+      for (uint32_t c = 0; c < 4; ++c)
+        if (!(writeMask >> c & 1)) keep |= 0xFFu << shift[c];
+      std::vector<uint32_t> image(imageW * imageH), before;
+      for (uint32_t& t : image) t = uint32_t(rng());
+      before = image;
+      std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+      std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+      tessera::abi::FragmentBatch batch{};
+      batch.coverage = uint32_t(rng()) & uint32_t((uint64_t(1) << W) - 1);
+      if (round == 0) batch.coverage = uint32_t((uint64_t(1) << W) - 1);
+      for (uint32_t l = 0; l < W; ++l) {
+        for (uint32_t c = 0; c < 4; ++c) inputs[(0 * 4 + c) * W + l] = asWord(randomComponent());
+        inputs[(1 * 4 + 0) * W + l] = asWord(rng() % 4 == 0 ? 1.0f : 0.0f);  // discard
+      }
+      batch.inputs = inputs.data();
+      batch.outputs = outputs.data();
+      tessera::abi::FragmentBatch::DirectColor& d = batch.direct[0];
+      d.row = reinterpret_cast<uint8_t*>(&image[originY * imageW + originX]);
+      d.pitch = imageW * 4;
+      std::copy(shift, shift + 4, d.shift);
+      d.keep = keep;
+      program->fragment(&batch);
+
+      const tessera::FormatInfo* info = tessera::formatInfo(format);
+      for (uint32_t l = 0; l < W; ++l) {
+        const bool discarded = asFloat(inputs[(1 * 4 + 0) * W + l]) > 0.5f;
+        EXPECT_EQ(batch.alive >> l & 1, (batch.coverage >> l & 1) && !discarded ? 1u : 0u) << "W=" << W << " lane " << l;
+      }
+      for (int32_t y = 0; y < imageH; ++y)
+        for (int32_t x = 0; x < imageW; ++x) {
+          const int32_t bx = x - originX, by = y - originY;
+          int32_t lane = -1;
+          if (bx >= 0 && by >= 0 && bx < (W == 4 ? 2 : 4) && by < (W == 16 ? 4 : 2))
+            lane = ((by >> 1) * 2 + (bx >> 1)) * 4 + (by & 1) * 2 + (bx & 1);
+          uint32_t want = before[y * imageW + x];
+          if (lane >= 0 && (batch.alive >> lane & 1)) {
+            tessera::TexelValue v{};
+            for (uint32_t c = 0; c < 4; ++c) v.u[c] = inputs[(0 * 4 + c) * W + uint32_t(lane)];
+            uint32_t encoded = 0;
+            tessera::encodeTexel(*info, v, &encoded);
+            want = (encoded & ~keep) | (want & keep);
+          }
+          EXPECT_EQ(image[y * imageW + x], want) << "W=" << W << " round " << round << " pixel " << x << "," << y;
+        }
+      // Location 0 went to the attachment, not to the words; location 1 (no attachment named),
+      // 2 and 3 are words as always.
+      for (uint32_t l = 0; l < W; ++l) {
+        if (!(batch.alive >> l & 1)) continue;
+        EXPECT_EQ(outputs[(0 * 4 + 0) * W + l], 0xdeadbeefu);
+        for (uint32_t c = 0; c < 4; ++c)
+          EXPECT_EQ(outputs[(1 * 4 + c) * W + l], inputs[(0 * 4 + (3 - c)) * W + l]) << "outSwizzled, W=" << W;
+        for (uint32_t c = 0; c < 2; ++c) EXPECT_EQ(outputs[(2 * 4 + c) * W + l], inputs[(0 * 4 + c) * W + l]) << "outPair";
+        EXPECT_EQ(outputs[(3 * 4 + 0) * W + l], 7u);
       }
     }
   }

@@ -1,0 +1,143 @@
+// The first piece of the compiled fragment back end (issue 12, scope 5): a fragment kernel
+// encodes its colour outputs into 8-bit UNORM attachments and stores them itself when the draw
+// loop names the attachment (abi::FragmentBatch::direct), instead of handing 4 float words per
+// lane back for the loop to encode and write. The encode is the texel codec's "Conversion From
+// Floating-Point to Normalized Fixed-Point" operation for operation, as raster's
+// encodeUnorm8 does it (NaN -> 0, clamp to [0, 1], times 255 in double, round to nearest even
+// by adding and subtracting 2^52), so the pixels are bit-identical to the loop's.
+#include <array>
+#include <cstddef>
+
+#include <llvm/IR/IRBuilder.h>
+
+#include "translator.h"
+
+namespace tessera::jit {
+
+uint32_t Translator::directColorCandidates(std::array<std::array<int, 4>, abi::kMaxColorAttachments>* leaves) const {
+  if (stage_ != Stage::Fragment) return 0;
+  // The block layout the stores assume exists at these widths (shader_abi.h).
+  const uint32_t w = width();
+  if (w != 4 && w != 8 && w != 16) return 0;
+  std::array<std::array<int, 4>, abi::kMaxColorAttachments> found;
+  for (auto& l : found) l.fill(-1);
+  uint32_t unusable = 0;
+  for (size_t i = 0; i < outputLeaves_.size(); ++i) {
+    const InterfaceLeaf& l = outputLeaves_[i];
+    if (l.builtIn != -1 || l.location >= abi::kMaxColorAttachments || l.component >= 4) continue;
+    const Type* st = module_.type(l.type);
+    const bool float32 = st && st->kind == TypeKind::Float && st->width == 32;
+    if (!float32 || found[l.location][l.component] != -1) unusable |= 1u << l.location;
+    found[l.location][l.component] = int(i);
+  }
+  uint32_t mask = 0;
+  for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc) {
+    bool all = true;
+    for (int c = 0; c < 4; ++c) all = all && found[loc][c] != -1;
+    if (all && !(unusable >> loc & 1)) mask |= 1u << loc;
+  }
+  if (leaves) *leaves = found;
+  return mask;
+}
+
+void Translator::emitDirectColorWrites() {
+  std::array<std::array<int, 4>, abi::kMaxColorAttachments> leaves;
+  const uint32_t candidates = directColorCandidates(&leaves);
+  if (!candidates) return;
+  if (facts_) facts_->directColorLocations = uint8_t(candidates);
+  auto& B = b();
+  // The encode must round exactly as the codec does: no fast-math flag may reach it (with
+  // reassociation, (x + 2^52) - 2^52 would fold to x).
+  llvm::IRBuilderBase::FastMathFlagGuard guard(B);
+  B.clearFastMathFlags();
+  llvm::LLVMContext& ctx = B.getContext();
+  llvm::Function* fn = B.GetInsertBlock()->getParent();
+  const uint32_t w = width();
+  llvm::Type* i32 = B.getInt32Ty();
+  llvm::Type* vi = laneType(i32);
+  llvm::Type* vf = laneType(B.getFloatTy());
+  llvm::Type* vd = laneType(B.getDoubleTy());
+
+  // Lane l of the batch is pixel (laneX, laneY) of its block (shader_abi.h: quads in rows, the
+  // pixels of a quad in order); rows of `perRow` pixels, `rows` of them.
+  const uint32_t rows = w == 16 ? 4 : 2, perRow = w == 4 ? 2 : 4;
+  auto laneAt = [&](uint32_t r, uint32_t p) { return ((r >> 1) * (perRow / 2) + (p >> 1)) * 4 + (r & 1) * 2 + (p & 1); };
+
+  // The lanes still alive (coverage, minus discards: the caller stored it before us), as one
+  // mask per pixel row: the row's pixels are two pairs of consecutive lanes (one at W = 4), so
+  // the row's bits are two 2-bit fields of `alive`.
+  llvm::Value* aliveBits = batchField(offsetof(abi::FragmentBatch, alive), i32);
+  llvm::Type* rowI32 = llvm::FixedVectorType::get(i32, perRow);
+  std::vector<llvm::Constant*> pixelBit;
+  for (uint32_t p = 0; p < perRow; ++p) pixelBit.push_back(B.getInt32(1u << p));
+  llvm::Value* pixelBits = llvm::ConstantVector::get(pixelBit);
+  std::vector<llvm::Value*> rowMasks;
+  for (uint32_t r = 0; r < rows; ++r) {
+    llvm::Value* bits = B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 0)), 3);
+    if (perRow == 4) bits = B.CreateOr(bits, B.CreateShl(B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 2)), 3), 2));
+    rowMasks.push_back(B.CreateICmpNE(B.CreateAnd(B.CreateVectorSplat(perRow, bits), pixelBits),
+                                      llvm::Constant::getNullValue(rowI32)));
+  }
+
+  for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc) {
+    if (!(candidates >> loc & 1)) continue;
+    const size_t target = offsetof(abi::FragmentBatch, direct) + loc * sizeof(abi::FragmentBatch::DirectColor);
+    llvm::Value* row = batchField(target + offsetof(abi::FragmentBatch::DirectColor, row), B.getPtrTy());
+    llvm::Value* words[4];
+    for (int c = 0; c < 4; ++c) words[c] = outputLeafWords(outputLeaves_[size_t(leaves[loc][c])]);
+    auto* direct = llvm::BasicBlock::Create(ctx, "direct_color", fn);
+    auto* toWords = llvm::BasicBlock::Create(ctx, "color_words", fn);
+    auto* next = llvm::BasicBlock::Create(ctx, "color_done", fn);
+    B.CreateCondBr(B.CreateIsNotNull(row), direct, toWords);
+
+    // No attachment named: the words, as for any output.
+    B.SetInsertPoint(toWords);
+    llvm::Value* outputs = batchField(offsetof(abi::FragmentBatch, outputs), B.getPtrTy());
+    for (uint32_t c = 0; c < 4; ++c)
+      B.CreateAlignedStore(words[c], B.CreateConstGEP1_32(i32, outputs, (loc * 4 + c) * w), llvm::Align(4));
+    B.CreateBr(next);
+
+    B.SetInsertPoint(direct);
+    llvm::Value* zeroF = llvm::Constant::getNullValue(vf);
+    llvm::Value* oneF = llvm::ConstantFP::get(vf, 1.0);
+    llvm::Value* round = llvm::ConstantFP::get(vd, 4503599627370496.0);  // 2^52
+    llvm::Value* texel = llvm::Constant::getNullValue(vi);
+    for (uint32_t c = 0; c < 4; ++c) {
+      llvm::Value* f = B.CreateBitCast(words[c], vf);
+      f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
+      f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
+      llvm::Value* d = B.CreateFPExt(f, vd);
+      d = B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
+      llvm::Value* shift = batchField(target + offsetof(abi::FragmentBatch::DirectColor, shift) + 4 * c, i32);
+      texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shift)));
+    }
+    llvm::Value* pitch = batchField(target + offsetof(abi::FragmentBatch::DirectColor, pitch), B.getInt64Ty());
+    llvm::Value* keep = batchField(target + offsetof(abi::FragmentBatch::DirectColor, keep), i32);
+    llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
+    llvm::Value* keepRow = B.CreateVectorSplat(perRow, keep);
+    llvm::Value* writeRow = B.CreateNot(keepRow);
+    // Two versions of the stores: with every component written the attachment is never read
+    // (a read would wait for the line to arrive; a store need not), else its kept bits merged.
+    auto* whole = llvm::BasicBlock::Create(ctx, "direct_whole", fn);
+    auto* merge = llvm::BasicBlock::Create(ctx, "direct_merge", fn);
+    B.CreateCondBr(B.CreateICmpEQ(keep, B.getInt32(0)), whole, merge);
+    for (int merging = 0; merging < 2; ++merging) {
+      B.SetInsertPoint(merging ? merge : whole);
+      for (uint32_t r = 0; r < rows; ++r) {
+        std::vector<int> pick;
+        for (uint32_t p = 0; p < perRow; ++p) pick.push_back(int(laneAt(r, p)));
+        llvm::Value* rowTexels = B.CreateShuffleVector(texel, pick);
+        llvm::Value* at = B.CreateGEP(B.getInt8Ty(), row, B.CreateMul(pitch, B.getInt64(r)));
+        if (merging) {
+          llvm::Value* old = B.CreateMaskedLoad(rowTy, at, llvm::Align(4), rowMasks[r], llvm::Constant::getNullValue(rowTy));
+          rowTexels = B.CreateOr(B.CreateAnd(rowTexels, writeRow), B.CreateAnd(old, keepRow));
+        }
+        B.CreateMaskedStore(rowTexels, at, llvm::Align(4), rowMasks[r]);
+      }
+      B.CreateBr(next);
+    }
+    B.SetInsertPoint(next);
+  }
+}
+
+}  // namespace tessera::jit
