@@ -28,8 +28,8 @@ struct StageOutcome {
 
 std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
                                                          const PipelineLayout* layout, PipelineCacheStore* cache,
-                                                         bool cacheOnly, bool* hit, bool* compileRequired,
-                                                         std::string* message) {
+                                                         const uint32_t* colorBlend, bool cacheOnly, bool* hit,
+                                                         bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
   req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT ? jit::GraphicsStage::Vertex : jit::GraphicsStage::Fragment;
@@ -39,6 +39,8 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, layout);
+  if (req.stage == jit::GraphicsStage::Fragment)
+    std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
   req.external = cache;
   req.cacheOnly = cacheOnly;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
@@ -60,6 +62,48 @@ raster::StencilFace stencilFace(const VkStencilOpState& s) {
   return f;
 }
 
+// Pointers the spec says are ignored must not be read ("VkGraphicsPipelineCreateInfo":
+// rasterization disabled statically ignores the viewport, multisample, depth/stencil and
+// colour blend states; no depth/stencil or colour attachment ignores those states).
+struct ReadableStates {
+  bool discardStatic = false, hasDepthStencil = true, hasColor = true;
+};
+ReadableStates readableStates(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g) {
+  ReadableStates r;
+  const bool discard = info.pRasterizationState && info.pRasterizationState->rasterizerDiscardEnable;
+  r.discardStatic = discard && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+  if (auto* rendering = findInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+      rendering && !info.renderPass) {
+    r.hasDepthStencil = rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+                        rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
+    r.hasColor = rendering->colorAttachmentCount > 0;
+  } else if (!info.renderPass) {
+    r.hasDepthStencil = r.hasColor = false;  // dynamic rendering without formats: no attachments
+  } else {
+    const RenderPass* rp = fromHandle<RenderPass>(info.renderPass);
+    if (info.subpass < rp->subpasses.size()) {
+      const RenderPass::Subpass& sp = rp->subpasses[info.subpass];
+      r.hasDepthStencil = sp.depthStencil && sp.depthStencil->attachment != VK_ATTACHMENT_UNUSED;
+      r.hasColor = !sp.colors.empty();
+    }
+  }
+  return r;
+}
+
+// The colour attachments' blend states (abi::packBlend) the fragment kernel compiles into its own
+// attachment writes; the draw loop uses those writes only when a draw's state is the same.
+void colorBlendPlan(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g, uint32_t plan[]) {
+  const ReadableStates r = readableStates(info, g);
+  const VkPipelineColorBlendStateCreateInfo* cb = r.discardStatic || !r.hasColor ? nullptr : info.pColorBlendState;
+  if (!cb || cb->logicOpEnable || !cb->pAttachments) return;
+  for (uint32_t i = 0; i < cb->attachmentCount && i < abi::kMaxColorAttachments; ++i) {
+    const VkPipelineColorBlendAttachmentState& a = cb->pAttachments[i];
+    if (a.blendEnable)
+      plan[i] = abi::packBlend(a.srcColorBlendFactor, a.dstColorBlendFactor, a.colorBlendOp, a.srcAlphaBlendFactor,
+                               a.dstAlphaBlendFactor, a.alphaBlendOp);
+  }
+}
+
 // Builds the pipeline's state; returns VK_SUCCESS or an error with *message set.
 VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, PipelineCacheStore* cache,
                     GraphicsPipelineState& g, StageOutcome& outcome, std::string* message) {
@@ -71,6 +115,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       if (const int bit = GraphicsPipelineState::dynamicStateBit(dyn->pDynamicStates[i]); bit >= 0)
         g.dynamicMask |= uint64_t(1) << bit;
 
+  uint32_t colorBlend[abi::kMaxColorAttachments] = {};
+  colorBlendPlan(info, g, colorBlend);
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT) {
@@ -78,7 +124,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
-    auto program = compileStage(dev, st, layout, cache,
+    auto program = compileStage(dev, st, layout, cache, colorBlend,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
     if (i < 2) outcome.stageHit[i] = hit;
@@ -111,6 +157,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
     s.fragment.fragCoordReads = f.fragCoordReads;
     s.fragment.directColorLocations = f.directColorLocations;
+    std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);
   }
 
   if (const auto* vi = info.pVertexInputState) {
@@ -153,26 +200,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
     g.lineWidth = rs->lineWidth;
   }
-  // Pointers the spec says are ignored must not be read ("VkGraphicsPipelineCreateInfo":
-  // rasterization disabled statically ignores the viewport, multisample, depth/stencil and
-  // colour blend states; no depth/stencil or colour attachment ignores those states).
-  const bool discardStatic = s.rasterizerDiscard && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
-  bool hasDepthStencil = true, hasColor = true;
-  if (auto* rendering = findInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
-      rendering && !info.renderPass) {
-    hasDepthStencil = rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
-                      rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
-    hasColor = rendering->colorAttachmentCount > 0;
-  } else if (!info.renderPass) {
-    hasDepthStencil = hasColor = false;  // dynamic rendering without formats: no attachments
-  } else {
-    const RenderPass* rp = fromHandle<RenderPass>(info.renderPass);
-    if (info.subpass < rp->subpasses.size()) {
-      const RenderPass::Subpass& sp = rp->subpasses[info.subpass];
-      hasDepthStencil = sp.depthStencil && sp.depthStencil->attachment != VK_ATTACHMENT_UNUSED;
-      hasColor = !sp.colors.empty();
-    }
-  }
+  const ReadableStates readable = readableStates(info, g);
+  const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;
   const VkPipelineViewportStateCreateInfo* viewportState = discardStatic ? nullptr : info.pViewportState;
   if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic ? nullptr : info.pMultisampleState) {
     s.raster.samples = uint32_t(ms->rasterizationSamples);

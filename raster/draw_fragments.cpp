@@ -167,7 +167,11 @@ void FragmentStage::retarget(const DrawState& state) {
     for (uint32_t i = 0; i < s_->colorCount && i < abi::kMaxColorAttachments; ++i) {
       const AttachmentView& att = s_->color[i];
       const bool unorm8 = att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM;
-      if (att.base && unorm8 && std::max(att.samples, 1u) == 1 && s_->blend[i].writeMask && !s_->blend[i].enable &&
+      // The kernel blends as it was compiled to: the draw's blend state must be that one.
+      const BlendAttachment& b = s_->blend[i];
+      const uint32_t blend = b.enable ? abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp) : 0u;
+      const bool sameBlend = blend == s_->fragment.directBlend[i] && (blend != 0) == b.enable;
+      if (att.base && unorm8 && std::max(att.samples, 1u) == 1 && b.writeMask && sameBlend &&
           (s_->fragment.directColorLocations >> i & 1) && (s_->fragment.colorOutputs >> i & 1))
         directColor_ |= 1u << i;
     }
@@ -189,6 +193,7 @@ void FragmentStage::retarget(const DrawState& state) {
       d.pitch = int64_t(s_->color[i].rowPitch);
       std::copy(unorm8_[i].shift, unorm8_[i].shift + 4, d.shift);
       d.keep = unorm8_[i].keep;
+      std::copy(unorm8_[i].constants, unorm8_[i].constants + 4, d.constants);
     }
   }
   const uint32_t W = s_->simdWidth;

@@ -89,6 +89,7 @@ void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
   h.u64(uint64_t(kind));
   h.u64(r.interface.simdWidth);
   h.u64(r.optimize);
+  for (uint32_t b : r.interface.colorBlend) h.u64(b);
   h.str(r.entryPoint);
   h.bytes(r.spirv.data(), r.spirv.size_bytes());
   // Specialization: the value bytes by constant id, in id order.
@@ -124,7 +125,7 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
 };
 
 // "TSO4": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
-// checksum), TSO3 no FragCoord reads or direct colour locations.
+// checksum), TSO3 no FragCoord reads, direct colour locations or their blend states.
 constexpr uint32_t kObjectMagic = 0x54534f34;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
@@ -254,6 +255,7 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8);
+    for (uint32_t b : f.directBlend) u32(b);
   }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
@@ -307,6 +309,12 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     if ((fragmentBits & ~(0xFu | ((1u << abi::kMaxColorAttachments) - 1) << 8)) != 0) return false;
     f.fragCoordReads = uint8_t(fragmentBits & 0xF);
     f.directColorLocations = uint8_t(fragmentBits >> 8);
+    for (uint32_t& b : f.directBlend) {
+      // A blend word must be one packBlend makes: enable set, factors and ops in range.
+      if (!u32(&b)) return false;
+      const abi::UnpackedBlend u = abi::unpackBlend(b);
+      if (b != 0 && abi::packBlend(u.srcColor, u.dstColor, u.colorOp, u.srcAlpha, u.dstAlpha, u.alphaOp) != b) return false;
+    }
     for (uint32_t l = 0; l < locations; ++l) {
       if (f.inputComponents[l] > 0xF || f.outputComponents[l] > 0xF || interpolation[l] > uint8_t(Interpolation::Flat))
         return false;

@@ -45,6 +45,9 @@ void Translator::emitDirectColorWrites() {
   const uint32_t candidates = directColorCandidates(&leaves);
   if (!candidates) return;
   if (facts_) facts_->directColorLocations = uint8_t(candidates);
+  if (facts_)
+    for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc)
+      facts_->directBlend[loc] = candidates >> loc & 1 ? interface_.colorBlend[loc] : 0u;
   auto& B = b();
   // The encode must round exactly as the codec does: no fast-math flag may reach it (with
   // reassociation, (x + 2^52) - 2^52 would fold to x).
@@ -79,6 +82,82 @@ void Translator::emitDirectColorWrites() {
                                       llvm::Constant::getNullValue(rowI32)));
   }
 
+  // The attachment's texels of the alive lanes (0 elsewhere) in lane order: one masked load
+  // per pixel row, the rows joined, then lane l takes pixel (laneX(l), laneY(l)).
+  auto loadBlockTexels = [&](llvm::Value* row, llvm::Value* pitch) {
+    llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
+    std::vector<llvm::Value*> parts;
+    for (uint32_t r = 0; r < rows; ++r) {
+      llvm::Value* at = B.CreateGEP(B.getInt8Ty(), row, B.CreateMul(pitch, B.getInt64(r)));
+      parts.push_back(B.CreateMaskedLoad(rowTy, at, llvm::Align(4), rowMasks[r], llvm::Constant::getNullValue(rowTy)));
+    }
+    while (parts.size() > 1) {  // concatenate pairwise: rows in order, row-major
+      std::vector<llvm::Value*> joined;
+      for (size_t i = 0; i < parts.size(); i += 2) {
+        const uint32_t n = llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
+        std::vector<int> both;
+        for (uint32_t e = 0; e < 2 * n; ++e) both.push_back(int(e));
+        joined.push_back(B.CreateShuffleVector(parts[i], parts[i + 1], both));
+      }
+      parts = std::move(joined);
+    }
+    std::vector<int> toLanes(w);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t p = 0; p < perRow; ++p) toLanes[laneAt(r, p)] = int(r * perRow + p);
+    return B.CreateShuffleVector(parts[0], toLanes);
+  };
+
+  // "Blend Factors" and "Blend Operations" for an 8-bit UNORM attachment, operation for
+  // operation as raster's blendUnorm8 (BlendLanes) computes them, so the results round alike:
+  // the source clamped to [0, 1] (NaN kept), the destination decoded as float(c) / 255.0f, the
+  // constants clamped by the draw loop; min(a, b) spelled b < a ? b : a as std::min is.
+  auto blendUnorm8 = [&](uint32_t plan, llvm::Value* (&src)[4], llvm::Value* current, llvm::Value* const (&shifts)[4],
+                         llvm::Value* const (&k)[4]) {
+    const abi::UnpackedBlend u = abi::unpackBlend(plan);
+    llvm::Value* zero = llvm::Constant::getNullValue(vf);
+    llvm::Value* one = llvm::ConstantFP::get(vf, 1.0);
+    auto min = [&](llvm::Value* a, llvm::Value* b) { return B.CreateSelect(B.CreateFCmpOLT(b, a), b, a); };
+    auto max = [&](llvm::Value* a, llvm::Value* b) { return B.CreateSelect(B.CreateFCmpOLT(a, b), b, a); };
+    llvm::Value* sv[4], *dv[4];
+    for (uint32_t c = 0; c < 4; ++c) {
+      sv[c] = B.CreateSelect(B.CreateFCmpOLT(src[c], zero), zero, B.CreateSelect(B.CreateFCmpOLT(one, src[c]), one, src[c]));
+      llvm::Value* byte = B.CreateAnd(B.CreateLShr(current, splat(shifts[c])), constInt(vi, 0xFF));
+      dv[c] = B.CreateFDiv(B.CreateSIToFP(byte, vf), llvm::ConstantFP::get(vf, 255.0));
+    }
+    auto factor = [&](uint32_t f, uint32_t c, bool alpha) -> llvm::Value* {
+      switch (f) {
+        case 0: return zero;                                   // ZERO
+        case 1: return one;                                    // ONE
+        case 2: return sv[c];                                  // SRC_COLOR
+        case 3: return B.CreateFSub(one, sv[c]);               // ONE_MINUS_SRC_COLOR
+        case 4: return dv[c];                                  // DST_COLOR
+        case 5: return B.CreateFSub(one, dv[c]);               // ONE_MINUS_DST_COLOR
+        case 6: return sv[3];                                  // SRC_ALPHA
+        case 7: return B.CreateFSub(one, sv[3]);               // ONE_MINUS_SRC_ALPHA
+        case 8: return dv[3];                                  // DST_ALPHA
+        case 9: return B.CreateFSub(one, dv[3]);               // ONE_MINUS_DST_ALPHA
+        case 10: return splat(k[c]);                           // CONSTANT_COLOR
+        case 11: return splat(B.CreateFSub(llvm::ConstantFP::get(B.getFloatTy(), 1.0), k[c]));  // ONE_MINUS_CONSTANT_COLOR
+        case 12: return splat(k[3]);                           // CONSTANT_ALPHA
+        case 13: return splat(B.CreateFSub(llvm::ConstantFP::get(B.getFloatTy(), 1.0), k[3]));  // ONE_MINUS_CONSTANT_ALPHA
+        case 14: return alpha ? one : min(sv[3], B.CreateFSub(one, dv[3]));  // SRC_ALPHA_SATURATE
+        default: return zero;
+      }
+    };
+    for (uint32_t c = 0; c < 4; ++c) {
+      const bool alpha = c == 3;
+      llvm::Value* sf = factor(alpha ? u.srcAlpha : u.srcColor, c, alpha);
+      llvm::Value* df = factor(alpha ? u.dstAlpha : u.dstColor, c, alpha);
+      switch (alpha ? u.alphaOp : u.colorOp) {
+        case 1: src[c] = B.CreateFSub(B.CreateFMul(sv[c], sf), B.CreateFMul(dv[c], df)); break;  // SUBTRACT
+        case 2: src[c] = B.CreateFSub(B.CreateFMul(dv[c], df), B.CreateFMul(sv[c], sf)); break;  // REVERSE_SUBTRACT
+        case 3: src[c] = min(sv[c], dv[c]); break;                                               // MIN
+        case 4: src[c] = max(sv[c], dv[c]); break;                                               // MAX
+        default: src[c] = B.CreateFAdd(B.CreateFMul(sv[c], sf), B.CreateFMul(dv[c], df)); break;  // ADD
+      }
+    }
+  };
+
   for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc) {
     if (!(candidates >> loc & 1)) continue;
     const size_t target = offsetof(abi::FragmentBatch, direct) + loc * sizeof(abi::FragmentBatch::DirectColor);
@@ -102,17 +181,29 @@ void Translator::emitDirectColorWrites() {
     llvm::Value* oneF = llvm::ConstantFP::get(vf, 1.0);
     llvm::Value* round = llvm::ConstantFP::get(vd, 4503599627370496.0);  // 2^52
     llvm::Value* texel = llvm::Constant::getNullValue(vi);
+    llvm::Value* pitch = batchField(target + offsetof(abi::FragmentBatch::DirectColor, pitch), B.getInt64Ty());
+    llvm::Value* keep = batchField(target + offsetof(abi::FragmentBatch::DirectColor, keep), i32);
+    llvm::Value* shifts[4];
+    for (uint32_t c = 0; c < 4; ++c)
+      shifts[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, shift) + 4 * c, i32);
+    llvm::Value* results[4];
+    for (uint32_t c = 0; c < 4; ++c) results[c] = B.CreateBitCast(words[c], vf);
+    if (const uint32_t plan = interface_.colorBlend[loc]) {
+      // "Blending": the attachment's texels (lanes in block order) are needed, decoded.
+      llvm::Value* current = loadBlockTexels(row, pitch);
+      llvm::Value* k[4];
+      for (uint32_t c = 0; c < 4; ++c)
+        k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
+      blendUnorm8(plan, results, current, shifts, k);
+    }
     for (uint32_t c = 0; c < 4; ++c) {
-      llvm::Value* f = B.CreateBitCast(words[c], vf);
+      llvm::Value* f = results[c];
       f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
       f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
       llvm::Value* d = B.CreateFPExt(f, vd);
       d = B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
-      llvm::Value* shift = batchField(target + offsetof(abi::FragmentBatch::DirectColor, shift) + 4 * c, i32);
-      texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shift)));
+      texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shifts[c])));
     }
-    llvm::Value* pitch = batchField(target + offsetof(abi::FragmentBatch::DirectColor, pitch), B.getInt64Ty());
-    llvm::Value* keep = batchField(target + offsetof(abi::FragmentBatch::DirectColor, keep), i32);
     llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
     llvm::Value* keepRow = B.CreateVectorSplat(perRow, keep);
     llvm::Value* writeRow = B.CreateNot(keepRow);

@@ -81,6 +81,7 @@ struct FragmentInterface {
   // Bit c: the shader reads FragCoord component c (all, unless the compiler says otherwise).
   uint8_t fragCoordReads = 0xF;
   uint8_t directColorLocations = 0;  // bit l: the kernel can write location l itself (FragmentBatch::direct)
+  uint32_t directBlend[abi::kMaxColorAttachments] = {};  // the blend state of those writes (abi::packBlend)
 };
 
 struct DrawState {

@@ -187,9 +187,26 @@ struct FragmentBatch {
     uint32_t shift[4];  // bit position of R, G, B, A in the 32-bit texel
     uint32_t keep;      // texel bits kept from the attachment (components the write mask leaves out)
     uint32_t reserved;
+    float constants[4];  // blend constants clamped to [0, 1], for a kernel compiled with blending
   };
   DirectColor direct[kMaxColorAttachments];
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
+
+// A colour attachment's blend state as one word, for kernels compiled with it ("Blending"):
+// bit 0 enable, then VkBlendFactor src colour, dst colour (5 bits each), VkBlendOp colour
+// (3 bits), src alpha, dst alpha, alpha op. 0: no blending. Only the factors below the
+// dual-source ones (< 15) and the five basic ops (< 5) have a packed form.
+constexpr uint32_t packBlend(uint32_t srcColor, uint32_t dstColor, uint32_t colorOp, uint32_t srcAlpha, uint32_t dstAlpha,
+                             uint32_t alphaOp) {
+  if (srcColor >= 15 || dstColor >= 15 || srcAlpha >= 15 || dstAlpha >= 15 || colorOp >= 5 || alphaOp >= 5) return 0;
+  return 1u | srcColor << 1 | dstColor << 6 | colorOp << 11 | srcAlpha << 14 | dstAlpha << 19 | alphaOp << 24;
+}
+struct UnpackedBlend {
+  uint32_t srcColor, dstColor, colorOp, srcAlpha, dstAlpha, alphaOp;
+};
+constexpr UnpackedBlend unpackBlend(uint32_t b) {
+  return {b >> 1 & 31, b >> 6 & 31, b >> 11 & 7, b >> 14 & 31, b >> 19 & 31, b >> 24 & 7};
+}
 
 }  // namespace tessera::abi

@@ -29,6 +29,9 @@ struct DescriptorBinding {
 struct ShaderInterface {
   uint32_t simdWidth = 8;
   std::vector<DescriptorBinding> bindings;
+  // Fragment stages: each colour location's blend state (abi::packBlend; 0 none), so that the
+  // kernel's own attachment writes blend as the pipeline does (GraphicsFacts::directBlend).
+  uint32_t colorBlend[abi::kMaxColorAttachments] = {};
 
   const DescriptorBinding* find(uint32_t set, uint32_t binding) const {
     for (const DescriptorBinding& b : bindings)
@@ -123,6 +126,9 @@ struct GraphicsFacts {
   // Bit l: the kernel writes location l straight into an 8-bit UNORM attachment when the batch
   // names one (FragmentBatch::direct): the location's four components are 32-bit floats.
   uint8_t directColorLocations = 0;
+  // Per direct location, the blend state compiled into the kernel's writes (abi::packBlend; 0:
+  // none); the draw loop names the attachment only when the draw's blend state is this one.
+  uint32_t directBlend[abi::kMaxColorAttachments] = {};
 };
 
 struct GraphicsCompileRequest {

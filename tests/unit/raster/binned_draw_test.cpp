@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "tessera/draw.h"
@@ -308,10 +309,11 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
 // 8-bit UNORM attachments itself (shader_abi.h FragmentBatch::direct) where nothing after the
 // shader can change the result, and skips FragCoord and weights the kernel does not read. The
 // reference path takes the kernel's output words through its own per-fragment operations, so
-// equal images check the kernel's writes against the loop's. R8G8B8A8 and B8G8R8A8 targets.
-std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool discard) {
-  static std::map<std::pair<uint32_t, bool>, std::shared_ptr<const jit::GraphicsProgram>> programs;
-  auto& p = programs[{w, discard}];
+// equal images check the kernel's writes (blending included: the kernel is compiled with the
+// scene's blend state) against the loop's. R8G8B8A8 and B8G8R8A8 targets.
+std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool discard, uint32_t blend) {
+  static std::map<std::tuple<uint32_t, bool, uint32_t>, std::shared_ptr<const jit::GraphicsProgram>> programs;
+  auto& p = programs[{w, discard, blend}];
   if (p) return p;
   std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + (discard ? "/binned_colour_discard_frag.spv" : "/binned_colour_frag.spv"),
                    std::ios::binary);
@@ -322,19 +324,26 @@ std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool dis
   req.stage = jit::GraphicsStage::Fragment;
   req.spirv = words;
   req.interface.simdWidth = w;
+  req.interface.colorBlend[0] = blend;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
   EXPECT_EQ(r.status, jit::CompileStatus::Success) << r.message;
   p = r.program;
   return p;
 }
 
-void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat) {
-  auto program = jitColourKernel(w, sc.discard);
-  ASSERT_TRUE(program && program->fragment);
+// The kernel compiled with the scene's blend state (as a pipeline compiles it: its own writes
+// then blend), or with another one when `otherBlend` (the loop must then not let it write).
+void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherBlend = false) {
   DrawState& s = sc.state;
+  const BlendAttachment& b = s.blend[0];
+  uint32_t blend = b.enable ? abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp) : 0u;
+  if (otherBlend) blend = blend ? 0u : abi::packBlend(6, 7, 0, 1, 0, 0);
+  auto program = jitColourKernel(w, sc.discard, blend);
+  ASSERT_TRUE(program && program->fragment);
   s.fragmentShader = program->fragment;
   s.fragment.directColorLocations = program->facts.directColorLocations;
   s.fragment.fragCoordReads = program->facts.fragCoordReads;
+  std::copy(program->facts.directBlend, program->facts.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);
   s.fragment.canDiscard = program->facts.canDiscard;
   s.fragment.writesFragDepth = program->facts.writesFragDepth;
   s.color[0].format = colourFormat;
@@ -369,7 +378,8 @@ TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) {
         got.reset(samples, sameInit);
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
-        useJitKernel(scene, w, colourFormat);
+        // One run in three with a kernel compiled for another blend state than the draw's.
+        useJitKernel(scene, w, colourFormat, iteration % 3 == 1 && w == 8);
         drawBinned(scene.state, scene.call, pool);
         SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", format " << colourFormat << ", samples " << samples
                                         << ", discard " << scene.discard << ", W " << w << ", threads " << pool.threadCount());
