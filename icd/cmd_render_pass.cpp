@@ -44,26 +44,26 @@ struct Clear {
   VkClearValue value{};
 };
 
-// Fills `rect` of layer `layer` of an attachment with a clear value ("Clear Values"
-// conversions). Layers beyond the view are ignored.
+// The texel a clear writes ("Clear Values" conversions); false when there is nothing to write.
+bool encodeClear(const Clear& c, uint8_t texel[16]) {
+  if (!c.target.base || c.kind == Clear::None) return false;
+  const FormatInfo* f = formatInfo(c.target.format);
+  if (!f) return false;
+  std::memset(texel, 0, 16);
+  switch (c.kind) {
+    case Clear::Color: return encodeClearColor(*f, c.value.color, texel);
+    case Clear::Depth: encodeDepth(*f, c.value.depthStencil.depth, texel); return true;
+    default: texel[0] = uint8_t(c.value.depthStencil.stencil); return true;
+  }
+}
+
+// Fills `rect` of layer `layer` of an attachment with a clear value. Layers beyond the view
+// are ignored.
 void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
   if (layer >= c.target.layerCount) return;
-  if (!c.target.base || c.kind == Clear::None) return;
-  const FormatInfo* f = formatInfo(c.target.format);
-  if (!f) return;
-  uint8_t texel[16] = {};
-  uint32_t size = c.target.texelSize;
-  switch (c.kind) {
-    case Clear::Color:
-      if (!encodeClearColor(*f, c.value.color, texel)) return;
-      break;
-    case Clear::Depth:
-      encodeDepth(*f, c.value.depthStencil.depth, texel);
-      break;
-    default:
-      texel[0] = uint8_t(c.value.depthStencil.stencil);
-      break;
-  }
+  uint8_t texel[16];
+  if (!encodeClear(c, texel)) return;
+  const uint32_t size = c.target.texelSize;
   if (rect.x1 <= rect.x0 || rect.y1 <= rect.y0) return;
   // Every sample of the pixel (samples are stored one after another): a row of the rectangle
   // is rowBytes of the repeated texel.
@@ -99,8 +99,20 @@ struct BeginTargetsCmd {
   uint32_t clearCount;
   void execute(ExecContext& ctx) const {
     ctx.targets = targets;
-    for (uint32_t i = 0; i < clearCount; ++i)
+    for (uint32_t i = 0; i < clearCount; ++i) {
+      // "Load Operations" on one layer join the render pass's first scene: each tile clears
+      // its part right before drawing (in cache), a colour clear under an opaque primitive
+      // covering the tile not at all. Layered clears run at once.
+      raster::ClearRegion region;
+      if (targets.layers == 1 && ctx.clearsJoinScene() && encodeClear(clears[i], region.texel)) {
+        region.target = clears[i].target;
+        region.rect = targets.renderArea;
+        region.colour = clears[i].kind == Clear::Color;
+        ctx.clear(region);
+        continue;
+      }
       for (uint32_t layer = 0; layer < targets.layers; ++layer) clearRect(clears[i], targets.renderArea, layer);
+    }
   }
 };
 

@@ -82,6 +82,16 @@ void ExecContext::draw(const raster::DrawState& state, const raster::DrawCall& c
   scene->add(state, call);
 }
 
+bool ExecContext::clearsJoinScene() const { return raster::defaultRasterPath() == raster::RasterPath::Binned; }
+
+void ExecContext::clear(const raster::ClearRegion& region) {
+  if (!scene) {
+    if (!queue->scene) queue->scene = std::make_unique<raster::Scene>(ThreadPool::shared());
+    scene = queue->scene.get();
+  }
+  scene->addClear(region, targets.renderArea);
+}
+
 void ExecContext::flushDraws() {
   if (scene) scene->flush();
 }

@@ -56,6 +56,10 @@ struct ExecContext {
   // sees the draws done, in order; so does the end of every command buffer.
   raster::Scene* scene = nullptr;  // the queue's (Queue::scene), created on first use
   void draw(const raster::DrawState& state, const raster::DrawCall& call);
+  // Render pass load clears go into the scene too (binned path): clear(region) of the current
+  // targets' render area, in order with the draws that follow.
+  bool clearsJoinScene() const;
+  void clear(const raster::ClearRegion& region);
   void flushDraws();
 };
 

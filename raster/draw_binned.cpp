@@ -261,10 +261,19 @@ bool coversRect(const SetupTriangle& t, const Rect& r) {
 
 // One window of one instance group of one draw, set up and binned.
 struct Scene::Window {
-  const DrawState* state = nullptr;
+  const DrawState* state = nullptr;  // null: a window of clears
   std::shared_ptr<const std::vector<ShadedVertices>> vertices;
   std::vector<Chunk> chunks;
+  std::vector<ClearRegion> clears;
   bool droppable = false, overwrites = false;
+  // Whether the window has work in tile `t` (whose pixels are `rect`).
+  bool touches(uint32_t t, const Rect& rect) const {
+    for (const ClearRegion& c : clears)
+      if (!rules::isEmpty(rules::intersect(c.rect, rect))) return true;
+    for (const Chunk& chunk : chunks)
+      if (chunk.binStart[t + 1] > chunk.binStart[t]) return true;
+    return false;
+  }
 };
 
 struct Scene::Impl {
@@ -302,12 +311,38 @@ Scene::~Scene() = default;
 
 bool Scene::empty() const { return impl_->windows.empty(); }
 
+namespace {
+bool sameRect(const Rect& a, const Rect& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
+}  // namespace
+
+void Scene::addClear(const ClearRegion& clear, const Rect& renderArea) {
+  Impl& m = *impl_;
+  ClearRegion c = clear;
+  c.rect = rules::intersect(clear.rect, renderArea);
+  if (!c.target.base || rules::isEmpty(c.rect)) return;
+  // The clears of a render pass instance come before its draws, so the scene is usually empty.
+  if (!m.windows.empty() && (!sameRect(m.renderArea, renderArea) || m.windows.size() >= kSceneDraws)) flush();
+  if (m.windows.empty() && m.states.empty()) {
+    m.renderArea = renderArea;
+    m.grid.columns = std::max(0, (renderArea.x1 + kTileSize - 1) >> kTileShift);
+    m.grid.rows = std::max(0, (renderArea.y1 + kTileSize - 1) >> kTileShift);
+  }
+  Window w;
+  w.clears.push_back(c);
+  // A colour clear has no effect a later primitive overwriting the tile's colour leaves visible.
+  w.droppable = c.colour;
+  m.area += uint64_t(c.rect.x1 - c.rect.x0) * uint64_t(c.rect.y1 - c.rect.y0);
+  m.windows.push_back(std::move(w));
+}
+
 void Scene::add(const DrawState& state, const DrawCall& c) {
   Impl& m = *impl_;
   if (!state.vertexShader || c.vertexCount == 0 || c.instanceCount == 0) return;
   // One scene draws into one set of attachments (one render pass instance: the tile grid comes
   // from its render area), and a bounded number of draws.
   if (!m.states.empty() && (!sameTargets(m.states.front(), state) || m.windows.size() >= kSceneDraws)) flush();
+  // Clears alone so far: they and the draw must share the render area (the tile grid).
+  if (m.states.empty() && !m.windows.empty() && !sameRect(m.renderArea, state.renderArea)) flush();
   if (m.states.empty()) {
     m.renderArea = state.renderArea;
     // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
@@ -399,15 +434,10 @@ void Scene::runTiles() {
   const uint32_t tileCount = m.grid.count();
   std::vector<uint32_t> tiles;
   for (uint32_t t = 0; t < tileCount; ++t) {
+    const Rect rect = m.grid.tile(t);
     bool any = false;
-    for (const Window& w : m.windows) {
-      for (const Chunk& chunk : w.chunks)
-        if (chunk.binStart[t + 1] > chunk.binStart[t]) {
-          any = true;
-          break;
-        }
-      if (any) break;
-    }
+    for (const Window& w : m.windows)
+      if ((any = w.touches(t, rect))) break;
     if (any) tiles.push_back(t);
   }
   auto drawTile = [&](size_t i) {
@@ -437,9 +467,11 @@ void Scene::runTiles() {
       const Window& w = m.windows[wi];
       // Earlier droppable work under the covering primitive cannot be seen.
       if (covered && wi < coverWindow && w.droppable) continue;
-      bool any = false;
-      for (const Chunk& chunk : w.chunks) any = any || chunk.binStart[tile + 1] > chunk.binStart[tile];
-      if (!any) continue;
+      if (!w.touches(tile, rect)) continue;
+      if (!w.state) {  // clears: this tile's part, now, while the tile goes into cache
+        for (const ClearRegion& c : w.clears) fillClearRegion(c, rules::intersect(c.rect, rect));
+        continue;
+      }
       if (!stage) stage = std::make_unique<FragmentStage>(*w.state, /*blocks=*/true);
       else stage->retarget(*w.state);
       for (size_t ci = 0; ci < w.chunks.size(); ++ci) {
@@ -468,7 +500,8 @@ void Scene::runTiles() {
   } else {
     m.pool.parallelFor(tiles.size(), drawTile);
   }
-  for (Window& w : m.windows) m.spareChunks.push_back(std::move(w.chunks));
+  for (Window& w : m.windows)
+    if (w.state) m.spareChunks.push_back(std::move(w.chunks));
   m.windows.clear();
   m.primitives = 0;
   m.area = 0;

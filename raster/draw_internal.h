@@ -2,6 +2,7 @@
 // draw_binned.cpp): vertex indices, shaded vertices, primitive assembly and the fragment stage.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -83,6 +84,9 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
 inline uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y, uint32_t sample = 0) {
   return v.base + uint64_t(y) * v.rowPitch + (uint64_t(x) * v.samples + sample) * v.texelSize;
 }
+
+// Scene::addClear's work for one tile: `c` over `r` (inside c.rect), raster/clear_region.cpp.
+void fillClearRegion(const ClearRegion& c, const Rect& r);
 
 // "Conversion From Floating-Point to Normalized Fixed-Point" for 8 bits, as the texel codec
 // computes it: NaN -> 0, clamp to [0, 1], times 255 (exact in double), rounded to nearest even

@@ -158,12 +158,26 @@ enum class RasterPath { Reference, Binned };
 // until flush()); flush() draws every tile and empties the scene. Draws with different
 // attachments, or more than the scene holds, flush the earlier ones first. Results are those
 // of running the draws one after another through drawReference.
+// A clear of `rect` of a single-layer attachment to one encoded texel (every sample of each
+// pixel), as a render pass's load operation asks ("Load Operations"): the caller encodes the
+// clear value ("Clear Values").
+struct ClearRegion {
+  AttachmentView target;
+  Rect rect{};
+  uint8_t texel[16] = {};
+  bool colour = false;  // a colour attachment (an opaque primitive covering a tile hides it)
+};
+
 class Scene {
  public:
   explicit Scene(ThreadPool& pool);
   ~Scene();
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
+  // A clear that the following draws of the same render pass instance draw over: each tile
+  // clears its part right before its primitives (the tile is then in cache), or not at all for
+  // a colour clear under a primitive that overwrites the whole tile. In order with the draws.
+  void addClear(const ClearRegion& clear, const Rect& renderArea);
   void add(const DrawState& state, const DrawCall& call);
   void flush();
   bool empty() const;

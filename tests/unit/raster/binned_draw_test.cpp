@@ -529,6 +529,94 @@ TEST(BinnedDraw, ScenesOfSeveralDrawsMatchTheReference) {
   }
 }
 
+// Render pass load clears joined to the scene (Scene::addClear: each tile clears its part
+// before its primitives, a colour clear under a primitive overwriting the whole tile not at all)
+// against clearing the whole rectangles first, by plain loops here, then drawing on the
+// reference path: colour, depth and stencil clears of random rectangles, then draws with
+// opaque full-tile quads among them.
+TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
+  ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
+  std::mt19937 rng(777);
+  int droppedSome = 0;
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    std::vector<Scene> draws;
+    const int count = 1 + int(sceneRng() % 4);
+    bool opaque = false;  // some opaque quad covers every tile: the colour clear is dropped there
+    for (int d = 0; d < count; ++d) {
+      const bool quad = sceneRng() % 2 == 0;
+      opaque = opaque || (quad && samples == 1);
+      draws.push_back(quad ? opaqueQuad(sceneRng) : generateScene(sceneRng, samples));
+    }
+    for (Scene& d : draws) {
+      d.state.raster.samples = samples;
+      d.depthFormat = draws[0].depthFormat;
+      d.state.raster.depthFormat = draws[0].depthFormat;
+    }
+    const uint32_t depthSize = draws[0].depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4;
+    // The clears: colour, depth and stencil, each over a random rectangle (or all of it).
+    auto randomRect = [&]() {
+      if (sceneRng() % 2) return Rect{0, 0, kWidth, kHeight};
+      const int32_t x0 = int32_t(sceneRng() % kWidth), y0 = int32_t(sceneRng() % kHeight);
+      return Rect{x0, y0, x0 + 1 + int32_t(sceneRng() % uint32_t(kWidth - x0)), y0 + 1 + int32_t(sceneRng() % uint32_t(kHeight - y0))};
+    };
+    ClearRegion clears[3];
+    for (int k = 0; k < 3; ++k) {
+      clears[k].rect = randomRect();
+      for (uint8_t& b : clears[k].texel) b = uint8_t(sceneRng());
+    }
+    clears[0].colour = true;
+    const float z = float(sceneRng() % 1000) / 999.0f;
+    if (draws[0].depthFormat == VK_FORMAT_D32_SFLOAT) std::memcpy(clears[1].texel, &z, 4);
+    const uint32_t texelSizes[3] = {4, depthSize, 1};
+
+    auto clearByHand = [&](Targets& t) {
+      std::vector<uint8_t>* planes[3] = {&t.colour, &t.depth, &t.stencil};
+      for (int k = 0; k < 3; ++k)
+        for (int32_t y = clears[k].rect.y0; y < clears[k].rect.y1; ++y)
+          for (int32_t x = clears[k].rect.x0; x < clears[k].rect.x1; ++x)
+            for (uint32_t smp = 0; smp < samples; ++smp)
+              std::memcpy(&(*planes[k])[((size_t(y) * kWidth + size_t(x)) * samples + smp) * texelSizes[k]], clears[k].texel,
+                          texelSizes[k]);
+    };
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(samples, initRng);
+    clearByHand(expected);
+    for (Scene& d : draws) {
+      bind(d, expected, 8, nullptr);
+      drawReference(d.state, d.call);
+    }
+    for (uint32_t w : {4u, 16u}) {
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(samples, sameInit);
+        bind(draws[0], got, w, nullptr);
+        clears[0].target = draws[0].state.color[0];
+        clears[1].target = draws[0].state.depth;
+        clears[2].target = draws[0].state.stencil;
+        tessera::raster::Scene scene(pool);
+        for (const ClearRegion& c : clears) scene.addClear(c, Rect{0, 0, kWidth, kHeight});
+        for (Scene& d : draws) {
+          bind(d, got, w, nullptr);
+          scene.add(d.state, d.call);
+        }
+        scene.flush();
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << count << " draws, samples " << samples << ", W " << w
+                                        << ", threads " << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+        ASSERT_EQ(got.stencil, expected.stencil);
+      }
+    }
+    droppedSome += opaque;
+  }
+  EXPECT_GE(droppedSome, 5);
+}
+
 // "Basic Polygon Rasterization": the tie-breaking rule makes a mesh watertight. A jittered grid
 // covering the whole framebuffer, drawn with stencil INCREMENT_AND_WRAP: every sample ends at 1.
 TEST(BinnedDraw, SharedEdgesCoverEverySampleOnce) {
