@@ -120,6 +120,38 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   return coverage;
 }
 
+// A 16x16 square of pixels from (sx, sy) against the triangle and the region: every sample
+// location outside one edge, every one inside all edges (and the square inside the region), or
+// neither. Edge values are linear, so the square's corner pixels bound them.
+enum class SquareClass { Outside, Inside, Partial };
+SquareClass classifySquare(const BlockEdges& e, const Rect& region, int32_t sx, int32_t sy) {
+  const int64_t cx = rules::pixelCenter(sx), cy = rules::pixelCenter(sy);
+  bool inside = sx >= region.x0 && sx + 16 <= region.x1 && sy >= region.y0 && sy + 16 <= region.y1;
+  for (int k = 0; k < 3; ++k) {
+    const int64_t c00 = e.edge[k].value(cx, cy), c30 = c00 + 15 * e.stepX[k], c03 = c00 + 15 * e.stepY[k],
+                  c33 = c30 + 15 * e.stepY[k];
+    if (std::max(std::max(c00, c30), std::max(c03, c33)) + e.sampleMax[k] < e.threshold[k]) return SquareClass::Outside;
+    inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
+  }
+  return inside ? SquareClass::Inside : SquareClass::Partial;
+}
+
+// A block of an Inside square: every sample of every lane covered (blockCoverage's result for
+// it, computed without tests); the lanes' edge values only when the caller reads them.
+uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t by, bool needEdges, BlockPixels& b) {
+  b.singleSample = e.samples == 1;
+  const uint32_t allSamples = (1u << e.samples) - 1;
+  for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
+  if (needEdges) {
+    const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
+    for (int k = 0; k < 3; ++k) {
+      const int64_t base = e.edge[k].value(cx, cy);
+      for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base + e.laneOffset[k][l];
+    }
+  }
+  return 0xFFFFu;
+}
+
 // Depth and weights of every lane (helpers included: derivatives need them); the perspective
 // and window-space weight sets only when some input is interpolated with them. Compiled for
 // AVX2 and AVX-512 too (chosen at load time): the loop is 16 lanes of double arithmetic.
@@ -210,17 +242,32 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   BlockPixels b;
   const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
   const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
-  for (int32_t by = region.y0 & ~3; by < region.y1; by += 4) {
-    for (int32_t bx = region.x0 & ~3; bx < region.x1; bx += 4) {
-      b.coverage = blockCoverage(edges, region, bx, by, weights, b);
-      if (!b.coverage) continue;
-      // Centroid inputs read the centre's weight sets too (fully covered pixels).
-      if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
-      if (centroids) blockCentroids(st, edges, b);
-      for (uint32_t first = 0; first < kBlockLanes; first += W) {
-        const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
-        if (!(b.coverage & laneMask)) continue;
-        shadeBlockBatch(b.coverage >> first, bx, by, first, b);
+  // 16x16 pixels at a time first ("Coverage by blocks": tile, 16x16, 4x4): a square outside
+  // one edge is skipped whole, one inside every edge and the region gives 16 blocks covered
+  // whole without a test each; the others are tested block by block.
+  const int32_t blockX0 = region.x0 & ~3, blockY0 = region.y0 & ~3;
+  for (int32_t sy = region.y0 & ~15; sy < region.y1; sy += 16) {
+    for (int32_t sx = region.x0 & ~15; sx < region.x1; sx += 16) {
+      const SquareClass square = classifySquare(edges, region, sx, sy);
+      if (square == SquareClass::Outside) continue;
+      for (int32_t by = std::max(sy, blockY0); by < std::min(sy + 16, region.y1); by += 4) {
+        for (int32_t bx = std::max(sx, blockX0); bx < std::min(sx + 16, region.x1); bx += 4) {
+          b.coverage = square == SquareClass::Inside ? wholeBlock(edges, bx, by, weights, b)
+                                                     : blockCoverage(edges, region, bx, by, weights, b);
+          if (!b.coverage) continue;
+          // Centroid inputs read the centre's weight sets too (fully covered pixels).
+          if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
+          if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && st.samples == 1) {
+            shadeWholeBlock(bx, by, b);
+            continue;
+          }
+          if (centroids) blockCentroids(st, edges, b);
+          for (uint32_t first = 0; first < kBlockLanes; first += W) {
+            const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
+            if (!(b.coverage & laneMask)) continue;
+            shadeBlockBatch(b.coverage >> first, bx, by, first, b);
+          }
+        }
       }
     }
   }
@@ -382,6 +429,39 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   for (uint32_t i = 0, bits = directColor_; bits; ++i, bits >>= 1)
     if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
   shadeAndWrite(fb, lanes);
+}
+
+// A wholly covered single-sample block whose only work is the kernel's (wholeBlocksInKernel_):
+// the batch fields shadeBlockBatch would set, without per-lane coverage, tests or writes. Every
+// lane is covered with its one sample; the kernel writes the attachments (FragmentBatch::direct).
+void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b) {
+  const uint32_t W = s_->simdWidth;
+  abi::FragmentBatch& fb = *blockBatch_;
+  fb.frontFacing = frontFacing_;
+  fb.primitiveId = primitiveId_;
+  fb.inputs = inputs_.data();
+  fb.outputs = outputs_.data();
+  const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
+  for (uint32_t j = 0; j < W; ++j) fb.sampleMaskIn[j] = 1;  // SampleMaskIn: the one sample
+  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
+  for (uint32_t first = 0; first < kBlockLanes; first += W) {
+    fb.coverage = all;
+    if (laneNeeds_ & kLaneFragXY)
+      for (uint32_t j = 0; j < W; ++j) {
+        fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
+        fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
+      }
+    if (laneNeeds_ & kLaneFragZW) {
+      std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
+      std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+    }
+    interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
+    for (uint32_t i = 0, bits = directColor_; bits; ++i, bits >>= 1)
+      if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
+    s_->fragmentShader(&fb);
+    // "Sample Counting": each lane left alive passed with its one sample.
+    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all));
+  }
 }
 
 namespace {

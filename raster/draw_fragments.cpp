@@ -184,6 +184,8 @@ void FragmentStage::retarget(const DrawState& state) {
   const uint8_t coordReads = s_->fragmentShader ? s_->fragment.fragCoordReads : 0;
   laneNeeds_ = (testsEnabled_ || loopWrites ? kLanePixels | kLaneSampleZ : 0u) | (coordReads & 3 ? kLaneFragXY : 0u) |
                (coordReads & 0xC ? kLaneFragZW : 0u);
+  wholeBlocksInKernel_ = blocks_ && s_->fragmentShader && samples == 1 && !testsEnabled_ && !loopWrites &&
+                         !afterShaderChangesCoverage && (s_->sampleMask & 1);
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {

@@ -233,6 +233,11 @@ class FragmentStage {
   // the per-fragment tests, FragCoord.z or .w, or the interpolation weights.
   bool needCentreDepth_ = true;
   uint32_t laneNeeds_ = ~0u;  // LaneNeed bits
+  // Nothing but the kernel touches a wholly covered single-sample block: no tests, every
+  // written attachment written by the kernel, no coverage change after it. Such blocks skip
+  // the per-lane bookkeeping (shadeWholeBlock).
+  bool wholeBlocksInKernel_ = false;
+  void shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b);
 
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;
