@@ -5,6 +5,7 @@
 #include "clip.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::raster {
 namespace {
@@ -70,7 +71,36 @@ void clipAgainst(const Plane& plane, ClipPolygon& poly) {
 
 }  // namespace
 
+// Whether every vertex is inside every plane of buildPlanes, decided exactly as the generic
+// loop below decides it, for finite coordinates: a plane's distance c . p + offset with its zero
+// coefficients left out is the same double (x + 0 = x, and -0 vs +0 does not change `< 0`).
+// Most triangles need no clipping; this saves building the planes and the polygon for them.
+bool triviallyInside(const ClipTriangle& tri, const RasterState& state) {
+  const Viewport& vp = state.viewport;
+  const double hx = double{vp.width} / 2, ox = double{vp.x} + hx;
+  const double hy = double{vp.height} / 2, oy = double{vp.y} + hy;
+  for (int i = 0; i < 3; ++i) {
+    const double x = tri.position[i][0], y = tri.position[i][1], z = tri.position[i][2], w = tri.position[i][3];
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !std::isfinite(w)) return false;
+    if (w + -kMinClipW < 0) return false;
+    if (!state.depthClampEnable && (z < 0 || -z + w < 0)) return false;
+    if (hx * x + (ox + kGuardBand) * w < 0 || -hx * x + (kGuardBand - ox) * w < 0) return false;
+    if (hy * y + (oy + kGuardBand) * w < 0 || -hy * y + (kGuardBand - oy) * w < 0) return false;
+  }
+  return true;
+}
+
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out) {
+  if (!triviallyInside(tri, state)) return clipTriangleByPlanes(tri, state, out);
+  out.count = 3;
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 4; ++k) out.vertex[i].position[k] = tri.position[i][k];
+    for (int k = 0; k < 3; ++k) out.vertex[i].bary[k] = i == k ? 1.0 : 0.0;
+  }
+  return true;
+}
+
+bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out) {
   out.count = 3;
   for (int i = 0; i < 3; ++i) {
     for (int k = 0; k < 4; ++k) out.vertex[i].position[k] = tri.position[i][k];

@@ -39,6 +39,9 @@ struct ClipPolygon {
 // `state.viewport`. Returns false (and an empty polygon) when nothing remains. A triangle
 // inside every plane comes back unchanged, with identity barycentrics.
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
+// The same, plane by plane for every triangle: clipTriangle's result, without its quick
+// acceptance of triangles inside every plane (the tests compare the two).
+bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
 
 // ---- Lines and points ("Primitive Clipping": "If the primitive under consideration is a point or
 // line segment, then clipping passes it unchanged if its vertices lie entirely within the clip

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
 
+#include "clip.h"
 #include "raster_test_support.h"
 
 namespace tessera::raster {
@@ -142,6 +145,58 @@ TEST(RasterClip, DepthClampingAndRange_ClampVersusClip) {
   const test::Raster r = test::rasterize(nearTri, s, s.scissor);
   EXPECT_GT(r.count.size(), 50u);
   for (const auto& [p, f] : r.fragment) EXPECT_EQ(f.quad.z[f.slot], 0.25f);
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+// "Primitive Clipping": clipTriangle's quick acceptance of triangles inside every half-space
+// against clipping plane by plane (clipTriangleByPlanes, the path it shortcuts): identical
+// polygons, bit for bit, for random triangles near every boundary (w near kMinClipW, z near 0
+// and near w, x and y at the guard band, NaN and infinite coordinates), with and without depth
+// clamping, and some of them accepted quickly.
+TEST(RasterClip, PrimitiveClipping_QuickAcceptanceEqualsClippingPlaneByPlane) {
+  std::mt19937 rng(31);
+  auto pick = [&](std::initializer_list<double> values) { return *(values.begin() + rng() % values.size()); };
+  int wholeTriangles = 0;
+  for (int round = 0; round < 20000; ++round) {
+    RasterState s = test::fullScreenState(64, 48);
+    s.depthClampEnable = rng() % 4 == 0;
+    const double hx = 32, hy = 24;  // half the viewport, its origin at 0
+    ClipTriangle t{};
+    for (int i = 0; i < 3; ++i) {
+      const double w = pick({1.0, 0.5, kMinClipW, std::nextafter(kMinClipW, 0.0), -1.0, 3.0});
+      const double bx = (kGuardBand + hx) / hx * w;  // x at the guard band's right edge
+      t.position[i][0] = pick({0.0, 0.3 * w, -0.9 * w, bx, std::nextafter(bx, 1e30), -bx, std::nextafter(-bx, -1e30),
+                               std::numeric_limits<double>::quiet_NaN()});
+      const double by = (kGuardBand + hy) / hy * w;
+      t.position[i][1] = pick({0.0, 0.5 * w, by, std::nextafter(by, 1e30), -std::nextafter(by, 1e30),
+                               std::numeric_limits<double>::infinity()});
+      t.position[i][2] = pick({0.0, -0.0, 0.5 * w, w, std::nextafter(w, 1e30), std::nextafter(0.0, -1.0), -0.2});
+      t.position[i][3] = w;
+    }
+    ClipPolygon quick, planes;
+    const bool keptQuick = clipTriangle(t, s, quick), keptPlanes = clipTriangleByPlanes(t, s, planes);
+    ASSERT_EQ(keptQuick, keptPlanes) << "round " << round;
+    ASSERT_EQ(quick.count, planes.count) << "round " << round;
+    for (int v = 0; v < quick.count; ++v)
+      for (int k = 0; k < 4; ++k) {
+        const double a = quick.vertex[v].position[k], b = planes.vertex[v].position[k];
+        ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "round " << round << " vertex " << v;
+        if (k < 3) {
+          const double ba = quick.vertex[v].bary[k], bb = planes.vertex[v].bary[k];
+          ASSERT_TRUE(ba == bb || (std::isnan(ba) && std::isnan(bb))) << "round " << round << " vertex " << v;
+        }
+      }
+    bool inside = keptQuick && quick.count == 3;
+    for (int v = 0; inside && v < 3; ++v)
+      for (int k = 0; k < 4; ++k) inside = inside && quick.vertex[v].position[k] == double(t.position[v][k]);
+    wholeTriangles += inside;
+  }
+  EXPECT_GE(wholeTriangles, 100);
 }
 
 }  // namespace
