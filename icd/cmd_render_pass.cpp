@@ -25,15 +25,19 @@ raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits 
   if (!v || !v->image || !v->image->memory) return a;
   const Image& img = *v->image;
   if (aspect != VK_IMAGE_ASPECT_COLOR_BIT && !(img.format->aspects & aspect)) return a;
-  SubresourceView sv = img.view(aspect, v->range.baseMipLevel, v->range.baseArrayLayer);
-  a.base = sv.data;
+  // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices ("Image Views":
+  // baseArrayLayer and layerCount then select slices of the view's mip level). A 3D image has
+  // one array layer, so its view's first "layer" is slice baseArrayLayer of layer 0, never
+  // array layer baseArrayLayer (which would lie past the end of the image).
+  const bool slicesAsLayers = img.type == VK_IMAGE_TYPE_3D;
+  const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
+  a.layerPitch = slicesAsLayers ? level.depthPitch : level.layerPitch;
+  SubresourceView sv = img.view(aspect, v->range.baseMipLevel, slicesAsLayers ? 0 : v->range.baseArrayLayer);
+  a.base = sv.data + (slicesAsLayers ? size_t(v->range.baseArrayLayer) * level.depthPitch : 0);
   a.format = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? v->format : img.vkFormat;
   a.rowPitch = sv.rowPitch;
   a.texelSize = img.texelSize(aspect);
   a.samples = img.samples;
-  // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices.
-  const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
-  a.layerPitch = img.type == VK_IMAGE_TYPE_3D ? level.depthPitch : level.layerPitch;
   a.layerCount = v->range.layerCount;
   return a;
 }
