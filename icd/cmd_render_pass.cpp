@@ -25,15 +25,19 @@ raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits 
   if (!v || !v->image || !v->image->memory) return a;
   const Image& img = *v->image;
   if (aspect != VK_IMAGE_ASPECT_COLOR_BIT && !(img.format->aspects & aspect)) return a;
-  SubresourceView sv = img.view(aspect, v->range.baseMipLevel, v->range.baseArrayLayer);
-  a.base = sv.data;
+  // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices ("Image Views":
+  // baseArrayLayer and layerCount then select slices of the view's mip level). A 3D image has
+  // one array layer, so its view's first "layer" is slice baseArrayLayer of layer 0, never
+  // array layer baseArrayLayer (which would lie past the end of the image).
+  const bool slicesAsLayers = img.type == VK_IMAGE_TYPE_3D;
+  const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
+  a.layerPitch = slicesAsLayers ? level.depthPitch : level.layerPitch;
+  SubresourceView sv = img.view(aspect, v->range.baseMipLevel, slicesAsLayers ? 0 : v->range.baseArrayLayer);
+  a.base = sv.data + (slicesAsLayers ? size_t(v->range.baseArrayLayer) * level.depthPitch : 0);
   a.format = aspect == VK_IMAGE_ASPECT_COLOR_BIT ? v->format : img.vkFormat;
   a.rowPitch = sv.rowPitch;
   a.texelSize = img.texelSize(aspect);
   a.samples = img.samples;
-  // Layers of a 2D view of a 3D image (2D_ARRAY_COMPATIBLE) are its z slices.
-  const ImageLevelLayout& level = img.level(aspect, v->range.baseMipLevel);
-  a.layerPitch = img.type == VK_IMAGE_TYPE_3D ? level.depthPitch : level.layerPitch;
   a.layerCount = v->range.layerCount;
   return a;
 }
@@ -91,11 +95,12 @@ void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
   });
 }
 
-constexpr uint32_t kMaxClears = abi::kMaxColorAttachments + 2;
+// Dynamic rendering clears at most every colour attachment, depth and stencil.
+constexpr uint32_t kMaxRenderingClears = abi::kMaxColorAttachments + 2;
 
 struct BeginTargetsCmd {
   RenderTargets targets;
-  Clear clears[kMaxClears];
+  Clear* clears;  // in the command buffer's arena
   uint32_t clearCount;
   void execute(ExecContext& ctx) const {
     ctx.targets = targets;
@@ -177,11 +182,17 @@ raster::Rect rectOf(const VkRect2D& r) {
   return {r.offset.x, r.offset.y, r.offset.x + int32_t(r.extent.width), r.offset.y + int32_t(r.extent.height)};
 }
 
-void recordSubpassTargets(CommandBuffer* cb, const RenderPass& rp, const ImageView* const* views, uint32_t subpass,
-                          const raster::Rect& area, uint32_t layers, const VkClearValue* clearValues,
-                          uint32_t clearValueCount, bool first) {
+void recordSubpassTargets(CommandBuffer* cb, const CommandBuffer::PassRecording& rec) {
+  const RenderPass& rp = *rec.pass;
+  const ImageView* const* views = rec.views;
+  const uint32_t subpass = rec.subpass;
+  const raster::Rect& area = rec.area;
+  const uint32_t layers = rec.layers;
   auto* c = cb->record<BeginTargetsCmd>();
   if (!c) return;
+  c->clearCount = 0;
+  c->clears = cb->allocateArray<Clear>(2 * rp.attachments.size());
+  if (!c->clears) return;
   c->targets.active = true;
   c->targets.renderArea = area;
   c->targets.layers = layers;
@@ -210,14 +221,14 @@ void recordSubpassTargets(CommandBuffer* cb, const RenderPass& rp, const ImageVi
     addResolve(c->targets, c->targets.stencil, attachmentView(v, VK_IMAGE_ASPECT_STENCIL_BIT), VK_IMAGE_ASPECT_STENCIL_BIT,
                sp.stencilResolveMode);
   }
-  c->clearCount = 0;
-  if (!first) return;
-  // LOAD_OP_CLEAR: every attachment is cleared when the instance begins (before any subpass
-  // can have written it, so this equals clearing at its first use).
-  for (uint32_t a = 0; a < rp.attachments.size() && c->clearCount + 2 <= kMaxClears; ++a) {
+  // LOAD_OP_CLEAR ("Render Pass Load Operations"): an attachment is cleared when the first
+  // subpass that uses it begins; an attachment no subpass uses has its load and store
+  // operations ignored (VkAttachmentDescription), so it is never cleared.
+  const VkClearValue* clearValues = rec.clearValues;
+  for (uint32_t a = 0; a < rp.attachments.size(); ++a) {
     const VkAttachmentDescription2& d = rp.attachments[a];
     const FormatInfo* f = formatInfo(d.format);
-    if (!f || a >= clearValueCount || !clearValues) continue;
+    if (!f || a >= rec.clearValueCount || !clearValues || rp.firstUse[a] != subpass) continue;
     if (f->isDepthStencil()) {
       if (f->hasDepth() && d.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
         c->clears[c->clearCount++] = {Clear::Depth, attachmentView(views[a], VK_IMAGE_ASPECT_DEPTH_BIT), clearValues[a]};
@@ -254,9 +265,11 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass2(VkCommandBuffer command
     if (fb->imageless && imageless && a < imageless->attachmentCount) views[a] = fromHandle<ImageView>(imageless->pAttachments[a]);
     else if (!fb->imageless && a < fb->attachments.size()) views[a] = fb->attachments[a];
   }
-  cb->passRecording = {rp, views, 0, rectOf(info->renderArea), std::max(fb->layers, 1u)};
-  recordSubpassTargets(cb, *rp, views, 0, cb->passRecording.area, cb->passRecording.layers, info->pClearValues,
-                       info->clearValueCount, true);
+  const uint32_t clearValueCount = info->pClearValues ? info->clearValueCount : 0;
+  const VkClearValue* clearValues = cb->copyArray(info->pClearValues, clearValueCount);
+  cb->passRecording = {rp, views, 0, rectOf(info->renderArea), std::max(fb->layers, 1u), clearValues,
+                       clearValues ? clearValueCount : 0};
+  recordSubpassTargets(cb, cb->passRecording);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRenderPass(VkCommandBuffer commandBuffer, const VkRenderPassBeginInfo* info,
@@ -272,7 +285,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass2(VkCommandBuffer commandBuff
   ++rec.subpass;
   cb->record<EndTargetsCmd>();  // the finished subpass's resolves
   if (rec.subpass < rec.pass->subpasses.size())
-    recordSubpassTargets(cb, *rec.pass, rec.views, rec.subpass, rec.area, rec.layers, nullptr, 0, false);
+    recordSubpassTargets(cb, rec);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass(VkCommandBuffer commandBuffer, VkSubpassContents) {
@@ -300,6 +313,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBu
   c->targets.layers = std::max(info->layerCount, 1u);
   c->targets.colorCount = std::min(info->colorAttachmentCount, abi::kMaxColorAttachments);
   c->clearCount = 0;
+  c->clears = cb->allocateArray<Clear>(kMaxRenderingClears);
+  if (!c->clears) return;
   // A render pass instance that resumes a suspended one does not load again; one that suspends
   // resolves only when the instance that resumes it ends.
   const bool resuming = (info->flags & VK_RENDERING_RESUMING_BIT) != 0;

@@ -149,6 +149,9 @@ struct CommandBuffer : DispatchableObject {
     uint32_t subpass = 0;
     raster::Rect area{};
     uint32_t layers = 1;
+    // The begin info's clear values, in the arena: attachments are cleared at their first use.
+    const VkClearValue* clearValues = nullptr;
+    uint32_t clearValueCount = 0;
   } passRecording;
 
   // nullptr for bind points Tessera does not have (ray tracing, ...).

@@ -47,10 +47,18 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
     // No blits for USCALED/SSCALED: they hold integers, and the CTS (with lavapipe) treats a
     // blit between them and float/normalized formats as invalid; blitting them to each
     // other has no use an application would notice. Copies still work.
+    //
+    // No sampling either. The reference sampler reads them as the spec says ("Interpretation
+    // of Numeric Format": integers converted to float, through an OpTypeFloat Sampled Type),
+    // but the conformance tests cannot check that: pipeline.*.image/sampler/image_view sample
+    // them through usampler/isampler (a Sampled Type that does not match the format, so the
+    // values are undefined), and texture.swizzle's scaled cases make deqp-vk itself crash
+    // (it asks for a float shader program it never built). lavapipe does not offer sampling
+    // them either; their use is vertex attributes, which work (VERTEX_BUFFER below).
     const NumericFormat numeric = info->components[0].numeric;
-    if (numeric != NumericFormat::UScaled && numeric != NumericFormat::SScaled)
-      features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
-    features |= sampledFeatures(*info);
+    const bool scaled = numeric == NumericFormat::UScaled || numeric == NumericFormat::SScaled;
+    if (!scaled) features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT | VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
+    if (!scaled) features |= sampledFeatures(*info);
     features |= storageFeatures(format);
     features |= attachmentFeatures(*info);
   } else if (hasBlockDecoder(*info)) {
@@ -91,8 +99,15 @@ VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
   const FormatInfo* info = formatInfo(format);
   if (!info || info->planeCount > 1 || info->needsYcbcrConversion || info->isDepthStencil() || !hasColorCodec(*info))
     return 0;
-  // Vertex attributes are decoded with the texel codec too (raster/draw_vertices.cpp).
-  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT |
+  // Vertex attributes are decoded with the texel codec too (raster/draw_vertices.cpp), but not
+  // sRGB ones. The codec applies the sRGB EOTF, as today's spec says implementations should
+  // ("Vertex Input Extraction", clarified in 2025); the CTS this project runs (1.3.10.0)
+  // checks them as UNORM values instead, and lavapipe and RADV do not offer them. The spec
+  // says an implementation that does not convert should not offer them; offering them with
+  // a conversion the conformance tests reject helps nobody, so they are not offered.
+  const FormatComponent* red = info->component('R');  // A8B8G8R8_SRGB_PACK32 lists alpha first
+  const bool srgb = red && red->numeric == NumericFormat::Srgb;
+  VkFormatFeatureFlags2 f = (srgb ? 0 : VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT) | VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                             VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;

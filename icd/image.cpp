@@ -237,7 +237,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateImageView(VkDevice device, const 
   Image* img = fromHandle<Image>(pInfo->image);
   VkImageSubresourceRange range = pInfo->subresourceRange;
   if (range.levelCount == VK_REMAINING_MIP_LEVELS) range.levelCount = img->mipLevels - range.baseMipLevel;
-  if (range.layerCount == VK_REMAINING_ARRAY_LAYERS) range.layerCount = img->arrayLayers - range.baseArrayLayer;
+  if (range.layerCount == VK_REMAINING_ARRAY_LAYERS) {
+    // A 2D or 2D-array view of a 3D image counts the z slices of its base level as layers
+    // (VkImageViewCreateInfo, VUID-VkImageViewCreateInfo-subresourceRange-02725).
+    const bool slicesAsLayers = img->type == VK_IMAGE_TYPE_3D && (pInfo->viewType == VK_IMAGE_VIEW_TYPE_2D ||
+                                                                  pInfo->viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+    const uint32_t layers = slicesAsLayers ? std::max(img->extent.depth >> range.baseMipLevel, 1u) : img->arrayLayers;
+    range.layerCount = layers - range.baseArrayLayer;
+  }
   v->image = img;
   v->viewType = pInfo->viewType;
   v->format = pInfo->format;

@@ -30,6 +30,22 @@ VkResult create(Device* dev, const VkAllocationCallbacks* pAllocator, RenderPass
 
 }  // namespace
 
+void tessera::computeFirstUses(RenderPass& rp) {
+  rp.firstUse.assign(rp.attachments.size(), RenderPass::kUnused);
+  auto use = [&](uint32_t subpass, uint32_t attachment) {
+    if (attachment < rp.firstUse.size() && rp.firstUse[attachment] == RenderPass::kUnused) rp.firstUse[attachment] = subpass;
+  };
+  // Preserve attachments are not uses: they only keep contents across a subpass.
+  for (uint32_t s = 0; s < rp.subpasses.size(); ++s) {
+    const RenderPass::Subpass& sp = rp.subpasses[s];
+    for (const auto& r : sp.inputs) use(s, r.attachment);
+    for (const auto& r : sp.colors) use(s, r.attachment);
+    for (const auto& r : sp.resolves) use(s, r.attachment);
+    if (sp.depthStencil) use(s, sp.depthStencil->attachment);
+    if (sp.depthStencilResolve) use(s, sp.depthStencilResolve->attachment);
+  }
+}
+
 extern "C" {
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2* ci,
@@ -59,6 +75,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass2(VkDevice device, cons
       rp.subpasses.push_back(std::move(sp));
     }
     rp.dependencies = copyOf(ci->pDependencies, ci->dependencyCount);
+    computeFirstUses(rp);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -92,6 +109,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass(VkDevice device, const
       rp.dependencies.push_back({VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2, nullptr, d.srcSubpass, d.dstSubpass, d.srcStageMask,
                                  d.dstStageMask, d.srcAccessMask, d.dstAccessMask, d.dependencyFlags, 0});
     }
+    computeFirstUses(rp);
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

@@ -23,7 +23,15 @@ struct RenderPass {
   std::vector<VkAttachmentDescription2> attachments;
   std::vector<Subpass> subpasses;
   std::vector<VkSubpassDependency2> dependencies;
+  // Per attachment: the first subpass that uses it (as an input, colour, resolve or
+  // depth/stencil attachment, or depth/stencil resolve), kUnused when none does. Load
+  // operations happen there ("Render Pass Load Operations"), never for unused attachments.
+  static constexpr uint32_t kUnused = ~0u;
+  std::vector<uint32_t> firstUse;
 };
+
+// Fills rp.firstUse from its subpasses (render_pass.cpp). May throw std::bad_alloc.
+void computeFirstUses(RenderPass& rp);
 
 struct ImageView;
 struct Framebuffer {
