@@ -112,7 +112,11 @@ struct BeginTargetsCmd {
       if (targets.layers == 1 && ctx.clearsJoinScene() && encodeClear(clears[i], region.texel)) {
         region.target = clears[i].target;
         region.rect = targets.renderArea;
-        region.colour = clears[i].kind == Clear::Color;
+        // Droppable under a covering primitive only as one of the draws' colour attachments
+        // (an attachment cleared at its first use as an input attachment is not overwritten).
+        region.colour = false;
+        for (uint32_t k = 0; clears[i].kind == Clear::Color && k < targets.colorCount; ++k)
+          region.colour = region.colour || targets.color[k].base == clears[i].target.base;
         ctx.clear(region);
         continue;
       }
