@@ -18,6 +18,36 @@
 #include "tessera/texel_codec.h"
 
 namespace tessera {
+
+void fillAttachmentRect(const raster::AttachmentView& target, const uint8_t texel[16], const raster::Rect& rect, uint32_t layer) {
+  const uint32_t size = target.texelSize;
+  if (!target.base || rect.x1 <= rect.x0 || rect.y1 <= rect.y0 || size == 0 || size > 16) return;
+  // Every sample of the pixel (samples are stored one after another): a row of the rectangle
+  // is rowBytes of the repeated texel.
+  uint8_t* first = target.base + layer * target.layerPitch + uint64_t(rect.y0) * target.rowPitch +
+                   uint64_t(rect.x0) * target.samples * size;
+  const size_t rowBytes = size_t(rect.x1 - rect.x0) * target.samples * size;
+  const size_t rows = size_t(rect.y1 - rect.y0);
+  if (size == 4) {
+    uint32_t pattern;
+    std::memcpy(&pattern, texel, 4);
+    if (rowBytes == target.rowPitch) {  // whole rows: one contiguous range
+      parallelFill32(first, rows * rowBytes, pattern);
+      return;
+    }
+    forEachRow(rows, rowBytes, [&](size_t r) { fillChunk32(first + r * target.rowPitch, rowBytes, pattern, false); });
+    return;
+  }
+  // Other sizes: a few KiB of the repeated texel, copied along each row.
+  uint8_t pattern[4096];
+  const size_t patternBytes = std::min(rowBytes, sizeof pattern / size * size);
+  for (size_t i = 0; i < patternBytes; i += size) std::memcpy(pattern + i, texel, size);
+  forEachRow(rows, rowBytes, [&](size_t r) {
+    uint8_t* row = first + r * target.rowPitch;
+    for (size_t at = 0; at < rowBytes; at += patternBytes) std::memcpy(row + at, pattern, std::min(patternBytes, rowBytes - at));
+  });
+}
+
 namespace {
 
 raster::AttachmentView attachmentView(const ImageView* v, VkImageAspectFlagBits aspect) {
@@ -67,32 +97,7 @@ void clearRect(const Clear& c, const raster::Rect& rect, uint32_t layer) {
   if (layer >= c.target.layerCount) return;
   uint8_t texel[16];
   if (!encodeClear(c, texel)) return;
-  const uint32_t size = c.target.texelSize;
-  if (rect.x1 <= rect.x0 || rect.y1 <= rect.y0) return;
-  // Every sample of the pixel (samples are stored one after another): a row of the rectangle
-  // is rowBytes of the repeated texel.
-  uint8_t* first = c.target.base + layer * c.target.layerPitch + uint64_t(rect.y0) * c.target.rowPitch +
-                   uint64_t(rect.x0) * c.target.samples * size;
-  const size_t rowBytes = size_t(rect.x1 - rect.x0) * c.target.samples * size;
-  const size_t rows = size_t(rect.y1 - rect.y0);
-  if (size == 4) {
-    uint32_t pattern;
-    std::memcpy(&pattern, texel, 4);
-    if (rowBytes == c.target.rowPitch) {  // whole rows: one contiguous range
-      parallelFill32(first, rows * rowBytes, pattern);
-      return;
-    }
-    forEachRow(rows, rowBytes, [&](size_t r) { fillChunk32(first + r * c.target.rowPitch, rowBytes, pattern, false); });
-    return;
-  }
-  // Other sizes: a few KiB of the repeated texel, copied along each row.
-  uint8_t pattern[4096];
-  const size_t patternBytes = std::min(rowBytes, sizeof pattern / size * size);
-  for (size_t i = 0; i < patternBytes; i += size) std::memcpy(pattern + i, texel, size);
-  forEachRow(rows, rowBytes, [&](size_t r) {
-    uint8_t* row = first + r * c.target.rowPitch;
-    for (size_t at = 0; at < rowBytes; at += patternBytes) std::memcpy(row + at, pattern, std::min(patternBytes, rowBytes - at));
-  });
+  fillAttachmentRect(c.target, texel, rect, layer);
 }
 
 // Dynamic rendering clears at most every colour attachment, depth and stencil.

@@ -44,6 +44,11 @@ struct RenderTargets {
   uint32_t resolveCount = 0;
 };
 
+// Fills `rect` of layer `layer` of an attachment with an encoded texel, every sample, in
+// parallel row bands (large whole-row fills with streaming stores): render pass clears that no
+// draw follows (icd/cmd_render_pass.cpp).
+void fillAttachmentRect(const raster::AttachmentView& target, const uint8_t texel[16], const raster::Rect& rect, uint32_t layer);
+
 struct ExecContext {
   Device* device;
   Queue* queue;

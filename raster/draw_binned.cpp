@@ -422,6 +422,26 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   }
 }
 
+bool Scene::onlyClears() const {
+  const Impl& m = *impl_;
+  if (m.windows.empty()) return false;
+  for (const Window& w : m.windows)
+    if (w.state) return false;
+  return true;
+}
+
+std::vector<ClearRegion> Scene::takeClears() {
+  Impl& m = *impl_;
+  std::vector<ClearRegion> clears;
+  for (const Window& w : m.windows) clears.insert(clears.end(), w.clears.begin(), w.clears.end());
+  m.windows.clear();
+  m.states.clear();
+  m.primitives = 0;
+  m.area = 0;
+  m.vertexBytes = 0;
+  return clears;
+}
+
 void Scene::flush() {
   runTiles();
   impl_->states.clear();

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 #include <vulkan/vulkan_core.h>
 
 #include "tessera/raster.h"
@@ -179,6 +180,10 @@ class Scene {
   // a colour clear under a primitive that overwrites the whole tile. In order with the draws.
   void addClear(const ClearRegion& clear, const Rect& renderArea);
   void add(const DrawState& state, const DrawCall& call);
+  // Whether the scene holds clears and no draw; takeClears() then hands them over in order
+  // and empties the scene, for a caller with a faster way to fill whole rectangles.
+  bool onlyClears() const;
+  std::vector<ClearRegion> takeClears();
   void flush();
   bool empty() const;
 

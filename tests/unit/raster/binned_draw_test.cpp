@@ -617,6 +617,41 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
   EXPECT_GE(droppedSome, 5);
 }
 
+// A scene of clears alone hands them back in order (Scene::onlyClears/takeClears: the driver
+// then fills whole rectangles at once) and is empty afterwards; a draw among them makes the
+// tiles do the clears.
+TEST(BinnedDraw, ClearsWithoutDrawsAreHandedBack) {
+  ThreadPool pool(2);
+  std::mt19937 rng(5);
+  Scene draw = opaqueQuad(rng);
+  Targets t;
+  t.reset(1, rng);
+  bind(draw, t, 8, nullptr);
+  tessera::raster::Scene scene(pool);
+  ClearRegion a, b;
+  a.target = draw.state.color[0];
+  a.rect = Rect{0, 0, 10, 10};
+  a.texel[0] = 1;
+  b.target = draw.state.depth;
+  b.rect = Rect{5, 5, 20, 30};
+  b.texel[0] = 2;
+  EXPECT_FALSE(scene.onlyClears());
+  scene.addClear(a, Rect{0, 0, kWidth, kHeight});
+  scene.addClear(b, Rect{0, 0, kWidth, kHeight});
+  ASSERT_TRUE(scene.onlyClears());
+  const std::vector<ClearRegion> clears = scene.takeClears();
+  ASSERT_EQ(clears.size(), 2u);
+  EXPECT_EQ(clears[0].texel[0], 1);
+  EXPECT_EQ(clears[1].texel[0], 2);
+  EXPECT_EQ(clears[1].rect.y1, 30);
+  EXPECT_TRUE(scene.empty());
+  scene.addClear(a, Rect{0, 0, kWidth, kHeight});
+  scene.add(draw.state, draw.call);
+  EXPECT_FALSE(scene.onlyClears());
+  scene.flush();
+  EXPECT_TRUE(scene.empty());
+}
+
 // "Basic Polygon Rasterization": the tie-breaking rule makes a mesh watertight. A jittered grid
 // covering the whole framebuffer, drawn with stencil INCREMENT_AND_WRAP: every sample ends at 1.
 TEST(BinnedDraw, SharedEdgesCoverEverySampleOnce) {
