@@ -6,7 +6,8 @@
 // (tests/shaders/multiview.vert/.frag). The oracle is computed from the spec's rules: view v
 // renders layer v of every attachment with ViewIndex v in both stages; load-op clears,
 // vkCmdClearAttachments and resolves apply to the views' layers and leave the other layers
-// alone; a query uses one query per view whose results add up to the total ("Queries"). Both
+// alone; an occlusion query uses one query per view whose results add up to the total
+// ("Queries"), and a timestamp written inside the instance one per view too. Both
 // drivers must give that image layer by layer (and so agree with each other).
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
@@ -46,7 +47,7 @@ struct Config {
   uint32_t viewMask = 0b101;
   uint32_t layers = 4;                                   // of every image
   bool clearAttachments = false;                         // vkCmdClearAttachments after the draw
-  bool occlusionQuery = false;                           // around the draw
+  bool occlusionQuery = false;                           // around the draw, then a timestamp
 };
 
 struct Result {
@@ -54,6 +55,8 @@ struct Result {
   std::vector<std::vector<float>> depth;    // per layer (single-sample only)
   std::vector<uint64_t> queries;            // one per view, when a query was used
   std::vector<uint64_t> available;          // their availability words
+  // A timestamp written inside the instance (with an occlusion query): one query per view.
+  std::vector<uint64_t> timestamps, timestampsAvailable;
 };
 
 bool inSquare(uint32_t x, uint32_t y, uint32_t view, uint32_t instance) {
@@ -290,7 +293,12 @@ Result render(VkPhysicalDevice pd, const Config& c) {
   VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
   qpci.queryCount = views + 1;  // the query uses one per view, from query 1
-  if (c.occlusionQuery) vkCreateQueryPool(dev, &qpci, nullptr, &queryPool);
+  VkQueryPool timestampPool = VK_NULL_HANDLE;
+  if (c.occlusionQuery) {
+    vkCreateQueryPool(dev, &qpci, nullptr, &queryPool);
+    qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    vkCreateQueryPool(dev, &qpci, nullptr, &timestampPool);
+  }
 
   const VkDeviceSize layerBytes = kSize * kSize * 4;
   uint8_t* mapped = nullptr;
@@ -306,6 +314,7 @@ Result render(VkPhysicalDevice pd, const Config& c) {
   VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   vkBeginCommandBuffer(cmd, &bi);
   if (queryPool) vkCmdResetQueryPool(cmd, queryPool, 0, qpci.queryCount);
+  if (timestampPool) vkCmdResetQueryPool(cmd, timestampPool, 0, qpci.queryCount);
 
   // Every layer of every image gets the "before" values, then the attachment layouts.
   auto barrier = [&](VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to, VkAccessFlags src,
@@ -378,6 +387,7 @@ Result render(VkPhysicalDevice pd, const Config& c) {
   if (queryPool) vkCmdBeginQuery(cmd, queryPool, 1, VK_QUERY_CONTROL_PRECISE_BIT);
   vkCmdDraw(cmd, 6, 2, 0, 0);
   if (queryPool) vkCmdEndQuery(cmd, queryPool, 1);
+  if (timestampPool) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestampPool, 1);
   if (c.clearAttachments) {
     // In a multiview subpass the rectangle must be layer 0 of 1 and is cleared in every view.
     VkClearAttachment attachments[2] = {{VK_IMAGE_ASPECT_COLOR_BIT, 0, {}}, {VK_IMAGE_ASPECT_DEPTH_BIT, 0, {}}};
@@ -424,6 +434,11 @@ Result render(VkPhysicalDevice pd, const Config& c) {
     vkGetQueryPoolResults(dev, queryPool, 1, views, words.size() * 8, words.data(), 16,
                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
     for (uint32_t v = 0; v < views; ++v) result.queries.push_back(words[2 * v]), result.available.push_back(words[2 * v + 1]);
+    vkGetQueryPoolResults(dev, timestampPool, 1, views, words.size() * 8, words.data(), 16,
+                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+    for (uint32_t v = 0; v < views; ++v)
+      result.timestamps.push_back(words[2 * v]), result.timestampsAvailable.push_back(words[2 * v + 1]);
+    vkDestroyQueryPool(dev, timestampPool, nullptr);
     vkDestroyQueryPool(dev, queryPool, nullptr);
   }
 
@@ -478,6 +493,13 @@ void checkQueries(const char* what, const Config& c, const Result& r, bool requi
     if (r.available[v]) sum += r.queries[v];
   }
   EXPECT_EQ(sum, expectedSamples(c)) << what << ": the views' queries add up to the samples that passed";
+  // "Timestamp Queries": N queries as well; either the first is the timestamp and the others
+  // are zero, or all are timestamps. Either way the first is one.
+  ASSERT_FALSE(r.timestamps.empty()) << what;
+  EXPECT_NE(r.timestampsAvailable[0], 0u) << what << ": the first timestamp query is available";
+  EXPECT_NE(r.timestamps[0], 0u) << what << ": the first timestamp query holds a timestamp";
+  for (size_t v = 1; requireAllAvailable && v < r.timestamps.size(); ++v)
+    EXPECT_NE(r.timestampsAvailable[v], 0u) << what << ": the timestamp query of view " << v << " is available";
 }
 
 // Renders on Tessera and on lavapipe (when installed); both must give the spec's layers.
