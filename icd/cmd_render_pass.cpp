@@ -5,12 +5,15 @@
 //
 // Rendering writes attachments in place (Tessera has no tile memory), so store operations and
 // layouts need no work; multisample resolves run when a subpass (or dynamic rendering) ends.
-// Only the base array layer of each attachment view is rendered.
+// Draws render the base array layer of each attachment view, or with multiview the layer of
+// each view of the subpass's view mask (icd/multiview.h); clears and resolves then apply to
+// those layers.
 #include <algorithm>
 #include <cstring>
 
 #include "command_buffer.h"
 #include "entrypoints.h"
+#include "multiview.h"
 #include "parallel_copy.h"
 #include "render_pass.h"
 #include "resources.h"
@@ -76,6 +79,9 @@ struct Clear {
   enum Kind : uint8_t { None, Color, Depth, Stencil } kind = None;
   raster::AttachmentView target;
   VkClearValue value{};
+  // Load-op clears of a multiview render pass instance: the layers (views) to clear; 0 clears
+  // the instance's `layers` layers.
+  uint32_t viewMask = 0;
 };
 
 // The texel a clear writes ("Clear Values" conversions); false when there is nothing to write.
@@ -110,6 +116,11 @@ struct BeginTargetsCmd {
   void execute(ExecContext& ctx) const {
     ctx.targets = targets;
     for (uint32_t i = 0; i < clearCount; ++i) {
+      // Multiview load clears apply to the views' layers and run at once.
+      if (clears[i].viewMask) {
+        multiview::forEachView(clears[i].viewMask, [&](uint32_t view) { clearRect(clears[i], targets.renderArea, view); });
+        continue;
+      }
       // "Load Operations" on one layer join the render pass's first scene: each tile clears
       // its part right before drawing (in cache), a colour clear under an opaque primitive
       // covering the tile not at all. Layered clears run at once.
@@ -139,10 +150,22 @@ struct EndTargetsCmd {
     const size_t rows = size_t(std::max(area.y1 - area.y0, 0));
     for (uint32_t i = 0; i < t.resolveCount; ++i) {
       const auto& r = t.resolves[i];
-      const size_t rowBytes = size_t(std::max(area.x1 - area.x0, 0)) * std::max(r.src.samples, 1u) * r.src.texelSize * t.layers;
-      forEachRow(rows, rowBytes, [&](size_t row) {
-        const raster::Rect band{area.x0, area.y0 + int32_t(row), area.x1, area.y0 + int32_t(row) + 1};
-        raster::resolveAttachment(r.src, r.dst, r.aspect, r.mode, band, t.layers);
+      // Multiview resolves each view's layer ("Multisample resolve operations" apply to the
+      // layers the subpass renders); otherwise `layers` layers from the base.
+      auto resolveLayers = [&](const raster::AttachmentView& src, const raster::AttachmentView& dst, uint32_t layers) {
+        const size_t rowBytes = size_t(std::max(area.x1 - area.x0, 0)) * std::max(src.samples, 1u) * src.texelSize * layers;
+        forEachRow(rows, rowBytes, [&](size_t row) {
+          const raster::Rect band{area.x0, area.y0 + int32_t(row), area.x1, area.y0 + int32_t(row) + 1};
+          raster::resolveAttachment(src, dst, r.aspect, r.mode, band, layers);
+        });
+      };
+      if (!t.viewMask) {
+        resolveLayers(r.src, r.dst, t.layers);
+        continue;
+      }
+      multiview::forEachView(t.viewMask, [&](uint32_t view) {
+        const raster::AttachmentView src = multiview::layerOf(r.src, view), dst = multiview::layerOf(r.dst, view);
+        if (src.base && dst.base) resolveLayers(src, dst, 1);
       });
     }
     ctx.targets = {};
@@ -181,6 +204,12 @@ struct ClearAttachmentsCmd {
                           std::min(int32_t(rc.offset.x + int32_t(rc.extent.width)), ctx.targets.renderArea.x1),
                           std::min(int32_t(rc.offset.y + int32_t(rc.extent.height)), ctx.targets.renderArea.y1)};
         if (area.x0 >= area.x1 || area.y0 >= area.y1) continue;
+        // In a multiview subpass the rectangle (baseArrayLayer 0, layerCount 1) is cleared in
+        // each view's layer ("Clearing Images Inside a Render Pass Instance").
+        if (ctx.targets.viewMask) {
+          multiview::forEachView(ctx.targets.viewMask, [&](uint32_t view) { clearRect(c, area, view); });
+          continue;
+        }
         for (uint32_t l = 0; l < rects[r].layerCount; ++l) clearRect(c, area, rects[r].baseArrayLayer + l);
       }
     }
@@ -206,6 +235,7 @@ void recordSubpassTargets(CommandBuffer* cb, const CommandBuffer::PassRecording&
   c->targets.renderArea = area;
   c->targets.layers = layers;
   const RenderPass::Subpass& sp = rp.subpasses[subpass];
+  c->targets.viewMask = sp.viewMask;
   c->targets.colorCount = uint32_t(std::min<size_t>(sp.colors.size(), abi::kMaxColorAttachments));
   for (uint32_t i = 0; i < c->targets.colorCount; ++i) {
     const uint32_t a = sp.colors[i].attachment;
@@ -232,19 +262,25 @@ void recordSubpassTargets(CommandBuffer* cb, const CommandBuffer::PassRecording&
   }
   // LOAD_OP_CLEAR ("Render Pass Load Operations"): an attachment is cleared when the first
   // subpass that uses it begins; an attachment no subpass uses has its load and store
-  // operations ignored (VkAttachmentDescription), so it is never cleared.
+  // operations ignored (VkAttachmentDescription), so it is never cleared. With multiview the
+  // load operation happens for each view at the first subpass of that view that uses the
+  // attachment, on the view's layer (RenderPass::loadViews).
   const VkClearValue* clearValues = rec.clearValues;
   for (uint32_t a = 0; a < rp.attachments.size(); ++a) {
     const VkAttachmentDescription2& d = rp.attachments[a];
     const FormatInfo* f = formatInfo(d.format);
-    if (!f || a >= rec.clearValueCount || !clearValues || rp.firstUse[a] != subpass) continue;
+    if (!f || a >= rec.clearValueCount || !clearValues) continue;
+    const uint32_t viewMask = rp.loadViews.empty() ? 0 : rp.loadViews[subpass][a];
+    if (rp.loadViews.empty() ? rp.firstUse[a] != subpass : viewMask == 0) continue;
     if (f->isDepthStencil()) {
       if (f->hasDepth() && d.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-        c->clears[c->clearCount++] = {Clear::Depth, attachmentView(views[a], VK_IMAGE_ASPECT_DEPTH_BIT), clearValues[a]};
+        c->clears[c->clearCount++] = {Clear::Depth, attachmentView(views[a], VK_IMAGE_ASPECT_DEPTH_BIT), clearValues[a],
+                                      viewMask};
       if (f->hasStencil() && d.stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-        c->clears[c->clearCount++] = {Clear::Stencil, attachmentView(views[a], VK_IMAGE_ASPECT_STENCIL_BIT), clearValues[a]};
+        c->clears[c->clearCount++] = {Clear::Stencil, attachmentView(views[a], VK_IMAGE_ASPECT_STENCIL_BIT), clearValues[a],
+                                      viewMask};
     } else if (d.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-      c->clears[c->clearCount++] = {Clear::Color, attachmentView(views[a], VK_IMAGE_ASPECT_COLOR_BIT), clearValues[a]};
+      c->clears[c->clearCount++] = {Clear::Color, attachmentView(views[a], VK_IMAGE_ASPECT_COLOR_BIT), clearValues[a], viewMask};
     }
   }
 }
@@ -317,9 +353,10 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBu
   if (!c) return;
   c->targets.active = true;
   c->targets.renderArea = rectOf(info->renderArea);
-  // With a view mask the views are the layers named by its bits (multiview is not offered, so
-  // the mask is 0 and layerCount counts the layers).
-  c->targets.layers = std::max(info->layerCount, 1u);
+  // With a view mask the views are the layers named by its bits and layerCount is ignored;
+  // load-op clears then clear the views' layers.
+  c->targets.viewMask = info->viewMask;
+  c->targets.layers = info->viewMask ? 1 : std::max(info->layerCount, 1u);
   c->targets.colorCount = std::min(info->colorAttachmentCount, abi::kMaxColorAttachments);
   c->clearCount = 0;
   c->clears = cb->allocateArray<Clear>(kMaxRenderingClears);
@@ -337,18 +374,19 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginRendering(VkCommandBuffer commandBu
     const ImageView* v = a.imageView ? fromHandle<ImageView>(a.imageView) : nullptr;
     c->targets.color[i] = attachmentView(v, VK_IMAGE_ASPECT_COLOR_BIT);
     if (v && !resuming && a.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      c->clears[c->clearCount++] = {Clear::Color, c->targets.color[i], a.clearValue};
+      c->clears[c->clearCount++] = {Clear::Color, c->targets.color[i], a.clearValue, info->viewMask};
     if (v) resolveTarget(a, c->targets.color[i], VK_IMAGE_ASPECT_COLOR_BIT);
   }
   if (const VkRenderingAttachmentInfo* d = info->pDepthAttachment; d && d->imageView) {
     c->targets.depth = attachmentView(fromHandle<ImageView>(d->imageView), VK_IMAGE_ASPECT_DEPTH_BIT);
-    if (!resuming && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR) c->clears[c->clearCount++] = {Clear::Depth, c->targets.depth, d->clearValue};
+    if (!resuming && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      c->clears[c->clearCount++] = {Clear::Depth, c->targets.depth, d->clearValue, info->viewMask};
     resolveTarget(*d, c->targets.depth, VK_IMAGE_ASPECT_DEPTH_BIT);
   }
   if (const VkRenderingAttachmentInfo* s = info->pStencilAttachment; s && s->imageView) {
     c->targets.stencil = attachmentView(fromHandle<ImageView>(s->imageView), VK_IMAGE_ASPECT_STENCIL_BIT);
     if (!resuming && s->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      c->clears[c->clearCount++] = {Clear::Stencil, c->targets.stencil, s->clearValue};
+      c->clears[c->clearCount++] = {Clear::Stencil, c->targets.stencil, s->clearValue, info->viewMask};
     resolveTarget(*s, c->targets.stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
   }
 }

@@ -3,6 +3,7 @@
 // left to order; events and queries do have observable state.
 #include "command_buffer.h"
 #include "entrypoints.h"
+#include "multiview.h"
 #include "query_pool.h"
 #include "resources.h"
 #include "sync.h"
@@ -24,10 +25,24 @@ struct WaitEventsCmd {
   }
 };
 
+// Inside a multiview render pass instance a query uses one query per view, from `query` on
+// ("Queries": how results are distributed is the implementation's choice, their sum must be
+// the total). Tessera writes the whole result to the first and 0 to the others, and makes them
+// all available.
+void writeOtherViews(QueryPool* pool, uint32_t query, const ExecContext& ctx) {
+  const uint32_t n = ctx.targets.active ? multiview::viewCount(ctx.targets.viewMask) : 0;
+  for (uint32_t i = 1; i < n && query + i < pool->count; ++i) pool->write(query + i, 0);
+}
+
+// "Timestamp Queries" in a multiview render pass instance: the first query is the timestamp
+// and the other views' queries are zero (the first of the behaviours the spec allows).
 struct WriteTimestampCmd {
   QueryPool* pool;
   uint32_t query;
-  void execute(ExecContext&) const { pool->write(query, timestampNow()); }
+  void execute(ExecContext& ctx) const {
+    writeOtherViews(pool, query, ctx);
+    pool->write(query, timestampNow());
+  }
 };
 
 struct ResetQueryPoolCmd {
@@ -50,6 +65,7 @@ struct EndQueryCmd {
   QueryPool* pool;
   uint32_t query;
   void execute(ExecContext& ctx) const {
+    writeOtherViews(pool, query, ctx);
     pool->write(query, pool->type == VK_QUERY_TYPE_OCCLUSION ? ctx.occlusionSamples : 0);
     if (pool->type == VK_QUERY_TYPE_OCCLUSION) ctx.occlusionActive = false;
   }

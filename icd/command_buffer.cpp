@@ -8,6 +8,7 @@
 #include "queue.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
+#include "multiview.h"
 
 namespace tessera {
 
@@ -71,6 +72,26 @@ void CommandBuffer::execute(ExecContext& ctx) const {
 }
 
 void ExecContext::draw(const raster::DrawState& state, const raster::DrawCall& call) {
+  if (!targets.viewMask) {
+    drawOne(state, call);
+    return;
+  }
+  // "Multiview": the draw is broadcast to each view of the mask, one after another; view v
+  // renders into layer v of every attachment and its shaders read ViewIndex v from their
+  // resources. Each view's draw has other attachment addresses, so a scene holds one view.
+  multiview::forEachView(targets.viewMask, [&](uint32_t view) {
+    raster::DrawState s = state;
+    for (uint32_t i = 0; i < s.colorCount; ++i) s.color[i] = multiview::layerOf(state.color[i], view);
+    s.depth = multiview::layerOf(state.depth, view);
+    s.stencil = multiview::layerOf(state.stencil, view);
+    abi::BoundResources& r = viewResources.emplace_back(state.resources ? *state.resources : abi::BoundResources{});
+    r.viewIndex = view;
+    s.resources = &r;
+    drawOne(s, call);
+  });
+}
+
+void ExecContext::drawOne(const raster::DrawState& state, const raster::DrawCall& call) {
   if (raster::defaultRasterPath() == raster::RasterPath::Reference) {
     raster::drawReference(state, call);
     return;
@@ -93,14 +114,16 @@ void ExecContext::clear(const raster::ClearRegion& region) {
 }
 
 void ExecContext::flushDraws() {
-  if (!scene) return;
-  // Clears no draw followed: the whole rectangles at once, in parallel bands with streaming
-  // stores (per tile, a clear costs more and no drawing profits from the cache).
-  if (scene->onlyClears()) {
-    for (const raster::ClearRegion& c : scene->takeClears()) fillAttachmentRect(c.target, c.texel, c.rect, 0);
-    return;
+  if (scene) {
+    // Clears no draw followed: the whole rectangles at once, in parallel bands with streaming
+    // stores (per tile, a clear costs more and no drawing profits from the cache).
+    if (scene->onlyClears()) {
+      for (const raster::ClearRegion& c : scene->takeClears()) fillAttachmentRect(c.target, c.texel, c.rect, 0);
+    } else {
+      scene->flush();
+    }
   }
-  scene->flush();
+  viewResources.clear();  // no draw in flight points at them any more
 }
 
 }  // namespace tessera

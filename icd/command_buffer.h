@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -34,6 +35,9 @@ struct RenderTargets {
   raster::AttachmentView depth, stencil;
   raster::Rect renderArea{};
   uint32_t layers = 1;  // framebuffer layers / VkRenderingInfo::layerCount (load-op clears)
+  // The subpass's (or VkRenderingInfo's) view mask: non-zero runs each draw once per view
+  // into the view's layer (icd/multiview.h); `layers` is then 1 and unused.
+  uint32_t viewMask = 0;
   // Multisample resolves done when the subpass (or the render pass instance) ends.
   struct Resolve {
     raster::AttachmentView src, dst;
@@ -60,12 +64,19 @@ struct ExecContext {
   // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
   // sees the draws done, in order; so does the end of every command buffer.
   raster::Scene* scene = nullptr;  // the queue's (Queue::scene), created on first use
+  // Multiview: each view's copy of a draw's resources (naming its ViewIndex), kept until the
+  // scene that points at them is flushed.
+  std::deque<abi::BoundResources> viewResources;
+  // Runs a draw into the current targets: once, or once per view of targets.viewMask.
   void draw(const raster::DrawState& state, const raster::DrawCall& call);
   // Render pass load clears go into the scene too (binned path): clear(region) of the current
   // targets' render area, in order with the draws that follow.
   bool clearsJoinScene() const;
   void clear(const raster::ClearRegion& region);
   void flushDraws();
+
+ private:
+  void drawOne(const raster::DrawState& state, const raster::DrawCall& call);
 };
 
 // What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.

@@ -238,6 +238,11 @@ FeatureSet supportedFeatures() {
   f.shaderSampledImageArrayDynamicIndexing = true;
   f.shaderSampledImageArrayNonUniformIndexing = true;
   f.descriptorBindingSampledImageUpdateAfterBind = true;
+  // Multiview (render pass 1 and 2 view masks, dynamic rendering's viewMask): each draw runs
+  // once per view into the view's layer with ViewIndex (icd/multiview.h,
+  // ExecContext::draw); clears, resolves and queries per view (cmd_render_pass.cpp,
+  // cmd_sync.cpp); tests/api/multiview_test.cpp. No geometry or tessellation stages exist.
+  f.multiview = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

@@ -50,8 +50,10 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
                                     VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
   v11.subgroupQuadOperationsInAllStages = VK_FALSE;
   v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+  // Multiview draws each view one after another with the draw's own instance indices
+  // (icd/multiview.h), so instance indices are not limited by the view count: lavapipe's limit.
   v11.maxMultiviewViewCount = 6;
-  v11.maxMultiviewInstanceIndex = (1u << 27) - 1;
+  v11.maxMultiviewInstanceIndex = (1u << 31) - 1;
   v11.protectedNoFault = VK_FALSE;
   v11.maxPerSetDescriptors = kMaxPerSetDescriptors;
   v11.maxMemoryAllocationSize = pd.memory.memoryHeaps[0].size;

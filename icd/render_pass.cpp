@@ -32,8 +32,18 @@ VkResult create(Device* dev, const VkAllocationCallbacks* pAllocator, RenderPass
 
 void tessera::computeFirstUses(RenderPass& rp) {
   rp.firstUse.assign(rp.attachments.size(), RenderPass::kUnused);
+  bool multiview = false;
+  for (const RenderPass::Subpass& sp : rp.subpasses) multiview |= sp.viewMask != 0;
+  rp.loadViews.assign(multiview ? rp.subpasses.size() : 0, std::vector<uint32_t>(rp.attachments.size(), 0));
+  std::vector<uint32_t> viewsUsed(multiview ? rp.attachments.size() : 0, 0);
   auto use = [&](uint32_t subpass, uint32_t attachment) {
-    if (attachment < rp.firstUse.size() && rp.firstUse[attachment] == RenderPass::kUnused) rp.firstUse[attachment] = subpass;
+    if (attachment >= rp.firstUse.size()) return;  // VK_ATTACHMENT_UNUSED
+    if (rp.firstUse[attachment] == RenderPass::kUnused) rp.firstUse[attachment] = subpass;
+    if (!multiview) return;
+    // "Multiview": the load operation of each view happens at that view's first use.
+    const uint32_t viewMask = rp.subpasses[subpass].viewMask;
+    rp.loadViews[subpass][attachment] |= viewMask & ~viewsUsed[attachment];
+    viewsUsed[attachment] |= viewMask;
   };
   // Preserve attachments are not uses: they only keep contents across a subpass.
   for (uint32_t s = 0; s < rp.subpasses.size(); ++s) {
@@ -85,6 +95,13 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass2(VkDevice device, cons
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
                                                          const VkAllocationCallbacks* pAllocator, VkRenderPass* pRenderPass) {
   RenderPass rp;
+  // VkRenderPassMultiviewCreateInfo: subpass i's view mask (render pass 2 has it in
+  // VkSubpassDescription2); view offsets only qualify dependencies, which need no work here,
+  // and correlation masks are hints.
+  const VkRenderPassMultiviewCreateInfo* multiview = nullptr;
+  for (auto* e = static_cast<const VkBaseInStructure*>(ci->pNext); e; e = e->pNext)
+    if (e->sType == VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO)
+      multiview = reinterpret_cast<const VkRenderPassMultiviewCreateInfo*>(e);
   try {
     for (uint32_t i = 0; i < ci->attachmentCount; ++i) {
       const VkAttachmentDescription& a = ci->pAttachments[i];
@@ -96,6 +113,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass(VkDevice device, const
       RenderPass::Subpass sp;
       sp.flags = s.flags;
       sp.bindPoint = s.pipelineBindPoint;
+      if (multiview && i < multiview->subpassCount) sp.viewMask = multiview->pViewMasks[i];
       for (uint32_t k = 0; k < s.inputAttachmentCount; ++k) sp.inputs.push_back(reference(s.pInputAttachments[k]));
       for (uint32_t k = 0; k < s.colorAttachmentCount; ++k) sp.colors.push_back(reference(s.pColorAttachments[k]));
       if (s.pResolveAttachments)

@@ -28,6 +28,11 @@ struct RenderPass {
   // operations happen there ("Render Pass Load Operations"), never for unused attachments.
   static constexpr uint32_t kUnused = ~0u;
   std::vector<uint32_t> firstUse;
+  // Multiview ("Multiview": all subpasses have view masks or none): an attachment's load
+  // operation happens for each view at the first subpass of that view that uses it.
+  // loadViews[s][a]: the views whose first use of attachment a is subpass s; empty when the
+  // render pass does not use multiview.
+  std::vector<std::vector<uint32_t>> loadViews;
 };
 
 // Fills rp.firstUse from its subpasses (render_pass.cpp). May throw std::bad_alloc.

@@ -187,6 +187,13 @@ llvm::Value* Translator::batchField(size_t offset, llvm::Type* type) {
   return b().CreateLoad(type, b().CreateConstGEP1_32(b().getInt8Ty(), wgState_, uint32_t(offset)));
 }
 
+// ViewIndex: the same for the whole draw, so the draw's resources carry it
+// (abi::BoundResources::viewIndex; 0 outside multiview render pass instances).
+llvm::Value* Translator::viewIndex() {
+  return b().CreateLoad(b().getInt32Ty(),
+                        b().CreateConstGEP1_32(b().getInt8Ty(), resources_, uint32_t(offsetof(abi::BoundResources, viewIndex))));
+}
+
 llvm::Value* Translator::aliveMask() {
   auto& B = b();
   llvm::Value* bits = batchField(offsetof(abi::FragmentBatch, alive), B.getInt32Ty());
@@ -612,7 +619,7 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
       case spv::BuiltIn::BaseVertex: v.leaves = {batchField(offsetof(abi::VertexBatch, baseVertex), i32)}; break;
       case spv::BuiltIn::BaseInstance: v.leaves = {batchField(offsetof(abi::VertexBatch, baseInstance), i32)}; break;
       case spv::BuiltIn::DrawIndex: v.leaves = {batchField(offsetof(abi::VertexBatch, drawIndex), i32)}; break;
-      case spv::BuiltIn::ViewIndex:
+      case spv::BuiltIn::ViewIndex: v.leaves = {viewIndex()}; break;
       case spv::BuiltIn::DeviceIndex: v.leaves = {B.getInt32(0)}; break;
       default: fail("unsupported built-in " + std::to_string(uint32_t(builtIn)) + " in a vertex shader");
     }
@@ -644,9 +651,9 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
       for (uint32_t c = 0; c < 2; ++c)
         v.leaves.push_back(batchField(offsetof(abi::FragmentBatch, samplePosition) + 4 * c, B.getFloatTy()));
       break;
+    case spv::BuiltIn::ViewIndex: v.leaves = {viewIndex()}; break;
     case spv::BuiltIn::Layer:
     case spv::BuiltIn::ViewportIndex:
-    case spv::BuiltIn::ViewIndex:
     case spv::BuiltIn::DeviceIndex:
       v.leaves = {B.getInt32(0)};
       break;

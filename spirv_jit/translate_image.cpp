@@ -346,7 +346,9 @@ bool Images::run() {
         if (it && it->image.dim == spv::Dim::SubpassData) {
           // subpassLoad ("Input Attachments"): the coordinate is an offset from the fragment's
           // pixel, i.e. floor(FragCoord.xy) (also the pixel with per-sample shading); the
-          // layer is the one being rendered, which is the view's first.
+          // layer is the one being rendered: the view's first, or in a multiview subpass the
+          // layer of the view (ViewIndex; "Multiview" reads layer ViewIndex of the input
+          // attachment's view).
           t.noteFragCoordReads(0x3);
           for (uint32_t c = 0; c < 2; ++c) {
             llvm::Value* at = B.CreateConstGEP1_32(
@@ -358,7 +360,7 @@ bool Images::run() {
             t.unify(pixel, offset);
             xyz[c] = B.CreateAdd(pixel, offset);
           }
-          xyz[2] = B.getInt32(0);
+          xyz[2] = t.viewIndex();
         }
         if (ops.offset) {
           Val off = t.value(ops.offset);

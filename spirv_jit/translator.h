@@ -189,6 +189,7 @@ class Translator {
   }
   llvm::Value* batchIndex() const { return batch_; }
   llvm::Value* resources() const { return resources_; }
+  llvm::Value* viewIndex();  // ViewIndex of a graphics stage (an i32, uniform)
 
   [[noreturn]] void fail(const std::string& message);
 

@@ -92,6 +92,11 @@ struct BoundResources {
   const uint8_t* sets[kMaxBoundSets];
   uint32_t dynamicOffsets[kMaxDynamicBuffers];
   alignas(16) uint8_t pushConstants[kMaxPushConstantBytes];
+  // ViewIndex of the draw (multiview: a draw runs once per view of the subpass's view mask,
+  // each with a copy of its resources naming the view; 0 otherwise). It lives here rather
+  // than in the batches because the draw's resources pointer reaches the vertex and the
+  // fragment kernels unchanged, whichever draw path fills their batches.
+  uint32_t viewIndex;
 };
 static_assert(offsetof(BoundResources, dynamicOffsets) == 8 * kMaxBoundSets);
 static_assert(offsetof(BoundResources, pushConstants) == 8 * kMaxBoundSets + 4 * kMaxDynamicBuffers);

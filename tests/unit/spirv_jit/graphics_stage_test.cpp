@@ -517,3 +517,55 @@ TEST(GraphicsStages, FragmentKernelWritesUnorm8AttachmentsItself) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// "Multiview" / "Built-In Variables" (ViewIndex): both stages read the view the draw runs for
+// from the draw's resources (abi::BoundResources::viewIndex, set per view by the driver).
+// tests/shaders/multiview.vert places the square of view v at y = 4 + 4v and passes
+// (ViewIndex, InstanceIndex) on; multiview.frag writes its own ViewIndex as (v + 1) / 5 in red.
+TEST(GraphicsStages, ViewIndexComesFromTheDrawsResources) {
+  for (uint32_t W : kSimdWidths) {
+    auto vertex = compileStage("multiview_vert", GraphicsStage::Vertex, W);
+    auto fragment = compileStage("multiview_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(vertex && vertex->vertex && fragment && fragment->fragment);
+    for (uint32_t view : {0u, 3u, 5u}) {
+      tessera::abi::BoundResources resources{};
+      resources.viewIndex = view;
+      std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+      std::vector<float> position(4 * W), pointSize(W), clip(8 * W), cull(8 * W);
+      std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+      tessera::abi::VertexBatch vb{};
+      vb.resources = &resources;
+      vb.count = W;
+      vb.instanceIndex = 1;
+      for (uint32_t i = 0; i < W; ++i) vb.vertexIndex[i] = i;
+      vb.inputs = inputs.data();
+      vb.position = position.data();
+      vb.pointSize = pointSize.data();
+      vb.clipDistance = clip.data();
+      vb.cullDistance = cull.data();
+      vb.outputs = outputs.data();
+      vertex->vertex(&vb);
+      for (uint32_t i = 0; i < W; ++i) {
+        EXPECT_EQ(outputs[0 * W + i], view) << "W=" << W << " lane " << i;
+        EXPECT_EQ(outputs[1 * W + i], 1u);
+        const float cornerY = (i % 6 == 2 || i % 6 == 4 || i % 6 == 5) ? 1.0f : 0.0f;  // kCorners[i % 6].y
+        EXPECT_EQ(position[1 * W + i], (4.0f + 4.0f * float(view) + 16.0f * cornerY) / 16.0f - 1.0f);
+      }
+      std::vector<uint32_t> fragmentOutputs(kMaxInterfaceLocations * 4 * W, 0);
+      tessera::abi::FragmentBatch fb{};
+      fb.resources = &resources;
+      fb.coverage = W == 32 ? ~0u : (1u << W) - 1;
+      fb.inputs = inputs.data();  // (0, 0): view and instance as the vertex stage passed them
+      fb.outputs = fragmentOutputs.data();
+      fragment->fragment(&fb);
+      for (uint32_t l = 0; l < W; ++l)
+        EXPECT_EQ(asFloat(fragmentOutputs[l]), float(view + 1) * 0.2f) << "W=" << W << " lane " << l;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
