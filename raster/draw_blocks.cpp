@@ -424,11 +424,15 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
-  // Attachments the kernel writes itself: the pixel of the batch's first lane (its block's
-  // top-left pixel at W = 16, of its half at W = 8, of its quad at W = 4).
+  setDirectRows(fb, bx, by, first);
+  shadeAndWrite(fb, lanes);
+}
+
+// Attachments the kernel writes itself (FragmentBatch::direct): the pixel of the batch's first
+// lane, its block's top-left pixel at W = 16, of its half at W = 8, of its quad at W = 4.
+void FragmentStage::setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by, uint32_t first) const {
   for (uint32_t i = 0, bits = directColor_; bits; ++i, bits >>= 1)
     if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
-  shadeAndWrite(fb, lanes);
 }
 
 // A wholly covered single-sample block whose only work is the kernel's (wholeBlocksInKernel_):
@@ -456,8 +460,7 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
       std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
     }
     interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
-    for (uint32_t i = 0, bits = directColor_; bits; ++i, bits >>= 1)
-      if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
+    setDirectRows(fb, bx, by, first);
     s_->fragmentShader(&fb);
     // "Sample Counting": each lane left alive passed with its one sample.
     if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all));

@@ -238,6 +238,7 @@ class FragmentStage {
   // the per-lane bookkeeping (shadeWholeBlock).
   bool wholeBlocksInKernel_ = false;
   void shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b);
+  void setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by, uint32_t first) const;
 
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;
