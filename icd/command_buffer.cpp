@@ -96,22 +96,20 @@ void ExecContext::drawOne(const raster::DrawState& state, const raster::DrawCall
     raster::drawReference(state, call);
     return;
   }
+  queueScene().add(state, call);
+}
+
+raster::Scene& ExecContext::queueScene() {
   if (!scene) {
     if (!queue->scene) queue->scene = std::make_unique<raster::Scene>(ThreadPool::shared());
     scene = queue->scene.get();
   }
-  scene->add(state, call);
+  return *scene;
 }
 
 bool ExecContext::clearsJoinScene() const { return raster::defaultRasterPath() == raster::RasterPath::Binned; }
 
-void ExecContext::clear(const raster::ClearRegion& region) {
-  if (!scene) {
-    if (!queue->scene) queue->scene = std::make_unique<raster::Scene>(ThreadPool::shared());
-    scene = queue->scene.get();
-  }
-  scene->addClear(region, targets.renderArea);
-}
+void ExecContext::clear(const raster::ClearRegion& region) { queueScene().addClear(region, targets.renderArea); }
 
 void ExecContext::flushDraws() {
   if (scene) {
