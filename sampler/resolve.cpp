@@ -18,16 +18,45 @@ bool bytewiseUnorm8(VkFormat f) { return f == VK_FORMAT_R8G8B8A8_UNORM || f == V
 // float(c / 255.0) (equal to float(c) / 255.0f), sum in double in sample order, divide, round
 // to float, encode as "Conversion From Floating-Point to Normalized Fixed-Point" does (clamp,
 // times 255 in double, round to nearest even). A render pass's 4x resolve of a full-HD
-// attachment went through decodeTexel and encodeTexel for every sample (perf: msaa4_tris).
-void averageUnorm8Pixel(const uint8_t* s, uint32_t samples, uint8_t* d) {
-  for (int c = 0; c < 4; ++c) {
-    double sum = 0;
-    for (uint32_t i = 0; i < samples; ++i) sum += double(float(s[i * 4 + c]) / 255.0f);
-    const double f = double(float(sum / double(samples)));
-    const double clamped = f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;
-    constexpr double kRound = 4503599627370496.0;  // 2^52: adding and subtracting rounds to even
-    d[c] = uint8_t((clamped * 255.0 + kRound) - kRound);
+// attachment went through decodeTexel and encodeTexel for every sample (perf: msaa4_tris), then
+// through this arithmetic one component at a time (callgrind: ~300 instructions a pixel, a
+// quarter of msaa4_blend); the four components are now one vector. The same operations in the
+// same order: the file is compiled without contraction into fused multiply-adds, so the
+// round-to-even trick below rounds exactly once.
+using Int4 = int32_t __attribute__((vector_size(16)));
+using Float4 = float __attribute__((vector_size(16)));
+using Double4 = double __attribute__((vector_size(32)));
+
+// kSamples: the sample count when fixed at compile time (4, the common case, unrolled), else 0.
+template <uint32_t kSamples>
+__attribute__((always_inline)) inline void averageUnorm8Pixels(const uint8_t* s, uint32_t samples, uint8_t* d,
+                                                               uint32_t count) {
+  if (kSamples) samples = kSamples;
+  constexpr double kRound = 4503599627370496.0;  // 2^52: adding and subtracting rounds to even
+  const Double4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1};
+  for (uint32_t x = 0; x < count; ++x, s += size_t(samples) * 4, d += 4) {
+    Double4 sum = zero;
+    for (uint32_t i = 0; i < samples; ++i) {
+      const uint8_t* c = s + size_t(i) * 4;
+      const Int4 bytes = {c[0], c[1], c[2], c[3]};
+      sum += __builtin_convertvector(__builtin_convertvector(bytes, Float4) / 255.0f, Double4);
+    }
+    Double4 f = __builtin_convertvector(__builtin_convertvector(sum / double(samples), Float4), Double4);
+    f = f > zero ? (f < one ? f : one) : zero;
+    const Int4 out = __builtin_convertvector((f * 255.0 + kRound) - kRound, Int4);
+    const uint32_t packed = uint32_t(out[0]) | uint32_t(out[1]) << 8 | uint32_t(out[2]) << 16 | uint32_t(out[3]) << 24;
+    std::memcpy(d, &packed, 4);  // bytes in memory order on this little-endian target
   }
+}
+
+__attribute__((target_clones("default", "arch=x86-64-v3"))) void averageUnorm8Row(const uint8_t* s,
+                                                                                  uint32_t samples,
+                                                                                  uint8_t* d,
+                                                                                  uint32_t count) {
+  if (samples == 4)
+    averageUnorm8Pixels<4>(s, samples, d, count);
+  else
+    averageUnorm8Pixels<0>(s, samples, d, count);
 }
 
 }  // namespace
@@ -68,6 +97,14 @@ void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOff
 
   for (int32_t z = z0; z < z1; ++z) {
     for (int32_t y = y0; y < y1; ++y) {
+      if (inlineUnorm8) {
+        const uint8_t* s = src.data + size_t(z + srcOffset.z) * src.slicePitch +
+                           size_t(y + srcOffset.y) * src.rowPitch + size_t(x0 + srcOffset.x) * samples * srcTexel;
+        uint8_t* d = dst.data + size_t(z + dstOffset.z) * dst.slicePitch + size_t(y + dstOffset.y) * dst.rowPitch +
+                     size_t(x0 + dstOffset.x) * dstTexel;
+        averageUnorm8Row(s, samples, d, uint32_t(x1 - x0));
+        continue;
+      }
       for (int32_t x = x0; x < x1; ++x) {
         const uint8_t* s = src.data + size_t(z + srcOffset.z) * src.slicePitch +
                            size_t(y + srcOffset.y) * src.rowPitch +
@@ -77,10 +114,6 @@ void resolveRegion(const SubresourceView& src, const SubresourceView& dst, VkOff
                      size_t(x + dstOffset.x) * std::max(dst.samples, 1u) * dstTexel;
         if (!average) {
           std::memcpy(d, s, std::min(srcTexel, dstTexel));  // sample 0
-          continue;
-        }
-        if (inlineUnorm8) {
-          averageUnorm8Pixel(s, samples, d);
           continue;
         }
         double sum[4] = {0, 0, 0, 0};
