@@ -28,7 +28,8 @@ struct StageOutcome {
 
 std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
                                                          const PipelineLayout* layout, PipelineCacheStore* cache,
-                                                         const uint32_t* colorBlend, bool cacheOnly, bool* hit,
+                                                         const uint32_t* colorBlend, uint32_t colorSamples,
+                                                         bool cacheOnly, bool* hit,
                                                          bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
@@ -39,8 +40,10 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, layout);
-  if (req.stage == jit::GraphicsStage::Fragment)
+  if (req.stage == jit::GraphicsStage::Fragment) {
     std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
+    req.interface.colorSamples = colorSamples;
+  }
   req.external = cache;
   req.cacheOnly = cacheOnly;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
@@ -117,6 +120,9 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
 
   uint32_t colorBlend[abi::kMaxColorAttachments] = {};
   colorBlendPlan(info, g, colorBlend);
+  // The kernel's own attachment writes address this many samples per pixel.
+  const uint32_t colorSamples =
+      info.pMultisampleState && info.pMultisampleState->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 4u : 1u;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT) {
@@ -124,7 +130,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
-    auto program = compileStage(dev, st, layout, cache, colorBlend,
+    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
     if (i < 2) outcome.stageHit[i] = hit;
@@ -158,6 +164,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.fragCoordReads = f.fragCoordReads;
     s.fragment.directColorLocations = f.directColorLocations;
     std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);
+    s.fragment.directSamples = f.directSamples;
   }
 
   if (const auto* vi = info.pVertexInputState) {

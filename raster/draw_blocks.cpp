@@ -170,8 +170,9 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
   }
 }
 
+// sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
 TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool perspective, bool linearWeights,
-                                      BlockPixels& b) {
+                                      bool sampleDepths, BlockPixels& b) {
   // Two loops: the int64 -> double conversions have no vector form before AVX-512, and apart
   // from them the rest vectorizes at every width.
   double lin[3][kBlockLanes];
@@ -189,7 +190,7 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   if (perspective && linearWeights) storeWeights<true, true>(t, lin, b);
   else if (perspective) storeWeights<true, false>(t, lin, b);
   else if (linearWeights) storeWeights<false, true>(t, lin, b);
-  if (e.samples == 1) return;
+  if (e.samples == 1 || !sampleDepths) return;
   // "Depth Test" compares each sample's own depth: the plane at each sample location.
   for (uint32_t smp = 0; smp < e.samples; ++smp)
     for (int l = 0; l < kBlockLanes; ++l) {
@@ -256,7 +257,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
                                                      : blockCoverage(edges, region, bx, by, weights, b);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
-          if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, b);
+          if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && st.samples == 1) {
             shadeWholeBlock(bx, by, b);
             continue;
@@ -368,8 +369,9 @@ TESSERA_LANE_CLONES uint32_t fillBlockLanes(uint32_t first, uint32_t w, int32_t 
 // 4 samples: each sample's depth (sampleZ[sample * kMaxSimdWidth + lane]), and the Centroid
 // location FragmentBatch::centroid reports (the lowest covered sample's location of a partly
 // covered pixel, else the centre).
+// sampleZ: null when nothing reads the samples' depths (no per-fragment tests).
 void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, float* sampleZ, abi::FragmentBatch& fb) {
-  for (uint32_t smp = 0; smp < kMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
+  for (uint32_t smp = 0; sampleZ && smp < kMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
   for (uint32_t j = 0; j < w; ++j) {
     const uint32_t l = first + j;
     const uint32_t mask = b.sampleCoverage[l];
@@ -419,7 +421,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   // "Sample Mask Test": samples outside pSampleMask are not covered.
   const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), laneNeeds_,
                                           b, lanes.px, lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
-  if (samples > 1) fillBlockSampleLanes(first, W, b, &lanes.sampleZ[0][0], fb);
+  if (samples > 1) fillBlockSampleLanes(first, W, b, testsEnabled_ ? &lanes.sampleZ[0][0] : nullptr, fb);
   if (!earlyTests(fb, lanes, covered)) return;
   // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};

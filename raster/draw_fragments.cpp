@@ -160,10 +160,14 @@ void FragmentStage::retarget(const DrawState& state) {
     needLinear_ |= s_->fragment.inputInterpolation[l] == 1;
   }
   const uint32_t samples = std::max(s_->raster.samples, 1u);
-  needCentreDepth_ = testsEnabled_ || samples > 1 || (s_->fragmentShader && (s_->fragment.fragCoordReads & 0xC));
+  // (With several samples the tests read each sample's depth, computed with the same weights.)
+  needCentreDepth_ = testsEnabled_ || (s_->fragmentShader && (s_->fragment.fragCoordReads & 0xC));
   directColor_ = 0;
   const bool afterShaderChangesCoverage = s_->fragment.writesSampleMask || s_->alphaToCoverage || s_->alphaToOne;
-  if (blocks_ && s_->fragmentShader && samples == 1 && !afterShaderChangesCoverage && !(testsEnabled_ && !early_)) {
+  // The kernel addresses the samples it was compiled for (1, or 4 per pixel: FragmentBatch::
+  // directSamples); per-sample shading never reaches the block walker.
+  if (blocks_ && s_->fragmentShader && samples == s_->fragment.directSamples && !afterShaderChangesCoverage &&
+      !(testsEnabled_ && !early_)) {
     for (uint32_t i = 0; i < s_->colorCount && i < abi::kMaxColorAttachments; ++i) {
       const AttachmentView& att = s_->color[i];
       const bool unorm8 = att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM;
@@ -171,7 +175,7 @@ void FragmentStage::retarget(const DrawState& state) {
       const BlendAttachment& b = s_->blend[i];
       const uint32_t blend = b.enable ? abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp) : 0u;
       const bool sameBlend = blend == s_->fragment.directBlend[i] && (blend != 0) == b.enable;
-      if (att.base && unorm8 && std::max(att.samples, 1u) == 1 && b.writeMask && sameBlend &&
+      if (att.base && unorm8 && std::max(att.samples, 1u) == samples && b.writeMask && sameBlend &&
           (s_->fragment.directColorLocations >> i & 1) && (s_->fragment.colorOutputs >> i & 1))
         directColor_ |= 1u << i;
     }
@@ -572,6 +576,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     fb.outputs = outputs_.data();
     // Read back only when the shader writes SampleMask; lanes it leaves unwritten keep all samples.
     if (s_->fragment.writesSampleMask) std::fill_n(fb.sampleMask, W, ~0u);
+    // A kernel writing 4-sample attachments itself writes the samples left after the early tests.
+    fb.directSamples = directColor_ && samples > 1 ? sampleBits : nullptr;
     s_->fragmentShader(&fb);
     alive = fb.alive & coverage;
     // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)

@@ -90,6 +90,7 @@ void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
   h.u64(r.interface.simdWidth);
   h.u64(r.optimize);
   for (uint32_t b : r.interface.colorBlend) h.u64(b);
+  h.u64(r.interface.colorSamples);
   h.str(r.entryPoint);
   h.bytes(r.spirv.data(), r.spirv.size_bytes());
   // Specialization: the value bytes by constant id, in id order.
@@ -254,7 +255,7 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
-    u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8);
+    u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
   }
   u32(uint32_t(o.symbol.size()));
@@ -305,10 +306,13 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
         !get(interpolation, locations) || !get(f.outputComponents, locations) || !u32(&f.centroidInputs) ||
         !u32(&f.clipDistances) || !u32(&f.cullDistances) || !u32(&bits) || !u32(&fragmentBits))
       return false;
-    // FragCoord components (4 bits) and direct colour locations (one per colour attachment).
-    if ((fragmentBits & ~(0xFu | ((1u << abi::kMaxColorAttachments) - 1) << 8)) != 0) return false;
+    // FragCoord components (4 bits), direct colour locations (one per colour attachment) and
+    // their samples per pixel (1 or 4).
+    if ((fragmentBits & ~(0xFu | ((1u << abi::kMaxColorAttachments) - 1) << 8 | 0xFFu << 16)) != 0) return false;
     f.fragCoordReads = uint8_t(fragmentBits & 0xF);
     f.directColorLocations = uint8_t(fragmentBits >> 8);
+    f.directSamples = uint8_t(fragmentBits >> 16);
+    if (f.directSamples != 1 && f.directSamples != 4) return false;
     for (uint32_t& b : f.directBlend) {
       // A blend word must be one packBlend makes: enable set, factors and ops in range.
       if (!u32(&b)) return false;

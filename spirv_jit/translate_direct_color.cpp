@@ -45,9 +45,13 @@ void Translator::emitDirectColorWrites() {
   const uint32_t candidates = directColorCandidates(&leaves);
   if (!candidates) return;
   if (facts_) facts_->directColorLocations = uint8_t(candidates);
-  if (facts_)
+  // Attachments of 4 samples per pixel when the pipeline rasterizes with 4, else of 1.
+  const bool fourSamples = interface_.colorSamples == 4;
+  if (facts_) {
     for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc)
       facts_->directBlend[loc] = candidates >> loc & 1 ? interface_.colorBlend[loc] : 0u;
+    facts_->directSamples = fourSamples ? 4 : 1;
+  }
   auto& B = b();
   // The encode must round exactly as the codec does: no fast-math flag may reach it (with
   // reassociation, (x + 2^52) - 2^52 would fold to x).
@@ -180,7 +184,6 @@ void Translator::emitDirectColorWrites() {
     llvm::Value* zeroF = llvm::Constant::getNullValue(vf);
     llvm::Value* oneF = llvm::ConstantFP::get(vf, 1.0);
     llvm::Value* round = llvm::ConstantFP::get(vd, 4503599627370496.0);  // 2^52
-    llvm::Value* texel = llvm::Constant::getNullValue(vi);
     llvm::Value* pitch = batchField(target + offsetof(abi::FragmentBatch::DirectColor, pitch), B.getInt64Ty());
     llvm::Value* keep = batchField(target + offsetof(abi::FragmentBatch::DirectColor, keep), i32);
     llvm::Value* shifts[4];
@@ -188,7 +191,7 @@ void Translator::emitDirectColorWrites() {
       shifts[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, shift) + 4 * c, i32);
     llvm::Value* results[4];
     for (uint32_t c = 0; c < 4; ++c) results[c] = B.CreateBitCast(words[c], vf);
-    if (const uint32_t plan = interface_.colorBlend[loc]) {
+    if (const uint32_t plan = interface_.colorBlend[loc]; plan && !fourSamples) {
       // "Blending": the attachment's texels (lanes in block order) are needed, decoded.
       llvm::Value* current = loadBlockTexels(row, pitch);
       llvm::Value* k[4];
@@ -196,14 +199,86 @@ void Translator::emitDirectColorWrites() {
         k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
       blendUnorm8(plan, results, current, shifts, k);
     }
-    for (uint32_t c = 0; c < 4; ++c) {
-      llvm::Value* f = results[c];
-      f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
-      f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
-      llvm::Value* d = B.CreateFPExt(f, vd);
-      d = B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
-      texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shifts[c])));
+    auto encode = [&](llvm::Value* const (&colour)[4]) {
+      llvm::Value* texel = llvm::Constant::getNullValue(vi);
+      for (uint32_t c = 0; c < 4; ++c) {
+        llvm::Value* f = colour[c];
+        f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
+        f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
+        llvm::Value* d = B.CreateFPExt(f, vd);
+        d = B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
+        texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shifts[c])));
+      }
+      return texel;
+    };
+    if (fourSamples) {
+      // 4 samples per pixel: pixel x of a row is 4 consecutive texels, so a pixel row of the
+      // block is 4 * perRow words. The block's 4 * W sample texels go as 4 chunks of W words
+      // (W / 4 pixels each, row-major); element e of a chunk is sample e % 4 of its pixel
+      // e / 4, which takes the colour of that pixel's lane. Lane l's colour goes to the samples
+      // of directSamples[l] if l is alive; blending reads and blends each sample on its own.
+      llvm::Value* samplesAt = batchField(offsetof(abi::FragmentBatch, directSamples), B.getPtrTy());
+      std::vector<llvm::Constant*> laneIds, sampleBit;
+      for (uint32_t l = 0; l < w; ++l) laneIds.push_back(B.getInt32(l)), sampleBit.push_back(B.getInt32(1u << (l % 4)));
+      llvm::Value* laneAlive = B.CreateICmpNE(B.CreateAnd(B.CreateLShr(splat(aliveBits), llvm::ConstantVector::get(laneIds)),
+                                                          constInt(vi, 1)),
+                                              llvm::Constant::getNullValue(vi));
+      llvm::Value* laneSamples = B.CreateSelect(laneAlive, B.CreateAlignedLoad(vi, samplesAt, llvm::Align(4)),
+                                                llvm::Constant::getNullValue(vi));
+      const uint32_t plan = interface_.colorBlend[loc];
+      llvm::Value* k[4] = {};
+      if (plan)
+        for (uint32_t c = 0; c < 4; ++c)
+          k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
+      // Without blending every sample of a lane gets the lane's texel: encode once.
+      llvm::Value* laneTexels = plan ? nullptr : encode(results);
+      llvm::Value* keepSplat = splat(keep);
+      llvm::Value* writeBits = B.CreateNot(keepSplat);
+      const uint32_t pixelsPerChunk = w / 4;
+      for (uint32_t chunk = 0; chunk < 4; ++chunk) {
+        const uint32_t firstPixel = chunk * pixelsPerChunk;  // row-major in the block's pixels
+        std::vector<int> lanesOf(w);
+        for (uint32_t e = 0; e < w; ++e) {
+          const uint32_t pixel = firstPixel + e / 4;
+          lanesOf[e] = int(laneAt(pixel / perRow, pixel % perRow));
+        }
+        llvm::Value* at = B.CreateGEP(
+            B.getInt8Ty(), row,
+            B.CreateAdd(B.CreateMul(pitch, B.getInt64(firstPixel / perRow)), B.getInt64((firstPixel % perRow) * 16)));
+        llvm::Value* mask = B.CreateICmpNE(
+            B.CreateAnd(B.CreateShuffleVector(laneSamples, lanesOf), llvm::ConstantVector::get(sampleBit)),
+            llvm::Constant::getNullValue(vi));
+        llvm::Value* texels;
+        llvm::Value* current = nullptr;
+        if (plan) {
+          current = B.CreateMaskedLoad(vi, at, llvm::Align(4), mask, llvm::Constant::getNullValue(vi));
+          llvm::Value* colour[4];
+          for (uint32_t c = 0; c < 4; ++c) colour[c] = B.CreateShuffleVector(results[c], lanesOf);
+          blendUnorm8(plan, colour, current, shifts, k);
+          texels = encode(colour);
+        } else {
+          texels = B.CreateShuffleVector(laneTexels, lanesOf);
+        }
+        // The write mask's components keep the sample's bits (read only when some are kept).
+        auto* merge = llvm::BasicBlock::Create(ctx, "direct4_merge", fn);
+        auto* store = llvm::BasicBlock::Create(ctx, "direct4_store", fn);
+        llvm::BasicBlock* from = B.GetInsertBlock();
+        B.CreateCondBr(B.CreateICmpEQ(keep, B.getInt32(0)), store, merge);
+        B.SetInsertPoint(merge);
+        llvm::Value* old = current ? current : B.CreateMaskedLoad(vi, at, llvm::Align(4), mask, llvm::Constant::getNullValue(vi));
+        llvm::Value* merged = B.CreateOr(B.CreateAnd(texels, writeBits), B.CreateAnd(old, keepSplat));
+        B.CreateBr(store);
+        B.SetInsertPoint(store);
+        llvm::PHINode* out = B.CreatePHI(vi, 2);
+        out->addIncoming(texels, from);
+        out->addIncoming(merged, merge);
+        B.CreateMaskedStore(out, at, llvm::Align(4), mask);
+      }
+      B.CreateBr(next);
+      B.SetInsertPoint(next);
+      continue;
     }
+    llvm::Value* texel = encode(results);
     llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
     llvm::Value* keepRow = B.CreateVectorSplat(perRow, keep);
     llvm::Value* writeRow = B.CreateNot(keepRow);

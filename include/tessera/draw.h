@@ -83,6 +83,7 @@ struct FragmentInterface {
   uint8_t fragCoordReads = 0xF;
   uint8_t directColorLocations = 0;  // bit l: the kernel can write location l itself (FragmentBatch::direct)
   uint32_t directBlend[abi::kMaxColorAttachments] = {};  // the blend state of those writes (abi::packBlend)
+  uint8_t directSamples = 1;  // and the samples per pixel they address (1 or 4)
 };
 
 struct DrawState {

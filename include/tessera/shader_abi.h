@@ -186,6 +186,9 @@ struct FragmentBatch {
   // instead of writing outputs[l]. The batch's lanes are then a block of the attachment in
   // FragmentBatch order from the pixel at `row`: W = 16 a 4x4 block, W = 8 its half (4x2),
   // W = 4 one quad; `pitch` bytes from one pixel row to the next.
+  // A kernel compiled for 4 samples per pixel (ShaderInterface::colorSamples) addresses pixel x
+  // of a row as its 4 consecutive samples, and writes lane l's colour to the samples of
+  // directSamples[l] (the samples left after the early tests), blending each with its own.
   struct DirectColor {
     uint8_t* row;
     int64_t pitch;
@@ -195,6 +198,7 @@ struct FragmentBatch {
     float constants[4];  // blend constants clamped to [0, 1], for a kernel compiled with blending
   };
   DirectColor direct[kMaxColorAttachments];
+  const uint32_t* directSamples;  // per lane, for kernels compiled for 4 samples
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

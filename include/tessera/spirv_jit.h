@@ -32,6 +32,9 @@ struct ShaderInterface {
   // Fragment stages: each colour location's blend state (abi::packBlend; 0 none), so that the
   // kernel's own attachment writes blend as the pipeline does (GraphicsFacts::directBlend).
   uint32_t colorBlend[abi::kMaxColorAttachments] = {};
+  // Fragment stages: the pipeline's rasterizationSamples; the kernel's own attachment writes
+  // are compiled for 1 or 4 samples per pixel (GraphicsFacts::directSamples).
+  uint32_t colorSamples = 1;
 
   const DescriptorBinding* find(uint32_t set, uint32_t binding) const {
     for (const DescriptorBinding& b : bindings)
@@ -129,6 +132,9 @@ struct GraphicsFacts {
   // Per direct location, the blend state compiled into the kernel's writes (abi::packBlend; 0:
   // none); the draw loop names the attachment only when the draw's blend state is this one.
   uint32_t directBlend[abi::kMaxColorAttachments] = {};
+  // The samples per pixel of the attachments those writes address (1 or 4): the draw loop
+  // names an attachment only when the draw rasterizes with this many samples.
+  uint8_t directSamples = 1;
 };
 
 struct GraphicsCompileRequest {

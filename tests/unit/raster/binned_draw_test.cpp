@@ -310,10 +310,11 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
 // shader can change the result, and skips FragCoord and weights the kernel does not read. The
 // reference path takes the kernel's output words through its own per-fragment operations, so
 // equal images check the kernel's writes (blending included: the kernel is compiled with the
-// scene's blend state) against the loop's. R8G8B8A8 and B8G8R8A8 targets.
-std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool discard, uint32_t blend) {
-  static std::map<std::tuple<uint32_t, bool, uint32_t>, std::shared_ptr<const jit::GraphicsProgram>> programs;
-  auto& p = programs[{w, discard, blend}];
+// scene's blend state, and for 4 samples per pixel in 4-sample scenes) against the loop's.
+// R8G8B8A8 and B8G8R8A8 targets.
+std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool discard, uint32_t blend, uint32_t samples) {
+  static std::map<std::tuple<uint32_t, bool, uint32_t, uint32_t>, std::shared_ptr<const jit::GraphicsProgram>> programs;
+  auto& p = programs[{w, discard, blend, samples}];
   if (p) return p;
   std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + (discard ? "/binned_colour_discard_frag.spv" : "/binned_colour_frag.spv"),
                    std::ios::binary);
@@ -325,25 +326,30 @@ std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool dis
   req.spirv = words;
   req.interface.simdWidth = w;
   req.interface.colorBlend[0] = blend;
+  req.interface.colorSamples = samples;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
   EXPECT_EQ(r.status, jit::CompileStatus::Success) << r.message;
   p = r.program;
   return p;
 }
 
-// The kernel compiled with the scene's blend state (as a pipeline compiles it: its own writes
-// then blend), or with another one when `otherBlend` (the loop must then not let it write).
-void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherBlend = false) {
+// The kernel compiled with the scene's blend state and sample count (as a pipeline compiles it:
+// its own writes then blend and address that many samples per pixel), or with another blend
+// state or sample count when `otherState` (the loop must then not let it write).
+void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherState = false) {
   DrawState& s = sc.state;
   const BlendAttachment& b = s.blend[0];
   uint32_t blend = b.enable ? abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp) : 0u;
-  if (otherBlend) blend = blend ? 0u : abi::packBlend(6, 7, 0, 1, 0, 0);
-  auto program = jitColourKernel(w, sc.discard, blend);
+  const uint32_t samples = std::max(s.raster.samples, 1u);
+  const bool otherSamples = otherState && samples == 4;
+  if (otherState && !otherSamples) blend = blend ? 0u : abi::packBlend(6, 7, 0, 1, 0, 0);
+  auto program = jitColourKernel(w, sc.discard, blend, otherSamples ? 1u : samples);
   ASSERT_TRUE(program && program->fragment);
   s.fragmentShader = program->fragment;
   s.fragment.directColorLocations = program->facts.directColorLocations;
   s.fragment.fragCoordReads = program->facts.fragCoordReads;
   std::copy(program->facts.directBlend, program->facts.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);
+  s.fragment.directSamples = program->facts.directSamples;
   s.fragment.canDiscard = program->facts.canDiscard;
   s.fragment.writesFragDepth = program->facts.writesFragDepth;
   s.color[0].format = colourFormat;
@@ -354,8 +360,8 @@ TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) {
   std::mt19937 rng(20261125);
   int drawn = 0, changed = 0;
   for (int iteration = 0; iteration < 48; ++iteration) {
-    const uint32_t samples = iteration % 4 == 3 ? 4 : 1;
-    const VkFormat colourFormat = iteration % 2 ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
+    const uint32_t samples = iteration % 2 ? 4 : 1;
+    const VkFormat colourFormat = iteration / 4 % 2 ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     Scene scene = generateScene(sceneRng, samples);
@@ -378,7 +384,8 @@ TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) {
         got.reset(samples, sameInit);
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
-        // One run in three with a kernel compiled for another blend state than the draw's.
+        // One run in three with a kernel compiled for another blend state (or sample count) than
+        // the draw's.
         useJitKernel(scene, w, colourFormat, iteration % 3 == 1 && w == 8);
         drawBinned(scene.state, scene.call, pool);
         SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", format " << colourFormat << ", samples " << samples
