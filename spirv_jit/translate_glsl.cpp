@@ -1,10 +1,11 @@
-// GLSL.std.450 extended instructions. Basic operations map to LLVM intrinsics; transcendental
-// functions call the C library per lane (more accurate than the spec requires; a vectorized
-// approximation within the spec's bounds is a later optimization measured by bench/).
+// GLSL.std.450 extended instructions. Basic operations map to LLVM intrinsics; 32-bit exp, exp2,
+// sin and cos are inline IR (inline_math.h: a call would spill every live vector); the other
+// transcendental functions call libmvec's vector variants, or the C library per lane.
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <llvm/IR/Intrinsics.h>
 
+#include "inline_math.h"
 #include "translator.h"
 #include "vector_math.h"
 
@@ -224,6 +225,10 @@ bool Glsl::run() {
   auto in2 = [&](llvm::Intrinsic::ID id) { bin([&](llvm::Value* x, llvm::Value* y) { return intrinsic(id, {x, y}); }); };
   auto lib = [&](const char* f, const char* d) { un([&](llvm::Value* x) { return libm(f, d, {x}); }); };
   auto lib2 = [&](const char* f, const char* d) { bin([&](llvm::Value* x, llvm::Value* y) { return libm(f, d, {x, y}); }); };
+  // 32-bit floats inline, other widths through the library.
+  auto inlineOrLib = [&](llvm::Value* (*emit)(llvm::IRBuilderBase&, llvm::Value*), const char* f, const char* d) {
+    un([&](llvm::Value* x) { return x->getType()->getScalarType()->isFloatTy() ? emit(B, x) : libm(f, d, {x}); });
+  };
   switch (op) {
     case GLSLstd450Round: in(llvm::Intrinsic::round); return true;
     case GLSLstd450RoundEven: in(llvm::Intrinsic::roundeven); return true;
@@ -248,8 +253,8 @@ bool Glsl::run() {
     case GLSLstd450Fract: un([&](llvm::Value* x) { return B.CreateFSub(x, intrinsic(llvm::Intrinsic::floor, {x})); }); return true;
     case GLSLstd450Radians: un([&](llvm::Value* x) { return B.CreateFMul(x, fconst(x, 0.017453292519943295)); }); return true;
     case GLSLstd450Degrees: un([&](llvm::Value* x) { return B.CreateFMul(x, fconst(x, 57.29577951308232)); }); return true;
-    case GLSLstd450Sin: lib("sinf", "sin"); return true;
-    case GLSLstd450Cos: lib("cosf", "cos"); return true;
+    case GLSLstd450Sin: inlineOrLib(emitSinF32, "sinf", "sin"); return true;
+    case GLSLstd450Cos: inlineOrLib(emitCosF32, "cosf", "cos"); return true;
     case GLSLstd450Tan: lib("tanf", "tan"); return true;
     case GLSLstd450Asin: lib("asinf", "asin"); return true;
     case GLSLstd450Acos: lib("acosf", "acos"); return true;
@@ -262,9 +267,9 @@ bool Glsl::run() {
     case GLSLstd450Atanh: lib("atanhf", "atanh"); return true;
     case GLSLstd450Atan2: lib2("atan2f", "atan2"); return true;
     case GLSLstd450Pow: lib2("powf", "pow"); return true;
-    case GLSLstd450Exp: lib("expf", "exp"); return true;
+    case GLSLstd450Exp: inlineOrLib(emitExpF32, "expf", "exp"); return true;
     case GLSLstd450Log: lib("logf", "log"); return true;
-    case GLSLstd450Exp2: lib("exp2f", "exp2"); return true;
+    case GLSLstd450Exp2: inlineOrLib(emitExp2F32, "exp2f", "exp2"); return true;
     case GLSLstd450Log2: lib("log2f", "log2"); return true;
     case GLSLstd450Sqrt: in(llvm::Intrinsic::sqrt); return true;
     case GLSLstd450InverseSqrt: un([&](llvm::Value* x) { return B.CreateFDiv(fconst(x, 1.0), intrinsic(llvm::Intrinsic::sqrt, {x})); }); return true;
