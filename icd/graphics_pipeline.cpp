@@ -200,11 +200,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   if (const auto* ia = info.pInputAssemblyState) {
     s.topology = ia->topology;
     s.primitiveRestart = ia->primitiveRestartEnable;
-    // Adjacency topologies need a geometry stage ("Primitive Topologies"), patches
-    // tessellation, which is not offered.
-    if (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST ||
-        (ia->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN && !g.geometry)) {
-      *message = "adjacency topologies need a geometry shader, patch lists tessellation shaders";
+    // Patch lists need tessellation, which is not offered. Adjacency topologies (with the
+    // geometryShader feature) draw their primitives with or without a geometry stage.
+    if (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
+      *message = "patch lists need tessellation shaders, which are not supported";
       return VK_ERROR_UNKNOWN;
     }
   }

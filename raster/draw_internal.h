@@ -67,7 +67,23 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // triangle i: vertices i + 1, i + 2, 0
         for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin);
         break;
-      default:  // adjacency needs geometryShader, patches tessellation: neither is offered
+      // Without a geometry stage, a topology with adjacency draws the primitives it describes
+      // ("Line Lists With Adjacency" ...: the 2nd and 3rd vertices; triangles the 1st, 3rd
+      // and 5th of each primitive, v(2i) first); the adjacent vertices are only shaded.
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 3 < n; i += 4) line(begin + i + 1, begin + i + 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:  // odd i: v(2i), v(2i+4), v(2i+2)
+        for (uint32_t i = 0; n >= 6 && i < (n - 4) / 2; ++i)
+          triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2));
+        break;
+      default:  // patches need tessellation, which is not offered
         break;
     }
   };

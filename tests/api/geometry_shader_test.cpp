@@ -31,7 +31,7 @@ struct Draw {
 };
 
 struct GeometrySetup {
-  const char* geometryShader = "gs_quads_geom";
+  const char* geometryShader = "gs_quads_geom";  // null: none
   const char* fragmentShader = "gs_words_frag";
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
@@ -87,6 +87,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
                                                                          {VK_SHADER_STAGE_GEOMETRY_BIT, setup.geometryShader},
                                                                          {VK_SHADER_STAGE_FRAGMENT_BIT, setup.fragmentShader}};
   for (const auto& [stage, name] : stageShaders) {
+    if (!name) continue;  // no geometry stage
     const std::vector<uint32_t> code = loadCorpusShader(name);
     VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, code.size() * 4, code.data()};
     VkShaderModule m = VK_NULL_HANDLE;
@@ -96,7 +97,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   }
   const VkPushConstantRange push{VK_SHADER_STAGE_GEOMETRY_BIT, 0, 4};
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  plci.pushConstantRangeCount = 1;
+  plci.pushConstantRangeCount = setup.geometryShader ? 1 : 0;
   plci.pPushConstantRanges = &push;
   VkPipelineLayout layout;
   vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
@@ -170,7 +171,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   const VkDeviceSize offset = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
   for (const Draw& d : setup.draws) {
-    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_GEOMETRY_BIT, 0, 4, &d.row);
+    if (setup.geometryShader) vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_GEOMETRY_BIT, 0, 4, &d.row);
     vkCmdDraw(cmd, d.vertexCount, 1, d.firstVertex, 0);
   }
   vkCmdEndRendering(cmd);
@@ -493,6 +494,33 @@ TEST(GeometryShader, SmoothOutputsOnlyTheGeometryStageWrites) {
     for (uint32_t j = 0; j < 6; ++j)
       for (uint32_t i = 0; i < 6; ++i) fillRect(expected, x0 + i, y0 + j, x0 + i + 1, y0 + j + 1, {ramp[i], 500, ramp[j], 1000});
   checkBothDrivers(setup, &expected);
+}
+
+// "Triangle Strips With Adjacency" without a geometry stage (allowed with geometryShader): the
+// triangles drawn are the 1st, 3rd and 5th vertices of each primitive, v(2i) first and odd
+// ones as v(2i), v(2i+4), v(2i+2), so that with back faces culled a strip whose first triangle
+// is front-facing ("Basic Polygon Rasterization": positive area with counter-clockwise front
+// faces) covers its whole rectangle; the adjacent vertices, placed far off, draw nothing.
+TEST(GeometryShader, AdjacencyTopologiesWithoutAGeometryStageDrawTheirPrimitives) {
+  SKIP_WHEN_OTHER_DRIVER();
+  GeometrySetup setup;
+  setup.geometryShader = nullptr;
+  setup.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY;
+  setup.cullMode = VK_CULL_MODE_BACK_BIT;
+  // v0 (2, 2), v2 (2, 10), v4 (10, 2), v6 (10, 10), v8 (18, 2), v10 (18, 10); odd ones far off.
+  for (uint32_t v = 0; v < 12; ++v)
+    setup.positions.push_back(v % 2 ? pixel(-100.0f * float(v), 300.0f) : pixel(2.0f + 8.0f * float(v / 4), v % 4 ? 10.0f : 2.0f));
+  setup.draws = {{0, 12, 0}};
+  const Image ours = checkBothDrivers(setup, nullptr);
+  ASSERT_EQ(ours.size(), kSize * kSize * 4);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const uint32_t* t = &ours[size_t(y * kSize + x) * 4];
+      const bool inside = x >= 2 && x < 18 && y >= 2 && y < 10;
+      EXPECT_EQ(t[3], inside ? 1u : 0u) << "(" << x << ", " << y << ")";
+      // Flat: the provoking vertex v(2i) of triangle i.
+      if (inside) EXPECT_TRUE(t[0] == 0 || t[0] == 2 || t[0] == 4 || t[0] == 6) << t[0] << " at (" << x << ", " << y << ")";
+    }
 }
 
 }  // namespace
