@@ -1,14 +1,17 @@
 // Geometry kernels run directly (no Vulkan), at every SIMD width: the execution modes as facts,
 // per-vertex inputs (gl_in[].gl_Position and user locations), PrimitiveIdIn and InvocationId,
 // and the vertex records OpEmitVertex writes (abi::GeometryBatch: header, then the outputs by
-// location), with EndPrimitive's strip starts ("Geometry Shading"). Expected values are
-// computed here from the shaders' source (tests/shaders/gs_*.geom).
+// location), with EndPrimitive's strip starts ("Geometry Shading"); and a geometry stage's
+// facts through the application's pipeline cache. Expected values are computed here from the
+// shaders' source (tests/shaders/gs_*.geom).
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "code_cache.h"
 #include "compute_harness.h"
 #include "tessera/shader_abi.h"
 #include "tessera/spirv_jit.h"
@@ -190,6 +193,70 @@ TEST(GeometryStage, AdjacencyInputsLayerAndPrimitiveId) {
     for (uint32_t i = 0; i < W; ++i) ids.batch.primitiveIdIn[i] = 5 + i;
     primitiveId->geometry(&ids.batch);
     for (uint32_t i = 0; i < W; ++i) EXPECT_EQ(ids.word(2, abi::kGeometryPrimitiveId, i), 2 * (5 + i) + 1);
+  }
+}
+
+// An application's VkPipelineCache as the JIT sees it.
+struct MapCache final : tessera::jit::ExternalCache {
+  std::map<std::vector<uint8_t>, std::vector<uint8_t>> entries;
+  bool find(const uint8_t key[16], std::vector<uint8_t>* blob) override {
+    auto it = entries.find(std::vector<uint8_t>(key, key + 16));
+    if (it == entries.end()) return false;
+    *blob = it->second;
+    return true;
+  }
+  void insert(const uint8_t key[16], const std::vector<uint8_t>& blob) override {
+    entries[std::vector<uint8_t>(key, key + 16)] = blob;
+  }
+};
+
+// The code caches keep a geometry stage's execution modes and record layout with its object
+// (kind Geometry): linked back from the application's cache it runs the same; a blob whose
+// geometry facts are out of range (what a compile never produces) is refused.
+TEST(GeometryStage, FactsSurviveTheApplicationCacheAndDamagedOnesAreRefused) {
+  using namespace tessera::jit;
+  std::vector<uint32_t> words = loadShader("gs_invocations_geom");
+  GraphicsCompileRequest req;
+  req.stage = GraphicsStage::Geometry;
+  req.spirv = words;
+  req.interface.simdWidth = 8;
+  MapCache app;
+  req.external = &app;
+  GraphicsCompileResult first = compileGraphicsStage(req);
+  ASSERT_EQ(first.status, CompileStatus::Success) << first.message;
+  ASSERT_EQ(app.entries.size(), 1u);
+  const std::vector<uint8_t> blob = app.entries.begin()->second;
+  CachedObject object;
+  ASSERT_TRUE(deserializeObject(blob.data(), blob.size(), &object));
+  EXPECT_EQ(object.kind, ObjectKind::Geometry);
+  const auto& g = object.facts.geometry;
+  EXPECT_EQ(g.inputVertices, 1u);
+  EXPECT_EQ(g.outputTopology, 0u);
+  EXPECT_EQ(g.maxVertices, 2u);
+  EXPECT_EQ(g.invocations, 3u);
+  EXPECT_EQ(g.vertexWords, first.program->facts.geometry.vertexWords);
+  std::string error;
+  auto linked = std::static_pointer_cast<const GraphicsProgram>(
+      CodeCache::instance().load(computeCacheKey(req), object, &error, false));
+  ASSERT_TRUE(linked && linked->geometry) << error;
+  EXPECT_EQ(linked->stage, GraphicsStage::Geometry);
+  GeometryRun run(8, linked->facts.geometry);
+  run.batch.count = 8;
+  for (uint32_t i = 0; i < 8; ++i) run.batch.invocationId[i] = i % 3;
+  linked->geometry(&run.batch);
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(run.batch.emitted[i], 2u);
+    EXPECT_EQ(run.word(1, abi::kGeometryRecordHeader, i), i % 3);
+  }
+  for (auto damage : {+[](CachedObject& o) { o.facts.geometry.invocations = 0; },
+                      +[](CachedObject& o) { o.facts.geometry.maxVertices = kMaxGeometryOutputVertices + 1; },
+                      +[](CachedObject& o) { o.facts.geometry.inputVertices = 5; },
+                      +[](CachedObject& o) { o.facts.geometry.vertexWords = 3; }}) {
+    CachedObject bad = object;
+    damage(bad);
+    const std::vector<uint8_t> badBlob = serializeObject(bad);
+    CachedObject out;
+    EXPECT_FALSE(deserializeObject(badBlob.data(), badBlob.size(), &out));
   }
 }
 
