@@ -39,6 +39,7 @@ struct GeometrySetup {
   std::vector<std::array<float, 4>> positions;  // binding 0, one per vertex
   std::vector<Draw> draws;
   uint32_t layers = 1;  // of the target (a 2D array view when more than 1), all read back
+  uint32_t viewMask = 0;  // multiview (dynamic rendering's viewMask), with multiviewGeometryShader
 };
 
 // Positions in pixels of the target (viewport = the whole target) as clip coordinates.
@@ -47,9 +48,11 @@ std::array<float, 4> pixel(float x, float y) { return {x / 16.0f - 1.0f, y / 16.
 Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   v13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v13};
+  v11.multiview = v11.multiviewGeometryShader = setup.viewMask != 0;
   VkPhysicalDeviceFeatures features{};
   features.geometryShader = VK_TRUE;
-  TestDevice device(pd, &features, &v13);
+  TestDevice device(pd, &features, &v11);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE) << "vkCreateDevice with geometryShader";
   if (!dev) return {};
@@ -125,7 +128,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   cb.attachmentCount = 1;
   cb.pAttachments = &blend;
-  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, setup.viewMask, 1, &format};
   VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
   gpci.stageCount = uint32_t(stages.size());
   gpci.pStages = stages.data();
@@ -164,6 +167,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, {kSize, kSize}};
   ri.layerCount = setup.layers;
+  ri.viewMask = setup.viewMask;
   ri.colorAttachmentCount = 1;
   ri.pColorAttachments = &colorAtt;
   vkCmdBeginRendering(cmd, &ri);
@@ -521,6 +525,27 @@ TEST(GeometryShader, AdjacencyTopologiesWithoutAGeometryStageDrawTheirPrimitives
       // Flat: the provoking vertex v(2i) of triangle i.
       if (inside) EXPECT_TRUE(t[0] == 0 || t[0] == 2 || t[0] == 4 || t[0] == 6) << t[0] << " at (" << x << ", " << y << ")";
     }
+}
+
+// "Multiview" with a geometry stage (multiviewGeometryShader): the draw runs once per view of
+// the view mask into that view's layer, and the geometry stage sees ViewIndex (here it moves
+// the squares right by 8 pixels per view and writes the index).
+TEST(GeometryShader, MultiviewRunsTheGeometryStagePerView) {
+  SKIP_WHEN_OTHER_DRIVER();
+  GeometrySetup setup;
+  setup.geometryShader = "gs_view_geom";
+  setup.layers = 2;
+  setup.viewMask = 0b11;
+  const uint32_t centres[2][2] = {{6, 8}, {10, 24}};
+  for (const auto& c : centres) setup.positions.push_back(pixel(float(c[0]), float(c[1])));
+  setup.draws = {{0, 2, 0}};
+  Image expected(kSize * kSize * 4 * 2, 0);
+  for (uint32_t view : {0u, 1u})
+    for (uint32_t i = 0; i < 2; ++i) {
+      const uint32_t x = centres[i][0] + 8 * view, y = centres[i][1];
+      fillRect(expected, x - 3, y - 3, x + 3, y + 3, {i + 1, view, 0, 1}, view);
+    }
+  checkBothDrivers(setup, &expected);
 }
 
 }  // namespace
