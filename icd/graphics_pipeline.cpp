@@ -1,4 +1,4 @@
-// vkCreateGraphicsPipelines: compiles the vertex and fragment stages (spirv_jit) and turns the
+// vkCreateGraphicsPipelines: compiles the vertex, geometry and fragment stages (spirv_jit) and turns the
 // fixed-function create infos into the draw loop's state (raster::DrawState). State the
 // pipeline declares dynamic is left for the command buffer to supply at draw time.
 #include <chrono>
@@ -22,7 +22,7 @@ namespace {
 
 // How the pipeline's stages were found: stageHit[i] for pStages[i].
 struct StageOutcome {
-  bool stageHit[2] = {};
+  bool stageHit[3] = {};
   bool compileRequired = false;
 };
 
@@ -33,7 +33,9 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
                                                          bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
-  req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT ? jit::GraphicsStage::Vertex : jit::GraphicsStage::Fragment;
+  req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT     ? jit::GraphicsStage::Vertex
+              : stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT ? jit::GraphicsStage::Geometry
+                                                            : jit::GraphicsStage::Fragment;
   req.spirv = src.code;
   req.entryPoint = src.entryPoint;
   req.specialization = src.specialization;
@@ -125,21 +127,24 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       info.pMultisampleState && info.pMultisampleState->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 4u : 1u;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
-    if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT) {
-      *message = "only vertex and fragment shader stages are supported";
+    if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT &&
+        st.stage != VK_SHADER_STAGE_GEOMETRY_BIT) {
+      *message = "only vertex, geometry and fragment shader stages are supported";
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
     auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
-    if (i < 2) outcome.stageHit[i] = hit;
+    if (i < 3) outcome.stageHit[i] = hit;
     if (required) {
       outcome.compileRequired = true;
       return VK_PIPELINE_COMPILE_REQUIRED;
     }
     if (!program) return VK_ERROR_UNKNOWN;
-    (st.stage == VK_SHADER_STAGE_VERTEX_BIT ? g.vertex : g.fragment) = std::move(program);
+    (st.stage == VK_SHADER_STAGE_VERTEX_BIT     ? g.vertex
+     : st.stage == VK_SHADER_STAGE_GEOMETRY_BIT ? g.geometry
+                                                : g.fragment) = std::move(program);
   }
   if (!g.vertex) {
     *message = "a graphics pipeline needs a vertex shader";
@@ -147,6 +152,19 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   }
   s.vertexShader = g.vertex->vertex;
   std::memcpy(s.vertexOutputComponents, g.vertex->facts.outputComponents, sizeof(s.vertexOutputComponents));
+  if (g.geometry) {  // "Geometry Shading": between vertex shading and rasterization
+    const jit::GraphicsFacts& f = g.geometry->facts;
+    s.geometryShader = g.geometry->geometry;
+    raster::GeometryInterface& gi = s.geometry;
+    gi.inputVertices = f.geometry.inputVertices;
+    gi.outputTopology = f.geometry.outputTopology;
+    gi.maxVertices = f.geometry.maxVertices;
+    gi.invocations = f.geometry.invocations;
+    gi.vertexWords = f.geometry.vertexWords;
+    gi.writesLayer = f.geometry.writesLayer;
+    std::memcpy(gi.inputComponents, f.inputComponents, sizeof(gi.inputComponents));
+    std::memcpy(gi.outputComponents, f.outputComponents, sizeof(gi.outputComponents));
+  }
   if (g.fragment) {
     s.fragmentShader = g.fragment->fragment;
     const jit::GraphicsFacts& f = g.fragment->facts;
@@ -189,9 +207,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   if (const auto* ia = info.pInputAssemblyState) {
     s.topology = ia->topology;
     s.primitiveRestart = ia->primitiveRestartEnable;
-    // Adjacency topologies need geometryShader and patches tessellation, neither offered.
-    if (ia->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN) {
-      *message = "adjacency and patch topologies need geometry or tessellation shaders";
+    // Patch lists need tessellation, which is not offered. Adjacency topologies (with the
+    // geometryShader feature) draw their primitives with or without a geometry stage.
+    if (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
+      *message = "patch lists need tessellation shaders, which are not supported";
       return VK_ERROR_UNKNOWN;
     }
   }
@@ -300,14 +319,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
         f.duration = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
       }
       bool allHit = pCreateInfos[i].stageCount > 0;
-      for (uint32_t k = 0; k < pCreateInfos[i].stageCount; ++k) allHit &= k < 2 && outcome.stageHit[k];
+      for (uint32_t k = 0; k < pCreateInfos[i].stageCount; ++k) allHit &= k < 3 && outcome.stageHit[k];
       VkPipelineCreationFeedback pipelineFeedback = f;
       if (r == VK_SUCCESS && allHit)
         pipelineFeedback.flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
       if (fb->pPipelineCreationFeedback) *fb->pPipelineCreationFeedback = pipelineFeedback;
       for (uint32_t k = 0; k < fb->pipelineStageCreationFeedbackCount; ++k) {
         fb->pPipelineStageCreationFeedbacks[k] = f;
-        if (r == VK_SUCCESS && k < 2 && outcome.stageHit[k])
+        if (r == VK_SUCCESS && k < 3 && outcome.stageHit[k])
           fb->pPipelineStageCreationFeedbacks[k].flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
       }
     }

@@ -10,6 +10,7 @@
 #include "instance.h"
 #include "tessera/cpu_info.h"
 #include "tessera/log.h"
+#include "tessera/spirv_jit.h"
 #include "version.h"
 
 namespace tessera {
@@ -78,7 +79,14 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
   l.maxTessellationGenerationLevel = 0;
-  l.maxGeometryShaderInvocations = 0;
+  // "Geometry Shading" (raster/draw_geometry.cpp, spirv_jit/translate_geometry.cpp): lavapipe's
+  // values. Inputs and outputs are whole locations of 4 components, up to 32 (128 components);
+  // records hold every output of every emitted vertex, so the total only bounds memory.
+  l.maxGeometryShaderInvocations = jit::kMaxGeometryInvocations;
+  l.maxGeometryInputComponents = 64;
+  l.maxGeometryOutputComponents = 128;
+  l.maxGeometryOutputVertices = jit::kMaxGeometryOutputVertices;
+  l.maxGeometryTotalOutputComponents = 1024;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 0;
@@ -241,8 +249,16 @@ FeatureSet supportedFeatures() {
   // Multiview (render pass 1 and 2 view masks, dynamic rendering's viewMask): each draw runs
   // once per view into the view's layer with ViewIndex (icd/multiview.h,
   // ExecContext::draw); clears, resolves and queries per view (cmd_render_pass.cpp,
-  // cmd_sync.cpp); tests/api/multiview_test.cpp. No geometry or tessellation stages exist.
+  // cmd_sync.cpp); tests/api/multiview_test.cpp.
   f.multiview = true;
+  // Geometry shaders: the stage runs between vertex shading and set-up on both draw paths, one
+  // kernel lane per invocation (raster/draw_geometry.cpp, spirv_jit/translate_geometry.cpp);
+  // adjacency topologies feed it; Layer selects the attachment layer. ViewportIndex is not
+  // honoured (one viewport). tests/api/geometry_shader_test.cpp, the CTS's geometry.*.
+  f.geometryShader = true;
+  // Multiview runs each draw once per view (ExecContext::draw), the geometry stage included,
+  // which reads ViewIndex from the view's resources like the other stages.
+  f.multiviewGeometryShader = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <deque>
+#include <map>
 #include <memory>
 
 #include "draw_internal.h"
@@ -296,6 +297,8 @@ struct Scene::Impl {
   VertexIndexList list;
   VertexSlots slots;
   std::vector<Assembled> assembled;
+  std::vector<GeometryOutput> geometry;  // per instance of a group, with a geometry stage
+  std::deque<abi::BoundResources> layerResources;  // layered draws' resources, until flush()
   // Buffers recycled from draw to draw and scene to scene: shaded vertex groups (free when the
   // pool holds the only reference) and the chunk vectors of flushed windows. Reusing them
   // avoids fresh pages (page faults) for every large draw.
@@ -374,13 +377,31 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       const size_t begin = size_t(r) * kVertexRange, end = std::min<size_t>(slotCount, begin + kVertexRange);
       shadeVertexRange(s, c, c.firstInstance + groupFirst + i, m.slots.vertexIndex.data(), begin, end, (*shaded)[i]);
     });
+    // "Geometry Shading": each instance's geometry stage on the pool; its emitted vertices are
+    // what the windows draw, its output primitives what is set up.
+    std::shared_ptr<std::vector<ShadedVertices>> drawn = shaded;
+    if (s.geometryShader) {
+      drawn = m.shadedGroup(instances);  // `shaded` is still held: another group
+      m.geometry.resize(instances);
+      const auto slotOf = [&](uint32_t position) { return m.slots.slot(position); };
+      m.pool.parallelFor(instances, [&](size_t i) {
+        runGeometryStage(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i]);
+        std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
+      });
+    }
     if (s.rasterizerDiscard || m.grid.count() == 0) continue;
-    const uint64_t groupBytes = uint64_t(instances) * slotCount * (*shaded)[0].stride * 4;
+    uint64_t groupBytes = 0;
+    for (uint32_t i = 0; i < instances; ++i) groupBytes += uint64_t((*drawn)[i].words.size()) * 4;
     bool groupCounted = false;
 
     // Primitive assembly, in order; PrimitiveId restarts with each instance.
     m.assembled.clear();
-    for (uint32_t i = 0; i < instances; ++i) {
+    if (s.geometryShader)
+      for (uint32_t i = 0; i < instances; ++i)
+        for (const GeometryPrimitive& p : m.geometry[i].primitives)
+          m.assembled.push_back(Assembled{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
+                                          i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId});
+    for (uint32_t i = 0; i < instances && !s.geometryShader; ++i) {
       uint32_t primitiveId = 0;
       auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d) {
         m.assembled.push_back(Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++});
@@ -390,40 +411,63 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
           [&](uint32_t a, uint32_t b) { add(Kind::Line, a, b, a); },
           [&](uint32_t a, uint32_t b, uint32_t d) { add(Kind::Triangle, a, b, d); });
     }
-    // Set-up and binning in windows of at most kScenePrimitives.
-    for (size_t first = 0; first < m.assembled.size(); first += kScenePrimitives) {
-      const size_t count = std::min<size_t>(kScenePrimitives, m.assembled.size() - first);
-      // Bounded memory: set-up primitives, and the shaded vertices the scene's windows hold (a
-      // draw whose triangles are all culled holds vertices and no primitives).
-      const uint64_t newBytes = groupCounted ? 0 : groupBytes;
-      if (!m.windows.empty() &&
-          (m.primitives + count > kScenePrimitives || m.vertexBytes + newBytes > kSceneVertexBytes)) {
-        runTiles();
-        groupCounted = false;
+    // Set-up and binning of m.assembled in windows of at most kScenePrimitives, drawn with `ws`.
+    // A layered draw's windows write other layers than the scene's other draws: they neither
+    // hide earlier work nor are hidden (droppable and overwrites stay false).
+    auto binAssembled = [&](const DrawState& ws, bool layered) {
+      for (size_t first = 0; first < m.assembled.size(); first += kScenePrimitives) {
+        const size_t count = std::min<size_t>(kScenePrimitives, m.assembled.size() - first);
+        // Bounded memory: set-up primitives, and the shaded vertices the scene's windows hold (a
+        // draw whose triangles are all culled holds vertices and no primitives).
+        const uint64_t newBytes = groupCounted ? 0 : groupBytes;
+        if (!m.windows.empty() &&
+            (m.primitives + count > kScenePrimitives || m.vertexBytes + newBytes > kSceneVertexBytes)) {
+          runTiles();
+          groupCounted = false;
+        }
+        if (!groupCounted) m.vertexBytes += groupBytes;
+        groupCounted = true;
+        Window w;
+        w.state = &ws;
+        w.vertices = drawn;
+        w.droppable = !layered && droppable(ws);
+        w.overwrites = !layered && overwritesColour(ws);
+        const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
+        if (!m.spareChunks.empty()) {
+          w.chunks = std::move(m.spareChunks.back());
+          m.spareChunks.pop_back();
+        }
+        w.chunks.resize(chunkCount);
+        const Assembled* base = m.assembled.data() + first;
+        m.pool.parallelFor(chunkCount, [&](size_t k) {
+          const size_t begin = k * kChunkPrimitives, end = std::min(count, begin + kChunkPrimitives);
+          setUpChunk(ws, *drawn, base + begin, base + end, m.grid, w.chunks[k]);
+        });
+        for (const Chunk& chunk : w.chunks) {
+          m.primitives += chunk.primitives.size();
+          m.area += chunk.area;
+        }
+        m.windows.push_back(std::move(w));
       }
-      if (!groupCounted) m.vertexBytes += groupBytes;
-      groupCounted = true;
-      Window w;
-      w.state = &s;
-      w.vertices = shaded;
-      w.droppable = droppable(s);
-      w.overwrites = overwritesColour(s);
-      const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
-      if (!m.spareChunks.empty()) {
-        w.chunks = std::move(m.spareChunks.back());
-        m.spareChunks.pop_back();
+    };
+    if (!s.geometryShader || !s.geometry.writesLayer) {
+      binAssembled(s, false);
+      continue;
+    }
+    // "Layered Rendering": each layer's primitives (in order) as a draw into that layer;
+    // primitives sent past the last layer write nothing (undefined).
+    const uint32_t layerCount = drawLayerCount(s);
+    std::map<uint32_t, std::vector<Assembled>> byLayer;
+    size_t next = 0;
+    for (uint32_t i = 0; i < instances; ++i)
+      for (const GeometryPrimitive& p : m.geometry[i].primitives) {
+        const Assembled a = m.assembled[next++];
+        if (p.layer < layerCount) byLayer[p.layer].push_back(a);
       }
-      w.chunks.resize(chunkCount);
-      const Assembled* base = m.assembled.data() + first;
-      m.pool.parallelFor(chunkCount, [&](size_t k) {
-        const size_t begin = k * kChunkPrimitives, end = std::min(count, begin + kChunkPrimitives);
-        setUpChunk(s, *shaded, base + begin, base + end, m.grid, w.chunks[k]);
-      });
-      for (const Chunk& chunk : w.chunks) {
-        m.primitives += chunk.primitives.size();
-        m.area += chunk.area;
-      }
-      m.windows.push_back(std::move(w));
+    for (auto& [layer, list] : byLayer) {
+      m.states.push_back(layerState(s, layer, &m.layerResources.emplace_back()));
+      m.assembled = std::move(list);
+      binAssembled(m.states.back(), true);
     }
   }
 }
@@ -451,6 +495,7 @@ std::vector<ClearRegion> Scene::takeClears() {
 void Scene::flush() {
   runTiles();
   impl_->states.clear();
+  impl_->layerResources.clear();
 }
 
 // Step 2 (and 3) for every tile with work.

@@ -155,7 +155,7 @@ void FragmentStage::retarget(const DrawState& state) {
                   !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
-    if (!s_->fragment.inputComponents[l] || !s_->vertexOutputComponents[l]) continue;
+    if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;
     needPerspective_ |= s_->fragment.inputInterpolation[l] == 0;
     needLinear_ |= s_->fragment.inputInterpolation[l] == 1;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -66,7 +67,23 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // triangle i: vertices i + 1, i + 2, 0
         for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin);
         break;
-      default:  // adjacency needs geometryShader, patches tessellation: neither is offered
+      // Without a geometry stage, a topology with adjacency draws the primitives it describes
+      // ("Line Lists With Adjacency" ...: the 2nd and 3rd vertices; triangles the 1st, 3rd
+      // and 5th of each primitive, v(2i) first); the adjacent vertices are only shaded.
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 3 < n; i += 4) line(begin + i + 1, begin + i + 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+        for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4);
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:  // odd i: v(2i), v(2i+4), v(2i+2)
+        for (uint32_t i = 0; n >= 6 && i < (n - 4) / 2; ++i)
+          triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2));
+        break;
+      default:  // patches need tessellation, which is not offered
         break;
     }
   };
@@ -79,6 +96,44 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
     }
   emitRun(runStart, count);
 }
+
+// "Geometry Shading": the geometry stage's results for one instance. Its emitted vertices as
+// shaded vertices (position, then the outputs the fragment stage reads; point sizes when it
+// emits points), and the primitives made from its strips, in rasterization order ("Geometry
+// Shader Primitive Ordering": input primitive by input primitive, each one's invocations in
+// increasing order), the provoking vertex first.
+struct GeometryPrimitive {
+  uint32_t vertexCount;  // 1 point, 2 line, 3 triangle
+  uint32_t slots[3];
+  uint32_t primitiveId;  // PrimitiveId for the fragment stage: the provoking vertex's
+  uint32_t layer;        // Layer (the provoking vertex's): the attachment layer it renders to
+};
+struct GeometryOutput {
+  ShadedVertices vertices;
+  std::vector<GeometryPrimitive> primitives;
+  std::vector<uint32_t> primitiveIdScratch, layerScratch;  // per emitted vertex of one lane
+};
+// Runs the geometry stage over one instance's input primitives (assembled from the index
+// list with `topology`, adjacency included; slotOf maps an index-list position to its slot in
+// `in`), raster/draw_geometry.cpp.
+void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out);
+// The outputs of the last stage before rasterization, by location (component bits): the
+// geometry stage's when there is one, else the vertex stage's.
+inline const uint8_t* rasterizedOutputs(const DrawState& s) {
+  return s.geometryShader ? s.geometry.outputComponents : s.vertexOutputComponents;
+}
+// "Layered Rendering": the number of layers a geometry stage's Layer may select (the fewest of
+// the attachments'), and the draw's state for the primitives sent to `layer`: every
+// attachment's base moved to that layer and the resources (copied into *resources) naming it
+// for the fragment stage's Layer.
+uint32_t drawLayerCount(const DrawState& s);
+DrawState layerState(const DrawState& s, uint32_t layer, abi::BoundResources* resources);
+// "Primitive Topologies" for a geometry stage's input: calls primitive(positions, n) with the
+// index-list positions of each input primitive in the order the shader's input arrays take
+// them (gl_in[0..n)), in primitive order, restart-delimited runs.
+void assembleGeometryInputs(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
+                            const std::function<void(const uint32_t* positions, uint32_t n)>& primitive);
 
 // Sample `sample` of pixel (x, y) of an attachment: a pixel's samples are stored one after another.
 inline uint8_t* texelAt(const AttachmentView& v, int32_t x, int32_t y, uint32_t sample = 0) {

@@ -2,6 +2,9 @@
 // primitive after another, which is the spec's rasterization order by construction. It is the
 // oracle the binned path (draw_binned.cpp) is tested against; TESSERA_RASTER=reference selects
 // it for a whole process.
+#include <deque>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "draw_internal.h"
@@ -16,10 +19,36 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   ShadedVertices shaded;
   std::vector<SetupTriangle> setups;
   std::vector<SetupLine> lineSetups;
+  GeometryOutput geometry;
+  const uint32_t layerCount = drawLayerCount(s);
+  std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
+  std::deque<DrawState> layerStates;
+  std::deque<abi::BoundResources> layerResources;
   for (uint32_t inst = 0; inst < c.instanceCount; ++inst) {
     const uint32_t instance = c.firstInstance + inst;
     prepareShadedVertices(s, c.vertexCount, shaded);
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
+    if (s.geometryShader) {  // "Geometry Shading": its output primitives are rasterized instead
+      runGeometryStage(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry);
+      if (s.rasterizerDiscard) continue;
+      const ShadedVertices& v = geometry.vertices;
+      for (const GeometryPrimitive& p : geometry.primitives) {
+        FragmentStage* stage = &fragments;
+        if (s.geometry.writesLayer) {  // "Layered Rendering": a stage per layer (other memory, any order)
+          if (p.layer >= layerCount) continue;  // no such layer: undefined, nothing written
+          std::unique_ptr<FragmentStage>& layered = layerStages[p.layer];
+          if (!layered) {
+            layerStates.push_back(layerState(s, p.layer, &layerResources.emplace_back()));
+            layered = std::make_unique<FragmentStage>(layerStates.back());
+          }
+          stage = layered.get();
+        }
+        if (p.vertexCount == 1) stage->point(v, p.slots[0], v.pointSize[p.slots[0]], p.primitiveId);
+        else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups);
+        else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.primitiveId, setups);
+      }
+      continue;
+    }
     if (s.rasterizerDiscard) continue;
     uint32_t primitiveId = 0;
     assemblePrimitives(
@@ -29,6 +58,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
         [&](uint32_t a, uint32_t b, uint32_t d) { fragments.triangle(shaded, a, b, d, primitiveId++, setups); });
   }
   fragments.flush();
+  for (auto& [layer, stage] : layerStages) stage->flush();
 }
 
 }  // namespace tessera::raster

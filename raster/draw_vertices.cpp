@@ -133,8 +133,10 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
 
 void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out) {
   out.locations.clear();
+  // The outputs the next stage reads: the geometry stage's inputs when there is one.
+  const uint8_t* next = s.geometryShader ? s.geometry.inputComponents : s.fragment.inputComponents;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
-    if (s.vertexOutputComponents[l] && s.fragment.inputComponents[l]) out.locations.push_back(l);
+    if (s.vertexOutputComponents[l] && next[l]) out.locations.push_back(l);
   out.stride = 4 + 4 * uint32_t(out.locations.size());
   // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
   // vector's memory is reused as it is (a scene recycles them from draw to draw).

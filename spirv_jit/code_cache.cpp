@@ -125,9 +125,10 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-// "TSO4": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
-// checksum), TSO3 no FragCoord reads, direct colour locations or their blend states.
-constexpr uint32_t kObjectMagic = 0x54534f34;
+// "TSO5": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
+// checksum), TSO3 no FragCoord reads, direct colour locations or their blend states, TSO4 no
+// geometry stages.
+constexpr uint32_t kObjectMagic = 0x54534f35;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
 constexpr size_t kRecentPrograms = 256;
@@ -207,11 +208,20 @@ void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
 CacheKey computeCacheKey(const ComputeCompileRequest& request) { return keyOf(request, ObjectKind::Compute); }
 
 CacheKey computeCacheKey(const GraphicsCompileRequest& request) {
-  return keyOf(request, request.stage == GraphicsStage::Vertex ? ObjectKind::Vertex : ObjectKind::Fragment);
+  return keyOf(request, graphicsObjectKind(request.stage));
+}
+
+ObjectKind graphicsObjectKind(GraphicsStage stage) {
+  return stage == GraphicsStage::Vertex ? ObjectKind::Vertex
+         : stage == GraphicsStage::Fragment ? ObjectKind::Fragment
+                                            : ObjectKind::Geometry;
 }
 
 std::string objectSymbol(ObjectKind kind, const CacheKey& key) {
-  const char* prefix = kind == ObjectKind::Compute ? "tessera_cs_" : kind == ObjectKind::Vertex ? "tessera_vs_" : "tessera_fs_";
+  const char* prefix = kind == ObjectKind::Compute ? "tessera_cs_"
+                       : kind == ObjectKind::Vertex ? "tessera_vs_"
+                       : kind == ObjectKind::Fragment ? "tessera_fs_"
+                                                      : "tessera_gs_";
   return prefix + key.hex();
 }
 
@@ -222,7 +232,11 @@ constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWrit
                    kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
                    kEarlyFragmentTests = 1u << 6, kAllFactBits = (1u << 7) - 1;
 
-bool isGraphics(ObjectKind kind) { return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment; }
+bool isGraphics(ObjectKind kind) {
+  return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry;
+}
+// GraphicsFacts::Geometry's flags in the serialized form.
+constexpr uint32_t kWritesPrimitiveId = 1u << 0, kWritesLayer = 1u << 1, kWritesViewportIndex = 1u << 2;
 
 }  // namespace
 
@@ -257,6 +271,16 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
+    if (o.kind == ObjectKind::Geometry) {
+      const GraphicsFacts::Geometry& g = f.geometry;
+      u32(g.inputVertices);
+      u32(g.outputTopology);
+      u32(g.maxVertices);
+      u32(g.invocations);
+      u32(g.vertexWords);
+      u32((g.writesPrimitiveId ? kWritesPrimitiveId : 0u) | (g.writesLayer ? kWritesLayer : 0u) |
+          (g.writesViewportIndex ? kWritesViewportIndex : 0u));
+    }
   }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
@@ -284,7 +308,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
   auto u32 = [&](uint32_t* v) { return get(v, 4); };
   CachedObject o;
   uint32_t magic = 0, kind = 0, flags[2] = {}, len = 0;
-  if (!u32(&magic) || magic != kObjectMagic || !u32(&kind) || kind > uint32_t(ObjectKind::Fragment)) return false;
+  if (!u32(&magic) || magic != kObjectMagic || !u32(&kind) || kind > uint32_t(ObjectKind::Geometry)) return false;
   o.kind = ObjectKind(kind);
   if (!get(o.info.localSize, 12) || !u32(&o.info.simdWidth) || !u32(&o.info.sharedMemoryBytes) || !get(flags, 8) ||
       !get(&o.info.stackBytes, 8))
@@ -334,6 +358,23 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     f.canDiscard = bits & kCanDiscard;
     f.hasSideEffects = bits & kHasSideEffects;
     f.earlyFragmentTests = bits & kEarlyFragmentTests;
+    if (o.kind == ObjectKind::Geometry) {
+      // The draw loop sizes its buffers with these: refuse what a compile never produces.
+      GraphicsFacts::Geometry& g = f.geometry;
+      uint32_t flags = 0;
+      if (!u32(&g.inputVertices) || !u32(&g.outputTopology) || !u32(&g.maxVertices) || !u32(&g.invocations) ||
+          !u32(&g.vertexWords) || !u32(&flags))
+        return false;
+      const uint32_t iv = g.inputVertices;
+      if ((iv != 1 && iv != 2 && iv != 3 && iv != 4 && iv != 6) || g.outputTopology > 2 || g.maxVertices == 0 ||
+          g.maxVertices > kMaxGeometryOutputVertices || g.invocations == 0 || g.invocations > kMaxGeometryInvocations ||
+          g.vertexWords < abi::kGeometryRecordHeader || g.vertexWords > abi::kGeometryRecordHeader + 4 * abi::kMaxInterfaceLocations ||
+          (flags & ~7u) != 0)
+        return false;
+      g.writesPrimitiveId = flags & kWritesPrimitiveId;
+      g.writesLayer = flags & kWritesLayer;
+      g.writesViewportIndex = flags & kWritesViewportIndex;
+    }
   }
   if (!u32(&len) || len == 0 || len > kMaxSymbolBytes || len > size - pos) return false;
   o.symbol.assign(reinterpret_cast<const char*>(data + pos), len);
@@ -396,10 +437,16 @@ AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std:
     program = std::shared_ptr<const ComputeProgram>(std::move(p));
   } else {
     auto p = std::make_shared<LoadedGraphicsProgram>();
-    const bool vertex = object.kind == ObjectKind::Vertex;
-    p->stage = vertex ? GraphicsStage::Vertex : GraphicsStage::Fragment;
-    if (vertex) p->vertex = reinterpret_cast<abi::VertexBatchFn>(fn);
-    else p->fragment = reinterpret_cast<abi::FragmentBatchFn>(fn);
+    if (object.kind == ObjectKind::Vertex) {
+      p->stage = GraphicsStage::Vertex;
+      p->vertex = reinterpret_cast<abi::VertexBatchFn>(fn);
+    } else if (object.kind == ObjectKind::Fragment) {
+      p->stage = GraphicsStage::Fragment;
+      p->fragment = reinterpret_cast<abi::FragmentBatchFn>(fn);
+    } else {
+      p->stage = GraphicsStage::Geometry;
+      p->geometry = reinterpret_cast<abi::GeometryBatchFn>(fn);
+    }
     p->simdWidth = object.info.simdWidth;
     p->stackBytes = object.info.stackBytes;
     p->facts = object.facts;

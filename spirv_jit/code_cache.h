@@ -1,4 +1,4 @@
-// Compiled code, shared and remembered: compute kernels and vertex and fragment stages alike.
+// Compiled code, shared and remembered: compute kernels and vertex, fragment and geometry stages alike.
 //  - Key: a 128-bit hash of everything that changes the machine code (driver build, host CPU,
 //    kind of kernel (compute, vertex, fragment), SIMD width, SPIR-V, entry point,
 //    specialization, descriptor layout, optimization).
@@ -33,11 +33,12 @@ struct CacheKey {
 };
 
 // What an object file holds; part of the key and of the serialized object.
-enum class ObjectKind : uint32_t { Compute = 0, Vertex = 1, Fragment = 2 };
+enum class ObjectKind : uint32_t { Compute = 0, Vertex = 1, Fragment = 2, Geometry = 3 };
 
 CacheKey computeCacheKey(const ComputeCompileRequest& request);
 CacheKey computeCacheKey(const GraphicsCompileRequest& request);
-// The kernel's symbol in its object file: unique per key ("tessera_cs_<key>", _vs_, _fs_). A
+ObjectKind graphicsObjectKind(GraphicsStage stage);
+// The kernel's symbol in its object file: unique per key ("tessera_cs_<key>", _vs_, _fs_, _gs_). A
 // serialized object whose symbol is not its key's is refused.
 std::string objectSymbol(ObjectKind kind, const CacheKey& key);
 
@@ -54,7 +55,7 @@ struct ProgramInfo {
 struct CachedObject {
   ObjectKind kind = ObjectKind::Compute;
   ProgramInfo info;     // compute: all of it; vertex and fragment: simdWidth and stackBytes
-  GraphicsFacts facts;  // vertex and fragment
+  GraphicsFacts facts;  // vertex, fragment and geometry
   std::string symbol;
   std::vector<char> code;
 };

@@ -1,4 +1,4 @@
-// Vertex and fragment stage compilation: the same path as compute (validate -> specialize and
+// Vertex, fragment and geometry stage compilation: the same path as compute (validate -> specialize and
 // optimize -> parse -> translate -> LLVM -> load), and the same caches (code_cache.h): the
 // application's VkPipelineCache, the process's live programs and remembered object files, the
 // disk cache. A stage's object file is stored with the GraphicsFacts the draw loop needs, so a
@@ -36,7 +36,12 @@ GraphicsCompileResult success(AnyProgram program, bool hit) {
 
 GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   const bool vertex = req.stage == GraphicsStage::Vertex;
-  const ObjectKind kind = vertex ? ObjectKind::Vertex : ObjectKind::Fragment;
+  const bool fragment = req.stage == GraphicsStage::Fragment;
+  const ObjectKind kind = graphicsObjectKind(req.stage);
+  const spv::ExecutionModel model = vertex     ? spv::ExecutionModel::Vertex
+                                    : fragment ? spv::ExecutionModel::Fragment
+                                               : spv::ExecutionModel::Geometry;
+  const char* modelName = vertex ? "Vertex" : fragment ? "Fragment" : "Geometry";
   const CacheKey key = computeCacheKey(req);
   if (req.useCache)
     if (FoundProgram found = findCompiled(key, kind, req.interface.simdWidth, req.external); found.program)
@@ -46,25 +51,24 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   std::string message;
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
   // Read before the optimizer can drop an input that is named but never read.
-  const bool staticSampleShading = !vertex && staticallyUsesSampleShadingInputs(req.spirv, req.entryPoint);
+  const bool staticSampleShading = fragment && staticallyUsesSampleShadingInputs(req.spirv, req.entryPoint);
   std::vector<uint32_t> words(req.spirv.begin(), req.spirv.end());
   SpecializationValues spec = specializationValues(req.specialization, req.specializationData, req.specializationDataSize);
   if (!specializeAndOptimize(words, spec, req.optimize ? OptimizationLevel::Full : OptimizationLevel::None, &message))
     return fail(CompileStatus::InternalError, "SPIR-V optimizer: " + message);
   Module module;
   if (!module.parse(words, &message)) return fail(CompileStatus::InvalidSpirv, "SPIR-V: " + message);
-  const EntryPoint* entry =
-      module.findEntryPoint(req.entryPoint, vertex ? spv::ExecutionModel::Vertex : spv::ExecutionModel::Fragment);
+  const EntryPoint* entry = module.findEntryPoint(req.entryPoint, model);
   if (!entry)
-    return fail(CompileStatus::InvalidSpirv, std::string("no ") + (vertex ? "Vertex" : "Fragment") +
-                                                 " entry point named \"" + std::string(req.entryPoint) + "\"");
+    return fail(CompileStatus::InvalidSpirv,
+                std::string("no ") + modelName + " entry point named \"" + std::string(req.entryPoint) + "\"");
   CachedObject object;
   object.kind = kind;
   object.symbol = objectSymbol(kind, key);
   object.info.simdWidth = req.interface.simdWidth;
   {
     llvm::LLVMContext context;
-    auto llvmModule = std::make_unique<llvm::Module>(vertex ? "tessera_vs" : "tessera_fs", context);
+    auto llvmModule = std::make_unique<llvm::Module>(vertex ? "tessera_vs" : fragment ? "tessera_fs" : "tessera_gs", context);
     Translator translator(module, req.interface, context, *llvmModule);
     if (!translator.translateGraphics(*entry, object.symbol, &object.facts, &message))
       return fail(CompileStatus::Unsupported, message);
@@ -77,7 +81,7 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
     options.simdWidth = req.interface.simdWidth;
     // TESSERA_DUMP_DIR: the stage's IR before and after optimization and its assembly, as for compute.
     const std::string dumpPrefix =
-        dumpDirectory().empty() ? "" : dumpDirectory() + (vertex ? "/vs_" : "/fs_") + key.hex();
+        dumpDirectory().empty() ? "" : dumpDirectory() + (vertex ? "/vs_" : fragment ? "/fs_" : "/gs_") + key.hex();
     if (!emitObject(*llvmModule, options, &object.code, &message, dumpPrefix))
       return fail(CompileStatus::InternalError, message);
   }

@@ -434,13 +434,20 @@ void Translator::collectInterface() {
          d.sample || hasSampleMember(module_, pt->element)))
       facts_->perSampleShading = true;
     if (input && d.builtIn) continue;  // read through builtInValue
+    if (input && stage_ == Stage::Geometry) {  // arrays of one element per input vertex
+      collectGeometryInput(g, d, pt->element);
+      continue;
+    }
     std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
     InterfaceWalker walker{*this, module_, layout, leaves};
     walker.value(pt->element, privateOffsets_[g.id], d.location.value_or(0), d.component.value_or(0), d.flat,
                  d.noPerspective, d.centroid, d.builtIn ? int32_t(*d.builtIn) : -1);
   }
   for (const InterfaceLeaf& l : inputLeaves_) {
-    if (l.builtIn >= 0) fail("built-in members of input blocks are not supported in this stage");
+    if (l.builtIn >= 0) {
+      if (stage_ == Stage::Geometry) continue;  // gl_in[]'s members: loadGeometryInputs
+      fail("built-in members of input blocks are not supported in this stage");
+    }
     if (l.location >= abi::kMaxInterfaceLocations || l.component >= 4) fail("input location out of range");
     facts_->inputComponents[l.location] |= uint8_t(1u << l.component);
     facts_->inputInterpolation[l.location] =
@@ -465,10 +472,27 @@ void Translator::collectInterface() {
       default: break;
     }
   }
+  if (stage_ == Stage::Geometry) finishGeometryInterface();
+}
+
+// An input variable of a geometry stage: an array whose outer index is the input vertex
+// ("Geometry Shader Input Variables"); every element has the layout of one vertex's value.
+void Translator::collectGeometryInput(const GlobalVariable& g, const Decorations& d, uint32_t arrayType) {
+  const Type* at = module_.type(arrayType);
+  if (!at || at->kind != TypeKind::Array) fail("a geometry shader input that is not an array per input vertex");
+  if (at->count > abi::kMaxGeometryInputVertices) fail("a geometry shader input array larger than 6 vertices");
+  const uint32_t stride = naturalLayout_.elementStep(arrayType, {}).stride;
+  for (uint32_t v = 0; v < at->count; ++v) {
+    const size_t first = inputLeaves_.size();
+    InterfaceWalker walker{*this, module_, naturalLayout_, inputLeaves_};
+    walker.value(at->element, privateOffsets_[g.id] + v * stride, d.location.value_or(0), d.component.value_or(0), d.flat,
+                 d.noPerspective, d.centroid, -1);
+    for (size_t i = first; i < inputLeaves_.size(); ++i) inputLeaves_[i].vertex = v;
+  }
 }
 
 // A batch word vector (<W x i32>) as a leaf of type `type`, and back.
-static llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
+llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
   auto& B = t.b();
   llvm::Type* lt = t.laneType(t.scalarType(type));
   const Type* st = t.spirv().type(type);
@@ -498,8 +522,11 @@ void Translator::setupGraphicsEnvironment() {
   wgState_ = fn->getArg(0);  // the batch: VertexBatch or FragmentBatch
   batch_ = B.getInt32(0);
   llvm::Type* ptrTy = B.getPtrTy();
-  const bool vertex = stage_ == Stage::Vertex;
-  resources_ = batchField(vertex ? offsetof(abi::VertexBatch, resources) : offsetof(abi::FragmentBatch, resources), ptrTy);
+  const bool vertex = stage_ == Stage::Vertex, geometry = stage_ == Stage::Geometry;
+  resources_ = batchField(vertex     ? offsetof(abi::VertexBatch, resources)
+                          : geometry ? offsetof(abi::GeometryBatch, resources)
+                                     : offsetof(abi::FragmentBatch, resources),
+                          ptrTy);
   if (privateBytes_) {
     auto* storage = B.CreateAlloca(llvm::ArrayType::get(B.getInt8Ty(), uint64_t(privateBytes_) * width()));
     storage->setAlignment(llvm::Align(64));
@@ -508,8 +535,9 @@ void Translator::setupGraphicsEnvironment() {
     privateBase_ = llvm::ConstantPointerNull::get(B.getPtrTy());
   }
   llvm::Type* vi = laneType(B.getInt32Ty());
-  if (vertex) {
-    llvm::Value* count = batchField(offsetof(abi::VertexBatch, count), B.getInt32Ty());
+  if (vertex || geometry) {
+    llvm::Value* count =
+        batchField(vertex ? offsetof(abi::VertexBatch, count) : offsetof(abi::GeometryBatch, count), B.getInt32Ty());
     mask_ = B.CreateICmpULT(laneIndex(), splat(count));
   } else {
     // Every lane of a quad with a covered pixel runs (the others as helpers, for derivatives).
@@ -521,7 +549,9 @@ void Translator::setupGraphicsEnvironment() {
     mask_ = B.CreateICmpNE(inQuad, llvm::Constant::getNullValue(vi));
   }
   // Inputs: batch words -> per-lane slots.
-  if (!inputLeaves_.empty()) {
+  if (geometry) {
+    loadGeometryInputs();
+  } else if (!inputLeaves_.empty()) {
     llvm::Value* inputs = batchField(vertex ? offsetof(abi::VertexBatch, inputs) : offsetof(abi::FragmentBatch, inputs), ptrTy);
     for (const InterfaceLeaf& l : inputLeaves_) {
       llvm::Value* src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs, (l.location * 4 + l.component) * width());
@@ -609,6 +639,7 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
   llvm::Type* i32 = B.getInt32Ty();
   llvm::Type* vi = laneType(i32);
   Val v;
+  if (stage_ == Stage::Geometry) return geometryBuiltInValue(builtIn);
   if (stage_ == Stage::Vertex) {
     switch (builtIn) {
       case spv::BuiltIn::VertexIndex:
@@ -652,7 +683,9 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
         v.leaves.push_back(batchField(offsetof(abi::FragmentBatch, samplePosition) + 4 * c, B.getFloatTy()));
       break;
     case spv::BuiltIn::ViewIndex: v.leaves = {viewIndex()}; break;
-    case spv::BuiltIn::Layer:
+    case spv::BuiltIn::Layer:  // what the geometry stage wrote, through the resources like ViewIndex
+      v.leaves = {B.CreateLoad(i32, B.CreateConstGEP1_32(B.getInt8Ty(), resources_, uint32_t(offsetof(abi::BoundResources, layer))))};
+      break;
     case spv::BuiltIn::ViewportIndex:
     case spv::BuiltIn::DeviceIndex:
       v.leaves = {B.getInt32(0)};
@@ -734,7 +767,10 @@ bool Translator::translateGraphics(const EntryPoint& entry, const std::string& k
   try {
     entry_ = &entry;
     facts_ = facts;
-    stage_ = entry.model == spv::ExecutionModel::Vertex ? Stage::Vertex : Stage::Fragment;
+    stage_ = entry.model == spv::ExecutionModel::Vertex     ? Stage::Vertex
+             : entry.model == spv::ExecutionModel::Fragment ? Stage::Fragment
+                                                            : Stage::Geometry;
+    if (stage_ == Stage::Geometry) readGeometryModes(entry);
     const Function* f = module_.function(entry.function);
     if (!f) fail("entry point function not found");
     for (const Instruction& mode : entry.executionModes)

@@ -592,7 +592,8 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
 
   b().SetInsertPoint(st.exitBlock);
   if (isEntry) {
-    if (stage_ != Stage::Compute) emitGraphicsEpilogue();
+    // A geometry stage's outputs leave at each OpEmitVertex, not at the end.
+    if (stage_ == Stage::Vertex || stage_ == Stage::Fragment) emitGraphicsEpilogue();
     if (stage_ == Stage::Fragment) {
       // Discarded lanes are not alive: alive &= ~killed.
       llvm::Value* killedBits = b().CreateZExt(b().CreateBitCast(b().CreateLoad(maskTy, st.killedMask),
@@ -870,7 +871,8 @@ bool Translator::translateInstruction(const Instruction& inst) {
       break;
   }
   return translateArithmetic(inst) || translateComposite(inst) || translateMemory(inst) || translateGlsl(inst) ||
-         translateAtomicOrBarrier(inst) || translateSubgroup(inst) || translateImage(inst) || translateFragmentOp(inst);
+         translateAtomicOrBarrier(inst) || translateSubgroup(inst) || translateImage(inst) || translateFragmentOp(inst) ||
+         translateGeometryOp(inst);
 }
 
 bool Translator::translateCompute(const EntryPoint& entry, const std::string& kernelName, std::string* error) {

@@ -80,7 +80,13 @@ struct InterfaceLeaf {
   bool flat = false, noPerspective = false, centroid = false;
   int32_t builtIn = -1;      // spv::BuiltIn of a built-in output member, or -1
   uint32_t builtInElement = 0;  // array element (ClipDistance[i], SampleMask[i]) or vector component
+  uint32_t vertex = 0;       // geometry inputs: the input vertex (the outer array index)
 };
+
+class Translator;
+// A batch word vector (<W x i32>) as an interface leaf of SPIR-V scalar type `type`
+// (translate_graphics.cpp).
+llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type);
 
 class Translator {
  public:
@@ -170,7 +176,7 @@ class Translator {
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
 
   // Which kind of kernel is being built.
-  enum class Stage : uint8_t { Compute, Vertex, Fragment };
+  enum class Stage : uint8_t { Compute, Vertex, Fragment, Geometry };
   Stage stage() const { return stage_; }
   // Lanes whose memory side effects (buffer and image stores, atomics) happen: the active
   // lanes, less fragment helper invocations (uncovered or demoted).
@@ -228,6 +234,17 @@ class Translator {
   void emitDirectColorWrites();
   Val graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type);
   bool translateFragmentOp(const Instruction& inst);
+  // Geometry entries (translate_geometry.cpp): execution modes, per-vertex inputs, built-ins,
+  // OpEmitVertex / OpEndPrimitive.
+  void readGeometryModes(const EntryPoint& entry);
+  void collectGeometryInput(const GlobalVariable& g, const Decorations& d, uint32_t arrayType);
+  void finishGeometryInterface();
+  void loadGeometryInputs();
+  bool translateGeometryOp(const Instruction& inst);
+  void emitGeometryVertex();
+  Val geometryBuiltInValue(spv::BuiltIn builtIn);
+  // Record word of each output location (abi::GeometryBatch), -1 where not written.
+  int32_t geometryLocationWord_[abi::kMaxInterfaceLocations] = {};
   void collectInterface();
   llvm::Value* batchField(size_t offset, llvm::Type* type);
   llvm::Value* aliveMask();  // FragmentBatch::alive as <W x i1>

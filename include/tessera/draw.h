@@ -86,9 +86,25 @@ struct FragmentInterface {
   uint8_t directSamples = 1;  // and the samples per pixel they address (1 or 4)
 };
 
+// What the draw loop needs to know about the geometry stage (from spirv_jit's GraphicsFacts).
+struct GeometryInterface {
+  uint32_t inputVertices = 0;   // per input primitive: 1, 2, 4 (lines with adjacency), 3, 6
+  uint32_t outputTopology = 0;  // 0 points, 1 line strips, 2 triangle strips
+  uint32_t maxVertices = 0;     // OutputVertices
+  uint32_t invocations = 1;     // Invocations
+  uint32_t vertexWords = 0;     // words of an emitted vertex record (abi::GeometryBatch)
+  bool writesLayer = false;     // Layer output: each primitive renders into its layer
+  uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};   // per-vertex inputs read
+  uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};  // outputs written (recorded)
+};
+
 struct DrawState {
   uint32_t simdWidth = 8;
   abi::VertexBatchFn vertexShader = nullptr;
+  // Null: no geometry stage. Otherwise it runs on each input primitive (topology's, with
+  // adjacency) after vertex shading, and its output primitives are rasterized instead.
+  abi::GeometryBatchFn geometryShader = nullptr;
+  GeometryInterface geometry;
   abi::FragmentBatchFn fragmentShader = nullptr;  // null: no fragment shader (depth only)
   FragmentInterface fragment;
   uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};

@@ -97,6 +97,9 @@ struct BoundResources {
   // than in the batches because the draw's resources pointer reaches the vertex and the
   // fragment kernels unchanged, whichever draw path fills their batches.
   uint32_t viewIndex;
+  // Layer for the fragment stage: the layer a geometry stage sent the primitives of the draw
+  // using these resources to (raster/draw_geometry.cpp makes a copy per layer; 0 otherwise).
+  uint32_t layer;
 };
 static_assert(offsetof(BoundResources, dynamicOffsets) == 8 * kMaxBoundSets);
 static_assert(offsetof(BoundResources, pushConstants) == 8 * kMaxBoundSets + 4 * kMaxDynamicBuffers);
@@ -151,6 +154,42 @@ struct VertexBatch {
   uint32_t* outputs;        // out: user outputs by location, SoA as above
 };
 using VertexBatchFn = void (*)(VertexBatch* batch);
+
+// W geometry shader invocations ("Geometry Shading"): lane i runs invocation invocationId[i]
+// of input primitive primitiveIdIn[i]; lanes >= count are inactive. The input primitive's
+// vertices (1 to 6, as the input execution mode says) arrive per vertex v:
+//   inPosition[(v * 4 + c) * W + i], inPointSize[v * W + i],
+//   inputs[((v * kMaxInterfaceLocations + l) * 4 + c) * W + i].
+// OpEmitVertex appends one record of GraphicsFacts' vertexWords words per emitting lane, word w
+// of the lane's k-th vertex at vertices[(k * vertexWords + w) * W + i], and counts it in
+// emitted[i] (records past the OutputVertices count are dropped). A record is the header below,
+// then 4 words per output location the shader writes, in increasing location order.
+// stripOpen is the kernel's own state: set by OpEmitVertex, cleared by OpEndPrimitive (the
+// caller zeroes it and emitted).
+constexpr uint32_t kMaxGeometryInputVertices = 6;
+enum GeometryRecordWord : uint32_t {
+  kGeometryFlags = 0,         // bit 0: the vertex starts a new strip (first, or after OpEndPrimitive)
+  kGeometryPosition = 1,      // 4 words
+  kGeometryPointSize = 5,     // 1.0 unless written
+  kGeometryPrimitiveId = 6,   // PrimitiveId written, else the input's PrimitiveId
+  kGeometryLayer = 7,         // 0 unless written
+  kGeometryViewportIndex = 8, // 0 unless written
+  kGeometryRecordHeader = 9,
+};
+struct GeometryBatch {
+  const BoundResources* resources;
+  uint32_t count;
+  uint32_t reserved;
+  uint32_t primitiveIdIn[kMaxSimdWidth];
+  uint32_t invocationId[kMaxSimdWidth];
+  const float* inPosition;
+  const float* inPointSize;
+  const uint32_t* inputs;
+  uint32_t* vertices;                 // out: the emitted records
+  uint32_t emitted[kMaxSimdWidth];    // in/out: zero on entry
+  uint32_t stripOpen[kMaxSimdWidth];  // kernel state: zero on entry
+};
+using GeometryBatchFn = void (*)(GeometryBatch* batch);
 
 // W fragments of one primitive as W/4 quads: lanes 4q..4q+3 are the pixels (x, y), (x+1, y),
 // (x, y+1), (x+1, y+1) of quad q, so that derivatives come from the quad. Lanes whose

@@ -102,7 +102,11 @@ struct CompileResult {
 CompileResult compileCompute(const ComputeCompileRequest& request);
 
 // ---- Vertex and fragment kernels -----------------------------------------------------------
-enum class GraphicsStage : uint32_t { Vertex, Fragment };
+enum class GraphicsStage : uint32_t { Vertex, Fragment, Geometry };
+// Geometry shader limits (VkPhysicalDeviceLimits::maxGeometryOutputVertices and
+// maxGeometryShaderInvocations, which the Vulkan front reports): a module beyond them is refused.
+constexpr uint32_t kMaxGeometryOutputVertices = 1024;
+constexpr uint32_t kMaxGeometryInvocations = 32;
 enum class Interpolation : uint8_t { Smooth, NoPerspective, Flat };
 
 // What the draw loop must know about a compiled stage's interface and behaviour.
@@ -135,6 +139,19 @@ struct GraphicsFacts {
   // The samples per pixel of the attachments those writes address (1 or 4): the draw loop
   // names an attachment only when the draw rasterizes with this many samples.
   uint8_t directSamples = 1;
+  // Geometry stages ("Geometry Shading"): the execution modes and the emitted record's layout
+  // (abi::GeometryBatch). inputVertices: 1 points, 2 lines, 4 lines with adjacency, 3
+  // triangles, 6 triangles with adjacency. outputTopology: 0 points, 1 line strip, 2 triangle
+  // strip. Input components by location are inputComponents (per vertex); outputs
+  // outputComponents, recorded in increasing location order after the header.
+  struct Geometry {
+    uint32_t inputVertices = 0;
+    uint32_t outputTopology = 0;
+    uint32_t maxVertices = 0;
+    uint32_t invocations = 1;
+    uint32_t vertexWords = 0;  // abi::kGeometryRecordHeader + 4 per written output location
+    bool writesPrimitiveId = false, writesLayer = false, writesViewportIndex = false;
+  } geometry;
 };
 
 struct GraphicsCompileRequest {
@@ -151,11 +168,12 @@ struct GraphicsCompileRequest {
   bool cacheOnly = false;             // fail with CompileRequired rather than compile
 };
 
-// A compiled vertex or fragment kernel; its machine code lives as long as this object.
+// A compiled vertex, fragment or geometry kernel; its machine code lives as long as this object.
 struct GraphicsProgram {
   GraphicsStage stage = GraphicsStage::Vertex;
   abi::VertexBatchFn vertex = nullptr;      // stage Vertex
   abi::FragmentBatchFn fragment = nullptr;  // stage Fragment
+  abi::GeometryBatchFn geometry = nullptr;  // stage Geometry
   uint32_t simdWidth = 8;
   uint64_t stackBytes = 0;
   GraphicsFacts facts;

@@ -576,8 +576,8 @@ TEST(Multiview, FeaturesLimitsAndExtensionAgree) {
   vkGetPhysicalDeviceFeatures2(drivers.tessera, &features);
   EXPECT_TRUE(v11.multiview);
   EXPECT_TRUE(mvFeatures.multiview);
-  // No geometry or tessellation stages: their multiview variants stay off.
-  EXPECT_FALSE(v11.multiviewGeometryShader || mvFeatures.multiviewGeometryShader);
+  // The geometry stage runs per view (geometry_shader_test.cpp); no tessellation stages.
+  EXPECT_TRUE(v11.multiviewGeometryShader && mvFeatures.multiviewGeometryShader);
   EXPECT_FALSE(v11.multiviewTessellationShader || mvFeatures.multiviewTessellationShader);
   VkPhysicalDeviceMultiviewProperties mvProps{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES};
   VkPhysicalDeviceVulkan11Properties v11Props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, &mvProps};

@@ -1,0 +1,236 @@
+// The geometry stage of a draw, shared by both paths ("Geometry Shading"): input assembly of
+// every topology (adjacency included, "Primitive Topologies"), one kernel lane per geometry
+// shader invocation (input primitive x invocation number), and the decomposition of the
+// emitted strips into the points, lines and triangles the rest of the draw rasterizes.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "draw_internal.h"
+
+namespace tessera::raster {
+
+void assembleGeometryInputs(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
+                            const std::function<void(const uint32_t* positions, uint32_t n)>& primitive) {
+  auto emitRun = [&](uint32_t begin, uint32_t n) {
+    uint32_t p[6];
+    auto emit = [&](std::initializer_list<uint32_t> offsets) {
+      uint32_t k = 0;
+      for (uint32_t o : offsets) p[k++] = begin + o;
+      primitive(p, k);
+    };
+    switch (topology) {
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:  // "Line Lists With Adjacency"
+        for (uint32_t i = 0; i + 3 < n; i += 4) emit({i, i + 1, i + 2, i + 3});
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:  // "Line Strips With Adjacency"
+        for (uint32_t i = 0; i + 3 < n; ++i) emit({i, i + 1, i + 2, i + 3});
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:  // "Triangle Lists With Adjacency"
+        for (uint32_t i = 0; i + 5 < n; i += 6) emit({i, i + 1, i + 2, i + 3, i + 4, i + 5});
+        break;
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+        // "Triangle Strips With Adjacency": n = floor(max(0, count - 4) / 2) primitives, each
+        // given by the spec's equations in the order the shader takes them (the triangle is
+        // the 1st, 3rd and 5th; the provoking vertex v(2i) always first, odd primitives'
+        // order altered so that the winding stays that of the strip).
+        const uint32_t triangles = n >= 4 ? (n - 4) / 2 : 0;
+        if (triangles == 1) {
+          emit({0, 1, 2, 5, 4, 3});
+          break;
+        }
+        for (uint32_t i = 0; i < triangles; ++i) {
+          const uint32_t t = 2 * i;
+          const bool last = i + 1 == triangles;
+          if (i == 0) emit({0, 1, 2, 6, 4, 3});
+          else if (i % 2 == 1) emit({t, t + 3, t + 4, last ? t + 5 : t + 6, t + 2, t - 2});
+          else emit({t, t - 2, t + 2, last ? t + 5 : t + 6, t + 4, t + 3});
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  };
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+      uint32_t runStart = 0;
+      if (!isRestart.empty())
+        for (uint32_t i = 0; i < count; ++i) {
+          if (!isRestart[i]) continue;
+          emitRun(runStart, i - runStart);
+          runStart = i + 1;
+        }
+      emitRun(runStart, count - runStart);
+      return;
+    }
+    default: {
+      // The topologies without adjacency give the geometry stage the primitives the
+      // rasterizer would see, in the same vertex order.
+      uint32_t p[3];
+      assemblePrimitives(
+          topology, isRestart, count, [&](uint32_t a) { p[0] = a, primitive(p, 1); },
+          [&](uint32_t a, uint32_t b) { p[0] = a, p[1] = b, primitive(p, 2); },
+          [&](uint32_t a, uint32_t b, uint32_t c) { p[0] = a, p[1] = b, p[2] = c, primitive(p, 3); });
+      return;
+    }
+  }
+}
+
+namespace {
+
+// Appends one lane's emitted vertices to `out` and its strips' primitives ("Geometry
+// Shading", output primitives: a line strip of k vertices is k - 1 lines, a triangle strip
+// k - 2 triangles with the vertex order of "Triangle Strips", the provoking vertex first).
+void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uint32_t emitted, GeometryOutput& out) {
+  const GeometryInterface& g = s.geometry;
+  const uint32_t W = s.simdWidth;
+  ShadedVertices& v = out.vertices;
+  // Record word of each location the fragment stage reads (locations in increasing order).
+  uint32_t locationWord[abi::kMaxInterfaceLocations] = {};
+  for (uint32_t l = 0, word = abi::kGeometryRecordHeader; l < abi::kMaxInterfaceLocations; ++l)
+    if (g.outputComponents[l]) locationWord[l] = word, word += 4;
+  auto word = [&](uint32_t k, uint32_t w) { return records[(size_t(k) * g.vertexWords + w) * W + lane]; };
+  const uint32_t firstSlot = uint32_t(v.words.size() / v.stride);
+  std::vector<uint32_t>& primitiveIds = out.primitiveIdScratch;
+  primitiveIds.resize(emitted);
+  std::vector<uint32_t>& layers = out.layerScratch;
+  layers.resize(emitted);
+  for (uint32_t k = 0; k < emitted; ++k) {
+    const size_t at = v.words.size();
+    v.words.resize(at + v.stride);
+    for (uint32_t c = 0; c < 4; ++c) v.words[at + c] = word(k, abi::kGeometryPosition + c);
+    for (size_t i = 0; i < v.locations.size(); ++i)
+      for (uint32_t c = 0; c < 4; ++c) v.words[at + 4 + 4 * i + c] = word(k, locationWord[v.locations[i]] + c);
+    if (g.outputTopology == 0) {
+      float size;
+      const uint32_t bits = word(k, abi::kGeometryPointSize);
+      std::memcpy(&size, &bits, 4);
+      v.pointSize.push_back(size);
+    }
+    primitiveIds[k] = word(k, abi::kGeometryPrimitiveId);
+    layers[k] = word(k, abi::kGeometryLayer);
+  }
+  // Strips: a vertex flagged kGeometryFlags bit 0 starts a new one.
+  uint32_t stripStart = 0;
+  auto finishStrip = [&](uint32_t end) {
+    const uint32_t n = end - stripStart;
+    auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c) {
+      out.primitives.push_back(
+          GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a], layers[a]});
+    };
+    switch (g.outputTopology) {
+      case 0:
+        for (uint32_t i = stripStart; i < end; ++i) add(1, i, i, i);
+        break;
+      case 1:
+        for (uint32_t i = 0; i + 1 < n; ++i) add(2, stripStart + i, stripStart + i + 1, stripStart + i);
+        break;
+      default:
+        for (uint32_t i = 0; i + 2 < n; ++i)
+          add(3, stripStart + i, stripStart + i + 1 + i % 2, stripStart + i + 2 - i % 2);
+        break;
+    }
+  };
+  for (uint32_t k = 0; k < emitted; ++k) {
+    if (k > 0 && (word(k, abi::kGeometryFlags) & 1)) {
+      finishStrip(k);
+      stripStart = k;
+    }
+  }
+  finishStrip(emitted);
+}
+
+}  // namespace
+
+uint32_t drawLayerCount(const DrawState& s) {
+  uint32_t layers = UINT32_MAX;
+  auto fewer = [&](const AttachmentView& a) {
+    if (a.base) layers = std::min(layers, std::max(a.layerCount, 1u));
+  };
+  for (uint32_t i = 0; i < s.colorCount; ++i) fewer(s.color[i]);
+  fewer(s.depth);
+  fewer(s.stencil);
+  return layers == UINT32_MAX ? 1 : layers;
+}
+
+DrawState layerState(const DrawState& s, uint32_t layer, abi::BoundResources* resources) {
+  DrawState out = s;
+  auto move = [&](AttachmentView& a) {
+    if (a.base) a.base += uint64_t(layer) * a.layerPitch;
+  };
+  for (uint32_t i = 0; i < out.colorCount; ++i) move(out.color[i]);
+  move(out.depth);
+  move(out.stencil);
+  *resources = s.resources ? *s.resources : abi::BoundResources{};
+  resources->layer = layer;
+  out.resources = resources;
+  return out;
+}
+
+void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out) {
+  const GeometryInterface& g = s.geometry;
+  const uint32_t W = s.simdWidth;
+  // The emitted vertices keep the outputs the fragment stage reads.
+  ShadedVertices& v = out.vertices;
+  v.locations.clear();
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
+    if (rasterizedOutputs(s)[l] && s.fragment.inputComponents[l]) v.locations.push_back(l);
+  v.stride = 4 + 4 * uint32_t(v.locations.size());
+  v.words.clear();
+  v.pointSize.clear();
+  out.primitives.clear();
+
+  // Input primitives, as slots of `in` (a topology that gives fewer vertices than the shader's
+  // input takes repeats its first: the spec requires them to match, a mismatch must not crash).
+  std::vector<uint32_t> inputSlots;
+  assembleGeometryInputs(s.topology, isRestart, count, [&](const uint32_t* positions, uint32_t n) {
+    for (uint32_t k = 0; k < g.inputVertices; ++k) inputSlots.push_back(slotOf(positions[k < n ? k : 0]));
+  });
+  const uint32_t primitives = g.inputVertices ? uint32_t(inputSlots.size() / g.inputVertices) : 0;
+  const uint64_t lanes = uint64_t(primitives) * g.invocations;
+  if (lanes == 0) return;
+
+  thread_local std::vector<uint32_t> inputs, records;
+  thread_local std::vector<float> position, pointSize;
+  inputs.assign(size_t(abi::kMaxGeometryInputVertices) * abi::kMaxInterfaceLocations * 4 * W, 0);
+  position.assign(size_t(abi::kMaxGeometryInputVertices) * 4 * W, 0.0f);
+  pointSize.assign(size_t(abi::kMaxGeometryInputVertices) * W, 1.0f);
+  records.resize(size_t(g.maxVertices) * g.vertexWords * W);
+  abi::GeometryBatch batch{};
+  batch.resources = s.resources;
+  batch.inPosition = position.data();
+  batch.inPointSize = pointSize.data();
+  batch.inputs = inputs.data();
+  batch.vertices = records.data();
+  for (uint64_t first = 0; first < lanes; first += W) {
+    const uint32_t active = uint32_t(std::min<uint64_t>(W, lanes - first));
+    batch.count = active;
+    std::memset(batch.emitted, 0, sizeof(batch.emitted));
+    std::memset(batch.stripOpen, 0, sizeof(batch.stripOpen));
+    for (uint32_t lane = 0; lane < active; ++lane) {
+      const uint32_t primitive = uint32_t((first + lane) / g.invocations);
+      batch.primitiveIdIn[lane] = primitive;
+      batch.invocationId[lane] = uint32_t((first + lane) % g.invocations);
+      for (uint32_t k = 0; k < g.inputVertices; ++k) {
+        const uint32_t slot = inputSlots[size_t(primitive) * g.inputVertices + k];
+        const float* p = in.position(slot);
+        for (uint32_t c = 0; c < 4; ++c) position[(k * 4 + c) * W + lane] = p[c];
+        pointSize[k * W + lane] = in.pointSize.empty() ? 1.0f : in.pointSize[slot];
+        const uint32_t* o = in.outputs(slot);
+        for (size_t i = 0; i < in.locations.size(); ++i)
+          for (uint32_t c = 0; c < 4; ++c)
+            inputs[((k * abi::kMaxInterfaceLocations + in.locations[i]) * 4 + c) * W + lane] = o[4 * i + c];
+      }
+    }
+    s.geometryShader(&batch);
+    for (uint32_t lane = 0; lane < active; ++lane)
+      collectLane(s, records.data(), lane, std::min(batch.emitted[lane], g.maxVertices), out);
+  }
+}
+
+}  // namespace tessera::raster

@@ -1,0 +1,196 @@
+// Geometry kernels ("Geometry Shading"): one lane per geometry shader invocation (an input
+// primitive and an invocation number), the abi::GeometryBatch interface.
+//
+// Inputs are arrays with one element per input vertex: each element's leaves are copied from
+// the batch's per-vertex words into the kernel's per-lane storage in the prologue, gl_in[]'s
+// built-in members (Position, PointSize) from the per-vertex position and point size.
+// OpEmitVertex copies the current values of every output into the lane's next vertex record
+// (a masked scatter: lanes emit different numbers of vertices); OpEndPrimitive ends the lane's
+// strip, so that its next vertex starts a new one. The draw loop builds the output primitives
+// from the records (raster/draw_geometry.cpp).
+#include "tessera/shader_abi.h"
+#include "translator.h"
+
+namespace tessera::jit {
+
+void Translator::readGeometryModes(const EntryPoint& entry) {
+  GraphicsFacts::Geometry& g = facts_->geometry;
+  g.invocations = 1;
+  bool outputSet = false;
+  for (const Instruction& mode : entry.executionModes) {
+    if (mode.operandCount < 2) continue;
+    const uint32_t literal = mode.operandCount > 2 ? mode.operand(2) : 0;
+    switch (spv::ExecutionMode(mode.operand(1))) {
+      case spv::ExecutionMode::InputPoints: g.inputVertices = 1; break;
+      case spv::ExecutionMode::InputLines: g.inputVertices = 2; break;
+      case spv::ExecutionMode::InputLinesAdjacency: g.inputVertices = 4; break;
+      case spv::ExecutionMode::Triangles: g.inputVertices = 3; break;
+      case spv::ExecutionMode::InputTrianglesAdjacency: g.inputVertices = 6; break;
+      case spv::ExecutionMode::OutputPoints: g.outputTopology = 0, outputSet = true; break;
+      case spv::ExecutionMode::OutputLineStrip: g.outputTopology = 1, outputSet = true; break;
+      case spv::ExecutionMode::OutputTriangleStrip: g.outputTopology = 2, outputSet = true; break;
+      case spv::ExecutionMode::OutputVertices: g.maxVertices = literal; break;
+      case spv::ExecutionMode::Invocations: g.invocations = literal; break;
+      default: break;
+    }
+  }
+  if (g.inputVertices == 0) fail("geometry shader without an input primitive execution mode");
+  if (!outputSet) fail("geometry shader without an output primitive execution mode");
+  if (g.maxVertices == 0 || g.maxVertices > kMaxGeometryOutputVertices)
+    fail("geometry shader OutputVertices " + std::to_string(g.maxVertices) + " outside 1.." +
+         std::to_string(kMaxGeometryOutputVertices) + " (maxGeometryOutputVertices)");
+  if (g.invocations == 0 || g.invocations > kMaxGeometryInvocations)
+    fail("geometry shader Invocations " + std::to_string(g.invocations) + " outside 1.." +
+         std::to_string(kMaxGeometryInvocations) + " (maxGeometryShaderInvocations)");
+}
+
+// Output locations in increasing order after the record's header (abi::GeometryBatch).
+void Translator::finishGeometryInterface() {
+  GraphicsFacts::Geometry& g = facts_->geometry;
+  uint32_t words = abi::kGeometryRecordHeader;
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
+    geometryLocationWord_[l] = -1;
+    if (!facts_->outputComponents[l]) continue;
+    geometryLocationWord_[l] = int32_t(words);
+    words += 4;
+  }
+  g.vertexWords = words;
+  for (const InterfaceLeaf& l : outputLeaves_) {
+    g.writesPrimitiveId |= l.builtIn == int32_t(spv::BuiltIn::PrimitiveId);
+    g.writesLayer |= l.builtIn == int32_t(spv::BuiltIn::Layer);
+    g.writesViewportIndex |= l.builtIn == int32_t(spv::BuiltIn::ViewportIndex);
+  }
+}
+
+void Translator::loadGeometryInputs() {
+  auto& B = b();
+  llvm::Type* ptrTy = B.getPtrTy();
+  llvm::Type* vi = laneType(B.getInt32Ty());
+  const uint32_t W = width();
+  llvm::Value* inputs = batchField(offsetof(abi::GeometryBatch, inputs), ptrTy);
+  llvm::Value* position = batchField(offsetof(abi::GeometryBatch, inPosition), ptrTy);
+  llvm::Value* pointSize = batchField(offsetof(abi::GeometryBatch, inPointSize), ptrTy);
+  for (const InterfaceLeaf& l : inputLeaves_) {
+    llvm::Value* src = nullptr;
+    switch (l.builtIn) {
+      case -1:
+        if (l.location >= abi::kMaxInterfaceLocations || l.component >= 4) fail("input location out of range");
+        src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs,
+                                   ((l.vertex * abi::kMaxInterfaceLocations + l.location) * 4 + l.component) * W);
+        break;
+      case int32_t(spv::BuiltIn::Position):
+        src = B.CreateConstGEP1_32(B.getInt32Ty(), position, (l.vertex * 4 + l.builtInElement) * W);
+        break;
+      case int32_t(spv::BuiltIn::PointSize):
+        src = B.CreateConstGEP1_32(B.getInt32Ty(), pointSize, l.vertex * W);
+        break;
+      case int32_t(spv::BuiltIn::ClipDistance):
+      case int32_t(spv::BuiltIn::CullDistance):
+        break;  // the draw loop keeps no clip or cull distances (shaderClipDistance is not offered): 0
+      default:
+        fail("unsupported built-in " + std::to_string(l.builtIn) + " in a geometry shader's per-vertex input");
+    }
+    llvm::Value* words = llvm::Constant::getNullValue(vi);
+    if (src) words = B.CreateAlignedLoad(vi, src, llvm::Align(4));
+    llvm::Value* v = wordsToLeaf(*this, words, l.type);
+    if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
+    B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * W), llvm::Align(1));
+  }
+}
+
+Val Translator::geometryBuiltInValue(spv::BuiltIn builtIn) {
+  auto& B = b();
+  llvm::Type* vi = laneType(B.getInt32Ty());
+  auto lanes = [&](size_t offset) {
+    return B.CreateAlignedLoad(vi, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offset)), llvm::Align(4));
+  };
+  switch (builtIn) {
+    case spv::BuiltIn::PrimitiveId: return Val{{lanes(offsetof(abi::GeometryBatch, primitiveIdIn))}};
+    case spv::BuiltIn::InvocationId: return Val{{lanes(offsetof(abi::GeometryBatch, invocationId))}};
+    case spv::BuiltIn::ViewIndex: return Val{{viewIndex()}};
+    case spv::BuiltIn::DeviceIndex: return Val{{B.getInt32(0)}};
+    default: fail("unsupported built-in " + std::to_string(uint32_t(builtIn)) + " in a geometry shader");
+  }
+}
+
+// The current outputs of the active lanes as their next vertex record.
+void Translator::emitGeometryVertex() {
+  auto& B = b();
+  const GraphicsFacts::Geometry& g = facts_->geometry;
+  const uint32_t W = width();
+  llvm::Type* i32 = B.getInt32Ty();
+  llvm::Type* vi = laneType(i32);
+  auto field = [&](size_t offset) { return B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, uint32_t(offset)); };
+  llvm::Value* emittedAt = field(offsetof(abi::GeometryBatch, emitted));
+  llvm::Value* openAt = field(offsetof(abi::GeometryBatch, stripOpen));
+  llvm::Value* emitted = B.CreateAlignedLoad(vi, emittedAt, llvm::Align(4));
+  llvm::Value* open = B.CreateAlignedLoad(vi, openAt, llvm::Align(4));
+  // Vertices past OutputVertices are dropped ("the results are undefined" if more are emitted).
+  llvm::Value* emitting = B.CreateAnd(mask_, B.CreateICmpULT(emitted, splat(B.getInt32(g.maxVertices))));
+
+  std::vector<llvm::Value*> words(g.vertexWords, nullptr);
+  llvm::Value* zero = llvm::Constant::getNullValue(vi);
+  words[abi::kGeometryFlags] = B.CreateZExt(B.CreateICmpEQ(open, llvm::Constant::getNullValue(vi)), vi);
+  words[abi::kGeometryPointSize] = B.CreateBitCast(llvm::ConstantFP::get(laneType(B.getFloatTy()), 1.0), vi);
+  words[abi::kGeometryPrimitiveId] =
+      B.CreateAlignedLoad(vi, field(offsetof(abi::GeometryBatch, primitiveIdIn)), llvm::Align(4));
+  for (const InterfaceLeaf& l : outputLeaves_) {
+    int32_t at = -1;
+    switch (l.builtIn) {
+      case -1: at = geometryLocationWord_[l.location] + int32_t(l.component); break;
+      case int32_t(spv::BuiltIn::Position): at = l.builtInElement < 4 ? int32_t(abi::kGeometryPosition + l.builtInElement) : -1; break;
+      case int32_t(spv::BuiltIn::PointSize): at = abi::kGeometryPointSize; break;
+      case int32_t(spv::BuiltIn::PrimitiveId): at = abi::kGeometryPrimitiveId; break;
+      case int32_t(spv::BuiltIn::Layer): at = abi::kGeometryLayer; break;
+      case int32_t(spv::BuiltIn::ViewportIndex): at = abi::kGeometryViewportIndex; break;
+      default: break;  // ClipDistance, CullDistance: not kept by the draw loop
+    }
+    if (at >= 0 && uint32_t(at) < g.vertexWords) words[at] = outputLeafWords(l);
+  }
+  llvm::Value* vertices = batchField(offsetof(abi::GeometryBatch, vertices), B.getPtrTy());
+  // Word w of the lane's record k: vertices[(k * vertexWords + w) * W + lane].
+  llvm::Value* recordBase = B.CreateAdd(B.CreateMul(emitted, splat(B.getInt32(g.vertexWords * W))), laneIndex());
+  for (uint32_t w = 0; w < g.vertexWords; ++w) {
+    llvm::Value* value = words[w] ? words[w] : zero;
+    llvm::Value* index = B.CreateAdd(recordBase, splat(B.getInt32(w * W)));
+    llvm::Value* addresses = B.CreateGEP(i32, vertices, {index});
+    B.CreateMaskedScatter(value, addresses, llvm::Align(4), emitting);
+  }
+  B.CreateAlignedStore(B.CreateSelect(emitting, B.CreateAdd(emitted, splat(B.getInt32(1))), emitted), emittedAt,
+                       llvm::Align(4));
+  B.CreateAlignedStore(B.CreateSelect(emitting, splat(B.getInt32(1)), open), openAt, llvm::Align(4));
+}
+
+bool Translator::translateGeometryOp(const Instruction& inst) {
+  using spv::Op;
+  auto& B = b();
+  auto requireStreamZero = [&] {
+    const std::optional<uint64_t> stream = module_.constantValue(inst.operand(0));
+    if (!stream || *stream != 0)
+      fail("geometry shader output streams other than 0 need transform feedback, which Tessera does not offer");
+  };
+  switch (inst.op) {
+    case Op::OpEmitStreamVertex:
+      requireStreamZero();
+      [[fallthrough]];
+    case Op::OpEmitVertex:
+      if (stage_ != Stage::Geometry) fail("OpEmitVertex outside a geometry shader");
+      emitGeometryVertex();
+      return true;
+    case Op::OpEndStreamPrimitive:
+      requireStreamZero();
+      [[fallthrough]];
+    case Op::OpEndPrimitive: {
+      if (stage_ != Stage::Geometry) fail("OpEndPrimitive outside a geometry shader");
+      llvm::Type* vi = laneType(B.getInt32Ty());
+      llvm::Value* openAt = B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::GeometryBatch, stripOpen));
+      llvm::Value* open = B.CreateAlignedLoad(vi, openAt, llvm::Align(4));
+      B.CreateAlignedStore(B.CreateSelect(mask_, llvm::Constant::getNullValue(vi), open), openAt, llvm::Align(4));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace tessera::jit
