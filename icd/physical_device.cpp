@@ -249,6 +249,16 @@ FeatureSet supportedFeatures() {
   f.imageCubeArray = true;
   f.samplerMirrorClampToEdge = true;
   f.samplerFilterMinmax = true;
+  // VK_EXT_custom_border_color: the sampler keeps the colour's words and the reference reads
+  // them as the view's kind when it makes a border texel (sampler/sampler_texel.cpp), so no
+  // format is needed. VK_EXT_border_color_swizzle: the border replaces the texel before the
+  // view's "Component Swizzle", so the view's swizzle applies to it with or without
+  // VkSamplerBorderColorComponentMappingCreateInfoEXT. tests/unit/sampler/border_color_test.cpp,
+  // tests/api/border_color_test.cpp (against lavapipe).
+  f.customBorderColors = true;
+  f.customBorderColorWithoutFormat = true;
+  f.borderColorSwizzle = true;
+  f.borderColorSwizzleFromImage = true;
   // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
   // tests/api/draw_test.cpp against lavapipe): points, lines, triangles; 1 or 4 samples.
   f.dynamicRendering = true;           // cmd_render_pass.cpp: vkCmdBeginRendering
