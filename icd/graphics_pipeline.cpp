@@ -148,6 +148,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) s.fragment.inputInterpolation[l] = uint8_t(f.inputInterpolation[l]);
     for (uint32_t l = 0; l < abi::kMaxColorAttachments; ++l)
       if (f.outputComponents[l]) s.fragment.colorOutputs |= uint8_t(1u << l);
+    s.fragment.writesSecondColor = f.outputComponents[abi::kSecondColorLocation] != 0;
     s.fragment.centroidInputs = f.centroidInputs;
     s.fragment.writesFragDepth = f.writesFragDepth;
     s.fragment.writesSampleMask = f.writesSampleMask;

@@ -81,7 +81,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxGeometryShaderInvocations = 0;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
-  l.maxFragmentDualSrcAttachments = 0;
+  l.maxFragmentDualSrcAttachments = 1;  // Location 0 Index 1 -> abi::kSecondColorLocation
   l.maxFragmentCombinedOutputResources = 8 + 2 * (1u << 20);
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
@@ -273,6 +273,12 @@ FeatureSet supportedFeatures() {
   f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
   f.vertexPipelineStoresAndAtomics = true;
   f.alphaToOne = true;                 // draw_fragments.cpp: after alpha to coverage
+  // Dual-source blending: the JIT puts the Location 0 Index 1 output in abi::kSecondColorLocation
+  // (translate_graphics.cpp) and both blends of raster/ read it (draw_fragments.cpp blendFactor,
+  // draw_blocks.cpp BlendLanes); the compiled blend of the fragment kernel has no form for the
+  // SRC1 factors (abi::packBlend), so such draws are blended by the loop. tests/api/
+  // dual_source_blend_test.cpp (against lavapipe, both draw paths), tests/unit/raster/binned_draw_test.cpp.
+  f.dualSrcBlend = true;
   // Per-sample shading (draw_fragments.cpp runs the shader once per covered sample) with
   // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
   f.sampleRateShading = true;
