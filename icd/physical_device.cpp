@@ -318,6 +318,10 @@ FeatureSet supportedFeatures() {
   // at each draw; tests/api/draw_state_test.cpp). Logic ops and patch control points are not.
   f.extendedDynamicState = true;
   f.extendedDynamicState2 = true;
+  // VK_EXT_color_write_enable: a disabled attachment gets a colorWriteMask of 0, statically in
+  // the pipeline (graphics_pipeline.cpp) or per draw (cmd_draw.cpp), so the compiled writes
+  // and the loop's both leave it alone; tests/api/color_write_enable_test.cpp (against lavapipe).
+  f.colorWriteEnable = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the
