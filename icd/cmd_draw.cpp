@@ -66,6 +66,11 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)) s->stencilTest = r.stencilTest;
   if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s->rasterizerDiscard = r.rasterizerDiscard;
   if (g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s->primitiveRestart = r.primitiveRestart;
+  // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
+  // for the static state).
+  if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))
+    for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i)
+      if (!(r.colorWriteEnables >> i & 1)) s->blend[i].writeMask = 0;
   s->stencilFront = withDynamic(s->stencilFront, g, r, 0);
   s->stencilBack = withDynamic(s->stencilBack, g, r, 1);
   return s;
@@ -412,6 +417,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBiasEnable(VkCommandBuffer comma
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPrimitiveRestartEnable(VkCommandBuffer commandBuffer, VkBool32 enable) {
   stateOf(commandBuffer).primitiveRestart = enable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorWriteEnableEXT(VkCommandBuffer commandBuffer, uint32_t attachmentCount,
+                                                               const VkBool32* pColorWriteEnables) {
+  uint32_t& bits = stateOf(commandBuffer).colorWriteEnables;
+  for (uint32_t i = 0; i < attachmentCount && i < 32; ++i)
+    bits = pColorWriteEnables[i] ? bits | 1u << i : bits & ~(1u << i);
 }
 
 // VK_EXT_extended_dynamic_state2's two commands that did not become core. Valid only with the

@@ -96,6 +96,7 @@ struct GraphicsRecordState {
   VkCompareOp depthCompare = VK_COMPARE_OP_NEVER;
   VkStencilOpState stencilOps[2] = {};  // failOp, passOp, depthFailOp, compareOp used
   bool rasterizerDiscard = false, depthBiasEnable = false, primitiveRestart = false;
+  uint32_t colorWriteEnables = ~0u;  // bit i: vkCmdSetColorWriteEnableEXT's value for attachment i
   struct VertexBuffer {
     const uint8_t* base = nullptr;
     uint64_t size = 0;

@@ -172,6 +172,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) s.fragment.inputInterpolation[l] = uint8_t(f.inputInterpolation[l]);
     for (uint32_t l = 0; l < abi::kMaxColorAttachments; ++l)
       if (f.outputComponents[l]) s.fragment.colorOutputs |= uint8_t(1u << l);
+    s.fragment.writesSecondColor = f.outputComponents[abi::kSecondColorLocation] != 0;
     s.fragment.centroidInputs = f.centroidInputs;
     s.fragment.writesFragDepth = f.writesFragDepth;
     s.fragment.writesSampleMask = f.writesSampleMask;
@@ -279,6 +280,14 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       b.alphaOp = a.alphaBlendOp;
       b.writeMask = a.colorWriteMask;
     }
+    // "Color Write Enable" (VK_EXT_color_write_enable): a disabled attachment is written as with
+    // a colorWriteMask of 0, which every draw path already honours. A dynamic enable is applied
+    // per draw instead (cmd_draw.cpp).
+    if (const auto* cw = findInChain<VkPipelineColorWriteCreateInfoEXT>(cb->pNext,
+                                                                        VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT);
+        cw && cw->pColorWriteEnables && !g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))
+      for (uint32_t i = 0; i < cw->attachmentCount && i < abi::kMaxColorAttachments; ++i)
+        if (!cw->pColorWriteEnables[i]) s.blend[i].writeMask = 0;
     std::memcpy(s.blendConstants, cb->blendConstants, sizeof(s.blendConstants));
   }
   return VK_SUCCESS;

@@ -89,7 +89,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxGeometryTotalOutputComponents = 1024;
   l.maxFragmentInputComponents = 128;
   l.maxFragmentOutputAttachments = 8;
-  l.maxFragmentDualSrcAttachments = 0;
+  l.maxFragmentDualSrcAttachments = 1;  // Location 0 Index 1 -> abi::kSecondColorLocation
   l.maxFragmentCombinedOutputResources = 8 + 2 * (1u << 20);
   l.maxComputeSharedMemorySize = 32768;
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
@@ -265,6 +265,16 @@ FeatureSet supportedFeatures() {
   f.imageCubeArray = true;
   f.samplerMirrorClampToEdge = true;
   f.samplerFilterMinmax = true;
+  // VK_EXT_custom_border_color: the sampler keeps the colour's words and the reference reads
+  // them as the view's kind when it makes a border texel (sampler/sampler_texel.cpp), so no
+  // format is needed. VK_EXT_border_color_swizzle: the border replaces the texel before the
+  // view's "Component Swizzle", so the view's swizzle applies to it with or without
+  // VkSamplerBorderColorComponentMappingCreateInfoEXT. tests/unit/sampler/border_color_test.cpp,
+  // tests/api/border_color_test.cpp (against lavapipe).
+  f.customBorderColors = true;
+  f.customBorderColorWithoutFormat = true;
+  f.borderColorSwizzle = true;
+  f.borderColorSwizzleFromImage = true;
   // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
   // tests/api/draw_test.cpp against lavapipe): points, lines, triangles; 1 or 4 samples.
   f.dynamicRendering = true;           // cmd_render_pass.cpp: vkCmdBeginRendering
@@ -279,6 +289,12 @@ FeatureSet supportedFeatures() {
   f.fragmentStoresAndAtomics = true;   // helper lanes' stores and atomics are masked off
   f.vertexPipelineStoresAndAtomics = true;
   f.alphaToOne = true;                 // draw_fragments.cpp: after alpha to coverage
+  // Dual-source blending: the JIT puts the Location 0 Index 1 output in abi::kSecondColorLocation
+  // (translate_graphics.cpp) and both blends of raster/ read it (draw_fragments.cpp blendFactor,
+  // draw_blocks.cpp BlendLanes); the compiled blend of the fragment kernel has no form for the
+  // SRC1 factors (abi::packBlend), so such draws are blended by the loop. tests/api/
+  // dual_source_blend_test.cpp (against lavapipe, both draw paths), tests/unit/raster/binned_draw_test.cpp.
+  f.dualSrcBlend = true;
   // Per-sample shading (draw_fragments.cpp runs the shader once per covered sample) with
   // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
   f.sampleRateShading = true;
@@ -318,6 +334,10 @@ FeatureSet supportedFeatures() {
   // at each draw; tests/api/draw_state_test.cpp). Logic ops and patch control points are not.
   f.extendedDynamicState = true;
   f.extendedDynamicState2 = true;
+  // VK_EXT_color_write_enable: a disabled attachment gets a colorWriteMask of 0, statically in
+  // the pipeline (graphics_pipeline.cpp) or per draw (cmd_draw.cpp), so the compiled writes
+  // and the loop's both leave it alone; tests/api/color_write_enable_test.cpp (against lavapipe).
+  f.colorWriteEnable = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

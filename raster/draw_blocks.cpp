@@ -573,7 +573,8 @@ struct BlendLanes {
   using F = typename LaneVectors<W>::Floats;
   __attribute__((always_inline)) static F min(F a, F b) { return b < a ? b : a; }  // std::min(a, b)
   __attribute__((always_inline)) static F max(F a, F b) { return a < b ? b : a; }  // std::max(a, b)
-  __attribute__((always_inline)) static F factor(VkBlendFactor f, const F* s, const F* d, const float* k, int c, bool alpha) {
+  __attribute__((always_inline)) static F factor(VkBlendFactor f, const F* s, const F* s1, const F* d, const float* k, int c,
+                                                 bool alpha) {
     const F zero = {}, one = zero + 1.0f;
     switch (f) {
       case VK_BLEND_FACTOR_ZERO: return zero;
@@ -591,6 +592,10 @@ struct BlendLanes {
       case VK_BLEND_FACTOR_CONSTANT_ALPHA: return zero + k[3];
       case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return zero + (1 - k[3]);
       case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? one : min(s[3], one - d[3]);
+      case VK_BLEND_FACTOR_SRC1_COLOR: return s1[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return one - s1[c];
+      case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return one - s1[3];
       default: return zero;
     }
   }
@@ -604,15 +609,18 @@ struct BlendLanes {
     }
   }
   __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src,
-                                                 const uint32_t* current, const uint32_t* shift, float* result) {
+                                                 const float* src1, const uint32_t* current, const uint32_t* shift,
+                                                 float* result) {
     using I = typename LaneVectors<W>::Ints;
     const F zero = {}, one = zero + 1.0f;
     I texel;
     std::memcpy(&texel, current, sizeof texel);
-    F s[4], d[4];
+    F s[4], s1[4], d[4];
     for (int c = 0; c < 4; ++c) {
       std::memcpy(&s[c], src + c * W, sizeof(F));
       s[c] = s[c] < zero ? zero : (one < s[c] ? one : s[c]);  // std::clamp(s, 0, 1)
+      std::memcpy(&s1[c], src1 + c * W, sizeof(F));
+      s1[c] = s1[c] < zero ? zero : (one < s1[c] ? one : s1[c]);
       // "Conversion From Normalized Fixed-Point to Floating-Point" as the texel codec does it,
       // float(c / 255.0). Rounding a double quotient to float equals dividing in float (double
       // rounding is innocuous for division when 53 >= 2 x 24 + 2 bits), and a float division
@@ -623,8 +631,8 @@ struct BlendLanes {
     }
     for (int c = 0; c < 4; ++c) {
       const bool alpha = c == 3;
-      const F sf = factor(alpha ? blend.srcAlpha : blend.srcColor, s, d, k, c, alpha);
-      const F df = factor(alpha ? blend.dstAlpha : blend.dstColor, s, d, k, c, alpha);
+      const F sf = factor(alpha ? blend.srcAlpha : blend.srcColor, s, s1, d, k, c, alpha);
+      const F df = factor(alpha ? blend.dstAlpha : blend.dstColor, s, s1, d, k, c, alpha);
       const F r = op(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
       std::memcpy(result + c * W, &r, sizeof(F));
     }
@@ -634,16 +642,17 @@ struct BlendLanes {
 }  // namespace
 
 TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src,
-                                     const uint32_t* current, const uint32_t shift[4], uint32_t* texels) {
+                                     const float* src1, const uint32_t* current, const uint32_t shift[4],
+                                     uint32_t* texels) {
   float result[4 * abi::kMaxSimdWidth];
   if (w == 16) {
-    BlendLanes<16>::run(blend, k, src, current, shift, result);
+    BlendLanes<16>::run(blend, k, src, src1, current, shift, result);
     encodeUnorm8Lanes<16>(result, shift, texels);
   } else if (w == 8) {
-    BlendLanes<8>::run(blend, k, src, current, shift, result);
+    BlendLanes<8>::run(blend, k, src, src1, current, shift, result);
     encodeUnorm8Lanes<8>(result, shift, texels);
   } else {
-    BlendLanes<4>::run(blend, k, src, current, shift, result);
+    BlendLanes<4>::run(blend, k, src, src1, current, shift, result);
     encodeUnorm8Lanes<4>(result, shift, texels);
   }
 }

@@ -54,8 +54,9 @@ uint8_t stencilOp(VkStencilOp op, uint8_t current, uint8_t reference) {
   }
 }
 
-// "Blend Factors" (dual-source factors are not offered).
-float blendFactor(VkBlendFactor f, const float* s, const float* d, const float* k, int c, bool alpha) {
+// "Blend Factors": s the first source colour, s1 the second ("Dual-Source Blending"), d the
+// destination, k the blend constants.
+float blendFactor(VkBlendFactor f, const float* s, const float* s1, const float* d, const float* k, int c, bool alpha) {
   switch (f) {
     case VK_BLEND_FACTOR_ZERO: return 0;
     case VK_BLEND_FACTOR_ONE: return 1;
@@ -72,6 +73,10 @@ float blendFactor(VkBlendFactor f, const float* s, const float* d, const float* 
     case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
     case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1 - k[3];
     case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? 1.0f : std::min(s[3], 1 - d[3]);
+    case VK_BLEND_FACTOR_SRC1_COLOR: return s1[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1 - s1[c];
+    case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1 - s1[3];
     default: return 0;
   }
 }
@@ -212,6 +217,10 @@ void FragmentStage::retarget(const DrawState& state) {
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
       if (s_->fragment.inputComponents[l]) std::fill_n(&inputs_[size_t(l) * 4 * W], 4 * W, 0u);
   }
+  // A second blend source the shader does not write is undefined ("Dual-Source Blending"):
+  // zeros, so that both draw paths read the same words whatever ran before.
+  if (!s_->fragment.writesSecondColor)
+    std::fill_n(&outputs_[size_t(abi::kSecondColorLocation) * 4 * W], 4 * W, 0u);
 }
 
 namespace {
@@ -651,17 +660,24 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
         TexelValue result = out, cur{};
         decodeTexel(*f, dst, cur);
         if (blending) {
-          // "Blending": fixed-point attachments clamp source, destination and constants first.
-          float sv[4], d[4], kc[4];
+          // "Blending": fixed-point attachments clamp sources, destination and constants first.
+          // The second source is the Location 0 Index 1 output for every attachment: only
+          // attachment 0 may use it (maxFragmentDualSrcAttachments), elsewhere it is undefined.
+          float sv[4], s1[4], d[4], kc[4];
           for (int c = 0; c < 4; ++c) {
             sv[c] = out.f[c], d[c] = cur.f[c], kc[c] = s_->blendConstants[c];
-            if (unorm) sv[c] = std::clamp(sv[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f), kc[c] = std::clamp(kc[c], 0.0f, 1.0f);
-            if (snorm) sv[c] = std::clamp(sv[c], -1.0f, 1.0f), d[c] = std::clamp(d[c], -1.0f, 1.0f), kc[c] = std::clamp(kc[c], -1.0f, 1.0f);
+            s1[c] = asFloat(outputs_[(abi::kSecondColorLocation * 4 + c) * W + lane]);
+            if (unorm)
+              sv[c] = std::clamp(sv[c], 0.0f, 1.0f), s1[c] = std::clamp(s1[c], 0.0f, 1.0f), d[c] = std::clamp(d[c], 0.0f, 1.0f),
+              kc[c] = std::clamp(kc[c], 0.0f, 1.0f);
+            if (snorm)
+              sv[c] = std::clamp(sv[c], -1.0f, 1.0f), s1[c] = std::clamp(s1[c], -1.0f, 1.0f),
+              d[c] = std::clamp(d[c], -1.0f, 1.0f), kc[c] = std::clamp(kc[c], -1.0f, 1.0f);
           }
           for (int c = 0; c < 4; ++c) {
             const bool alpha = c == 3;
-            const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, sv, d, kc, c, alpha);
-            const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, sv, d, kc, c, alpha);
+            const float sf = blendFactor(alpha ? blend.srcAlpha : blend.srcColor, sv, s1, d, kc, c, alpha);
+            const float df = blendFactor(alpha ? blend.dstAlpha : blend.dstColor, sv, s1, d, kc, c, alpha);
             result.f[c] = blendOp(alpha ? blend.alphaOp : blend.colorOp, sv[c], sf, d[c], df);
           }
         }
@@ -738,6 +754,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
   const uint32_t keep = unorm8_[attachment].keep;
   const float* k = unorm8_[attachment].constants;
   const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
+  const float* out1 = reinterpret_cast<const float*>(&outputs_[abi::kSecondColorLocation * 4 * W]);
   const bool needCurrent = blend.enable || keep;
   uint32_t texels[abi::kMaxSimdWidth];
   if (samples == 1) {
@@ -751,7 +768,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
         else if (pair == 1) std::memcpy(&current[2 * p], texel, 4);
         else std::memcpy(&current[2 * p + 1], texel + 4, 4);
       }
-    if (blend.enable) blendUnorm8(W, blend, k, out, current, shift, texels);
+    if (blend.enable) blendUnorm8(W, blend, k, out, out1, current, shift, texels);
     else encodeUnorm8(W, out, shift, texels);
     if (keep)
       for (uint32_t lane = 0; lane < W; ++lane) texels[lane] = (texels[lane] & ~keep) | (current[lane] & keep);
@@ -788,7 +805,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
       std::memcpy(&current[lane], texelAt(att, lanes.px[lane], lanes.py[lane], sample), 4);
     }
     if (!lanesWithSample) continue;
-    if (blend.enable) blendUnorm8(W, blend, k, out, current, shift, texels);
+    if (blend.enable) blendUnorm8(W, blend, k, out, out1, current, shift, texels);
     else encodeUnorm8(W, out, shift, texels);
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(lanesWithSample >> lane & 1)) continue;

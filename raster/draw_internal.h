@@ -160,11 +160,12 @@ inline uint32_t floatToUnorm(float f, double maxValue) {
 void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels);
 
 // "Blending" of W lanes for an 8-bit UNORM attachment: src is RGBA per lane ([c * W + lane]),
-// current the attachment's texels (component c at bit shift[c]), decoded as the texel codec
-// does, k the clamped blend constants; the results encoded as encodeUnorm8 does. The
-// reference's arithmetic in vector form (draw_blocks.cpp).
-void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const uint32_t* current,
-                 const uint32_t shift[4], uint32_t* texels);
+// src1 the second source of "Dual-Source Blending" laid out alike, current the attachment's
+// texels (component c at bit shift[c]), decoded as the texel codec does, k the clamped blend
+// constants; the results encoded as encodeUnorm8 does. The reference's arithmetic in vector
+// form (draw_blocks.cpp).
+void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* src1,
+                 const uint32_t* current, const uint32_t shift[4], uint32_t* texels);
 
 // The lanes among `laneMask` whose bits[lane] is not 0 (vectorized, draw_blocks.cpp).
 uint32_t lanesWithBits(uint32_t w, const uint32_t* bits, uint32_t laneMask);

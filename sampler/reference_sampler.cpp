@@ -12,9 +12,18 @@
 //  - Integer views with WEIGHTED_AVERAGE reduction (where LINEAR filtering is invalid usage)
 //    are sampled as if both filters and the mipmap mode were NEAREST.
 //  - Undefined inputs get a deterministic answer: NaN λ -> lod_min, NaN coordinates -> 0,
-//    custom border colours (unsupported) -> transparent black, lod_min > lod_max -> lod_max.
+//    lod_min > lod_max -> lod_max, a custom border colour without its
+//    VkSamplerCustomBorderColorCreateInfoEXT -> zeros.
+//  - Custom border colours are used exactly as given (the spec allows rounding to the format);
+//    with VkSamplerCustomBorderColorCreateInfoEXT::format VK_FORMAT_UNDEFINED a stencil view
+//    takes S = B_r, as "Border Replacement" recommends.
+//  - VkSamplerBorderColorComponentMappingCreateInfoEXT is not read: the border colour replaces
+//    the texel before "Component Swizzle", so the view's own swizzle applies to it (what
+//    borderColorSwizzleFromImage promises), and a mapping that differs from the view's gives
+//    undefined values by "Instruction/Format/Sampler/Image View Validation".
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "sampler_internal.h"
 
@@ -37,6 +46,12 @@ abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerRed
   s.minLod = info.minLod;
   s.maxLod = info.maxLod;
   s.borderColor = info.borderColor;
+  if (info.borderColor == VK_BORDER_COLOR_FLOAT_CUSTOM_EXT || info.borderColor == VK_BORDER_COLOR_INT_CUSTOM_EXT)
+    for (auto* p = static_cast<const VkBaseInStructure*>(info.pNext); p; p = p->pNext)
+      if (p->sType == VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT)
+        std::memcpy(s.customBorderColor,
+                    &reinterpret_cast<const VkSamplerCustomBorderColorCreateInfoEXT*>(p)->customBorderColor,
+                    sizeof(s.customBorderColor));
   s.unnormalizedCoordinates = info.unnormalizedCoordinates;
   s.reductionMode = reductionMode;
   return s;

@@ -80,6 +80,7 @@ struct TexelSource {
   uint32_t compareOp;      // VkCompareOp
   double dref;             // already clamped to [0,1] for UNORM depth formats
   uint32_t borderColor;    // VkBorderColor
+  uint32_t customBorderColor[4];  // SamplerState::customBorderColor (custom colours only)
   // 4-byte formats of 8-bit UNORM or sRGB components (RGBA or BGRA order): "Format Conversion"
   // by tables the texel codec filled (unorm8Table / srgb8Table), not by decodeTexel's
   // per-component dispatch. Null for every other format.

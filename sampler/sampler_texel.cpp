@@ -3,6 +3,8 @@
 // texel), "Format Conversion" (tessera::decodeTexel / decodeDepth), "Texel Replacement"
 // (border colour), "Depth Compare Operation", "Conversion to RGBA", "Component Swizzle".
 // Filtering then combines such texels (reference_sampler.cpp).
+#include <cstring>
+
 #include "sampler_internal.h"
 
 namespace tessera::sampler_detail {
@@ -10,11 +12,15 @@ namespace {
 
 bool isUnorm(const FormatComponent* c) { return c && c->numeric == NumericFormat::UNorm; }
 
-// "Texel Replacement", table "Border Color B": [Br, Bg, Bb, Ba]. The FLOAT_ and INT_ forms
-// have the same numbers (0 and 1); they become floats or integers with the view's kind.
-// Custom border colours are not supported by Tessera; they read as transparent black.
-void borderColor(uint32_t borderColor, double b[4]) {
-  switch (VkBorderColor(borderColor)) {
+// "Border Replacement", table "Border Color B": [Br, Bg, Bb, Ba]. The FLOAT_ and INT_ forms
+// of the predefined colours have the same numbers (0 and 1); they become floats or integers
+// with the view's kind. A custom colour U (VkSamplerCustomBorderColorCreateInfoEXT) is a
+// VkClearColorValue: its words are float32 for a float view (depth included), int32 for an SINT
+// view and uint32 for a UINT or stencil view, which is what the valid pairings of borderColor
+// and view format ("Instruction/Format/Sampler/Image View Validation") mean; the other
+// pairings are poison, and reading the words by the view's kind still gives a plain number.
+void borderColor(const TexelSource& src, double b[4]) {
+  switch (VkBorderColor(src.borderColor)) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
     case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
       b[0] = b[1] = b[2] = 0, b[3] = 1;
@@ -22,6 +28,19 @@ void borderColor(uint32_t borderColor, double b[4]) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE:
     case VK_BORDER_COLOR_INT_OPAQUE_WHITE:
       b[0] = b[1] = b[2] = b[3] = 1;
+      break;
+    case VK_BORDER_COLOR_FLOAT_CUSTOM_EXT:
+    case VK_BORDER_COLOR_INT_CUSTOM_EXT:
+      for (int c = 0; c < 4; ++c) {
+        const uint32_t w = src.customBorderColor[c];
+        if (src.kind == TexelKind::SInt) b[c] = double(int32_t(w));
+        else if (src.kind == TexelKind::UInt) b[c] = double(w);
+        else {
+          float f;
+          std::memcpy(&f, &w, 4);
+          b[c] = f;
+        }
+      }
       break;
     default:  // *_TRANSPARENT_BLACK
       b[0] = b[1] = b[2] = b[3] = 0;
@@ -85,6 +104,7 @@ TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerS
   src.compare = request.compare;
   src.compareOp = sampler.compareOp;
   src.borderColor = sampler.borderColor;
+  std::memcpy(src.customBorderColor, sampler.customBorderColor, sizeof(src.customBorderColor));
   // "Depth Compare Operation": "If the image being sampled has an unsigned normalized
   // fixed-point format, then D_ref is clamped to [0,1] before the compare operation."
   double dref = request.dref;
@@ -124,11 +144,12 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
   }
   Texel t{};
   if (!valid) {
-    // "Texel Replacement": a border texel. "Border Texel Components After Replacement":
+    // "Border Replacement": a border texel. "Border Texel Components After Replacement":
     // depth D = Br, stencil S = Br; a colour format takes the border components it has, and
-    // "Conversion to RGBA" fills the others with 0 (alpha: one).
+    // "Conversion to RGBA" fills the others with 0 (alpha: one). The view's swizzle comes after
+    // (finishTexel), for border and image texels alike.
     double b[4];
-    borderColor(src.borderColor, b);
+    borderColor(src, b);
     if (src.depth || src.stencil || !src.format) {
       t.c[0] = b[0];
       return t;

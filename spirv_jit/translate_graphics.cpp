@@ -440,8 +440,15 @@ void Translator::collectInterface() {
     }
     std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
     InterfaceWalker walker{*this, module_, layout, leaves};
-    walker.value(pt->element, privateOffsets_[g.id], d.location.value_or(0), d.component.value_or(0), d.flat,
-                 d.noPerspective, d.centroid, d.builtIn ? int32_t(*d.builtIn) : -1);
+    uint32_t location = d.location.value_or(0);
+    if (!input && stage_ == Stage::Fragment && d.index.value_or(0) != 0) {
+      // "Fragment Output Interface": Index 1 is the second input of the blender of the
+      // attachment the Location names; only attachment 0 has one (maxFragmentDualSrcAttachments).
+      if (*d.index != 1 || location != 0) fail("a fragment output with Index 1 must have Location 0");
+      location = abi::kSecondColorLocation;
+    }
+    walker.value(pt->element, privateOffsets_[g.id], location, d.component.value_or(0), d.flat, d.noPerspective,
+                 d.centroid, d.builtIn ? int32_t(*d.builtIn) : -1);
   }
   for (const InterfaceLeaf& l : inputLeaves_) {
     if (l.builtIn >= 0) {

@@ -72,6 +72,9 @@ struct FragmentInterface {
   uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};
   uint8_t inputInterpolation[abi::kMaxInterfaceLocations] = {};  // 0 smooth, 1 noperspective, 2 flat
   uint8_t colorOutputs = 0;  // bit i: the shader writes location i (attachment i changes)
+  // The shader writes Location 0 Index 1, the second input of attachment 0's blender
+  // ("Dual-Source Blending"; outputs location abi::kSecondColorLocation).
+  bool writesSecondColor = false;
   uint32_t centroidInputs = 0;  // bit l: location l is interpolated at the centroid
   bool writesFragDepth = false;
   bool writesSampleMask = false;

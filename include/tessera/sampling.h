@@ -31,6 +31,11 @@ struct SamplerState {
   uint32_t compareOp;        // VkCompareOp
   float minLod, maxLod;      // VkSamplerCreateInfo::minLod/maxLod
   uint32_t borderColor;      // VkBorderColor
+  // VK_BORDER_COLOR_*_CUSTOM_EXT: VkSamplerCustomBorderColorCreateInfoEXT::customBorderColor as
+  // its four raw 32-bit words, read as float32, int32 or uint32 by the view's kind when a border
+  // texel is made (sampler_texel.cpp). Zero for the predefined colours. Anything specialized on
+  // a SamplerState (a cache of compiled sampling code) must key on these words too.
+  uint32_t customBorderColor[4];
   uint32_t unnormalizedCoordinates;  // VkBool32
   uint32_t reductionMode;    // VkSamplerReductionMode
 };
@@ -40,8 +45,9 @@ static_assert(std::is_trivially_copyable_v<SamplerState>);
 
 namespace tessera {
 
-// Bakes a sampler's create info (the reduction mode comes from its pNext chain) into what
-// image instructions read. maxSamplerLodBias is the device limit the bias is clamped to.
+// Bakes a sampler's create info (the reduction mode comes from its pNext chain, read by the
+// caller; a VkSamplerCustomBorderColorCreateInfoEXT in the chain is read here) into what image
+// instructions read. maxSamplerLodBias is the device limit the bias is clamped to.
 abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerReductionMode reductionMode,
                                    float maxSamplerLodBias);
 

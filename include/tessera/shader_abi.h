@@ -134,6 +134,11 @@ using ComputeBatchFn = void (*)(WorkgroupState* workgroup, uint32_t batchIndex);
 constexpr uint32_t kMaxSimdWidth = 16;
 constexpr uint32_t kMaxInterfaceLocations = 32;  // maxVertexOutputComponents (128) / 4
 constexpr uint32_t kMaxColorAttachments = 8;
+// "Dual-Source Blending": a fragment output decorated Location 0 Index 1 (the blender's second
+// input for attachment 0, maxFragmentDualSrcAttachments = 1) travels in this output location,
+// which no other fragment output can have (maxFragmentOutputAttachments = kMaxColorAttachments).
+constexpr uint32_t kSecondColorLocation = kMaxColorAttachments;
+static_assert(kSecondColorLocation < kMaxInterfaceLocations);
 constexpr uint32_t kMaxClipDistances = 8;
 
 // W vertices: lane i shades vertex vertexIndex[i]; lanes >= count are inactive.

@@ -42,8 +42,9 @@ void passThroughVertex(abi::VertexBatch* b) {
   }
 }
 
-// Fragment kernel: colour = input 0; the "discarding" variant discards lanes whose red > 0.75
-// and writes FragDepth = green (what a late depth test must see).
+// Fragment kernel: colour = input 0, and the second blend source (Location 0 Index 1,
+// "Dual-Source Blending") its components in reverse order; the "discarding" variant discards
+// lanes whose red > 0.75 and writes FragDepth = green (what a late depth test must see).
 template <uint32_t W, bool Discard>
 void colourFragment(abi::FragmentBatch* b) {
   b->alive = b->coverage;
@@ -52,6 +53,7 @@ void colourFragment(abi::FragmentBatch* b) {
     for (uint32_t c = 0; c < 4; ++c) {
       std::memcpy(&v[c], &b->inputs[(0 * 4 + c) * W + lane], 4);
       b->outputs[(0 * 4 + c) * W + lane] = b->inputs[(0 * 4 + c) * W + lane];
+      b->outputs[(abi::kSecondColorLocation * 4 + c) * W + lane] = b->inputs[(0 * 4 + 3 - c) * W + lane];
     }
     if (Discard) {
       if (v[0] > 0.75f) b->alive &= ~(1u << lane);
@@ -186,6 +188,7 @@ Scene generateScene(std::mt19937& rng, uint32_t samples) {
   s.fragment.inputComponents[0] = 4;
   s.fragment.inputInterpolation[0] = uint8_t(rng() % 3);
   s.fragment.colorOutputs = 1;
+  s.fragment.writesSecondColor = true;
   s.fragment.centroidInputs = rng() % 2;
   sc.discard = rng() % 4 == 0;
   s.fragment.canDiscard = s.fragment.writesFragDepth = sc.discard;
@@ -227,11 +230,13 @@ Scene generateScene(std::mt19937& rng, uint32_t samples) {
   s.colorCount = 1;
   BlendAttachment& b = s.blend[0];
   b.enable = rng() % 2;
-  b.srcColor = VkBlendFactor(rng() % 15);
-  b.dstColor = VkBlendFactor(rng() % 15);
+  // Every factor, the dual-source ones (15-18) included: the compiled blend has no packed form
+  // for them, so the loop must blend those draws itself, as the reference does.
+  b.srcColor = VkBlendFactor(rng() % 19);
+  b.dstColor = VkBlendFactor(rng() % 19);
   b.colorOp = VkBlendOp(rng() % 5);
-  b.srcAlpha = VkBlendFactor(rng() % 15);
-  b.dstAlpha = VkBlendFactor(rng() % 15);
+  b.srcAlpha = VkBlendFactor(rng() % 19);
+  b.dstAlpha = VkBlendFactor(rng() % 19);
   b.alphaOp = VkBlendOp(rng() % 5);
   b.writeMask = rng() % 3 == 0 ? VkColorComponentFlags(rng() % 16) : 0xF;
   for (float& k : s.blendConstants) k = uniform(rng, 0, 1);
@@ -352,6 +357,7 @@ void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherState 
   s.fragment.directSamples = program->facts.directSamples;
   s.fragment.canDiscard = program->facts.canDiscard;
   s.fragment.writesFragDepth = program->facts.writesFragDepth;
+  s.fragment.writesSecondColor = program->facts.outputComponents[abi::kSecondColorLocation] != 0;
   s.color[0].format = colourFormat;
 }
 

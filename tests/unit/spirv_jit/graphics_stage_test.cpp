@@ -569,3 +569,44 @@ TEST(GraphicsStages, ViewIndexComesFromTheDrawsResources) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// "Fragment Output Interface" / "Dual-Source Blending": an output decorated Location 0 Index 1
+// is the second input of attachment 0's blender, not a second value for location 0: the kernel
+// writes it to output location kSecondColorLocation (shader_abi.h), next to Index 0 at
+// location 0 (tests/shaders/dual_source_blend.frag).
+TEST(GraphicsStages, IndexOneOutputGoesToTheSecondColourLocation) {
+  using tessera::abi::kSecondColorLocation;
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("dual_source_blend_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(program && program->fragment);
+    EXPECT_EQ(program->facts.outputComponents[0], 0xF);
+    EXPECT_EQ(program->facts.outputComponents[kSecondColorLocation], 0xF);
+    for (uint32_t l = 1; l < kMaxInterfaceLocations; ++l)
+      if (l != kSecondColorLocation) EXPECT_EQ(program->facts.outputComponents[l], 0) << "location " << l;
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+    tessera::abi::FragmentBatch batch{};
+    batch.coverage = uint32_t((uint64_t(1) << W) - 1);
+    batch.outputs = outputs.data();
+    for (uint32_t l = 0; l < W; ++l) {
+      batch.fragCoord[0][l] = float(3 * l) + 0.5f;
+      batch.fragCoord[1][l] = float(60 - 2 * l) + 0.5f;
+      batch.fragCoord[3][l] = 1.0f;
+    }
+    program->fragment(&batch);
+    for (uint32_t l = 0; l < W; ++l) {
+      const float px = float(3 * l) / 63.0f, py = float(60 - 2 * l) / 63.0f;
+      const float first[4] = {px, py, 0.75f, 1.0f - px}, second[4] = {1.0f - py, 0.25f, px * py, py};
+      for (uint32_t c = 0; c < 4; ++c) {
+        EXPECT_NEAR(asFloat(outputs[c * W + l]), first[c], 1e-6) << "W=" << W << " lane " << l << " Index 0 ." << c;
+        EXPECT_NEAR(asFloat(outputs[(kSecondColorLocation * 4 + c) * W + l]), second[c], 1e-6)
+            << "W=" << W << " lane " << l << " Index 1 ." << c;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
