@@ -137,4 +137,18 @@ llvm::Value* emitCosF32(llvm::IRBuilderBase& B, llvm::Value* x) {
   return m.signedUnit(s, even);
 }
 
+llvm::Value* emitSinhF32(llvm::IRBuilderBase& B, llvm::Value* x) {
+  llvm::IRBuilderBase::FastMathFlagGuard guard(B);
+  B.clearFastMathFlags();
+  llvm::Value* half = llvm::ConstantFP::get(x->getType(), 0.5);
+  return B.CreateFMul(B.CreateFSub(emitExpF32(B, x), emitExpF32(B, B.CreateFNeg(x))), half);
+}
+
+llvm::Value* emitCoshF32(llvm::IRBuilderBase& B, llvm::Value* x) {
+  llvm::IRBuilderBase::FastMathFlagGuard guard(B);
+  B.clearFastMathFlags();
+  llvm::Value* half = llvm::ConstantFP::get(x->getType(), 0.5);
+  return B.CreateFMul(B.CreateFAdd(emitExpF32(B, x), emitExpF32(B, B.CreateFNeg(x))), half);
+}
+
 }  // namespace tessera::jit

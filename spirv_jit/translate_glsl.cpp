@@ -1,5 +1,5 @@
 // GLSL.std.450 extended instructions. Basic operations map to LLVM intrinsics; 32-bit exp, exp2,
-// sin and cos are inline IR (inline_math.h: a call would spill every live vector); the other
+// sin, cos, sinh and cosh are inline IR (inline_math.h: a call would spill every live vector); the other
 // transcendental functions call libmvec's vector variants, or the C library per lane.
 #include <spirv/unified1/GLSL.std.450.h>
 
@@ -259,8 +259,8 @@ bool Glsl::run() {
     case GLSLstd450Asin: lib("asinf", "asin"); return true;
     case GLSLstd450Acos: lib("acosf", "acos"); return true;
     case GLSLstd450Atan: lib("atanf", "atan"); return true;
-    case GLSLstd450Sinh: lib("sinhf", "sinh"); return true;
-    case GLSLstd450Cosh: lib("coshf", "cosh"); return true;
+    case GLSLstd450Sinh: inlineOrLib(emitSinhF32, "sinhf", "sinh"); return true;
+    case GLSLstd450Cosh: inlineOrLib(emitCoshF32, "coshf", "cosh"); return true;
     case GLSLstd450Tanh: lib("tanhf", "tanh"); return true;
     case GLSLstd450Asinh: lib("asinhf", "asinh"); return true;
     case GLSLstd450Acosh: lib("acoshf", "acosh"); return true;
