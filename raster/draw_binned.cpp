@@ -42,13 +42,7 @@ constexpr int32_t kTileShift = 6;
 constexpr int32_t kTileSize = 1 << kTileShift;
 constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
 constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task
-// Set-up primitives a scene holds before it is flushed. Small: the tiles read each set-up
-// triangle (~180 bytes) and its vertices' outputs once, soon after set-up wrote them, and they
-// are then still in cache. perf put a third of tris_small's rasterizer time on the first load
-// of each SetupTriangle and vertex output with 2^17 a scene; at 1M triangles of 2-16 pixels,
-// CPU time per frame at one thread was 1.67 s with 2^17, 1.39 s with 2^12, and wall time at two
-// threads fell likewise (2^12: two set-up tasks of kChunkPrimitives per scene).
-constexpr uint32_t kScenePrimitives = 1u << 12;
+constexpr uint32_t kScenePrimitives = 1u << 17;  // set-up primitives a scene holds before it is flushed
 constexpr size_t kSceneDraws = 1024;             // draw windows a scene holds before it is flushed
 constexpr uint64_t kSceneVertexBytes = 256ull << 20;  // shaded vertices a scene holds before it is flushed
 constexpr uint64_t kInstanceGroupSlots = 1u << 18;  // shaded vertices kept for one group of instances
