@@ -71,15 +71,8 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, const VkPipelineColorBlendAttac
   void* readMap;
   VkBuffer readback = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
 
-  std::vector<uint32_t> vsCode = loadCorpusShader("fullscreen_vert"), fsCode = loadCorpusShader("dual_source_blend_frag");
-  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  VkShaderModule vs, fs;
-  smci.codeSize = vsCode.size() * 4;
-  smci.pCode = vsCode.data();
-  vkCreateShaderModule(dev, &smci, nullptr, &vs);
-  smci.codeSize = fsCode.size() * 4;
-  smci.pCode = fsCode.data();
-  vkCreateShaderModule(dev, &smci, nullptr, &fs);
+  const VkShaderModule vs = device.createShaderModule(loadCorpusShader("fullscreen_vert"));
+  const VkShaderModule fs = device.createShaderModule(loadCorpusShader("dual_source_blend_frag"));
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   VkPipelineLayout layout;
   vkCreatePipelineLayout(dev, &plci, nullptr, &layout);

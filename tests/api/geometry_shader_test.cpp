@@ -91,10 +91,7 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
                                                                          {VK_SHADER_STAGE_FRAGMENT_BIT, setup.fragmentShader}};
   for (const auto& [stage, name] : stageShaders) {
     if (!name) continue;  // no geometry stage
-    const std::vector<uint32_t> code = loadCorpusShader(name);
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, code.size() * 4, code.data()};
-    VkShaderModule m = VK_NULL_HANDLE;
-    vkCreateShaderModule(dev, &smci, nullptr, &m);
+    const VkShaderModule m = device.createShaderModule(loadCorpusShader(name));
     modules.push_back(m);
     stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, stage, m, "main", nullptr});
   }

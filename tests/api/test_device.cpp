@@ -62,6 +62,13 @@ VkBuffer TestDevice::createMappedBuffer(VkDeviceSize size, VkBufferUsageFlags us
   return b;
 }
 
+VkShaderModule TestDevice::createShaderModule(const std::vector<uint32_t>& code) {
+  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, code.size() * 4, code.data()};
+  VkShaderModule m = VK_NULL_HANDLE;
+  vkCreateShaderModule(dev, &smci, nullptr, &m);
+  return m;
+}
+
 void TestDevice::submitAndWait(VkCommandBuffer cmd) {
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;

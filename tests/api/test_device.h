@@ -24,6 +24,8 @@ class TestDevice {
   // A buffer in host-visible, coherent memory, mapped at *mapped (freed with this object; the
   // caller destroys the buffer).
   VkBuffer createMappedBuffer(VkDeviceSize size, VkBufferUsageFlags usage, void** mapped);
+  // A shader module of SPIR-V `code` (the caller destroys it).
+  VkShaderModule createShaderModule(const std::vector<uint32_t>& code);
   // Submits one command buffer and waits for the queue to be idle.
   void submitAndWait(VkCommandBuffer cmd);
 
