@@ -78,8 +78,9 @@ void Translator::emitDirectColorWrites() {
   std::vector<llvm::Constant*> pixelBit;
   for (uint32_t p = 0; p < perRow; ++p) pixelBit.push_back(B.getInt32(1u << p));
   llvm::Value* pixelBits = llvm::ConstantVector::get(pixelBit);
+  // (Kernels for 4 samples mask per sample instead, below.)
   std::vector<llvm::Value*> rowMasks;
-  for (uint32_t r = 0; r < rows; ++r) {
+  for (uint32_t r = 0; r < rows && !fourSamples; ++r) {
     llvm::Value* bits = B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 0)), 3);
     if (perRow == 4) bits = B.CreateOr(bits, B.CreateShl(B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 2)), 3), 2));
     rowMasks.push_back(B.CreateICmpNE(B.CreateAnd(B.CreateVectorSplat(perRow, bits), pixelBits),
