@@ -39,6 +39,9 @@ struct ClipPolygon {
 // `state.viewport`. Returns false (and an empty polygon) when nothing remains. A triangle
 // inside every plane comes back unchanged, with identity barycentrics.
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
+// Whether `tri` lies inside every half-space clipTriangle clips against (all coordinates finite):
+// then clipTriangle returns it unchanged. Decided exactly as the plane-by-plane loop decides it.
+bool triviallyInside(const ClipTriangle& tri, const RasterState& state);
 // The same, plane by plane for every triangle: clipTriangle's result, without its quick
 // acceptance of triangles inside every plane (the tests compare the two).
 bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);

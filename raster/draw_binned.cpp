@@ -137,6 +137,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   chunk.lines.clear();
   chunk.points.clear();
   chunk.primitives.clear();
+  const TriangleSetupConstants setupConstants = triangleSetupConstants(s.raster);
   for (const Assembled* a = first; a != last; ++a) {
     const ShadedVertices& v = shaded[a->instance];
     Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0};
@@ -145,7 +146,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         ClipTriangle tri;
         for (int k = 0; k < 3; ++k) std::memcpy(tri.position[k], v.position(a->slots[k]), 16);
         const size_t before = chunk.triangles.size();
-        setupTriangle(tri, s.raster, chunk.triangles);
+        setupTriangle(tri, s.raster, setupConstants, chunk.triangles);
         for (size_t k = before; k < chunk.triangles.size(); ++k) {
           b.setup = uint32_t(k);
           chunk.primitives.push_back(b);
@@ -492,6 +493,39 @@ void Scene::flush() {
   impl_->layerResources.clear();
 }
 
+namespace {
+
+// How far ahead of the primitive being drawn its bin entry's record, and then its set-up data
+// and vertices, are prefetched (the record first: the data's addresses are in it).
+constexpr uint32_t kPrefetchRecords = 16, kPrefetchData = 8;
+
+void prefetchBytes(const void* p, size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(c + at);
+  __builtin_prefetch(c + bytes - 1);
+}
+
+void prefetchPrimitive(const Chunk& chunk, const Binned& b, const std::vector<ShadedVertices>& vertices) {
+  const ShadedVertices& v = vertices[b.instance];
+  const size_t vertexBytes = size_t(v.stride) * 4;
+  switch (b.kind) {
+    case Kind::Triangle:
+      prefetchBytes(&chunk.triangles[b.setup], sizeof(SetupTriangle));
+      for (int i = 0; i < 3; ++i) prefetchBytes(&v.words[size_t(b.slots[i]) * v.stride], vertexBytes);
+      break;
+    case Kind::Line:
+      prefetchBytes(&chunk.lines[b.setup], sizeof(SetupLine));
+      for (int i = 0; i < 2; ++i) prefetchBytes(&v.words[size_t(b.slots[i]) * v.stride], vertexBytes);
+      break;
+    case Kind::Point:
+      prefetchBytes(&chunk.points[b.setup], sizeof(SetupPoint));
+      prefetchBytes(&v.words[size_t(b.slots[0]) * v.stride], vertexBytes);
+      break;
+  }
+}
+
+}  // namespace
+
 // Step 2 (and 3) for every tile with work.
 void Scene::runTiles() {
   Impl& m = *impl_;
@@ -546,7 +580,12 @@ void Scene::runTiles() {
           if (ci < coverChunk) continue;
           if (ci == coverChunk) k = coverEntry;
         }
-        for (; k < chunk.binStart[tile + 1]; ++k) {
+        const uint32_t end = chunk.binStart[tile + 1];
+        for (; k < end; ++k) {
+          // A tile reads a sparse subset of the scene's primitives, so every record, set-up
+          // triangle and vertex would be a cache miss; fetch them a few primitives ahead.
+          if (k + kPrefetchRecords < end) __builtin_prefetch(&chunk.primitives[chunk.binned[k + kPrefetchRecords]]);
+          if (k + kPrefetchData < end) prefetchPrimitive(chunk, chunk.primitives[chunk.binned[k + kPrefetchData]], *w.vertices);
           const Binned& b = chunk.primitives[chunk.binned[k]];
           const ShadedVertices& v = (*w.vertices)[b.instance];
           switch (b.kind) {

@@ -224,6 +224,22 @@ void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b)
   }
 }
 
+// Where the blocks and 16x16 squares covering [lo, hi) start on one axis. Quads (and so
+// blocks) must start at even pixels (derivatives pair the pixels of a quad), not at multiples
+// of 4: a small triangle whose span starts at 2 mod 4 takes one block instead of two when the
+// blocks start at its even-aligned start. Squares start with the blocks, so each block lies in
+// one square. Otherwise the grid stays aligned to 4 (and squares to 16), where a block row is
+// one aligned 16-byte access.
+struct BlockGrid {
+  int32_t block0, square0;
+};
+BlockGrid blockGrid(int32_t lo, int32_t hi) {
+  const int32_t aligned = lo & ~3, even = lo & ~1;
+  const int32_t alignedBlocks = (hi - aligned + 3) >> 2, evenBlocks = (hi - even + 3) >> 2;
+  if (evenBlocks < alignedBlocks) return {even, even};
+  return {aligned, lo & ~15};
+}
+
 }  // namespace
 
 bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
@@ -246,9 +262,10 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   // 16x16 pixels at a time first ("Coverage by blocks": tile, 16x16, 4x4): a square outside
   // one edge is skipped whole, one inside every edge and the region gives 16 blocks covered
   // whole without a test each; the others are tested block by block.
-  const int32_t blockX0 = region.x0 & ~3, blockY0 = region.y0 & ~3;
-  for (int32_t sy = region.y0 & ~15; sy < region.y1; sy += 16) {
-    for (int32_t sx = region.x0 & ~15; sx < region.x1; sx += 16) {
+  const BlockGrid gx = blockGrid(region.x0, region.x1), gy = blockGrid(region.y0, region.y1);
+  const int32_t blockX0 = gx.block0, blockY0 = gy.block0;
+  for (int32_t sy = gy.square0; sy < region.y1; sy += 16) {
+    for (int32_t sx = gx.square0; sx < region.x1; sx += 16) {
       const SquareClass square = classifySquare(edges, region, sx, sy);
       if (square == SquareClass::Outside) continue;
       for (int32_t by = std::max(sy, blockY0); by < std::min(sy + 16, region.y1); by += 4) {

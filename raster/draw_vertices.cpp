@@ -68,8 +68,8 @@ AttributeFetch planFetch(const DrawState& s, const VertexAttribute& a) {
 
 // "Vertex Input Address Calculation": an instance-rate binding's element is
 // firstInstance + (InstanceIndex - firstInstance) / divisor, or firstInstance with divisor 0.
-void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex, uint32_t instanceIndex, uint32_t firstInstance,
-                    uint32_t out[4]) {
+inline __attribute__((always_inline)) void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex,
+                                                          uint32_t instanceIndex, uint32_t firstInstance, uint32_t out[4]) {
   const VertexBinding& b = *p.binding;
   uint64_t index = vertexIndex;
   if (b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE)
@@ -82,8 +82,14 @@ void fetchAttribute(const AttributeFetch& p, uint32_t vertexIndex, uint32_t inst
   const uint8_t* src = b.base + at;
   switch (p.kind) {
     case AttributeFetch::Kind::Words:
+      // Constant sizes: a few moves instead of a memcpy call per attribute and vertex.
       std::memcpy(out, p.defaults, 16);
-      std::memcpy(out, src, 4 * p.words);
+      switch (p.words) {
+        case 4: std::memcpy(out, src, 16); break;
+        case 3: std::memcpy(out, src, 12); break;
+        case 2: std::memcpy(out, src, 8); break;
+        default: std::memcpy(out, src, 4); break;
+      }
       return;
     case AttributeFetch::Kind::Unorm8x4:
       for (int c = 0; c < 4; ++c) {
@@ -174,14 +180,14 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   for (size_t first = begin; first < end; first += W) {
     const uint32_t count = uint32_t(std::min<size_t>(W, end - first));
     batch.count = count;
-    for (uint32_t lane = 0; lane < W; ++lane) {
-      const uint32_t vi = lane < count ? vertexIndices[first + lane] : 0;
-      batch.vertexIndex[lane] = vi;
-      if (lane >= count) continue;
-      for (uint32_t a = 0; a < s.attributeCount; ++a) {
-        uint32_t words[4];
-        fetchAttribute(fetch[a], vi, instance, c.firstInstance, words);
-        for (uint32_t comp = 0; comp < 4; ++comp) inputs[(fetch[a].location * 4 + comp) * W + lane] = words[comp];
+    for (uint32_t lane = 0; lane < W; ++lane) batch.vertexIndex[lane] = lane < count ? vertexIndices[first + lane] : 0;
+    // Attribute by attribute, lane by lane: the attribute's plan stays in registers.
+    for (uint32_t a = 0; a < s.attributeCount; ++a) {
+      uint32_t* words = &inputs[size_t(fetch[a].location) * 4 * W];
+      for (uint32_t lane = 0; lane < count; ++lane) {
+        uint32_t v[4];
+        fetchAttribute(fetch[a], batch.vertexIndex[lane], instance, c.firstInstance, v);
+        for (uint32_t comp = 0; comp < 4; ++comp) words[comp * W + lane] = v[comp];
       }
     }
     s.vertexShader(&batch);

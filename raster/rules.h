@@ -5,6 +5,7 @@
 // Operations").
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "tessera/raster.h"
@@ -18,17 +19,28 @@ inline constexpr int64_t kSubPixelOne = int64_t{1} << kSubPixelBits;  // one pix
 
 // Rounds a framebuffer coordinate to the sub-pixel grid (to nearest, halves away from zero),
 // in units of 1/256 pixel. The caller keeps |coord| within the guard band (clip.h) so the
-// result and every edge-function product fit in int64.
-int64_t snapToSubPixelGrid(double framebufferCoord);
+// result and every edge-function product fit in int64. Inline (set-up snaps every vertex).
+inline int64_t snapToSubPixelGrid(double framebufferCoord) {
+  // "Controlling the Viewport": subPixelPrecisionBits fractional bits are retained.
+  const double v = framebufferCoord * static_cast<double>(kSubPixelOne);
+  // std::llround without the library call: below 2^52 the truncation and the fraction it
+  // leaves are exact, and a fraction of exactly +-1/2 rounds away from zero as llround does
+  // (tests/unit/raster/snap_test.cpp compares the two). Larger values (and NaN) take llround.
+  if (!(std::fabs(v) < 0x1p52)) return std::llround(v);
+  const int64_t truncated = static_cast<int64_t>(v);
+  const double fraction = v - static_cast<double>(truncated);
+  return truncated + int64_t(fraction >= 0.5) - int64_t(fraction <= -0.5);
+}
 
 // ---- Sample locations ("Multisampling", standard sample locations): with
 // VK_SAMPLE_COUNT_1_BIT the only sample is at the pixel centre (0.5, 0.5); "Basic Polygon
 // Rasterization" also requires the fragment centre for associated data at one sample.
-int64_t pixelCenter(int32_t pixel);  // framebuffer coordinate of the centre, fixed point
+// The framebuffer coordinate of the centre, fixed point.
+inline int64_t pixelCenter(int32_t pixel) { return int64_t{pixel} * kSubPixelOne + kSubPixelOne / 2; }
 // rasterizationSamples as the rasterizer uses it: it supports 1 and 4 (raster.h), the only
 // counts the device may report in VkPhysicalDeviceLimits::framebuffer*SampleCounts; any other
 // value samples once, at the centre.
-uint32_t rasterSampleCount(uint32_t samples);
+inline uint32_t rasterSampleCount(uint32_t samples) { return samples == 4 ? 4 : 1; }
 // With VK_SAMPLE_COUNT_4_BIT the standard locations are (0.375, 0.125), (0.875, 0.375),
 // (0.125, 0.625), (0.625, 0.875) (raster.h's kStandardSampleLocations4), exact on the 1/256
 // grid. Sample s (< samples; samples 1 or 4) of pixel (pixelX, pixelY), fixed point; with one
@@ -40,7 +52,10 @@ void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s
 struct SampleOffsetRange {
   int64_t min, max;
 };
-SampleOffsetRange sampleOffsetRange(uint32_t samples);
+inline SampleOffsetRange sampleOffsetRange(uint32_t samples) {
+  if (samples == 4) return {kSubPixelOne / 8, kSubPixelOne * 7 / 8};  // 0.125 and 0.875
+  return {kSubPixelOne / 2, kSubPixelOne / 2};
+}
 
 // ---- Viewport ("Controlling the Viewport").
 struct FramebufferPoint {
@@ -49,7 +64,12 @@ struct FramebufferPoint {
 // x_f = (p_x / 2) x_d + o_x, y_f = (p_y / 2) y_d + o_y, z_f = p_z z_d + o_z with
 // o_x = x + width/2, o_y = y + height/2, p_x = width, p_y = height, o_z = minDepth,
 // p_z = maxDepth - minDepth.
-FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, double zd);
+inline FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, double zd) {
+  const double px = vp.width, py = vp.height;
+  const double ox = double{vp.x} + px / 2, oy = double{vp.y} + py / 2;
+  const double pz = double{vp.maxDepth} - double{vp.minDepth}, oz = vp.minDepth;
+  return {px / 2 * xd + ox, py / 2 * yd + oy, pz * zd + oz};
+}
 
 // The pixels whose centre lies inside the viewport rectangle, i.e. inside the view volume's
 // x/y planes ("Primitive Clipping"). Pixels are taken in [left, right) x [top, bottom): a
@@ -57,17 +77,37 @@ FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, dou
 // the same decision the tie-breaking rule makes for a polygon clipped exactly there.
 Rect viewportPixels(const Viewport& vp);
 
-Rect intersect(const Rect& a, const Rect& b);
+inline Rect intersect(const Rect& a, const Rect& b) {
+  return {a.x0 > b.x0 ? a.x0 : b.x0, a.y0 > b.y0 ? a.y0 : b.y0, a.x1 < b.x1 ? a.x1 : b.x1, a.y1 < b.y1 ? a.y1 : b.y1};
+}
 inline bool isEmpty(const Rect& r) { return r.x0 >= r.x1 || r.y0 >= r.y1; }
 
 // ---- Facing and culling ("Basic Polygon Rasterization").
 // The shoelace sum S = sum_i x_i y_(i+1) - x_(i+1) y_i over the polygon's snapped framebuffer
 // coordinates (fixed point). The spec's signed area is a = -S/2.
-int64_t shoelaceSum(const int64_t* x, const int64_t* y, int count);
+// Taken relative to vertex 0 (which leaves the sum unchanged) so the products stay within the
+// guard band's 2^29 x 2^29 bound and the sum of at most kMaxClipVertices terms fits in int64.
+inline int64_t shoelaceSum(const int64_t* x, const int64_t* y, int count) {
+  int64_t sum = 0;
+  for (int i = 1; i + 1 < count; ++i) {
+    const int64_t ax = x[i] - x[0], ay = y[i] - y[0];
+    const int64_t bx = x[i + 1] - x[0], by = y[i + 1] - y[0];
+    sum += ax * by - bx * ay;
+  }
+  return sum;
+}
 // COUNTER_CLOCKWISE: front iff a > 0; CLOCKWISE: front iff a < 0; a == 0 is back-facing.
-bool isFrontFacing(int64_t shoelace, VkFrontFace frontFace);
+// Framebuffer y points down, so a triangle that looks clockwise on screen has S > 0, a < 0.
+// "Any triangle which is not front-facing is back-facing, including zero-area triangles."
+inline bool isFrontFacing(int64_t shoelace, VkFrontFace frontFace) {
+  if (shoelace == 0) return false;
+  const bool positiveArea = shoelace < 0;
+  return frontFace == VK_FRONT_FACE_CLOCKWISE ? !positiveArea : positiveArea;
+}
 // cullMode FRONT discards front-facing, BACK back-facing, FRONT_AND_BACK both.
-bool isCulled(VkCullModeFlags cullMode, bool frontFacing);
+inline bool isCulled(VkCullModeFlags cullMode, bool frontFacing) {
+  return (cullMode & (frontFacing ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_BACK_BIT)) != 0;
+}
 
 // ---- Coverage ("Basic Polygon Rasterization", point sampling with a tie-breaking rule).
 // One edge of a triangle as a fixed-point edge function, oriented so that the triangle's
@@ -81,14 +121,23 @@ struct EdgeFunction {
   int64_t value(int64_t sx, int64_t sy) const { return dx * (sy - y0) - dy * (sx - x0); }
   bool covers(int64_t v) const { return v > 0 || (v == 0 && inclusive); }
 };
-// orientation: +1 when the triangle's shoelace sum is positive, -1 when negative.
-EdgeFunction makeEdge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int orientation);
 // The tie-breaking rule: a sample exactly on an edge is covered iff the edge is a "left" edge
 // (interior to its right, +x) or a "top" edge (horizontal with the interior below it, +y; y
 // points down in framebuffer coordinates). (gx, gy) is the gradient of the oriented edge
 // function, which points into the interior. Two triangles sharing an edge see opposite
 // gradients, so exactly one of them covers a sample on it, as the spec requires.
-bool isTopLeft(int64_t gx, int64_t gy);
+inline bool isTopLeft(int64_t gx, int64_t gy) { return gx > 0 || (gx == 0 && gy > 0); }
+// orientation: +1 when the triangle's shoelace sum is positive, -1 when negative.
+inline EdgeFunction makeEdge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int orientation) {
+  EdgeFunction e;
+  e.x0 = ax;
+  e.y0 = ay;
+  e.dx = (bx - ax) * orientation;
+  e.dy = (by - ay) * orientation;
+  // value = dx (sy - y0) - dy (sx - x0): gradient (-dy, dx).
+  e.inclusive = isTopLeft(-e.dy, e.dx);
+  return e;
+}
 
 // ---- Depth bias ("Depth Bias Computation"), depth_bias.cpp.
 // r for the depth attachment format: 2^-n for an n-bit UNORM depth (the "depthBiasExact"
@@ -126,7 +175,14 @@ struct PixelSpan {
 PixelSpan pixelCentresWithin(int64_t lo, int64_t hi);
 // The pixels p some sample location of which may lie in [lo, hi]: p + min offset <= hi and
 // p + max offset >= lo (sampleOffsetRange). With one sample exactly pixelCentresWithin.
-PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples);
+// Arithmetic shifts floor for negatives too: p * 256 + max >= lo <=> p >= ceil((lo - max) / 256),
+// p * 256 + min <= hi <=> p <= floor((hi - min) / 256).
+inline PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples) {
+  const SampleOffsetRange r = sampleOffsetRange(samples);
+  const int64_t first = -((r.max - lo) >> kSubPixelBits);
+  const int64_t last = (hi - r.min) >> kSubPixelBits;
+  return {static_cast<int32_t>(first), static_cast<int32_t>(last + 1 > first ? last + 1 : first)};
+}
 
 // ---- Points ("Points", "Basic Point Rasterization").
 // pointSizeRange as Tessera reports it (icd/physical_device.cpp: [1, 1], no largePoints).

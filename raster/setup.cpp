@@ -102,16 +102,9 @@ Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples) 
   return {sx.first, sy.first, sx.end, sy.end};
 }
 
-}  // namespace
-
-uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out) {
-  // Non-finite positions give no defined primitive; drop it rather than feed NaN to the
-  // fixed-point conversion.
-  if (!allFinite(tri)) return 0;
-
-  ClipPolygon poly;
-  if (!clipTriangle(tri, state, poly)) return 0;
-
+// The polygon left by clipping, set up as a fan of triangles (the general path).
+uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const RasterState& state,
+                      const TriangleSetupConstants& constants, std::vector<SetupTriangle>& out) {
   WindowVertex v[kMaxClipVertices];
   int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
   for (int i = 0; i < poly.count; ++i) {
@@ -128,8 +121,6 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::v
   if (rules::isCulled(state.cullMode, front)) return 0;
 
   const float bias = static_cast<float>(polygonDepthBias(v, poly.count, state));
-  const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
-  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
 
   // The polygon as a fan around vertex 0 ("Basic Polygon Rasterization": triangulating without
   // adding vertices is one way to rasterize a clipped polygon). Every fan triangle shares the
@@ -153,17 +144,83 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::v
     const int64_t fanArea = rules::shoelaceSum(t.x, t.y, 3);
     if (fanArea == 0 || (fanArea > 0) != (shoelace > 0)) continue;
     t.depthBias = bias;
-    t.depthMin = depthRange.min;
-    t.depthMax = depthRange.max;
+    t.depthMin = constants.depthMin;
+    t.depthMax = constants.depthMax;
     t.frontFacing = front;
-    t.samples = rules::rasterSampleCount(state.samples);
+    t.samples = constants.samples;
     t.sampleWeights = state.sampleWeights;
-    t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), clipRect);
+    t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), constants.clipRect);
     if (rules::isEmpty(t.bounds)) continue;
     out.push_back(t);
     ++emitted;
   }
   return emitted;
+}
+
+// A triangle inside every clip half-space (triviallyInside): the polygon is the triangle, its
+// vertices' barycentrics the identity, the fan one triangle. setupPolygon's arithmetic for that
+// polygon without building it: toWindow's weights w_i / w_i = 1 and 0 * w_j / w_i = +0 (every
+// w > 0) are the identity exactly, and the fan triangle's area is the polygon's. The tests
+// compare the two paths (tests/unit/raster/clip_test.cpp).
+uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,
+                        std::vector<SetupTriangle>& out) {
+  WindowVertex v[3];
+  SetupTriangle t;
+  for (int i = 0; i < 3; ++i) {
+    const double w = tri.position[i][3];
+    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, tri.position[i][0] / w,
+                                                               tri.position[i][1] / w, tri.position[i][2] / w);
+    v[i].z = f.z;
+    v[i].sx = t.x[i] = rules::snapToSubPixelGrid(f.x);
+    v[i].sy = t.y[i] = rules::snapToSubPixelGrid(f.y);
+    t.z[i] = static_cast<float>(f.z);
+    t.invW[i] = static_cast<float>(1.0 / w);
+    for (int j = 0; j < 3; ++j) t.clipBary[i][j] = t.windowBary[i][j] = i == j ? 1.0f : 0.0f;
+  }
+  const int64_t shoelace = rules::shoelaceSum(t.x, t.y, 3);
+  if (shoelace == 0) return 0;
+  const bool front = rules::isFrontFacing(shoelace, state.frontFace);
+  if (rules::isCulled(state.cullMode, front)) return 0;
+  t.depthBias = state.depthBiasEnable ? static_cast<float>(polygonDepthBias(v, 3, state)) : 0.0f;
+  t.depthMin = constants.depthMin;
+  t.depthMax = constants.depthMax;
+  t.frontFacing = front;
+  t.samples = constants.samples;
+  t.sampleWeights = state.sampleWeights;
+  t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), constants.clipRect);
+  if (rules::isEmpty(t.bounds)) return 0;
+  out.push_back(t);
+  return 1;
+}
+
+}  // namespace
+
+TriangleSetupConstants triangleSetupConstants(const RasterState& state) {
+  const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
+  return {rules::intersect(state.scissor, rules::viewportPixels(state.viewport)), depthRange.min, depthRange.max,
+          rules::rasterSampleCount(state.samples)};
+}
+
+uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,
+                       std::vector<SetupTriangle>& out) {
+  // Non-finite positions give no defined primitive; drop it rather than feed NaN to the
+  // fixed-point conversion.
+  if (!allFinite(tri)) return 0;
+  if (triviallyInside(tri, state)) return setupUnclipped(tri, state, constants, out);
+  ClipPolygon poly;
+  if (!clipTriangleByPlanes(tri, state, poly)) return 0;
+  return setupPolygon(tri, poly, state, constants, out);
+}
+
+uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out) {
+  return setupTriangle(tri, state, triangleSetupConstants(state), out);
+}
+
+uint32_t setupTriangleAsPolygon(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out) {
+  if (!allFinite(tri)) return 0;
+  ClipPolygon poly;
+  if (!clipTriangleByPlanes(tri, state, poly)) return 0;
+  return setupPolygon(tri, poly, state, triangleSetupConstants(state), out);
 }
 
 }  // namespace tessera::raster

@@ -88,6 +88,19 @@ struct SetupTriangle {
 // Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.
 // Returns the number appended. Degenerate (zero-area) and culled triangles give none.
 uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out);
+// What setupTriangle derives from the RasterState alone; callers that set up many triangles
+// of one draw compute it once (triangleSetupConstants) and pass it in.
+struct TriangleSetupConstants {
+  Rect clipRect;             // scissor ∩ the viewport's pixels
+  float depthMin, depthMax;  // SetupTriangle::depthMin/depthMax
+  uint32_t samples;          // SetupTriangle::samples
+};
+TriangleSetupConstants triangleSetupConstants(const RasterState& state);
+uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,
+                       std::vector<SetupTriangle>& out);
+// setupTriangle without its shortcut for triangles inside every clip half-space (the polygon
+// path for every triangle): the tests require the same results from both.
+uint32_t setupTriangleAsPolygon(const ClipTriangle& tri, const RasterState& state, std::vector<SetupTriangle>& out);
 
 // A 2x2 pixel quad (the unit fragment shading works in: derivatives come from its pixels).
 // Pixels are ordered (x, y), (x+1, y), (x, y+1), (x+1, y+1). Pixels that are not covered are

@@ -104,6 +104,7 @@ struct Scene {
   std::vector<float> vertices;  // position (clip) and colour per vertex
   std::vector<uint32_t> indices;
   bool discard = false;
+  bool derivatives = false;  // the JIT tests' derivative shader (binned_derivative.frag) instead
   VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;  // D32_SFLOAT, D16_UNORM or X8_D24_UNORM_PACK32
 };
 
@@ -317,12 +318,12 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
 // equal images check the kernel's writes (blending included: the kernel is compiled with the
 // scene's blend state, and for 4 samples per pixel in 4-sample scenes) against the loop's.
 // R8G8B8A8 and B8G8R8A8 targets.
-std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, bool discard, uint32_t blend, uint32_t samples) {
-  static std::map<std::tuple<uint32_t, bool, uint32_t, uint32_t>, std::shared_ptr<const jit::GraphicsProgram>> programs;
-  auto& p = programs[{w, discard, blend, samples}];
+std::shared_ptr<const jit::GraphicsProgram> jitColourKernel(uint32_t w, const std::string& shader, uint32_t blend,
+                                                            uint32_t samples) {
+  static std::map<std::tuple<uint32_t, std::string, uint32_t, uint32_t>, std::shared_ptr<const jit::GraphicsProgram>> programs;
+  auto& p = programs[{w, shader, blend, samples}];
   if (p) return p;
-  std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + (discard ? "/binned_colour_discard_frag.spv" : "/binned_colour_frag.spv"),
-                   std::ios::binary);
+  std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + "/" + shader + "_frag.spv", std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), words.size() * 4);
@@ -348,7 +349,8 @@ void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherState 
   const uint32_t samples = std::max(s.raster.samples, 1u);
   const bool otherSamples = otherState && samples == 4;
   if (otherState && !otherSamples) blend = blend ? 0u : abi::packBlend(6, 7, 0, 1, 0, 0);
-  auto program = jitColourKernel(w, sc.discard, blend, otherSamples ? 1u : samples);
+  const char* shader = sc.derivatives ? "binned_derivative" : sc.discard ? "binned_colour_discard" : "binned_colour";
+  auto program = jitColourKernel(w, shader, blend, otherSamples ? 1u : samples);
   ASSERT_TRUE(program && program->fragment);
   s.fragmentShader = program->fragment;
   s.fragment.directColorLocations = program->facts.directColorLocations;
@@ -361,16 +363,22 @@ void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherState 
   s.color[0].format = colourFormat;
 }
 
-TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) {
+// Draws `iterations` random scenes with the JIT's kernels through both paths (see above);
+// `derivatives`: with binned_derivative.frag, whose colours depend on how pixels pair in quads.
+void jitScenesMatchTheReference(uint32_t seedBase, int iterations, bool derivatives) {
   ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
-  std::mt19937 rng(20261125);
+  std::mt19937 rng(seedBase);
   int drawn = 0, changed = 0;
-  for (int iteration = 0; iteration < 48; ++iteration) {
+  for (int iteration = 0; iteration < iterations; ++iteration) {
     const uint32_t samples = iteration % 2 ? 4 : 1;
     const VkFormat colourFormat = iteration / 4 % 2 ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     Scene scene = generateScene(sceneRng, samples);
+    if (derivatives) {
+      scene.derivatives = true;
+      scene.discard = scene.state.fragment.canDiscard = scene.state.fragment.writesFragDepth = false;
+    }
     // Half the scenes without blending or per-fragment tests: the kernel's own writes then
     // carry every pixel.
     if (iteration % 4 < 2) scene.state.blend[0].enable = scene.state.depthTest = scene.state.stencilTest = false;
@@ -404,8 +412,17 @@ TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) {
       }
     }
   }
-  EXPECT_EQ(drawn, 48 * 9);
-  EXPECT_GE(changed, 30);
+  EXPECT_EQ(drawn, iterations * 9);
+  // Scenes that change no colour let both paths pass by doing nothing: most must change some.
+  EXPECT_GE(changed, iterations * (derivatives ? 3 : 5) / 8);
+}
+
+TEST(BinnedDraw, JitFragmentKernelsMatchTheReferenceOnRandomScenes) { jitScenesMatchTheReference(20261125, 48, false); }
+
+// "Derivative Operations" through the block walker: its batches must hold the same 2x2 quads
+// (even coordinates) as the reference's, wherever a triangle's blocks start.
+TEST(BinnedDraw, JitDerivativeKernelsMatchTheReferenceOnRandomScenes) {
+  jitScenesMatchTheReference(20261126, 32, true);
 }
 
 // The binned path's vectorized depth test (D32_SFLOAT, no stencil or depth bounds:

@@ -4,9 +4,11 @@
 // the unclipped triangle's plane and tests the point against the view volume.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "clip.h"
 #include "raster_test_support.h"
@@ -197,6 +199,83 @@ TEST(RasterClip, PrimitiveClipping_QuickAcceptanceEqualsClippingPlaneByPlane) {
     wholeTriangles += inside;
   }
   EXPECT_GE(wholeTriangles, 100);
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+void expectSameSetup(const SetupTriangle& a, const SetupTriangle& b, int round) {
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_EQ(a.x[k], b.x[k]) << round;
+    ASSERT_EQ(a.y[k], b.y[k]) << round;
+    ASSERT_EQ(std::bit_cast<uint32_t>(a.z[k]), std::bit_cast<uint32_t>(b.z[k])) << round;
+    ASSERT_EQ(std::bit_cast<uint32_t>(a.invW[k]), std::bit_cast<uint32_t>(b.invW[k])) << round;
+    for (int j = 0; j < 3; ++j) {
+      ASSERT_EQ(std::bit_cast<uint32_t>(a.clipBary[k][j]), std::bit_cast<uint32_t>(b.clipBary[k][j])) << round;
+      ASSERT_EQ(std::bit_cast<uint32_t>(a.windowBary[k][j]), std::bit_cast<uint32_t>(b.windowBary[k][j])) << round;
+    }
+  }
+  ASSERT_EQ(std::bit_cast<uint32_t>(a.depthBias), std::bit_cast<uint32_t>(b.depthBias)) << round;
+  ASSERT_EQ(a.depthMin, b.depthMin) << round;
+  ASSERT_EQ(a.depthMax, b.depthMax) << round;
+  ASSERT_EQ(a.frontFacing, b.frontFacing) << round;
+  ASSERT_EQ(a.bounds.x0, b.bounds.x0) << round;
+  ASSERT_EQ(a.bounds.y0, b.bounds.y0) << round;
+  ASSERT_EQ(a.bounds.x1, b.bounds.x1) << round;
+  ASSERT_EQ(a.bounds.y1, b.bounds.y1) << round;
+  ASSERT_EQ(a.samples, b.samples) << round;
+  ASSERT_EQ(a.sampleWeights, b.sampleWeights) << round;
+}
+
+// setupTriangle's shortcut for triangles inside every clip half-space (no polygon built) against
+// setting every triangle up as a clipped polygon (setupTriangleAsPolygon): the same
+// SetupTriangles, bit for bit, on random triangles of every size (most inside, some clipped,
+// some degenerate after snapping), with random viewports, scissors, cull modes, front faces,
+// depth bias ("Depth Bias Computation"), depth clamping and 1 or 4 samples.
+TEST(RasterClip, BasicPolygonRasterization_UnclippedSetupEqualsThePolygonPath) {
+  std::mt19937 rng(2026);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  int unclipped = 0, emitted = 0;
+  for (int round = 0; round < 40000; ++round) {
+    RasterState s = test::fullScreenState(1 + int(rng() % 300), 1 + int(rng() % 200));
+    s.viewport.x = float(uniform(-50, 50));
+    s.viewport.y = float(uniform(-50, 50));
+    if (rng() % 4 == 0) s.viewport.height = -s.viewport.height;  // flipped y (Vulkan 1.1)
+    s.viewport.minDepth = float(uniform(0, 0.5));
+    s.viewport.maxDepth = float(uniform(0.5, 1));
+    if (rng() % 3 == 0) s.scissor = Rect{int32_t(rng() % 40), int32_t(rng() % 40), 40 + int32_t(rng() % 200), 40 + int32_t(rng() % 200)};
+    s.cullMode = VkCullModeFlags(rng() % 4);
+    s.frontFace = rng() % 2 ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    s.depthClampEnable = rng() % 4 == 0;
+    s.depthBiasEnable = rng() % 3 == 0;
+    s.depthBiasConstantFactor = float(uniform(-100, 100));
+    s.depthBiasSlopeFactor = float(uniform(-2, 2));
+    s.depthBiasClamp = rng() % 2 ? 0.0f : float(uniform(-0.01, 0.01));
+    s.depthFormat = rng() % 2 ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_D16_UNORM;
+    s.samples = rng() % 2 ? 4 : 1;
+    ClipTriangle t{};
+    const double size = rng() % 3 == 0 ? 3.0 : rng() % 2 ? 0.2 : 0.01;
+    const double cx = uniform(-1, 1), cy = uniform(-1, 1);
+    for (int i = 0; i < 3; ++i) {
+      const double w = rng() % 10 == 0 ? uniform(-0.5, 2) : uniform(0.2, 4);
+      t.position[i][0] = float((cx + uniform(-size, size)) * w);
+      t.position[i][1] = float((cy + uniform(-size, size)) * w);
+      t.position[i][2] = float(uniform(-0.1, 1.1) * w);
+      t.position[i][3] = float(w);
+    }
+    std::vector<SetupTriangle> quick, polygon;
+    const uint32_t n = setupTriangle(t, s, quick);
+    ASSERT_EQ(n, setupTriangleAsPolygon(t, s, polygon)) << round;
+    ASSERT_EQ(quick.size(), polygon.size()) << round;
+    for (size_t k = 0; k < quick.size(); ++k) expectSameSetup(quick[k], polygon[k], round);
+    unclipped += triviallyInside(t, s);
+    emitted += n > 0;
+  }
+  EXPECT_GE(unclipped, 10000);
+  EXPECT_GE(emitted, 5000);
 }
 
 }  // namespace

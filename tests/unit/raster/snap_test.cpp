@@ -3,7 +3,12 @@
 // pixel centre.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+#include <vector>
+
 #include "raster_test_support.h"
+#include "rules.h"
 
 namespace tessera::raster {
 namespace {
@@ -67,6 +72,32 @@ TEST(RasterSnap, Multisampling_SingleSampleAtPixelCentre) {
     EXPECT_EQ(r.count.begin()->first, std::make_pair(expectedX, 7)) << shift;
     EXPECT_EQ(r.count.begin()->second, 1);
   }
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+// snapToSubPixelGrid rounds without calling std::llround (rules.h); it must give llround's
+// result (halves away from zero) for every coordinate: exact halves and their neighbours on
+// both sides of zero, random values of every magnitude up to and past 2^52 / 256.
+TEST(RasterSnap, ControllingTheViewport_InlineRoundingEqualsLlround) {
+  std::mt19937_64 rng(77);
+  std::vector<double> coords;
+  for (int i = -2000; i <= 2000; ++i) {
+    const double half = (double(i) + 0.5) / 256;
+    coords.insert(coords.end(), {half, std::nextafter(half, 0.0), std::nextafter(half, 1e300),
+                                 std::nextafter(half, -1e300), double(i) / 256, double(i) / 512});
+  }
+  for (int i = 0; i < 200000; ++i) {
+    const double magnitude = std::ldexp(1.0, int(rng() % 70) - 20);
+    const double v = std::uniform_real_distribution<double>(-magnitude, magnitude)(rng);
+    coords.push_back(v);
+  }
+  coords.insert(coords.end(), {0.0, -0.0, 0x1p44, -0x1p44, std::nextafter(0x1p44, 0.0), 0x1p50, -0x1p50 + 0.5});
+  for (double c : coords) ASSERT_EQ(rules::snapToSubPixelGrid(c), std::llround(c * 256.0)) << std::hexfloat << c;
 }
 
 }  // namespace
