@@ -488,12 +488,58 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
 // sampleTests with only the depth test on D32_SFLOAT, on every lane at once: with one sample the
 // stored depths read and written per quad row (lanes 2p and 2p + 1 are adjacent pixels), with
 // several per pixel; the comparison vectorized. D32's conversion is the identity (quantizeDepth).
+namespace {
+
+// runDepthTestD32 with 4 samples: a pixel's 4 stored depths are one 16-byte vector, compared
+// with its 4 sample depths at once (the comparison operators on vectors compare element by
+// element as the scalar ones do, NaN included).
+typedef float SampleFloats __attribute__((vector_size(16)));
+typedef int32_t SampleInts __attribute__((vector_size(16)));
+
+template <typename Lanes, typename Compare>
+void depthTestPixels4(const AttachmentView& d, bool write, uint32_t live, Lanes& lanes, const float* fragDepth,
+                      Compare compare) {
+  const SampleInts sampleBit = {1, 2, 4, 8};
+  for (uint32_t m = live; m; m &= m - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctz(m));
+    uint8_t* texel = d.base + uint64_t(lanes.py[lane]) * d.rowPitch + uint64_t(lanes.px[lane]) * 16;
+    SampleFloats stored, z;
+    std::memcpy(&stored, texel, 16);
+    if (fragDepth) z = SampleFloats{} + fragDepth[lane];
+    else z = SampleFloats{lanes.sampleZ[0][lane], lanes.sampleZ[1][lane], lanes.sampleZ[2][lane], lanes.sampleZ[3][lane]};
+    const SampleInts covered = (SampleInts{} + int32_t(lanes.sampleBits[lane])) & sampleBit;
+    const SampleInts passed = compare(z, stored) & covered;  // the covered samples that pass
+    const uint32_t bits = uint32_t(passed[0] | passed[1] | passed[2] | passed[3]);
+    lanes.sampleBits[lane] = bits;
+    if (write && bits) {
+      const SampleFloats out = passed != 0 ? z : stored;
+      std::memcpy(texel, &out, 16);
+    }
+  }
+}
+
+}  // namespace
+
 void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
   const uint32_t W = s_->simdWidth;
   const uint32_t live = lanesWithBits(W, lanes.sampleBits, laneMask);
   if (!live) return;
   const AttachmentView& d = s_->depth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
+  if (samples == kMaxSamples) {
+    const bool write = s_->depthWrite;
+    switch (s_->depthCompare) {
+      case VK_COMPARE_OP_NEVER: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats, SampleFloats) { return SampleInts{}; }); break;
+      case VK_COMPARE_OP_LESS: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a < b; }); break;
+      case VK_COMPARE_OP_EQUAL: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a == b; }); break;
+      case VK_COMPARE_OP_LESS_OR_EQUAL: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a <= b; }); break;
+      case VK_COMPARE_OP_GREATER: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a > b; }); break;
+      case VK_COMPARE_OP_NOT_EQUAL: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a != b; }); break;
+      case VK_COMPARE_OP_GREATER_OR_EQUAL: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats a, SampleFloats b) { return a >= b; }); break;
+      default: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats, SampleFloats) { return SampleInts{} - 1; }); break;
+    }
+    return;
+  }
   if (samples > 1) {
     // A pixel's samples are consecutive floats: read each lane's, then test sample by sample
     // across the lanes (with FragDepth, every sample compares the one value).
