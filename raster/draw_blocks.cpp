@@ -105,15 +105,16 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
       b.sampleCoverage[l] = inRegion[l] & uint32_t(b.edge[0][l] >= e.threshold[0]) & uint32_t(b.edge[1][l] >= e.threshold[1]) &
                             uint32_t(b.edge[2][l] >= e.threshold[2]);
   } else {
-    for (int l = 0; l < kBlockLanes; ++l) {
-      uint32_t samples = 0;
-      for (uint32_t smp = 0; smp < e.samples; ++smp)
-        samples |= (uint32_t(b.edge[0][l] + e.sampleOffset[0][smp] >= e.threshold[0]) &
-                    uint32_t(b.edge[1][l] + e.sampleOffset[1][smp] >= e.threshold[1]) &
-                    uint32_t(b.edge[2][l] + e.sampleOffset[2][smp] >= e.threshold[2]))
-                   << smp;
-      b.sampleCoverage[l] = inRegion[l] * samples;
+    // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
+    uint32_t samples[kBlockLanes] = {};
+    for (uint32_t smp = 0; smp < e.samples; ++smp) {
+      const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
+      for (int l = 0; l < kBlockLanes; ++l)
+        samples[l] |= (uint32_t(b.edge[0][l] + o0 >= e.threshold[0]) & uint32_t(b.edge[1][l] + o1 >= e.threshold[1]) &
+                       uint32_t(b.edge[2][l] + o2 >= e.threshold[2]))
+                      << smp;
     }
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = inRegion[l] * samples[l];
   }
   uint32_t coverage = 0;
   for (int l = 0; l < kBlockLanes; ++l) coverage |= uint32_t(b.sampleCoverage[l] != 0) << l;
