@@ -119,8 +119,10 @@ class CacheTrust : public ComputeTest {
 // This binary again, as the next run of an application: its own disk cache directory, the
 // pipeline cache data in `dataFile` ("none": no VkPipelineCache). True when it exited cleanly
 // with every expectation met.
-bool runChild(const std::string& role, const fs::path& diskCache, const std::string& dataFile, bool expectHit) {
-  const std::string command = std::string(kRole) + "=" + role + " " + kDataFile + "='" + dataFile + "' " + kExpectHit +
+bool runChild(const std::string& role, const fs::path& diskCache, const std::string& dataFile, bool expectHit,
+              bool cacheOff = false) {
+  const std::string command = std::string(cacheOff ? "TESSERA_SHADER_CACHE=0 " : "") + kRole + "=" + role + " " +
+                              kDataFile + "='" + dataFile + "' " + kExpectHit +
                               "=" + (expectHit ? "1" : "0") + " TESSERA_SHADER_CACHE_DIR='" + diskCache.string() + "' '" +
                               fs::read_symlink("/proc/self/exe").string() +
                               "' --gtest_filter=CacheTrustChild.* > /dev/null 2>&1";
@@ -208,6 +210,13 @@ TEST_F(CacheTrust, PipelineCacheDataFromAnEarlierRunHitsAndDamagedDataIsRecompil
   }
   // Another installation (another secret) never accepts this one's data.
   EXPECT_TRUE(runChild("consume", dir.path / "other-installation", file, false));
+  // With the disk cache off there is no installation secret: a process's key is its own, so
+  // its data does not hit in the next run, and the installation's data does not hit in it.
+  const fs::path offFile = dir.path / "cache-off.bin";
+  ASSERT_TRUE(runChild("produce", disk, offFile, false, true));
+  EXPECT_TRUE(runChild("consume", disk, offFile, false)) << "a per-process key's data hit in another process";
+  EXPECT_TRUE(runChild("consume", disk, file, false, true));
+  EXPECT_TRUE(runChild("consume", disk, offFile, false, true));
 }
 
 // A disk cache file damaged at one byte, owned by someone else, or reached through a symbolic
