@@ -42,6 +42,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateBuffer(VkDevice device, const VkB
                 "vkCreateBuffer: sparse and protected buffers are not supported");
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
+  // Above maxBufferSize (VUID-VkBufferCreateInfo-size-06409; the heap, physical_device_queries.cpp)
+  // no memory could ever be bound: refused as lavapipe refuses sizes above its limit.
+  if (pCreateInfo->size > dev->physical->memory.memoryHeaps[0].size) {
+    reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
+                "vkCreateBuffer: size %llu is above maxBufferSize (%llu)", (unsigned long long)pCreateInfo->size,
+                (unsigned long long)dev->physical->memory.memoryHeaps[0].size);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
   Buffer* b = hostNew<Buffer>(pickAllocator(pAllocator, dev->allocator()), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!b) return VK_ERROR_OUT_OF_HOST_MEMORY;
   b->size = pCreateInfo->size;

@@ -26,6 +26,10 @@ struct Device : DispatchableObject {
   std::bitset<size_t(ExtensionId::Count)> enabledExtensions;
   FeatureSet enabledFeatures;
   Queue* queue = nullptr;
+  // Set when executing a submission failed (an allocation an application's numbers sized, or
+  // any other exception): the device is lost ("Lost Device"). Later submissions are not run,
+  // and submits, fence, semaphore and idle waits say VK_ERROR_DEVICE_LOST.
+  std::atomic<bool> lost{false};
   // Images presented on this device so far: frame numbers of captures (icd/wsi_capture.h).
   std::atomic<uint64_t> framesPresented{0};
 

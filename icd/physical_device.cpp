@@ -91,7 +91,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxFragmentOutputAttachments = 8;
   l.maxFragmentDualSrcAttachments = 1;  // Location 0 Index 1 -> abi::kSecondColorLocation
   l.maxFragmentCombinedOutputResources = 8 + 2 * (1u << 20);
-  l.maxComputeSharedMemorySize = 32768;
+  l.maxComputeSharedMemorySize = 32768;  // jit::kMaxComputeSharedMemorySize (spirv_jit/memory_limits.h)
   l.maxComputeWorkGroupCount[0] = l.maxComputeWorkGroupCount[1] = l.maxComputeWorkGroupCount[2] = 65535;
   l.maxComputeWorkGroupInvocations = 1024;
   l.maxComputeWorkGroupSize[0] = 1024;

@@ -2,7 +2,9 @@
 // Cache Header"). vkGetPipelineCacheData writes the header then entries (16-byte key, 32-bit
 // size, the JIT's serialized object); data from another driver, build or CPU, or damaged data,
 // is ignored as the spec allows. Keys include the driver binary's build-id and the host CPU,
-// so stale code can never be found.
+// so stale code can never be found. Entries from the application's data are kept only when
+// authentic (jit::isAuthenticCacheEntry: the HMAC of this installation, docs/SECURITY.md), so
+// a forged or damaged entry is never merged, returned by vkGetPipelineCacheData, or run.
 #include <array>
 #include <cstring>
 #include <map>
@@ -59,7 +61,8 @@ void readInitialData(PipelineCache& cache, const uint8_t* data, size_t size) {
     std::memcpy(&len, data + pos + 16, 4);
     pos += 20;
     if (len > size - pos) return;  // damaged: keep what was whole
-    cache.entries.emplace(key, std::vector<uint8_t>(data + pos, data + pos + len));
+    if (jit::isAuthenticCacheEntry(key.data(), data + pos, len))
+      cache.entries.emplace(key, std::vector<uint8_t>(data + pos, data + pos + len));
     pos += len;
   }
 }
@@ -134,7 +137,15 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkMergePipelineCaches(VkDevice, VkPipelin
     PipelineCache* src = fromHandle<PipelineCache>(pSrcCaches[i]);
     if (src == dst) continue;
     std::scoped_lock lock(dst->mutex, src->mutex);
-    for (auto& [key, blob] : src->entries) dst->entries.emplace(key, blob);
+    // Every entry was checked when it entered its cache; checked again, so that nothing but
+    // authentic entries ever reaches another cache.
+    try {
+      for (auto& [key, blob] : src->entries)
+        if (!dst->entries.count(key) && jit::isAuthenticCacheEntry(key.data(), blob.data(), blob.size()))
+          dst->entries.emplace(key, blob);
+    } catch (const std::bad_alloc&) {
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
   }
   return VK_SUCCESS;
 }

@@ -4,16 +4,45 @@
 #include "device.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
+#include "instance.h"
 #include "sync.h"
 
 namespace tessera {
 namespace {
 
+// Runs a batch's command buffers. No exception leaves the queue's thread: a failure (a
+// std::bad_alloc from memory an application's numbers sized, in the draw loop or on a pool
+// thread) loses the device (spec "Lost Device"), and nothing of this queue runs afterwards.
+void executeOrLoseDevice(Queue* queue, Submission& s) {
+  Device* device = queue->device;
+  if (device->lost.load()) return;
+  const char* what = "unknown error";
+  try {
+    ExecContext ctx{device, queue};
+    for (CommandBuffer* cb : s.commandBuffers) cb->execute(ctx);
+    if (s.hostStep) s.hostStep();
+    return;
+  } catch (const std::bad_alloc&) {
+    what = "out of host memory";
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  device->lost.store(true);
+  // The scene may hold half of a draw: dropped, so nothing draws it later.
+  try {
+    queue->scene.reset();
+  } catch (...) {
+  }
+  reportError(device->instance, VK_OBJECT_TYPE_QUEUE, uint64_t(reinterpret_cast<uintptr_t>(queue)),
+              "device lost: executing a submission failed (%s)", what);
+}
+
 void runSubmission(Queue* queue, Submission& s) {
   for (const SemaphoreOp& w : s.waits) w.semaphore->wait(w.value, std::chrono::steady_clock::time_point::max());
-  ExecContext ctx{queue->device, queue};
-  for (CommandBuffer* cb : s.commandBuffers) cb->execute(ctx);
-  if (s.hostStep) s.hostStep();
+  executeOrLoseDevice(queue, s);
+  // Signalled on a lost device too, so that no waiter blocks forever; the waits then say
+  // VK_ERROR_DEVICE_LOST.
   for (const SemaphoreOp& sig : s.signals) sig.semaphore->signal(sig.value);
   if (s.fence) s.fence->signal();
 }
@@ -43,6 +72,8 @@ void attachFence(std::vector<Submission>& batches, VkFence fence) {
 }
 
 VkResult enqueue(Queue* queue, std::vector<Submission>&& batches) {
+  // "Lost Device": commands that submit work may return VK_ERROR_DEVICE_LOST.
+  if (queue->device->lost.load()) return VK_ERROR_DEVICE_LOST;
   try {
     std::lock_guard lock(queue->mutex);
     for (auto& b : batches) queue->pending.push_back(std::move(b));
@@ -82,7 +113,7 @@ void destroyQueue(Device* device, Queue* queue) {
 VkResult waitQueueIdle(Queue* queue) {
   std::unique_lock lock(queue->mutex);
   queue->idle.wait(lock, [&] { return queue->pending.empty() && !queue->busy; });
-  return VK_SUCCESS;
+  return queue->device->lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }
 
 VkResult queueHostStep(Queue* queue, std::vector<SemaphoreOp> waits, std::function<void()> step) {

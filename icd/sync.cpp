@@ -92,25 +92,30 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetFences(VkDevice, uint32_t count, c
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetFenceStatus(VkDevice, VkFence fence) {
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetFenceStatus(VkDevice device, VkFence fence) {
+  if (fromHandle<Device>(device)->lost.load()) return VK_ERROR_DEVICE_LOST;
   Fence* f = fromHandle<Fence>(fence);
   std::lock_guard lock(f->mutex);
   return f->signaled ? VK_SUCCESS : VK_NOT_READY;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitForFences(VkDevice, uint32_t count, const VkFence* pFences,
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitForFences(VkDevice device, uint32_t count, const VkFence* pFences,
                                                       VkBool32 waitAll, uint64_t timeout) {
+  // A lost device signals every fence it was given, so the waits below end; they then say so.
+  const std::atomic<bool>& lost = fromHandle<Device>(device)->lost;
   auto deadline = deadlineFor(timeout);
   if (waitAll || count == 1) {
     for (uint32_t i = 0; i < count; ++i)
-      if (!fromHandle<Fence>(pFences[i])->wait(deadline)) return VK_TIMEOUT;
-    return VK_SUCCESS;
+      if (!fromHandle<Fence>(pFences[i])->wait(deadline)) return lost.load() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+    return lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   }
   // Any of several: poll with short sleeps. Fences are signaled by one queue thread, so a
   // shared condition variable would buy little over this.
   for (;;) {
     for (uint32_t i = 0; i < count; ++i)
-      if (fromHandle<Fence>(pFences[i])->wait(std::chrono::steady_clock::now())) return VK_SUCCESS;
+      if (fromHandle<Fence>(pFences[i])->wait(std::chrono::steady_clock::now()))
+        return lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+    if (lost.load()) return VK_ERROR_DEVICE_LOST;
     if (std::chrono::steady_clock::now() >= deadline) return VK_TIMEOUT;
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
@@ -149,17 +154,22 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkSignalSemaphore(VkDevice, const VkSemap
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitSemaphores(VkDevice, const VkSemaphoreWaitInfo* pInfo, uint64_t timeout) {
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo* pInfo,
+                                                       uint64_t timeout) {
+  const std::atomic<bool>& lost = fromHandle<Device>(device)->lost;
   auto deadline = deadlineFor(timeout);
   const bool any = pInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT;
   if (!any || pInfo->semaphoreCount == 1) {
     for (uint32_t i = 0; i < pInfo->semaphoreCount; ++i)
-      if (!fromHandle<Semaphore>(pInfo->pSemaphores[i])->wait(pInfo->pValues[i], deadline)) return VK_TIMEOUT;
-    return VK_SUCCESS;
+      if (!fromHandle<Semaphore>(pInfo->pSemaphores[i])->wait(pInfo->pValues[i], deadline))
+        return lost.load() ? VK_ERROR_DEVICE_LOST : VK_TIMEOUT;
+    return lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   }
   for (;;) {
     for (uint32_t i = 0; i < pInfo->semaphoreCount; ++i)
-      if (fromHandle<Semaphore>(pInfo->pSemaphores[i])->current() >= pInfo->pValues[i]) return VK_SUCCESS;
+      if (fromHandle<Semaphore>(pInfo->pSemaphores[i])->current() >= pInfo->pValues[i])
+        return lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+    if (lost.load()) return VK_ERROR_DEVICE_LOST;
     if (std::chrono::steady_clock::now() >= deadline) return VK_TIMEOUT;
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }

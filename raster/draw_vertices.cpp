@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "draw_internal.h"
+#include "draw_memory_bound.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 
@@ -121,7 +122,12 @@ uint32_t restartValue(VkIndexType t) {
 
 }  // namespace
 
+// What the draw paths keep per vertex position besides the shaded vertices: the index and
+// restart flag here, the binned path's slot map, index table copy and assembled primitives.
+constexpr uint64_t kBytesPerVertexPosition = 64;
+
 void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out) {
+  requireDrawMemory(c.vertexCount, kBytesPerVertexPosition);
   out.vertexIndex.resize(c.vertexCount);
   out.isRestart.clear();
   if (!c.indexed) {
@@ -146,6 +152,7 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
   out.stride = 4 + 4 * uint32_t(out.locations.size());
   // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
   // vector's memory is reused as it is (a scene recycles them from draw to draw).
+  requireDrawMemory(count, uint64_t(out.stride) * 4 + 4);
   out.words.resize(count * out.stride);
   if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) out.pointSize.assign(count, 1.0f);
   else out.pointSize.clear();

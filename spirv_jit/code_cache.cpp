@@ -13,6 +13,8 @@
 #include <link.h>
 #include <xxhash.h>
 
+#include "cache_digest.h"
+#include "cache_directory.h"
 #include "disk_cache_trim.h"
 #include "llvm_engine.h"
 #include "spirv_jit_build.h"
@@ -125,10 +127,10 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-// "TSO5": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
+// "TSO6": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
 // checksum), TSO3 no FragCoord reads, direct colour locations or their blend states, TSO4 no
-// geometry stages.
-constexpr uint32_t kObjectMagic = 0x54534f35;
+// geometry stages, TSO5 an unkeyed checksum (XXH3-64) instead of the HMAC (cache_digest.h).
+constexpr uint32_t kObjectMagic = 0x54534f36;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
 constexpr size_t kRecentPrograms = 256;
@@ -149,48 +151,26 @@ void CacheKey::bytes(uint8_t out[16]) const {
 
 namespace {
 
-const std::string& diskCacheDirectory() {
-  static const std::string dir = [] {
-    const char* off = std::getenv("TESSERA_SHADER_CACHE");
-    if (off && std::string(off) == "0") return std::string();
-    if (const char* d = std::getenv("TESSERA_SHADER_CACHE_DIR"); d && *d) return std::string(d);
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera";
-    return std::string();
-  }();
-  return dir;
-}
+// A cache file larger than this was not written by the driver (kernels are KiBs to MiBs).
+constexpr size_t kMaxCacheFileBytes = size_t(256) << 20;
 
 }  // namespace
 
 bool readDiskCache(const CacheKey& key, CachedObject* out) {
-  const std::string& dir = diskCacheDirectory();
+  const std::string& dir = cacheDirectory();
   if (dir.empty()) return false;
-  FILE* f = std::fopen((dir + "/" + key.hex() + ".tso").c_str(), "rb");
-  if (!f) return false;
+  const std::string path = dir + "/" + key.hex() + ".tso";
   std::vector<uint8_t> blob;
-  uint8_t chunk[65536];
-  for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), f)) > 0;) blob.insert(blob.end(), chunk, chunk + n);
-  std::fclose(f);
-  if (!deserializeObject(blob.data(), blob.size(), out)) return false;
-  markDiskCacheUse(dir + "/" + key.hex() + ".tso");  // recently used files are trimmed last
+  if (!readOwnedFile(path, kMaxCacheFileBytes, &blob) || !deserializeObject(blob.data(), blob.size(), out)) return false;
+  markDiskCacheUse(path);  // recently used files are trimmed last
   return true;
 }
 
 void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob) {
-  const std::string& dir = diskCacheDirectory();
-  if (dir.empty()) return;
+  const std::string& dir = cacheDirectory();
   // Best effort: a cache that cannot be written is simply not used.
-  std::string parent = dir.substr(0, dir.rfind('/'));
-  if (!parent.empty()) mkdir(parent.c_str(), 0755);
-  mkdir(dir.c_str(), 0755);
-  std::string tmp = dir + "/." + key.hex() + "." + std::to_string(getpid()) + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return;
-  bool ok = std::fwrite(blob.data(), 1, blob.size(), f) == blob.size();
-  ok &= std::fclose(f) == 0;
-  if (ok) ok = std::rename(tmp.c_str(), (dir + "/" + key.hex() + ".tso").c_str()) == 0;
-  if (!ok) std::remove(tmp.c_str());
+  if (dir.empty() || blob.empty()) return;
+  writePrivateFile(dir, key.hex() + ".tso", blob, true);
   // Keep the directory under its limit: checked at a process's first write and then after every
   // 16 MiB it writes (a directory scan costs milliseconds, a compile much more).
   static std::mutex trimMutex;
@@ -286,18 +266,19 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
   put(o.symbol.data(), o.symbol.size());
   u32(uint32_t(o.code.size()));
   put(o.code.data(), o.code.size());
-  // A checksum of everything before it: damaged data is a miss, never code handed to the linker.
-  const uint64_t sum = XXH3_64bits(out.data(), out.size());
-  put(&sum, 8);
+  // The digest of everything before it: data not made by this installation (or process) is a
+  // miss, never code handed to the linker. Without a digest nothing is stored.
+  uint8_t digest[kCacheDigestBytes];
+  if (!cacheDigest(out.data(), out.size(), digest)) return {};
+  put(digest, kCacheDigestBytes);
   return out;
 }
 
 bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
-  if (!data || size < 8) return false;
-  uint64_t sum;
-  std::memcpy(&sum, data + size - 8, 8);
-  size -= 8;
-  if (XXH3_64bits(data, size) != sum) return false;
+  // Authenticated before any byte is interpreted.
+  if (!data || size < kCacheDigestBytes) return false;
+  size -= kCacheDigestBytes;
+  if (!cacheDigestMatches(data, size, data + size)) return false;
   size_t pos = 0;
   auto get = [&](void* p, size_t n) {
     if (n > size - pos) return false;
@@ -385,6 +366,18 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
   return true;
 }
 
+bool isAuthenticCacheEntry(const uint8_t key[16], const uint8_t* blob, size_t size) {
+  CacheKey k;
+  std::memcpy(&k.hi, key, 8);
+  std::memcpy(&k.lo, key + 8, 8);
+  CodeCache& cache = CodeCache::instance();
+  if (cache.isKnownAuthentic(k, blob, size)) return true;
+  CachedObject o;
+  if (!deserializeObject(blob, size, &o) || o.symbol != objectSymbol(o.kind, k)) return false;
+  cache.rememberAuthentic(k, blob, size);
+  return true;
+}
+
 CodeCache& CodeCache::instance() {
   // Never destroyed: its programs' code belongs to the JIT, which outlives everything.
   static CodeCache* cache = new CodeCache;
@@ -411,6 +404,27 @@ bool CodeCache::findObject(const CacheKey& key, CachedObject* out) {
   auto o = objects_.find(key);
   if (o == objects_.end()) return false;
   *out = o->second;
+  return true;
+}
+
+bool CodeCache::isKnownAuthentic(const CacheKey& key, const uint8_t* blob, size_t size) {
+  std::lock_guard lock(mutex_);
+  auto it = authentic_.find(key);
+  return it != authentic_.end() && it->second.size() == size && std::memcmp(it->second.data(), blob, size) == 0;
+}
+
+void CodeCache::rememberAuthentic(const CacheKey& key, const uint8_t* blob, size_t size) {
+  std::lock_guard lock(mutex_);
+  if (authentic_.count(key) || authenticBytes_ + size > kMaxRememberedBytes) return;
+  authentic_.emplace(key, std::vector<uint8_t>(blob, blob + size));
+  authenticBytes_ += size;
+}
+
+bool CodeCache::findAuthentic(const CacheKey& key, std::vector<uint8_t>* blob) {
+  std::lock_guard lock(mutex_);
+  auto it = authentic_.find(key);
+  if (it == authentic_.end()) return false;
+  *blob = it->second;
   return true;
 }
 
@@ -468,6 +482,11 @@ AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std:
 
 namespace {
 
+// An object without its digest (OpenSSL failed) is not stored.
+void insertExternal(ExternalCache* external, const uint8_t key[16], const std::vector<uint8_t>& blob) {
+  if (!blob.empty()) external->insert(key, blob);
+}
+
 // A deserialized object fits the request it was found for.
 bool fits(const CachedObject& o, const CacheKey& key, ObjectKind kind, uint32_t simdWidth) {
   return o.kind == kind && o.info.simdWidth == simdWidth && o.symbol == objectSymbol(kind, key);
@@ -482,20 +501,33 @@ FoundProgram findCompiled(const CacheKey& key, ObjectKind kind, uint32_t simdWid
   // The application's cache first, so that its hits are reported as such.
   std::vector<uint8_t> blob;
   CachedObject stored;
-  if (external && external->find(keyBytes, &blob) && deserializeObject(blob.data(), blob.size(), &stored) &&
-      fits(stored, key, kind, simdWidth)) {
-    std::string error;
-    if (auto program = cache.findProgram(key, kind)) return {std::move(program), true};
-    if (auto program = cache.load(key, stored, &error, true)) return {std::move(program), true};
+  if (external && external->find(keyBytes, &blob)) {
+    // An entry byte-identical to one this process made or authenticated, with the program
+    // loaded: a hit without the HMAC (the usual warm creation).
+    if (cache.isKnownAuthentic(key, blob.data(), blob.size()))
+      if (auto program = cache.findProgram(key, kind)) return {std::move(program), true};
+    if (deserializeObject(blob.data(), blob.size(), &stored) && fits(stored, key, kind, simdWidth)) {
+      cache.rememberAuthentic(key, blob.data(), blob.size());
+      std::string error;
+      if (auto program = cache.findProgram(key, kind)) return {std::move(program), true};
+      if (auto program = cache.load(key, stored, &error, true)) return {std::move(program), true};
+    }
   }
   if (auto program = cache.findProgram(key, kind)) {
-    if (external && cache.findObject(key, &stored)) external->insert(keyBytes, serializeObject(stored));
+    if (external) {
+      if (cache.findAuthentic(key, &blob)) insertExternal(external, keyBytes, blob);
+      else if (cache.findObject(key, &stored)) insertExternal(external, keyBytes, serializeObject(stored));
+    }
     return {std::move(program), false};
   }
   if (readDiskCache(key, &stored) && fits(stored, key, kind, simdWidth)) {
     std::string error;
     if (auto program = cache.load(key, stored, &error, true)) {
-      if (external) external->insert(keyBytes, serializeObject(stored));
+      if (external) {
+        blob = serializeObject(stored);
+        if (!blob.empty()) cache.rememberAuthentic(key, blob.data(), blob.size());
+        insertExternal(external, keyBytes, blob);
+      }
       return {std::move(program), false};
     }
   }
@@ -507,10 +539,11 @@ AnyProgram storeCompiled(const CacheKey& key, const CachedObject& object, Extern
   AnyProgram program = CodeCache::instance().load(key, object, error, useCache);
   if (program && useCache) {
     std::vector<uint8_t> blob = serializeObject(object);
+    if (!blob.empty()) CodeCache::instance().rememberAuthentic(key, blob.data(), blob.size());
     if (external) {
       uint8_t keyBytes[16];
       key.bytes(keyBytes);
-      external->insert(keyBytes, blob);
+      insertExternal(external, keyBytes, blob);
     }
     writeDiskCache(key, blob);
   }

@@ -61,13 +61,15 @@ struct CachedObject {
 };
 
 // Serialized form of a CachedObject (pipeline cache data, disk cache files): a versioned
-// magic, then fixed fields, then the symbol and the object file. Deserialization is strict:
+// magic, then fixed fields, then the symbol and the object file, then the HMAC of all that
+// (cache_digest.h). Deserialization checks the HMAC before reading anything, then is strict:
 // another version, a length or value out of range, or bytes left over make it fail (a miss).
+// serializeObject returns no bytes when the digest could not be computed.
 std::vector<uint8_t> serializeObject(const CachedObject& object);
 bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out);
 
-// The on-disk cache: TESSERA_SHADER_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else
-// ~/.cache/tessera; TESSERA_SHADER_CACHE=0 turns it off. One file per key, written atomically.
+// The on-disk cache in cacheDirectory() (cache_directory.h); TESSERA_SHADER_CACHE=0 turns it
+// off. One 0600 file per key, written atomically; files not owned by this user are not read.
 bool readDiskCache(const CacheKey& key, CachedObject* out);
 void writeDiskCache(const CacheKey& key, const std::vector<uint8_t>& blob);
 
@@ -84,6 +86,12 @@ class CodeCache {
   // Links an object into a program (and remembers both when `remember`).
   AnyProgram load(const CacheKey& key, const CachedObject& object, std::string* error, bool remember);
   bool findObject(const CacheKey& key, CachedObject* out);
+  // Serialized entries this process made or authenticated, by key: an application's entry
+  // byte-identical to one of them is authentic without its HMAC being computed again, so a
+  // VkPipelineCache created again from the same data costs a comparison per entry.
+  bool isKnownAuthentic(const CacheKey& key, const uint8_t* blob, size_t size);
+  void rememberAuthentic(const CacheKey& key, const uint8_t* blob, size_t size);
+  bool findAuthentic(const CacheKey& key, std::vector<uint8_t>* blob);
 
  private:
   struct Live {
@@ -93,6 +101,8 @@ class CodeCache {
   std::mutex mutex_;
   std::map<CacheKey, Live> live_;
   std::map<CacheKey, CachedObject> objects_;
+  std::map<CacheKey, std::vector<uint8_t>> authentic_;
+  size_t authenticBytes_ = 0;
   // The most recently loaded programs stay alive after their last pipeline is destroyed, so
   // an application that recreates pipelines (or a VkPipelineCache read again) gets them back
   // without linking. Kernels are a few KiB each.

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "code_cache.h"
+#include "memory_limits.h"
 #include "llvm_engine.h"
 #include "spirv_module.h"
 #include "spirv_tools_stage.h"
@@ -69,6 +70,8 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
   const EntryPoint* entry = module.findEntryPoint(req.entryPoint, spv::ExecutionModel::GLCompute);
   if (!entry)
     return fail(CompileStatus::InvalidSpirv, "no GLCompute entry point named \"" + std::string(req.entryPoint) + "\"");
+  // Declared memory within the limits before translation and code generation (memory_limits.h).
+  if (!checkMemoryLimits(module, &message)) return fail(CompileStatus::Unsupported, message);
 
   CachedObject object;
   object.kind = ObjectKind::Compute;

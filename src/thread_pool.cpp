@@ -1,6 +1,7 @@
 #include "tessera/thread_pool.h"
 
 #include <atomic>
+#include <exception>
 
 #include "tessera/cpu_info.h"
 
@@ -13,6 +14,8 @@ struct ThreadPool::Job {
   std::atomic<size_t> done{0};
   std::mutex doneMutex;
   std::condition_variable doneCv;
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // the first exception of an item, set under doneMutex
 };
 
 ThreadPool::ThreadPool(uint32_t threadCount) {
@@ -36,8 +39,15 @@ ThreadPool& ThreadPool::shared() {
 void ThreadPool::runItems(Job& job) {
   size_t finished = 0;
   for (size_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.count;) {
-    (*job.body)(i);
     ++finished;
+    if (job.failed.load(std::memory_order_relaxed)) continue;  // skipped: the job has failed
+    try {
+      (*job.body)(i);
+    } catch (...) {
+      std::lock_guard lock(job.doneMutex);
+      if (!job.error) job.error = std::current_exception();
+      job.failed.store(true, std::memory_order_relaxed);
+    }
   }
   if (finished && job.done.fetch_add(finished, std::memory_order_acq_rel) + finished == job.count) {
     std::lock_guard lock(job.doneMutex);
@@ -66,7 +76,7 @@ void ThreadPool::workerLoop() {
 void ThreadPool::parallelFor(size_t count, const std::function<void(size_t)>& body) {
   if (count == 0) return;
   if (count == 1 || workers_.empty()) {
-    for (size_t i = 0; i < count; ++i) body(i);
+    for (size_t i = 0; i < count; ++i) body(i);  // on the caller's thread: exceptions go up
     return;
   }
   auto job = std::make_shared<Job>();
@@ -80,9 +90,12 @@ void ThreadPool::parallelFor(size_t count, const std::function<void(size_t)>& bo
   runItems(*job);
   std::unique_lock lock(job->doneMutex);
   job->doneCv.wait(lock, [&] { return job->done.load(std::memory_order_acquire) == count; });
-  std::lock_guard qlock(mutex_);
-  for (auto it = jobs_.begin(); it != jobs_.end(); ++it)
-    if (*it == job) { jobs_.erase(it); break; }
+  {
+    std::lock_guard qlock(mutex_);
+    for (auto it = jobs_.begin(); it != jobs_.end(); ++it)
+      if (*it == job) { jobs_.erase(it); break; }
+  }
+  if (job->error) std::rethrow_exception(job->error);
 }
 
 }  // namespace tessera

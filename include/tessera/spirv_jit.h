@@ -59,6 +59,12 @@ class ExternalCache {
   virtual void insert(const uint8_t key[16], const std::vector<uint8_t>& blob) = 0;
 };
 
+// Whether `blob` is an entry this installation (or, without a cache directory, this process)
+// made for `key`: its digest matches (docs/SECURITY.md) and it is well formed. The lookups
+// check this again; a VkPipelineCache keeps only such entries, so merges and its data carry
+// nothing else.
+bool isAuthenticCacheEntry(const uint8_t key[16], const uint8_t* blob, size_t size);
+
 struct ComputeCompileRequest {
   std::span<const uint32_t> spirv;
   std::string_view entryPoint = "main";

@@ -25,6 +25,9 @@ class ThreadPool {
   uint32_t threadCount() const { return uint32_t(workers_.size()) + 1; }
 
   // Calls body(i) for every i in [0, count), spread over the pool; returns when all are done.
+  // An exception thrown by body (std::bad_alloc from an allocation an application's numbers
+  // sized) never leaves a worker thread: once every item has run or been skipped, the first
+  // one is rethrown to the caller, and items not yet started are skipped.
   void parallelFor(size_t count, const std::function<void(size_t)>& body);
 
   // The process-wide pool, sized by usableCpuCount() (TESSERA_THREADS overrides).
