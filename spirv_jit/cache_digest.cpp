@@ -50,7 +50,7 @@ Secret loadSecret(CacheSecretSource* source) {
     if (!readValid()) return fresh;
   }
   *source = CacheSecretSource::Directory;
-  Secret s;
+  Secret s{};
   std::copy(bytes.begin(), bytes.end(), s.begin());
   return s;
 }

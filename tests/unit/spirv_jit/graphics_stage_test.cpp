@@ -584,8 +584,10 @@ TEST(GraphicsStages, IndexOneOutputGoesToTheSecondColourLocation) {
     ASSERT_TRUE(program && program->fragment);
     EXPECT_EQ(program->facts.outputComponents[0], 0xF);
     EXPECT_EQ(program->facts.outputComponents[kSecondColorLocation], 0xF);
-    for (uint32_t l = 1; l < kMaxInterfaceLocations; ++l)
-      if (l != kSecondColorLocation) EXPECT_EQ(program->facts.outputComponents[l], 0) << "location " << l;
+    for (uint32_t l = 1; l < kMaxInterfaceLocations; ++l) {
+      if (l == kSecondColorLocation) continue;
+      EXPECT_EQ(program->facts.outputComponents[l], 0) << "location " << l;
+    }
     std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
     tessera::abi::FragmentBatch batch{};
     batch.coverage = uint32_t((uint64_t(1) << W) - 1);
