@@ -1,0 +1,394 @@
+// The batched sampling routines of sampling_batch.h: W lanes of one sampling instruction at
+// once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, NEAREST/LINEAR
+// filters and mipmap modes, REPEAT / MIRRORED_REPEAT / CLAMP_TO_EDGE, no compare, no border).
+//
+// Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
+//  - the LOD of each lane comes from the reference's own lambdaFromGradients and selectLevels
+//    (scalar: log2 has no vector form that rounds as glibc's does); the lanes of a quad often
+//    share their gradients, so a lane whose LOD operands equal the previous lane's bit for bit
+//    reuses its selection;
+//  - everything after the LOD is the reference's double arithmetic, in the same order, on
+//    arrays of lanes that the compiler turns into vectors: (u,v) = (s,t) x size + offset,
+//    floor, the clamp to ±2^30, the wrap (integer modulus done in double: every value is an
+//    integer below 2^46, so it is exact), the weights (1 - α)(1 - β) ..., the sums 0 + w τ + ...
+//    in the reference's texel order, the mip lerp 0 + (1 - δ) τ_hi + δ τ_lo, then float;
+//  - texels go through the same 256-entry tables as the reference's "Format Conversion";
+//  - a NaN result is the canonical NaN, as the reference makes it (which NaN an operation on
+//    two NaNs passes on depends on operand order, which the compiler chooses).
+// The file is compiled with -ffp-contract=off (no fused multiply-adds, which would round once
+// where the reference rounds twice), -fno-trapping-math (lets floor vectorize; no value
+// changes) and -O3, in clones for x86-64, x86-64-v3 (AVX2) and x86-64-v4 (AVX-512).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "sampler_internal.h"
+#include "tessera/sampling_batch.h"
+
+namespace tessera {
+namespace {
+
+using namespace sampler_detail;
+
+// ImageViewState::fastSampling codes: the four formats the byte tables decode.
+enum ViewCode : uint32_t { kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb };
+
+// The byte tables and component order of a view code.
+struct TexelFormat {
+  const float* rgb;    // R, G, B
+  const float* alpha;  // A: always UNORM
+  uint32_t r, b;       // byte index of R and B in a texel
+  bool rgbDivides;     // rgb holds float(c) / 255.0f for every byte c (UNORM), see below
+  bool alphaDivides;
+};
+
+// The codec decodes a UNORM byte as float(c / 255.0); if that equals float(c) / 255.0f for all
+// 256 values (checked here, once, not assumed), a vector division of floats gives the table's
+// bits for a whole row of lanes, where the table would take a load per component and lane.
+bool unormTableIsDivision() {
+  static const bool same = [] {
+    const float* table = unorm8Table();
+    for (uint32_t c = 0; c < 256; ++c) {
+      const float f = float(c) / 255.0f;
+      if (std::memcmp(&f, &table[c], 4) != 0) return false;
+    }
+    return true;
+  }();
+  return same;
+}
+
+TexelFormat texelFormat(uint32_t code) {
+  const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
+  const bool divides = unormTableIsDivision();
+  return {srgb ? srgb8Table() : unorm8Table(), unorm8Table(), bgra ? 2u : 0u, bgra ? 0u : 2u, divides && !srgb,
+          divides};
+}
+
+constexpr double kIntLimit = 1073741824.0;  // the reference's clamp of texel coordinates, 2^30
+
+// The reference's floorToInt as a double: 0 for NaN, else floor(x) clamped to ±2^30
+// (`fx` is floor(x)).
+inline double floorClamped(double x, double fx) {
+  const double c = fx < -kIntLimit ? -kIntLimit : (kIntLimit < fx ? kIntLimit : fx);
+  return x != x ? 0.0 : c;
+}
+
+// Per-lane operands after the scalar steps.
+template <uint32_t N>
+struct Lanes {
+  alignas(64) double s[N], t[N];        // double(float) as the reference holds them
+  alignas(64) double offI[N], offJ[N];  // the offsets, added as doubles
+  uint32_t layer[N];
+};
+
+// One level per lane: its size and its first texel in the lane's layer.
+template <uint32_t N>
+struct LevelLanes {
+  alignas(64) double width[N], height[N];
+  const uint8_t* base[N];
+  uint64_t rowPitch[N];
+};
+
+template <uint32_t N>
+struct Rgba {
+  alignas(64) double c[4][N];
+};
+
+// "Wrapping Operation" on integer-valued doubles: REPEAT i mod size; MIRRORED_REPEAT
+// (size - 1) - mirror((i mod 2 size) - size); CLAMP_TO_EDGE clamp(i, 0, size - 1). |i| <= 2^30 + 1
+// and size <= 2^16, so i / size rounds to a double whose floor is the integer quotient.
+template <uint32_t N>
+__attribute__((always_inline)) inline void wrap(double* x, const double* size, uint32_t mode) {
+  if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT) {
+    for (uint32_t k = 0; k < N; ++k) x[k] = x[k] - std::floor(x[k] / size[k]) * size[k];
+  } else if (mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT) {
+    for (uint32_t k = 0; k < N; ++k) {
+      const double twice = size[k] * 2;
+      const double n = (x[k] - std::floor(x[k] / twice) * twice) - size[k];
+      const double mirrored = n >= 0 ? n : -(1 + n);
+      x[k] = (size[k] - 1) - mirrored;
+    }
+  } else {  // CLAMP_TO_EDGE
+    for (uint32_t k = 0; k < N; ++k) {
+      const double hi = size[k] - 1;
+      x[k] = x[k] < 0 ? 0.0 : (x[k] > hi ? hi : x[k]);
+    }
+  }
+}
+
+// "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
+// hold byte values 0). One 32-bit load per lane, then the bytes of every lane at once.
+template <uint32_t N>
+__attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
+                                                      uint32_t active, const TexelFormat& f, Rgba<N>& out) {
+  int32_t ii[N], jj[N];
+  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
+  uint32_t texel[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    texel[k] = 0;
+    if (active >> k & 1)
+      std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4, 4);
+  }
+  const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
+  for (int c = 0; c < 4; ++c) {
+    const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
+    const float* table = c == 3 ? f.alpha : f.rgb;
+    if (divides) {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
+    } else {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
+    }
+  }
+}
+
+// "Texel Filtering", NEAREST: the texel (floor(u), floor(v)), wrapped.
+template <uint32_t N>
+__attribute__((always_inline)) inline void nearestLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
+                                                        const uint32_t* modes, uint32_t active, const TexelFormat& f,
+                                                        Rgba<N>& out) {
+  alignas(64) double i[N], j[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double u = in.s[k] * lv.width[k] + in.offI[k], v = in.t[k] * lv.height[k] + in.offJ[k];
+    i[k] = floorClamped(u, std::floor(u));
+    j[k] = floorClamped(v, std::floor(v));
+  }
+  wrap<N>(i, lv.width, modes[0]);
+  wrap<N>(j, lv.height, modes[1]);
+  readTexels<N>(lv, i, j, active, f, out);
+}
+
+// "Texel Filtering", LINEAR: i0 = floor(u - 0.5), α = frac(u - 0.5), likewise j0 and β; the
+// reference's sum over (i0,j0), (i1,j0), (i0,j1), (i1,j1) with weights (1-α)(1-β), α(1-β),
+// (1-α)β, αβ (its third factor, 1 - 0 for 2D, is exactly 1 and left out).
+template <uint32_t N>
+__attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
+                                                       const uint32_t* modes, uint32_t active, const TexelFormat& f,
+                                                       Rgba<N>& out) {
+  alignas(64) double i0[N], i1[N], j0[N], j1[N], alpha[N], beta[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double x = (in.s[k] * lv.width[k] + in.offI[k]) - 0.5;
+    const double y = (in.t[k] * lv.height[k] + in.offJ[k]) - 0.5;
+    const double fx = std::floor(x), fy = std::floor(y);
+    i0[k] = floorClamped(x, fx);
+    j0[k] = floorClamped(y, fy);
+    i1[k] = i0[k] + 1;
+    j1[k] = j0[k] + 1;
+    alpha[k] = x - fx;
+    beta[k] = y - fy;
+  }
+  wrap<N>(i0, lv.width, modes[0]);
+  wrap<N>(i1, lv.width, modes[0]);
+  wrap<N>(j0, lv.height, modes[1]);
+  wrap<N>(j1, lv.height, modes[1]);
+  Rgba<N> t00, t10, t01, t11;
+  readTexels<N>(lv, i0, j0, active, f, t00);
+  readTexels<N>(lv, i1, j0, active, f, t10);
+  readTexels<N>(lv, i0, j1, active, f, t01);
+  readTexels<N>(lv, i1, j1, active, f, t11);
+  for (uint32_t k = 0; k < N; ++k) {
+    const double a = alpha[k], b = beta[k];
+    const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
+    for (int c = 0; c < 4; ++c) {
+      double sum = 0.0 + w00 * t00.c[c][k];
+      sum = sum + w10 * t10.c[c][k];
+      sum = sum + w01 * t01.c[c][k];
+      out.c[c][k] = sum + w11 * t11.c[c][k];
+    }
+  }
+}
+
+// "Texel Filtering" of one level per lane (`level`), with the lane's filter: magFilter where
+// λ <= 0, minFilter elsewhere (`linearLanes`: lanes whose filter is LINEAR).
+template <uint32_t N, uint32_t kMag, uint32_t kMin>
+__attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState& view,
+                                                       const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                       const uint32_t* level, uint32_t active, uint32_t linearLanes,
+                                                       const TexelFormat& format, Rgba<N>& result) {
+  LevelLanes<N> lv;
+  for (uint32_t k = 0; k < N; ++k) {
+    const abi::ImageLevel& l = view.levels[level[k]];
+    lv.width[k] = l.width;
+    lv.height[k] = l.height;
+    lv.base[k] = l.base + uint64_t(in.layer[k]) * l.layerPitch;
+    lv.rowPitch[k] = l.rowPitch;
+  }
+  if constexpr (kMag == kMin) {
+    if constexpr (kMag == VK_FILTER_LINEAR) linearLevel<N>(in, lv, sampler.addressMode, active, format, result);
+    else nearestLevel<N>(in, lv, sampler.addressMode, active, format, result);
+  } else {
+    Rgba<N> nearest;
+    linearLevel<N>(in, lv, sampler.addressMode, active & linearLanes, format, result);
+    nearestLevel<N>(in, lv, sampler.addressMode, active & ~linearLanes, format, nearest);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        if (!(linearLanes >> k & 1)) result.c[c][k] = nearest.c[c][k];
+  }
+}
+
+// The LOD of one lane, by the reference's own functions ("Scale Factor Operation", "LOD
+// Operation", "Image Level(s) Selection").
+LevelSelection laneLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes,
+                          uint32_t k, uint32_t levelCount) {
+  double lambdaBase;
+  if (lanes.lod) {
+    lambdaBase = lanes.lod[k];
+  } else {
+    double dsdx[3] = {}, dsdy[3] = {};
+    for (int c = 0; c < 2; ++c)
+      if (lanes.dPdx[c]) dsdx[c] = lanes.dPdx[c][k], dsdy[c] = lanes.dPdy[c][k];
+    const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1u};
+    lambdaBase = lambdaFromGradients(dsdx, dsdy, baseSize);
+  }
+  SampleRequest r;
+  r.bias = lanes.bias ? lanes.bias[k] : 0.0f;
+  r.hasMinLod = lanes.minLod != nullptr;
+  r.minLod = lanes.minLod ? lanes.minLod[k] : 0.0f;
+  return selectLevels(sampler, r, lambdaBase, levelCount);
+}
+
+// The operands that decide a lane's LOD, to find lanes whose LOD equals an earlier lane's:
+// compared as bits (equal NaNs match, -0 and 0 differ), straight from the operand arrays.
+struct LodOperands {
+  const uint32_t* word[7];
+  uint32_t count = 0;
+  explicit LodOperands(const SampleLanes& lanes) {
+    for (const float* p : {lanes.lod, lanes.dPdx[0], lanes.dPdx[1], lanes.dPdy[0], lanes.dPdy[1], lanes.bias,
+                           lanes.minLod})
+      if (p) word[count++] = reinterpret_cast<const uint32_t*>(p);
+  }
+  bool same(uint32_t a, uint32_t b) const {
+    for (uint32_t i = 0; i < count; ++i)
+      if (word[i][a] != word[i][b]) return false;
+    return true;
+  }
+};
+
+// The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time.
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+__attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState& view,
+                                                       const abi::SamplerState& sampler, const SampleLanes& lanes,
+                                                       uint32_t* out) {
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  const TexelFormat format = texelFormat(view.fastSampling);
+  const uint32_t active = lanes.active & ((1u << N) - 1);
+  const bool arrayed = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+
+  // Scalar steps per lane: LOD and level(s), filter, layer.
+  Lanes<N> in;
+  uint32_t levelHi[N], levelLo[N];
+  alignas(64) double delta[N];
+  uint32_t linearLanes = 0;
+  const LodOperands lodOperands(lanes);
+  LevelSelection last{};
+  uint32_t lastLane = ~0u;
+  for (uint32_t k = 0; k < N; ++k) {
+    in.s[k] = 0, in.t[k] = 0, in.offI[k] = 0, in.offJ[k] = 0, in.layer[k] = 0;
+    levelHi[k] = levelLo[k] = 0, delta[k] = 0;
+    if (!(active >> k & 1)) continue;
+    in.s[k] = lanes.s[k];
+    in.t[k] = lanes.t[k];
+    if (lanes.offset[0]) in.offI[k] = lanes.offset[0][k];
+    if (lanes.offset[1]) in.offJ[k] = lanes.offset[1][k];
+    if (arrayed) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
+    if (lastLane == ~0u || !lodOperands.same(k, lastLane)) last = laneLevels(view, sampler, lanes, k, levelCount);
+    lastLane = k;
+    if (last.filter == VK_FILTER_LINEAR) linearLanes |= 1u << k;
+    levelHi[k] = kMipLinear ? last.dHi : last.d;
+    levelLo[k] = last.dLo;
+    delta[k] = last.delta;
+  }
+
+  Rgba<N> result;
+  filterLevel<N, kMag, kMin>(view, sampler, in, levelHi, active, linearLanes, format, result);
+  if constexpr (kMipLinear) {
+    // "Texel Mipmap Filtering", LINEAR: τ = (1 - δ) τ_hi + δ τ_lo, summed from 0 as the
+    // reference's Reduction does.
+    Rgba<N> lo;
+    filterLevel<N, kMag, kMin>(view, sampler, in, levelLo, active, linearLanes, format, lo);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        result.c[c][k] = (0.0 + (1.0 - delta[k]) * result.c[c][k]) + delta[k] * lo.c[c][k];
+  }
+  for (int c = 0; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (active >> k & 1) ? canonicalFloatBits(result.c[c][k]) : 0u;
+}
+
+// One non-template entry per routine, each cloned for the host's vector width.
+#define TESSERA_SAMPLE_ROUTINE(N, MAG, MIN, MIP)                                                                \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                           \
+      routine_##N##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,    \
+                                          const SampleLanes& lanes, uint32_t* out) {                            \
+    sampleBatch<N, MAG, MIN, MIP>(view, sampler, lanes, out);                                                  \
+  }
+#define TESSERA_SAMPLE_ROUTINES_N(N)              \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 0, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 0, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 1, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 1, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 0, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 0, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 1, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 1, true)
+TESSERA_SAMPLE_ROUTINES_N(4)
+TESSERA_SAMPLE_ROUTINES_N(8)
+TESSERA_SAMPLE_ROUTINES_N(16)
+
+// Indexed by [lane count: 4, 8, 16][sampler class - 1], the class being
+// 1 + magFilter + 2 minFilter + 4 mipmapMode (VkFilter / VkSamplerMipmapMode: 0 or 1).
+#define TESSERA_ROUTINE_ROW(N)                                                                            \
+  {&routine_##N##_0_0_false, &routine_##N##_1_0_false, &routine_##N##_0_1_false, &routine_##N##_1_1_false, \
+   &routine_##N##_0_0_true, &routine_##N##_1_0_true, &routine_##N##_0_1_true, &routine_##N##_1_1_true}
+const SampleRoutine kRoutines[3][8] = {TESSERA_ROUTINE_ROW(4), TESSERA_ROUTINE_ROW(8), TESSERA_ROUTINE_ROW(16)};
+
+bool identitySwizzle(const abi::ImageViewState& v) {
+  for (uint32_t c = 0; c < 4; ++c)
+    if (v.swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY && v.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
+  return true;
+}
+
+bool routineAddressMode(uint32_t mode) {
+  return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
+         mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+}
+
+}  // namespace
+
+uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
+  uint32_t code;
+  switch (VkFormat(view.format)) {
+    case VK_FORMAT_R8G8B8A8_UNORM: code = kRgba8Unorm; break;
+    case VK_FORMAT_B8G8R8A8_UNORM: code = kBgra8Unorm; break;
+    case VK_FORMAT_R8G8B8A8_SRGB: code = kRgba8Srgb; break;
+    case VK_FORMAT_B8G8R8A8_SRGB: code = kBgra8Srgb; break;
+    default: return 0;
+  }
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
+  if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != 4) return 0;
+  if (!identitySwizzle(view) || view.levelCount == 0 || view.layerCount == 0) return 0;
+  // Every level in memory and of a size the wrap's double arithmetic is exact for.
+  for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {
+    const abi::ImageLevel& level = view.levels[l];
+    if (!level.base || level.width == 0 || level.height == 0 || level.width > 65536 || level.height > 65536) return 0;
+  }
+  return code;
+}
+
+uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
+  auto filter = [](uint32_t f) { return f == VK_FILTER_NEAREST || f == VK_FILTER_LINEAR; };
+  if (!filter(s.magFilter) || !filter(s.minFilter)) return 0;
+  if (s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_NEAREST && s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_LINEAR) return 0;
+  if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
+  if (s.unnormalizedCoordinates) return 0;
+  if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
+  return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode;
+}
+
+SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                const SampleShape& shape) {
+  if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 8) return nullptr;
+  if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
+  const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
+  return row < 0 ? nullptr : kRoutines[row][sampler.fastSampling - 1];
+}
+
+}  // namespace tessera
