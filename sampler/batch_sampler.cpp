@@ -3,10 +3,9 @@
 // filters and mipmap modes, REPEAT / MIRRORED_REPEAT / CLAMP_TO_EDGE, no compare, no border).
 //
 // Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
-//  - the LOD of each lane comes from the reference's own lambdaFromGradients and selectLevels
-//    (scalar: log2 has no vector form that rounds as glibc's does); the lanes of a quad often
-//    share their gradients, so a lane whose LOD operands equal the previous lane's bit for bit
-//    reuses its selection;
+//  - the LOD is the arithmetic of the reference's lambdaFromGradients and selectLevels on arrays
+//    of lanes, except log2, which runs per lane and is glibc's as in the reference (no vector
+//    log2 rounds as it does); lanes of a quad often share ρ_max and then one log2;
 //  - everything after the LOD is the reference's double arithmetic, in the same order, on
 //    arrays of lanes that the compiler turns into vectors: (u,v) = (s,t) x size + offset,
 //    floor, the clamp to ±2^30, the wrap (integer modulus done in double: every value is an
@@ -225,43 +224,86 @@ __attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState
   }
 }
 
-// The LOD of one lane, by the reference's own functions ("Scale Factor Operation", "LOD
-// Operation", "Image Level(s) Selection").
-LevelSelection laneLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes,
-                          uint32_t k, uint32_t levelCount) {
-  double lambdaBase;
+// "Scale Factor Operation", "LOD Operation" and "Image Level(s) Selection" for every lane: the
+// arithmetic of sampler_lod.cpp's lambdaFromGradients and selectLevels, operation for operation
+// (std::max and std::clamp written out as the library defines them), on arrays of lanes. Only
+// log2 runs per lane, glibc's, as in the reference; the lanes of a quad often have the same
+// ρ_max, and a lane whose ρ_max has the bits of the previous lane's takes its log2.
+// batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
+template <uint32_t N>
+__attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
+                                                            const abi::SamplerState& sampler,
+                                                            const SampleLanes& lanes, uint32_t active,
+                                                            uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
+                                                            uint32_t* levelLo, double* delta, uint32_t& linearLanes) {
+  alignas(64) double lambdaBase[N];
   if (lanes.lod) {
-    lambdaBase = lanes.lod[k];
+    for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = lanes.lod[k];
   } else {
-    double dsdx[3] = {}, dsdy[3] = {};
-    for (int c = 0; c < 2; ++c)
-      if (lanes.dPdx[c]) dsdx[c] = lanes.dPdx[c][k], dsdy[c] = lanes.dPdy[c][k];
-    const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1u};
-    lambdaBase = lambdaFromGradients(dsdx, dsdy, baseSize);
+    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = |0| x 1; ρ = sqrt of the sum of
+    // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
+    const double w = view.levels[0].width, h = view.levels[0].height;
+    const double mz = std::fabs(0.0) * 1.0;
+    alignas(64) double rho[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
+    if (lanes.dPdx[0])
+      for (uint32_t k = 0; k < N; ++k)
+        dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
+    for (uint32_t k = 0; k < N; ++k) {
+      const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
+      const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
+      const double rhoX = std::sqrt(mx0 * mx0 + mx1 * mx1 + mz * mz);
+      const double rhoY = std::sqrt(my0 * my0 + my1 * my1 + mz * mz);
+      rho[k] = rhoX < rhoY ? rhoY : rhoX;
+    }
+    uint64_t lastBits = 0;
+    double lastLog = 0;
+    bool have = false;
+    for (uint32_t k = 0; k < N; ++k) {
+      lambdaBase[k] = 0;
+      if (!(active >> k & 1)) continue;
+      uint64_t bits;
+      std::memcpy(&bits, &rho[k], 8);
+      if (!have || bits != lastBits) lastLog = std::log2(rho[k]), lastBits = bits, have = true;
+      lambdaBase[k] = lastLog;
+    }
   }
-  SampleRequest r;
-  r.bias = lanes.bias ? lanes.bias[k] : 0.0f;
-  r.hasMinLod = lanes.minLod != nullptr;
-  r.minLod = lanes.minLod ? lanes.minLod[k] : 0.0f;
-  return selectLevels(sampler, r, lambdaBase, levelCount);
+  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±maxSamplerLodBias); λ = λ' clamped to
+  // [max(minLod, MinLod), maxLod] (NaN: lod_min); filter by λ <= 0; d' = clamp(λ, 0, q).
+  const double samplerBias = sampler.mipLodBias, samplerMin = sampler.minLod, lodMax = sampler.maxLod;
+  const double q = double(levelCount - 1);
+  const uint32_t qLevel = levelCount - 1;
+  alignas(64) double dPrime[N];
+  uint32_t filterLinear[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double sum = samplerBias + double(lanes.bias ? lanes.bias[k] : 0.0f);
+    const double bias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
+    const double lambdaPrime = lambdaBase[k] + bias;
+    const double shaderMin = lanes.minLod ? double(lanes.minLod[k]) : 0.0;
+    const double lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    double lambda = lambdaPrime;
+    if (lambdaPrime > lodMax) lambda = lodMax;
+    else if (lambdaPrime < lodMin) lambda = lodMin;
+    else if (lambdaPrime != lambdaPrime) lambda = lodMin;
+    filterLinear[k] = (lambda <= 0 ? sampler.magFilter : sampler.minFilter) == VK_FILTER_LINEAR;
+    dPrime[k] = lambda < 0.0 ? 0.0 : (q < lambda ? q : lambda);
+  }
+  for (uint32_t k = 0; k < N; ++k) {
+    if (mipLinear) {
+      // d_hi = floor(d'), d_lo = min(d_hi + 1, q), δ = d' - d_hi
+      levelHi[k] = uint32_t(int32_t(std::floor(dPrime[k])));
+      levelLo[k] = std::min(levelHi[k] + 1, qLevel);
+      delta[k] = dPrime[k] - double(levelHi[k]);
+    } else {
+      // d = ceil(d' + 0.5) - 1
+      levelHi[k] = uint32_t(int32_t(std::ceil(dPrime[k] + 0.5) - 1.0));
+      levelLo[k] = levelHi[k];
+      delta[k] = 0;
+    }
+  }
+  linearLanes = 0;
+  for (uint32_t k = 0; k < N; ++k) linearLanes |= filterLinear[k] << k;
+  linearLanes &= active;
 }
-
-// The operands that decide a lane's LOD, to find lanes whose LOD equals an earlier lane's:
-// compared as bits (equal NaNs match, -0 and 0 differ), straight from the operand arrays.
-struct LodOperands {
-  const uint32_t* word[7];
-  uint32_t count = 0;
-  explicit LodOperands(const SampleLanes& lanes) {
-    for (const float* p : {lanes.lod, lanes.dPdx[0], lanes.dPdx[1], lanes.dPdy[0], lanes.dPdy[1], lanes.bias,
-                           lanes.minLod})
-      if (p) word[count++] = reinterpret_cast<const uint32_t*>(p);
-  }
-  bool same(uint32_t a, uint32_t b) const {
-    for (uint32_t i = 0; i < count; ++i)
-      if (word[i][a] != word[i][b]) return false;
-    return true;
-  }
-};
 
 // The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time.
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
@@ -273,30 +315,20 @@ __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState
   const uint32_t active = lanes.active & ((1u << N) - 1);
   const bool arrayed = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
 
-  // Scalar steps per lane: LOD and level(s), filter, layer.
+  // Per lane: coordinates, offsets, layer (the reference's selectLayer), then LOD and levels.
   Lanes<N> in;
-  uint32_t levelHi[N], levelLo[N];
-  alignas(64) double delta[N];
-  uint32_t linearLanes = 0;
-  const LodOperands lodOperands(lanes);
-  LevelSelection last{};
-  uint32_t lastLane = ~0u;
   for (uint32_t k = 0; k < N; ++k) {
-    in.s[k] = 0, in.t[k] = 0, in.offI[k] = 0, in.offJ[k] = 0, in.layer[k] = 0;
-    levelHi[k] = levelLo[k] = 0, delta[k] = 0;
-    if (!(active >> k & 1)) continue;
-    in.s[k] = lanes.s[k];
-    in.t[k] = lanes.t[k];
-    if (lanes.offset[0]) in.offI[k] = lanes.offset[0][k];
-    if (lanes.offset[1]) in.offJ[k] = lanes.offset[1][k];
-    if (arrayed) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
-    if (lastLane == ~0u || !lodOperands.same(k, lastLane)) last = laneLevels(view, sampler, lanes, k, levelCount);
-    lastLane = k;
-    if (last.filter == VK_FILTER_LINEAR) linearLanes |= 1u << k;
-    levelHi[k] = kMipLinear ? last.dHi : last.d;
-    levelLo[k] = last.dLo;
-    delta[k] = last.delta;
+    const bool on = active >> k & 1;
+    in.s[k] = on ? double(lanes.s[k]) : 0.0;
+    in.t[k] = on ? double(lanes.t[k]) : 0.0;
+    in.offI[k] = on && lanes.offset[0] ? double(lanes.offset[0][k]) : 0.0;
+    in.offJ[k] = on && lanes.offset[1] ? double(lanes.offset[1][k]) : 0.0;
+    in.layer[k] = 0;
+    if (on && arrayed) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
   }
+  uint32_t levelHi[N], levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  selectLaneLevels<N>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
 
   Rgba<N> result;
   filterLevel<N, kMag, kMin>(view, sampler, in, levelHi, active, linearLanes, format, result);
@@ -380,6 +412,8 @@ uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
   if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
   if (s.unnormalizedCoordinates) return 0;
   if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
+  // NaN LOD clamps (invalid usage) could make d' NaN, whose conversion to a level is not defined.
+  if (s.minLod != s.minLod || s.maxLod != s.maxLod) return 0;
   return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode;
 }
 
