@@ -1,6 +1,7 @@
 // The batched sampling routines of sampling_batch.h: W lanes of one sampling instruction at
-// once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, NEAREST/LINEAR
-// filters and mipmap modes, REPEAT / MIRRORED_REPEAT / CLAMP_TO_EDGE, no compare, no border).
+// once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, R8/RG8 UNORM, 16- and
+// 32-bit float R and RGBA, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
+// CLAMP_TO_EDGE, no compare, no border).
 //
 // Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
 //  - the LOD is the arithmetic of the reference's lambdaFromGradients and selectLevels on arrays
@@ -11,7 +12,9 @@
 //    floor, the clamp to ±2^30, the wrap (integer modulus done in double: every value is an
 //    integer below 2^46, so it is exact), the weights (1 - α)(1 - β) ..., the sums 0 + w τ + ...
 //    in the reference's texel order, the mip lerp 0 + (1 - δ) τ_hi + δ τ_lo, then float;
-//  - texels go through the same 256-entry tables as the reference's "Format Conversion";
+//  - texels convert as the reference's "Format Conversion" does: 8-bit ones through the same
+//    256-entry tables (or the division they hold), halves and floats exactly (every half and
+//    float is a double), missing components 0 and alpha 1;
 //  - a NaN result is the canonical NaN, as the reference makes it (which NaN an operation on
 //    two NaNs passes on depends on operand order, which the compiler chooses).
 // The file is compiled with -ffp-contract=off (no fused multiply-adds, which would round once
@@ -29,16 +32,24 @@ namespace {
 
 using namespace sampler_detail;
 
-// ImageViewState::fastSampling codes: the four formats the byte tables decode.
-enum ViewCode : uint32_t { kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb };
+// ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
+// them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA and R (read
+// through the codec by the reference: the same numbers, as below).
+enum ViewCode : uint32_t {
+  kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
+  kR16Sfloat
+};
 
-// The byte tables and component order of a view code.
+// How a view code's texels become RGBA.
 struct TexelFormat {
-  const float* rgb;    // R, G, B
-  const float* alpha;  // A: always UNORM
-  uint32_t r, b;       // byte index of R and B in a texel
-  bool rgbDivides;     // rgb holds float(c) / 255.0f for every byte c (UNORM), see below
-  bool alphaDivides;
+  enum Kind { Bytes, Half, Float } kind = Bytes;
+  uint32_t components = 4;  // in memory; the rest are 0 (alpha 1), as "Conversion to RGBA" says
+  uint32_t size = 4;        // bytes per texel
+  const float* rgb = nullptr;    // Bytes: R, G, B table
+  const float* alpha = nullptr;  // Bytes: A table (always UNORM)
+  uint32_t r = 0, b = 2;         // Bytes: byte index of R and B in a texel
+  bool rgbDivides = false;       // Bytes: rgb holds float(c) / 255.0f for every byte c, see below
+  bool alphaDivides = false;
 };
 
 // The codec decodes a UNORM byte as float(c / 255.0); if that equals float(c) / 255.0f for all
@@ -57,10 +68,43 @@ bool unormTableIsDivision() {
 }
 
 TexelFormat texelFormat(uint32_t code) {
+  TexelFormat f;
+  switch (code) {
+    case kRgba16Sfloat: f.kind = TexelFormat::Half, f.size = 8; return f;
+    case kR16Sfloat: f.kind = TexelFormat::Half, f.size = 2, f.components = 1; return f;
+    case kRgba32Sfloat: f.kind = TexelFormat::Float, f.size = 16; return f;
+    case kR32Sfloat: f.kind = TexelFormat::Float, f.size = 4, f.components = 1; return f;
+    default: break;
+  }
   const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
   const bool divides = unormTableIsDivision();
-  return {srgb ? srgb8Table() : unorm8Table(), unorm8Table(), bgra ? 2u : 0u, bgra ? 0u : 2u, divides && !srgb,
-          divides};
+  f.components = code == kR8Unorm ? 1 : code == kRg8Unorm ? 2 : 4;
+  f.size = f.components;
+  f.rgb = srgb ? srgb8Table() : unorm8Table();
+  f.alpha = unorm8Table();
+  f.r = bgra ? 2 : 0;
+  f.b = bgra ? 0 : 2;
+  f.rgbDivides = divides && !srgb;
+  f.alphaDivides = divides;
+  return f;
+}
+
+// An IEEE binary16 value as a float, exactly (every half is a float; subnormals scale by 2^-24).
+inline float halfToFloat(uint32_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
+  uint32_t bits;
+  if (exponent == 0x1F) {
+    bits = sign | 0x7F800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else {
+    const float f = float(mantissa) * 0x1p-24f;
+    std::memcpy(&bits, &f, 4);
+    bits |= sign;
+  }
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
 }
 
 constexpr double kIntLimit = 1073741824.0;  // the reference's clamp of texel coordinates, 2^30
@@ -116,26 +160,60 @@ __attribute__((always_inline)) inline void wrap(double* x, const double* size, u
 }
 
 // "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
-// hold byte values 0). One 32-bit load per lane, then the bytes of every lane at once.
+// hold zero bits). One load per lane and component word, then the components of every lane at
+// once.
 template <uint32_t N>
 __attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
                                                       uint32_t active, const TexelFormat& f, Rgba<N>& out) {
   int32_t ii[N], jj[N];
   for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
-  uint32_t texel[N];
-  for (uint32_t k = 0; k < N; ++k) {
-    texel[k] = 0;
-    if (active >> k & 1)
-      std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4, 4);
+  if (f.kind == TexelFormat::Bytes && f.size == 4) {
+    uint32_t texel[N];
+    for (uint32_t k = 0; k < N; ++k) {
+      texel[k] = 0;
+      if (active >> k & 1)
+        std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4,
+                    4);
+    }
+    const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
+    for (int c = 0; c < 4; ++c) {
+      const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
+      const float* table = c == 3 ? f.alpha : f.rgb;
+      if (divides) {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
+      } else {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
+      }
+    }
+    return;
   }
-  const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
-  for (int c = 0; c < 4; ++c) {
-    const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
-    const float* table = c == 3 ? f.alpha : f.rgb;
-    if (divides) {
-      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
-    } else {
-      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
+  // The other formats: each lane's texel as raw words (up to 16 bytes), then per component.
+  uint32_t raw[4][N];
+  for (uint32_t k = 0; k < N; ++k) {
+    uint32_t words[4] = {0, 0, 0, 0};
+    if (active >> k & 1)
+      std::memcpy(words, lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * f.size,
+                  f.size);
+    for (int w = 0; w < 4; ++w) raw[w][k] = words[w];
+  }
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (c >= f.components) {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = c == 3 ? 1.0 : 0.0;
+      continue;
+    }
+    if (f.kind == TexelFormat::Float) {
+      for (uint32_t k = 0; k < N; ++k) {
+        float v;
+        std::memcpy(&v, &raw[c][k], 4);
+        out.c[c][k] = v;
+      }
+    } else if (f.kind == TexelFormat::Half) {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = halfToFloat((raw[c / 2][k] >> (16 * (c % 2))) & 0xFFFF);
+    } else {  // R8, R8G8 UNORM
+      for (uint32_t k = 0; k < N; ++k) {
+        const uint32_t byte = (raw[0][k] >> (8 * c)) & 0xFF;
+        out.c[c][k] = f.rgbDivides ? double(float(byte) / 255.0f) : double(f.rgb[byte]);
+      }
     }
   }
 }
@@ -392,10 +470,17 @@ uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
     case VK_FORMAT_B8G8R8A8_UNORM: code = kBgra8Unorm; break;
     case VK_FORMAT_R8G8B8A8_SRGB: code = kRgba8Srgb; break;
     case VK_FORMAT_B8G8R8A8_SRGB: code = kBgra8Srgb; break;
+    case VK_FORMAT_R8_UNORM: code = kR8Unorm; break;
+    case VK_FORMAT_R8G8_UNORM: code = kRg8Unorm; break;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: code = kRgba16Sfloat; break;
+    case VK_FORMAT_R16_SFLOAT: code = kR16Sfloat; break;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: code = kRgba32Sfloat; break;
+    case VK_FORMAT_R32_SFLOAT: code = kR32Sfloat; break;
     default: return 0;
   }
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
-  if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != 4) return 0;
+  if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != texelFormat(code).size)
+    return 0;
   if (!identitySwizzle(view) || view.levelCount == 0 || view.layerCount == 0) return 0;
   // Every level in memory and of a size the wrap's double arithmetic is exact for.
   for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {

@@ -6,8 +6,9 @@
 // so its results are bit-identical to sampleImage's lane by lane. Anything else gets no routine
 // and the caller runs the reference per lane.
 //
-// What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB with
-// the identity swizzle, one sample, every level in memory; samplers with NEAREST/LINEAR
+// What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
+// R8 and R8G8 UNORM, R16 / R16G16B16A16 / R32 / R32G32B32A32 SFLOAT with the identity swizzle,
+// one sample, every level in memory; samplers with NEAREST/LINEAR
 // magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
 // CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE
 // reduction; instructions OpImageSample*{Implicit,Explicit}Lod (projective or not) with

@@ -1,6 +1,6 @@
 // The batched sampling routines (sampling_batch.h) against the reference (sampleImage), lane by
 // lane, bit for bit: randomized coordinates (inside [0,1], far outside it, on texel edges,
-// NaN and ±Inf), LOD operands (Lod, gradients shared by a quad or not, bias, MinLod), offsets,
+// NaN and ±Inf), random texels (for float formats: NaN, ±Inf and subnormals too), LOD operands (Lod, gradients shared by a quad or not, bias, MinLod), offsets,
 // array layers, over every format x filter x mipmap mode x address mode the routines take, at
 // W = 4, 8 and 16 with random active lanes, on images whose sizes are not powers of two. The
 // reference is the oracle: it is the spec's "Image Operations" chapter step by step
@@ -54,7 +54,7 @@ struct RandomView {
       : view(format, type, width, height, 1, layers, levels) {
     for (uint32_t l = 0; l < levels; ++l)
       view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
-        for (int c = 0; c < 4; ++c) p[c] = uint8_t(rng());
+        for (uint32_t c = 0; c < view.state.texelSize; ++c) p[c] = uint8_t(rng());
       });
     view.state.fastSampling = classifyViewForRoutines(view.state);
   }
@@ -213,8 +213,11 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
   }
 }
 
-const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
-                             VK_FORMAT_B8G8R8A8_SRGB};
+// Random bytes make every kind of float texel too: NaN, ±Inf, subnormal halves and floats.
+const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_B8G8R8A8_UNORM,      VK_FORMAT_R8G8B8A8_SRGB,
+                             VK_FORMAT_B8G8R8A8_SRGB,       VK_FORMAT_R8_UNORM,            VK_FORMAT_R8G8_UNORM,
+                             VK_FORMAT_R16_SFLOAT,          VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
+                             VK_FORMAT_R32G32B32A32_SFLOAT};
 const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
 
@@ -248,7 +251,7 @@ TEST(BatchSampler, MatchesReferenceBitForBit) {
                 ++combination;
               }
     }
-  EXPECT_EQ(combination, 4u * 2 * 2 * 2 * 2 * 3 * 3);
+  EXPECT_EQ(combination, 10u * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
 // Many batches on one common state (trilinear, REPEAT), to reach rare coordinate and LOD cases.
@@ -300,8 +303,9 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   SamplingTestView swizzled(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
   swizzled.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A);
   EXPECT_EQ(classifyViewForRoutines(swizzled.state), 0u);
-  EXPECT_EQ(classifyViewForRoutines(SamplingTestView(VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 8, 8).state),
-            0u);
+  for (VkFormat other : {VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R16G16B16A16_UNORM,
+                         VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R8_SRGB})
+    EXPECT_EQ(classifyViewForRoutines(SamplingTestView(other, VK_IMAGE_VIEW_TYPE_2D, 8, 8).state), 0u) << other;
   EXPECT_EQ(classifyViewForRoutines(SamplingTestView(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_3D, 8, 8, 8).state),
             0u);
   EXPECT_EQ(classifyViewForRoutines(
