@@ -159,35 +159,12 @@ __attribute__((always_inline)) inline void wrap(double* x, const double* size, u
   }
 }
 
-// "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
-// hold zero bits). One load per lane and component word, then the components of every lane at
-// once.
+// The formats other than 4-byte 8-bit ones: each lane's texel as raw words (up to 16 bytes),
+// then per component.
 template <uint32_t N>
-__attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
-                                                      uint32_t active, const TexelFormat& f, Rgba<N>& out) {
-  int32_t ii[N], jj[N];
-  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
-  if (f.kind == TexelFormat::Bytes && f.size == 4) {
-    uint32_t texel[N];
-    for (uint32_t k = 0; k < N; ++k) {
-      texel[k] = 0;
-      if (active >> k & 1)
-        std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4,
-                    4);
-    }
-    const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
-    for (int c = 0; c < 4; ++c) {
-      const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
-      const float* table = c == 3 ? f.alpha : f.rgb;
-      if (divides) {
-        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
-      } else {
-        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
-      }
-    }
-    return;
-  }
-  // The other formats: each lane's texel as raw words (up to 16 bytes), then per component.
+__attribute__((always_inline)) inline void readOtherTexels(const LevelLanes<N>& lv, const int32_t* ii,
+                                                           const int32_t* jj, uint32_t active, const TexelFormat& f,
+                                                           Rgba<N>& out) {
   uint32_t raw[4][N];
   for (uint32_t k = 0; k < N; ++k) {
     uint32_t words[4] = {0, 0, 0, 0};
@@ -218,8 +195,41 @@ __attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, c
   }
 }
 
+// "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
+// hold zero bits). One load per lane and component word, then the components of every lane at
+// once. kRgba8: the view is a 4-byte 8-bit format (chosen per batch, compiled apart: the
+// general path's code slowed the common one by ~12%).
+template <uint32_t N, bool kRgba8>
+__attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
+                                                      uint32_t active, const TexelFormat& f, Rgba<N>& out) {
+  int32_t ii[N], jj[N];
+  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
+  if constexpr (kRgba8) {
+    uint32_t texel[N];
+    for (uint32_t k = 0; k < N; ++k) {
+      texel[k] = 0;
+      if (active >> k & 1)
+        std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4,
+                    4);
+    }
+    const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
+    for (int c = 0; c < 4; ++c) {
+      const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
+      const float* table = c == 3 ? f.alpha : f.rgb;
+      if (divides) {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
+      } else {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
+      }
+    }
+    return;
+  } else {
+    readOtherTexels<N>(lv, ii, jj, active, f, out);
+  }
+}
+
 // "Texel Filtering", NEAREST: the texel (floor(u), floor(v)), wrapped.
-template <uint32_t N>
+template <uint32_t N, bool kRgba8>
 __attribute__((always_inline)) inline void nearestLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
                                                         const uint32_t* modes, uint32_t active, const TexelFormat& f,
                                                         Rgba<N>& out) {
@@ -231,13 +241,13 @@ __attribute__((always_inline)) inline void nearestLevel(const Lanes<N>& in, cons
   }
   wrap<N>(i, lv.width, modes[0]);
   wrap<N>(j, lv.height, modes[1]);
-  readTexels<N>(lv, i, j, active, f, out);
+  readTexels<N, kRgba8>(lv, i, j, active, f, out);
 }
 
 // "Texel Filtering", LINEAR: i0 = floor(u - 0.5), α = frac(u - 0.5), likewise j0 and β; the
 // reference's sum over (i0,j0), (i1,j0), (i0,j1), (i1,j1) with weights (1-α)(1-β), α(1-β),
 // (1-α)β, αβ (its third factor, 1 - 0 for 2D, is exactly 1 and left out).
-template <uint32_t N>
+template <uint32_t N, bool kRgba8>
 __attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
                                                        const uint32_t* modes, uint32_t active, const TexelFormat& f,
                                                        Rgba<N>& out) {
@@ -258,10 +268,10 @@ __attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const
   wrap<N>(j0, lv.height, modes[1]);
   wrap<N>(j1, lv.height, modes[1]);
   Rgba<N> t00, t10, t01, t11;
-  readTexels<N>(lv, i0, j0, active, f, t00);
-  readTexels<N>(lv, i1, j0, active, f, t10);
-  readTexels<N>(lv, i0, j1, active, f, t01);
-  readTexels<N>(lv, i1, j1, active, f, t11);
+  readTexels<N, kRgba8>(lv, i0, j0, active, f, t00);
+  readTexels<N, kRgba8>(lv, i1, j0, active, f, t10);
+  readTexels<N, kRgba8>(lv, i0, j1, active, f, t01);
+  readTexels<N, kRgba8>(lv, i1, j1, active, f, t11);
   for (uint32_t k = 0; k < N; ++k) {
     const double a = alpha[k], b = beta[k];
     const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
@@ -276,7 +286,7 @@ __attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const
 
 // "Texel Filtering" of one level per lane (`level`), with the lane's filter: magFilter where
 // λ <= 0, minFilter elsewhere (`linearLanes`: lanes whose filter is LINEAR).
-template <uint32_t N, uint32_t kMag, uint32_t kMin>
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kRgba8>
 __attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState& view,
                                                        const abi::SamplerState& sampler, const Lanes<N>& in,
                                                        const uint32_t* level, uint32_t active, uint32_t linearLanes,
@@ -290,12 +300,12 @@ __attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState
     lv.rowPitch[k] = l.rowPitch;
   }
   if constexpr (kMag == kMin) {
-    if constexpr (kMag == VK_FILTER_LINEAR) linearLevel<N>(in, lv, sampler.addressMode, active, format, result);
-    else nearestLevel<N>(in, lv, sampler.addressMode, active, format, result);
+    if constexpr (kMag == VK_FILTER_LINEAR) linearLevel<N, kRgba8>(in, lv, sampler.addressMode, active, format, result);
+    else nearestLevel<N, kRgba8>(in, lv, sampler.addressMode, active, format, result);
   } else {
     Rgba<N> nearest;
-    linearLevel<N>(in, lv, sampler.addressMode, active & linearLanes, format, result);
-    nearestLevel<N>(in, lv, sampler.addressMode, active & ~linearLanes, format, nearest);
+    linearLevel<N, kRgba8>(in, lv, sampler.addressMode, active & linearLanes, format, result);
+    nearestLevel<N, kRgba8>(in, lv, sampler.addressMode, active & ~linearLanes, format, nearest);
     for (int c = 0; c < 4; ++c)
       for (uint32_t k = 0; k < N; ++k)
         if (!(linearLanes >> k & 1)) result.c[c][k] = nearest.c[c][k];
@@ -383,6 +393,28 @@ __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageView
   linearLanes &= active;
 }
 
+// "Texel Filtering" of the level(s), "Texel Mipmap Filtering", and the results as float bits.
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kRgba8>
+__attribute__((always_inline)) inline void filterAndStore(const abi::ImageViewState& view,
+                                                          const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                          const uint32_t* levelHi, const uint32_t* levelLo,
+                                                          const double* delta, uint32_t active, uint32_t linearLanes,
+                                                          const TexelFormat& format, uint32_t* out) {
+  Rgba<N> result;
+  filterLevel<N, kMag, kMin, kRgba8>(view, sampler, in, levelHi, active, linearLanes, format, result);
+  if constexpr (kMipLinear) {
+    // "Texel Mipmap Filtering", LINEAR: τ = (1 - δ) τ_hi + δ τ_lo, summed from 0 as the
+    // reference's Reduction does.
+    Rgba<N> lo;
+    filterLevel<N, kMag, kMin, kRgba8>(view, sampler, in, levelLo, active, linearLanes, format, lo);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        result.c[c][k] = (0.0 + (1.0 - delta[k]) * result.c[c][k]) + delta[k] * lo.c[c][k];
+  }
+  for (int c = 0; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (active >> k & 1) ? canonicalFloatBits(result.c[c][k]) : 0u;
+}
+
 // The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time.
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
 __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState& view,
@@ -408,19 +440,12 @@ __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState
   alignas(64) double delta[N];
   selectLaneLevels<N>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
 
-  Rgba<N> result;
-  filterLevel<N, kMag, kMin>(view, sampler, in, levelHi, active, linearLanes, format, result);
-  if constexpr (kMipLinear) {
-    // "Texel Mipmap Filtering", LINEAR: τ = (1 - δ) τ_hi + δ τ_lo, summed from 0 as the
-    // reference's Reduction does.
-    Rgba<N> lo;
-    filterLevel<N, kMag, kMin>(view, sampler, in, levelLo, active, linearLanes, format, lo);
-    for (int c = 0; c < 4; ++c)
-      for (uint32_t k = 0; k < N; ++k)
-        result.c[c][k] = (0.0 + (1.0 - delta[k]) * result.c[c][k]) + delta[k] * lo.c[c][k];
-  }
-  for (int c = 0; c < 4; ++c)
-    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (active >> k & 1) ? canonicalFloatBits(result.c[c][k]) : 0u;
+  if (format.kind == TexelFormat::Bytes && format.size == 4)
+    filterAndStore<N, kMag, kMin, kMipLinear, true>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                    format, out);
+  else
+    filterAndStore<N, kMag, kMin, kMipLinear, false>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                     format, out);
 }
 
 // One non-template entry per routine, each cloned for the host's vector width.
