@@ -6,6 +6,7 @@
 #include "instance.h"
 #include "physical_device.h"
 #include "resources.h"
+#include "tessera/sampling_batch.h"
 
 namespace tessera {
 
@@ -108,6 +109,7 @@ void computeImageViewState(ImageView& v) {
     out.layerPitch = slicesAsLayers ? l.depthPitch : l.layerPitch;
     out.base = planeBase ? planeBase + l.offset + out.layerPitch * v.range.baseArrayLayer : nullptr;
   }
+  s.fastSampling = classifyViewForRoutines(s);
 }
 
 }  // namespace tessera

@@ -11,6 +11,10 @@
 //    subTexelPrecisionBits or mipmapPrecisionBits.
 //  - Integer views with WEIGHTED_AVERAGE reduction (where LINEAR filtering is invalid usage)
 //    are sampled as if both filters and the mipmap mode were NEAREST.
+//  - A NaN result is the canonical quiet NaN (0x7FC00000): which of two NaN operands an
+//    operation passes on is not fixed by IEEE 754 (x86 takes the first, and compilers order
+//    commutative operands freely), so sign and payload would otherwise depend on code
+//    generation, and the batched routines could not match this reference bit for bit.
 //  - Undefined inputs get a deterministic answer: NaN λ -> lod_min, NaN coordinates -> 0,
 //    lod_min > lod_max -> lod_max, a custom border colour without its
 //    VkSamplerCustomBorderColorCreateInfoEXT -> zeros.
@@ -26,6 +30,7 @@
 #include <cstring>
 
 #include "sampler_internal.h"
+#include "tessera/sampling_batch.h"
 
 namespace tessera {
 
@@ -54,6 +59,7 @@ abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerRed
                     sizeof(s.customBorderColor));
   s.unnormalizedCoordinates = info.unnormalizedCoordinates;
   s.reductionMode = reductionMode;
+  s.fastSampling = classifySamplerForRoutines(s);
   return s;
 }
 
@@ -251,7 +257,7 @@ TexelValue toTexelValue(const Texel& t, TexelKind kind) {
   for (int c = 0; c < 4; ++c) {
     if (kind == TexelKind::SInt) v.i[c] = int32_t(t.c[c]);
     else if (kind == TexelKind::UInt) v.u[c] = uint32_t(t.c[c]);
-    else v.f[c] = float(t.c[c]);
+    else v.u[c] = canonicalFloatBits(t.c[c]);
   }
   return v;
 }

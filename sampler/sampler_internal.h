@@ -5,11 +5,13 @@
 //   sampler_texel.cpp   one texel through "Texel Input Operations": read or border, depth
 //                       compare, conversion to RGBA, component swizzle
 //   reference_sampler.cpp  the order of the steps, filtering, gathering, sampleImage
+//   batch_sampler.cpp   the batched routines (sampling_batch.h), not part of the reference
 // Section names are those of the Vulkan 1.3 specification's "Image Operations" chapter.
 // Everything is computed in double: this is the oracle, so clarity beats speed.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "decoded_block.h"
 #include "tessera/sampling.h"
@@ -63,6 +65,15 @@ double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uin
 LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
                             uint32_t levelCount);
 
+// A float result's bits: float(x), or the canonical quiet NaN 0x7FC00000 when x is NaN
+// (reference_sampler.cpp says why).
+inline uint32_t canonicalFloatBits(double x) {
+  const float f = float(x);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return x != x ? 0x7FC00000u : bits;
+}
+
 // ---- sampler_texel.cpp ---------------------------------------------------------------------
 // One texel as filtering sees it: RGBA after depth compare, conversion to RGBA and swizzle;
 // integers are held exactly (every int32/uint32 is a double).
@@ -101,5 +112,9 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
 // The rest of the per-texel steps, in the specification's order: "Depth Compare Operation",
 // "Conversion to RGBA" for depth/stencil, "Component Swizzle".
 Texel finishTexel(const TexelSource& src, Texel converted);
+// The 256-entry tables byteTable points at: every 8-bit value as the codec decodes a UNORM
+// component and an sRGB one (batch_sampler.cpp reads texels through the same tables).
+const float* unorm8Table();
+const float* srgb8Table();
 
 }  // namespace tessera::sampler_detail

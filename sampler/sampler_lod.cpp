@@ -1,4 +1,6 @@
-// "Scale Factor Operation, LOD Operation and Image Level(s) Selection".
+// "Scale Factor Operation, LOD Operation and Image Level(s) Selection". batch_sampler.cpp
+// repeats this arithmetic on arrays of lanes (selectLaneLevels); batch_sampler_test.cpp
+// requires the same bits from both, so a change here is a change there.
 #include <algorithm>
 #include <cmath>
 

@@ -90,6 +90,9 @@ const ByteTables& byteTables() {
 
 }  // namespace
 
+const float* unorm8Table() { return byteTables().unorm; }
+const float* srgb8Table() { return byteTables().srgb; }
+
 TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                             const SampleRequest& request) {
   TexelSource src{};

@@ -18,6 +18,8 @@ void tessera_rt_texel_buffer_write(const TexelBufferDescriptor*, int32_t, const 
 void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor*, int32_t);
 uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
 void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uint32_t, const uint32_t*, uint32_t*);
+void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
+                                   const uint32_t*, uint32_t*);
 }
 
 namespace tessera::jit {
@@ -34,6 +36,7 @@ std::vector<HostSymbol> runtimeSymbols() {
       {"tessera_rt_texel_buffer_texel", reinterpret_cast<void*>(&tessera_rt_texel_buffer_texel)},
       {"tessera_rt_texel_buffer_size", reinterpret_cast<void*>(&tessera_rt_texel_buffer_size)},
       {"tessera_rt_image_sample", reinterpret_cast<void*>(&tessera_rt_image_sample)},
+      {"tessera_rt_image_sample_batch", reinterpret_cast<void*>(&tessera_rt_image_sample_batch)},
   };
 }
 

@@ -1,11 +1,16 @@
-// The runtime half of OpImageSample*ExplicitLod / OpImageGather / OpImageDrefGather: unpacks
-// one invocation's operand words (sample_words.h) into a SampleRequest and runs the sampler
-// module's reference. The projective division happens here, as the spec orders it ("Projection
-// operation": coordinates and Dref are divided by q before any other step).
+// The runtime half of OpImageSample* / OpImageGather / OpImageDrefGather: unpacks one
+// invocation's operand words (sample_words.h) into a SampleRequest and runs the sampler
+// module's reference; or, for a batch whose descriptors are uniform, hands the W lanes' words
+// (one array of W per word) to a batched sampling routine of the sampler module
+// (sampling_batch.h), or to the reference lane by lane where the state has no routine. The
+// projective division happens here, as the spec orders it ("Projection operation":
+// coordinates and Dref are divided by q before any other step).
+#include <cstdlib>
 #include <cstring>
 
 #include "sample_words.h"
 #include "tessera/sampling.h"
+#include "tessera/sampling_batch.h"
 #include "tessera/shader_abi.h"
 
 using tessera::abi::ImageDescriptor;
@@ -63,4 +68,60 @@ extern "C" void tessera_rt_image_sample(const ImageDescriptor* image, const Imag
   }
   tessera::TexelValue v = tessera::sampleImage(*image->view, *sampler->sampler, r);
   std::memcpy(out, v.u, 16);
+}
+
+// W lanes at once: words[w * width + l] is word w of lane l (sample_words.h), out[c * width + l]
+// component c of lane l's result; lanes outside `active` get zeros.
+extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, const ImageDescriptor* sampler,
+                                              uint32_t flags, uint32_t width, uint32_t active, const uint32_t* words,
+                                              uint32_t* out) {
+  std::memset(out, 0, size_t(16) * width);
+  if (!image || !image->view || !sampler || !sampler->sampler || width > tessera::abi::kMaxSimdWidth) return;
+  const uint32_t coordCount = (flags >> kCoordCountShift) & 3;
+  tessera::SampleShape shape;
+  shape.sample = !(flags & kFlagGather);
+  shape.compare = flags & kFlagCompare;
+  shape.coordCount = coordCount;
+  shape.width = width;
+  // TESSERA_SAMPLING_ROUTINES=0 keeps every lane on the reference (to compare the two, or to
+  // rule the routines out when hunting a wrong pixel).
+  static const bool routinesOff = [] {
+    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
+    return v && std::strcmp(v, "0") == 0;
+  }();
+  tessera::SampleRoutine routine = routinesOff ? nullptr : findSampleRoutine(*image->view, *sampler->sampler, shape);
+  if (routine) {
+    auto word = [&](uint32_t w) { return reinterpret_cast<const float*>(words + size_t(w) * width); };
+    tessera::SampleLanes lanes;
+    lanes.width = width;
+    lanes.active = active;
+    lanes.s = word(kCoord);
+    lanes.t = word(kCoord + 1);
+    float projected[2][tessera::abi::kMaxSimdWidth];
+    if (flags & kFlagProjective) {
+      // q follows the coordinates; the same float division as the per-lane path.
+      const float* q = word(kCoord + coordCount);
+      for (uint32_t l = 0; l < width; ++l) projected[0][l] = lanes.s[l] / q[l], projected[1][l] = lanes.t[l] / q[l];
+      lanes.s = projected[0], lanes.t = projected[1];
+    }
+    if (flags & kFlagArrayed) lanes.layer = word(kCoord + coordCount);
+    if (flags & kFlagLod) {
+      lanes.lod = word(kLod);
+    } else if (flags & kFlagGrad) {
+      for (uint32_t c = 0; c < 2; ++c) lanes.dPdx[c] = word(kGradX + c), lanes.dPdy[c] = word(kGradY + c);
+    }
+    lanes.bias = word(kBias);
+    if (flags & kFlagMinLod) lanes.minLod = word(kMinLod);
+    for (uint32_t c = 0; c < 2; ++c) lanes.offset[c] = reinterpret_cast<const int32_t*>(words + size_t(kOffset + c) * width);
+    routine(*image->view, *sampler->sampler, lanes, out);
+    return;
+  }
+  // No routine for this state: the reference, lane by lane.
+  uint32_t laneWords[kSampleWordCount], texel[4];
+  for (uint32_t l = 0; l < width; ++l) {
+    if (!(active >> l & 1)) continue;
+    for (uint32_t w = 0; w < kSampleWordCount; ++w) laneWords[w] = words[size_t(w) * width + l];
+    tessera_rt_image_sample(image, sampler, flags, laneWords, texel);
+    for (uint32_t c = 0; c < 4; ++c) out[c * width + l] = texel[c];
+  }
 }

@@ -1,7 +1,9 @@
 // Image instructions on storage images, texel buffers and sampled images: each active lane
 // calls a runtime helper (runtime_image.cpp) with the descriptor's address and its
-// coordinates; helpers decode/encode through the sampler module's texel codec (sampling
-// through its reference sampler) and bounds-check every access. When the descriptor and coordinates are uniform, one call serves the batch.
+// coordinates; helpers decode/encode through the sampler module's texel codec and
+// bounds-check every access. When the descriptor and coordinates are uniform, one call serves
+// the batch. Sampling with uniform descriptors calls the runtime once per batch with every
+// lane's operands (runtime_sample.cpp), which picks a batched routine of the sampler module.
 // An image value is the i64 address of its descriptor (scalar, or per lane for non-uniformly
 // indexed arrays); a sampled image is two leaves: image descriptor, sampler descriptor.
 #include <llvm/IR/Intrinsics.h>
@@ -170,9 +172,10 @@ struct Images {
   void sample();
 };
 
-// OpImageSample*ExplicitLod, OpImageGather, OpImageDrefGather: the operands are packed into
-// words and the sampler module's reference (sampleImage) runs once per active lane, or once
-// when everything is uniform. Projective division happens in the runtime, per the spec's
+// OpImageSample*, OpImageGather, OpImageDrefGather: the operands are packed into words; with
+// uniform descriptors one runtime call takes the whole batch (the sampler module's batched
+// routine, or its reference lane by lane where the state has none), otherwise the reference
+// (sampleImage) runs once per active lane; once when everything is uniform. Projective division happens in the runtime, per the spec's
 // order (coordinates and Dref divided by q before anything else).
 void Images::sample() {
   using namespace sample_word;
@@ -295,9 +298,25 @@ void Images::sample() {
     B.CreateCall(fn, {B.CreateIntToPtr(pick(imageDesc), p), B.CreateIntToPtr(pick(samplerDesc), p), B.getInt32(flags), args, out});
   };
   std::vector<llvm::Value*> result;
+  const bool uniformDescriptors = !imageDesc->getType()->isVectorTy() && !samplerDesc->getType()->isVectorTy();
   if (!varying) {
     emit(nullptr);
     for (uint32_t c = 0; c < 4; ++c) result.push_back(B.CreateLoad(i32t, B.CreateConstGEP2_32(outTy, out, 0, c)));
+  } else if (uniformDescriptors) {
+    // One call for the batch: the words as W-lane vectors, one after the other (word w of lane
+    // l at w * W + l), the active lanes as bits; W results per component come back the same way.
+    llvm::Type* vt = t.laneType(i32t);
+    llvm::Type* laneWordsTy = llvm::ArrayType::get(vt, kSampleWordCount);
+    llvm::Type* laneOutTy = llvm::ArrayType::get(vt, 4);
+    llvm::AllocaInst* laneWords = t.entryAlloca(laneWordsTy, 64);
+    llvm::AllocaInst* laneOut = t.entryAlloca(laneOutTy, 64);
+    for (uint32_t w = 0; w < kSampleWordCount; ++w)
+      B.CreateStore(t.splat(words[w]), B.CreateConstGEP2_32(laneWordsTy, laneWords, 0, w));
+    llvm::Value* activeBits = B.CreateZExt(B.CreateBitCast(t.splat(t.mask()), B.getIntNTy(t.width())), i32t);
+    llvm::FunctionCallee batch = rt("tessera_rt_image_sample_batch", {p, p, i32t, i32t, i32t, p, p});
+    B.CreateCall(batch, {B.CreateIntToPtr(imageDesc, p), B.CreateIntToPtr(samplerDesc, p), B.getInt32(flags),
+                         B.getInt32(t.width()), activeBits, laneWords, laneOut});
+    for (uint32_t c = 0; c < 4; ++c) result.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(laneOutTy, laneOut, 0, c)));
   } else {
     llvm::Type* vt = t.laneType(i32t);
     llvm::AllocaInst* acc = t.entryAlloca(llvm::ArrayType::get(vt, 4), 64);

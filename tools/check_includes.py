@@ -25,6 +25,7 @@ ALLOWED = {
 CONTRACT_OWNER = {
     "format.h": "src", "cpu_info.h": "src", "thread_pool.h": "src", "log.h": "src",
     "texel_codec.h": "sampler", "compressed.h": "sampler", "blit.h": "sampler", "sampling.h": "sampler",
+    "sampling_batch.h": "sampler",
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "spirv_jit.h": "spirv_jit",
     "raster.h": "raster", "draw.h": "raster",

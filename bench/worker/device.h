@@ -53,7 +53,8 @@ void check(VkResult r, const char* what);
   X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)              \
   X(CreateImageView) X(DestroyImageView) X(CreateGraphicsPipelines)                            \
   X(CmdBeginRendering) X(CmdEndRendering) X(CmdSetViewport) X(CmdSetScissor)                   \
-  X(CmdBindVertexBuffers) X(CmdBindIndexBuffer) X(CmdDraw) X(CmdDrawIndexed)
+  X(CmdBindVertexBuffers) X(CmdBindIndexBuffer) X(CmdDraw) X(CmdDrawIndexed)                   \
+  X(CreateSampler) X(DestroySampler)
 
 struct DeviceFunctions {
 #define BENCH_DECLARE(name) PFN_vk##name name = nullptr;
@@ -120,8 +121,8 @@ class Device {
 
   // Barrier from all earlier commands' writes to all later commands' reads and writes.
   void fullBarrier(VkCommandBuffer cb);
-  // Layout transition of a whole single-level, single-layer colour image.
-  void imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to);
+  // Layout transition of the first `levels` levels of a single-layer colour image.
+  void imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t levels = 1);
 
   uint32_t validationErrors() const { return validationErrors_; }
   const std::string& firstValidationError() const { return firstValidationError_; }

@@ -228,7 +228,7 @@ PipelineState colorVertexState() {
 }
 
 GraphicsProgram::GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, const uint32_t* fs, size_t fsBytes,
-                                 uint32_t pushConstantBytes)
+                                 uint32_t pushConstantBytes, VkDescriptorSetLayout setLayout)
     : d_(d), pushBytes_(pushConstantBytes) {
   d.require(kGraphicsCommands);
   vs_ = createModule(d, vs, vsBytes);
@@ -237,6 +237,8 @@ GraphicsProgram::GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, 
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   plci.pushConstantRangeCount = pushConstantBytes ? 1 : 0;
   plci.pPushConstantRanges = &pcr;
+  plci.setLayoutCount = setLayout ? 1 : 0;
+  plci.pSetLayouts = &setLayout;
   BENCH_VK(d.vk.CreatePipelineLayout(d.device, &plci, nullptr, &layout_));
   auto& vk = d.vk;
   VkDevice dev = d.device;

@@ -82,12 +82,12 @@ struct PipelineState {
 PipelineState colorVertexState();
 
 // A vertex and a fragment shader (SPIR-V from bench/shaders/*.vert, *.frag), a pipeline layout
-// with one push-constant range visible to both stages and no descriptor sets, and the
-// pipelines made from them.
+// with one push-constant range visible to both stages and set 0 of `setLayout` (none when it
+// is null), and the pipelines made from them.
 class GraphicsProgram {
  public:
   GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, const uint32_t* fs, size_t fsBytes,
-                  uint32_t pushConstantBytes);
+                  uint32_t pushConstantBytes, VkDescriptorSetLayout setLayout = VK_NULL_HANDLE);
   // A pipeline destroyed with the Device. A failing vkCreateGraphicsPipelines throws
   // Unsupported with its VkResult. `spec` specializes both stages.
   VkPipeline pipeline(const PipelineState& s, const VkSpecializationInfo* spec = nullptr,

@@ -1,8 +1,8 @@
 // Texel sampling: what OpImageSample*, OpImageGather and OpImageDrefGather compute for one
 // invocation, and the baked sampler state image descriptors point at. The implementation in
 // sampler/reference_sampler.cpp is the scalar reference written from the specification's
-// "Image Operations" chapter (section names are cited at each step there); a SIMD fast path
-// may come later and is tested against it.
+// "Image Operations" chapter (section names are cited at each step there); the batched SIMD
+// routines (sampling_batch.h, sampler/batch_sampler.cpp) are tested against it.
 //
 // Division of labour with the caller (spirv_jit's runtime): the caller unpacks the shader's
 // operands into a SampleRequest (projective division by q already done, for coordinates and
@@ -38,6 +38,9 @@ struct SamplerState {
   uint32_t customBorderColor[4];
   uint32_t unnormalizedCoordinates;  // VkBool32
   uint32_t reductionMode;    // VkSamplerReductionMode
+  // Derived from the fields above by makeSamplerState (classifySamplerForRoutines,
+  // sampling_batch.h): which batched sampling routine, if any, can use this sampler. 0: none.
+  uint32_t fastSampling;
 };
 static_assert(std::is_trivially_copyable_v<SamplerState>);
 

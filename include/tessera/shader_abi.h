@@ -65,7 +65,10 @@ struct ImageViewState {
   uint32_t samples;     // VkSampleCountFlagBits value as a count (1, 2, 4, ...)
   uint32_t texelSize;   // bytes per texel (per sample) of the aspect
   uint32_t swizzle[4];  // VkComponentSwizzle for r, g, b, a, IDENTITY already resolved
-  uint32_t reserved;
+  // What the sampler module's batched sampling routines make of this view
+  // (tessera::classifyViewForRoutines, sampling_batch.h), computed when the state is filled;
+  // 0: none, sampling runs the reference per lane.
+  uint32_t fastSampling;
   ImageLevel levels[kMaxImageLevels];
 };
 

@@ -1,0 +1,255 @@
+// Texturing: one full-screen quad (1920x1080 RGBA8) whose fragment shader samples a 2048x2048
+// mipmapped RGBA8 texture once per pixel (implicit LOD) at a minification of 1.5, rotated
+// 30 degrees about the screen centre, REPEAT addressing (the screen spans ~2.9 texture widths).
+// Reported in Mpixels/s (one sample per pixel); no roofline limit (sampling is neither
+// bandwidth- nor FMA-bound).
+//
+// tex_nearest:   magFilter = minFilter = NEAREST, mipmapMode NEAREST (level 1: λ = log2 1.5)
+// tex_bilinear:  LINEAR filters, mipmapMode NEAREST
+// tex_trilinear: LINEAR filters, mipmapMode LINEAR (levels 0 and 1, δ ~ 0.58)
+//
+// Drivers may differ in the LOD they compute (the spec allows approximations of ρ and of
+// log2), in sub-texel precision (lavapipe weights with 8 bits) and in how a coordinate on a
+// texel edge rounds, so the texture is built to leave little room for it: every level holds
+// the same smooth periodic function, f_c(x, y) = 127.5 + 120 sin(2π (a_c x + b_c y) / 2048 + φ_c)
+// with small integer a_c, b_c, sampled at the level's texel centres (in level-0 texel units),
+// so a neighbouring texel or level changes a value by about a unit. Drivers agree within 3
+// units per byte ("u8:3"); the CPU checks every 97th pixel against f at the pixel's texture
+// coordinate within 4 units.
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "graphics.h"
+#include "shaders/textured_frag.h"
+#include "shaders/textured_vert.h"
+#include "workload.h"
+
+namespace bench {
+namespace {
+
+constexpr uint32_t kTextureSize = 2048;
+constexpr uint32_t kLevels = 12;  // 2048 .. 1
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kMinification = 1.5;
+constexpr double kRotationDegrees = 30.0;
+
+struct Push {
+  RectPush rect;
+  float origin[2], du[2], dv[2];
+};
+
+// f_c's frequencies (periods dividing the texture, so REPEAT tiles it seamlessly) and phases.
+constexpr int kA[4] = {2, 1, 1, 2}, kB[4] = {1, -2, 1, -1};
+constexpr double kPhase[4] = {0.3, 1.7, 4.1, 2.9};
+
+double texelFunction(uint32_t c, double x, double y) {
+  return 127.5 + 120.0 * std::sin(2 * kPi * (kA[c] * x + kB[c] * y) / kTextureSize + kPhase[c]);
+}
+
+enum class Filter { Nearest, Bilinear, Trilinear };
+
+template <Filter kFilter>
+class TexturedQuad : public Workload {
+ public:
+  void setup(Device& d, const Params& p) override {
+    quads_ = uint32_t(p.size);
+    d.require({"vkCreateSampler", "vkCreateDescriptorSetLayout", "vkCreateDescriptorPool", "vkAllocateDescriptorSets",
+               "vkUpdateDescriptorSets", "vkCmdBindDescriptorSets", "vkCmdCopyBufferToImage"});
+    d.requireFormatFeatures(kColorFormat, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                              VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                              VK_FORMAT_FEATURE_TRANSFER_DST_BIT);
+    target_ = createRenderTarget(d, kScreenWidth, kScreenHeight);
+    createTexture(d);
+    VkDescriptorSetLayout setLayout = createDescriptors(d);
+    program_.emplace(d, textured_vert_spv, sizeof textured_vert_spv, textured_frag_spv, sizeof textured_frag_spv,
+                     sizeof(Push), setLayout);
+    VkPipeline pipeline = program_->pipeline({});
+    readback_ = d.createBuffer(uint64_t(kScreenWidth) * kScreenHeight * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+
+    // uv(x, y) = centre + R(30°) (p - screen centre) × 1.5 / 2048: one pixel step is 1.5 texels.
+    const double angle = kRotationDegrees * kPi / 180.0, step = kMinification / kTextureSize;
+    const double cx = kScreenWidth / 2.0, cy = kScreenHeight / 2.0;
+    du_[0] = std::cos(angle) * step, du_[1] = std::sin(angle) * step;
+    dv_[0] = -std::sin(angle) * step, dv_[1] = std::cos(angle) * step;
+    origin_[0] = 0.25 - cx * du_[0] - cy * dv_[0];
+    origin_[1] = 0.25 - cx * du_[1] - cy * dv_[1];
+    Push push{{0, 0, int32_t(kScreenWidth), int32_t(kScreenHeight)}, {}, {}, {}};
+    for (int i = 0; i < 2; ++i)
+      push.origin[i] = float(origin_[i]), push.du[i] = float(du_[i]), push.dv[i] = float(dv_[i]);
+    const VkClearColorValue clear{};
+    recordTimed(d, [&](VkCommandBuffer cb) {
+      beginRendering(d, cb, target_, &clear);
+      d.vk.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+      d.vk.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, program_->layout(), 0, 1, &set_, 0, nullptr);
+      program_->push(cb, &push);
+      d.vk.CmdDraw(cb, 6 * quads_, 1, 0, 0);
+      endRendering(d, cb);
+    });
+  }
+
+  Output finish(Device& d) override {
+    readbackColor(d, target_, readback_);
+    Output o{readback_.mapped, readback_.size, "u8:3"};
+    o.cpuCheck = checkImage(
+        readback_, kScreenWidth, kScreenHeight,
+        [&](uint32_t x, uint32_t y, uint32_t c) {
+          // The fragment's texture coordinate at its pixel centre, in level-0 texels.
+          const double px = x + 0.5, py = y + 0.5;
+          const double u = (origin_[0] + px * du_[0] + py * dv_[0]) * kTextureSize;
+          const double v = (origin_[1] + px * du_[1] + py * dv_[1]) * kTextureSize;
+          return texelFunction(c, u, v);
+        },
+        4.0, 97);
+    return o;
+  }
+
+  Work work() const override {
+    const double pixels = double(kScreenWidth) * kScreenHeight * quads_;
+    return {pixels, 0, pixels * 4, 0};
+  }
+
+ private:
+  // The texture: level d holds f at its texel centres ((i + 0.5) 2^d level-0 texels), rounded;
+  // uploaded from one staging buffer and left in SHADER_READ_ONLY_OPTIMAL.
+  void createTexture(Device& d) {
+    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.format = kColorFormat;
+    ci.extent = {kTextureSize, kTextureSize, 1};
+    ci.mipLevels = kLevels;
+    ci.arrayLayers = 1;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ci.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    texture_ = d.createImage(ci);
+
+    uint64_t bytes = 0;
+    for (uint32_t l = 0; l < kLevels; ++l) bytes += uint64_t(kTextureSize >> l) * (kTextureSize >> l) * 4;
+    Buffer staging = d.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    std::vector<VkBufferImageCopy> regions;
+    uint64_t offset = 0;
+    for (uint32_t l = 0; l < kLevels; ++l) {
+      const uint32_t n = kTextureSize >> l;
+      fillLevel(staging.as<uint8_t>() + offset, n, double(1u << l));
+      VkBufferImageCopy r{};
+      r.bufferOffset = offset;
+      r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+      r.imageExtent = {n, n, 1};
+      regions.push_back(r);
+      offset += uint64_t(n) * n * 4;
+    }
+    d.oneShot([&](VkCommandBuffer cb) {
+      d.imageLayout(cb, texture_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, kLevels);
+      d.vk.CmdCopyBufferToImage(cb, staging.buffer, texture_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                uint32_t(regions.size()), regions.data());
+      d.imageLayout(cb, texture_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kLevels);
+    });
+  }
+
+  // sin(α x + β y + φ) = sin(α x + φ) cos(β y) + cos(α x + φ) sin(β y): one table per axis.
+  static void fillLevel(uint8_t* dst, uint32_t n, double texelSpan) {
+    for (uint32_t c = 0; c < 4; ++c) {
+      std::vector<double> sx(n), cxs(n), sy(n), cys(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        const double centre = (i + 0.5) * texelSpan;
+        const double ax = 2 * kPi * kA[c] * centre / kTextureSize + kPhase[c];
+        const double by = 2 * kPi * kB[c] * centre / kTextureSize;
+        sx[i] = std::sin(ax), cxs[i] = std::cos(ax), sy[i] = std::sin(by), cys[i] = std::cos(by);
+      }
+      for (uint32_t y = 0; y < n; ++y)
+        for (uint32_t x = 0; x < n; ++x)
+          dst[(uint64_t(y) * n + x) * 4 + c] =
+              uint8_t(std::lround(127.5 + 120.0 * (sx[x] * cys[y] + cxs[x] * sy[y])));
+    }
+  }
+
+  VkDescriptorSetLayout createDescriptors(Device& d) {
+    auto& vk = d.vk;
+    VkDevice dev = d.device;
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = texture_.image;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = kColorFormat;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 1};
+    VkImageView view = VK_NULL_HANDLE;
+    BENCH_VK(vk.CreateImageView(dev, &vci, nullptr, &view));
+    d.onDestroy([&vk, dev, view] { vk.DestroyImageView(dev, view, nullptr); });
+
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    const VkFilter filter = kFilter == Filter::Nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+    sci.magFilter = sci.minFilter = filter;
+    sci.mipmapMode = kFilter == Filter::Trilinear ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    sci.maxLod = VK_LOD_CLAMP_NONE;
+    VkSampler sampler = VK_NULL_HANDLE;
+    BENCH_VK(vk.CreateSampler(dev, &sci, nullptr, &sampler));
+    d.onDestroy([&vk, dev, sampler] { vk.DestroySampler(dev, sampler, nullptr); });
+
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                         nullptr};
+    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    lci.bindingCount = 1;
+    lci.pBindings = &binding;
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    BENCH_VK(vk.CreateDescriptorSetLayout(dev, &lci, nullptr, &layout));
+    d.onDestroy([&vk, dev, layout] { vk.DestroyDescriptorSetLayout(dev, layout, nullptr); });
+
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = 1;
+    pci.poolSizeCount = 1;
+    pci.pPoolSizes = &size;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    BENCH_VK(vk.CreateDescriptorPool(dev, &pci, nullptr, &pool));
+    d.onDestroy([&vk, dev, pool] { vk.DestroyDescriptorPool(dev, pool, nullptr); });
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &layout;
+    BENCH_VK(vk.AllocateDescriptorSets(dev, &ai, &set_));
+    VkDescriptorImageInfo info{sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = set_;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    w.pImageInfo = &info;
+    vk.UpdateDescriptorSets(dev, 1, &w, 0, nullptr);
+    return layout;
+  }
+
+  uint32_t quads_ = 1;
+  double origin_[2] = {}, du_[2] = {}, dv_[2] = {};
+  RenderTarget target_;
+  Image texture_;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::optional<GraphicsProgram> program_;
+  Buffer readback_;
+};
+
+WorkloadInfo texturedInfo(const char* name, const char* description) {
+  return {.name = name,
+          .description = description,
+          .metric = "Mpixels/s",
+          .scale = 1e-6,
+          .group = "graphics",
+          .defaultSize = 1,
+          .sizeUnit = "full-screen textured quads",
+          .scalingSizes = {1, 2, 4}};
+}
+
+using TexNearest = TexturedQuad<Filter::Nearest>;
+using TexBilinear = TexturedQuad<Filter::Bilinear>;
+using TexTrilinear = TexturedQuad<Filter::Trilinear>;
+
+}  // namespace
+
+BENCH_REGISTER(TexNearest, texturedInfo("tex_nearest", "full-screen quad sampling a 2048^2 mipmapped RGBA8 texture, "
+                                                       "minified 1.5x, rotated 30 deg; NEAREST, mipmap NEAREST"));
+BENCH_REGISTER(TexBilinear, texturedInfo("tex_bilinear", "the same with LINEAR filters, mipmap NEAREST"));
+BENCH_REGISTER(TexTrilinear, texturedInfo("tex_trilinear", "the same with LINEAR filters, mipmap LINEAR"));
+
+}  // namespace bench

@@ -1,0 +1,68 @@
+// Batched sampling: one image operation for the W lanes of a SIMD batch at once, when the image
+// and sampler descriptors are the same for every lane (sampling.h's sampleImage is the
+// one-lane reference). The caller (spirv_jit's runtime) asks for a sampling routine for the
+// view, the sampler and the instruction's shape; a routine exists only for state whose every
+// step it computes exactly as the reference does (same double arithmetic in the same order),
+// so its results are bit-identical to sampleImage's lane by lane. Anything else gets no routine
+// and the caller runs the reference per lane.
+//
+// What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
+// R8 and R8G8 UNORM, R16 / R16G16B16A16 / R32 / R32G32B32A32 SFLOAT with the identity swizzle,
+// one sample, every level in memory; samplers with NEAREST/LINEAR
+// magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
+// CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE
+// reduction; instructions OpImageSample*{Implicit,Explicit}Lod (projective or not) with
+// Lod or Grad (implicit: the quad's gradients), Bias, MinLod, Offset/ConstOffset; no gathers,
+// no Dref.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/sampling.h"
+
+namespace tessera {
+
+// The operands of one sampling instruction for `width` lanes, structure of arrays: each
+// pointer is an array of `width` values (lane l at index l). Coordinates are already divided
+// by q for projective forms. A null pointer is an absent operand.
+struct SampleLanes {
+  uint32_t width = 0;        // 4, 8 or 16
+  uint32_t active = 0;       // bit l set: lane l runs; other lanes' results are 0
+  const float* s = nullptr;  // coordinates
+  const float* t = nullptr;
+  const float* layer = nullptr;    // the array layer operand (arrayed instructions), unrounded
+  const float* lod = nullptr;      // Lod operand; else the gradients below give the LOD
+  const float* dPdx[2] = {};       // Grad operand or the quad's derivatives (null: none)
+  const float* dPdy[2] = {};
+  const float* bias = nullptr;     // Bias operand (null: 0)
+  const float* minLod = nullptr;   // MinLod operand (null: absent)
+  const int32_t* offset[2] = {};   // Offset / ConstOffset (null: 0)
+};
+
+// Writes the result of every lane: component c of lane l at out[c * width + l], as the bits of
+// the float sampleImage returns (inactive lanes: 0).
+using SampleRoutine = void (*)(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                               const SampleLanes& lanes, uint32_t* out);
+
+// What a view's state allows (stored in ImageViewState::fastSampling when the view is made):
+// 0 when no routine can sample it, else a small code of its format. Recomputed from the other
+// fields, so a changed state needs a new call.
+uint32_t classifyViewForRoutines(const abi::ImageViewState& view);
+// The same for a sampler (SamplerState::fastSampling; makeSamplerState fills it).
+uint32_t classifySamplerForRoutines(const abi::SamplerState& sampler);
+
+// The instruction's shape as the routines need it.
+struct SampleShape {
+  bool sample = true;       // OpImageSample* (not a gather)
+  bool compare = false;     // Dref forms
+  uint32_t coordCount = 2;  // coordinates of the image's Dim (2 for 2D)
+  uint32_t width = 0;       // lanes (SampleLanes::width): routines exist for 4, 8 and 16
+};
+
+// The routine for this view, sampler and instruction (from their precomputed classes: a few
+// comparisons and a table look-up, no allocation, safe from any thread), or null: then run
+// sampleImage per lane.
+SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                const SampleShape& shape);
+
+}  // namespace tessera

@@ -1,0 +1,538 @@
+// The batched sampling routines of sampling_batch.h: W lanes of one sampling instruction at
+// once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, R8/RG8 UNORM, 16- and
+// 32-bit float R and RGBA, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
+// CLAMP_TO_EDGE, no compare, no border).
+//
+// Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
+//  - the LOD is the arithmetic of the reference's lambdaFromGradients and selectLevels on arrays
+//    of lanes, except log2, which runs per lane and is glibc's as in the reference (no vector
+//    log2 rounds as it does); lanes of a quad often share ρ_max and then one log2;
+//  - everything after the LOD is the reference's double arithmetic, in the same order, on
+//    arrays of lanes that the compiler turns into vectors: (u,v) = (s,t) x size + offset,
+//    floor, the clamp to ±2^30, the wrap (integer modulus done in double: every value is an
+//    integer below 2^46, so it is exact), the weights (1 - α)(1 - β) ..., the sums 0 + w τ + ...
+//    in the reference's texel order, the mip lerp 0 + (1 - δ) τ_hi + δ τ_lo, then float;
+//  - texels convert as the reference's "Format Conversion" does: 8-bit ones through the same
+//    256-entry tables (or the division they hold), halves and floats exactly (every half and
+//    float is a double), missing components 0 and alpha 1;
+//  - a NaN result is the canonical NaN, as the reference makes it (which NaN an operation on
+//    two NaNs passes on depends on operand order, which the compiler chooses).
+// The file is compiled with -ffp-contract=off (no fused multiply-adds, which would round once
+// where the reference rounds twice), -fno-trapping-math (lets floor vectorize; no value
+// changes) and -O3, in clones for x86-64, x86-64-v3 (AVX2) and x86-64-v4 (AVX-512).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "sampler_internal.h"
+#include "tessera/sampling_batch.h"
+
+namespace tessera {
+namespace {
+
+using namespace sampler_detail;
+
+// ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
+// them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA and R (read
+// through the codec by the reference: the same numbers, as below).
+enum ViewCode : uint32_t {
+  kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
+  kR16Sfloat
+};
+
+// How a view code's texels become RGBA.
+struct TexelFormat {
+  enum Kind { Bytes, Half, Float } kind = Bytes;
+  uint32_t components = 4;  // in memory; the rest are 0 (alpha 1), as "Conversion to RGBA" says
+  uint32_t size = 4;        // bytes per texel
+  const float* rgb = nullptr;    // Bytes: R, G, B table
+  const float* alpha = nullptr;  // Bytes: A table (always UNORM)
+  uint32_t r = 0, b = 2;         // Bytes: byte index of R and B in a texel
+  bool rgbDivides = false;       // Bytes: rgb holds float(c) / 255.0f for every byte c, see below
+  bool alphaDivides = false;
+};
+
+// The codec decodes a UNORM byte as float(c / 255.0); if that equals float(c) / 255.0f for all
+// 256 values (checked here, once, not assumed), a vector division of floats gives the table's
+// bits for a whole row of lanes, where the table would take a load per component and lane.
+bool unormTableIsDivision() {
+  static const bool same = [] {
+    const float* table = unorm8Table();
+    for (uint32_t c = 0; c < 256; ++c) {
+      const float f = float(c) / 255.0f;
+      if (std::memcmp(&f, &table[c], 4) != 0) return false;
+    }
+    return true;
+  }();
+  return same;
+}
+
+TexelFormat texelFormat(uint32_t code) {
+  TexelFormat f;
+  switch (code) {
+    case kRgba16Sfloat: f.kind = TexelFormat::Half, f.size = 8; return f;
+    case kR16Sfloat: f.kind = TexelFormat::Half, f.size = 2, f.components = 1; return f;
+    case kRgba32Sfloat: f.kind = TexelFormat::Float, f.size = 16; return f;
+    case kR32Sfloat: f.kind = TexelFormat::Float, f.size = 4, f.components = 1; return f;
+    default: break;
+  }
+  const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
+  const bool divides = unormTableIsDivision();
+  f.components = code == kR8Unorm ? 1 : code == kRg8Unorm ? 2 : 4;
+  f.size = f.components;
+  f.rgb = srgb ? srgb8Table() : unorm8Table();
+  f.alpha = unorm8Table();
+  f.r = bgra ? 2 : 0;
+  f.b = bgra ? 0 : 2;
+  f.rgbDivides = divides && !srgb;
+  f.alphaDivides = divides;
+  return f;
+}
+
+// An IEEE binary16 value as a float, exactly (every half is a float; subnormals scale by 2^-24).
+inline float halfToFloat(uint32_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
+  uint32_t bits;
+  if (exponent == 0x1F) {
+    bits = sign | 0x7F800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else {
+    const float f = float(mantissa) * 0x1p-24f;
+    std::memcpy(&bits, &f, 4);
+    bits |= sign;
+  }
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
+
+constexpr double kIntLimit = 1073741824.0;  // the reference's clamp of texel coordinates, 2^30
+
+// The reference's floorToInt as a double: 0 for NaN, else floor(x) clamped to ±2^30
+// (`fx` is floor(x)).
+inline double floorClamped(double x, double fx) {
+  const double c = fx < -kIntLimit ? -kIntLimit : (kIntLimit < fx ? kIntLimit : fx);
+  return x != x ? 0.0 : c;
+}
+
+// Per-lane operands after the scalar steps.
+template <uint32_t N>
+struct Lanes {
+  alignas(64) double s[N], t[N];        // double(float) as the reference holds them
+  alignas(64) double offI[N], offJ[N];  // the offsets, added as doubles
+  uint32_t layer[N];
+};
+
+// One level per lane: its size and its first texel in the lane's layer.
+template <uint32_t N>
+struct LevelLanes {
+  alignas(64) double width[N], height[N];
+  const uint8_t* base[N];
+  uint64_t rowPitch[N];
+};
+
+template <uint32_t N>
+struct Rgba {
+  alignas(64) double c[4][N];
+};
+
+// "Wrapping Operation" on integer-valued doubles: REPEAT i mod size; MIRRORED_REPEAT
+// (size - 1) - mirror((i mod 2 size) - size); CLAMP_TO_EDGE clamp(i, 0, size - 1). |i| <= 2^30 + 1
+// and size <= 2^16, so i / size rounds to a double whose floor is the integer quotient.
+template <uint32_t N>
+__attribute__((always_inline)) inline void wrap(double* x, const double* size, uint32_t mode) {
+  if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT) {
+    for (uint32_t k = 0; k < N; ++k) x[k] = x[k] - std::floor(x[k] / size[k]) * size[k];
+  } else if (mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT) {
+    for (uint32_t k = 0; k < N; ++k) {
+      const double twice = size[k] * 2;
+      const double n = (x[k] - std::floor(x[k] / twice) * twice) - size[k];
+      const double mirrored = n >= 0 ? n : -(1 + n);
+      x[k] = (size[k] - 1) - mirrored;
+    }
+  } else {  // CLAMP_TO_EDGE
+    for (uint32_t k = 0; k < N; ++k) {
+      const double hi = size[k] - 1;
+      x[k] = x[k] < 0 ? 0.0 : (x[k] > hi ? hi : x[k]);
+    }
+  }
+}
+
+// The formats other than 4-byte 8-bit ones: each lane's texel as raw words (up to 16 bytes),
+// then per component.
+template <uint32_t N>
+__attribute__((always_inline)) inline void readOtherTexels(const LevelLanes<N>& lv, const int32_t* ii,
+                                                           const int32_t* jj, uint32_t active, const TexelFormat& f,
+                                                           Rgba<N>& out) {
+  uint32_t raw[4][N];
+  for (uint32_t k = 0; k < N; ++k) {
+    uint32_t words[4] = {0, 0, 0, 0};
+    if (active >> k & 1)
+      std::memcpy(words, lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * f.size,
+                  f.size);
+    for (int w = 0; w < 4; ++w) raw[w][k] = words[w];
+  }
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (c >= f.components) {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = c == 3 ? 1.0 : 0.0;
+      continue;
+    }
+    if (f.kind == TexelFormat::Float) {
+      for (uint32_t k = 0; k < N; ++k) {
+        float v;
+        std::memcpy(&v, &raw[c][k], 4);
+        out.c[c][k] = v;
+      }
+    } else if (f.kind == TexelFormat::Half) {
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = halfToFloat((raw[c / 2][k] >> (16 * (c % 2))) & 0xFFFF);
+    } else {  // R8, R8G8 UNORM
+      for (uint32_t k = 0; k < N; ++k) {
+        const uint32_t byte = (raw[0][k] >> (8 * c)) & 0xFF;
+        out.c[c][k] = f.rgbDivides ? double(float(byte) / 255.0f) : double(f.rgb[byte]);
+      }
+    }
+  }
+}
+
+// "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
+// hold zero bits). One load per lane and component word, then the components of every lane at
+// once. kRgba8: the view is a 4-byte 8-bit format (chosen per batch, compiled apart: the
+// general path's code slowed the common one by ~12%).
+template <uint32_t N, bool kRgba8>
+__attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
+                                                      uint32_t active, const TexelFormat& f, Rgba<N>& out) {
+  int32_t ii[N], jj[N];
+  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
+  if constexpr (kRgba8) {
+    uint32_t texel[N];
+    for (uint32_t k = 0; k < N; ++k) {
+      texel[k] = 0;
+      if (active >> k & 1)
+        std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * 4,
+                    4);
+    }
+    const uint32_t shift[4] = {8 * f.r, 8, 8 * f.b, 24};
+    for (int c = 0; c < 4; ++c) {
+      const bool divides = c == 3 ? f.alphaDivides : f.rgbDivides;
+      const float* table = c == 3 ? f.alpha : f.rgb;
+      if (divides) {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = double(float((texel[k] >> shift[c]) & 0xFF) / 255.0f);
+      } else {
+        for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
+      }
+    }
+    return;
+  } else {
+    readOtherTexels<N>(lv, ii, jj, active, f, out);
+  }
+}
+
+// "Texel Filtering", NEAREST: the texel (floor(u), floor(v)), wrapped.
+template <uint32_t N, bool kRgba8>
+__attribute__((always_inline)) inline void nearestLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
+                                                        const uint32_t* modes, uint32_t active, const TexelFormat& f,
+                                                        Rgba<N>& out) {
+  alignas(64) double i[N], j[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double u = in.s[k] * lv.width[k] + in.offI[k], v = in.t[k] * lv.height[k] + in.offJ[k];
+    i[k] = floorClamped(u, std::floor(u));
+    j[k] = floorClamped(v, std::floor(v));
+  }
+  wrap<N>(i, lv.width, modes[0]);
+  wrap<N>(j, lv.height, modes[1]);
+  readTexels<N, kRgba8>(lv, i, j, active, f, out);
+}
+
+// "Texel Filtering", LINEAR: i0 = floor(u - 0.5), α = frac(u - 0.5), likewise j0 and β; the
+// reference's sum over (i0,j0), (i1,j0), (i0,j1), (i1,j1) with weights (1-α)(1-β), α(1-β),
+// (1-α)β, αβ (its third factor, 1 - 0 for 2D, is exactly 1 and left out).
+template <uint32_t N, bool kRgba8>
+__attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const LevelLanes<N>& lv,
+                                                       const uint32_t* modes, uint32_t active, const TexelFormat& f,
+                                                       Rgba<N>& out) {
+  alignas(64) double i0[N], i1[N], j0[N], j1[N], alpha[N], beta[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double x = (in.s[k] * lv.width[k] + in.offI[k]) - 0.5;
+    const double y = (in.t[k] * lv.height[k] + in.offJ[k]) - 0.5;
+    const double fx = std::floor(x), fy = std::floor(y);
+    i0[k] = floorClamped(x, fx);
+    j0[k] = floorClamped(y, fy);
+    i1[k] = i0[k] + 1;
+    j1[k] = j0[k] + 1;
+    alpha[k] = x - fx;
+    beta[k] = y - fy;
+  }
+  wrap<N>(i0, lv.width, modes[0]);
+  wrap<N>(i1, lv.width, modes[0]);
+  wrap<N>(j0, lv.height, modes[1]);
+  wrap<N>(j1, lv.height, modes[1]);
+  Rgba<N> t00, t10, t01, t11;
+  readTexels<N, kRgba8>(lv, i0, j0, active, f, t00);
+  readTexels<N, kRgba8>(lv, i1, j0, active, f, t10);
+  readTexels<N, kRgba8>(lv, i0, j1, active, f, t01);
+  readTexels<N, kRgba8>(lv, i1, j1, active, f, t11);
+  for (uint32_t k = 0; k < N; ++k) {
+    const double a = alpha[k], b = beta[k];
+    const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
+    for (int c = 0; c < 4; ++c) {
+      double sum = 0.0 + w00 * t00.c[c][k];
+      sum = sum + w10 * t10.c[c][k];
+      sum = sum + w01 * t01.c[c][k];
+      out.c[c][k] = sum + w11 * t11.c[c][k];
+    }
+  }
+}
+
+// "Texel Filtering" of one level per lane (`level`), with the lane's filter: magFilter where
+// λ <= 0, minFilter elsewhere (`linearLanes`: lanes whose filter is LINEAR).
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kRgba8>
+__attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState& view,
+                                                       const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                       const uint32_t* level, uint32_t active, uint32_t linearLanes,
+                                                       const TexelFormat& format, Rgba<N>& result) {
+  LevelLanes<N> lv;
+  for (uint32_t k = 0; k < N; ++k) {
+    const abi::ImageLevel& l = view.levels[level[k]];
+    lv.width[k] = l.width;
+    lv.height[k] = l.height;
+    lv.base[k] = l.base + uint64_t(in.layer[k]) * l.layerPitch;
+    lv.rowPitch[k] = l.rowPitch;
+  }
+  if constexpr (kMag == kMin) {
+    if constexpr (kMag == VK_FILTER_LINEAR) linearLevel<N, kRgba8>(in, lv, sampler.addressMode, active, format, result);
+    else nearestLevel<N, kRgba8>(in, lv, sampler.addressMode, active, format, result);
+  } else {
+    Rgba<N> nearest;
+    linearLevel<N, kRgba8>(in, lv, sampler.addressMode, active & linearLanes, format, result);
+    nearestLevel<N, kRgba8>(in, lv, sampler.addressMode, active & ~linearLanes, format, nearest);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        if (!(linearLanes >> k & 1)) result.c[c][k] = nearest.c[c][k];
+  }
+}
+
+// "Scale Factor Operation", "LOD Operation" and "Image Level(s) Selection" for every lane: the
+// arithmetic of sampler_lod.cpp's lambdaFromGradients and selectLevels, operation for operation
+// (std::max and std::clamp written out as the library defines them), on arrays of lanes. Only
+// log2 runs per lane, glibc's, as in the reference; the lanes of a quad often have the same
+// ρ_max, and a lane whose ρ_max has the bits of the previous lane's takes its log2.
+// batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
+template <uint32_t N>
+__attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
+                                                            const abi::SamplerState& sampler,
+                                                            const SampleLanes& lanes, uint32_t active,
+                                                            uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
+                                                            uint32_t* levelLo, double* delta, uint32_t& linearLanes) {
+  alignas(64) double lambdaBase[N];
+  if (lanes.lod) {
+    for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = lanes.lod[k];
+  } else {
+    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = |0| x 1; ρ = sqrt of the sum of
+    // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
+    const double w = view.levels[0].width, h = view.levels[0].height;
+    const double mz = std::fabs(0.0) * 1.0;
+    alignas(64) double rho[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
+    if (lanes.dPdx[0])
+      for (uint32_t k = 0; k < N; ++k)
+        dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
+    for (uint32_t k = 0; k < N; ++k) {
+      const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
+      const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
+      const double rhoX = std::sqrt(mx0 * mx0 + mx1 * mx1 + mz * mz);
+      const double rhoY = std::sqrt(my0 * my0 + my1 * my1 + mz * mz);
+      rho[k] = rhoX < rhoY ? rhoY : rhoX;
+    }
+    uint64_t lastBits = 0;
+    double lastLog = 0;
+    bool have = false;
+    for (uint32_t k = 0; k < N; ++k) {
+      lambdaBase[k] = 0;
+      if (!(active >> k & 1)) continue;
+      uint64_t bits;
+      std::memcpy(&bits, &rho[k], 8);
+      if (!have || bits != lastBits) lastLog = std::log2(rho[k]), lastBits = bits, have = true;
+      lambdaBase[k] = lastLog;
+    }
+  }
+  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±maxSamplerLodBias); λ = λ' clamped to
+  // [max(minLod, MinLod), maxLod] (NaN: lod_min); filter by λ <= 0; d' = clamp(λ, 0, q).
+  const double samplerBias = sampler.mipLodBias, samplerMin = sampler.minLod, lodMax = sampler.maxLod;
+  const double q = double(levelCount - 1);
+  const uint32_t qLevel = levelCount - 1;
+  alignas(64) double dPrime[N];
+  uint32_t filterLinear[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double sum = samplerBias + double(lanes.bias ? lanes.bias[k] : 0.0f);
+    const double bias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
+    const double lambdaPrime = lambdaBase[k] + bias;
+    const double shaderMin = lanes.minLod ? double(lanes.minLod[k]) : 0.0;
+    const double lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    double lambda = lambdaPrime;
+    if (lambdaPrime > lodMax) lambda = lodMax;
+    else if (lambdaPrime < lodMin) lambda = lodMin;
+    else if (lambdaPrime != lambdaPrime) lambda = lodMin;
+    filterLinear[k] = (lambda <= 0 ? sampler.magFilter : sampler.minFilter) == VK_FILTER_LINEAR;
+    dPrime[k] = lambda < 0.0 ? 0.0 : (q < lambda ? q : lambda);
+  }
+  for (uint32_t k = 0; k < N; ++k) {
+    if (mipLinear) {
+      // d_hi = floor(d'), d_lo = min(d_hi + 1, q), δ = d' - d_hi
+      levelHi[k] = uint32_t(int32_t(std::floor(dPrime[k])));
+      levelLo[k] = std::min(levelHi[k] + 1, qLevel);
+      delta[k] = dPrime[k] - double(levelHi[k]);
+    } else {
+      // d = ceil(d' + 0.5) - 1
+      levelHi[k] = uint32_t(int32_t(std::ceil(dPrime[k] + 0.5) - 1.0));
+      levelLo[k] = levelHi[k];
+      delta[k] = 0;
+    }
+  }
+  linearLanes = 0;
+  for (uint32_t k = 0; k < N; ++k) linearLanes |= filterLinear[k] << k;
+  linearLanes &= active;
+}
+
+// "Texel Filtering" of the level(s), "Texel Mipmap Filtering", and the results as float bits.
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kRgba8>
+__attribute__((always_inline)) inline void filterAndStore(const abi::ImageViewState& view,
+                                                          const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                          const uint32_t* levelHi, const uint32_t* levelLo,
+                                                          const double* delta, uint32_t active, uint32_t linearLanes,
+                                                          const TexelFormat& format, uint32_t* out) {
+  Rgba<N> result;
+  filterLevel<N, kMag, kMin, kRgba8>(view, sampler, in, levelHi, active, linearLanes, format, result);
+  if constexpr (kMipLinear) {
+    // "Texel Mipmap Filtering", LINEAR: τ = (1 - δ) τ_hi + δ τ_lo, summed from 0 as the
+    // reference's Reduction does.
+    Rgba<N> lo;
+    filterLevel<N, kMag, kMin, kRgba8>(view, sampler, in, levelLo, active, linearLanes, format, lo);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        result.c[c][k] = (0.0 + (1.0 - delta[k]) * result.c[c][k]) + delta[k] * lo.c[c][k];
+  }
+  for (int c = 0; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (active >> k & 1) ? canonicalFloatBits(result.c[c][k]) : 0u;
+}
+
+// The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time.
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+__attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState& view,
+                                                       const abi::SamplerState& sampler, const SampleLanes& lanes,
+                                                       uint32_t* out) {
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  const TexelFormat format = texelFormat(view.fastSampling);
+  const uint32_t active = lanes.active & ((1u << N) - 1);
+  const bool arrayed = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+
+  // Per lane: coordinates, offsets, layer (the reference's selectLayer), then LOD and levels.
+  Lanes<N> in;
+  for (uint32_t k = 0; k < N; ++k) {
+    const bool on = active >> k & 1;
+    in.s[k] = on ? double(lanes.s[k]) : 0.0;
+    in.t[k] = on ? double(lanes.t[k]) : 0.0;
+    in.offI[k] = on && lanes.offset[0] ? double(lanes.offset[0][k]) : 0.0;
+    in.offJ[k] = on && lanes.offset[1] ? double(lanes.offset[1][k]) : 0.0;
+    in.layer[k] = 0;
+    if (on && arrayed) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
+  }
+  uint32_t levelHi[N], levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  selectLaneLevels<N>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
+
+  if (format.kind == TexelFormat::Bytes && format.size == 4)
+    filterAndStore<N, kMag, kMin, kMipLinear, true>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                    format, out);
+  else
+    filterAndStore<N, kMag, kMin, kMipLinear, false>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                     format, out);
+}
+
+// One non-template entry per routine, each cloned for the host's vector width.
+#define TESSERA_SAMPLE_ROUTINE(N, MAG, MIN, MIP)                                                                \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                           \
+      routine_##N##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,    \
+                                          const SampleLanes& lanes, uint32_t* out) {                            \
+    sampleBatch<N, MAG, MIN, MIP>(view, sampler, lanes, out);                                                  \
+  }
+#define TESSERA_SAMPLE_ROUTINES_N(N)              \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 0, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 0, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 1, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 1, false)          \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 0, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 0, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 0, 1, true)           \
+  TESSERA_SAMPLE_ROUTINE(N, 1, 1, true)
+TESSERA_SAMPLE_ROUTINES_N(4)
+TESSERA_SAMPLE_ROUTINES_N(8)
+TESSERA_SAMPLE_ROUTINES_N(16)
+
+// Indexed by [lane count: 4, 8, 16][sampler class - 1], the class being
+// 1 + magFilter + 2 minFilter + 4 mipmapMode (VkFilter / VkSamplerMipmapMode: 0 or 1).
+#define TESSERA_ROUTINE_ROW(N)                                                                            \
+  {&routine_##N##_0_0_false, &routine_##N##_1_0_false, &routine_##N##_0_1_false, &routine_##N##_1_1_false, \
+   &routine_##N##_0_0_true, &routine_##N##_1_0_true, &routine_##N##_0_1_true, &routine_##N##_1_1_true}
+const SampleRoutine kRoutines[3][8] = {TESSERA_ROUTINE_ROW(4), TESSERA_ROUTINE_ROW(8), TESSERA_ROUTINE_ROW(16)};
+
+bool identitySwizzle(const abi::ImageViewState& v) {
+  for (uint32_t c = 0; c < 4; ++c)
+    if (v.swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY && v.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
+  return true;
+}
+
+bool routineAddressMode(uint32_t mode) {
+  return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
+         mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+}
+
+}  // namespace
+
+uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
+  uint32_t code;
+  switch (VkFormat(view.format)) {
+    case VK_FORMAT_R8G8B8A8_UNORM: code = kRgba8Unorm; break;
+    case VK_FORMAT_B8G8R8A8_UNORM: code = kBgra8Unorm; break;
+    case VK_FORMAT_R8G8B8A8_SRGB: code = kRgba8Srgb; break;
+    case VK_FORMAT_B8G8R8A8_SRGB: code = kBgra8Srgb; break;
+    case VK_FORMAT_R8_UNORM: code = kR8Unorm; break;
+    case VK_FORMAT_R8G8_UNORM: code = kRg8Unorm; break;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: code = kRgba16Sfloat; break;
+    case VK_FORMAT_R16_SFLOAT: code = kR16Sfloat; break;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: code = kRgba32Sfloat; break;
+    case VK_FORMAT_R32_SFLOAT: code = kR32Sfloat; break;
+    default: return 0;
+  }
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
+  if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != texelFormat(code).size)
+    return 0;
+  if (!identitySwizzle(view) || view.levelCount == 0 || view.layerCount == 0) return 0;
+  // Every level in memory and of a size the wrap's double arithmetic is exact for.
+  for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {
+    const abi::ImageLevel& level = view.levels[l];
+    if (!level.base || level.width == 0 || level.height == 0 || level.width > 65536 || level.height > 65536) return 0;
+  }
+  return code;
+}
+
+uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
+  auto filter = [](uint32_t f) { return f == VK_FILTER_NEAREST || f == VK_FILTER_LINEAR; };
+  if (!filter(s.magFilter) || !filter(s.minFilter)) return 0;
+  if (s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_NEAREST && s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_LINEAR) return 0;
+  if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
+  if (s.unnormalizedCoordinates) return 0;
+  if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
+  // NaN LOD clamps (invalid usage) could make d' NaN, whose conversion to a level is not defined.
+  if (s.minLod != s.minLod || s.maxLod != s.maxLod) return 0;
+  return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode;
+}
+
+SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                const SampleShape& shape) {
+  if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 8) return nullptr;
+  if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
+  const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
+  return row < 0 ? nullptr : kRoutines[row][sampler.fastSampling - 1];
+}
+
+}  // namespace tessera

@@ -1,0 +1,327 @@
+// The batched sampling routines (sampling_batch.h) against the reference (sampleImage), lane by
+// lane, bit for bit: randomized coordinates (inside [0,1], far outside it, on texel edges,
+// NaN and ±Inf), random texels (for float formats: NaN, ±Inf and subnormals too), LOD operands (Lod, gradients shared by a quad or not, bias, MinLod), offsets,
+// array layers, over every format x filter x mipmap mode x address mode the routines take, at
+// W = 4, 8 and 16 with random active lanes, on images whose sizes are not powers of two. The
+// reference is the oracle: it is the spec's "Image Operations" chapter step by step
+// (reference_sampler_test.cpp checks it against hand-computed values), and the routines must
+// give exactly its numbers wherever they run.
+#include "tessera/sampling_batch.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sampling_test_view.h"
+
+namespace tessera {
+namespace {
+
+using test::SamplingTestView;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+abi::SamplerState makeSampler(VkFilter mag, VkFilter min, VkSamplerMipmapMode mip, VkSamplerAddressMode u,
+                              VkSamplerAddressMode v, float bias = 0, float minLod = 0, float maxLod = VK_LOD_CLAMP_NONE) {
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.magFilter = mag;
+  info.minFilter = min;
+  info.mipmapMode = mip;
+  info.addressModeU = u;
+  info.addressModeV = v;
+  info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;  // not read for 2D views
+  info.mipLodBias = bias;
+  info.minLod = minLod;
+  info.maxLod = maxLod;
+  info.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+}
+
+// A view with random texels whose fastSampling code is filled as an image view's is.
+struct RandomView {
+  SamplingTestView view;
+  RandomView(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers,
+             uint32_t levels, std::mt19937& rng)
+      : view(format, type, width, height, 1, layers, levels) {
+    for (uint32_t l = 0; l < levels; ++l)
+      view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+        for (uint32_t c = 0; c < view.state.texelSize; ++c) p[c] = uint8_t(rng());
+      });
+    view.state.fastSampling = classifyViewForRoutines(view.state);
+  }
+};
+
+// Operands of one batch, structure of arrays, and the same lanes as SampleRequests.
+struct Batch {
+  uint32_t width = 0, active = 0;
+  std::vector<float> s, t, layer, lod, dx0, dx1, dy0, dy1, bias, minLod;
+  std::vector<int32_t> off0, off1;
+  bool hasLayer = false, hasLod = false, hasGrad = false, hasBias = false, hasMinLod = false, hasOffset = false;
+
+  SampleLanes lanes() const {
+    SampleLanes l;
+    l.width = width;
+    l.active = active;
+    l.s = s.data(), l.t = t.data();
+    if (hasLayer) l.layer = layer.data();
+    if (hasLod) l.lod = lod.data();
+    else if (hasGrad) l.dPdx[0] = dx0.data(), l.dPdx[1] = dx1.data(), l.dPdy[0] = dy0.data(), l.dPdy[1] = dy1.data();
+    if (hasBias) l.bias = bias.data();
+    if (hasMinLod) l.minLod = minLod.data();
+    if (hasOffset) l.offset[0] = off0.data(), l.offset[1] = off1.data();
+    return l;
+  }
+  SampleRequest request(uint32_t k) const {
+    SampleRequest r;
+    r.s = s[k], r.t = t[k];
+    if (hasLayer) r.layer = layer[k];
+    r.hasLod = hasLod;
+    if (hasLod) r.lod = lod[k];
+    r.hasGrad = hasGrad;
+    if (hasGrad) r.dPdx[0] = dx0[k], r.dPdx[1] = dx1[k], r.dPdy[0] = dy0[k], r.dPdy[1] = dy1[k];
+    if (hasBias) r.bias = bias[k];
+    r.hasMinLod = hasMinLod;
+    if (hasMinLod) r.minLod = minLod[k];
+    if (hasOffset) r.offset[0] = off0[k], r.offset[1] = off1[k];
+    return r;
+  }
+};
+
+class Generator {
+ public:
+  explicit Generator(uint32_t seed) : rng_(seed) {}
+  std::mt19937& rng() { return rng_; }
+  float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng_); }
+  uint32_t below(uint32_t n) { return rng_() % n; }
+
+  // A coordinate of every kind the routines must agree on.
+  float coordinate(uint32_t size) {
+    switch (below(12)) {
+      case 0: return kNaN;
+      case 1: return below(2) ? kInf : -kInf;
+      case 2: return uniform(-1e4f, 1e4f);                        // far outside [0,1]
+      case 3: return below(2) ? 3e9f : -3e9f;                     // beyond the ±2^30 clamp
+      case 4: return float(int(below(4 * size)) - int(size)) / float(size);  // texel edges
+      case 5: return (float(int(below(4 * size)) - int(size)) + 0.5f) / float(size);  // centres
+      case 6: return uniform(-3.0f, 3.0f);
+      default: return uniform(-0.1f, 1.1f);
+    }
+  }
+  float lod() {
+    switch (below(10)) {
+      case 0: return kNaN;
+      case 1: return below(2) ? kInf : -kInf;
+      case 2: return float(int(below(16)) - 4) * 0.5f;  // level boundaries and ties
+      default: return uniform(-3.0f, 9.0f);
+    }
+  }
+  float gradient() {
+    switch (below(14)) {
+      case 0: return 0.0f;
+      case 1: return kNaN;
+      case 2: return kInf;
+      case 3: return -0.0f;
+      default: return uniform(-1.0f, 1.0f) * std::ldexp(1.0f, int(below(12)) - 10);
+    }
+  }
+
+  Batch batch(uint32_t width, bool arrayed) {
+    Batch b;
+    b.width = width;
+    b.active = rng_() & ((1u << width) - 1);
+    if (below(4) == 0) b.active = (1u << width) - 1;
+    const uint32_t lodKind = below(4);  // Lod, Grad, quad-shared Grad, none
+    b.hasLod = lodKind == 0;
+    b.hasGrad = lodKind == 1 || lodKind == 2;
+    b.hasLayer = arrayed;
+    b.hasBias = below(2);
+    b.hasMinLod = below(3) == 0;
+    b.hasOffset = below(2);
+    auto sized = [&](std::vector<float>& v) { v.assign(width, 0.0f); };
+    sized(b.s), sized(b.t), sized(b.layer), sized(b.lod), sized(b.dx0), sized(b.dx1), sized(b.dy0), sized(b.dy1);
+    sized(b.bias), sized(b.minLod);
+    b.off0.assign(width, 0), b.off1.assign(width, 0);
+    const uint32_t size = 5 + below(60);
+    for (uint32_t k = 0; k < width; ++k) {
+      b.s[k] = coordinate(size);
+      b.t[k] = coordinate(size);
+      b.layer[k] = below(8) == 0 ? kNaN : uniform(-2.0f, 5.0f);
+      b.lod[k] = lod();
+      if (lodKind == 2 && (k & 3)) {
+        // The quad's lanes share their derivatives (as coarse derivatives give).
+        b.dx0[k] = b.dx0[k & ~3u], b.dx1[k] = b.dx1[k & ~3u], b.dy0[k] = b.dy0[k & ~3u], b.dy1[k] = b.dy1[k & ~3u];
+      } else {
+        b.dx0[k] = gradient(), b.dx1[k] = gradient(), b.dy0[k] = gradient(), b.dy1[k] = gradient();
+      }
+      b.bias[k] = below(6) == 0 ? kNaN : uniform(-20.0f, 20.0f);
+      b.minLod[k] = below(6) == 0 ? kNaN : uniform(-1.0f, 6.0f);
+      b.off0[k] = int32_t(below(16)) - 8;
+      b.off1[k] = int32_t(below(16)) - 8;
+    }
+    return b;
+  }
+
+ private:
+  std::mt19937 rng_;
+};
+
+std::string describe(const Batch& b, uint32_t k) {
+  char text[256];
+  std::snprintf(text, sizeof text, "lane %u: s=%a t=%a layer=%a lod=%a grad=(%a,%a)(%a,%a) bias=%a minLod=%a off=(%d,%d)",
+                k, b.s[k], b.t[k], b.layer[k], b.lod[k], b.dx0[k], b.dx1[k], b.dy0[k], b.dy1[k], b.bias[k],
+                b.minLod[k], b.off0[k], b.off1[k]);
+  return text + std::string(b.hasLod ? " [Lod]" : b.hasGrad ? " [Grad]" : " [no LOD operand]") +
+         (b.hasBias ? " [Bias]" : "") + (b.hasMinLod ? " [MinLod]" : "") + (b.hasOffset ? " [Offset]" : "");
+}
+
+// Runs `batches` random batches through the routine of (view, sampler) at every W and compares
+// each active lane with sampleImage, bit for bit; inactive lanes must be 0.
+void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerState& sampler, Generator& gen,
+                           uint32_t batches, const std::string& what) {
+  const bool arrayed = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  for (uint32_t width : {4u, 8u, 16u}) {
+    SampleShape shape;
+    shape.width = width;
+    const SampleRoutine routine = findSampleRoutine(view, sampler, shape);
+    ASSERT_NE(routine, nullptr) << what << " W=" << width;
+    for (uint32_t n = 0; n < batches; ++n) {
+      const Batch b = gen.batch(width, arrayed);
+      const SampleLanes lanes = b.lanes();
+      std::vector<uint32_t> out(4 * width, 0xDEADBEEFu);
+      routine(view, sampler, lanes, out.data());
+      for (uint32_t k = 0; k < width; ++k) {
+        if (!(b.active >> k & 1)) {
+          for (uint32_t c = 0; c < 4; ++c) ASSERT_EQ(out[c * width + k], 0u) << what << " inactive " << k;
+          continue;
+        }
+        const TexelValue want = sampleImage(view, sampler, b.request(k));
+        for (uint32_t c = 0; c < 4; ++c)
+          ASSERT_EQ(out[c * width + k], want.u[c])
+              << what << " W=" << width << " component " << c << ": routine " << std::bit_cast<float>(out[c * width + k])
+              << ", reference " << want.f[c] << "; " << describe(b, k);
+      }
+    }
+  }
+}
+
+// Random bytes make every kind of float texel too: NaN, ±Inf, subnormal halves and floats.
+const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_B8G8R8A8_UNORM,      VK_FORMAT_R8G8B8A8_SRGB,
+                             VK_FORMAT_B8G8R8A8_SRGB,       VK_FORMAT_R8_UNORM,            VK_FORMAT_R8G8_UNORM,
+                             VK_FORMAT_R16_SFLOAT,          VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
+                             VK_FORMAT_R32G32B32A32_SFLOAT};
+const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                                       VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+
+// Every filter pair x mipmap mode x address-mode pair, on each format and view type, with the
+// sampler's own bias and LOD clamps varied too.
+TEST(BatchSampler, MatchesReferenceBitForBit) {
+  Generator gen(20261124);
+  uint32_t combination = 0;
+  for (VkFormat format : kFormats)
+    for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY}) {
+      const uint32_t width = 7 + gen.below(40), height = 3 + gen.below(40);
+      const uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 3 : 1;
+      const uint32_t levels = 1 + gen.below(6);
+      RandomView rv(format, type, width, height, layers, levels, gen.rng());
+      ASSERT_NE(rv.view.state.fastSampling, 0u);
+      for (VkFilter mag : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+        for (VkFilter min : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+          for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+            for (VkSamplerAddressMode u : kModes)
+              for (VkSamplerAddressMode v : kModes) {
+                const float bias = gen.below(3) == 0 ? gen.uniform(-4.0f, 4.0f) : 0.0f;
+                const float minLod = gen.below(3) == 0 ? gen.uniform(0.0f, 2.0f) : 0.0f;
+                const float maxLod = gen.below(3) == 0 ? gen.uniform(0.0f, 4.0f) : VK_LOD_CLAMP_NONE;
+                const abi::SamplerState sampler = makeSampler(mag, min, mip, u, v, bias, minLod, maxLod);
+                const std::string what = "format " + std::to_string(format) + " view type " + std::to_string(type) +
+                                         " " + std::to_string(width) + "x" + std::to_string(height) + " levels " +
+                                         std::to_string(levels) + " mag " + std::to_string(mag) + " min " +
+                                         std::to_string(min) + " mip " + std::to_string(mip) + " address " +
+                                         std::to_string(u) + "/" + std::to_string(v);
+                expectSameAsReference(rv.view.state, sampler, gen, 6, what);
+                ++combination;
+              }
+    }
+  EXPECT_EQ(combination, 10u * 2 * 2 * 2 * 2 * 3 * 3);
+}
+
+// Many batches on one common state (trilinear, REPEAT), to reach rare coordinate and LOD cases.
+TEST(BatchSampler, TrilinearRepeatManyBatches) {
+  Generator gen(7);
+  RandomView rv(VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 45, 29, 1, 6, gen.rng());
+  const abi::SamplerState sampler =
+      makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                  VK_SAMPLER_ADDRESS_MODE_REPEAT);
+  expectSameAsReference(rv.view.state, sampler, gen, 3000, "trilinear repeat");
+}
+
+// State outside what the routines compute gets no routine (the caller then runs the reference).
+TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
+  Generator gen(3);
+  RandomView rv(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, gen.rng());
+  const abi::SamplerState common = makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                               VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+  SampleShape shape;
+  shape.width = 8;
+  ASSERT_NE(findSampleRoutine(rv.view.state, common, shape), nullptr);
+
+  // Sampler state: a border, unnormalized coordinates, a min/max reduction.
+  abi::SamplerState border = makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+  EXPECT_EQ(findSampleRoutine(rv.view.state, border, shape), nullptr);
+  abi::SamplerState mirrorClamp = makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                              VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                              VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE);
+  EXPECT_EQ(findSampleRoutine(rv.view.state, mirrorClamp, shape), nullptr);
+  abi::SamplerState unnormalized = common;
+  unnormalized.unnormalizedCoordinates = VK_TRUE;
+  EXPECT_EQ(classifySamplerForRoutines(unnormalized), 0u);
+  abi::SamplerState reduction = common;
+  reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
+  EXPECT_EQ(classifySamplerForRoutines(reduction), 0u);
+
+  // Instruction shape: gathers, Dref, other dimensionalities, other widths.
+  for (int i = 0; i < 4; ++i) {
+    SampleShape other = shape;
+    if (i == 0) other.sample = false;
+    if (i == 1) other.compare = true;
+    if (i == 2) other.coordCount = 3;
+    if (i == 3) other.width = 2;
+    EXPECT_EQ(findSampleRoutine(rv.view.state, common, other), nullptr) << i;
+  }
+
+  // View state: a swizzle, other formats, other view types, several samples, no memory.
+  SamplingTestView swizzled(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+  swizzled.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A);
+  EXPECT_EQ(classifyViewForRoutines(swizzled.state), 0u);
+  for (VkFormat other : {VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R16G16B16A16_UNORM,
+                         VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R8_SRGB})
+    EXPECT_EQ(classifyViewForRoutines(SamplingTestView(other, VK_IMAGE_VIEW_TYPE_2D, 8, 8).state), 0u) << other;
+  EXPECT_EQ(classifyViewForRoutines(SamplingTestView(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_3D, 8, 8, 8).state),
+            0u);
+  EXPECT_EQ(classifyViewForRoutines(
+                SamplingTestView(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_CUBE, 8, 8, 1, 6).state),
+            0u);
+  SamplingTestView multisampled(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+  multisampled.state.samples = 4;
+  EXPECT_EQ(classifyViewForRoutines(multisampled.state), 0u);
+  SamplingTestView unbound(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+  unbound.state.levels[0].base = nullptr;
+  EXPECT_EQ(classifyViewForRoutines(unbound.state), 0u);
+  // A view never classified (fastSampling 0) has no routine either.
+  abi::ImageViewState unclassified = rv.view.state;
+  unclassified.fastSampling = 0;
+  EXPECT_EQ(findSampleRoutine(unclassified, common, shape), nullptr);
+}
+
+}  // namespace
+}  // namespace tessera
