@@ -29,6 +29,7 @@ struct StageOutcome {
 std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
                                                          const PipelineLayout* layout, PipelineCacheStore* cache,
                                                          const uint32_t* colorBlend, uint32_t colorSamples,
+                                                         const VkPipelineVertexInputStateCreateInfo* vertexInput,
                                                          bool cacheOnly, bool* hit,
                                                          bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
@@ -45,6 +46,25 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
   if (req.stage == jit::GraphicsStage::Fragment) {
     std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
     req.interface.colorSamples = colorSamples;
+  }
+  if (req.stage == jit::GraphicsStage::Vertex && vertexInput) {
+    // The kernel fetches the attributes it can decode itself (GraphicsFacts::fetchedLocations).
+    jit::ShaderInterface& in = req.interface;
+    for (uint32_t i = 0; i < vertexInput->vertexBindingDescriptionCount; ++i) {
+      const VkVertexInputBindingDescription& b = vertexInput->pVertexBindingDescriptions[i];
+      if (b.binding >= raster::kMaxVertexBindings) continue;
+      if (in.vertexBindings.size() <= b.binding) in.vertexBindings.resize(b.binding + 1);
+      in.vertexBindings[b.binding].perInstance = b.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
+    }
+    if (const auto* d = findInChain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(
+            vertexInput->pNext, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT))
+      for (uint32_t i = 0; i < d->vertexBindingDivisorCount; ++i)
+        if (d->pVertexBindingDivisors[i].binding < in.vertexBindings.size())
+          in.vertexBindings[d->pVertexBindingDivisors[i].binding].divisor = d->pVertexBindingDivisors[i].divisor;
+    for (uint32_t i = 0; i < vertexInput->vertexAttributeDescriptionCount && i < raster::kMaxVertexAttributes; ++i) {
+      const VkVertexInputAttributeDescription& a = vertexInput->pVertexAttributeDescriptions[i];
+      in.vertexAttributes.push_back({a.location, a.binding, a.offset, uint32_t(a.format)});
+    }
   }
   req.external = cache;
   req.cacheOnly = cacheOnly;
@@ -133,7 +153,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
-    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
+    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples, info.pVertexInputState,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
     if (i < 3) outcome.stageHit[i] = hit;
@@ -152,6 +172,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   }
   s.vertexShader = g.vertex->vertex;
   std::memcpy(s.vertexOutputComponents, g.vertex->facts.outputComponents, sizeof(s.vertexOutputComponents));
+  s.vertexFetchedLocations = g.vertex->facts.fetchedLocations;
   if (g.geometry) {  // "Geometry Shading": between vertex shading and rasterization
     const jit::GraphicsFacts& f = g.geometry->facts;
     s.geometryShader = g.geometry->geometry;

@@ -182,14 +182,25 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   batch.clipDistance = clip.data();
   batch.cullDistance = cull.data();
   batch.outputs = outputs.data();
+  // The attributes the kernel does not fetch itself (jit::GraphicsFacts::fetchedLocations).
   AttributeFetch fetch[kMaxVertexAttributes];
-  for (uint32_t a = 0; a < s.attributeCount; ++a) fetch[a] = planFetch(s, s.attributes[a]);
+  uint32_t fetchCount = 0;
+  for (uint32_t a = 0; a < s.attributeCount; ++a)
+    if (!(s.attributes[a].location < 32 && (s.vertexFetchedLocations >> s.attributes[a].location & 1)))
+      fetch[fetchCount++] = planFetch(s, s.attributes[a]);
+  abi::VertexBuffer buffers[abi::kMaxVertexBuffers];
+  if (s.vertexFetchedLocations) {
+    static_assert(abi::kMaxVertexBuffers == kMaxVertexBindings);
+    for (uint32_t b = 0; b < kMaxVertexBindings; ++b)
+      buffers[b] = {s.bindings[b].base, s.bindings[b].base ? s.bindings[b].size : 0, s.bindings[b].stride, 0};
+    batch.buffers = buffers;
+  }
   for (size_t first = begin; first < end; first += W) {
     const uint32_t count = uint32_t(std::min<size_t>(W, end - first));
     batch.count = count;
     for (uint32_t lane = 0; lane < W; ++lane) batch.vertexIndex[lane] = lane < count ? vertexIndices[first + lane] : 0;
     // Attribute by attribute, lane by lane: the attribute's plan stays in registers.
-    for (uint32_t a = 0; a < s.attributeCount; ++a) {
+    for (uint32_t a = 0; a < fetchCount; ++a) {
       uint32_t* words = &inputs[size_t(fetch[a].location) * 4 * W];
       for (uint32_t lane = 0; lane < count; ++lane) {
         uint32_t v[4];

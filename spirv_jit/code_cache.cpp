@@ -93,6 +93,11 @@ void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
   h.u64(r.optimize);
   for (uint32_t b : r.interface.colorBlend) h.u64(b);
   h.u64(r.interface.colorSamples);
+  h.u64(r.interface.vertexAttributes.size());
+  for (const ShaderInterface::VertexAttributeInput& a : r.interface.vertexAttributes)
+    h.u64(a.location), h.u64(a.binding), h.u64(a.offset), h.u64(a.format);
+  h.u64(r.interface.vertexBindings.size());
+  for (const ShaderInterface::VertexBindingInput& b : r.interface.vertexBindings) h.u64(b.perInstance), h.u64(b.divisor);
   h.str(r.entryPoint);
   h.bytes(r.spirv.data(), r.spirv.size_bytes());
   // Specialization: the value bytes by constant id, in id order.
@@ -251,6 +256,7 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
+    if (o.kind == ObjectKind::Vertex) u32(f.fetchedLocations);
     if (o.kind == ObjectKind::Geometry) {
       const GraphicsFacts::Geometry& g = f.geometry;
       u32(g.inputVertices);
@@ -339,6 +345,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     f.canDiscard = bits & kCanDiscard;
     f.hasSideEffects = bits & kHasSideEffects;
     f.earlyFragmentTests = bits & kEarlyFragmentTests;
+    if (o.kind == ObjectKind::Vertex && !u32(&f.fetchedLocations)) return false;
     if (o.kind == ObjectKind::Geometry) {
       // The draw loop sizes its buffers with these: refuse what a compile never produces.
       GraphicsFacts::Geometry& g = f.geometry;

@@ -558,8 +558,10 @@ void Translator::setupGraphicsEnvironment() {
   // Inputs: batch words -> per-lane slots.
   if (geometry) {
     loadGeometryInputs();
+  } else if (vertex) {
+    loadVertexInputs(batchField(offsetof(abi::VertexBatch, inputs), ptrTy));
   } else if (!inputLeaves_.empty()) {
-    llvm::Value* inputs = batchField(vertex ? offsetof(abi::VertexBatch, inputs) : offsetof(abi::FragmentBatch, inputs), ptrTy);
+    llvm::Value* inputs = batchField(offsetof(abi::FragmentBatch, inputs), ptrTy);
     for (const InterfaceLeaf& l : inputLeaves_) {
       llvm::Value* src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs, (l.location * 4 + l.component) * width());
       llvm::Value* words = B.CreateAlignedLoad(vi, src, llvm::Align(4));

@@ -222,6 +222,9 @@ class Translator {
 
   // Graphics entries (translate_graphics.cpp).
   void setupGraphicsEnvironment();
+  // Vertex stages: each input leaf into its private slot, fetched from the vertex buffers by the
+  // kernel where the attribute's format allows, else read from `inputs` (translate_vertex_fetch.cpp).
+  void loadVertexInputs(llvm::Value* inputs);
   void emitGraphicsEpilogue();
   // A graphics output leaf's value as the words the batch carries (<W x i32>).
   llvm::Value* outputLeafWords(const InterfaceLeaf& l);

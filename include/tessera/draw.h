@@ -111,6 +111,9 @@ struct DrawState {
   abi::FragmentBatchFn fragmentShader = nullptr;  // null: no fragment shader (depth only)
   FragmentInterface fragment;
   uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};
+  // Bit l: the vertex kernel fetches the attribute at location l itself from
+  // abi::VertexBatch::buffers (jit::GraphicsFacts::fetchedLocations); the draw does not.
+  uint32_t vertexFetchedLocations = 0;
   const abi::BoundResources* resources = nullptr;  // graphics bind point
 
   VertexBinding bindings[kMaxVertexBindings];

@@ -144,6 +144,17 @@ constexpr uint32_t kSecondColorLocation = kMaxColorAttachments;
 static_assert(kSecondColorLocation < kMaxInterfaceLocations);
 constexpr uint32_t kMaxClipDistances = 8;
 
+// One vertex buffer binding as the vertex kernel reads it when it fetches attributes itself
+// (GraphicsFacts::fetchedLocations): the bound memory from its offset, the bytes readable there
+// and the binding's stride, read at run time (so dynamic strides need no other kernel).
+struct VertexBuffer {
+  const uint8_t* base;   // null: nothing bound (every fetch reads (0, 0, 0, 1))
+  uint64_t size;         // a fetch whose bytes do not all lie below this reads (0, 0, 0, 1)
+  uint32_t stride;
+  uint32_t reserved;
+};
+constexpr uint32_t kMaxVertexBuffers = 32;  // maxVertexInputBindings
+
 // W vertices: lane i shades vertex vertexIndex[i]; lanes >= count are inactive.
 struct VertexBatch {
   const BoundResources* resources;
@@ -160,6 +171,7 @@ struct VertexBatch {
   float* clipDistance;      // out: ClipDistance[d], [d * W + i]
   float* cullDistance;      // out: CullDistance[d], [d * W + i]
   uint32_t* outputs;        // out: user outputs by location, SoA as above
+  const VertexBuffer* buffers;  // by binding number: what the kernel fetches itself reads
 };
 using VertexBatchFn = void (*)(VertexBatch* batch);
 

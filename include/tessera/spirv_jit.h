@@ -35,6 +35,20 @@ struct ShaderInterface {
   // Fragment stages: the pipeline's rasterizationSamples; the kernel's own attachment writes
   // are compiled for 1 or 4 samples per pixel (GraphicsFacts::directSamples).
   uint32_t colorSamples = 1;
+  // Vertex stages: the pipeline's vertex input state ("Vertex Input Description"). The kernel
+  // fetches and decodes the attributes whose formats it can decode itself (their locations in
+  // GraphicsFacts::fetchedLocations) from abi::VertexBatch::buffers; the others arrive decoded
+  // in VertexBatch::inputs. Addresses, sizes and strides are read at run time.
+  struct VertexAttributeInput {
+    uint32_t location = 0, binding = 0, offset = 0;
+    uint32_t format = 0;  // VkFormat
+  };
+  struct VertexBindingInput {
+    bool perInstance = false;  // VK_VERTEX_INPUT_RATE_INSTANCE
+    uint32_t divisor = 1;      // VK_EXT_vertex_attribute_divisor (0: always firstInstance's element)
+  };
+  std::vector<VertexAttributeInput> vertexAttributes;
+  std::vector<VertexBindingInput> vertexBindings;  // by binding number
 
   const DescriptorBinding* find(uint32_t set, uint32_t binding) const {
     for (const DescriptorBinding& b : bindings)
@@ -145,6 +159,9 @@ struct GraphicsFacts {
   // The samples per pixel of the attachments those writes address (1 or 4): the draw loop
   // names an attachment only when the draw rasterizes with this many samples.
   uint8_t directSamples = 1;
+  // Vertex stages: bit l: the kernel fetches and decodes the attribute at location l itself
+  // (ShaderInterface::vertexAttributes); the caller leaves VertexBatch::inputs' location l unset.
+  uint32_t fetchedLocations = 0;
   // Geometry stages ("Geometry Shading"): the execution modes and the emitted record's layout
   // (abi::GeometryBatch). inputVertices: 1 points, 2 lines, 4 lines with adjacency, 3
   // triangles, 6 triangles with adjacency. outputTopology: 0 points, 1 line strip, 2 triangle
