@@ -225,6 +225,16 @@ void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b)
   }
 }
 
+// Whether every sample of every pixel of the block is covered (with one sample, coverage
+// 0xFFFF says so already).
+inline bool everySampleCovered(const BlockPixels& b, uint32_t samples) {
+  if (samples == 1) return true;
+  const uint32_t all = (1u << samples) - 1;
+  uint32_t missing = 0;
+  for (int l = 0; l < kBlockLanes; ++l) missing |= b.sampleCoverage[l] ^ all;
+  return missing == 0;
+}
+
 // Where the blocks and 16x16 squares covering [lo, hi) start on one axis. Quads (and so
 // blocks) must start at even pixels (derivatives pair the pixels of a quad), not at multiples
 // of 4: a small triangle whose span starts at 2 mod 4 takes one block instead of two when the
@@ -276,11 +286,11 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
           if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
-          if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && st.samples == 1) {
+          if (centroids) blockCentroids(st, edges, b);
+          if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
             continue;
           }
-          if (centroids) blockCentroids(st, edges, b);
           for (uint32_t first = 0; first < kBlockLanes; first += W) {
             const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
             if (!(b.coverage & laneMask)) continue;
@@ -455,18 +465,27 @@ void FragmentStage::setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by
     if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
 }
 
-// A wholly covered single-sample block whose only work is the kernel's (wholeBlocksInKernel_):
-// the batch fields shadeBlockBatch would set, without per-lane coverage, tests or writes. Every
-// lane is covered with its one sample; the kernel writes the attachments (FragmentBatch::direct).
+// A block whose pixels have every sample covered and whose only work is the kernel's
+// (wholeBlocksInKernel_): the batch fields shadeBlockBatch would set, without per-lane coverage,
+// tests or writes. Every lane is covered with all its samples (1 or 4; the sample mask keeps
+// them all); the kernel writes the attachments (FragmentBatch::direct, every sample of every
+// lane with 4), and the Centroid location of a fully covered pixel is its centre.
 void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b) {
   const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const uint32_t allSamples = (1u << samples) - 1;
+  static constexpr uint32_t kFourSamples[abi::kMaxSimdWidth] = {0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF,
+                                                                0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF};
   abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   fb.inputs = inputs_.data();
   fb.outputs = outputs_.data();
+  fb.directSamples = directColor_ && samples > 1 ? kFourSamples : nullptr;
   const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
-  for (uint32_t j = 0; j < W; ++j) fb.sampleMaskIn[j] = 1;  // SampleMaskIn: the one sample
+  for (uint32_t j = 0; j < W; ++j) fb.sampleMaskIn[j] = allSamples;  // SampleMaskIn: the covered samples
+  if (samples > 1)
+    for (uint32_t j = 0; j < W; ++j) fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   for (uint32_t first = 0; first < kBlockLanes; first += W) {
     fb.coverage = all;
@@ -482,8 +501,8 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
     interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
     setDirectRows(fb, bx, by, first);
     s_->fragmentShader(&fb);
-    // "Sample Counting": each lane left alive passed with its one sample.
-    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all));
+    // "Sample Counting": each lane left alive passed with all its samples.
+    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all)) * samples;
   }
 }
 

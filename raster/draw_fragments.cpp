@@ -193,8 +193,11 @@ void FragmentStage::retarget(const DrawState& state) {
   const uint8_t coordReads = s_->fragmentShader ? s_->fragment.fragCoordReads : 0;
   laneNeeds_ = (testsEnabled_ || loopWrites ? kLanePixels | kLaneSampleZ : 0u) | (coordReads & 3 ? kLaneFragXY : 0u) |
                (coordReads & 0xC ? kLaneFragZW : 0u);
-  wholeBlocksInKernel_ = blocks_ && s_->fragmentShader && samples == 1 && !testsEnabled_ && !loopWrites &&
-                         !afterShaderChangesCoverage && (s_->sampleMask & 1);
+  // With 4 samples only a kernel compiled for them (its own writes address each sample).
+  const uint32_t allSamples = (1u << samples) - 1;
+  wholeBlocksInKernel_ = blocks_ && s_->fragmentShader && (samples == 1 || samples == s_->fragment.directSamples) &&
+                         !testsEnabled_ && !loopWrites && !afterShaderChangesCoverage &&
+                         (s_->sampleMask & allSamples) == allSamples;
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
