@@ -174,15 +174,11 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
 TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool perspective, bool linearWeights,
                                       bool sampleDepths, BlockPixels& b) {
-  // Two loops: the int64 -> double conversions have no vector form before AVX-512, and apart
-  // from them the rest vectorizes at every width.
+  // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
+  // (the same values), so that the loops vectorize at every width.
   double lin[3][kBlockLanes];
-  for (int l = 0; l < kBlockLanes; ++l) {
-    const int64_t values[3] = {b.edge[0][l], b.edge[1][l], b.edge[2][l]};
-    double at[3];
-    pixel::windowBarycentrics(values, e.invArea2, at);
-    for (int k = 0; k < 3; ++k) lin[k][l] = at[k];
-  }
+  for (int l = 0; l < kBlockLanes; ++l)
+    for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(b.edge[k][l]) * e.invArea2;
   for (int l = 0; l < kBlockLanes; ++l) {
     const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
     b.z[l] = pixel::depthAt(t, at);
@@ -195,10 +191,8 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   // "Depth Test" compares each sample's own depth: the plane at each sample location.
   for (uint32_t smp = 0; smp < e.samples; ++smp)
     for (int l = 0; l < kBlockLanes; ++l) {
-      const int64_t values[3] = {b.edge[0][l] + e.sampleOffset[0][smp], b.edge[1][l] + e.sampleOffset[1][smp],
-                                 b.edge[2][l] + e.sampleOffset[2][smp]};
       double at[3];
-      pixel::windowBarycentrics(values, e.invArea2, at);
+      for (int k = 0; k < 3; ++k) at[k] = pixel::exactDouble(b.edge[k][l] + e.sampleOffset[k][smp]) * e.invArea2;
       b.sampleZ[smp][l] = pixel::depthAt(t, at);
     }
 }

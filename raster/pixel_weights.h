@@ -29,6 +29,23 @@ TESSERA_PIXEL_INLINE bool triangleEdges(const SetupTriangle& t, rules::EdgeFunct
   return true;
 }
 
+// static_cast<double>(v), bit for bit, from operations that have vector forms with AVX2 (the
+// int64 -> double conversion has none before AVX-512, which keeps a loop containing it
+// scalar): the high 32 bits (signed) and the low 32 bits become exact doubles through the
+// exponent bias trick, hi * 2^32 - 2^52 and 2^52 + lo, and their sum is the exact value rounded
+// once, as the conversion rounds it (tests/unit/raster/interpolation_test.cpp compares them).
+TESSERA_PIXEL_INLINE double exactDouble(int64_t v) {
+  const uint64_t u = static_cast<uint64_t>(v);
+  const uint64_t hiBits = (u >> 32) ^ 0x4530000080000000ull;            // 2^84 + 2^63 + hi * 2^32
+  const uint64_t loBits = (u & 0xFFFFFFFFull) | 0x4330000000000000ull;  // 2^52 + lo
+  const uint64_t biasBits = 0x4530000080100000ull;                      // 2^84 + 2^63 + 2^52
+  double hi, lo, bias;
+  __builtin_memcpy(&hi, &hiBits, 8);
+  __builtin_memcpy(&lo, &loBits, 8);
+  __builtin_memcpy(&bias, &biasBits, 8);
+  return (hi - bias) + lo;
+}
+
 // Barycentric coordinates of a location in the (snapped) set-up triangle from its three exact
 // edge values: a_k = A(p, v_(k+1), v_(k+2)) / A(v_0, v_1, v_2).
 TESSERA_PIXEL_INLINE void windowBarycentrics(const int64_t edge[3], double invArea2, double lin[3]) {

@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
 
+#include "pixel_weights.h"
 #include "raster_test_support.h"
 
 namespace tessera::raster {
@@ -139,6 +143,26 @@ TEST(RasterInterpolation, ClippingShaderOutputs_NoPerspectiveIsLinearInFramebuff
   for (const auto& [p, f] : r.fragment) {
     const float* l = f.quad.baryLinear[f.slot];
     EXPECT_NEAR(l[0] + l[1] + l[2], 1.0, 1e-5);
+  }
+}
+
+// The block walker converts edge values with pixel::exactDouble so that its loops vectorize;
+// windowBarycentrics (the reference quad walker's) converts them with static_cast. Both must give
+// the same double for every int64 ("Basic Polygon Rasterization" barycentrics are computed from
+// exact edge values), including values past 2^53 that round, ties and the extremes.
+TEST(RasterInterpolation, BasicPolygonRasterization_ExactDoubleEqualsTheConversion) {
+  std::vector<int64_t> values = {0, 1, -1, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                                 (int64_t(1) << 53) + 1, -(int64_t(1) << 53) - 1, (int64_t(1) << 54) + 2,
+                                 (int64_t(1) << 54) + 6, int64_t(0xFFFFFFFF), -int64_t(0xFFFFFFFF), int64_t(1) << 32,
+                                 -(int64_t(1) << 32), (int64_t(1) << 62) + 1025};
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    const int shift = int(rng() % 64);
+    values.push_back(int64_t(rng()) >> shift);  // every magnitude, both signs
+  }
+  for (int64_t v : values) {
+    const double expected = static_cast<double>(v), got = pixel::exactDouble(v);
+    ASSERT_EQ(std::memcmp(&expected, &got, 8), 0) << v;
   }
 }
 
