@@ -132,13 +132,18 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
   std::unique_ptr<LoadedCode> code;
 };
 
-// "TSO6": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
+// "TSO7": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
 // checksum), TSO3 no FragCoord reads, direct colour locations or their blend states, TSO4 no
-// geometry stages, TSO5 an unkeyed checksum (XXH3-64) instead of the HMAC (cache_digest.h).
-constexpr uint32_t kObjectMagic = 0x54534f36;
+// geometry stages, TSO5 an unkeyed checksum (XXH3-64) instead of the HMAC (cache_digest.h),
+// TSO6 no vertex fetch (fetchedLocations).
+constexpr uint32_t kObjectMagic = 0x54534f37;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
-constexpr size_t kRecentPrograms = 256;
+// Programs kept linked after their last pipeline is gone (CodeCache::recent_). A FIFO smaller
+// than an application's working set of stages relinks every one of them when the application
+// cycles through its pipelines (200 pipelines of two stages did with 256): 1024 covers a few
+// hundred pipelines at a few KiB of code each.
+constexpr size_t kRecentPrograms = 1024;
 
 }  // namespace
 
