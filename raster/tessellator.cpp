@@ -160,9 +160,9 @@ void tessellateTriangles(const TessMode& mode, const float outer[4], const float
 
 // "Quad Tessellation". The ring is walked (0,0) -> (1,0) -> (1,1) -> (0,1): side 0 the v = 0
 // edge (TessLevelOuter[1]), side 1 u = 1 (TessLevelOuter[2]), side 2 v = 1 (TessLevelOuter[3]),
-// side 3 u = 0 (TessLevelOuter[0]). The inner grid's vertical lines come from
-// TessLevelInner[1] (the v = 0 and v = 1 edges' subdivision), its horizontal lines from
-// TessLevelInner[0].
+// side 3 u = 0 (TessLevelOuter[0]). The inner grid's u positions come from TessLevelInner[0]
+// and its v positions from TessLevelInner[1] (the chapter's figure puts IL0 on the horizontal
+// inner edges and IL1 on the vertical ones; the CTS's reference coordinates agree).
 void tessellateQuads(const TessMode& mode, const float outer[4], const float inner[2], Builder& b) {
   EdgeSubdivision o[4];
   for (uint32_t i = 0; i < 4; ++i) o[i] = subdivideLevel(mode.spacing, outer[i]);
@@ -173,8 +173,8 @@ void tessellateQuads(const TessMode& mode, const float outer[4], const float inn
     b.triangle(a, d, e);
     return;
   }
-  const std::vector<float> vs = edgePositions(mode.spacing, innerSubdivision(mode.spacing, inner[0]));
-  const std::vector<float> us = edgePositions(mode.spacing, innerSubdivision(mode.spacing, inner[1]));
+  const std::vector<float> us = edgePositions(mode.spacing, innerSubdivision(mode.spacing, inner[0]));
+  const std::vector<float> vs = edgePositions(mode.spacing, innerSubdivision(mode.spacing, inner[1]));
   const uint32_t n = uint32_t(us.size() - 1), m = uint32_t(vs.size() - 1);
 
   // Outer ring. Side s's point at t: (t, 0), (1, t), (1 - t, 1), (0, 1 - t).

@@ -350,15 +350,16 @@ TEST(Tessellator, InnerTrianglesAndInnerGridWhereTheChapterPutsThem) {
     for (const TessCoord& c : t.coords) centre |= std::abs(c.u - 1.0 / 3) < 1e-6 && std::abs(c.v - 1.0 / 3) < 1e-6;
     EXPECT_EQ(centre, uint32_t(level) % 2 == 0) << level;
   }
-  // "Quad Tessellation": the inner grid lines at u = i / n (TessLevelInner[1]) and v = j / m
-  // (TessLevelInner[0]) with equal spacing.
+  // "Quad Tessellation": the inner grid lines at u = i / n (TessLevelInner[0], the horizontal
+  // inner edges' IL0 in the chapter's figure) and v = j / m (TessLevelInner[1]) with equal
+  // spacing.
   const Tessellation q = run(modeOf(TessDomain::Quads, TessSpacing::Equal), {1, 1, 1, 1}, {3, 5});
   std::set<std::pair<float, float>> inside;
   for (const TessCoord& c : q.coords)
     if (c.u > 0 && c.u < 1 && c.v > 0 && c.v < 1) inside.insert({c.u, c.v});
   std::set<std::pair<float, float>> expected;
-  for (int i = 1; i < 5; ++i)
-    for (int j = 1; j < 3; ++j) expected.insert({float(i / 5.0), float(j / 3.0)});
+  for (int i = 1; i < 3; ++i)
+    for (int j = 1; j < 5; ++j) expected.insert({float(i / 3.0), float(j / 5.0)});
   ASSERT_EQ(inside.size(), expected.size());
   auto e = expected.begin();
   for (const auto& p : inside) {
