@@ -88,7 +88,13 @@ bool completeForTargets(const raster::DrawState& recorded, const RenderTargets& 
   raster::Rect& sc = s.raster.scissor;
   sc = {std::max(sc.x0, t.renderArea.x0), std::max(sc.y0, t.renderArea.y0), std::min(sc.x1, t.renderArea.x1),
         std::min(sc.y1, t.renderArea.y1)};
-  if (sc.x0 >= sc.x1 || sc.y0 >= sc.y1) return false;
+  // An empty scissor rejects every fragment, but the vertex processing stages still run and
+  // their stores and atomics happen ("Scissor Test" is per fragment): rasterization only is
+  // discarded.
+  if (sc.x0 >= sc.x1 || sc.y0 >= sc.y1) {
+    sc = {t.renderArea.x0, t.renderArea.y0, t.renderArea.x0, t.renderArea.y0};
+    s.rasterizerDiscard = true;
+  }
   s.raster.depthFormat = t.depth.base ? t.depth.format : VK_FORMAT_UNDEFINED;
   return true;
 }

@@ -1,4 +1,4 @@
-// vkCreateGraphicsPipelines: compiles the vertex, geometry and fragment stages (spirv_jit) and turns the
+// vkCreateGraphicsPipelines: compiles the vertex, tessellation, geometry and fragment stages (spirv_jit) and turns the
 // fixed-function create infos into the draw loop's state (raster::DrawState). State the
 // pipeline declares dynamic is left for the command buffer to supply at draw time.
 #include <chrono>
@@ -22,7 +22,7 @@ namespace {
 
 // How the pipeline's stages were found: stageHit[i] for pStages[i].
 struct StageOutcome {
-  bool stageHit[3] = {};
+  bool stageHit[5] = {};
   bool compileRequired = false;
 };
 
@@ -34,9 +34,11 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
                                                          bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
-  req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT     ? jit::GraphicsStage::Vertex
-              : stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT ? jit::GraphicsStage::Geometry
-                                                            : jit::GraphicsStage::Fragment;
+  req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT                    ? jit::GraphicsStage::Vertex
+              : stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT                ? jit::GraphicsStage::Geometry
+              : stage.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT    ? jit::GraphicsStage::TessControl
+              : stage.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT ? jit::GraphicsStage::TessEval
+                                                                           : jit::GraphicsStage::Fragment;
   req.spirv = src.code;
   req.entryPoint = src.entryPoint;
   req.specialization = src.specialization;
@@ -148,23 +150,64 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT &&
-        st.stage != VK_SHADER_STAGE_GEOMETRY_BIT) {
-      *message = "only vertex, geometry and fragment shader stages are supported";
+        st.stage != VK_SHADER_STAGE_GEOMETRY_BIT && st.stage != VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT &&
+        st.stage != VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
+      *message = "only vertex, tessellation, geometry and fragment shader stages are supported";
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
     auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples, info.pVertexInputState,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
-    if (i < 3) outcome.stageHit[i] = hit;
+    if (i < 5) outcome.stageHit[i] = hit;
     if (required) {
       outcome.compileRequired = true;
       return VK_PIPELINE_COMPILE_REQUIRED;
     }
     if (!program) return VK_ERROR_UNKNOWN;
-    (st.stage == VK_SHADER_STAGE_VERTEX_BIT     ? g.vertex
-     : st.stage == VK_SHADER_STAGE_GEOMETRY_BIT ? g.geometry
-                                                : g.fragment) = std::move(program);
+    (st.stage == VK_SHADER_STAGE_VERTEX_BIT                      ? g.vertex
+     : st.stage == VK_SHADER_STAGE_GEOMETRY_BIT                  ? g.geometry
+     : st.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT      ? g.tessControl
+     : st.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT   ? g.tessEval
+                                                                 : g.fragment) = std::move(program);
+  }
+  if (bool(g.tessControl) != bool(g.tessEval)) {
+    *message = "a pipeline with one tessellation stage needs the other";
+    return VK_ERROR_UNKNOWN;
+  }
+  if (g.tessControl) {  // "Tessellation": after vertex shading, before the geometry stage
+    const jit::GraphicsFacts::Tessellation& c = g.tessControl->facts.tessellation;
+    const jit::GraphicsFacts::Tessellation& e = g.tessEval->facts.tessellation;
+    raster::TessellationInterface& t = s.tessellation;
+    s.tessControlShader = g.tessControl->tessControl;
+    s.tessEvalShader = g.tessEval->vertex;
+    // Modes may come from either stage (if from both, they are the same).
+    t.outputVertices = c.outputVertices ? c.outputVertices : e.outputVertices;
+    t.domain = c.domain ? c.domain : e.domain;
+    t.spacing = c.spacing ? c.spacing : e.spacing;
+    const uint8_t order = c.order ? c.order : e.order;
+    t.clockwise = order == 1;
+    t.pointMode = c.pointMode || e.pointMode;
+    t.patchBytes = c.patchBytes;
+    t.usesBarrier = c.usesBarrier;
+    t.controlStackBytes = g.tessControl->stackBytes;
+    t.runControl = &jit::runTessControlPatch;
+    if (t.outputVertices == 0 || t.outputVertices > abi::kMaxPatchVertices || t.domain == 0 || t.spacing == 0) {
+      *message = "tessellation shaders without OutputVertices, a domain or a spacing mode";
+      return VK_ERROR_UNKNOWN;
+    }
+    std::memcpy(t.controlInputComponents, g.tessControl->facts.inputComponents, sizeof(t.controlInputComponents));
+    std::memcpy(t.evalOutputComponents, g.tessEval->facts.outputComponents, sizeof(t.evalOutputComponents));
+    if (const auto* ts = info.pTessellationState) {
+      t.patchControlPoints = ts->patchControlPoints;
+      if (const auto* origin = findInChain<VkPipelineTessellationDomainOriginStateCreateInfo>(
+              ts->pNext, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
+        t.lowerLeftOrigin = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+    }
+    if (t.patchControlPoints == 0 || t.patchControlPoints > abi::kMaxPatchVertices) {
+      *message = "patchControlPoints outside 1..32 (maxTessellationPatchSize)";
+      return VK_ERROR_UNKNOWN;
+    }
   }
   if (!g.vertex) {
     *message = "a graphics pipeline needs a vertex shader";
@@ -229,10 +272,11 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   if (const auto* ia = info.pInputAssemblyState) {
     s.topology = ia->topology;
     s.primitiveRestart = ia->primitiveRestartEnable;
-    // Patch lists need tessellation, which is not offered. Adjacency topologies (with the
-    // geometryShader feature) draw their primitives with or without a geometry stage.
-    if (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
-      *message = "patch lists need tessellation shaders, which are not supported";
+    // Patch lists go with tessellation, and tessellation with patch lists. Adjacency
+    // topologies (with the geometryShader feature) draw their primitives with or without a
+    // geometry stage.
+    if ((ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) != bool(g.tessControl)) {
+      *message = "patch lists need tessellation shaders, and tessellation shaders a patch list";
       return VK_ERROR_UNKNOWN;
     }
   }
@@ -349,14 +393,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
         f.duration = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
       }
       bool allHit = pCreateInfos[i].stageCount > 0;
-      for (uint32_t k = 0; k < pCreateInfos[i].stageCount; ++k) allHit &= k < 3 && outcome.stageHit[k];
+      for (uint32_t k = 0; k < pCreateInfos[i].stageCount; ++k) allHit &= k < 5 && outcome.stageHit[k];
       VkPipelineCreationFeedback pipelineFeedback = f;
       if (r == VK_SUCCESS && allHit)
         pipelineFeedback.flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
       if (fb->pPipelineCreationFeedback) *fb->pPipelineCreationFeedback = pipelineFeedback;
       for (uint32_t k = 0; k < fb->pipelineStageCreationFeedbackCount; ++k) {
         fb->pPipelineStageCreationFeedbacks[k] = f;
-        if (r == VK_SUCCESS && k < 3 && outcome.stageHit[k])
+        if (r == VK_SUCCESS && k < 5 && outcome.stageHit[k])
           fb->pPipelineStageCreationFeedbacks[k].flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
       }
     }

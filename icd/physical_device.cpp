@@ -78,7 +78,17 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxVertexInputAttributeOffset = 2047;
   l.maxVertexInputBindingStride = 2048;
   l.maxVertexOutputComponents = 128;
-  l.maxTessellationGenerationLevel = 0;
+  // "Tessellation" (raster/tessellator.cpp, raster/draw_tessellation.cpp,
+  // spirv_jit/translate_tessellation.cpp): lavapipe's values. A patch's values travel as
+  // abi::TessPatch: 32 locations of 4 components per vertex and per patch, 32 control points.
+  l.maxTessellationGenerationLevel = 64;  // raster::kMaxTessellationLevel (raster/tessellator.h)
+  l.maxTessellationPatchSize = abi::kMaxPatchVertices;
+  l.maxTessellationControlPerVertexInputComponents = 128;
+  l.maxTessellationControlPerVertexOutputComponents = 128;
+  l.maxTessellationControlPerPatchOutputComponents = 128;
+  l.maxTessellationControlTotalOutputComponents = 4096;
+  l.maxTessellationEvaluationInputComponents = 128;
+  l.maxTessellationEvaluationOutputComponents = 128;
   // "Geometry Shading" (raster/draw_geometry.cpp, spirv_jit/translate_geometry.cpp): lavapipe's
   // values. Inputs and outputs are whole locations of 4 components, up to 32 (128 components);
   // records hold every output of every emitted vertex, so the total only bounds memory.
@@ -259,6 +269,11 @@ FeatureSet supportedFeatures() {
   // Multiview runs each draw once per view (ExecContext::draw), the geometry stage included,
   // which reads ViewIndex from the view's resources like the other stages.
   f.multiviewGeometryShader = true;
+  // Tessellation: patch lists cut into patches, the control stage (one lane per output vertex,
+  // fibers at barriers), the fixed-function tessellator and the evaluation stage, between vertex
+  // shading and the geometry stage on both draw paths. tests/unit/raster/tessellator_test.cpp,
+  // tests/api/tessellation_test.cpp, the CTS's tessellation.*.
+  f.tessellationShader = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

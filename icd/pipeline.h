@@ -15,7 +15,7 @@ namespace tessera {
 // VkPipelineDynamicStateCreateInfo are taken from the command buffer at draw time instead
 // (dynamic.test(state)).
 struct GraphicsPipelineState {
-  std::shared_ptr<const jit::GraphicsProgram> vertex, fragment, geometry;
+  std::shared_ptr<const jit::GraphicsProgram> vertex, fragment, geometry, tessControl, tessEval;
   raster::DrawState base;   // everything but resources, vertex buffer memory and attachments
   uint32_t bindingStride[raster::kMaxVertexBindings] = {};
   VkViewport viewport{};

@@ -292,7 +292,8 @@ struct Scene::Impl {
   VertexIndexList list;
   VertexSlots slots;
   std::vector<Assembled> assembled;
-  std::vector<GeometryOutput> geometry;  // per instance of a group, with a geometry stage
+  std::vector<GeometryOutput> geometry;  // per instance of a group, with a geometry or tessellation stage
+  std::vector<GeometryOutput> tessellated;  // per instance: tessellation's primitives before a geometry stage
   std::deque<abi::BoundResources> layerResources;  // layered draws' resources, until flush()
   // Buffers recycled from draw to draw and scene to scene: shaded vertex groups (free when the
   // pool holds the only reference) and the chunk vectors of flushed windows. Reusing them
@@ -375,12 +376,13 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     // "Geometry Shading": each instance's geometry stage on the pool; its emitted vertices are
     // what the windows draw, its output primitives what is set up.
     std::shared_ptr<std::vector<ShadedVertices>> drawn = shaded;
-    if (s.geometryShader) {
+    if (hasPrimitiveStages(s)) {
       drawn = m.shadedGroup(instances);  // `shaded` is still held: another group
       m.geometry.resize(instances);
+      m.tessellated.resize(instances);
       const auto slotOf = [&](uint32_t position) { return m.slots.slot(position); };
       m.pool.parallelFor(instances, [&](size_t i) {
-        runGeometryStage(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i]);
+        runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
     }
@@ -391,12 +393,12 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
 
     // Primitive assembly, in order; PrimitiveId restarts with each instance.
     m.assembled.clear();
-    if (s.geometryShader)
+    if (hasPrimitiveStages(s))
       for (uint32_t i = 0; i < instances; ++i)
         for (const GeometryPrimitive& p : m.geometry[i].primitives)
           m.assembled.push_back(Assembled{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
                                           i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId});
-    for (uint32_t i = 0; i < instances && !s.geometryShader; ++i) {
+    for (uint32_t i = 0; i < instances && !hasPrimitiveStages(s); ++i) {
       uint32_t primitiveId = 0;
       auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d) {
         m.assembled.push_back(Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++});

@@ -83,7 +83,7 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
         for (uint32_t i = 0; n >= 6 && i < (n - 4) / 2; ++i)
           triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2));
         break;
-      default:  // patches need tessellation, which is not offered
+      default:  // patch lists: only with tessellation (draw_tessellation.cpp)
         break;
     }
   };
@@ -118,10 +118,26 @@ struct GeometryOutput {
 // `in`), raster/draw_geometry.cpp.
 void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                       const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out);
+// "Tessellation" (raster/draw_tessellation.cpp): the patches of one instance (an index list of
+// `count` entries cut into patchControlPoints; slotOf maps a position to its slot in `in`)
+// through the control shader, the tessellator and the evaluation shader; the generated
+// primitives and vertices in `out`, as a geometry stage would leave them.
+void runTessellationStages(const DrawState& s, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
+                           const ShadedVertices& in, GeometryOutput& out);
+// The stages between vertex shading and rasterization that make new primitives: tessellation,
+// then the geometry stage (on the tessellated primitives when both are there; `scratch` holds
+// those).
+inline bool hasPrimitiveStages(const DrawState& s) { return s.geometryShader || s.tessControlShader; }
+void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                        const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
+                        GeometryOutput& scratch);
 // The outputs of the last stage before rasterization, by location (component bits): the
-// geometry stage's when there is one, else the vertex stage's.
+// geometry stage's when there is one, else the tessellation evaluation stage's, else the
+// vertex stage's.
 inline const uint8_t* rasterizedOutputs(const DrawState& s) {
-  return s.geometryShader ? s.geometry.outputComponents : s.vertexOutputComponents;
+  return s.geometryShader      ? s.geometry.outputComponents
+         : s.tessControlShader ? s.tessellation.evalOutputComponents
+                               : s.vertexOutputComponents;
 }
 // "Layered Rendering": the number of layers a geometry stage's Layer may select (the fewest of
 // the attachments'), and the draw's state for the primitives sent to `layer`: every

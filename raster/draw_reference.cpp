@@ -19,7 +19,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   ShadedVertices shaded;
   std::vector<SetupTriangle> setups;
   std::vector<SetupLine> lineSetups;
-  GeometryOutput geometry;
+  GeometryOutput geometry, tessellated;
   const uint32_t layerCount = drawLayerCount(s);
   std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
   std::deque<DrawState> layerStates;
@@ -28,13 +28,13 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     const uint32_t instance = c.firstInstance + inst;
     prepareShadedVertices(s, c.vertexCount, shaded);
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
-    if (s.geometryShader) {  // "Geometry Shading": its output primitives are rasterized instead
-      runGeometryStage(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry);
+    if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
+      runPrimitiveStages(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry, tessellated);
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
       for (const GeometryPrimitive& p : geometry.primitives) {
         FragmentStage* stage = &fragments;
-        if (s.geometry.writesLayer) {  // "Layered Rendering": a stage per layer (other memory, any order)
+        if (s.geometryShader && s.geometry.writesLayer) {  // "Layered Rendering": a stage per layer (other memory, any order)
           if (p.layer >= layerCount) continue;  // no such layer: undefined, nothing written
           std::unique_ptr<FragmentStage>& layered = layerStages[p.layer];
           if (!layered) {

@@ -145,8 +145,11 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
 
 void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out) {
   out.locations.clear();
-  // The outputs the next stage reads: the geometry stage's inputs when there is one.
-  const uint8_t* next = s.geometryShader ? s.geometry.inputComponents : s.fragment.inputComponents;
+  // The outputs the next stage reads: the tessellation control or geometry stage's inputs
+  // when there is one.
+  const uint8_t* next = s.tessControlShader ? s.tessellation.controlInputComponents
+                        : s.geometryShader  ? s.geometry.inputComponents
+                                            : s.fragment.inputComponents;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (s.vertexOutputComponents[l] && next[l]) out.locations.push_back(l);
   out.stride = 4 + 4 * uint32_t(out.locations.size());

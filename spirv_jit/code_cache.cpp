@@ -135,7 +135,7 @@ struct LoadedGraphicsProgram final : GraphicsProgram {
 // "TSO7": TSO1 had no stack size, TSO2 only compute kernels (no kind, no graphics facts, no
 // checksum), TSO3 no FragCoord reads, direct colour locations or their blend states, TSO4 no
 // geometry stages, TSO5 an unkeyed checksum (XXH3-64) instead of the HMAC (cache_digest.h),
-// TSO6 no vertex fetch (fetchedLocations).
+// TSO6 no tessellation stages nor a vertex stage's fetched locations.
 constexpr uint32_t kObjectMagic = 0x54534f37;
 constexpr uint32_t kMaxSymbolBytes = 256;
 constexpr size_t kMaxRememberedBytes = size_t(256) << 20;
@@ -202,15 +202,21 @@ CacheKey computeCacheKey(const GraphicsCompileRequest& request) {
 }
 
 ObjectKind graphicsObjectKind(GraphicsStage stage) {
-  return stage == GraphicsStage::Vertex ? ObjectKind::Vertex
-         : stage == GraphicsStage::Fragment ? ObjectKind::Fragment
-                                            : ObjectKind::Geometry;
+  switch (stage) {
+    case GraphicsStage::Vertex: return ObjectKind::Vertex;
+    case GraphicsStage::Fragment: return ObjectKind::Fragment;
+    case GraphicsStage::TessControl: return ObjectKind::TessControl;
+    case GraphicsStage::TessEval: return ObjectKind::TessEval;
+    default: return ObjectKind::Geometry;
+  }
 }
 
 std::string objectSymbol(ObjectKind kind, const CacheKey& key) {
   const char* prefix = kind == ObjectKind::Compute ? "tessera_cs_"
                        : kind == ObjectKind::Vertex ? "tessera_vs_"
                        : kind == ObjectKind::Fragment ? "tessera_fs_"
+                       : kind == ObjectKind::TessControl ? "tessera_tcs_"
+                       : kind == ObjectKind::TessEval ? "tessera_tes_"
                                                       : "tessera_gs_";
   return prefix + key.hex();
 }
@@ -223,7 +229,8 @@ constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWrit
                    kEarlyFragmentTests = 1u << 6, kAllFactBits = (1u << 7) - 1;
 
 bool isGraphics(ObjectKind kind) {
-  return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry;
+  return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry ||
+         kind == ObjectKind::TessControl || kind == ObjectKind::TessEval;
 }
 // GraphicsFacts::Geometry's flags in the serialized form.
 constexpr uint32_t kWritesPrimitiveId = 1u << 0, kWritesLayer = 1u << 1, kWritesViewportIndex = 1u << 2;
@@ -272,6 +279,13 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
       u32((g.writesPrimitiveId ? kWritesPrimitiveId : 0u) | (g.writesLayer ? kWritesLayer : 0u) |
           (g.writesViewportIndex ? kWritesViewportIndex : 0u));
     }
+    if (o.kind == ObjectKind::TessControl || o.kind == ObjectKind::TessEval) {
+      const GraphicsFacts::Tessellation& t = f.tessellation;
+      u32(uint32_t(t.domain) | uint32_t(t.spacing) << 8 | uint32_t(t.order) << 16 | uint32_t(t.pointMode) << 24 |
+          uint32_t(t.usesBarrier) << 25);
+      u32(t.outputVertices);
+      u32(t.patchBytes);
+    }
   }
   u32(uint32_t(o.symbol.size()));
   put(o.symbol.data(), o.symbol.size());
@@ -300,7 +314,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
   auto u32 = [&](uint32_t* v) { return get(v, 4); };
   CachedObject o;
   uint32_t magic = 0, kind = 0, flags[2] = {}, len = 0;
-  if (!u32(&magic) || magic != kObjectMagic || !u32(&kind) || kind > uint32_t(ObjectKind::Geometry)) return false;
+  if (!u32(&magic) || magic != kObjectMagic || !u32(&kind) || kind > uint32_t(ObjectKind::TessEval)) return false;
   o.kind = ObjectKind(kind);
   if (!get(o.info.localSize, 12) || !u32(&o.info.simdWidth) || !u32(&o.info.sharedMemoryBytes) || !get(flags, 8) ||
       !get(&o.info.stackBytes, 8))
@@ -367,6 +381,19 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
       g.writesPrimitiveId = flags & kWritesPrimitiveId;
       g.writesLayer = flags & kWritesLayer;
       g.writesViewportIndex = flags & kWritesViewportIndex;
+    }
+    if (o.kind == ObjectKind::TessControl || o.kind == ObjectKind::TessEval) {
+      GraphicsFacts::Tessellation& t = f.tessellation;
+      uint32_t modes = 0;
+      if (!u32(&modes) || !u32(&t.outputVertices) || !u32(&t.patchBytes)) return false;
+      t.domain = uint8_t(modes & 0xFF);
+      t.spacing = uint8_t(modes >> 8 & 0xFF);
+      t.order = uint8_t(modes >> 16 & 0xFF);
+      t.pointMode = modes >> 24 & 1;
+      t.usesBarrier = modes >> 25 & 1;
+      if (t.domain > 3 || t.spacing > 3 || t.order > 2 || (modes >> 26) != 0 || t.outputVertices > abi::kMaxPatchVertices ||
+          t.patchBytes > (1u << 30))
+        return false;
     }
   }
   if (!u32(&len) || len == 0 || len > kMaxSymbolBytes || len > size - pos) return false;
@@ -469,6 +496,12 @@ AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std:
     } else if (object.kind == ObjectKind::Fragment) {
       p->stage = GraphicsStage::Fragment;
       p->fragment = reinterpret_cast<abi::FragmentBatchFn>(fn);
+    } else if (object.kind == ObjectKind::TessControl) {
+      p->stage = GraphicsStage::TessControl;
+      p->tessControl = reinterpret_cast<abi::TessControlBatchFn>(fn);
+    } else if (object.kind == ObjectKind::TessEval) {
+      p->stage = GraphicsStage::TessEval;  // a vertex kernel over tessellated vertices
+      p->vertex = reinterpret_cast<abi::VertexBatchFn>(fn);
     } else {
       p->stage = GraphicsStage::Geometry;
       p->geometry = reinterpret_cast<abi::GeometryBatchFn>(fn);

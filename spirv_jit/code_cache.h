@@ -33,7 +33,7 @@ struct CacheKey {
 };
 
 // What an object file holds; part of the key and of the serialized object.
-enum class ObjectKind : uint32_t { Compute = 0, Vertex = 1, Fragment = 2, Geometry = 3 };
+enum class ObjectKind : uint32_t { Compute = 0, Vertex = 1, Fragment = 2, Geometry = 3, TessControl = 4, TessEval = 5 };
 
 CacheKey computeCacheKey(const ComputeCompileRequest& request);
 CacheKey computeCacheKey(const GraphicsCompileRequest& request);

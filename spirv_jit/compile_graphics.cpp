@@ -38,10 +38,18 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   const bool vertex = req.stage == GraphicsStage::Vertex;
   const bool fragment = req.stage == GraphicsStage::Fragment;
   const ObjectKind kind = graphicsObjectKind(req.stage);
-  const spv::ExecutionModel model = vertex     ? spv::ExecutionModel::Vertex
-                                    : fragment ? spv::ExecutionModel::Fragment
-                                               : spv::ExecutionModel::Geometry;
-  const char* modelName = vertex ? "Vertex" : fragment ? "Fragment" : "Geometry";
+  const bool control = req.stage == GraphicsStage::TessControl, evaluation = req.stage == GraphicsStage::TessEval;
+  const spv::ExecutionModel model = vertex       ? spv::ExecutionModel::Vertex
+                                    : fragment   ? spv::ExecutionModel::Fragment
+                                    : control    ? spv::ExecutionModel::TessellationControl
+                                    : evaluation ? spv::ExecutionModel::TessellationEvaluation
+                                                 : spv::ExecutionModel::Geometry;
+  const char* modelName = vertex       ? "Vertex"
+                          : fragment   ? "Fragment"
+                          : control    ? "TessellationControl"
+                          : evaluation ? "TessellationEvaluation"
+                                       : "Geometry";
+  const char* shortName = vertex ? "vs" : fragment ? "fs" : control ? "tcs" : evaluation ? "tes" : "gs";
   const CacheKey key = computeCacheKey(req);
   if (req.useCache)
     if (FoundProgram found = findCompiled(key, kind, req.interface.simdWidth, req.external); found.program)
@@ -68,7 +76,7 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   object.info.simdWidth = req.interface.simdWidth;
   {
     llvm::LLVMContext context;
-    auto llvmModule = std::make_unique<llvm::Module>(vertex ? "tessera_vs" : fragment ? "tessera_fs" : "tessera_gs", context);
+    auto llvmModule = std::make_unique<llvm::Module>(std::string("tessera_") + shortName, context);
     Translator translator(module, req.interface, context, *llvmModule);
     if (!translator.translateGraphics(*entry, object.symbol, &object.facts, &message))
       return fail(CompileStatus::Unsupported, message);
@@ -81,7 +89,7 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
     options.simdWidth = req.interface.simdWidth;
     // TESSERA_DUMP_DIR: the stage's IR before and after optimization and its assembly, as for compute.
     const std::string dumpPrefix =
-        dumpDirectory().empty() ? "" : dumpDirectory() + (vertex ? "/vs_" : fragment ? "/fs_" : "/gs_") + key.hex();
+        dumpDirectory().empty() ? "" : dumpDirectory() + "/" + shortName + "_" + key.hex();
     if (!emitObject(*llvmModule, options, &object.code, &message, dumpPrefix))
       return fail(CompileStatus::InternalError, message);
   }

@@ -185,6 +185,54 @@ void runCompute(const ComputeProgram& program, const abi::BoundResources* resour
   });
 }
 
+void runTessControlPatch(abi::TessControlBatchFn fn, uint32_t simdWidth, bool usesBarrier, uint64_t stackBytes,
+                         abi::TessControlBatch* batch) {
+  // The patch's invocations as a workgroup: the same fibers and stacks (the kernel's barrier
+  // calls tessera_rt_barrier with the batch, whose scheduler field is the workgroup's).
+  ThreadState& ts = threadState();
+  const uint32_t w = std::max(simdWidth, 1u);
+  const uint32_t batches = (batch->outputVertices + w - 1) / w;
+  const size_t allowance = size_t(256) << 10;
+  const size_t stackSize = std::max(StackPool::kStackSize, (size_t(stackBytes) + allowance + 4095) & ~size_t(4095));
+  batch->scheduler = nullptr;
+  if (!usesBarrier || batches <= 1) {
+    for (uint32_t b = 0; b < batches; ++b) {
+      if (stackSize == StackPool::kStackSize && stackBytes < allowance) {
+        fn(batch, b);
+        continue;
+      }
+      ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [fn, batch, b](ctx::fiber&& back) {
+        fn(batch, b);
+        return std::move(back);
+      });
+      std::move(f).resume();
+    }
+    return;
+  }
+  BarrierScheduler& s = ts.scheduler;
+  s.toScheduler.clear();
+  s.toScheduler.resize(batches);
+  batch->scheduler = &s;
+  std::vector<ctx::fiber> fibers;
+  fibers.reserve(batches);
+  for (uint32_t b = 0; b < batches; ++b)
+    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [fn, batch, &s, b](ctx::fiber&& back) {
+      s.toScheduler[b] = std::move(back);
+      fn(batch, b);
+      return std::move(s.toScheduler[b]);
+    });
+  for (bool any = true; any;) {
+    any = false;
+    for (uint32_t b = 0; b < batches; ++b) {
+      if (!fibers[b]) continue;
+      s.current = b;
+      fibers[b] = std::move(fibers[b]).resume();
+      any |= bool(fibers[b]);
+    }
+  }
+  batch->scheduler = nullptr;
+}
+
 }  // namespace tessera::jit
 
 // Called by kernels at a workgroup control barrier.

@@ -16,7 +16,10 @@ void Translator::assignGlobalStorage() {
   for (const GlobalVariable& g : module_.globals()) {
     const Type* pt = module_.type(g.type);
     if (!pt) continue;
-    if (g.storage == spv::StorageClass::Workgroup) {
+    // A tessellation control stage's outputs are shared by the patch's invocations: patch
+    // memory, addressed like a workgroup's (abi::TessControlBatch::patchMemory).
+    if (g.storage == spv::StorageClass::Workgroup ||
+        (g.storage == spv::StorageClass::Output && stage_ == Stage::TessControl)) {
       uint32_t align = std::max<uint32_t>(16, naturalLayout_.alignment(pt->element));
       sharedBytes_ = (sharedBytes_ + align - 1) / align * align;
       sharedOffsets_[g.id] = sharedBytes_;
@@ -72,6 +75,7 @@ void Translator::setupComputeEnvironment(const EntryPoint& entry) {
 void Translator::initializePrivateVariables() {
   for (const GlobalVariable& g : module_.globals()) {
     if ((g.storage != spv::StorageClass::Private && g.storage != spv::StorageClass::Output) || !g.initializer) continue;
+    if (g.storage == spv::StorageClass::Output && stage_ == Stage::TessControl) continue;  // patch memory
     Ptr p;
     p.kind = Ptr::Kind::LaneMemory;
     p.storage = g.storage;

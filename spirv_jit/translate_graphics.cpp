@@ -438,6 +438,10 @@ void Translator::collectInterface() {
       collectGeometryInput(g, d, pt->element);
       continue;
     }
+    if ((stage_ == Stage::TessControl || stage_ == Stage::TessEval) && (input || stage_ == Stage::TessControl)) {
+      collectTessellationVariable(g, d, input);  // per control point or per patch
+      continue;
+    }
     std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
     InterfaceWalker walker{*this, module_, layout, leaves};
     uint32_t location = d.location.value_or(0);
@@ -452,10 +456,12 @@ void Translator::collectInterface() {
   }
   for (const InterfaceLeaf& l : inputLeaves_) {
     if (l.builtIn >= 0) {
-      if (stage_ == Stage::Geometry) continue;  // gl_in[]'s members: loadGeometryInputs
+      if (stage_ == Stage::Geometry || stage_ == Stage::TessControl || stage_ == Stage::TessEval)
+        continue;  // gl_in[]'s members: loadGeometryInputs, loadTessellationInputs
       fail("built-in members of input blocks are not supported in this stage");
     }
     if (l.location >= abi::kMaxInterfaceLocations || l.component >= 4) fail("input location out of range");
+    if (l.patch) continue;  // per-patch inputs of an evaluation stage come with the patch
     facts_->inputComponents[l.location] |= uint8_t(1u << l.component);
     facts_->inputInterpolation[l.location] =
         l.flat ? Interpolation::Flat : l.noPerspective ? Interpolation::NoPerspective : Interpolation::Smooth;
@@ -498,6 +504,55 @@ void Translator::collectGeometryInput(const GlobalVariable& g, const Decorations
   }
 }
 
+// An input variable of a tessellation stage, or an output of a control stage ("Tessellation
+// Control Shaders", "Tessellation Evaluation Shaders"): per patch (decorated Patch, or the
+// TessLevelOuter/Inner built-ins) one value, otherwise an array with one element per control
+// point. Inputs get a per-lane copy of every element (in the private block); a control
+// stage's outputs live in patch memory (sharedOffsets_), their leaves named for element 0
+// with the stride to the next (the epilogue copies each invocation's own element).
+void Translator::collectTessellationVariable(const GlobalVariable& g, const Decorations& d, bool input) {
+  const Type* pt = module_.type(g.type);
+  const uint32_t type = pt->element;
+  const uint32_t base = input ? privateOffsets_[g.id] : sharedOffsets_[g.id];
+  std::vector<InterfaceLeaf>& leaves = input ? inputLeaves_ : outputLeaves_;
+  InterfaceWalker walker{*this, module_, naturalLayout_, leaves};
+  const size_t first = leaves.size();
+  // Per patch: decorated Patch (glslang puts it on a patch block's members instead), a
+  // built-in (the levels), or simply not an array (per-vertex variables must be arrays).
+  const Type* outerType = module_.type(type);
+  bool patch = d.patch || d.builtIn || !outerType || outerType->kind != TypeKind::Array;
+  for (const Type* t = outerType; !patch && t;) {
+    if (t->kind == TypeKind::Array) {
+      const uint32_t element = t->element;
+      t = module_.type(element);
+      if (t && t->kind == TypeKind::Struct)
+        for (uint32_t i = 0; i < t->members.size(); ++i) patch |= module_.memberDecorations(element, i).patch;
+      if (t && t->kind != TypeKind::Array) break;
+      continue;
+    }
+    break;
+  }
+  if (patch) {
+    walker.value(type, base, d.location.value_or(0), d.component.value_or(0), d.flat, d.noPerspective, d.centroid,
+                 d.builtIn ? int32_t(*d.builtIn) : -1);
+    for (size_t i = first; i < leaves.size(); ++i) leaves[i].patch = true;
+    return;
+  }
+  const Type* at = module_.type(type);
+  if (!at || at->kind != TypeKind::Array) fail("a per-vertex tessellation variable that is not an array per control point");
+  if (at->count > abi::kMaxPatchVertices) fail("a tessellation array larger than 32 control points");
+  const uint32_t stride = naturalLayout_.elementStep(type, {}).stride;
+  for (uint32_t v = 0; v < (input ? at->count : 1); ++v) {
+    const size_t from = leaves.size();
+    walker.value(at->element, base + v * stride, d.location.value_or(0), d.component.value_or(0), d.flat,
+                 d.noPerspective, d.centroid, -1);
+    for (size_t i = from; i < leaves.size(); ++i) {
+      leaves[i].vertex = v;
+      if (!input) leaves[i].vertexStride = stride;
+    }
+  }
+}
+
 // A batch word vector (<W x i32>) as a leaf of type `type`, and back.
 llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
   auto& B = t.b();
@@ -511,7 +566,7 @@ llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
   return B.CreateTrunc(words, lt);
 }
 
-static llvm::Value* leafToWords(Translator& t, llvm::Value* v, uint32_t type) {
+llvm::Value* leafToWords(Translator& t, llvm::Value* v, uint32_t type) {
   auto& B = t.b();
   v = t.splat(v);
   llvm::Type* wt = t.laneType(B.getInt32Ty());
@@ -526,10 +581,13 @@ static llvm::Value* leafToWords(Translator& t, llvm::Value* v, uint32_t type) {
 void Translator::setupGraphicsEnvironment() {
   auto& B = b();
   llvm::Function* fn = B.GetInsertBlock()->getParent();
-  wgState_ = fn->getArg(0);  // the batch: VertexBatch or FragmentBatch
-  batch_ = B.getInt32(0);
+  wgState_ = fn->getArg(0);  // the batch: VertexBatch, GeometryBatch, TessControlBatch or FragmentBatch
+  const bool control = stage_ == Stage::TessControl;
+  batch_ = control ? static_cast<llvm::Value*>(fn->getArg(1)) : B.getInt32(0);
   llvm::Type* ptrTy = B.getPtrTy();
-  const bool vertex = stage_ == Stage::Vertex, geometry = stage_ == Stage::Geometry;
+  // Evaluation kernels take a VertexBatch (shader_abi.h).
+  const bool vertex = stage_ == Stage::Vertex || stage_ == Stage::TessEval, geometry = stage_ == Stage::Geometry;
+  static_assert(offsetof(abi::TessControlBatch, resources) == 0 && offsetof(abi::VertexBatch, resources) == 0);
   resources_ = batchField(vertex     ? offsetof(abi::VertexBatch, resources)
                           : geometry ? offsetof(abi::GeometryBatch, resources)
                                      : offsetof(abi::FragmentBatch, resources),
@@ -542,7 +600,12 @@ void Translator::setupGraphicsEnvironment() {
     privateBase_ = llvm::ConstantPointerNull::get(B.getPtrTy());
   }
   llvm::Type* vi = laneType(B.getInt32Ty());
-  if (vertex || geometry) {
+  if (control) {
+    // Lane i runs InvocationId batch * W + i of the patch's OutputVertices.
+    llvm::Value* count = batchField(offsetof(abi::TessControlBatch, outputVertices), B.getInt32Ty());
+    mask_ = B.CreateICmpULT(B.CreateAdd(splat(B.CreateMul(batch_, B.getInt32(width()))), laneIndex()), splat(count));
+    tessControlActive_ = mask_;
+  } else if (vertex || geometry) {
     llvm::Value* count =
         batchField(vertex ? offsetof(abi::VertexBatch, count) : offsetof(abi::GeometryBatch, count), B.getInt32Ty());
     mask_ = B.CreateICmpULT(laneIndex(), splat(count));
@@ -558,6 +621,8 @@ void Translator::setupGraphicsEnvironment() {
   // Inputs: batch words -> per-lane slots.
   if (geometry) {
     loadGeometryInputs();
+  } else if (control || stage_ == Stage::TessEval) {
+    loadTessellationInputs();
   } else if (vertex) {
     loadVertexInputs(batchField(offsetof(abi::VertexBatch, inputs), ptrTy));
   } else if (!inputLeaves_.empty()) {
@@ -570,9 +635,10 @@ void Translator::setupGraphicsEnvironment() {
       B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
     }
   }
-  // PointSize reads as 1 unless the shader writes it.
+  // PointSize reads as 1 unless the shader writes it (a control stage's outputs are not in
+  // the private block: the caller's TessPatch starts with point sizes of 1).
   for (const InterfaceLeaf& l : outputLeaves_)
-    if (l.builtIn == int32_t(spv::BuiltIn::PointSize))
+    if (l.builtIn == int32_t(spv::BuiltIn::PointSize) && !control)
       B.CreateAlignedStore(llvm::ConstantFP::get(laneType(B.getFloatTy()), 1.0),
                            B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(4));
   initializePrivateVariables();
@@ -592,7 +658,7 @@ void Translator::emitGraphicsEpilogue() {
   auto& B = b();
   llvm::Type* ptrTy = B.getPtrTy();
   llvm::Type* vf = laneType(B.getFloatTy());
-  const bool vertex = stage_ == Stage::Vertex;
+  const bool vertex = stage_ == Stage::Vertex || stage_ == Stage::TessEval;
   auto slot = [&](const InterfaceLeaf& l) { return outputLeafWords(l); };
   // Colour locations the kernel may write itself are stored after the final alive bits
   // (emitDirectColorWrites).
@@ -649,6 +715,17 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
   llvm::Type* vi = laneType(i32);
   Val v;
   if (stage_ == Stage::Geometry) return geometryBuiltInValue(builtIn);
+  if (stage_ == Stage::TessControl || stage_ == Stage::TessEval) {
+    v = tessellationBuiltInValue(builtIn);
+    std::vector<uint32_t> types = leafTypes(type);
+    for (size_t i = 0; i < v.leaves.size() && i < types.size(); ++i) {
+      llvm::Type* want = scalarType(types[i]);
+      llvm::Value*& l = v.leaves[i];
+      if (l->getType()->getScalarType()->isIntegerTy() && want->isIntegerTy() && l->getType()->getScalarType() != want)
+        l = B.CreateZExtOrTrunc(l, l->getType()->isVectorTy() ? laneType(want) : want);
+    }
+    return v;
+  }
   if (stage_ == Stage::Vertex) {
     switch (builtIn) {
       case spv::BuiltIn::VertexIndex:
@@ -776,10 +853,13 @@ bool Translator::translateGraphics(const EntryPoint& entry, const std::string& k
   try {
     entry_ = &entry;
     facts_ = facts;
-    stage_ = entry.model == spv::ExecutionModel::Vertex     ? Stage::Vertex
-             : entry.model == spv::ExecutionModel::Fragment ? Stage::Fragment
-                                                            : Stage::Geometry;
+    stage_ = entry.model == spv::ExecutionModel::Vertex                   ? Stage::Vertex
+             : entry.model == spv::ExecutionModel::Fragment               ? Stage::Fragment
+             : entry.model == spv::ExecutionModel::TessellationControl    ? Stage::TessControl
+             : entry.model == spv::ExecutionModel::TessellationEvaluation ? Stage::TessEval
+                                                                          : Stage::Geometry;
     if (stage_ == Stage::Geometry) readGeometryModes(entry);
+    if (stage_ == Stage::TessControl || stage_ == Stage::TessEval) readTessellationModes(entry);
     const Function* f = module_.function(entry.function);
     if (!f) fail("entry point function not found");
     for (const Instruction& mode : entry.executionModes)
@@ -789,10 +869,17 @@ bool Translator::translateGraphics(const EntryPoint& entry, const std::string& k
     collectInterface();
     auto& cfg = cfgs_.emplace(f->id, buildStructuredCfg(*f)).first->second;
     uniformity_->analyze(*f, cfg);
-    auto* type = llvm::FunctionType::get(b().getVoidTy(), {b().getPtrTy()}, false);
+    // Control kernels take the batch index too (abi::TessControlBatchFn).
+    std::vector<llvm::Type*> params{b().getPtrTy()};
+    if (stage_ == Stage::TessControl) params.push_back(b().getInt32Ty());
+    auto* type = llvm::FunctionType::get(b().getVoidTy(), params, false);
     auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, kernelName, out_);
     functions_[f->id] = kernel;
     translateFunctionBody(*f, kernel, true);
+    if (stage_ == Stage::TessControl) {
+      facts_->tessellation.patchBytes = sharedBytes_;
+      facts_->tessellation.usesBarrier = usesBarrier_;
+    }
     return true;
   } catch (const std::exception& e) {
     *error = e.what();

@@ -463,6 +463,15 @@ class MemoryTranslation {
         p.offset = B.getInt32(0);
         p.limit = B.getInt32(abi::kMaxPushConstantBytes);
         return p;
+      case spv::StorageClass::Output:
+        if (t.stage() != Translator::Stage::TessControl) {
+          p.kind = Ptr::Kind::LaneMemory;
+          p.base = t.privateBase_;
+          p.offset32 = true;
+          p.offset = B.getInt32(t.privateOffsets_[g.id]);
+          return p;
+        }
+        [[fallthrough]];  // a control stage's outputs: patch memory, in the workgroup's place
       case spv::StorageClass::Workgroup: {
         p.kind = Ptr::Kind::Memory;
         llvm::Value* shared = B.CreateLoad(B.getPtrTy(), B.CreateConstGEP1_32(B.getInt8Ty(), t.workgroupState(),
@@ -474,8 +483,7 @@ class MemoryTranslation {
         p.limit = B.getInt32(naturalLayout().size(pt->element));
         return p;
       }
-      case spv::StorageClass::Private:
-      case spv::StorageClass::Output: {
+      case spv::StorageClass::Private: {
         p.kind = Ptr::Kind::LaneMemory;
         p.base = t.privateBase_;
         p.offset32 = true;

@@ -535,8 +535,9 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         Ptr ptr;
         ptr.storage = t->storage;
         ptr.pointee = t->element;
+        // A control stage's outputs are patch memory, not lane memory (translate_tessellation.cpp).
         bool lane = ptr.storage == spv::StorageClass::Function || ptr.storage == spv::StorageClass::Private ||
-                    ptr.storage == spv::StorageClass::Output;
+                    (ptr.storage == spv::StorageClass::Output && stage_ != Stage::TessControl);
         ptr.kind = lane ? Ptr::Kind::LaneMemory : Ptr::Kind::Memory;
         ptr.base = fn->getArg(arg++);
         ptr.offset = fn->getArg(arg++);
@@ -593,7 +594,8 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
   b().SetInsertPoint(st.exitBlock);
   if (isEntry) {
     // A geometry stage's outputs leave at each OpEmitVertex, not at the end.
-    if (stage_ == Stage::Vertex || stage_ == Stage::Fragment) emitGraphicsEpilogue();
+    if (stage_ == Stage::Vertex || stage_ == Stage::Fragment || stage_ == Stage::TessEval) emitGraphicsEpilogue();
+    if (stage_ == Stage::TessControl) emitTessControlEpilogue();
     if (stage_ == Stage::Fragment) {
       // Discarded lanes are not alive: alive &= ~killed.
       llvm::Value* killedBits = b().CreateZExt(b().CreateBitCast(b().CreateLoad(maskTy, st.killedMask),

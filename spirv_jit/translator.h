@@ -81,12 +81,18 @@ struct InterfaceLeaf {
   int32_t builtIn = -1;      // spv::BuiltIn of a built-in output member, or -1
   uint32_t builtInElement = 0;  // array element (ClipDistance[i], SampleMask[i]) or vector component
   uint32_t vertex = 0;       // geometry inputs: the input vertex (the outer array index)
+  // Tessellation stages: a per-patch value (Patch-decorated, TessLevelOuter/Inner) rather than
+  // one per vertex; and for a control shader's per-vertex outputs, the bytes from one output
+  // vertex's element to the next (the leaf's offset is element 0's).
+  bool patch = false;
+  uint32_t vertexStride = 0;
 };
 
 class Translator;
 // A batch word vector (<W x i32>) as an interface leaf of SPIR-V scalar type `type`
 // (translate_graphics.cpp).
 llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type);
+llvm::Value* leafToWords(Translator& t, llvm::Value* leaf, uint32_t type);
 
 class Translator {
  public:
@@ -176,7 +182,7 @@ class Translator {
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
 
   // Which kind of kernel is being built.
-  enum class Stage : uint8_t { Compute, Vertex, Fragment, Geometry };
+  enum class Stage : uint8_t { Compute, Vertex, Fragment, Geometry, TessControl, TessEval };
   Stage stage() const { return stage_; }
   // Lanes whose memory side effects (buffer and image stores, atomics) happen: the active
   // lanes, less fragment helper invocations (uncovered or demoted).
@@ -246,6 +252,14 @@ class Translator {
   bool translateGeometryOp(const Instruction& inst);
   void emitGeometryVertex();
   Val geometryBuiltInValue(spv::BuiltIn builtIn);
+  // Tessellation entries (translate_tessellation.cpp): execution modes, inputs per control
+  // point and per patch, the control stage's outputs in patch memory and its epilogue.
+  void readTessellationModes(const EntryPoint& entry);
+  void collectTessellationVariable(const GlobalVariable& g, const Decorations& d, bool input);
+  void loadTessellationInputs();
+  void emitTessControlEpilogue();
+  Val tessellationBuiltInValue(spv::BuiltIn builtIn);
+  llvm::Value* tessControlActive_ = nullptr;  // the control kernel's active lanes at entry
   // Record word of each output location (abi::GeometryBatch), -1 where not written.
   int32_t geometryLocationWord_[abi::kMaxInterfaceLocations] = {};
   void collectInterface();

@@ -101,6 +101,25 @@ struct GeometryInterface {
   uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};  // outputs written (recorded)
 };
 
+// What the draw loop needs to know about the tessellation stages ("Tessellation"; from
+// spirv_jit's GraphicsFacts of both stages and the pipeline's tessellation state).
+struct TessellationInterface {
+  uint32_t patchControlPoints = 0;  // VkPipelineTessellationStateCreateInfo::patchControlPoints
+  uint32_t outputVertices = 0;      // OutputVertices: control shader invocations per patch
+  uint32_t patchBytes = 0;          // the control kernel's Output variables (TessControlBatch::patchMemory)
+  bool usesBarrier = false;
+  uint64_t controlStackBytes = 0;
+  uint8_t domain = 1;               // 1 triangles, 2 quads, 3 isolines
+  uint8_t spacing = 1;              // 1 equal, 2 fractional even, 3 fractional odd
+  bool clockwise = false, pointMode = false;
+  bool lowerLeftOrigin = false;     // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
+  uint8_t controlInputComponents[abi::kMaxInterfaceLocations] = {};  // vertex outputs the control stage reads
+  uint8_t evalOutputComponents[abi::kMaxInterfaceLocations] = {};    // what the evaluation stage writes
+  // Runs the control kernel for one patch (spirv_jit's runTessControlPatch: fibers at barriers).
+  void (*runControl)(abi::TessControlBatchFn, uint32_t simdWidth, bool usesBarrier, uint64_t stackBytes,
+                     abi::TessControlBatch*) = nullptr;
+};
+
 struct DrawState {
   uint32_t simdWidth = 8;
   abi::VertexBatchFn vertexShader = nullptr;
@@ -108,6 +127,12 @@ struct DrawState {
   // adjacency) after vertex shading, and its output primitives are rasterized instead.
   abi::GeometryBatchFn geometryShader = nullptr;
   GeometryInterface geometry;
+  // Null: no tessellation. Otherwise the draw's topology is a patch list: each patch's control
+  // shader, the tessellator and the evaluation shader run after vertex shading (before the
+  // geometry stage if there is one) and their primitives are rasterized instead.
+  abi::TessControlBatchFn tessControlShader = nullptr;
+  abi::VertexBatchFn tessEvalShader = nullptr;
+  TessellationInterface tessellation;
   abi::FragmentBatchFn fragmentShader = nullptr;  // null: no fragment shader (depth only)
   FragmentInterface fragment;
   uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};

@@ -172,8 +172,56 @@ struct VertexBatch {
   float* cullDistance;      // out: CullDistance[d], [d * W + i]
   uint32_t* outputs;        // out: user outputs by location, SoA as above
   const VertexBuffer* buffers;  // by binding number: what the kernel fetches itself reads
+  // Tessellation evaluation kernels take this batch too ("Tessellation Evaluation Shaders"):
+  // lane i evaluates TessCoord (tessCoord[c * W + i], c = u, v, w) of the patch `patch`
+  // (its control points and per-patch values, which are the same for every lane),
+  // PrimitiveId primitiveId and PatchVertices patchVertices. Unused by vertex kernels.
+  const float* tessCoord;
+  const struct TessPatch* patch;
+  uint32_t primitiveId;
+  uint32_t patchVertices;
 };
 using VertexBatchFn = void (*)(VertexBatch* batch);
+
+// ---- Tessellation --------------------------------------------------------------------------
+// One patch's values as they travel between the stages: the tessellation control stage's
+// inputs (the vertex stage's outputs for the patch's control points: position, point size and
+// words by location per vertex) and, in another TessPatch, its outputs, which the tessellator
+// (the levels) and the tessellation evaluation stage (everything) read. Words by location are
+// [l * 4 + c]; per vertex v of at most kMaxPatchVertices (maxTessellationPatchSize).
+constexpr uint32_t kMaxPatchVertices = 32;
+struct TessPatch {
+  float tessLevelOuter[4];
+  float tessLevelInner[2];
+  uint32_t reserved[2];
+  uint32_t patch[kMaxInterfaceLocations * 4];  // outputs decorated Patch
+  float position[kMaxPatchVertices][4];
+  float pointSize[kMaxPatchVertices];
+  uint32_t vertex[kMaxPatchVertices][kMaxInterfaceLocations * 4];
+};
+
+// The invocations of one patch's tessellation control shader ("Tessellation Control Shaders"),
+// W per batch: batch b runs InvocationId b*W + i in lane i, lanes past outputVertices inactive.
+// The shader's Output variables live in patchMemory (the compiler's layout, shared by the
+// patch's batches, so that one invocation reads what another wrote before a barrier); when a
+// batch ends it copies its invocations' per-vertex outputs, and every patch output, into `out`.
+// A barrier with more than one batch yields to the other batches (fibers), as in compute
+// workgroups: patchMemory and scheduler sit where abi::WorkgroupState keeps its shared memory
+// and scheduler, so the kernels share that code (static_asserts below).
+struct TessControlBatch {
+  const BoundResources* resources;
+  uint32_t outputVertices;  // invocations of the patch (OutputVertices)
+  uint32_t primitiveId;     // PrimitiveId: the patch's index in the draw
+  uint32_t patchVertices;   // PatchVertices: control points in the input patch
+  uint32_t reserved;
+  uint8_t* patchMemory;
+  void* scheduler;
+  const TessPatch* in;
+  TessPatch* out;
+};
+using TessControlBatchFn = void (*)(TessControlBatch* batch, uint32_t batchIndex);
+static_assert(offsetof(TessControlBatch, patchMemory) == offsetof(WorkgroupState, sharedMemory));
+static_assert(offsetof(TessControlBatch, scheduler) == offsetof(WorkgroupState, scheduler));
 
 // W geometry shader invocations ("Geometry Shading"): lane i runs invocation invocationId[i]
 // of input primitive primitiveIdIn[i]; lanes >= count are inactive. The input primitive's

@@ -122,7 +122,7 @@ struct CompileResult {
 CompileResult compileCompute(const ComputeCompileRequest& request);
 
 // ---- Vertex and fragment kernels -----------------------------------------------------------
-enum class GraphicsStage : uint32_t { Vertex, Fragment, Geometry };
+enum class GraphicsStage : uint32_t { Vertex, Fragment, Geometry, TessControl, TessEval };
 // Geometry shader limits (VkPhysicalDeviceLimits::maxGeometryOutputVertices and
 // maxGeometryShaderInvocations, which the Vulkan front reports): a module beyond them is refused.
 constexpr uint32_t kMaxGeometryOutputVertices = 1024;
@@ -175,6 +175,17 @@ struct GraphicsFacts {
     uint32_t vertexWords = 0;  // abi::kGeometryRecordHeader + 4 per written output location
     bool writesPrimitiveId = false, writesLayer = false, writesViewportIndex = false;
   } geometry;
+  // Tessellation stages ("Tessellation"): the execution modes either stage may declare (0:
+  // not declared; the pipeline combines the two stages'), and what the control stage's
+  // kernel needs to run. domain: 1 triangles, 2 quads, 3 isolines; spacing: 1 equal, 2
+  // fractional even, 3 fractional odd; order: 1 VertexOrderCw, 2 VertexOrderCcw.
+  struct Tessellation {
+    uint8_t domain = 0, spacing = 0, order = 0;
+    bool pointMode = false;
+    uint32_t outputVertices = 0;  // OutputVertices
+    uint32_t patchBytes = 0;      // control stage: bytes of its Output variables (TessControlBatch::patchMemory)
+    bool usesBarrier = false;     // control stage: OpControlBarrier, so batches of a patch run as fibers
+  } tessellation;
 };
 
 struct GraphicsCompileRequest {
@@ -197,6 +208,7 @@ struct GraphicsProgram {
   abi::VertexBatchFn vertex = nullptr;      // stage Vertex
   abi::FragmentBatchFn fragment = nullptr;  // stage Fragment
   abi::GeometryBatchFn geometry = nullptr;  // stage Geometry
+  abi::TessControlBatchFn tessControl = nullptr;  // stage TessControl (TessEval kernels are `vertex`)
   uint32_t simdWidth = 8;
   uint64_t stackBytes = 0;
   GraphicsFacts facts;
@@ -213,6 +225,13 @@ struct GraphicsCompileResult {
 // Validates, specializes, optimizes and compiles one stage, through the same caches as compute
 // kernels: the application's pipeline cache, the process, the disk cache (code_cache.h).
 GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& request);
+
+// Runs the tessellation control kernel `fn` for one patch: ceil(outputVertices / W) batches on
+// the calling thread, as fibers that switch at barriers when there are several and the kernel
+// has barriers. stackBytes: the program's. The draw loop reaches it through a function pointer
+// (raster::DrawState), as it reaches kernels.
+void runTessControlPatch(abi::TessControlBatchFn fn, uint32_t simdWidth, bool usesBarrier, uint64_t stackBytes,
+                         abi::TessControlBatch* batch);
 
 // Runs count[0] x count[1] x count[2] workgroups (ids offset by base) on the thread pool and
 // returns when all are done.

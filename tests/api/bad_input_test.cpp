@@ -45,16 +45,16 @@ TEST(BadInput, UnsupportedFeatureOrExtensionIsRefused) {
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   VkPhysicalDeviceFeatures supported;
   vkGetPhysicalDeviceFeatures(p.physicalDevice, &supported);
-  ASSERT_FALSE(supported.tessellationShader);  // no tessellation shaders: asking for them must fail
+  ASSERT_FALSE(supported.wideLines);  // no wide lines: asking for them must fail
   VkPhysicalDeviceFeatures want{};
-  want.tessellationShader = VK_TRUE;
+  want.wideLines = VK_TRUE;
   VkDeviceCreateInfo dci = oneQueue(nullptr, &qci);
   dci.pEnabledFeatures = &want;
   VkDevice dev = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateDevice(p.physicalDevice, &dci, nullptr, &dev), VK_ERROR_FEATURE_NOT_PRESENT);
   VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   // Through a pNext struct too: multiview is supported, its tessellation-shader variant is not
-  // (there are no tessellation stages).
+  // (tessellation stages do not run per view yet).
   v11.multiview = VK_TRUE;
   v11.multiviewTessellationShader = VK_TRUE;
   dci = oneQueue(&v11, &qci);

@@ -1,0 +1,165 @@
+// The tessellation stages of a draw, shared by both paths ("Tessellation"): the index list cut
+// into patches of patchControlPoints vertices ("Patch Lists"; an incomplete last patch is
+// dropped), and per patch, in order: the control shader (one invocation per output vertex,
+// spirv_jit's runTessControlPatch), the fixed-function tessellator on the levels it wrote
+// (tessellator.h) and the evaluation shader on each generated coordinate. The generated
+// points, lines or triangles, with the patch's index as PrimitiveId, are what the geometry
+// stage or the rasterizer then takes ("Tessellation Primitive Ordering": a patch's primitives
+// before the next patch's).
+#include <cstring>
+#include <vector>
+
+#include "draw_internal.h"
+#include "draw_memory_bound.h"
+#include "tessellator.h"
+
+namespace tessera::raster {
+
+namespace {
+
+TessMode tessMode(const TessellationInterface& t) {
+  TessMode m;
+  m.domain = t.domain == 2 ? TessDomain::Quads : t.domain == 3 ? TessDomain::Isolines : TessDomain::Triangles;
+  m.spacing = t.spacing == 2 ? TessSpacing::FractionalEven : t.spacing == 3 ? TessSpacing::FractionalOdd : TessSpacing::Equal;
+  m.clockwise = t.clockwise;
+  m.pointMode = t.pointMode;
+  m.lowerLeftOrigin = t.lowerLeftOrigin;
+  return m;
+}
+
+}  // namespace
+
+void runTessellationStages(const DrawState& s, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
+                           const ShadedVertices& in, GeometryOutput& out) {
+  const TessellationInterface& t = s.tessellation;
+  const uint32_t W = s.simdWidth;
+  // The evaluation stage's outputs that the next stage reads.
+  const uint8_t* next = s.geometryShader ? s.geometry.inputComponents : s.fragment.inputComponents;
+  ShadedVertices& v = out.vertices;
+  v.locations.clear();
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
+    if (t.evalOutputComponents[l] && next[l]) v.locations.push_back(l);
+  v.stride = 4 + 4 * uint32_t(v.locations.size());
+  v.words.clear();
+  v.pointSize.clear();
+  out.primitives.clear();
+  const uint32_t n = t.patchControlPoints;
+  if (n == 0 || n > abi::kMaxPatchVertices || t.outputVertices == 0 || !s.tessControlShader || !s.tessEvalShader ||
+      !t.runControl)
+    return;
+
+  thread_local abi::TessPatch input, output;
+  thread_local std::vector<uint8_t> patchMemory;
+  thread_local std::vector<uint32_t> outputs;
+  thread_local std::vector<float> position, pointSize, clip, cull, coords;
+  thread_local Tessellation tess;
+  std::memset(&input, 0, sizeof(input));
+  patchMemory.assign(size_t(t.patchBytes) + 64, 0);
+  uint8_t* memory = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(patchMemory.data()) + 63) & ~uintptr_t(63));
+  outputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+  position.assign(4 * W, 0.0f);
+  pointSize.assign(W, 1.0f);
+  clip.assign(abi::kMaxClipDistances * W, 0.0f);
+  cull.assign(abi::kMaxClipDistances * W, 0.0f);
+  coords.assign(3 * W, 0.0f);
+  const TessMode mode = tessMode(t);
+
+  abi::VertexBatch batch{};
+  batch.resources = s.resources;
+  batch.position = position.data();
+  batch.pointSize = pointSize.data();
+  batch.clipDistance = clip.data();
+  batch.cullDistance = cull.data();
+  batch.outputs = outputs.data();
+  batch.tessCoord = coords.data();
+  batch.patch = &output;
+  batch.patchVertices = t.outputVertices;
+
+  for (uint32_t patch = 0; uint64_t(patch + 1) * n <= count; ++patch) {
+    // The control shader's inputs: the patch's vertices as the vertex stage left them.
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t slot = slotOf(patch * n + k);
+      std::memcpy(input.position[k], in.position(slot), 16);
+      input.pointSize[k] = in.pointSize.empty() ? 1.0f : in.pointSize[slot];
+      const uint32_t* o = in.outputs(slot);
+      for (size_t i = 0; i < in.locations.size(); ++i) std::memcpy(&input.vertex[k][in.locations[i] * 4], &o[4 * i], 16);
+    }
+    // Levels a shader leaves unwritten are undefined: 0 here, which discards the patch.
+    std::memset(output.tessLevelOuter, 0, sizeof(output.tessLevelOuter));
+    std::memset(output.tessLevelInner, 0, sizeof(output.tessLevelInner));
+    for (float& size : output.pointSize) size = 1.0f;
+    std::memset(memory, 0, t.patchBytes);
+    abi::TessControlBatch control{};
+    control.resources = s.resources;
+    control.outputVertices = t.outputVertices;
+    control.primitiveId = patch;
+    control.patchVertices = n;
+    control.patchMemory = memory;
+    control.in = &input;
+    control.out = &output;
+    t.runControl(s.tessControlShader, W, t.usesBarrier, t.controlStackBytes, &control);
+
+    if (!tessellate(mode, output.tessLevelOuter, output.tessLevelInner, tess)) continue;  // "Tessellator Patch Discard"
+    const uint32_t firstSlot = uint32_t(v.words.size() / v.stride);
+    const uint32_t vertices = uint32_t(tess.coords.size());
+    requireDrawMemory(uint64_t(firstSlot) + vertices, uint64_t(v.stride) * 4 + 4);
+    v.words.resize(size_t(firstSlot + vertices) * v.stride);
+    v.pointSize.resize(firstSlot + vertices, 1.0f);
+    batch.primitiveId = patch;
+    for (uint32_t first = 0; first < vertices; first += W) {
+      const uint32_t active = std::min(W, vertices - first);
+      batch.count = active;
+      for (uint32_t lane = 0; lane < W; ++lane) {
+        const TessCoord& c = tess.coords[std::min(first + lane, vertices - 1)];
+        coords[0 * W + lane] = c.u;
+        coords[1 * W + lane] = c.v;
+        coords[2 * W + lane] = c.w;
+        pointSize[lane] = 1.0f;
+      }
+      s.tessEvalShader(&batch);
+      for (uint32_t lane = 0; lane < active; ++lane) {
+        uint32_t* words = &v.words[size_t(firstSlot + first + lane) * v.stride];
+        for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&words[comp], &position[comp * W + lane], 4);
+        for (size_t k = 0; k < v.locations.size(); ++k)
+          for (uint32_t comp = 0; comp < 4; ++comp) words[4 + 4 * k + comp] = outputs[(v.locations[k] * 4 + comp) * W + lane];
+        v.pointSize[firstSlot + first + lane] = pointSize[lane];
+      }
+    }
+    const uint32_t per = tess.verticesPerPrimitive;
+    for (size_t i = 0; i + per <= tess.indices.size(); i += per) {
+      GeometryPrimitive p{per, {}, patch, 0};
+      for (uint32_t k = 0; k < 3; ++k) p.slots[k] = firstSlot + tess.indices[i + (k < per ? k : 0)];
+      out.primitives.push_back(p);
+    }
+  }
+}
+
+// With a geometry stage after tessellation, the generated primitives are its input
+// primitives, as a list of the generated kind ("Geometry Shading" after "Tessellation").
+void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                        const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
+                        GeometryOutput& scratch) {
+  if (!s.tessControlShader) {
+    runGeometryStage(s, isRestart, count, slotOf, in, out);
+    return;
+  }
+  if (!s.geometryShader) {
+    runTessellationStages(s, count, slotOf, in, out);
+    return;
+  }
+  runTessellationStages(s, count, slotOf, in, scratch);
+  std::vector<uint32_t> list;
+  list.reserve(scratch.primitives.size() * 3);
+  uint32_t per = 1;
+  for (const GeometryPrimitive& p : scratch.primitives) {
+    per = p.vertexCount;
+    for (uint32_t k = 0; k < p.vertexCount; ++k) list.push_back(p.slots[k]);
+  }
+  DrawState listed = s;
+  listed.topology = per == 1 ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                    : per == 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                               : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  runGeometryStage(listed, {}, uint32_t(list.size()), [&](uint32_t position) { return list[position]; }, scratch.vertices, out);
+}
+
+}  // namespace tessera::raster
