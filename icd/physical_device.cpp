@@ -274,6 +274,9 @@ FeatureSet supportedFeatures() {
   // shading and the geometry stage on both draw paths. tests/unit/raster/tessellator_test.cpp,
   // tests/api/tessellation_test.cpp, the CTS's tessellation.*.
   f.tessellationShader = true;
+  // Multiview runs each draw once per view (ExecContext::draw), the tessellation stages
+  // included, which read ViewIndex from the view's resources like the other stages.
+  f.multiviewTessellationShader = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

@@ -53,10 +53,9 @@ TEST(BadInput, UnsupportedFeatureOrExtensionIsRefused) {
   VkDevice dev = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateDevice(p.physicalDevice, &dci, nullptr, &dev), VK_ERROR_FEATURE_NOT_PRESENT);
   VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-  // Through a pNext struct too: multiview is supported, its tessellation-shader variant is not
-  // (tessellation stages do not run per view yet).
+  // Through a pNext struct too: multiview is supported, protected memory is not.
   v11.multiview = VK_TRUE;
-  v11.multiviewTessellationShader = VK_TRUE;
+  v11.protectedMemory = VK_TRUE;
   dci = oneQueue(&v11, &qci);
   EXPECT_EQ(vkCreateDevice(p.physicalDevice, &dci, nullptr, &dev), VK_ERROR_FEATURE_NOT_PRESENT);
   const char* ext = "VK_KHR_no_such_extension";

@@ -576,9 +576,10 @@ TEST(Multiview, FeaturesLimitsAndExtensionAgree) {
   vkGetPhysicalDeviceFeatures2(drivers.tessera, &features);
   EXPECT_TRUE(v11.multiview);
   EXPECT_TRUE(mvFeatures.multiview);
-  // The geometry stage runs per view (geometry_shader_test.cpp); no tessellation stages.
+  // The geometry and tessellation stages run per view (geometry_shader_test.cpp,
+  // tessellation_test.cpp).
   EXPECT_TRUE(v11.multiviewGeometryShader && mvFeatures.multiviewGeometryShader);
-  EXPECT_FALSE(v11.multiviewTessellationShader || mvFeatures.multiviewTessellationShader);
+  EXPECT_TRUE(v11.multiviewTessellationShader && mvFeatures.multiviewTessellationShader);
   VkPhysicalDeviceMultiviewProperties mvProps{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES};
   VkPhysicalDeviceVulkan11Properties v11Props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, &mvProps};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v11Props};

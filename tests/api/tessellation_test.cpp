@@ -37,6 +37,8 @@ struct TessellationSetup {
   float displacement = 0;  // pixels (tess_quad_*.tese)
   uint32_t patchControlPoints = 4;
   std::vector<std::array<float, 4>> positions;  // binding 0, one per control point
+  uint32_t layers = 1;    // of the target (a 2D array view when more than 1), all read back
+  uint32_t viewMask = 0;  // multiview (dynamic rendering's viewMask), with multiviewTessellationShader
 };
 
 std::array<float, 4> pixel(float x, float y) { return {x / 16.0f - 1.0f, y / 16.0f - 1.0f, 0.0f, 1.0f}; }
@@ -49,10 +51,12 @@ void addQuad(TessellationSetup& s, float x0, float y0, float x1, float y1) {
 Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   v13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &v13};
+  v11.multiview = v11.multiviewTessellationShader = setup.viewMask != 0;
   VkPhysicalDeviceFeatures features{};
   features.tessellationShader = VK_TRUE;
   features.geometryShader = setup.geometryShader != nullptr;
-  TestDevice device(pd, &features, &v13);
+  TestDevice device(pd, &features, &v11);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE) << "vkCreateDevice with tessellationShader";
   if (!dev) return {};
@@ -63,7 +67,7 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   ici.format = format;
   ici.extent = {kSize, kSize, 1};
   ici.mipLevels = 1;
-  ici.arrayLayers = 1;
+  ici.arrayLayers = setup.layers;
   ici.samples = VK_SAMPLE_COUNT_1_BIT;
   ici.tiling = VK_IMAGE_TILING_OPTIMAL;
   ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
@@ -72,16 +76,17 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   device.bindMemory(color);
   VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   vci.image = color;
-  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vci.viewType = setup.layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
   vci.format = format;
-  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, setup.layers};
   VkImageView view;
   vkCreateImageView(dev, &vci, nullptr, &view);
   void *vertexMap, *readbackMap;
   const size_t vertexBytes = std::max<size_t>(setup.positions.size() * 16, 16);
   const VkBuffer vertices = device.createMappedBuffer(vertexBytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vertexMap);
   if (!setup.positions.empty()) std::memcpy(vertexMap, setup.positions.data(), setup.positions.size() * 16);
-  const VkBuffer readback = device.createMappedBuffer(kSize * kSize * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readbackMap);
+  const VkBuffer readback =
+      device.createMappedBuffer(kSize * kSize * 16 * setup.layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readbackMap);
 
   std::vector<VkShaderModule> modules;
   std::vector<VkPipelineShaderStageCreateInfo> stages;
@@ -129,7 +134,7 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   cb.attachmentCount = 1;
   cb.pAttachments = &blend;
-  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, setup.viewMask, 1, &format};
   VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
   gpci.stageCount = uint32_t(stages.size());
   gpci.pStages = stages.data();
@@ -168,7 +173,8 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, {kSize, kSize}};
-  ri.layerCount = 1;
+  ri.layerCount = setup.layers;
+  ri.viewMask = setup.viewMask;
   ri.colorAttachmentCount = 1;
   ri.pColorAttachments = &colorAtt;
   vkCmdBeginRendering(cmd, &ri);
@@ -188,14 +194,14 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                        nullptr, 1, &toTransfer);
   VkBufferImageCopy copy{};
-  copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, setup.layers};
   copy.imageExtent = {kSize, kSize, 1};
   vkCmdCopyImageToBuffer(cmd, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &copy);
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
   vkEndCommandBuffer(cmd);
   device.submitAndWait(cmd);
-  Image texels(kSize * kSize * 4);
+  Image texels(kSize * kSize * 4 * setup.layers);
   std::memcpy(texels.data(), readbackMap, texels.size() * 4);
 
   vkDestroyPipeline(dev, pipeline, nullptr);
@@ -214,7 +220,7 @@ uint32_t* texel(Image& img, uint32_t x, uint32_t y) { return &img[size_t(y * kSi
 void expectSameImage(const std::string& what, const Image& got, const Image& want) {
   ASSERT_EQ(got.size(), want.size()) << what;
   uint32_t different = 0;
-  for (uint32_t y = 0; y < kSize; ++y)
+  for (uint32_t y = 0; y < got.size() / (4 * kSize); ++y)  // rows of every layer
     for (uint32_t x = 0; x < kSize; ++x) {
       const uint32_t* a = &got[size_t(y * kSize + x) * 4];
       const uint32_t* b = &want[size_t(y * kSize + x) * 4];
@@ -388,6 +394,27 @@ TEST(Tessellation, GeometryStageTakesTheTessellatedTriangles) {
   Image expected(kSize * kSize * 4, 0);
   fillRect(expected, 6, 2, 26, 30, {1, 0, 9, 1});
   checkBothDrivers("tessellation then geometry", setup, &expected);
+}
+
+// Multiview (multiviewTessellationShader): the draw runs once per view of the view mask, the
+// evaluation stage reading ViewIndex; views 0 and 1 each into their layer.
+TEST(Tessellation, MultiviewRunsTheStagesPerViewWithViewIndex) {
+  SKIP_WHEN_OTHER_DRIVER();
+  TessellationSetup setup;
+  setup.evaluationShader = "tess_view_index_tese";
+  std::fill(setup.outer, setup.outer + 4, 3.0f);
+  std::fill(setup.inner, setup.inner + 2, 2.0f);
+  setup.layers = 2;
+  setup.viewMask = 0b11;
+  addQuad(setup, 4, 6, 22, 28);
+  Image expected(kSize * kSize * 4 * 2, 0);
+  for (uint32_t view : {0u, 1u})
+    for (uint32_t y = 6; y < 28; ++y)
+      for (uint32_t x = 4; x < 22; ++x) {
+        const uint32_t words[4] = {1, view, 5, 1};
+        std::memcpy(&expected[size_t((view * kSize + y) * kSize + x) * 4], words, 16);
+      }
+  checkBothDrivers("multiview", setup, &expected);
 }
 
 }  // namespace
