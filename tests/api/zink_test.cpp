@@ -95,5 +95,39 @@ TEST(RealProgramsZink, GlxdemoShowsLavapipesPicture) {
   expectFramesMatch(shown[1], shown[0], 0, "glxdemo through zink");
 }
 
+// glmark2 --validate: the benchmark's own check of each scene's rendered pixels against the
+// values its authors recorded (an oracle independent of both drivers). Every scene lavapipe
+// validates must validate on Tessera too; none may fail. Zink breaks validation rules on both
+// drivers here (objects alive at vkDestroyDevice; on lavapipe more), so only errors Tessera
+// alone gets fail the test.
+TEST(RealProgramsZink, Glmark2ValidatesTheScenesLavapipeValidates) {
+  const std::string glmark2 = findOnPath("glmark2");
+  if (glmark2.empty()) GTEST_SKIP() << "glmark2 is not installed (Debian package glmark2-x11)";
+  SKIP_UNLESS_INSTALLED(glmark2);
+  ScratchDir dir;
+  std::string logs[2];
+  const std::string manifests[2] = {lavapipeManifest(), tesseraManifest()};
+  for (int driver = 0; driver < 2; ++driver) {
+    Xvfb server(findXvfb(), {"-noreset"});
+    ASSERT_FALSE(server.display().empty()) << "Xvfb did not start";
+    const std::string log = dir.path + "/glmark2-" + std::to_string(driver) + ".log";
+    EXPECT_EQ(runProgram({glmark2, "--validate"}, zinkEnvironment(server.display(), manifests[driver], dir), log, 300), 0)
+        << fileText(log);
+    logs[driver] = fileText(log);
+  }
+  auto count = [](const std::string& log, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_GT(count(logs[0], "Validation: Success"), 0u) << logs[0];
+  EXPECT_EQ(count(logs[1], "Validation: Success"), count(logs[0], "Validation: Success")) << logs[1];
+  EXPECT_EQ(count(logs[1], "Validation: Failure"), 0u) << logs[1];
+  EXPECT_NE(logs[1].find("GL_RENDERER:    zink (Tessera"), std::string::npos) << logs[1];
+  const std::set<std::string> lavapipeIds = validationIds(logs[0]);
+  for (const std::string& id : validationIds(logs[1]))
+    EXPECT_TRUE(lavapipeIds.count(id)) << "a validation error on Tessera only: " << id;
+}
+
 }  // namespace
 }  // namespace tessera_test
