@@ -3,7 +3,9 @@
 // 4x MSAA resolved into a single-sample image) on Tessera and on lavapipe, timed per frame,
 // saved as a PNG and compared pixel by pixel.
 //   scene_demo [--out scene.png] [--size W H] [--grid N] [--frames N]
-//              [--tessera MANIFEST] [--lavapipe MANIFEST|none]
+//              [--tessera MANIFEST] [--lavapipe MANIFEST|none] [--window SECONDS]
+// With an X11 display ($DISPLAY), Tessera's picture is also shown in a window for --window
+// seconds (3 by default, 0 for none), presented through Tessera's own swapchain.
 // Each driver renders in its own child process (this binary again, with --render and
 // VK_DRIVER_FILES naming one manifest): the loader then sees exactly one driver, so neither
 // can be picked by mistake, and one driver's crash cannot hide the other's result.
@@ -11,6 +13,7 @@
 #include <vulkan/vulkan.h>
 
 #include "png_writer.h"
+#include "scene_window.h"
 
 #include <algorithm>
 #include <array>
@@ -44,6 +47,8 @@ struct Options {
   // Five timed frames: enough for a stable mean, and the demo stays well under a minute on a
   // two-core machine.
   uint32_t width = 1280, height = 720, grid = 20, frames = 5;
+  double windowSeconds = 3;
+  std::string show;  // the child that shows a picture: its raw RGBA file
 };
 
 // ---- A little linear algebra (column-major, as GLSL reads it) ----
@@ -534,6 +539,56 @@ Run runChild(const Options& o, const std::string& manifest, const std::string& r
   return r;
 }
 
+// The --show child: reads the raw picture and shows it (scene_window.cpp).
+int showChild(const Options& o) {
+  std::vector<uint8_t> rgba(size_t(o.width) * o.height * 4);
+  FILE* f = std::fopen(o.show.c_str(), "rb");
+  const bool read = f && std::fread(rgba.data(), 1, rgba.size(), f) == rgba.size();
+  if (f) std::fclose(f);
+  if (!read) {
+    std::fprintf(stderr, "could not read %s\n", o.show.c_str());
+    return 1;
+  }
+  return showSceneInWindow(rgba.data(), o.width, o.height, o.windowSeconds);
+}
+
+// Shows Tessera's picture in a window when there is an X11 display to show it on, in a child
+// process that sees Tessera alone (as the render did). A window that cannot be shown is reported,
+// not fatal: the PNG is written already.
+void showInWindow(const Options& o, const std::vector<uint8_t>& rgba) {
+  const char* display = std::getenv("DISPLAY");
+  if (o.windowSeconds <= 0) return;
+  if (!display || !*display) {
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if (wayland && *wayland) std::printf("window: none (a Wayland display without X11; the demo's window needs $DISPLAY)\n");
+    return;
+  }
+  const std::string raw = o.out + ".show.rgba";
+  FILE* f = std::fopen(raw.c_str(), "wb");
+  const bool written = f && std::fwrite(rgba.data(), 1, rgba.size(), f) == rgba.size();
+  if (f) std::fclose(f);
+  if (!written) {
+    std::fprintf(stderr, "could not write %s\n", raw.c_str());
+    return;
+  }
+  setenv("VK_DRIVER_FILES", o.tessera.c_str(), 1);
+  setenv("VK_ICD_FILENAMES", o.tessera.c_str(), 1);
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", o.windowSeconds);
+    const std::string cmd = "'" + std::string(self) + "' --show '" + raw + "' --size " + std::to_string(o.width) + " " +
+                            std::to_string(o.height) + " --window " + seconds;
+    if (std::system(cmd.c_str()) == 0)
+      std::printf("window: shown on %s for %s s through Tessera's swapchain\n", display, seconds);
+    else
+      std::fprintf(stderr, "window: could not be shown on %s\n", display);
+  }
+  std::remove(raw.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -543,6 +598,8 @@ int main(int argc, char** argv) {
     bool more = i + 1 < argc;
     if (a == "--out" && more) o.out = argv[++i];
     else if (a == "--render" && more) o.render = argv[++i];
+    else if (a == "--show" && more) o.show = argv[++i];
+    else if (a == "--window" && more) o.windowSeconds = std::max(0.0, std::atof(argv[++i]));
     else if (a == "--tessera" && more) o.tessera = argv[++i];
     else if (a == "--lavapipe" && more) o.lavapipe = argv[++i];
     else if (a == "--grid" && more) o.grid = uint32_t(std::atoi(argv[++i]));
@@ -550,11 +607,12 @@ int main(int argc, char** argv) {
     else if (a == "--size" && i + 2 < argc) o.width = uint32_t(std::atoi(argv[++i])), o.height = uint32_t(std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: scene_demo [--out scene.png] [--size W H] [--grid N] [--frames N] "
-                           "[--tessera MANIFEST] [--lavapipe MANIFEST|none]\n");
+                           "[--tessera MANIFEST] [--lavapipe MANIFEST|none] [--window SECONDS]\n");
       return 2;
     }
   }
   if (!o.render.empty()) return render(o);
+  if (!o.show.empty()) return showChild(o);
 
   Run tessera = runChild(o, o.tessera, o.out + ".tessera.rgba");
   if (!tessera.ok) {
@@ -573,6 +631,7 @@ int main(int argc, char** argv) {
   if (!lavapipe.ok) {
     std::printf("%s Tessera %.1f ms/frame (the image: %s; lavapipe %s)\n", what, tessera.ms, o.out.c_str(),
                 haveLavapipe ? "failed" : "not installed");
+    showInWindow(o, tessera.rgba);
     return 0;
   }
   std::printf("%s Tessera %.1f ms/frame, lavapipe %.1f ms/frame (the image: %s)\n", what, tessera.ms, lavapipe.ms,
@@ -594,5 +653,6 @@ int main(int argc, char** argv) {
       }
   std::printf("images: %zu of %zu pixels (%.3f%%) differ by more than %d/255 in a channel\n", differ, total,
               100.0 * double(differ) / double(total), tolerance);
+  showInWindow(o, tessera.rgba);
   return 0;
 }

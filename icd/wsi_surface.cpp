@@ -133,6 +133,10 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceSurfacePresentModesKHR
 // VK_KHR_get_surface_capabilities2: the same answers through extensible structs.
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceSurfaceCapabilities2KHR(
     VkPhysicalDevice, const VkPhysicalDeviceSurfaceInfo2KHR* pSurfaceInfo, VkSurfaceCapabilities2KHR* pCapabilities) {
+  // VK_KHR_surface_protected_capabilities: no protected memory, so no protected swapchains.
+  for (auto* next = static_cast<VkBaseOutStructure*>(pCapabilities->pNext); next; next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR)
+      reinterpret_cast<VkSurfaceProtectedCapabilitiesKHR*>(next)->supportsProtected = VK_FALSE;
   return surfaceCapabilities(*fromHandle<Surface>(pSurfaceInfo->surface), &pCapabilities->surfaceCapabilities);
 }
 

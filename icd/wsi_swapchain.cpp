@@ -270,6 +270,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkAcquireNextImage2KHR(VkDevice device, c
                  pInfo->semaphore, pInfo->fence, pImageIndex);
 }
 
+// A VkPresentRegionsKHR in the chain (VK_KHR_incremental_present) is left alone: its rectangles
+// are a hint the presentation engine may ignore, and every present here sends the whole image.
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkQueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* pPresentInfo) {
   Queue* q = fromHandle<Queue>(queue);
   Device* dev = q->device;

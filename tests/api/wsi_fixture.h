@@ -70,7 +70,9 @@ class WsiTest : public VulkanTest {
 
   void SetUp() override {
     extraInstanceExtensions = {VK_KHR_SURFACE_EXTENSION_NAME, surfaceExtension_};
+    extraInstanceExtensions.insert(extraInstanceExtensions.end(), moreInstanceExtensions.begin(), moreInstanceExtensions.end());
     extraDeviceExtensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    extraDeviceExtensions.insert(extraDeviceExtensions.end(), moreDeviceExtensions.begin(), moreDeviceExtensions.end());
     char dir[] = "/tmp/tessera-capture-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     captureDir = dir;
@@ -94,6 +96,11 @@ class WsiTest : public VulkanTest {
     unsetenv("TESSERA_CAPTURE_FRAMES");
     if (!captureDir.empty()) std::filesystem::remove_all(captureDir);
   }
+
+  // Extensions a test adds to the WSI ones (set in its constructor), and what it chains to
+  // every VkPresentInfoKHR.
+  std::vector<const char*> moreInstanceExtensions, moreDeviceExtensions;
+  const void* presentNext = nullptr;
 
   // Captures go to captureDir; read when the swapchain is created.
   void captureFrames(const char* frames) {
@@ -207,7 +214,7 @@ class WsiTest : public VulkanTest {
     si.signalSemaphoreCount = 1;
     si.pSignalSemaphores = &rendered;
     EXPECT_EQ(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
-    VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+    VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, presentNext};
     pi.waitSemaphoreCount = 1;
     pi.pWaitSemaphores = &rendered;
     pi.swapchainCount = 1;

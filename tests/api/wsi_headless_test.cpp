@@ -220,6 +220,60 @@ TEST_F(Wsi, CapturedPixelsKeepTheirPlaceAndChannelOrder) {
 
 // Acquiring from a retired swapchain is invalid usage (the validation layer stops it), so this
 // runs without layers: the driver answers VK_ERROR_OUT_OF_DATE_KHR rather than an image.
+class WsiIncrementalPresent : public Wsi {
+ protected:
+  WsiIncrementalPresent() { moreDeviceExtensions = {VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME}; }
+};
+
+// VK_KHR_incremental_present: VkPresentRegionsKHR names the changed rectangles as "an
+// optimization hint that a presentation engine may use"; "the application still must ensure that
+// all pixels of a presented image contain the desired values, in case the presentation engine
+// ignores this hint". Tessera ignores it: every pixel of each frame is presented, whatever the
+// rectangles say (one small one here), and the validation layer accepts the chain.
+TEST_F(WsiIncrementalPresent, RegionsAreAHintAndWholeFramesArePresented) {
+  captureFrames("1-3");
+  VkSwapchainKHR sc = createSwapchain(VK_PRESENT_MODE_FIFO_KHR, 3);
+  ASSERT_NE(sc, VK_NULL_HANDLE);
+  const VkRectLayerKHR rectangle{{1, 1}, {4, 3}, 0};
+  const VkPresentRegionKHR region{1, &rectangle};
+  const VkPresentRegionsKHR regions{VK_STRUCTURE_TYPE_PRESENT_REGIONS_KHR, nullptr, 1, &region};
+  presentNext = &regions;
+  for (uint64_t n = 1; n <= 3; ++n) frame(sc, n);
+  destroySwapchain(sc);
+  for (uint64_t n = 1; n <= 3; ++n) expectCaptured(n);  // the frame's colour at pixels all over it
+}
+
+class WsiProtectedCapabilities : public Wsi {
+ protected:
+  WsiProtectedCapabilities() {
+    moreInstanceExtensions = {VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME,
+                              VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME};
+  }
+};
+
+// VK_KHR_surface_protected_capabilities: supportsProtected says whether a swapchain of the
+// surface may be created with VK_SWAPCHAIN_CREATE_PROTECTED_BIT_KHR. Tessera has no protected
+// memory (protectedMemory is VK_FALSE), so no surface supports it. (The loader itself sets
+// supportsProtected to VK_FALSE before it calls a driver, so through it this test proves that the
+// extension is offered and the chained query succeeds; icd/wsi_surface.cpp also fills it in for
+// callers without a loader.)
+TEST_F(WsiProtectedCapabilities, NoSurfaceSupportsProtectedSwapchains) {
+  VkPhysicalDeviceProtectedMemoryFeatures protectedMemory{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &protectedMemory};
+  vkGetPhysicalDeviceFeatures2(physicalDevice, &features);
+  ASSERT_FALSE(protectedMemory.protectedMemory);
+  auto query = reinterpret_cast<PFN_vkGetPhysicalDeviceSurfaceCapabilities2KHR>(
+      vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceSurfaceCapabilities2KHR"));
+  ASSERT_NE(query, nullptr);
+  VkSurfaceProtectedCapabilitiesKHR protectedCaps{VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR};
+  protectedCaps.supportsProtected = VK_TRUE;  // must be overwritten
+  VkSurfaceCapabilities2KHR caps{VK_STRUCTURE_TYPE_SURFACE_CAPABILITIES_2_KHR, &protectedCaps};
+  VkPhysicalDeviceSurfaceInfo2KHR info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SURFACE_INFO_2_KHR, nullptr, surface};
+  VK_CHECK(query(physicalDevice, &info, &caps));
+  EXPECT_FALSE(protectedCaps.supportsProtected);
+  EXPECT_GE(caps.surfaceCapabilities.minImageCount, 1u);
+}
+
 TEST(WsiWithoutLayers, AcquireFromARetiredSwapchainIsOutOfDate) {
   BareDevice bare({VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME},
                   {VK_KHR_SWAPCHAIN_EXTENSION_NAME});
