@@ -189,7 +189,7 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   AttributeFetch fetch[kMaxVertexAttributes];
   uint32_t fetchCount = 0;
   for (uint32_t a = 0; a < s.attributeCount; ++a)
-    if (!(s.attributes[a].location < 32 && (s.vertexFetchedLocations >> s.attributes[a].location & 1)))
+    if (!(s.attributes[a].location < abi::kMaxInterfaceLocations && (s.vertexFetchedLocations >> s.attributes[a].location & 1)))
       fetch[fetchCount++] = planFetch(s, s.attributes[a]);
   abi::VertexBuffer buffers[abi::kMaxVertexBuffers];
   if (s.vertexFetchedLocations) {
