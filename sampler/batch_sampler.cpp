@@ -22,8 +22,10 @@
 // changes) and -O3, in clones for x86-64, x86-64-v3 (AVX2) and x86-64-v4 (AVX-512).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
+#include "batch_lanes.h"
 #include "sampler_internal.h"
 #include "tessera/sampling_batch.h"
 
@@ -31,6 +33,7 @@ namespace tessera {
 namespace {
 
 using namespace sampler_detail;
+using namespace sampler_detail::batch;
 
 // ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
 // them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA and R (read
@@ -39,6 +42,7 @@ enum ViewCode : uint32_t {
   kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
   kR16Sfloat
 };
+static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm);
 
 // How a view code's texels become RGBA.
 struct TexelFormat {
@@ -116,13 +120,6 @@ inline double floorClamped(double x, double fx) {
   return x != x ? 0.0 : c;
 }
 
-// Per-lane operands after the scalar steps.
-template <uint32_t N>
-struct Lanes {
-  alignas(64) double s[N], t[N];        // double(float) as the reference holds them
-  alignas(64) double offI[N], offJ[N];  // the offsets, added as doubles
-  uint32_t layer[N];
-};
 
 // One level per lane: its size and its first texel in the lane's layer.
 template <uint32_t N>
@@ -312,86 +309,6 @@ __attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState
   }
 }
 
-// "Scale Factor Operation", "LOD Operation" and "Image Level(s) Selection" for every lane: the
-// arithmetic of sampler_lod.cpp's lambdaFromGradients and selectLevels, operation for operation
-// (std::max and std::clamp written out as the library defines them), on arrays of lanes. Only
-// log2 runs per lane, glibc's, as in the reference; the lanes of a quad often have the same
-// ρ_max, and a lane whose ρ_max has the bits of the previous lane's takes its log2.
-// batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
-template <uint32_t N>
-__attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
-                                                            const abi::SamplerState& sampler,
-                                                            const SampleLanes& lanes, uint32_t active,
-                                                            uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
-                                                            uint32_t* levelLo, double* delta, uint32_t& linearLanes) {
-  alignas(64) double lambdaBase[N];
-  if (lanes.lod) {
-    for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = lanes.lod[k];
-  } else {
-    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = |0| x 1; ρ = sqrt of the sum of
-    // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
-    const double w = view.levels[0].width, h = view.levels[0].height;
-    const double mz = std::fabs(0.0) * 1.0;
-    alignas(64) double rho[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
-    if (lanes.dPdx[0])
-      for (uint32_t k = 0; k < N; ++k)
-        dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
-    for (uint32_t k = 0; k < N; ++k) {
-      const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
-      const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
-      const double rhoX = std::sqrt(mx0 * mx0 + mx1 * mx1 + mz * mz);
-      const double rhoY = std::sqrt(my0 * my0 + my1 * my1 + mz * mz);
-      rho[k] = rhoX < rhoY ? rhoY : rhoX;
-    }
-    uint64_t lastBits = 0;
-    double lastLog = 0;
-    bool have = false;
-    for (uint32_t k = 0; k < N; ++k) {
-      lambdaBase[k] = 0;
-      if (!(active >> k & 1)) continue;
-      uint64_t bits;
-      std::memcpy(&bits, &rho[k], 8);
-      if (!have || bits != lastBits) lastLog = std::log2(rho[k]), lastBits = bits, have = true;
-      lambdaBase[k] = lastLog;
-    }
-  }
-  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±maxSamplerLodBias); λ = λ' clamped to
-  // [max(minLod, MinLod), maxLod] (NaN: lod_min); filter by λ <= 0; d' = clamp(λ, 0, q).
-  const double samplerBias = sampler.mipLodBias, samplerMin = sampler.minLod, lodMax = sampler.maxLod;
-  const double q = double(levelCount - 1);
-  const uint32_t qLevel = levelCount - 1;
-  alignas(64) double dPrime[N];
-  uint32_t filterLinear[N];
-  for (uint32_t k = 0; k < N; ++k) {
-    const double sum = samplerBias + double(lanes.bias ? lanes.bias[k] : 0.0f);
-    const double bias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
-    const double lambdaPrime = lambdaBase[k] + bias;
-    const double shaderMin = lanes.minLod ? double(lanes.minLod[k]) : 0.0;
-    const double lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
-    double lambda = lambdaPrime;
-    if (lambdaPrime > lodMax) lambda = lodMax;
-    else if (lambdaPrime < lodMin) lambda = lodMin;
-    else if (lambdaPrime != lambdaPrime) lambda = lodMin;
-    filterLinear[k] = (lambda <= 0 ? sampler.magFilter : sampler.minFilter) == VK_FILTER_LINEAR;
-    dPrime[k] = lambda < 0.0 ? 0.0 : (q < lambda ? q : lambda);
-  }
-  for (uint32_t k = 0; k < N; ++k) {
-    if (mipLinear) {
-      // d_hi = floor(d'), d_lo = min(d_hi + 1, q), δ = d' - d_hi
-      levelHi[k] = uint32_t(int32_t(std::floor(dPrime[k])));
-      levelLo[k] = std::min(levelHi[k] + 1, qLevel);
-      delta[k] = dPrime[k] - double(levelHi[k]);
-    } else {
-      // d = ceil(d' + 0.5) - 1
-      levelHi[k] = uint32_t(int32_t(std::ceil(dPrime[k] + 0.5) - 1.0));
-      levelLo[k] = levelHi[k];
-      delta[k] = 0;
-    }
-  }
-  linearLanes = 0;
-  for (uint32_t k = 0; k < N; ++k) linearLanes |= filterLinear[k] << k;
-  linearLanes &= active;
-}
 
 // "Texel Filtering" of the level(s), "Texel Mipmap Filtering", and the results as float bits.
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kRgba8>
@@ -423,19 +340,10 @@ __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   const TexelFormat format = texelFormat(view.fastSampling);
   const uint32_t active = lanes.active & ((1u << N) - 1);
-  const bool arrayed = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
 
   // Per lane: coordinates, offsets, layer (the reference's selectLayer), then LOD and levels.
   Lanes<N> in;
-  for (uint32_t k = 0; k < N; ++k) {
-    const bool on = active >> k & 1;
-    in.s[k] = on ? double(lanes.s[k]) : 0.0;
-    in.t[k] = on ? double(lanes.t[k]) : 0.0;
-    in.offI[k] = on && lanes.offset[0] ? double(lanes.offset[0][k]) : 0.0;
-    in.offJ[k] = on && lanes.offset[1] ? double(lanes.offset[1][k]) : 0.0;
-    in.layer[k] = 0;
-    if (on && arrayed) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
-  }
+  prepareLanes<N>(view, lanes, active, in);
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
   selectLaneLevels<N>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
@@ -532,7 +440,17 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 8) return nullptr;
   if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
-  return row < 0 ? nullptr : kRoutines[row][sampler.fastSampling - 1];
+  if (row < 0) return nullptr;
+  // RGBA8 / BGRA8 UNORM: the fixed-point routines (batch_sampler_unorm8.cpp), whose weights
+  // snap to subTexelPrecisionBits, unless TESSERA_SAMPLING_ROUTINES=exact asks for the ones
+  // bit-identical to the reference.
+  static const bool exactOnly = [] {
+    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
+    return v && std::strcmp(v, "exact") == 0;
+  }();
+  if (!exactOnly && (view.fastSampling == kRgba8Unorm || view.fastSampling == kBgra8Unorm))
+    return unorm8Routine(uint32_t(row), sampler.fastSampling);
+  return kRoutines[row][sampler.fastSampling - 1];
 }
 
 }  // namespace tessera

@@ -3,8 +3,12 @@
 // one-lane reference). The caller (spirv_jit's runtime) asks for a sampling routine for the
 // view, the sampler and the instruction's shape; a routine exists only for state whose every
 // step it computes exactly as the reference does (same double arithmetic in the same order),
-// so its results are bit-identical to sampleImage's lane by lane. Anything else gets no routine
-// and the caller runs the reference per lane.
+// so its results are bit-identical to sampleImage's lane by lane, with one exception: views of
+// R8G8B8A8 / B8G8R8A8 UNORM get fixed-point routines that snap LINEAR filtering's sub-texel
+// weights and δ to 8 bits (subTexelPrecisionBits = mipmapPrecisionBits = 8) and compute λ with
+// a vectorized log2 (NEAREST texels are the reference's; TESSERA_SAMPLING_ROUTINES=exact gives
+// these views the bit-identical routines instead). Anything else gets no routine and the
+// caller runs the reference per lane.
 //
 // What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
 // R8 and R8G8 UNORM, R16 / R16G16B16A16 / R32 / R32G32B32A32 SFLOAT with the identity swizzle,

@@ -74,8 +74,16 @@ TEST(RealProgramsMpv, GpuNextOnVulkanShowsLavapipesFrame) {
   const bool presentedOnTessera = std::filesystem::exists(dir + "/frames/frame-000001.png");
   std::filesystem::remove_all(dir);
   EXPECT_TRUE(presentedOnTessera) << "mpv did not present through Tessera's swapchain\n" << logs[1];
-  for (int driver = 0; driver < 2; ++driver)
-    EXPECT_TRUE(validationErrors(logs[driver]).empty()) << (driver ? "Tessera" : "lavapipe") << ":\n" << logs[driver];
+  for (int driver = 0; driver < 2; ++driver) {
+    // mpv, stopped while it runs, sometimes destroys a swapchain semaphore that its last
+    // submission still waits on (seen on lavapipe and Tessera alike, about one run in three):
+    // its own teardown race, not a driver's error.
+    std::vector<std::string> errors = validationErrors(logs[driver]);
+    std::erase_if(errors, [](const std::string& line) {
+      return line.find("VUID-vkDestroySemaphore-semaphore-01137") != std::string::npos;
+    });
+    EXPECT_TRUE(errors.empty()) << (driver ? "Tessera" : "lavapipe") << ":\n" << logs[driver];
+  }
   expectFramesMatch(shown[1], shown[0], 1, "mpv --vo=gpu-next");
 }
 

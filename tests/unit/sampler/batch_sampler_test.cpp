@@ -1,5 +1,7 @@
 // The batched sampling routines (sampling_batch.h) against the reference (sampleImage), lane by
-// lane, bit for bit: randomized coordinates (inside [0,1], far outside it, on texel edges,
+// lane, bit for bit (the fixed-point RGBA8/BGRA8 UNORM routines: against the spec's formulas
+// with their snapped weights, see snappedUnorm8, and within the snapping's bound of the
+// reference): randomized coordinates (inside [0,1], far outside it, on texel edges,
 // NaN and ±Inf), random texels (for float formats: NaN, ±Inf and subnormals too), LOD operands (Lod, gradients shared by a quad or not, bias, MinLod), offsets,
 // array layers, over every format x filter x mipmap mode x address mode the routines take, at
 // W = 4, 8 and 16 with random active lanes, on images whose sizes are not powers of two. The
@@ -10,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "batch_lanes.h"
+#include "sampler_internal.h"
 #include "sampling_test_view.h"
 
 namespace tessera {
@@ -183,6 +188,74 @@ std::string describe(const Batch& b, uint32_t k) {
          (b.hasBias ? " [Bias]" : "") + (b.hasMinLod ? " [MinLod]" : "") + (b.hasOffset ? " [Offset]" : "");
 }
 
+// "Texel Filtering" and "Texel Mipmap Filtering" for R8G8B8A8 / B8G8R8A8 UNORM as the spec
+// writes them, with the snapping subTexelPrecisionBits = mipmapPrecisionBits = 8 permits and
+// the fixed-point routines choose (sub-texel coordinate u - 1/2 and δ rounded to the nearest
+// multiple of 2^-8): the reference's own λ and level selection (sampler_lod.cpp, checked by hand
+// in reference_sampler_test.cpp) and wrap (sampler_wrap.cpp), the texels' bytes read here, every
+// UNORM byte c standing for c / 255, the weighted sum in integers. Returns false where a
+// coordinate is NaN or beyond the ±2^22 texels the routines hold in fixed point (there they run
+// the reference).
+// `lambdaNudge` is added to λ_base computed from gradients (the routines' log2 is not glibc's).
+bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleRequest& r,
+                   double lambdaNudge, float result[4]) {
+  using namespace sampler_detail;
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  double lambdaBase;
+  if (r.hasLod) {
+    lambdaBase = r.lod;
+  } else {
+    const double dx[3] = {r.hasGrad ? r.dPdx[0] : 0.0, r.hasGrad ? r.dPdx[1] : 0.0, 0.0};
+    const double dy[3] = {r.hasGrad ? r.dPdy[0] : 0.0, r.hasGrad ? r.dPdy[1] : 0.0, 0.0};
+    const uint32_t size[3] = {view.levels[0].width, view.levels[0].height, 1};
+    lambdaBase = lambdaFromGradients(dx, dy, size) + lambdaNudge;
+  }
+  const LevelSelection sel = selectLevels(sampler, r, lambdaBase, levelCount);
+  const uint32_t layer = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? selectLayer(r.layer, view.layerCount) : 0;
+  const bool bgra = view.format == VK_FORMAT_B8G8R8A8_UNORM;
+  // One level's value per component times 255 x 2^16.
+  auto level = [&](uint32_t d, uint64_t sum[4]) {
+    const abi::ImageLevel& l = view.levels[d];
+    const double u = double(r.s) * l.width + r.offset[0], v = double(r.t) * l.height + r.offset[1];
+    const bool linear = sel.filter == VK_FILTER_LINEAR;
+    const double x = linear ? std::floor((u - 0.5) * 256 + 0.5) : std::floor(u) * 256;
+    const double y = linear ? std::floor((v - 0.5) * 256 + 0.5) : std::floor(v) * 256;
+    if (!(std::fabs(x) < 0x1p30 && std::fabs(y) < 0x1p30)) return false;
+    const int64_t i0 = int64_t(std::floor(x / 256)), j0 = int64_t(std::floor(y / 256));
+    const int64_t alpha = int64_t(x) - 256 * i0, beta = int64_t(y) - 256 * j0;  // in [0, 255]
+    auto byte = [&](int64_t i, int64_t j, uint32_t c) -> uint64_t {
+      const int32_t wi = wrapCoordinate(int32_t(i), int32_t(l.width), sampler.addressMode[0]);
+      const int32_t wj = wrapCoordinate(int32_t(j), int32_t(l.height), sampler.addressMode[1]);
+      const uint8_t* texel = l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj) * l.rowPitch + uint64_t(wi) * 4;
+      return texel[bgra && c != 1 && c != 3 ? 2 - c : c];
+    };
+    for (uint32_t c = 0; c < 4; ++c)
+      sum[c] = byte(i0, j0, c) * (256 - alpha) * (256 - beta) + byte(i0 + 1, j0, c) * alpha * (256 - beta) +
+               byte(i0, j0 + 1, c) * (256 - alpha) * beta + byte(i0 + 1, j0 + 1, c) * alpha * beta;
+    return true;
+  };
+  uint64_t hi[4], lo[4];
+  if (!level(sel.mipLinear ? sel.dHi : sel.d, hi)) return false;
+  if (!sel.mipLinear) {
+    for (uint32_t c = 0; c < 4; ++c) result[c] = float(double(hi[c]) / (255.0 * 65536.0));
+    return true;
+  }
+  if (!level(sel.dLo, lo)) return false;
+  const uint64_t delta = uint64_t(std::floor(sel.delta * 256 + 0.5));  // the weight of level dLo, x 256
+  for (uint32_t c = 0; c < 4; ++c)
+    result[c] = float(double(hi[c] * (256 - delta) + lo[c] * delta) / (255.0 * 16777216.0));
+  return true;
+}
+
+// Floats' distance in units in the last place (both finite and of the same sign here).
+int64_t ulpDistance(float a, float b) {
+  return std::abs(int64_t(std::bit_cast<int32_t>(a)) - int64_t(std::bit_cast<int32_t>(b)));
+}
+
+bool isFixedPointUnorm8(const abi::ImageViewState& view) {
+  return view.format == VK_FORMAT_R8G8B8A8_UNORM || view.format == VK_FORMAT_B8G8R8A8_UNORM;
+}
+
 // Runs `batches` random batches through the routine of (view, sampler) at every W and compares
 // each active lane with sampleImage, bit for bit; inactive lanes must be 0.
 void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerState& sampler, Generator& gen,
@@ -204,6 +277,43 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
           continue;
         }
         const TexelValue want = sampleImage(view, sampler, b.request(k));
+        float snapped[4];
+        const SampleRequest request = b.request(k);
+        if (isFixedPointUnorm8(view) && snappedUnorm8(view, sampler, request, 0.0, snapped)) {
+          // The spec's value with these weights, up to the last rounding (the oracle divides in
+          // double, then rounds to float), with λ as the reference computes it or, where λ
+          // comes from gradients, nudged by ±2^-24 (the routines' log2 is within 2^-40 of
+          // glibc's, so where the reference's λ sits on a level or δ boundary they may fall
+          // on either side).
+          auto matches = [&](const float want[4]) {
+            for (uint32_t c = 0; c < 4; ++c)
+              if (ulpDistance(std::bit_cast<float>(out[c * width + k]), want[c]) > 1) return false;
+            return true;
+          };
+          bool matched = matches(snapped);
+          if (matched) {
+            // ... and within what snapping may move it from the reference's exact weights: the
+            // coordinate by 2^-9 texel per axis (bilinear interpolation of values in [0,1]
+            // changes by at most that much per texel moved), δ by 2^-9.
+            for (uint32_t c = 0; c < 4; ++c) {
+              const float got = std::bit_cast<float>(out[c * width + k]);
+              ASSERT_LE(std::fabs(double(got) - want.f[c]), 0x1p-8 + 0x1p-9 + 0x1p-20)
+                  << what << " W=" << width << " component " << c << ": routine " << got << ", reference "
+                  << want.f[c] << "; " << describe(b, k);
+            }
+          }
+          for (double nudge : {-0x1p-24, 0x1p-24})
+            if (!matched && !request.hasLod) {
+              float nudged[4];
+              matched = snappedUnorm8(view, sampler, request, nudge, nudged) && matches(nudged);
+            }
+          ASSERT_TRUE(matched) << what << " W=" << width << ": routine (" << std::bit_cast<float>(out[k]) << ", "
+                               << std::bit_cast<float>(out[width + k]) << ", " << std::bit_cast<float>(out[2 * width + k])
+                               << ", " << std::bit_cast<float>(out[3 * width + k]) << "), snapped spec (" << snapped[0]
+                               << ", " << snapped[1] << ", " << snapped[2] << ", " << snapped[3] << "); "
+                               << describe(b, k);
+          continue;
+        }
         for (uint32_t c = 0; c < 4; ++c)
           ASSERT_EQ(out[c * width + k], want.u[c])
               << what << " W=" << width << " component " << c << ": routine " << std::bit_cast<float>(out[c * width + k])
@@ -223,7 +333,7 @@ const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLE
 
 // Every filter pair x mipmap mode x address-mode pair, on each format and view type, with the
 // sampler's own bias and LOD clamps varied too.
-TEST(BatchSampler, MatchesReferenceBitForBit) {
+TEST(BatchSampler, MatchesReference) {
   Generator gen(20261124);
   uint32_t combination = 0;
   for (VkFormat format : kFormats)
@@ -254,7 +364,33 @@ TEST(BatchSampler, MatchesReferenceBitForBit) {
   EXPECT_EQ(combination, 10u * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
-// Many batches on one common state (trilinear, REPEAT), to reach rare coordinate and LOD cases.
+// The fixed-point routines' log2 (batch_lanes.h) against glibc's: within 2^-40 over the whole
+// range of normal doubles, and the same special values.
+TEST(BatchSampler, VectorLog2IsWithinItsBound) {
+  std::mt19937_64 rng(5);
+  for (int n = 0; n < 200000; ++n) {
+    double x;
+    do x = std::bit_cast<double>(rng() & 0x7FFFFFFFFFFFFFFFull);
+    while (!std::isnormal(x));
+    if (n < 1000) x = std::ldexp(1.0, n % 2000 - 1000) * (n % 3 == 0 ? 1.0 : 1.4142135623730951);
+    ASSERT_LE(std::fabs(sampler_detail::batch::vectorLog2(x) - std::log2(x)), 0x1p-40) << std::hexfloat << x;
+  }
+  EXPECT_EQ(sampler_detail::batch::vectorLog2(0.0), -HUGE_VAL);
+  EXPECT_EQ(sampler_detail::batch::vectorLog2(HUGE_VAL), HUGE_VAL);
+  EXPECT_TRUE(std::isnan(sampler_detail::batch::vectorLog2(std::nan(""))));
+}
+
+// Many batches on one common state (trilinear, REPEAT), to reach rare coordinate and LOD cases:
+// sRGB (exact routines) and UNORM (fixed point).
+TEST(BatchSampler, TrilinearRepeatManyBatchesUnorm) {
+  Generator gen(11);
+  RandomView rv(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 45, 29, 1, 6, gen.rng());
+  const abi::SamplerState sampler =
+      makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                  VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT);
+  expectSameAsReference(rv.view.state, sampler, gen, 3000, "trilinear repeat unorm");
+}
+
 TEST(BatchSampler, TrilinearRepeatManyBatches) {
   Generator gen(7);
   RandomView rv(VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 45, 29, 1, 6, gen.rng());

@@ -1,0 +1,173 @@
+// What every batched sampling routine does first, shared by batch_sampler.cpp (the exact
+// routines) and batch_sampler_unorm8.cpp (the fixed-point UNORM8 ones): the lanes' operands as
+// the reference holds them, the array layer, and the LOD and level selection, bit for bit the
+// reference's (sampler_lod.cpp). Included only by files compiled with batch_sampler.cpp's
+// options (-ffp-contract=off: no fused multiply-add may change a level or a mip weight).
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "sampler_internal.h"
+#include "tessera/sampling_batch.h"
+
+namespace tessera::sampler_detail::batch {
+
+// ImageViewState::fastSampling codes of the two formats batch_sampler_unorm8.cpp samples
+// (batch_sampler.cpp's ViewCode enumeration holds the same numbers).
+constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2;
+
+// The fixed-point routine for a view of those formats (batch_sampler_unorm8.cpp): `widthRow`
+// 0, 1, 2 for W = 4, 8, 16; `samplerClass` SamplerState::fastSampling (1-8).
+SampleRoutine unorm8Routine(uint32_t widthRow, uint32_t samplerClass);
+
+// Per-lane operands after the scalar steps.
+template <uint32_t N>
+struct Lanes {
+  alignas(64) double s[N], t[N];        // double(float) as the reference holds them
+  alignas(64) double offI[N], offJ[N];  // the offsets, added as doubles
+  uint32_t layer[N];
+};
+
+// Each active lane's coordinates, offsets and layer (the reference's selectLayer); inactive
+// lanes hold zeros (and layer 0), so everything computed from them stays in range.
+template <uint32_t N>
+__attribute__((always_inline)) inline void prepareLanes(const abi::ImageViewState& view, const SampleLanes& lanes,
+                                                        uint32_t active, Lanes<N>& in) {
+  // Every operand array holds N readable values (inactive lanes' are garbage), so the loads
+  // need no branch; inactive lanes are cleared by a mask of all ones or zeros (+0.0), which
+  // GCC vectorizes where a per-lane bit test would not.
+  alignas(64) uint64_t keep[N];
+  for (uint32_t k = 0; k < N; ++k) keep[k] = uint64_t(0) - uint64_t(active >> k & 1);
+  auto masked = [&](double v, uint32_t k) { return std::bit_cast<double>(std::bit_cast<uint64_t>(v) & keep[k]); };
+  for (uint32_t k = 0; k < N; ++k) {
+    in.s[k] = masked(lanes.s[k], k);
+    in.t[k] = masked(lanes.t[k], k);
+    in.offI[k] = lanes.offset[0] ? masked(lanes.offset[0][k], k) : 0.0;
+    in.offJ[k] = lanes.offset[1] ? masked(lanes.offset[1][k], k) : 0.0;
+    in.layer[k] = 0;
+  }
+  if (view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY)
+    for (uint32_t k = 0; k < N; ++k)
+      if (active >> k & 1) in.layer[k] = selectLayer(lanes.layer ? lanes.layer[k] : 0.0f, view.layerCount);
+}
+
+// log2(x) for x = 0, +Inf, NaN or a positive normal double (ρ_max is one: a float derivative
+// times a level size, squared, summed and rooted in double, cannot be subnormal), in
+// operations GCC vectorizes: x = 2^e m with m in [√2/2, √2), log2 m = (2 / ln 2) atanh(z),
+// z = (m - 1) / (m + 1), |z| < 0.172, by its odd series to z^15 (the first term left out is
+// below 2^-40). λ is not specified to any precision (ρ itself "may be approximated"); the
+// routines that use this are tested against the reference's λ within 2^-24.
+inline double vectorLog2(double x) {
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  // The biased exponent as a double without an int64 conversion (AVX2 has none): the bits of
+  // 2^52 + biased exponent, minus 2^52.
+  const double biased = std::bit_cast<double>((bits >> 52) | 0x4330000000000000ull) - 0x1p52;
+  double m = std::bit_cast<double>((bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
+  const bool high = m > 1.4142135623730951;
+  m = high ? m * 0.5 : m;
+  const double e = (biased - 1023.0) + (high ? 1.0 : 0.0);
+  const double z = (m - 1.0) / (m + 1.0), z2 = z * z;
+  constexpr double kTwoOverLn2 = 2.8853900817779268;  // 2 / ln 2
+  double p = 1.0 / 15;
+  p = p * z2 + 1.0 / 13;
+  p = p * z2 + 1.0 / 11;
+  p = p * z2 + 1.0 / 9;
+  p = p * z2 + 1.0 / 7;
+  p = p * z2 + 1.0 / 5;
+  p = p * z2 + 1.0 / 3;
+  p = p * z2 + 1.0;
+  const double log = e + kTwoOverLn2 * (z * p);
+  // 0 -> -Inf, +Inf -> +Inf, NaN -> NaN, as log2 gives them.
+  return x == 0.0 ? -HUGE_VAL : (x != x || x > 1.7976931348623157e308) ? x : log;
+}
+
+// "Scale Factor Operation", "LOD Operation" and "Image Level(s) Selection" for every lane: the
+// arithmetic of sampler_lod.cpp's lambdaFromGradients and selectLevels, operation for operation
+// (std::max and std::clamp written out as the library defines them), on arrays of lanes. Only
+// log2 runs per lane, glibc's, as in the reference; the lanes of a quad often have the same
+// ρ_max, and a lane whose ρ_max has the bits of the previous lane's takes its log2.
+// batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
+// kVectorLog2 (the fixed-point routines): log2 is vectorLog2 instead, within 2^-40 of glibc's.
+template <uint32_t N, bool kVectorLog2 = false>
+__attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
+                                                            const abi::SamplerState& sampler,
+                                                            const SampleLanes& lanes, uint32_t active,
+                                                            uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
+                                                            uint32_t* levelLo, double* delta, uint32_t& linearLanes) {
+  alignas(64) double lambdaBase[N];
+  if (lanes.lod) {
+    for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = lanes.lod[k];
+  } else {
+    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = |0| x 1; ρ = sqrt of the sum of
+    // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
+    const double w = view.levels[0].width, h = view.levels[0].height;
+    const double mz = std::fabs(0.0) * 1.0;
+    alignas(64) double rho[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
+    if (lanes.dPdx[0])
+      for (uint32_t k = 0; k < N; ++k)
+        dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
+    for (uint32_t k = 0; k < N; ++k) {
+      const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
+      const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
+      const double rhoX = std::sqrt(mx0 * mx0 + mx1 * mx1 + mz * mz);
+      const double rhoY = std::sqrt(my0 * my0 + my1 * my1 + mz * mz);
+      rho[k] = rhoX < rhoY ? rhoY : rhoX;
+    }
+    if constexpr (kVectorLog2) {
+      for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = vectorLog2(rho[k]);
+    } else {
+    uint64_t lastBits = 0;
+    double lastLog = 0;
+    bool have = false;
+    for (uint32_t k = 0; k < N; ++k) {
+      lambdaBase[k] = 0;
+      if (!(active >> k & 1)) continue;
+      uint64_t bits;
+      std::memcpy(&bits, &rho[k], 8);
+      if (!have || bits != lastBits) lastLog = std::log2(rho[k]), lastBits = bits, have = true;
+      lambdaBase[k] = lastLog;
+    }
+    }
+  }
+  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±maxSamplerLodBias); λ = λ' clamped to
+  // [max(minLod, MinLod), maxLod] (NaN: lod_min); filter by λ <= 0; d' = clamp(λ, 0, q).
+  const double samplerBias = sampler.mipLodBias, samplerMin = sampler.minLod, lodMax = sampler.maxLod;
+  const double q = double(levelCount - 1);
+  const uint32_t qLevel = levelCount - 1;
+  alignas(64) double dPrime[N];
+  uint32_t filterLinear[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const double sum = samplerBias + double(lanes.bias ? lanes.bias[k] : 0.0f);
+    const double bias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
+    const double lambdaPrime = lambdaBase[k] + bias;
+    const double shaderMin = lanes.minLod ? double(lanes.minLod[k]) : 0.0;
+    const double lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    double lambda = lambdaPrime;
+    if (lambdaPrime > lodMax) lambda = lodMax;
+    else if (lambdaPrime < lodMin) lambda = lodMin;
+    else if (lambdaPrime != lambdaPrime) lambda = lodMin;
+    filterLinear[k] = (lambda <= 0 ? sampler.magFilter : sampler.minFilter) == VK_FILTER_LINEAR;
+    dPrime[k] = lambda < 0.0 ? 0.0 : (q < lambda ? q : lambda);
+  }
+  for (uint32_t k = 0; k < N; ++k) {
+    if (mipLinear) {
+      // d_hi = floor(d'), d_lo = min(d_hi + 1, q), δ = d' - d_hi
+      levelHi[k] = uint32_t(int32_t(std::floor(dPrime[k])));
+      levelLo[k] = std::min(levelHi[k] + 1, qLevel);
+      delta[k] = dPrime[k] - double(levelHi[k]);
+    } else {
+      // d = ceil(d' + 0.5) - 1
+      levelHi[k] = uint32_t(int32_t(std::ceil(dPrime[k] + 0.5) - 1.0));
+      levelLo[k] = levelHi[k];
+      delta[k] = 0;
+    }
+  }
+  linearLanes = 0;
+  for (uint32_t k = 0; k < N; ++k) linearLanes |= filterLinear[k] << k;
+  linearLanes &= active;
+}
+
+}  // namespace tessera::sampler_detail::batch

@@ -1,0 +1,315 @@
+// The fixed-point sampling routines for 2D (and 2D-array) views of R8G8B8A8 / B8G8R8A8 UNORM,
+// the format most textured programs sample: W lanes at once, in 32-bit integers where the
+// exact routines of batch_sampler.cpp compute every texel weight and sum in double.
+//
+// What they compute, and how it relates to the spec ("Texel Filtering", "Texel Mipmap
+// Filtering"):
+//  - λ, the levels and δ are the reference's arithmetic (batch_lanes.h's selectLaneLevels), but
+//    for log2, which is a vectorized series within 2^-40 of glibc's (vectorLog2);
+//  - NEAREST within a level: the texel (floor(u), floor(v)) of the reference, found with the
+//    same exact double arithmetic (u = s × width + offset is exact in double);
+//  - LINEAR within a level: u - 1/2 is snapped to the nearest multiple of 2^-8 texel before
+//    i0 = floor and α = frac are taken, as subTexelPrecisionBits = 8 allows ("Sub-texel values
+//    calculated during image sampling will snap to these locations"); the snapping is exact
+//    (u - 1/2 times 256 is exact in double), so α and β are integers in [0, 255] / 256;
+//  - LINEAR between levels: δ is snapped to the nearest multiple of 2^-8 likewise
+//    (mipmapPrecisionBits = 8);
+//  - with the snapped weights every UNORM byte c stands for c / 255 exactly, so the filtered
+//    value is an integer sum S over 255 × 2^16 (one level) or 255 × 2^24 (two levels), computed
+//    exactly in 32-bit integers, then divided once: one level in float (S < 2^24 and the
+//    divisor are exact floats, so the quotient is correctly rounded; NEAREST gives exactly the
+//    reference's c / 255), two levels in double, then rounded to float.
+// Lanes whose texel coordinates are NaN or beyond ±2^22 (where 32-bit fixed point would not
+// hold them; no real draw samples there) run the reference instead, whole.
+// batch_sampler_test.cpp checks every routine against an oracle written from the spec's
+// formulas with these snapped weights, and against the reference within the snapping bound.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include <immintrin.h>
+
+#include "batch_lanes.h"
+
+namespace tessera {
+namespace {
+
+using namespace sampler_detail;
+using namespace sampler_detail::batch;
+
+// Fixed-point coordinates: texels times 256. Beyond ±2^30 (2^22 texels) they fall back.
+constexpr double kFixedLimit = 1073741824.0;
+
+// One level per lane, as the integer addressing needs it.
+template <uint32_t N>
+struct FixedLevelLanes {
+  alignas(64) int32_t width[N], height[N];
+  alignas(64) float invWidth[N], invHeight[N];  // 1 / size, to find i mod size in float
+  alignas(64) double widthD[N], heightD[N];
+  const uint8_t* base[N];
+  uint64_t rowPitch[N];
+};
+
+// i mod size for |i| < 2^23, 0 < size <= 2^16: i is exact in float and the product rounds once,
+// so the quotient's floor is off by at most one: too small when i / size is an integer the
+// product falls just short of (the second correction; the tests reach it); too large only if
+// the product could round up to an integer i / size falls short of, which needs |i| > 2^24: the
+// first correction is a guard that keeps every index in range regardless.
+template <uint32_t N>
+__attribute__((always_inline)) inline void modulo(int32_t* x, const int32_t* size, const float* inv) {
+  for (uint32_t k = 0; k < N; ++k) {
+    int32_t r = x[k] - int32_t(std::floor(float(x[k]) * inv[k])) * size[k];
+    r = r < 0 ? r + size[k] : r;
+    r = r >= size[k] ? r - size[k] : r;
+    x[k] = r;
+  }
+}
+
+// "Wrapping Operation" on int32 coordinates (the same three modes as the exact routines).
+template <uint32_t N>
+__attribute__((always_inline)) inline void wrapFixed(int32_t* x, const int32_t* size, const float* inv,
+                                                     uint32_t mode) {
+  if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT) {
+    modulo<N>(x, size, inv);
+  } else if (mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT) {
+    // (size - 1) - mirror((i mod 2 size) - size) is t = i mod 2 size when t < size, else
+    // 2 size - 1 - t.
+    int32_t twice[N];
+    float halfInv[N];
+    for (uint32_t k = 0; k < N; ++k) twice[k] = 2 * size[k], halfInv[k] = inv[k] * 0.5f;
+    modulo<N>(x, twice, halfInv);
+    for (uint32_t k = 0; k < N; ++k) x[k] = x[k] < size[k] ? x[k] : twice[k] - 1 - x[k];
+  } else {  // CLAMP_TO_EDGE
+    for (uint32_t k = 0; k < N; ++k) x[k] = std::clamp(x[k], 0, size[k] - 1);
+  }
+}
+
+// Hardware gathers of 4-byte texels at 32-bit byte offsets from one base. GCC does not
+// vectorize the per-lane loads below into gathers, so these are written out, each for the
+// instruction set it needs (chosen at run time by what the host has, not by the clone).
+__attribute__((target("avx512f"))) void gather16(const uint8_t* base, const int32_t* offsets, uint32_t* out) {
+  const __m512i index = _mm512_loadu_si512(offsets);
+  _mm512_storeu_si512(out, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), index, base, 1));
+}
+__attribute__((target("avx2"))) void gather8(const uint8_t* base, const int32_t* offsets, uint32_t* out) {
+  const __m256i index = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offsets));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                      _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(base), index,
+                                                  _mm256_set1_epi32(-1), 1));
+}
+const bool kHostAvx512 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+}();
+const bool kHostAvx2 = __builtin_cpu_supports("avx2") != 0;
+
+// The 4-byte texel (i, j) of each lane. Where every lane's byte offset from the first lane's
+// level fits 32 bits (always, but for huge images), one or two gathers; else a load per lane.
+template <uint32_t N>
+__attribute__((always_inline)) inline void loadTexels(const FixedLevelLanes<N>& lv, const int32_t* i, const int32_t* j,
+                                                      uint32_t* texel) {
+  alignas(64) int64_t offset[N];
+  const uint8_t* base = lv.base[0];
+  for (uint32_t k = 0; k < N; ++k)
+    offset[k] = (lv.base[k] - base) + int64_t(uint32_t(j[k])) * int64_t(lv.rowPitch[k]) + int64_t(uint32_t(i[k])) * 4;
+  bool fits = true;
+  alignas(64) int32_t offset32[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    fits &= offset[k] == int64_t(int32_t(offset[k]));
+    offset32[k] = int32_t(offset[k]);
+  }
+  static const bool noGather = std::getenv("TESSERA_NO_GATHER") != nullptr;
+  if (noGather) fits = false;
+  if (fits && N % 16 == 0 && kHostAvx512) {
+    for (uint32_t k = 0; k < N; k += 16) gather16(base, offset32 + k, texel + k);
+    return;
+  }
+  if (fits && N % 8 == 0 && kHostAvx2) {
+    for (uint32_t k = 0; k < N; k += 8) gather8(base, offset32 + k, texel + k);
+    return;
+  }
+  for (uint32_t k = 0; k < N; ++k)
+    std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(j[k])) * lv.rowPitch[k] + uint64_t(uint32_t(i[k])) * 4, 4);
+}
+
+// Per lane and byte of the texel, the filtered value of one level times 255 × 2^16, exactly:
+// `sum[b]` holds byte b (R, G, B, A in RGBA order; B, G, R, A in BGRA) of every lane. Lanes whose coordinates do not fit the fixed
+// point are added to `fallback` (their sums are meaningless).
+template <uint32_t N, uint32_t kMag, uint32_t kMin>
+__attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageViewState& view,
+                                                            const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                            const uint32_t* level, uint32_t linearLanes,
+                                                            uint32_t (*sum)[N], uint32_t& fallback) {
+  FixedLevelLanes<N> lv;
+  for (uint32_t k = 0; k < N; ++k) {
+    const abi::ImageLevel& l = view.levels[level[k]];
+    lv.width[k] = int32_t(l.width);
+    lv.height[k] = int32_t(l.height);
+    lv.widthD[k] = l.width;
+    lv.heightD[k] = l.height;
+    lv.base[k] = l.base + uint64_t(in.layer[k]) * l.layerPitch;
+    lv.rowPitch[k] = l.rowPitch;
+  }
+  for (uint32_t k = 0; k < N; ++k) lv.invWidth[k] = 1.0f / float(lv.width[k]), lv.invHeight[k] = 1.0f / float(lv.height[k]);
+
+  // Fixed-point coordinates: LINEAR lanes round (u - 1/2) × 256 to an integer (halves up);
+  // NEAREST lanes take floor(u) × 256, so i0 = floor(u) and α = 0.
+  constexpr bool kAllLinear = kMag == VK_FILTER_LINEAR && kMin == VK_FILTER_LINEAR;
+  constexpr bool kAllNearest = kMag == VK_FILTER_NEAREST && kMin == VK_FILTER_NEAREST;
+  alignas(64) int32_t fx[N], fy[N];
+  uint32_t outside = 0;
+  for (uint32_t k = 0; k < N; ++k) {
+    const double u = in.s[k] * lv.widthD[k] + in.offI[k], v = in.t[k] * lv.heightD[k] + in.offJ[k];
+    const bool linear = kAllLinear || (!kAllNearest && (linearLanes >> k & 1));
+    const double x = linear ? std::floor((u - 0.5) * 256.0 + 0.5) : std::floor(u) * 256.0;
+    const double y = linear ? std::floor((v - 0.5) * 256.0 + 0.5) : std::floor(v) * 256.0;
+    const bool fits = std::fabs(x) < kFixedLimit && std::fabs(y) < kFixedLimit;  // false for NaN
+    outside |= uint32_t(!fits) << k;
+    fx[k] = fits ? int32_t(x) : 0;
+    fy[k] = fits ? int32_t(y) : 0;
+  }
+  fallback |= outside;
+
+  if constexpr (kAllNearest) {
+    alignas(64) int32_t i[N], j[N];
+    for (uint32_t k = 0; k < N; ++k) i[k] = fx[k] >> 8, j[k] = fy[k] >> 8;
+    wrapFixed<N>(i, lv.width, lv.invWidth, sampler.addressMode[0]);
+    wrapFixed<N>(j, lv.height, lv.invHeight, sampler.addressMode[1]);
+    alignas(64) uint32_t t[N];
+    loadTexels<N>(lv, i, j, t);
+    for (uint32_t c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k) sum[c][k] = ((t[k] >> (8 * c)) & 0xFF) << 16;
+    return;
+  }
+  alignas(64) int32_t i0[N], i1[N], j0[N], j1[N], a[N], b[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    i0[k] = fx[k] >> 8, j0[k] = fy[k] >> 8;  // arithmetic shifts: floor of the texel coordinate
+    a[k] = fx[k] & 0xFF, b[k] = fy[k] & 0xFF;
+    i1[k] = i0[k] + 1, j1[k] = j0[k] + 1;
+  }
+  wrapFixed<N>(i0, lv.width, lv.invWidth, sampler.addressMode[0]);
+  wrapFixed<N>(i1, lv.width, lv.invWidth, sampler.addressMode[0]);
+  wrapFixed<N>(j0, lv.height, lv.invHeight, sampler.addressMode[1]);
+  wrapFixed<N>(j1, lv.height, lv.invHeight, sampler.addressMode[1]);
+  alignas(64) uint32_t t00[N], t10[N], t01[N], t11[N];
+  loadTexels<N>(lv, i0, j0, t00);
+  loadTexels<N>(lv, i1, j0, t10);
+  loadTexels<N>(lv, i0, j1, t01);
+  loadTexels<N>(lv, i1, j1, t11);
+  // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β <= 255 × 2^16: exact in 32 bits.
+  for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) {
+      const uint32_t ua = uint32_t(a[k]), ub = uint32_t(b[k]);
+      const uint32_t row0 = ((t00[k] >> (8 * c)) & 0xFF) * (256 - ua) + ((t10[k] >> (8 * c)) & 0xFF) * ua;
+      const uint32_t row1 = ((t01[k] >> (8 * c)) & 0xFF) * (256 - ua) + ((t11[k] >> (8 * c)) & 0xFF) * ua;
+      sum[c][k] = row0 * (256 - ub) + row1 * ub;
+    }
+}
+
+// The reference for the lanes in `lanesMask`, one at a time, written over `out`.
+template <uint32_t N>
+void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes,
+                    uint32_t lanesMask, uint32_t* out) {
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(lanesMask >> k & 1)) continue;
+    SampleRequest r;
+    r.s = lanes.s[k], r.t = lanes.t[k];
+    if (lanes.layer) r.layer = lanes.layer[k];
+    r.hasLod = lanes.lod != nullptr;
+    if (lanes.lod) r.lod = lanes.lod[k];
+    r.hasGrad = !lanes.lod && lanes.dPdx[0];
+    if (r.hasGrad)
+      r.dPdx[0] = lanes.dPdx[0][k], r.dPdx[1] = lanes.dPdx[1][k], r.dPdy[0] = lanes.dPdy[0][k],
+      r.dPdy[1] = lanes.dPdy[1][k];
+    if (lanes.bias) r.bias = lanes.bias[k];
+    r.hasMinLod = lanes.minLod != nullptr;
+    if (lanes.minLod) r.minLod = lanes.minLod[k];
+    if (lanes.offset[0]) r.offset[0] = lanes.offset[0][k];
+    if (lanes.offset[1]) r.offset[1] = lanes.offset[1][k];
+    const TexelValue v = sampleImage(view, sampler, r);
+    for (uint32_t c = 0; c < 4; ++c) out[c * N + k] = v.u[c];
+  }
+}
+
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+__attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
+                                                        const abi::SamplerState& sampler, const SampleLanes& lanes,
+                                                        uint32_t* out) {
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  const uint32_t active = lanes.active & ((1u << N) - 1);
+  // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
+  const bool bgra = view.fastSampling == kViewBgra8Unorm;
+  const uint32_t row[4] = {bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u};
+  // Lanes out of `active` give 0: an all-ones or all-zeros mask per lane, built once.
+  alignas(64) uint32_t keep[N];
+  for (uint32_t k = 0; k < N; ++k) keep[k] = 0u - (active >> k & 1);
+  Lanes<N> in;
+  prepareLanes<N>(view, lanes, active, in);
+  uint32_t levelHi[N], levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  selectLaneLevels<N, true>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta,
+                            linearLanes);
+
+  uint32_t fallback = 0;
+  alignas(64) uint32_t hi[4][N];
+  filterLevelFixed<N, kMag, kMin>(view, sampler, in, levelHi, linearLanes, hi, fallback);
+  if constexpr (kMipLinear) {
+    alignas(64) uint32_t lo[4][N];
+    filterLevelFixed<N, kMag, kMin>(view, sampler, in, levelLo, linearLanes, lo, fallback);
+    // δ snapped to 2^-8 (0 <= δ < 1, so 0 <= δ8 <= 256); S_hi (256 - δ8) + S_lo δ8 < 2^32.
+    alignas(64) uint32_t d8[N];
+    for (uint32_t k = 0; k < N; ++k) d8[k] = uint32_t(int32_t(std::floor(delta[k] * 256.0 + 0.5)));
+    constexpr double kScale = 255.0 * 16777216.0;
+    for (uint32_t c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k) {
+        const uint32_t total = hi[c][k] * (256 - d8[k]) + lo[c][k] * d8[k];
+        out[row[c] * N + k] = std::bit_cast<uint32_t>(float(double(total) / kScale)) & keep[k];
+      }
+  } else {
+    for (uint32_t c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k) {
+        const float f = float(int32_t(hi[c][k])) / 16711680.0f;  // 255 × 2^16
+        out[row[c] * N + k] = std::bit_cast<uint32_t>(f) & keep[k];
+      }
+  }
+  fallback &= active;
+  if (fallback) [[unlikely]]
+    referenceLanes<N>(view, sampler, lanes, fallback, out);
+}
+
+#define TESSERA_UNORM8_ROUTINE(N, MAG, MIN, MIP)                                                                    \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+      unorm8_##N##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,         \
+                                         const SampleLanes& lanes, uint32_t* out) {                                 \
+    sampleUnorm8<N, MAG, MIN, MIP>(view, sampler, lanes, out);                                                     \
+  }
+#define TESSERA_UNORM8_ROUTINES_N(N)    \
+  TESSERA_UNORM8_ROUTINE(N, 0, 0, false) \
+  TESSERA_UNORM8_ROUTINE(N, 1, 0, false) \
+  TESSERA_UNORM8_ROUTINE(N, 0, 1, false) \
+  TESSERA_UNORM8_ROUTINE(N, 1, 1, false) \
+  TESSERA_UNORM8_ROUTINE(N, 0, 0, true)  \
+  TESSERA_UNORM8_ROUTINE(N, 1, 0, true)  \
+  TESSERA_UNORM8_ROUTINE(N, 0, 1, true)  \
+  TESSERA_UNORM8_ROUTINE(N, 1, 1, true)
+TESSERA_UNORM8_ROUTINES_N(4)
+TESSERA_UNORM8_ROUTINES_N(8)
+TESSERA_UNORM8_ROUTINES_N(16)
+
+#define TESSERA_UNORM8_ROW(N)                                                                            \
+  {&unorm8_##N##_0_0_false, &unorm8_##N##_1_0_false, &unorm8_##N##_0_1_false, &unorm8_##N##_1_1_false, \
+   &unorm8_##N##_0_0_true, &unorm8_##N##_1_0_true, &unorm8_##N##_0_1_true, &unorm8_##N##_1_1_true}
+const SampleRoutine kUnorm8Routines[3][8] = {TESSERA_UNORM8_ROW(4), TESSERA_UNORM8_ROW(8), TESSERA_UNORM8_ROW(16)};
+
+}  // namespace
+
+namespace sampler_detail::batch {
+
+SampleRoutine unorm8Routine(uint32_t widthRow, uint32_t samplerClass) {
+  return kUnorm8Routines[widthRow][samplerClass - 1];
+}
+
+}  // namespace sampler_detail::batch
+}  // namespace tessera
