@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 
 #include <immintrin.h>
@@ -120,8 +119,6 @@ __attribute__((always_inline)) inline void loadTexels(const FixedLevelLanes<N>& 
     fits &= offset[k] == int64_t(int32_t(offset[k]));
     offset32[k] = int32_t(offset[k]);
   }
-  static const bool noGather = std::getenv("TESSERA_NO_GATHER") != nullptr;
-  if (noGather) fits = false;
   if (fits && N % 16 == 0 && kHostAvx512) {
     for (uint32_t k = 0; k < N; k += 16) gather16(base, offset32 + k, texel + k);
     return;
