@@ -15,13 +15,14 @@
 
 namespace tessera::sampler_detail::batch {
 
-// ImageViewState::fastSampling codes of the two formats batch_sampler_unorm8.cpp samples
+// ImageViewState::fastSampling codes of the formats batch_sampler_unorm8.cpp samples
 // (batch_sampler.cpp's ViewCode enumeration holds the same numbers).
-constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2;
+constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2, kViewR8Unorm = 5, kViewRg8Unorm = 6;
 
-// The fixed-point routine for a view of those formats (batch_sampler_unorm8.cpp): `widthRow`
-// 0, 1, 2 for W = 4, 8, 16; `samplerClass` SamplerState::fastSampling (1-8).
-SampleRoutine unorm8Routine(uint32_t widthRow, uint32_t samplerClass);
+// The fixed-point routine for a view of those formats (batch_sampler_unorm8.cpp): `texelBytes`
+// 1 (R8), 2 (R8G8) or 4 (RGBA/BGRA); `widthRow` 0, 1, 2 for W = 4, 8, 16; `samplerClass`
+// SamplerState::fastSampling (1-8).
+SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass);
 
 // Per-lane operands after the scalar steps.
 template <uint32_t N>

@@ -1,6 +1,6 @@
 // The batched sampling routines of sampling_batch.h: W lanes of one sampling instruction at
 // once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, R8/RG8 UNORM, 16- and
-// 32-bit float R and RGBA, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
+// 32-bit float R, RG and RGBA, 16-bit float RGB, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
 // CLAMP_TO_EDGE, no compare, no border).
 //
 // Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
@@ -36,13 +36,14 @@ using namespace sampler_detail;
 using namespace sampler_detail::batch;
 
 // ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
-// them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA and R (read
+// them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA, RG and R and 16-bit RGB (read
 // through the codec by the reference: the same numbers, as below).
 enum ViewCode : uint32_t {
   kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
-  kR16Sfloat
+  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat
 };
-static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm);
+static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm && kR8Unorm == kViewR8Unorm &&
+              kRg8Unorm == kViewRg8Unorm);
 
 // How a view code's texels become RGBA.
 struct TexelFormat {
@@ -78,6 +79,9 @@ TexelFormat texelFormat(uint32_t code) {
     case kR16Sfloat: f.kind = TexelFormat::Half, f.size = 2, f.components = 1; return f;
     case kRgba32Sfloat: f.kind = TexelFormat::Float, f.size = 16; return f;
     case kR32Sfloat: f.kind = TexelFormat::Float, f.size = 4, f.components = 1; return f;
+    case kRg16Sfloat: f.kind = TexelFormat::Half, f.size = 4, f.components = 2; return f;
+    case kRgb16Sfloat: f.kind = TexelFormat::Half, f.size = 6, f.components = 3; return f;
+    case kRg32Sfloat: f.kind = TexelFormat::Float, f.size = 8, f.components = 2; return f;
     default: break;
   }
   const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
@@ -409,6 +413,9 @@ uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
     case VK_FORMAT_R16_SFLOAT: code = kR16Sfloat; break;
     case VK_FORMAT_R32G32B32A32_SFLOAT: code = kRgba32Sfloat; break;
     case VK_FORMAT_R32_SFLOAT: code = kR32Sfloat; break;
+    case VK_FORMAT_R16G16_SFLOAT: code = kRg16Sfloat; break;
+    case VK_FORMAT_R16G16B16_SFLOAT: code = kRgb16Sfloat; break;
+    case VK_FORMAT_R32G32_SFLOAT: code = kRg32Sfloat; break;
     default: return 0;
   }
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
@@ -441,15 +448,22 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
   if (row < 0) return nullptr;
-  // RGBA8 / BGRA8 UNORM: the fixed-point routines (batch_sampler_unorm8.cpp), whose weights
+  // RGBA8 / BGRA8 / R8 / RG8 UNORM: the fixed-point routines (batch_sampler_unorm8.cpp), whose weights
   // snap to subTexelPrecisionBits, unless TESSERA_SAMPLING_ROUTINES=exact asks for the ones
   // bit-identical to the reference.
   static const bool exactOnly = [] {
     const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
     return v && std::strcmp(v, "exact") == 0;
   }();
-  if (!exactOnly && (view.fastSampling == kRgba8Unorm || view.fastSampling == kBgra8Unorm))
-    return unorm8Routine(uint32_t(row), sampler.fastSampling);
+  if (!exactOnly) {
+    switch (view.fastSampling) {
+      case kRgba8Unorm:
+      case kBgra8Unorm: return unorm8Routine(4, uint32_t(row), sampler.fastSampling);
+      case kRg8Unorm: return unorm8Routine(2, uint32_t(row), sampler.fastSampling);
+      case kR8Unorm: return unorm8Routine(1, uint32_t(row), sampler.fastSampling);
+      default: break;
+    }
+  }
   return kRoutines[row][sampler.fastSampling - 1];
 }
 

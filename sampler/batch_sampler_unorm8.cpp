@@ -1,5 +1,5 @@
 // The fixed-point sampling routines for 2D (and 2D-array) views of R8G8B8A8 / B8G8R8A8 UNORM,
-// the format most textured programs sample: W lanes at once, in 32-bit integers where the
+// the format most textured programs sample, and of R8 / R8G8 UNORM (video planes): W lanes at once, in 32-bit integers where the
 // exact routines of batch_sampler.cpp compute every texel weight and sum in double.
 //
 // What they compute, and how it relates to the spec ("Texel Filtering", "Texel Mipmap
@@ -104,11 +104,21 @@ const bool kHostAvx512 = [] {
 }();
 const bool kHostAvx2 = __builtin_cpu_supports("avx2") != 0;
 
-// The 4-byte texel (i, j) of each lane. Where every lane's byte offset from the first lane's
-// level fits 32 bits (always, but for huge images), one or two gathers; else a load per lane.
-template <uint32_t N>
+// The texel (i, j) of each lane, its kBytes bytes in the low bytes of a word. 4-byte texels:
+// where every lane's byte offset from the first lane's level fits 32 bits (always, but for
+// huge images), one or two gathers. Otherwise, and for 1- and 2-byte texels (a 4-byte gather
+// could read past the image's last texel), a load of kBytes per lane.
+template <uint32_t N, uint32_t kBytes>
 __attribute__((always_inline)) inline void loadTexels(const FixedLevelLanes<N>& lv, const int32_t* i, const int32_t* j,
                                                       uint32_t* texel) {
+  if constexpr (kBytes != 4) {
+    for (uint32_t k = 0; k < N; ++k) {
+      texel[k] = 0;
+      std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(j[k])) * lv.rowPitch[k] + uint64_t(uint32_t(i[k])) * kBytes,
+                  kBytes);
+    }
+    return;
+  }
   alignas(64) int64_t offset[N];
   const uint8_t* base = lv.base[0];
   for (uint32_t k = 0; k < N; ++k)
@@ -132,9 +142,10 @@ __attribute__((always_inline)) inline void loadTexels(const FixedLevelLanes<N>& 
 }
 
 // Per lane and byte of the texel, the filtered value of one level times 255 × 2^16, exactly:
-// `sum[b]` holds byte b (R, G, B, A in RGBA order; B, G, R, A in BGRA) of every lane. Lanes whose coordinates do not fit the fixed
+// `sum[b]` holds byte b (R, G, B, A in RGBA order; B, G, R, A in BGRA; R, G of R8G8) of every
+// lane, for the kBytes bytes a texel has. Lanes whose coordinates do not fit the fixed
 // point are added to `fallback` (their sums are meaningless).
-template <uint32_t N, uint32_t kMag, uint32_t kMin>
+template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin>
 __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler, const Lanes<N>& in,
                                                             const uint32_t* level, uint32_t linearLanes,
@@ -175,8 +186,8 @@ __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageView
     wrapFixed<N>(i, lv.width, lv.invWidth, sampler.addressMode[0]);
     wrapFixed<N>(j, lv.height, lv.invHeight, sampler.addressMode[1]);
     alignas(64) uint32_t t[N];
-    loadTexels<N>(lv, i, j, t);
-    for (uint32_t c = 0; c < 4; ++c)
+    loadTexels<N, kBytes>(lv, i, j, t);
+    for (uint32_t c = 0; c < kBytes; ++c)
       for (uint32_t k = 0; k < N; ++k) sum[c][k] = ((t[k] >> (8 * c)) & 0xFF) << 16;
     return;
   }
@@ -191,12 +202,12 @@ __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageView
   wrapFixed<N>(j0, lv.height, lv.invHeight, sampler.addressMode[1]);
   wrapFixed<N>(j1, lv.height, lv.invHeight, sampler.addressMode[1]);
   alignas(64) uint32_t t00[N], t10[N], t01[N], t11[N];
-  loadTexels<N>(lv, i0, j0, t00);
-  loadTexels<N>(lv, i1, j0, t10);
-  loadTexels<N>(lv, i0, j1, t01);
-  loadTexels<N>(lv, i1, j1, t11);
+  loadTexels<N, kBytes>(lv, i0, j0, t00);
+  loadTexels<N, kBytes>(lv, i1, j0, t10);
+  loadTexels<N, kBytes>(lv, i0, j1, t01);
+  loadTexels<N, kBytes>(lv, i1, j1, t11);
   // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β <= 255 × 2^16: exact in 32 bits.
-  for (uint32_t c = 0; c < 4; ++c)
+  for (uint32_t c = 0; c < kBytes; ++c)
     for (uint32_t k = 0; k < N; ++k) {
       const uint32_t ua = uint32_t(a[k]), ub = uint32_t(b[k]);
       const uint32_t row0 = ((t00[k] >> (8 * c)) & 0xFF) * (256 - ua) + ((t10[k] >> (8 * c)) & 0xFF) * ua;
@@ -230,7 +241,7 @@ void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sa
   }
 }
 
-template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin, bool kMipLinear>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
                                                         uint32_t* out) {
@@ -250,62 +261,71 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
                             linearLanes);
 
   uint32_t fallback = 0;
-  alignas(64) uint32_t hi[4][N];
-  filterLevelFixed<N, kMag, kMin>(view, sampler, in, levelHi, linearLanes, hi, fallback);
+  alignas(64) uint32_t hi[kBytes][N];
+  filterLevelFixed<N, kBytes, kMag, kMin>(view, sampler, in, levelHi, linearLanes, hi, fallback);
   if constexpr (kMipLinear) {
-    alignas(64) uint32_t lo[4][N];
-    filterLevelFixed<N, kMag, kMin>(view, sampler, in, levelLo, linearLanes, lo, fallback);
+    alignas(64) uint32_t lo[kBytes][N];
+    filterLevelFixed<N, kBytes, kMag, kMin>(view, sampler, in, levelLo, linearLanes, lo, fallback);
     // δ snapped to 2^-8 (0 <= δ < 1, so 0 <= δ8 <= 256); S_hi (256 - δ8) + S_lo δ8 < 2^32.
     alignas(64) uint32_t d8[N];
     for (uint32_t k = 0; k < N; ++k) d8[k] = uint32_t(int32_t(std::floor(delta[k] * 256.0 + 0.5)));
     constexpr double kScale = 255.0 * 16777216.0;
-    for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t c = 0; c < kBytes; ++c)
       for (uint32_t k = 0; k < N; ++k) {
         const uint32_t total = hi[c][k] * (256 - d8[k]) + lo[c][k] * d8[k];
         out[row[c] * N + k] = std::bit_cast<uint32_t>(float(double(total) / kScale)) & keep[k];
       }
   } else {
-    for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t c = 0; c < kBytes; ++c)
       for (uint32_t k = 0; k < N; ++k) {
         const float f = float(int32_t(hi[c][k])) / 16711680.0f;  // 255 × 2^16
         out[row[c] * N + k] = std::bit_cast<uint32_t>(f) & keep[k];
       }
   }
+  // "Conversion to RGBA": components the format lacks are 0, alpha 1.
+  for (uint32_t c = kBytes; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
   fallback &= active;
   if (fallback) [[unlikely]]
     referenceLanes<N>(view, sampler, lanes, fallback, out);
 }
 
-#define TESSERA_UNORM8_ROUTINE(N, MAG, MIN, MIP)                                                                    \
+#define TESSERA_UNORM8_ROUTINE(N, B, MAG, MIN, MIP)                                                                 \
   __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
-      unorm8_##N##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,         \
-                                         const SampleLanes& lanes, uint32_t* out) {                                 \
-    sampleUnorm8<N, MAG, MIN, MIP>(view, sampler, lanes, out);                                                     \
+      unorm8_##N##_##B##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,   \
+                                               const SampleLanes& lanes, uint32_t* out) {                           \
+    sampleUnorm8<N, B, MAG, MIN, MIP>(view, sampler, lanes, out);                                                  \
   }
-#define TESSERA_UNORM8_ROUTINES_N(N)    \
-  TESSERA_UNORM8_ROUTINE(N, 0, 0, false) \
-  TESSERA_UNORM8_ROUTINE(N, 1, 0, false) \
-  TESSERA_UNORM8_ROUTINE(N, 0, 1, false) \
-  TESSERA_UNORM8_ROUTINE(N, 1, 1, false) \
-  TESSERA_UNORM8_ROUTINE(N, 0, 0, true)  \
-  TESSERA_UNORM8_ROUTINE(N, 1, 0, true)  \
-  TESSERA_UNORM8_ROUTINE(N, 0, 1, true)  \
-  TESSERA_UNORM8_ROUTINE(N, 1, 1, true)
-TESSERA_UNORM8_ROUTINES_N(4)
-TESSERA_UNORM8_ROUTINES_N(8)
-TESSERA_UNORM8_ROUTINES_N(16)
+#define TESSERA_UNORM8_ROUTINES_N(N, B)    \
+  TESSERA_UNORM8_ROUTINE(N, B, 0, 0, false) \
+  TESSERA_UNORM8_ROUTINE(N, B, 1, 0, false) \
+  TESSERA_UNORM8_ROUTINE(N, B, 0, 1, false) \
+  TESSERA_UNORM8_ROUTINE(N, B, 1, 1, false) \
+  TESSERA_UNORM8_ROUTINE(N, B, 0, 0, true)  \
+  TESSERA_UNORM8_ROUTINE(N, B, 1, 0, true)  \
+  TESSERA_UNORM8_ROUTINE(N, B, 0, 1, true)  \
+  TESSERA_UNORM8_ROUTINE(N, B, 1, 1, true)
+#define TESSERA_UNORM8_ROUTINES(B) TESSERA_UNORM8_ROUTINES_N(4, B) TESSERA_UNORM8_ROUTINES_N(8, B) TESSERA_UNORM8_ROUTINES_N(16, B)
+TESSERA_UNORM8_ROUTINES(1)
+TESSERA_UNORM8_ROUTINES(2)
+TESSERA_UNORM8_ROUTINES(4)
 
-#define TESSERA_UNORM8_ROW(N)                                                                            \
-  {&unorm8_##N##_0_0_false, &unorm8_##N##_1_0_false, &unorm8_##N##_0_1_false, &unorm8_##N##_1_1_false, \
-   &unorm8_##N##_0_0_true, &unorm8_##N##_1_0_true, &unorm8_##N##_0_1_true, &unorm8_##N##_1_1_true}
-const SampleRoutine kUnorm8Routines[3][8] = {TESSERA_UNORM8_ROW(4), TESSERA_UNORM8_ROW(8), TESSERA_UNORM8_ROW(16)};
+#define TESSERA_UNORM8_ROW(N, B)                                                                                 \
+  {&unorm8_##N##_##B##_0_0_false, &unorm8_##N##_##B##_1_0_false, &unorm8_##N##_##B##_0_1_false,                  \
+   &unorm8_##N##_##B##_1_1_false, &unorm8_##N##_##B##_0_0_true,  &unorm8_##N##_##B##_1_0_true,                   \
+   &unorm8_##N##_##B##_0_1_true,  &unorm8_##N##_##B##_1_1_true}
+#define TESSERA_UNORM8_TABLE(B) {TESSERA_UNORM8_ROW(4, B), TESSERA_UNORM8_ROW(8, B), TESSERA_UNORM8_ROW(16, B)}
+// [bytes per texel: 1, 2, 4][lane count: 4, 8, 16][sampler class - 1]
+const SampleRoutine kUnorm8Routines[3][3][8] = {TESSERA_UNORM8_TABLE(1), TESSERA_UNORM8_TABLE(2),
+                                                TESSERA_UNORM8_TABLE(4)};
 
 }  // namespace
 
 namespace sampler_detail::batch {
 
-SampleRoutine unorm8Routine(uint32_t widthRow, uint32_t samplerClass) {
-  return kUnorm8Routines[widthRow][samplerClass - 1];
+SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass) {
+  const uint32_t format = texelBytes == 1 ? 0 : texelBytes == 2 ? 1 : 2;
+  return kUnorm8Routines[format][widthRow][samplerClass - 1];
 }
 
 }  // namespace sampler_detail::batch

@@ -4,14 +4,15 @@
 // view, the sampler and the instruction's shape; a routine exists only for state whose every
 // step it computes exactly as the reference does (same double arithmetic in the same order),
 // so its results are bit-identical to sampleImage's lane by lane, with one exception: views of
-// R8G8B8A8 / B8G8R8A8 UNORM get fixed-point routines that snap LINEAR filtering's sub-texel
+// R8G8B8A8 / B8G8R8A8 / R8 / R8G8 UNORM get fixed-point routines that snap LINEAR filtering's sub-texel
 // weights and δ to 8 bits (subTexelPrecisionBits = mipmapPrecisionBits = 8) and compute λ with
 // a vectorized log2 (NEAREST texels are the reference's; TESSERA_SAMPLING_ROUTINES=exact gives
 // these views the bit-identical routines instead). Anything else gets no routine and the
 // caller runs the reference per lane.
 //
 // What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
-// R8 and R8G8 UNORM, R16 / R16G16B16A16 / R32 / R32G32B32A32 SFLOAT with the identity swizzle,
+// R8 and R8G8 UNORM, R16 / R16G16 / R16G16B16 / R16G16B16A16 / R32 / R32G32 / R32G32B32A32 SFLOAT
+// with the identity swizzle,
 // one sample, every level in memory; samplers with NEAREST/LINEAR
 // magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
 // CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE

@@ -1,5 +1,5 @@
 // The batched sampling routines (sampling_batch.h) against the reference (sampleImage), lane by
-// lane, bit for bit (the fixed-point RGBA8/BGRA8 UNORM routines: against the spec's formulas
+// lane, bit for bit (the fixed-point RGBA8/BGRA8/R8/RG8 UNORM routines: against the spec's formulas
 // with their snapped weights, see snappedUnorm8, and within the snapping's bound of the
 // reference): randomized coordinates (inside [0,1], far outside it, on texel edges,
 // NaN and ±Inf), random texels (for float formats: NaN, ±Inf and subnormals too), LOD operands (Lod, gradients shared by a quad or not, bias, MinLod), offsets,
@@ -188,7 +188,7 @@ std::string describe(const Batch& b, uint32_t k) {
          (b.hasBias ? " [Bias]" : "") + (b.hasMinLod ? " [MinLod]" : "") + (b.hasOffset ? " [Offset]" : "");
 }
 
-// "Texel Filtering" and "Texel Mipmap Filtering" for R8G8B8A8 / B8G8R8A8 UNORM as the spec
+// "Texel Filtering" and "Texel Mipmap Filtering" for R8G8B8A8 / B8G8R8A8 / R8 / R8G8 UNORM as the spec
 // writes them, with the snapping subTexelPrecisionBits = mipmapPrecisionBits = 8 permits and
 // the fixed-point routines choose (sub-texel coordinate u - 1/2 and δ rounded to the nearest
 // multiple of 2^-8): the reference's own λ and level selection (sampler_lod.cpp, checked by hand
@@ -213,6 +213,7 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
   const LevelSelection sel = selectLevels(sampler, r, lambdaBase, levelCount);
   const uint32_t layer = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? selectLayer(r.layer, view.layerCount) : 0;
   const bool bgra = view.format == VK_FORMAT_B8G8R8A8_UNORM;
+  const uint32_t bytes = view.texelSize;  // 1 (R8), 2 (R8G8) or 4: one UNORM byte per component
   // One level's value per component times 255 x 2^16.
   auto level = [&](uint32_t d, uint64_t sum[4]) {
     const abi::ImageLevel& l = view.levels[d];
@@ -226,10 +227,12 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
     auto byte = [&](int64_t i, int64_t j, uint32_t c) -> uint64_t {
       const int32_t wi = wrapCoordinate(int32_t(i), int32_t(l.width), sampler.addressMode[0]);
       const int32_t wj = wrapCoordinate(int32_t(j), int32_t(l.height), sampler.addressMode[1]);
-      const uint8_t* texel = l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj) * l.rowPitch + uint64_t(wi) * 4;
+      const uint8_t* texel = l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj) * l.rowPitch + uint64_t(wi) * bytes;
       return texel[bgra && c != 1 && c != 3 ? 2 - c : c];
     };
-    for (uint32_t c = 0; c < 4; ++c)
+    // "Conversion to RGBA": missing components are 0, alpha 1 (x 255 x 2^16 here).
+    for (uint32_t c = bytes; c < 4; ++c) sum[c] = c == 3 ? 255u * 65536u : 0u;
+    for (uint32_t c = 0; c < bytes; ++c)
       sum[c] = byte(i0, j0, c) * (256 - alpha) * (256 - beta) + byte(i0 + 1, j0, c) * alpha * (256 - beta) +
                byte(i0, j0 + 1, c) * (256 - alpha) * beta + byte(i0 + 1, j0 + 1, c) * alpha * beta;
     return true;
@@ -253,7 +256,8 @@ int64_t ulpDistance(float a, float b) {
 }
 
 bool isFixedPointUnorm8(const abi::ImageViewState& view) {
-  return view.format == VK_FORMAT_R8G8B8A8_UNORM || view.format == VK_FORMAT_B8G8R8A8_UNORM;
+  return view.format == VK_FORMAT_R8G8B8A8_UNORM || view.format == VK_FORMAT_B8G8R8A8_UNORM ||
+         view.format == VK_FORMAT_R8_UNORM || view.format == VK_FORMAT_R8G8_UNORM;
 }
 
 // Runs `batches` random batches through the routine of (view, sampler) at every W and compares
@@ -327,7 +331,8 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
 const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_B8G8R8A8_UNORM,      VK_FORMAT_R8G8B8A8_SRGB,
                              VK_FORMAT_B8G8R8A8_SRGB,       VK_FORMAT_R8_UNORM,            VK_FORMAT_R8G8_UNORM,
                              VK_FORMAT_R16_SFLOAT,          VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
-                             VK_FORMAT_R32G32B32A32_SFLOAT};
+                             VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16_SFLOAT,       VK_FORMAT_R16G16B16_SFLOAT,
+                             VK_FORMAT_R32G32_SFLOAT};
 const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
 
@@ -361,7 +366,7 @@ TEST(BatchSampler, MatchesReference) {
                 ++combination;
               }
     }
-  EXPECT_EQ(combination, 10u * 2 * 2 * 2 * 2 * 3 * 3);
+  EXPECT_EQ(combination, 13u * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
 // The fixed-point routines' log2 (batch_lanes.h) against glibc's: within 2^-40 over the whole
