@@ -167,12 +167,24 @@ __attribute__((always_inline)) inline void readOtherTexels(const LevelLanes<N>& 
                                                            const int32_t* jj, uint32_t active, const TexelFormat& f,
                                                            Rgba<N>& out) {
   uint32_t raw[4][N];
-  for (uint32_t k = 0; k < N; ++k) {
-    uint32_t words[4] = {0, 0, 0, 0};
-    if (active >> k & 1)
-      std::memcpy(words, lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * f.size,
-                  f.size);
-    for (int w = 0; w < 4; ++w) raw[w][k] = words[w];
+  // One copy of a size known at compile time per lane (a copy of f.size bytes is a call to
+  // memcpy per lane and texel).
+  auto readAll = [&]<uint32_t kSize>() {
+    for (uint32_t k = 0; k < N; ++k) {
+      uint32_t words[4] = {0, 0, 0, 0};
+      if (active >> k & 1)
+        std::memcpy(words, lv.base[k] + uint64_t(uint32_t(jj[k])) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k])) * kSize,
+                    kSize);
+      for (int w = 0; w < 4; ++w) raw[w][k] = words[w];
+    }
+  };
+  switch (f.size) {
+    case 1: readAll.template operator()<1>(); break;
+    case 2: readAll.template operator()<2>(); break;
+    case 4: readAll.template operator()<4>(); break;
+    case 6: readAll.template operator()<6>(); break;
+    case 8: readAll.template operator()<8>(); break;
+    default: readAll.template operator()<16>(); break;
   }
   for (uint32_t c = 0; c < 4; ++c) {
     if (c >= f.components) {

@@ -92,6 +92,19 @@ uint64_t readBits(const uint8_t* block, uint32_t pos, uint32_t bits) {
 }
 
 void writeBits(uint8_t* block, uint32_t pos, uint32_t bits, uint64_t value) {
+  // The bytes the field touches as one little-endian window, read, merged and written back
+  // (every field of a colour format fits: at most 32 bits, so shift + bits <= 39); the bit loop
+  // below only for wider fields. Image stores encode every texel through here.
+  const uint32_t shift = pos % 8;
+  if (bits + shift <= 64) {
+    const uint32_t first = pos / 8, last = (pos + bits - 1) / 8;
+    uint64_t window = 0;
+    for (uint32_t b = first; b <= last; ++b) window |= uint64_t(block[b]) << (8 * (b - first));
+    const uint64_t mask = (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) << shift;
+    window = (window & ~mask) | ((value << shift) & mask);
+    for (uint32_t b = first; b <= last; ++b) block[b] = uint8_t(window >> (8 * (b - first)));
+    return;
+  }
   for (uint32_t k = 0; k < bits; ++k) {
     const uint32_t bit = pos + k;
     const uint8_t m = uint8_t(1u << (bit % 8));
