@@ -300,6 +300,10 @@ FeatureSet supportedFeatures() {
   f.separateDepthStencilLayouts = true;  // attachments are written in place: layouts change nothing
   f.independentBlend = true;           // blend state per attachment (draw_fragments.cpp)
   f.depthClamp = true;                 // raster/rules.cpp: no z clipping, clamp to the viewport range
+  // VK_EXT_depth_clip_enable / VK_EXT_depth_clip_control (raster/rules.h: clipsDepth,
+  // nearPlaneWCoefficient, viewportTransform; tests/api/depth_clip_test.cpp against lavapipe).
+  f.depthClipEnable = true;
+  f.depthClipControl = true;
   f.depthBiasClamp = true;             // raster/depth_bias.cpp
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
