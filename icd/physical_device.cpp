@@ -304,6 +304,10 @@ FeatureSet supportedFeatures() {
   // nearPlaneWCoefficient, viewportTransform; tests/api/depth_clip_test.cpp against lavapipe).
   f.depthClipEnable = true;
   f.depthClipControl = true;
+  // VK_EXT_conditional_rendering (icd/cmd_conditional_rendering.cpp; tests/api/
+  // conditional_rendering_test.cpp against lavapipe): secondaries run in their primary's context.
+  f.conditionalRendering = true;
+  f.inheritedConditionalRendering = true;
   f.depthBiasClamp = true;             // raster/depth_bias.cpp
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
