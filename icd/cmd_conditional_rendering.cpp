@@ -21,8 +21,11 @@ struct BeginConditionalRenderingCmd {
   VkDeviceSize offset;
   bool inverted;
   void execute(ExecContext& ctx) const {
+    // A predicate outside the buffer (invalid usage) reads as 0 rather than past the memory.
     uint32_t predicate = 0;
-    if (const uint8_t* data = buffer ? buffer->data() : nullptr) std::memcpy(&predicate, data + offset, sizeof(predicate));
+    const uint8_t* data = buffer ? buffer->data() : nullptr;
+    if (data && offset <= buffer->size && buffer->size - offset >= sizeof(predicate))
+      std::memcpy(&predicate, data + offset, sizeof(predicate));
     // "If the 32-bit value at offset in buffer memory is zero, then the rendering commands are
     // discarded, otherwise they are executed as normal"; INVERTED swaps the two.
     ctx.conditionalDiscard = inverted ? predicate != 0 : predicate == 0;
