@@ -15,7 +15,8 @@ struct DispatchCmd {
   const abi::BoundResources* resources;
   uint32_t base[3];
   uint32_t count[3];
-  void execute(ExecContext&) const {
+  void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     if (!pipeline || !pipeline->compute || !resources) return;
     jit::runCompute(*pipeline->compute, resources, base, count);
   }
@@ -26,7 +27,8 @@ struct DispatchIndirectCmd {
   const abi::BoundResources* resources;
   const Buffer* buffer;
   VkDeviceSize offset;
-  void execute(ExecContext&) const {
+  void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     if (!pipeline || !pipeline->compute || !resources || !buffer->data()) return;
     uint32_t count[3];
     std::memcpy(count, buffer->data() + offset, sizeof(count));

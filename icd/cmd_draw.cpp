@@ -104,6 +104,7 @@ struct DrawCmd {
   const raster::DrawState* state;
   raster::DrawCall call;
   void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     raster::DrawState s;
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
@@ -121,6 +122,7 @@ struct DrawIndirectCmd {
   uint32_t drawCount, stride;
   const uint8_t* countAddress;  // vkCmdDraw*IndirectCount: the draw count, else null
   void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     raster::DrawState s;
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
@@ -165,6 +167,7 @@ struct MultiDrawCmd {
   const raster::DrawCall* calls;
   uint32_t count;
   void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     raster::DrawState s;
     if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;

@@ -192,7 +192,7 @@ struct ClearAttachmentsCmd {
   VkClearRect* rects;
   uint32_t rectCount;
   void execute(ExecContext& ctx) const {
-    if (!ctx.targets.active) return;
+    if (!ctx.targets.active || ctx.conditionalDiscard) return;  // "Conditional Rendering" discards it too
     for (uint32_t i = 0; i < clearCount; ++i) {
       Clear c = clears[i];
       if (c.kind == Clear::Color) c.target = colorIndex[i] < ctx.targets.colorCount ? ctx.targets.color[colorIndex[i]] : raster::AttachmentView{};

@@ -60,6 +60,10 @@ struct ExecContext {
   // The active occlusion query's count of passing samples ("Occlusion Queries").
   bool occlusionActive = false;
   uint64_t occlusionSamples = 0;
+  // Inside a conditional rendering block whose predicate discards ("Conditional Rendering",
+  // icd/cmd_conditional_rendering.cpp): draws, dispatches and vkCmdClearAttachments do
+  // nothing. Secondary command buffers run with this context, so they inherit it.
+  bool conditionalDiscard = false;
   // Draws since the last other command, accumulated and drawn together (raster::Scene). Any
   // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
   // sees the draws done, in order; so does the end of every command buffer.

@@ -280,12 +280,21 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       return VK_ERROR_UNKNOWN;
     }
   }
+  // VK_EXT_depth_range_unrestricted, when the device enabled it, lets float depth attachments
+  // keep depths outside [0, 1] (raster/rules.h: fragmentDepthRange).
+  s.raster.depthRangeUnrestricted = dev->extensionEnabled(int(ExtensionId::EXT_depth_range_unrestricted));
   if (const auto* rs = info.pRasterizationState) {
     s.rasterizerDiscard = rs->rasterizerDiscardEnable;
     s.polygonMode = rs->polygonMode;
     s.raster.cullMode = rs->cullMode;
     s.raster.frontFace = rs->frontFace;
     s.raster.depthClampEnable = rs->depthClampEnable;
+    // VK_EXT_depth_clip_enable: depth clipping set on its own; without the structure it
+    // follows depthClampEnable (raster/rules.h: clipsDepth).
+    if (const auto* clip = findInChain<VkPipelineRasterizationDepthClipStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT))
+      s.raster.depthClip = clip->depthClipEnable ? raster::RasterState::DepthClip::Enabled
+                                                 : raster::RasterState::DepthClip::Disabled;
     s.raster.depthBiasEnable = rs->depthBiasEnable;
     s.raster.depthBiasConstantFactor = rs->depthBiasConstantFactor;
     s.raster.depthBiasClamp = rs->depthBiasClamp;
@@ -316,6 +325,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   if (const auto* vp = viewportState) {
     if (vp->pViewports && vp->viewportCount) g.viewport = vp->pViewports[0];
     if (vp->pScissors && vp->scissorCount) g.scissor = vp->pScissors[0];
+    // VK_EXT_depth_clip_control: the [-1, 1] clip volume and its viewport depth mapping.
+    if (const auto* control = findInChain<VkPipelineViewportDepthClipControlCreateInfoEXT>(
+            vp->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT))
+      s.raster.negativeOneToOne = control->negativeOneToOne;
   }
   if (const auto* ds = depthStencilState) {
     s.depthTest = ds->depthTestEnable;

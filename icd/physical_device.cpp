@@ -300,6 +300,14 @@ FeatureSet supportedFeatures() {
   f.separateDepthStencilLayouts = true;  // attachments are written in place: layouts change nothing
   f.independentBlend = true;           // blend state per attachment (draw_fragments.cpp)
   f.depthClamp = true;                 // raster/rules.cpp: no z clipping, clamp to the viewport range
+  // VK_EXT_depth_clip_enable / VK_EXT_depth_clip_control (raster/rules.h: clipsDepth,
+  // nearPlaneWCoefficient, viewportTransform; tests/api/depth_clip_test.cpp against lavapipe).
+  f.depthClipEnable = true;
+  f.depthClipControl = true;
+  // VK_EXT_conditional_rendering (icd/cmd_conditional_rendering.cpp; tests/api/
+  // conditional_rendering_test.cpp against lavapipe): secondaries run in their primary's context.
+  f.conditionalRendering = true;
+  f.inheritedConditionalRendering = true;
   f.depthBiasClamp = true;             // raster/depth_bias.cpp
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing

@@ -4,6 +4,8 @@
 // the same t (here: its barycentrics relative to the original triangle).
 #include "clip.h"
 
+#include "rules.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -24,11 +26,11 @@ struct Plane {
 int buildPlanes(const RasterState& state, double band, Plane planes[7]) {
   int n = 0;
   planes[n++] = {{0, 0, 0, 1}, -kMinClipW};  // w >= kMinClipW > 0
-  if (!state.depthClampEnable) {
-    // "Primitive Clipping": z_m <= z_c <= w_c with z_m = 0. depthClampEnable disables depth
-    // clipping ("there is no near or far plane clipping").
-    planes[n++] = {{0, 0, 1, 0}};   // z >= 0
-    planes[n++] = {{0, 0, -1, 1}};  // z <= w
+  if (rules::clipsDepth(state)) {
+    // "Primitive Clipping": z_m <= z_c <= w_c, z_m = 0 or (negativeOneToOne) -w_c. Without
+    // depth clipping "there is no near or far plane clipping".
+    planes[n++] = {{0, 0, 1, rules::nearPlaneWCoefficient(state)}};  // z - z_m >= 0
+    planes[n++] = {{0, 0, -1, 1}};                                    // z <= w
   }
   // The guard band: -B <= x_f <= B with x_f = (p_x/2) x_c/w_c + o_x. For w_c > 0 (already
   // ensured by the first plane) that is (p_x/2) x_c + (o_x + B) w_c >= 0 and
@@ -79,11 +81,13 @@ bool triviallyInside(const ClipTriangle& tri, const RasterState& state) {
   const Viewport& vp = state.viewport;
   const double hx = double{vp.width} / 2, ox = double{vp.x} + hx;
   const double hy = double{vp.height} / 2, oy = double{vp.y} + hy;
+  const bool clipZ = rules::clipsDepth(state);
+  const double nearW = rules::nearPlaneWCoefficient(state);
   for (int i = 0; i < 3; ++i) {
     const double x = tri.position[i][0], y = tri.position[i][1], z = tri.position[i][2], w = tri.position[i][3];
     if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !std::isfinite(w)) return false;
     if (w + -kMinClipW < 0) return false;
-    if (!state.depthClampEnable && (z < 0 || -z + w < 0)) return false;
+    if (clipZ && (z + nearW * w < 0 || -z + w < 0)) return false;
     if (hx * x + (ox + kGuardBand) * w < 0 || -hx * x + (kGuardBand - ox) * w < 0) return false;
     if (hy * y + (oy + kGuardBand) * w < 0 || -hy * y + (kGuardBand - oy) * w < 0) return false;
   }
@@ -163,7 +167,7 @@ bool pointInsideClipVolume(const float position[4], const RasterState& state) {
   const double x = position[0], y = position[1], z = position[2], w = position[3];
   if (!(w >= kMinClipW)) return false;  // also rejects NaN
   if (!(-w <= x && x <= w && -w <= y && y <= w)) return false;
-  if (!state.depthClampEnable && !(0 <= z && z <= w)) return false;
+  if (rules::clipsDepth(state) && !(-rules::nearPlaneWCoefficient(state) * w <= z && z <= w)) return false;
   return true;
 }
 

@@ -35,7 +35,7 @@ struct ClipPolygon {
   int count = 0;
 };
 
-// Clips `tri` to {w >= kMinClipW} ∩ {0 <= z <= w unless depthClampEnable} ∩ the guard band of
+// Clips `tri` to {w >= kMinClipW} ∩ {z_m <= z <= w when rules::clipsDepth} ∩ the guard band of
 // `state.viewport`. Returns false (and an empty polygon) when nothing remains. A triangle
 // inside every plane comes back unchanged, with identity barycentrics.
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
@@ -64,13 +64,14 @@ struct ClipSegment {
   double bary[2][2];
 };
 
-// Clips `line` to the same half-spaces as clipTriangle (w, near/far unless depthClampEnable)
+// Clips `line` to the same half-spaces as clipTriangle (w, near/far when rules::clipsDepth)
 // with the line guard band. False when nothing, or a single point, remains.
 bool clipLine(const ClipLine& line, const RasterState& state, ClipSegment& out);
 
 // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES (what Tessera reports): "the primitive is discarded
 // if the vertex lies outside any clip plane, including the planes bounding the view volume":
-// -w <= x <= w, -w <= y <= w, and 0 <= z <= w unless depth clipping is off (depthClampEnable).
+// -w <= x <= w, -w <= y <= w, and z_m <= z <= w when depth clipping is on (rules::clipsDepth;
+// z_m = -w with negativeOneToOne, else 0).
 // w < kMinClipW is outside as well (the volume needs w >= 0; 1/w must stay finite).
 bool pointInsideClipVolume(const float position[4], const RasterState& state);
 

@@ -2,6 +2,7 @@
 // ("Depth Bias", "Depth Clamping and Range Adjustment").
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rules.h"
 
@@ -52,18 +53,25 @@ double depthBiasValue(double m, double r, float slopeFactor, float constantFacto
   return o;
 }
 
+bool isFloatDepthFormat(VkFormat format) {
+  return format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+}
+
 DepthRange fragmentDepthRange(const RasterState& state) {
+  DepthRange range{std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
   if (state.depthClampEnable) {
     // "Depth Clamping and Range Adjustment": z_f is clamped to [z_min, z_max] with
     // z_min = min(n, f), z_max = max(n, f) for the viewport's minDepth n and maxDepth f.
     const float n = state.viewport.minDepth, f = state.viewport.maxDepth;
-    return {std::min(n, f), std::max(n, f)};
+    range = {std::min(n, f), std::max(n, f)};
   }
-  // Without depth clamping, depth clipping keeps z within the viewport's range except for the
-  // bias; "fragment depth values are always limited to the range [0,1] by clamping after depth
-  // bias addition is performed" ("Depth Bias").
-  return {0.0f, 1.0f};
+  // A z_f outside [0, 1] is kept only with VK_EXT_depth_range_unrestricted and a float depth
+  // attachment; otherwise it is undefined, and Tessera clamps it to [0, 1] (see rules.h).
+  if (!(state.depthRangeUnrestricted && isFloatDepthFormat(state.depthFormat))) {
+    range.min = std::clamp(range.min, 0.0f, 1.0f);
+    range.max = std::clamp(range.max, 0.0f, 1.0f);
+  }
+  return range;
 }
-
 
 }  // namespace tessera::raster::rules

@@ -653,6 +653,13 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     if (coverageChanges) alive = lanesWithSamples(lanes, alive);
   }
   if (testsEnabled_ && !early_) {
+    if (s_->fragment.writesFragDepth) {
+      // "Depth Clamping and Range Adjustment" applies to the shader's FragDepth as to the
+      // rasterized depth: the same range (rules::fragmentDepthRange).
+      const rules::DepthRange range = rules::fragmentDepthRange(s_->raster);
+      for (uint32_t lane = 0; lane < W; ++lane)
+        if (alive >> lane & 1) fb.fragDepth[lane] = rules::clampFragmentDepth(fb.fragDepth[lane], range);
+    }
     runTests(lanes, alive, s_->fragment.writesFragDepth ? fb.fragDepth : nullptr);
     alive = lanesWithSamples(lanes, alive);
   }

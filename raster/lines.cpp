@@ -225,7 +225,7 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<S
     // "Coordinate Transformations" (division by w_c), "Controlling the Viewport" (transform and
     // sub-pixel precision). The snapped value k/256 is stored exactly: |k| < 2^24 inside the line
     // guard band (clip.h).
-    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, seg.position[e][0] / w,
+    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, state.negativeOneToOne, seg.position[e][0] / w,
                                                                seg.position[e][1] / w, seg.position[e][2] / w);
     sx[e] = rules::snapToSubPixelGrid(f.x);
     sy[e] = rules::snapToSubPixelGrid(f.y);

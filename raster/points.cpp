@@ -85,7 +85,7 @@ bool setupPoint(const float position[4], float pointSize, const RasterState& sta
   const double w = position[3];
   // "Coordinate Transformations" and "Controlling the Viewport".
   const rules::FramebufferPoint f =
-      rules::viewportTransform(state.viewport, position[0] / w, position[1] / w, position[2] / w);
+      rules::viewportTransform(state.viewport, state.negativeOneToOne, position[0] / w, position[1] / w, position[2] / w);
   out->x = static_cast<float>(f.x);
   out->y = static_cast<float>(f.y);
   // Every fragment of a point has the vertex's depth, so the fragment clamp ("Depth Clamping and

@@ -62,14 +62,29 @@ struct FramebufferPoint {
   double x, y, z;
 };
 // x_f = (p_x / 2) x_d + o_x, y_f = (p_y / 2) y_d + o_y, z_f = p_z z_d + o_z with
-// o_x = x + width/2, o_y = y + height/2, p_x = width, p_y = height, o_z = minDepth,
-// p_z = maxDepth - minDepth.
-inline FramebufferPoint viewportTransform(const Viewport& vp, double xd, double yd, double zd) {
+// o_x = x + width/2, o_y = y + height/2, p_x = width, p_y = height, and o_z = minDepth,
+// p_z = maxDepth - minDepth; with negativeOneToOne (VK_EXT_depth_clip_control, z_d in [-1, 1])
+// o_z = (maxDepth + minDepth) / 2, p_z = (maxDepth - minDepth) / 2.
+inline FramebufferPoint viewportTransform(const Viewport& vp, bool negativeOneToOne, double xd, double yd, double zd) {
   const double px = vp.width, py = vp.height;
   const double ox = double{vp.x} + px / 2, oy = double{vp.y} + py / 2;
-  const double pz = double{vp.maxDepth} - double{vp.minDepth}, oz = vp.minDepth;
+  const double range = double{vp.maxDepth} - double{vp.minDepth};
+  const double pz = negativeOneToOne ? range / 2 : range;
+  const double oz = negativeOneToOne ? (double{vp.maxDepth} + double{vp.minDepth}) / 2 : double{vp.minDepth};
   return {px / 2 * xd + ox, py / 2 * yd + oy, pz * zd + oz};
 }
+
+// ---- Depth clipping ("Primitive Clipping"): the view volume's z condition z_m <= z_c <= w_c.
+// Whether it applies: VkPipelineRasterizationDepthClipStateCreateInfoEXT::depthClipEnable when
+// the pipeline has that structure; without it, "depth clipping is disabled" exactly when
+// depthClampEnable is VK_TRUE.
+inline bool clipsDepth(const RasterState& state) {
+  if (state.depthClip == RasterState::DepthClip::FollowClamp) return !state.depthClampEnable;
+  return state.depthClip == RasterState::DepthClip::Enabled;
+}
+// z_m: -w_c with VkPipelineViewportDepthClipControlCreateInfoEXT::negativeOneToOne, else 0. As
+// the coefficient of w_c in the near half-space z_c - z_m >= 0, i.e. z_c + k w_c >= 0.
+inline double nearPlaneWCoefficient(const RasterState& state) { return state.negativeOneToOne ? 1.0 : 0.0; }
 
 // The pixels whose centre lies inside the viewport rectangle, i.e. inside the view volume's
 // x/y planes ("Primitive Clipping"). Pixels are taken in [left, right) x [top, bottom): a
@@ -150,15 +165,19 @@ double maximumDepthSlope(double dzdx, double dzdy);
 // o = dbclamp(m * depthBiasSlopeFactor + r * depthBiasConstantFactor).
 double depthBiasValue(double m, double r, float slopeFactor, float constantFactor, float clamp);
 
-// ---- Fragment depth ("Depth Bias", "Depth Clamping and Range Adjustment"): the range a
-// fragment's depth (bias added) is clamped to. With depthClampEnable it is the viewport's
-// [min(minDepth, maxDepth), max(minDepth, maxDepth)]; otherwise [0, 1] ("fragment depth values
-// are always limited to the range [0,1] by clamping after depth bias addition is performed",
-// which also makes the otherwise undefined out-of-range values deterministic).
+// ---- Fragment depth ("Depth Clamping and Range Adjustment", "Depth Bias"): the range a
+// fragment's depth (bias added) is clamped to. With depthClampEnable z_f is clamped to the
+// viewport's [min(minDepth, maxDepth), max(minDepth, maxDepth)], without it not at all. Then a
+// z_f outside [0, 1] is undefined unless VK_EXT_depth_range_unrestricted is enabled and the
+// depth attachment is a floating-point format, where it is kept: otherwise Tessera clamps it
+// to [0, 1] (deterministic, and what "fragment depth values are always limited to the range
+// [0,1] by clamping after depth bias addition" asks of the usual case).
 struct DepthRange {
   float min, max;
 };
 DepthRange fragmentDepthRange(const RasterState& state);
+// Whether the depth attachment format stores depth as a 32-bit float (D32_SFLOAT[_S8_UINT]).
+bool isFloatDepthFormat(VkFormat format);
 // Inline so that the block walker's per-pixel loops vectorize. A NaN depth (degenerate input)
 // becomes range.min, and -0 becomes +0 with the usual [0, 1] range: one stored value for zero.
 inline float clampFragmentDepth(double z, const DepthRange& range) {

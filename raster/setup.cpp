@@ -27,12 +27,12 @@ bool allFinite(const ClipTriangle& tri) {
   return true;
 }
 
-WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp) {
+WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne) {
   WindowVertex v;
   const double w = cv.position[3];  // > 0: clipping removed everything with w < kMinClipW
   // "Coordinate Transformations": normalized device coordinates are (x_c, y_c, z_c) / w_c.
   const rules::FramebufferPoint f =
-      rules::viewportTransform(vp, cv.position[0] / w, cv.position[1] / w, cv.position[2] / w);
+      rules::viewportTransform(vp, negativeOneToOne, cv.position[0] / w, cv.position[1] / w, cv.position[2] / w);
   v.x = f.x;
   v.y = f.y;
   v.z = f.z;
@@ -108,7 +108,7 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
   WindowVertex v[kMaxClipVertices];
   int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
   for (int i = 0; i < poly.count; ++i) {
-    v[i] = toWindow(poly.vertex[i], tri, state.viewport);
+    v[i] = toWindow(poly.vertex[i], tri, state.viewport, state.negativeOneToOne);
     xs[i] = v[i].sx;
     ys[i] = v[i].sy;
   }
@@ -168,7 +168,7 @@ uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const
   SetupTriangle t;
   for (int i = 0; i < 3; ++i) {
     const double w = tri.position[i][3];
-    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, tri.position[i][0] / w,
+    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, state.negativeOneToOne, tri.position[i][0] / w,
                                                                tri.position[i][1] / w, tri.position[i][2] / w);
     v[i].z = f.z;
     v[i].sx = t.x[i] = rules::snapToSubPixelGrid(f.x);

@@ -42,7 +42,18 @@ struct RasterState {
   bool sampleWeights = false;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-  bool depthClampEnable = false;  // no clipping against z (and depth clamped to the viewport's range)
+  bool depthClampEnable = false;  // depth clamped to the viewport's range (and, by default, no z clipping)
+  // VkPipelineRasterizationDepthClipStateCreateInfoEXT::depthClipEnable when the pipeline gives
+  // one; FollowClamp when it does not (then z is clipped unless depthClampEnable). rules::clipsDepth
+  // decides from both ("Primitive Clipping").
+  enum class DepthClip : uint8_t { FollowClamp, Enabled, Disabled };
+  DepthClip depthClip = DepthClip::FollowClamp;
+  // VkPipelineViewportDepthClipControlCreateInfoEXT::negativeOneToOne: the clip volume's near
+  // plane is z_c = -w_c and the viewport maps z_d in [-1, 1] to [minDepth, maxDepth].
+  bool negativeOneToOne = false;
+  // The device enabled VK_EXT_depth_range_unrestricted: a float depth attachment then keeps
+  // fragment depths outside [0, 1] (rules::fragmentDepthRange).
+  bool depthRangeUnrestricted = false;
   bool depthBiasEnable = false;
   float depthBiasConstantFactor = 0, depthBiasClamp = 0, depthBiasSlopeFactor = 0;
   // Format of the depth attachment, for the depth bias unit r ("Depth Bias"): UNORM formats use

@@ -167,8 +167,13 @@ inline Expect clippedOracle(const ClipTriangle& t, const RasterState& s, int px,
   if (!h.valid) return Expect::Ambiguous;
   double q[6] = {h.b[0], h.b[1], h.b[2], h.pos[3], 1, 1};
   int n = 4;
-  if (!s.depthClampEnable) {
-    q[n++] = h.pos[2] / std::fabs(h.pos[3]);                // z >= 0 (scaled by |w|)
+  // "Primitive Clipping": z_m <= z <= w (z_m = -w with negativeOneToOne, else 0) unless depth
+  // clipping is off: depthClipEnable VK_FALSE, or no depth clip state and depthClampEnable.
+  const bool clipZ = s.depthClip == RasterState::DepthClip::FollowClamp ? !s.depthClampEnable
+                                                                        : s.depthClip == RasterState::DepthClip::Enabled;
+  if (clipZ) {
+    const double zm = s.negativeOneToOne ? -h.pos[3] : 0.0;
+    q[n++] = (h.pos[2] - zm) / std::fabs(h.pos[3]);         // z >= z_m (scaled by |w|)
     q[n++] = (h.pos[3] - h.pos[2]) / std::fabs(h.pos[3]);  // z <= w
   }
   bool ambiguous = false;
