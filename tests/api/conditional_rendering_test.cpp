@@ -127,7 +127,9 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &cr};
   vkGetPhysicalDeviceFeatures2(pd, &supported);
   EXPECT_TRUE(cr.conditionalRendering);
-  if (inherited) EXPECT_TRUE(cr.inheritedConditionalRendering);
+  if (inherited) {
+    EXPECT_TRUE(cr.inheritedConditionalRendering);
+  }
   if (!cr.conditionalRendering || (inherited && !cr.inheritedConditionalRendering)) return {};
   cr.inheritedConditionalRendering = inherited;
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &cr};
@@ -383,7 +385,9 @@ TEST(ConditionalRendering, DrawsDispatchesAndClearsFollowThePredicateAsTheSpecAn
   EXPECT_EQ(ours.sum, wantPrimary + wantSecondaries) << "dispatches and secondaries: the spec";
   EXPECT_EQ(oursPrimaryOnly.sum, wantPrimary) << "dispatches: the spec";
   EXPECT_EQ(oursPrimaryOnly.pixels, ours.pixels);
-  if (drivers.lavapipe) EXPECT_EQ(oursPrimaryOnly.sum, reference.sum) << "dispatches: lavapipe";
+  if (drivers.lavapipe) {
+    EXPECT_EQ(oursPrimaryOnly.sum, reference.sum) << "dispatches: lavapipe";
+  }
 
   int failures = 0;
   for (uint32_t y = 0; y < kSize && failures < 5; ++y)
