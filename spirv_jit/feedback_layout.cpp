@@ -133,20 +133,30 @@ class Reader {
         captureObject(type, d, d.buffer == kNone ? 0 : d.buffer, d.location == kNone ? 0 : d.location, d.offset);
         continue;
       }
-      // A block whose members carry the Offsets (gl_PerVertex, or a user block).
+      // A block whose members carry the Offsets (gl_PerVertex, or a user block), or an array
+      // of such blocks, whose element i goes to buffer XfbBuffer + i with the same offsets (as
+      // GLSL's arrayed blocks are laid out, and glslang emits them).
+      uint32_t blockType = type, instances = 1;
       auto t = types_.find(type);
+      if (t != types_.end() && t->second.op == kOpTypeArray) {
+        blockType = t->second.element;
+        instances = t->second.count;
+        t = types_.find(blockType);
+      }
       if (t == types_.end() || t->second.op != kOpTypeStruct) continue;
       uint32_t location = d.location == kNone ? 0 : d.location;
-      for (uint32_t m = 0; m < t->second.members.size(); ++m) {
-        const Decorations md = memberDecorations_.count({type, m}) ? memberDecorations_[{type, m}] : Decorations{};
-        if (md.location != kNone) location = md.location;
-        const uint32_t buffer = md.buffer != kNone ? md.buffer : d.buffer != kNone ? d.buffer : 0;
-        if (md.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = md.stride;
-        if (d.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = d.stride;
-        const uint32_t locations = locationsOf(t->second.members[m]);
-        if (md.offset != kNone && md.stream == 0) captureObject(t->second.members[m], md, buffer, location, md.offset);
-        if (md.builtIn == kNone) location += locations;
-      }
+      for (uint32_t instance = 0; instance < instances; ++instance)
+        for (uint32_t m = 0; m < t->second.members.size(); ++m) {
+          const Decorations md =
+              memberDecorations_.count({blockType, m}) ? memberDecorations_[{blockType, m}] : Decorations{};
+          if (md.location != kNone) location = md.location + instance * locationsOf(blockType);
+          const uint32_t buffer = (md.buffer != kNone ? md.buffer : d.buffer != kNone ? d.buffer : 0) + instance;
+          if (md.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = md.stride;
+          if (d.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = d.stride;
+          const uint32_t locations = locationsOf(t->second.members[m]);
+          if (md.offset != kNone && md.stream == 0) captureObject(t->second.members[m], md, buffer, location, md.offset);
+          if (md.builtIn == kNone) location += locations;
+        }
     }
     for (const FeedbackOutput& o : out_.outputs) out_.bufferMask |= 1u << o.buffer;
     return true;

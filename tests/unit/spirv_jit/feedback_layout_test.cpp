@@ -64,6 +64,22 @@ TEST(FeedbackLayout, GeometryAndTessellationEvaluationStages) {
   EXPECT_EQ(t.locationMask, 1u << 3);
 }
 
+// An array of output blocks with XfbBuffer b on the variable: element i goes to buffer b + i at
+// the members' Offsets, its members at the locations after the previous element's (GLSL 4.60
+// "Transform Feedback Layout Qualifiers": arrayed blocks take consecutive buffers; the CTS's
+// transform_feedback.fuzz.*instance_array* cases check the same).
+TEST(FeedbackLayout, ArrayedBlocksTakeConsecutiveBuffers) {
+  const FeedbackLayout l = readFeedbackLayout(loadShader("xfb_block_array_vert"), "main", GraphicsStage::Vertex);
+  ASSERT_TRUE(l.enabled);
+  EXPECT_EQ(l.outputs.size(), 2u);
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::Location, 1, 2 * 4, 2, 4));
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::Location, 2, 3 * 4, 2, 4));
+  EXPECT_EQ(l.stride[1], 12u);
+  EXPECT_EQ(l.stride[2], 12u);
+  EXPECT_EQ(l.bufferMask, 0b110u);
+  EXPECT_EQ(l.locationMask, 0b1100u);
+}
+
 TEST(FeedbackLayout, AModuleWithoutXfbCapturesNothingAndBadWordsAreRefused) {
   EXPECT_FALSE(readFeedbackLayout(loadShader("gs_passthrough_vert"), "main", GraphicsStage::Vertex).enabled);
   std::vector<uint32_t> words = loadShader("xfb_capture_vert");
