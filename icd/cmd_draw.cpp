@@ -175,6 +175,27 @@ struct MultiDrawCmd {
   }
 };
 
+// vkCmdDrawIndirectByteCountEXT ("Transform Feedback"): vertexCount is the byte count a
+// transform feedback End stored in the counter buffer, less counterOffset, over vertexStride,
+// read when the command executes.
+struct DrawByteCountCmd {
+  static constexpr bool kJoinsScene = true;
+  const raster::DrawState* state;
+  raster::DrawCall call;  // instanceCount, firstInstance
+  const uint8_t* counter;
+  uint32_t counterOffset, vertexStride;
+  void execute(ExecContext& ctx) const {
+    raster::DrawState s;
+    if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
+    if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    uint32_t bytes;
+    std::memcpy(&bytes, counter, 4);
+    raster::DrawCall c = call;
+    c.vertexCount = bytes > counterOffset ? (bytes - counterOffset) / vertexStride : 0;
+    ctx.draw(s, c);
+  }
+};
+
 raster::DrawCall indexedBase(const CommandBuffer* cb) {
   raster::DrawCall c;
   c.indexed = true;
@@ -336,6 +357,23 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawMultiIndexedEXT(VkCommandBuffer comm
     c.drawIndex = i;
   }
   if (auto* r = cb->record<MultiDrawCmd>()) *r = {state, calls, calls ? drawCount : 0};
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndirectByteCountEXT(VkCommandBuffer commandBuffer, uint32_t instanceCount,
+                                                                 uint32_t firstInstance, VkBuffer counterBuffer,
+                                                                 VkDeviceSize counterBufferOffset, uint32_t counterOffset,
+                                                                 uint32_t vertexStride) {
+  CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
+  const raster::DrawState* state = drawStateFor(cb);
+  const Buffer* b = fromHandle<Buffer>(counterBuffer);
+  if (auto* c = cb->record<DrawByteCountCmd>()) {
+    c->state = state;
+    c->call.instanceCount = instanceCount;
+    c->call.firstInstance = firstInstance;
+    c->counter = b->data() && counterBufferOffset + 4 <= b->size ? b->data() + counterBufferOffset : nullptr;
+    c->counterOffset = counterOffset;
+    c->vertexStride = vertexStride;
+  }
 }
 
 // ---- Dynamic state (values kept for later draws; used where the pipeline declares them) ----

@@ -52,12 +52,20 @@ struct ResetQueryPoolCmd {
 };
 
 // "Occlusion Queries": draws between begin and end add the samples that pass their tests to
-// the execution context's counter; end writes it. Other query types have nothing to count.
+// the execution context's counter; end writes it. "Transform Feedback Queries" (stream 0): the
+// primitives written and needed since the begin, counted by the draws' capture
+// (raster/transform_feedback.cpp). Other query types have nothing to count.
 struct BeginQueryCmd {
   QueryPool* pool;
   void execute(ExecContext& ctx) const {
-    ctx.occlusionActive = pool->type == VK_QUERY_TYPE_OCCLUSION;
-    ctx.occlusionSamples = 0;
+    if (pool->type == VK_QUERY_TYPE_OCCLUSION) {
+      ctx.occlusionActive = true;
+      ctx.occlusionSamples = 0;
+    } else if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      ctx.feedbackQueryActive = true;
+      ctx.feedbackQueryBase[0] = ctx.feedback.primitivesWritten;
+      ctx.feedbackQueryBase[1] = ctx.feedback.primitivesNeeded;
+    }
   }
 };
 
@@ -66,6 +74,12 @@ struct EndQueryCmd {
   uint32_t query;
   void execute(ExecContext& ctx) const {
     writeOtherViews(pool, query, ctx);
+    if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      pool->write(query, ctx.feedback.primitivesWritten - ctx.feedbackQueryBase[0],
+                  ctx.feedback.primitivesNeeded - ctx.feedbackQueryBase[1]);
+      ctx.feedbackQueryActive = false;
+      return;
+    }
     pool->write(query, pool->type == VK_QUERY_TYPE_OCCLUSION ? ctx.occlusionSamples : 0);
     if (pool->type == VK_QUERY_TYPE_OCCLUSION) ctx.occlusionActive = false;
   }
@@ -160,6 +174,18 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer commandBuffer
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
   if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};
+}
+
+// VK_EXT_transform_feedback's indexed forms: `index` is the vertex stream of a transform
+// feedback query (only stream 0 exists: maxTransformFeedbackStreams is 1) and 0 for the others.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                            uint32_t query, VkQueryControlFlags flags, uint32_t) {
+  tessera_vkCmdBeginQuery(commandBuffer, queryPool, query, flags);
+}
+
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
+                                                          uint32_t query, uint32_t) {
+  tessera_vkCmdEndQuery(commandBuffer, queryPool, query);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t first,

@@ -71,7 +71,16 @@ void CommandBuffer::execute(ExecContext& ctx) const {
   ctx.flushDraws();
 }
 
-void ExecContext::draw(const raster::DrawState& state, const raster::DrawCall& call) {
+void ExecContext::draw(const raster::DrawState& recorded, const raster::DrawCall& call) {
+  // "Transform Feedback": a pipeline that captures writes into the execution's buffers while
+  // capture (or a stream query) is active.
+  raster::DrawState capturing;
+  const bool feedback = recorded.feedbackLayout && feedbackFor();
+  if (feedback) {
+    capturing = recorded;
+    capturing.feedback = feedbackFor();
+  }
+  const raster::DrawState& state = feedback ? capturing : recorded;
   if (!targets.viewMask) {
     drawOne(state, call);
     return;

@@ -64,6 +64,14 @@ struct ExecContext {
   // icd/cmd_conditional_rendering.cpp): draws, dispatches and vkCmdClearAttachments do
   // nothing. Secondary command buffers run with this context, so they inherit it.
   bool conditionalDiscard = false;
+  // "Transform Feedback": the bound buffers and bytes written (vkCmdBindTransformFeedbackBuffersEXT,
+  // vkCmdBegin/EndTransformFeedbackEXT, icd/cmd_transform_feedback.cpp) and whether capture is
+  // active; a stream-0 query counts primitives from the counts it saw at its begin.
+  FeedbackTargets feedback;
+  bool feedbackQueryActive = false;
+  uint64_t feedbackQueryBase[2] = {};  // primitivesWritten, primitivesNeeded at the query's begin
+  // The draw's capture target: the execution's when capture or a stream query is active.
+  FeedbackTargets* feedbackFor() { return feedback.capturing || feedbackQueryActive ? &feedback : nullptr; }
   // Draws since the last other command, accumulated and drawn together (raster::Scene). Any
   // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
   // sees the draws done, in order; so does the end of every command buffer.

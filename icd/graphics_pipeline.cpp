@@ -171,6 +171,29 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
      : st.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT   ? g.tessEval
                                                                  : g.fragment) = std::move(program);
   }
+  // "Transform Feedback": the last pre-rasterization stage's captures (geometry, else
+  // tessellation evaluation, else vertex), read from its SPIR-V.
+  {
+    const VkPipelineShaderStageCreateInfo* last = nullptr;
+    jit::GraphicsStage lastStage = jit::GraphicsStage::Vertex;
+    int lastRank = 0;  // 1 vertex, 2 tessellation evaluation, 3 geometry
+    for (uint32_t i = 0; i < info.stageCount; ++i) {
+      const VkShaderStageFlagBits st = info.pStages[i].stage;
+      const int rank = st == VK_SHADER_STAGE_GEOMETRY_BIT                  ? 3
+                       : st == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT ? 2
+                       : st == VK_SHADER_STAGE_VERTEX_BIT                  ? 1
+                                                                           : 0;
+      if (rank <= lastRank) continue;
+      last = &info.pStages[i];
+      lastRank = rank;
+      lastStage = rank == 3 ? jit::GraphicsStage::Geometry : rank == 2 ? jit::GraphicsStage::TessEval : jit::GraphicsStage::Vertex;
+    }
+    if (last) {
+      const StageSource src = stageSource(*last);
+      g.feedback = jit::readFeedbackLayout(src.code, src.entryPoint, lastStage);
+      if (g.feedback.enabled) s.feedbackLayout = &g.feedback;
+    }
+  }
   if (bool(g.tessControl) != bool(g.tessEval)) {
     *message = "a pipeline with one tessellation stage needs the other";
     return VK_ERROR_UNKNOWN;

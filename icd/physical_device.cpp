@@ -364,6 +364,12 @@ FeatureSet supportedFeatures() {
   // the pipeline (graphics_pipeline.cpp) or per draw (cmd_draw.cpp), so the compiled writes
   // and the loop's both leave it alone; tests/api/color_write_enable_test.cpp (against lavapipe).
   f.colorWriteEnable = true;
+  // VK_EXT_transform_feedback: the last pre-rasterization stage's Offset-decorated outputs are
+  // captured per primitive in order, before rasterizer discard (raster/transform_feedback.cpp),
+  // into the bound buffers with counter buffers and stream-0 queries (cmd_transform_feedback.cpp,
+  // cmd_sync.cpp). tests/unit/raster/transform_feedback_test.cpp, tests/api/transform_feedback_test.cpp
+  // (against lavapipe). One vertex stream only: geometryStreams stays false.
+  f.transformFeedback = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

@@ -12,6 +12,7 @@
 #include "physical_device.h"
 #include "resources.h"
 #include "tessera/format.h"
+#include "tessera/transform_feedback.h"
 #include "version.h"
 
 namespace tessera {
@@ -178,6 +179,23 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       // A custom colour is four words in the sampler's own state (sampling.h), no device
       // table, so nothing limits the count; lavapipe's value.
       reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 32768;
+      continue;
+    }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT) {
+      // "Transform Feedback" limits: one stream (geometryStreams is false), four buffers, byte
+      // counts held in the counter buffers' 32-bit words; data sizes and stride at the spec's
+      // minimums. Queries and vkCmdDrawIndirectByteCountEXT work (tests/api/transform_feedback_test.cpp).
+      auto* p = reinterpret_cast<VkPhysicalDeviceTransformFeedbackPropertiesEXT*>(s);
+      p->maxTransformFeedbackStreams = 1;
+      p->maxTransformFeedbackBuffers = kMaxTransformFeedbackBuffers;
+      p->maxTransformFeedbackBufferSize = UINT32_MAX;
+      p->maxTransformFeedbackStreamDataSize = 512;
+      p->maxTransformFeedbackBufferDataSize = 512;
+      p->maxTransformFeedbackBufferDataStride = 2048;
+      p->transformFeedbackQueries = VK_TRUE;
+      p->transformFeedbackStreamsLinesTriangles = VK_FALSE;
+      p->transformFeedbackRasterizationStreamSelect = VK_FALSE;
+      p->transformFeedbackDraw = VK_TRUE;
       continue;
     }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES) {

@@ -17,6 +17,7 @@ namespace tessera {
 struct GraphicsPipelineState {
   std::shared_ptr<const jit::GraphicsProgram> vertex, fragment, geometry, tessControl, tessEval;
   raster::DrawState base;   // everything but resources, vertex buffer memory and attachments
+  FeedbackLayout feedback;  // the last pre-rasterization stage's captures (base.feedbackLayout points here)
   uint32_t bindingStride[raster::kMaxVertexBindings] = {};
   VkViewport viewport{};
   VkRect2D scissor{};

@@ -21,13 +21,14 @@ void QueryPool::reset(uint32_t first, uint32_t n) {
   std::lock_guard lock(mutex);
   for (uint32_t i = first; i < first + n; ++i) {
     available[i] = false;
-    values[i] = 0;
+    for (uint32_t v = 0; v < valuesPerQuery; ++v) values[size_t(i) * valuesPerQuery + v] = 0;
   }
 }
 
-void QueryPool::write(uint32_t query, uint64_t value) {
+void QueryPool::write(uint32_t query, uint64_t value, uint64_t second) {
   std::lock_guard lock(mutex);
-  values[query] = value;
+  values[size_t(query) * valuesPerQuery] = value;
+  if (valuesPerQuery > 1) values[size_t(query) * valuesPerQuery + 1] = second;
   available[query] = true;
   cv.notify_all();
 }
@@ -43,14 +44,16 @@ VkResult QueryPool::copyResults(uint32_t first, uint32_t n, uint8_t* out, VkDevi
     if (!ready) result = VK_NOT_READY;
     // Spec: without WAIT or PARTIAL, an unavailable query's value is left unwritten.
     const bool writeValue = ready || (flags & VK_QUERY_RESULT_PARTIAL_BIT);
+    // The query's values in order, then its availability ("Query Operation").
+    const uint32_t k = valuesPerQuery;
     if (is64) {
       auto* p = reinterpret_cast<uint64_t*>(out);
-      if (writeValue) p[0] = ready ? values[q] : 0;
-      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[1] = ready;
+      for (uint32_t v = 0; v < k && writeValue; ++v) p[v] = ready ? values[size_t(q) * k + v] : 0;
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[k] = ready;
     } else {
       auto* p = reinterpret_cast<uint32_t*>(out);
-      if (writeValue) p[0] = uint32_t(ready ? values[q] : 0);
-      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[1] = ready;
+      for (uint32_t v = 0; v < k && writeValue; ++v) p[v] = uint32_t(ready ? values[size_t(q) * k + v] : 0);
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) p[k] = ready;
     }
   }
   return result;
@@ -65,7 +68,8 @@ extern "C" {
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo* pInfo,
                                                         const VkAllocationCallbacks* pAllocator, VkQueryPool* pPool) {
   Device* dev = fromHandle<Device>(device);
-  if (pInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
+  if (pInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
+      pInfo->queryType != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
     reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
                 "vkCreateQueryPool: query type %d is not supported", int(pInfo->queryType));
     return VK_ERROR_FEATURE_NOT_PRESENT;
@@ -75,7 +79,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const 
   if (!pool) return VK_ERROR_OUT_OF_HOST_MEMORY;
   pool->type = pInfo->queryType;
   pool->count = pInfo->queryCount;
-  pool->values.reset(new (std::nothrow) uint64_t[pInfo->queryCount]());
+  pool->valuesPerQuery = pInfo->queryType == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2 : 1;
+  pool->values.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * pool->valuesPerQuery]());
   pool->available.reset(new (std::nothrow) bool[pInfo->queryCount]());
   if (!pool->values || !pool->available) {
     hostDelete(a, pool);

@@ -1,4 +1,4 @@
-// Query pools. Timestamps are nanoseconds of CLOCK_MONOTONIC (timestampPeriod = 1). Occlusion
+// Query pools. Transform feedback stream queries hold two counts (cmd_sync.cpp). Timestamps are nanoseconds of CLOCK_MONOTONIC (timestampPeriod = 1). Occlusion
 // queries count samples that pass: with no draws recorded between begin and end that is 0.
 #pragma once
 
@@ -14,13 +14,16 @@ namespace tessera {
 struct QueryPool {
   VkQueryType type;
   uint32_t count;
+  // Values per query: 2 for VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT (primitives written,
+  // primitives needed), else 1. values holds count * valuesPerQuery.
+  uint32_t valuesPerQuery = 1;
   std::unique_ptr<uint64_t[]> values;
   std::unique_ptr<bool[]> available;
   std::mutex mutex;
   std::condition_variable cv;
 
   void reset(uint32_t first, uint32_t n);
-  void write(uint32_t query, uint64_t value);
+  void write(uint32_t query, uint64_t value, uint64_t second = 0);
   // Writes results as vkGetQueryPoolResults / vkCmdCopyQueryPoolResults describe.
   VkResult copyResults(uint32_t first, uint32_t n, uint8_t* out, VkDeviceSize stride, VkQueryResultFlags flags);
 };

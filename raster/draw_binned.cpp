@@ -386,6 +386,18 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
     }
+    // "Transform Feedback": the group's instances captured in order, on this thread, before
+    // rasterizer discard and binning.
+    if (s.feedback)
+      for (uint32_t i = 0; i < instances; ++i) {
+        if (hasPrimitiveStages(s)) {
+          FeedbackWriter writer(s, (*drawn)[i]);
+          for (const GeometryPrimitive& p : m.geometry[i].primitives) writer.primitive(p.vertexCount, p.slots);
+        } else {
+          captureAssembled(s, m.list.isRestart, c.vertexCount, [&](uint32_t position) { return m.slots.slot(position); },
+                           (*shaded)[i]);
+        }
+      }
     if (s.rasterizerDiscard || m.grid.count() == 0) continue;
     uint64_t groupBytes = 0;
     for (uint32_t i = 0; i < instances; ++i) groupBytes += uint64_t((*drawn)[i].words.size()) * 4;

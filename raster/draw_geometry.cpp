@@ -105,7 +105,7 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
     for (uint32_t c = 0; c < 4; ++c) v.words[at + c] = word(k, abi::kGeometryPosition + c);
     for (size_t i = 0; i < v.locations.size(); ++i)
       for (uint32_t c = 0; c < 4; ++c) v.words[at + 4 + 4 * i + c] = word(k, locationWord[v.locations[i]] + c);
-    if (g.outputTopology == 0) {
+    if (g.outputTopology == 0 || keepsFeedbackPointSize(s)) {
       float size;
       const uint32_t bits = word(k, abi::kGeometryPointSize);
       std::memcpy(&size, &bits, 4);
@@ -179,7 +179,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   ShadedVertices& v = out.vertices;
   v.locations.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
-    if (rasterizedOutputs(s)[l] && s.fragment.inputComponents[l]) v.locations.push_back(l);
+    if (rasterizedOutputs(s)[l] && (s.fragment.inputComponents[l] || keepsFeedbackLocation(s, l))) v.locations.push_back(l);
   v.stride = 4 + 4 * uint32_t(v.locations.size());
   v.words.clear();
   v.pointSize.clear();

@@ -131,6 +131,31 @@ inline bool hasPrimitiveStages(const DrawState& s) { return s.geometryShader || 
 void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                         const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
                         GeometryOutput& scratch);
+// "Transform Feedback" (raster/transform_feedback.cpp). Whether the last pre-rasterization
+// stage's shaded vertices must keep location `location` / point sizes for capture.
+bool keepsFeedbackLocation(const DrawState& s, uint32_t location);
+bool keepsFeedbackPointSize(const DrawState& s);
+// Writes the primitives of one set of shaded vertices, in the order given, into
+// s.feedback's buffers as s.feedbackLayout says ("Transform Feedback Capture"), and counts them
+// for the stream query. Does nothing without an active capture or query.
+class FeedbackWriter {
+ public:
+  FeedbackWriter(const DrawState& s, const ShadedVertices& v);
+  bool active() const { return active_; }
+  void primitive(uint32_t vertexCount, const uint32_t* slots);  // slots of v, in capture order
+
+ private:
+  const DrawState& s_;
+  const ShadedVertices& v_;
+  bool active_ = false;
+  int32_t locationIndex_[abi::kMaxInterfaceLocations] = {};  // v.locations' index of each location, -1: not kept
+};
+// The primitives of the draw's topology over an index list ("Primitive Topologies": strips and
+// fans decomposed, the provoking vertex first), captured; slotOf maps a position to its slot.
+void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& v);
+// A tessellation or geometry stage's primitives of one instance, captured in order.
+void captureGeometry(const DrawState& s, const GeometryOutput& g);
 // The outputs of the last stage before rasterization, by location (component bits): the
 // geometry stage's when there is one, else the tessellation evaluation stage's, else the
 // vertex stage's.

@@ -30,6 +30,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
     if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
       runPrimitiveStages(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry, tessellated);
+      captureGeometry(s, geometry);  // "Transform Feedback": before rasterizer discard
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
       for (const GeometryPrimitive& p : geometry.primitives) {
@@ -49,6 +50,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
       }
       continue;
     }
+    captureAssembled(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded);
     if (s.rasterizerDiscard) continue;
     uint32_t primitiveId = 0;
     assemblePrimitives(

@@ -38,7 +38,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   ShadedVertices& v = out.vertices;
   v.locations.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
-    if (t.evalOutputComponents[l] && next[l]) v.locations.push_back(l);
+    if (t.evalOutputComponents[l] && (next[l] || (!s.geometryShader && keepsFeedbackLocation(s, l)))) v.locations.push_back(l);
   v.stride = 4 + 4 * uint32_t(v.locations.size());
   v.words.clear();
   v.pointSize.clear();

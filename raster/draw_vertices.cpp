@@ -151,13 +151,15 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
                         : s.geometryShader  ? s.geometry.inputComponents
                                             : s.fragment.inputComponents;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
-    if (s.vertexOutputComponents[l] && next[l]) out.locations.push_back(l);
+    if (s.vertexOutputComponents[l] && (next[l] || (!hasPrimitiveStages(s) && keepsFeedbackLocation(s, l))))
+      out.locations.push_back(l);
   out.stride = 4 + 4 * uint32_t(out.locations.size());
   // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
   // vector's memory is reused as it is (a scene recycles them from draw to draw).
   requireDrawMemory(count, uint64_t(out.stride) * 4 + 4);
   out.words.resize(count * out.stride);
-  if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST) out.pointSize.assign(count, 1.0f);
+  if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST || (!hasPrimitiveStages(s) && keepsFeedbackPointSize(s)))
+    out.pointSize.assign(count, 1.0f);
   else out.pointSize.clear();
 }
 

@@ -15,6 +15,7 @@
 
 #include "tessera/raster.h"
 #include "tessera/shader_abi.h"
+#include "tessera/transform_feedback.h"
 
 namespace tessera {
 class ThreadPool;
@@ -148,6 +149,12 @@ struct DrawState {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
   bool rasterizerDiscard = false;
+  // "Transform Feedback": what the last pre-rasterization stage captures (null: it declares no
+  // Xfb), and where, while transform feedback is active (null: inactive). Primitives are
+  // captured in order as they leave the last pre-rasterization stage, before rasterizer
+  // discard and set-up (raster/transform_feedback.cpp); `feedback` is updated as they are.
+  const FeedbackLayout* feedbackLayout = nullptr;
+  FeedbackTargets* feedback = nullptr;
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   RasterState raster;  // raster.samples: rasterizationSamples
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tessera/shader_abi.h"
+#include "tessera/transform_feedback.h"
 
 namespace tessera::jit {
 
@@ -221,6 +222,12 @@ struct GraphicsCompileResult {
   std::shared_ptr<const GraphicsProgram> program;
   bool cacheHit = false;  // found in the application's pipeline cache
 };
+
+// "Transform Feedback Capture": what a vertex, tessellation evaluation or geometry stage's
+// Xfb execution mode and XfbBuffer / XfbStride / Offset decorations capture (stream 0), read
+// from the module's words (spirv_jit/feedback_layout.cpp). Not enabled for other stages, for a
+// module without Xfb on that entry point, or for words it cannot read.
+FeedbackLayout readFeedbackLayout(std::span<const uint32_t> spirv, std::string_view entryPoint, GraphicsStage stage);
 
 // Validates, specializes, optimizes and compiles one stage, through the same caches as compute
 // kernels: the application's pipeline cache, the process, the disk cache (code_cache.h).

@@ -1,0 +1,58 @@
+// Transform feedback ("Transform Feedback", VK_EXT_transform_feedback): what the last
+// pre-rasterization stage captures (read from its SPIR-V decorations by spirv_jit), and the
+// buffers a draw captures into (bound and made active by the Vulkan front, icd/). Plain data
+// shared by spirv_jit (which fills the layout), raster (which captures) and icd (which owns
+// both).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera {
+
+constexpr uint32_t kMaxTransformFeedbackBuffers = 4;  // maxTransformFeedbackBuffers
+
+// One captured run of 32-bit words of a vertex: `words` words of the source written at byte
+// `offset` of the vertex's record in buffer `buffer` (the Offset decoration, plus the element's
+// position inside an array, matrix or structure: "written tightly packed in order").
+struct FeedbackOutput {
+  enum class Source : uint8_t {
+    Location,   // interface word location * 4 + component and on (ShadedVertices' locations)
+    Position,   // BuiltIn Position, component `first` and on
+    PointSize,  // BuiltIn PointSize
+  };
+  Source source = Source::Location;
+  uint8_t buffer = 0;
+  uint16_t words = 0;
+  uint32_t first = 0;   // Location: location * 4 + component; Position: component
+  uint32_t offset = 0;  // bytes into the vertex's record
+};
+
+// The Xfb execution mode's captures of one stage ("Transform Feedback Capture").
+struct FeedbackLayout {
+  bool enabled = false;  // the stage declares Xfb
+  uint32_t bufferMask = 0;  // bit b: some output goes to buffer b (or it has an XfbStride)
+  uint32_t stride[kMaxTransformFeedbackBuffers] = {};  // XfbStride per buffer
+  uint32_t locationMask = 0;  // bit l: interface location l is captured (kept by the draw)
+  bool pointSize = false;     // PointSize is captured
+  // Outputs the draw does not keep (ClipDistance, CullDistance, other built-ins): their bytes
+  // are left as they are. Reported so that the pipeline can say so.
+  bool unsupportedOutputs = false;
+  std::vector<FeedbackOutput> outputs;
+};
+
+// The capture state of a command buffer's execution (icd's ExecContext): per buffer the
+// memory bound by vkCmdBindTransformFeedbackBuffersEXT and the bytes written so far (the
+// counter vkCmdEndTransformFeedbackEXT stores), and the stream-0 query counts.
+struct FeedbackTargets {
+  bool capturing = false;  // between vkCmdBegin- and vkCmdEndTransformFeedbackEXT (else queries only count)
+  struct Buffer {
+    uint8_t* base = nullptr;  // buffer memory + bound offset; null: not bound
+    uint64_t size = 0;        // bytes from base (pSizes or the rest of the buffer)
+    uint64_t written = 0;     // byte offset of the next vertex record from base
+  } buffers[kMaxTransformFeedbackBuffers];
+  uint64_t primitivesWritten = 0;  // VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT, first value
+  uint64_t primitivesNeeded = 0;   // second value: every primitive that reached the stage
+};
+
+}  // namespace tessera

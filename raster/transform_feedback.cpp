@@ -1,0 +1,94 @@
+// "Transform Feedback Capture": the primitives leaving the last pre-rasterization stage are
+// written, vertex by vertex, into the bound transform feedback buffers. Both draw paths call
+// this on the queue's thread in primitive order (before binning and rasterizer discard), so
+// what is written does not depend on threads or SIMD width.
+#include <cstring>
+
+#include "draw_internal.h"
+
+namespace tessera::raster {
+
+bool keepsFeedbackLocation(const DrawState& s, uint32_t location) {
+  return s.feedbackLayout && s.feedbackLayout->enabled && (s.feedbackLayout->locationMask >> location & 1);
+}
+
+bool keepsFeedbackPointSize(const DrawState& s) {
+  return s.feedbackLayout && s.feedbackLayout->enabled && s.feedbackLayout->pointSize;
+}
+
+FeedbackWriter::FeedbackWriter(const DrawState& s, const ShadedVertices& v) : s_(s), v_(v) {
+  active_ = s.feedback && s.feedbackLayout && s.feedbackLayout->enabled;
+  if (!active_) return;
+  std::fill(std::begin(locationIndex_), std::end(locationIndex_), -1);
+  for (size_t k = 0; k < v.locations.size(); ++k)
+    if (v.locations[k] < abi::kMaxInterfaceLocations) locationIndex_[v.locations[k]] = int32_t(k);
+}
+
+void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots) {
+  if (!active_) return;
+  FeedbackTargets& t = *s_.feedback;
+  const FeedbackLayout& layout = *s_.feedbackLayout;
+  ++t.primitivesNeeded;
+  if (!t.capturing) return;
+  // "Any primitive for which ... would overflow" a buffer is not written, in any buffer; the
+  // counters stay where they are. A buffer the shader writes that is not bound takes nothing.
+  for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b) {
+    if (!(layout.bufferMask >> b & 1) || !t.buffers[b].base) continue;
+    const uint64_t need = uint64_t(vertexCount) * layout.stride[b];
+    if (t.buffers[b].written > t.buffers[b].size || need > t.buffers[b].size - t.buffers[b].written) return;
+  }
+  for (uint32_t k = 0; k < vertexCount; ++k) {
+    const uint32_t slot = slots[k];
+    for (const FeedbackOutput& o : layout.outputs) {
+      FeedbackTargets::Buffer& buf = t.buffers[o.buffer];
+      if (!buf.base) continue;
+      const uint64_t at = buf.written + uint64_t(k) * layout.stride[o.buffer] + o.offset;
+      for (uint32_t w = 0; w < o.words; ++w) {
+        if (at + 4 * w + 4 > buf.size) break;  // an Offset beyond the stride: never past the range
+        uint32_t word = 0;
+        switch (o.source) {
+          case FeedbackOutput::Source::Position:
+            if (o.first + w < 4) word = v_.words[size_t(slot) * v_.stride + o.first + w];
+            break;
+          case FeedbackOutput::Source::PointSize: {
+            const float size = slot < v_.pointSize.size() ? v_.pointSize[slot] : 1.0f;
+            std::memcpy(&word, &size, 4);
+            break;
+          }
+          case FeedbackOutput::Source::Location: {
+            const uint32_t index = o.first + w;
+            const uint32_t location = index / 4;
+            if (location < abi::kMaxInterfaceLocations && locationIndex_[location] >= 0)
+              word = v_.outputs(slot)[4 * uint32_t(locationIndex_[location]) + index % 4];
+            break;
+          }
+        }
+        std::memcpy(buf.base + at + 4 * w, &word, 4);
+      }
+    }
+  }
+  for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b)
+    if ((layout.bufferMask >> b & 1) && t.buffers[b].base) t.buffers[b].written += uint64_t(vertexCount) * layout.stride[b];
+  ++t.primitivesWritten;
+}
+
+void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& v) {
+  FeedbackWriter writer(s, v);
+  if (!writer.active()) return;
+  uint32_t slots[3];
+  assemblePrimitives(
+      s.topology, isRestart, count, [&](uint32_t a) { slots[0] = slotOf(a), writer.primitive(1, slots); },
+      [&](uint32_t a, uint32_t b) { slots[0] = slotOf(a), slots[1] = slotOf(b), writer.primitive(2, slots); },
+      [&](uint32_t a, uint32_t b, uint32_t c) {
+        slots[0] = slotOf(a), slots[1] = slotOf(b), slots[2] = slotOf(c), writer.primitive(3, slots);
+      });
+}
+
+void captureGeometry(const DrawState& s, const GeometryOutput& g) {
+  FeedbackWriter writer(s, g.vertices);
+  if (!writer.active()) return;
+  for (const GeometryPrimitive& p : g.primitives) writer.primitive(p.vertexCount, p.slots);
+}
+
+}  // namespace tessera::raster

@@ -1,0 +1,135 @@
+// Transform feedback capture (raster/transform_feedback.cpp) against the spec's rules, on
+// hand-made shaded vertices: "Transform Feedback Capture" (each primitive's vertices written in
+// order at written + k * XfbStride + Offset; strips and fans decomposed into their individual
+// primitives, incomplete ones not recorded; a primitive that does not fit whole is not written
+// and the counters stay; the stream query counts primitives written and needed) with the
+// vertex orders of "Primitive Topologies" ("Triangle Strips", "Triangle Fans", "Line Strips",
+// "Primitive Restart"). Expected bytes are computed here from those formulas.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "draw_internal.h"
+
+namespace tessera::raster {
+namespace {
+
+// Vertex v has position (v, 10 v, 100 v, 1) and location 2 = (1000 + v, 0, 0, 0).
+ShadedVertices numberedVertices(uint32_t count) {
+  ShadedVertices v;
+  v.locations = {2};
+  v.stride = 8;
+  v.words.assign(size_t(count) * v.stride, 0);
+  for (uint32_t i = 0; i < count; ++i) {
+    const float p[4] = {float(i), 10.0f * i, 100.0f * i, 1.0f};
+    std::memcpy(&v.words[size_t(i) * v.stride], p, 16);
+    v.words[size_t(i) * v.stride + 4] = 1000 + i;
+  }
+  return v;
+}
+
+// Captures location 2's first word at Offset 0 and Position.y at Offset 4 of a 12-byte stride
+// (the last 4 bytes of every record are not written).
+FeedbackLayout twoOutputLayout() {
+  FeedbackLayout l;
+  l.enabled = true;
+  l.bufferMask = 1;
+  l.stride[0] = 12;
+  l.locationMask = 1u << 2;
+  l.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::Location, 0, 1, 2 * 4, 0});
+  l.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::Position, 0, 1, 1, 4});
+  return l;
+}
+
+constexpr uint32_t kUntouched = 0xDEADBEEF;
+
+struct Capture {
+  FeedbackLayout layout = twoOutputLayout();
+  FeedbackTargets targets;
+  std::vector<uint32_t> memory;
+  DrawState state;
+  explicit Capture(size_t bytes, VkPrimitiveTopology topology) : memory(bytes / 4, kUntouched) {
+    targets.capturing = true;
+    targets.buffers[0].base = reinterpret_cast<uint8_t*>(memory.data());
+    targets.buffers[0].size = bytes;
+    state.topology = topology;
+    state.feedbackLayout = &layout;
+    state.feedback = &targets;
+  }
+  void run(const std::vector<uint8_t>& isRestart, uint32_t count) {
+    const ShadedVertices v = numberedVertices(count);
+    captureAssembled(state, isRestart, count, [](uint32_t p) { return p; }, v);
+  }
+  // The records the spec gives for these vertex numbers, in order.
+  std::vector<uint32_t> expected(const std::vector<uint32_t>& vertices, size_t words) const {
+    std::vector<uint32_t> out(words, kUntouched);
+    for (size_t k = 0; k < vertices.size(); ++k) {
+      out[3 * k] = 1000 + vertices[k];
+      const float y = 10.0f * vertices[k];
+      std::memcpy(&out[3 * k + 1], &y, 4);
+    }
+    return out;
+  }
+};
+
+TEST(TransformFeedback, TriangleStripIsCapturedAsItsTrianglesInSpecOrder) {
+  // "Triangle Strips": triangle i has vertices i, i + (1 + i % 2), i + (2 - i % 2).
+  Capture c(4 * 3 * 12, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  c.run({}, 5);
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < 3; ++i) order.insert(order.end(), {i, i + 1 + i % 2, i + 2 - i % 2});
+  EXPECT_EQ(c.memory, c.expected(order, c.memory.size()));
+  EXPECT_EQ(c.targets.buffers[0].written, 9u * 12);
+  EXPECT_EQ(c.targets.primitivesWritten, 3u);
+  EXPECT_EQ(c.targets.primitivesNeeded, 3u);
+}
+
+TEST(TransformFeedback, TriangleFanAndRestartedLineStripFollowTheirTopologies) {
+  // "Triangle Fans": triangle i has vertices i + 1, i + 2, 0.
+  Capture fan(4 * 3 * 12, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN);
+  fan.run({}, 5);
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < 3; ++i) order.insert(order.end(), {i + 1, i + 2, 0});
+  EXPECT_EQ(fan.memory, fan.expected(order, fan.memory.size()));
+  // "Line Strips" with "Primitive Restart": 0-1, 1-2, then (after the restart at 3) 4-5; the
+  // incomplete strip of vertex 7 alone (after the restart at 6) records nothing.
+  Capture strip(4 * 6 * 12, VK_PRIMITIVE_TOPOLOGY_LINE_STRIP);
+  strip.run({0, 0, 0, 1, 0, 0, 1, 0}, 8);
+  EXPECT_EQ(strip.memory, strip.expected({0, 1, 1, 2, 4, 5}, strip.memory.size()));
+  EXPECT_EQ(strip.targets.primitivesWritten, 3u);
+}
+
+TEST(TransformFeedback, APrimitiveThatDoesNotFitIsNotWrittenAndCountersStay) {
+  // Room for two triangles and two more vertices: the third triangle would overflow.
+  Capture c(8 * 12 + 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  c.run({}, 12);
+  std::vector<uint32_t> order{0, 1, 2, 3, 4, 5};
+  EXPECT_EQ(c.memory, c.expected(order, c.memory.size()));
+  EXPECT_EQ(c.targets.buffers[0].written, 6u * 12);
+  EXPECT_EQ(c.targets.primitivesWritten, 2u);
+  EXPECT_EQ(c.targets.primitivesNeeded, 4u);
+}
+
+TEST(TransformFeedback, CaptureResumesAtTheWrittenByteCount) {
+  Capture c(4 * 4 * 12, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+  c.targets.buffers[0].written = 2 * 12;  // as a counter buffer would resume it
+  c.run({}, 2);
+  std::vector<uint32_t> want(c.memory.size(), kUntouched);
+  const std::vector<uint32_t> records = c.expected({0, 1}, 6);
+  std::copy(records.begin(), records.end(), want.begin() + 6);
+  EXPECT_EQ(c.memory, want);
+  EXPECT_EQ(c.targets.buffers[0].written, 4u * 12);
+}
+
+TEST(TransformFeedback, InactiveCaptureOnlyCountsForTheQuery) {
+  Capture c(4 * 4 * 12, VK_PRIMITIVE_TOPOLOGY_LINE_LIST);
+  c.targets.capturing = false;
+  c.run({}, 6);
+  EXPECT_EQ(c.memory, std::vector<uint32_t>(c.memory.size(), kUntouched));
+  EXPECT_EQ(c.targets.primitivesWritten, 0u);
+  EXPECT_EQ(c.targets.primitivesNeeded, 3u);
+}
+
+}  // namespace
+}  // namespace tessera::raster
