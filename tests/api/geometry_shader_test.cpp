@@ -520,7 +520,9 @@ TEST(GeometryShader, AdjacencyTopologiesWithoutAGeometryStageDrawTheirPrimitives
       const bool inside = x >= 2 && x < 18 && y >= 2 && y < 10;
       EXPECT_EQ(t[3], inside ? 1u : 0u) << "(" << x << ", " << y << ")";
       // Flat: the provoking vertex v(2i) of triangle i.
-      if (inside) EXPECT_TRUE(t[0] == 0 || t[0] == 2 || t[0] == 4 || t[0] == 6) << t[0] << " at (" << x << ", " << y << ")";
+      if (inside) {
+        EXPECT_TRUE(t[0] == 0 || t[0] == 2 || t[0] == 4 || t[0] == 6) << t[0] << " at (" << x << ", " << y << ")";
+      }
     }
 }
 

@@ -14,6 +14,9 @@
 // frame for frame.
 // Skipped, saying so, without Xvfb, the Mesa programs (mesa-utils) or lavapipe.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -64,8 +67,12 @@ TEST(RealProgramsZink, GlxinfoRunsOnTesseraWithValidationSilent) {
   EXPECT_EQ(runProgram({glxinfo, "-B"}, zinkEnvironment(server.display(), tesseraManifest(), dir), log), 0) << fileText(log);
   const std::string out = fileText(log);
   EXPECT_NE(out.find("OpenGL renderer string: zink (Tessera"), std::string::npos) << out;
-  // OpenGL 3.x: zink offers it only with VK_EXT_transform_feedback (2.1 without).
-  EXPECT_NE(out.find("OpenGL version string: 3."), std::string::npos) << out;
+  // OpenGL 3.0 or later: zink offers it only with VK_EXT_transform_feedback (2.1 without); with
+  // conditional rendering and depth clip enable too it reaches 4.0 on Mesa 22.3.6.
+  const size_t at = out.find("OpenGL version string: ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const int major = std::atoi(out.c_str() + at + std::strlen("OpenGL version string: "));
+  EXPECT_GE(major, 4) << out;
   EXPECT_EQ(out.find("Validation"), std::string::npos) << out;
 }
 
