@@ -491,7 +491,7 @@ TEST(GeometryShader, SmoothOutputsOnlyTheGeometryStageWrites) {
   setup.draws = {{0, 2, 0}};
   Image expected(kSize * kSize * 4, 0);
   const uint32_t ramp[6] = {292, 375, 458, 542, 625, 708};
-  for (const auto [x0, y0] : {std::pair{5u, 5u}, {17u, 21u}})
+  for (const auto& [x0, y0] : {std::pair{5u, 5u}, {17u, 21u}})
     for (uint32_t j = 0; j < 6; ++j)
       for (uint32_t i = 0; i < 6; ++i) fillRect(expected, x0 + i, y0 + j, x0 + i + 1, y0 + j + 1, {ramp[i], 500, ramp[j], 1000});
   checkBothDrivers(setup, &expected);
