@@ -460,13 +460,17 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
   if (row < 0) return nullptr;
-  // RGBA8 / BGRA8 / R8 / RG8 UNORM: the fixed-point routines (batch_sampler_unorm8.cpp), whose weights
-  // snap to subTexelPrecisionBits, unless TESSERA_SAMPLING_ROUTINES=exact asks for the ones
-  // bit-identical to the reference.
-  static const bool exactOnly = [] {
+  // TESSERA_SAMPLING_ROUTINES, read here once for every caller: "0" gives no routine (every
+  // lane on the reference: to compare the two, or to rule the routines out when hunting a
+  // wrong pixel); "exact" keeps RGBA8 / BGRA8 / R8 / RG8 UNORM views on the routines that are
+  // bit-identical to the reference, where they otherwise take the fixed-point ones
+  // (batch_sampler_unorm8.cpp), whose weights snap to subTexelPrecisionBits.
+  static const int mode = [] {
     const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
-    return v && std::strcmp(v, "exact") == 0;
+    return !v ? 0 : std::strcmp(v, "0") == 0 ? 1 : std::strcmp(v, "exact") == 0 ? 2 : 0;
   }();
+  if (mode == 1) return nullptr;
+  const bool exactOnly = mode == 2;
   if (!exactOnly) {
     switch (view.fastSampling) {
       case kRgba8Unorm:

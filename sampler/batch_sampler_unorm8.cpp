@@ -99,11 +99,15 @@ __attribute__((target("avx2"))) void gather8(const uint8_t* base, const int32_t*
                       _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(base), index,
                                                   _mm256_set1_epi32(-1), 1));
 }
+// __builtin_cpu_init first: these run as static initializers, possibly before GCC's own.
 const bool kHostAvx512 = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") != 0;
 }();
-const bool kHostAvx2 = __builtin_cpu_supports("avx2") != 0;
+const bool kHostAvx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
 
 // The texel (i, j) of each lane, its kBytes bytes in the low bytes of a word. 4-byte texels:
 // where every lane's byte offset from the first lane's level fits 32 bits (always, but for

@@ -5,7 +5,6 @@
 // (sampling_batch.h), or to the reference lane by lane where the state has no routine. The
 // projective division happens here, as the spec orders it ("Projection operation":
 // coordinates and Dref are divided by q before any other step).
-#include <cstdlib>
 #include <cstring>
 
 #include "sample_words.h"
@@ -83,13 +82,9 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
   shape.compare = flags & kFlagCompare;
   shape.coordCount = coordCount;
   shape.width = width;
-  // TESSERA_SAMPLING_ROUTINES=0 keeps every lane on the reference (to compare the two, or to
-  // rule the routines out when hunting a wrong pixel).
-  static const bool routinesOff = [] {
-    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
-    return v && std::strcmp(v, "0") == 0;
-  }();
-  tessera::SampleRoutine routine = routinesOff ? nullptr : findSampleRoutine(*image->view, *sampler->sampler, shape);
+  // No routine (TESSERA_SAMPLING_ROUTINES=0 among the reasons: findSampleRoutine reads it) runs
+  // the reference lane by lane below.
+  tessera::SampleRoutine routine = findSampleRoutine(*image->view, *sampler->sampler, shape);
   if (routine) {
     auto word = [&](uint32_t w) { return reinterpret_cast<const float*>(words + size_t(w) * width); };
     tessera::SampleLanes lanes;

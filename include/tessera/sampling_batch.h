@@ -66,7 +66,8 @@ struct SampleShape {
 
 // The routine for this view, sampler and instruction (from their precomputed classes: a few
 // comparisons and a table look-up, no allocation, safe from any thread), or null: then run
-// sampleImage per lane.
+// sampleImage per lane. TESSERA_SAMPLING_ROUTINES=0 makes it null always; =exact keeps the
+// UNORM 8-bit views on the bit-identical routines.
 SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                 const SampleShape& shape);
 
