@@ -184,25 +184,47 @@ class Reader {
     }
   }
 
-  // Words of 32 bits of `type` (tightly packed).
-  uint32_t wordsOf(uint32_t type) {
+  // Whether `type` holds a 64-bit component: then it starts at a multiple of 8 bytes, like a
+  // double's own Offset (GLSL's xfb_offset rules, which glslang and the CTS follow for members
+  // that carry no Offset of their own).
+  uint32_t alignmentOf(uint32_t type) {
     auto it = types_.find(type);
-    if (it == types_.end()) return 1;
+    if (it == types_.end()) return 4;
     const Type& t = it->second;
     switch (t.op) {
       case kOpTypeInt:
-      case kOpTypeFloat: return t.width == 64 ? 2 : 1;
-      case kOpTypeVector:
-      case kOpTypeMatrix:
-      case kOpTypeArray: return t.count * wordsOf(t.element);
+      case kOpTypeFloat: return t.width == 64 ? 8 : 4;
       case kOpTypeStruct: {
-        uint32_t n = 0;
-        for (uint32_t m : t.members) n += wordsOf(m);
-        return n;
+        uint32_t a = 4;
+        for (uint32_t m : t.members) a = std::max(a, alignmentOf(m));
+        return a;
       }
-      default: return 1;
+      default: return alignmentOf(t.element);
     }
   }
+
+  // Bytes `type` takes in a buffer: components tightly packed, structure members each at the
+  // next multiple of their alignment, a structure's size a multiple of its own.
+  uint32_t bytesOf(uint32_t type) {
+    auto it = types_.find(type);
+    if (it == types_.end()) return 4;
+    const Type& t = it->second;
+    switch (t.op) {
+      case kOpTypeInt:
+      case kOpTypeFloat: return t.width == 64 ? 8 : 4;
+      case kOpTypeVector:
+      case kOpTypeMatrix:
+      case kOpTypeArray: return t.count * bytesOf(t.element);
+      case kOpTypeStruct: {
+        uint32_t n = 0;
+        for (uint32_t m : t.members) n = alignUp(n, alignmentOf(m)) + bytesOf(m);
+        return alignUp(n, alignmentOf(type));
+      }
+      default: return 4;
+    }
+  }
+
+  static uint32_t alignUp(uint32_t n, uint32_t a) { return (n + a - 1) / a * a; }
 
   void add(FeedbackOutput::Source source, uint32_t buffer, uint32_t first, uint32_t words, uint32_t offset) {
     if (words == 0) return;
@@ -221,7 +243,7 @@ class Reader {
     }
     if (d.stride != kNone) out_.stride[buffer] = d.stride;
     if (d.builtIn != kNone) {
-      if (d.builtIn == kBuiltInPosition) add(FeedbackOutput::Source::Position, buffer, 0, std::min(wordsOf(type), 4u), offset);
+      if (d.builtIn == kBuiltInPosition) add(FeedbackOutput::Source::Position, buffer, 0, std::min(bytesOf(type) / 4, 4u), offset);
       else if (d.builtIn == kBuiltInPointSize) {
         add(FeedbackOutput::Source::PointSize, buffer, 0, 1, offset);
         out_.pointSize = true;
@@ -238,21 +260,22 @@ class Reader {
     auto it = types_.find(type);
     const uint32_t op = it == types_.end() ? kOpTypeFloat : it->second.op;
     if (op == kOpTypeInt || op == kOpTypeFloat || op == kOpTypeVector) {
-      add(FeedbackOutput::Source::Location, buffer, location * 4 + component, wordsOf(type), offset);
+      add(FeedbackOutput::Source::Location, buffer, location * 4 + component, bytesOf(type) / 4, offset);
       return;
     }
     const Type t = it->second;
     if (op == kOpTypeMatrix || op == kOpTypeArray) {
-      const uint32_t elementLocations = locationsOf(t.element), elementBytes = 4 * wordsOf(t.element);
+      const uint32_t elementLocations = locationsOf(t.element), elementBytes = bytesOf(t.element);
       for (uint32_t i = 0; i < t.count; ++i)
         captureLocations(t.element, buffer, location + i * elementLocations, component, offset + i * elementBytes);
       return;
     }
     if (op == kOpTypeStruct) {
       for (uint32_t m : t.members) {
+        offset = alignUp(offset, alignmentOf(m));
         captureLocations(m, buffer, location, 0, offset);
         location += locationsOf(m);
-        offset += 4 * wordsOf(m);
+        offset += bytesOf(m);
       }
       return;
     }

@@ -70,7 +70,7 @@ void Translator::loadGeometryInputs() {
   llvm::Value* inputs = batchField(offsetof(abi::GeometryBatch, inputs), ptrTy);
   llvm::Value* position = batchField(offsetof(abi::GeometryBatch, inPosition), ptrTy);
   llvm::Value* pointSize = batchField(offsetof(abi::GeometryBatch, inPointSize), ptrTy);
-  for (const InterfaceLeaf& l : inputLeaves_) {
+  storeInputLeaves([&](const InterfaceLeaf& l) -> llvm::Value* {
     llvm::Value* src = nullptr;
     switch (l.builtIn) {
       case -1:
@@ -90,12 +90,9 @@ void Translator::loadGeometryInputs() {
       default:
         fail("unsupported built-in " + std::to_string(l.builtIn) + " in a geometry shader's per-vertex input");
     }
-    llvm::Value* words = llvm::Constant::getNullValue(vi);
-    if (src) words = B.CreateAlignedLoad(vi, src, llvm::Align(4));
-    llvm::Value* v = wordsToLeaf(*this, words, l.type);
-    if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
-    B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * W), llvm::Align(1));
-  }
+    if (!src) return llvm::Constant::getNullValue(vi);
+    return B.CreateAlignedLoad(vi, src, llvm::Align(4));
+  });
 }
 
 Val Translator::geometryBuiltInValue(spv::BuiltIn builtIn) {

@@ -8,7 +8,9 @@
 // dynamic indexing of arrays, partial writes) is ordinary lane memory that LLVM's SROA turns
 // back into registers. Locations follow the spec's "Location Assignment" rules: a 32-bit
 // scalar or vector takes one location (starting at its Component), matrix columns and array
-// elements one location each, struct members consecutive unless they carry a Location.
+// elements one location each, struct members consecutive unless they carry a Location. A 64-bit
+// scalar is two 32-bit components (two leaves: its low and high word), so a three- or
+// four-component 64-bit vector spills into a second location.
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <llvm/IR/Intrinsics.h>
@@ -19,12 +21,21 @@
 namespace tessera::jit {
 namespace {
 
-// Locations a value of `type` occupies (32-bit components; 64-bit types are not supported).
+// Bits of a scalar or of a vector's components.
+uint32_t componentWidth(const Module& m, const Type* t) {
+  if (t && (t->kind == TypeKind::Vector || t->kind == TypeKind::Matrix)) t = m.type(t->element);
+  if (t && t->kind == TypeKind::Vector) t = m.type(t->element);
+  return t ? t->width : 32;
+}
+
+// Locations a value of `type` occupies ("Location Assignment": a 64-bit three- or
+// four-component vector takes two, matrices one or two per column).
 uint32_t locationCount(const Module& m, uint32_t type) {
   const Type* t = m.type(type);
   if (!t) return 1;
   switch (t->kind) {
-    case TypeKind::Matrix: return t->count;
+    case TypeKind::Vector: return componentWidth(m, t) == 64 && t->count > 2 ? 2 : 1;
+    case TypeKind::Matrix: return t->count * locationCount(m, t->element);
     case TypeKind::Array: return t->count * locationCount(m, t->element);
     case TypeKind::Struct: {
       uint32_t n = 0;
@@ -46,18 +57,27 @@ struct InterfaceWalker {
     const Type* st = m.type(type);
     if (!st || (st->kind != TypeKind::Float && st->kind != TypeKind::Int && st->kind != TypeKind::Bool))
       t.fail("unsupported interface variable type");
-    if (st->width > 32) t.fail("64-bit interface variables are not supported yet");
-    InterfaceLeaf l;
-    l.type = type;
-    l.offset = offset;
-    l.location = loc;
-    l.component = comp;
-    l.flat = flat || st->kind != TypeKind::Float;  // integers are always flat
-    l.noPerspective = noPersp;
-    l.centroid = centroid;
-    l.builtIn = builtIn;
-    l.builtInElement = element;
-    out.push_back(l);
+    // A 64-bit scalar is two words: components `comp` and `comp + 1`, the second one spilling
+    // into the next location for the third and fourth components of a 64-bit vector.
+    const uint32_t words = st->width == 64 ? 2 : 1;
+    if (words == 2 && builtIn >= 0) t.fail("a 64-bit built-in interface variable");
+    if (words == 2 && comp % 2) t.fail("a 64-bit interface variable at an odd Component");
+    for (uint32_t h = 0; h < words; ++h) {
+      InterfaceLeaf l;
+      l.type = type;
+      l.offset = offset;
+      l.location = words == 2 ? loc + (comp + h) / 4 : loc;
+      l.component = words == 2 ? (comp + h) % 4 : comp;
+      l.half = uint8_t(h);
+      // Integers are always flat; 64-bit inputs must be decorated Flat ("Interpolation
+      // Decorations"), which the spec requires of every 64-bit fragment input.
+      l.flat = flat || st->kind != TypeKind::Float || words == 2;
+      l.noPerspective = noPersp;
+      l.centroid = centroid;
+      l.builtIn = builtIn;
+      l.builtInElement = element;
+      out.push_back(l);
+    }
   }
 
   void value(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, bool centroid,
@@ -67,13 +87,16 @@ struct InterfaceWalker {
     switch (tt->kind) {
       case TypeKind::Vector: {
         LayoutStep step = layout.elementStep(type, {});
+        const uint32_t words = componentWidth(m, tt) == 64 ? 2 : 1;
         for (uint32_t i = 0; i < tt->count; ++i)
-          scalar(tt->element, offset + i * step.stride, loc, comp + i, flat, noPersp, centroid, builtIn, i);
+          scalar(tt->element, offset + i * step.stride, loc, comp + i * words, flat, noPersp, centroid, builtIn, i);
         return;
       }
       case TypeKind::Matrix: {
         LayoutStep step = layout.elementStep(type, {});
-        for (uint32_t c = 0; c < tt->count; ++c) value(tt->element, offset + c * step.stride, loc + c, 0, flat, noPersp, centroid, builtIn);
+        const uint32_t per = locationCount(m, tt->element);
+        for (uint32_t c = 0; c < tt->count; ++c)
+          value(tt->element, offset + c * step.stride, loc + c * per, 0, flat, noPersp, centroid, builtIn);
         return;
       }
       case TypeKind::Array: {
@@ -554,10 +577,16 @@ void Translator::collectTessellationVariable(const GlobalVariable& g, const Deco
 }
 
 // A batch word vector (<W x i32>) as a leaf of type `type`, and back.
-llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
+llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type, llvm::Value* highWords) {
   auto& B = t.b();
   llvm::Type* lt = t.laneType(t.scalarType(type));
   const Type* st = t.spirv().type(type);
+  if (st->width == 64) {
+    llvm::Type* v64 = t.laneType(B.getInt64Ty());
+    llvm::Value* bits = B.CreateZExt(words, v64);
+    if (highWords) bits = B.CreateOr(bits, B.CreateShl(B.CreateZExt(highWords, v64), t.splat(B.getInt64(32))));
+    return B.CreateBitCast(bits, lt);
+  }
   if (st->kind == TypeKind::Float) {
     llvm::Value* f = B.CreateBitCast(words, t.laneType(B.getFloatTy()));
     return st->width == 32 ? f : B.CreateFPTrunc(f, lt);
@@ -566,11 +595,16 @@ llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type) {
   return B.CreateTrunc(words, lt);
 }
 
-llvm::Value* leafToWords(Translator& t, llvm::Value* v, uint32_t type) {
+llvm::Value* leafToWords(Translator& t, llvm::Value* v, uint32_t type, uint32_t half) {
   auto& B = t.b();
   v = t.splat(v);
   llvm::Type* wt = t.laneType(B.getInt32Ty());
   const Type* st = t.spirv().type(type);
+  if (st->width == 64) {
+    llvm::Value* bits = B.CreateBitCast(v, t.laneType(B.getInt64Ty()));
+    if (half) bits = B.CreateLShr(bits, t.splat(B.getInt64(32)));
+    return B.CreateTrunc(bits, wt);
+  }
   if (st->kind == TypeKind::Float) {
     if (st->width != 32) v = B.CreateFPExt(v, t.laneType(B.getFloatTy()));
     return B.CreateBitCast(v, wt);
@@ -627,13 +661,10 @@ void Translator::setupGraphicsEnvironment() {
     loadVertexInputs(batchField(offsetof(abi::VertexBatch, inputs), ptrTy));
   } else if (!inputLeaves_.empty()) {
     llvm::Value* inputs = batchField(offsetof(abi::FragmentBatch, inputs), ptrTy);
-    for (const InterfaceLeaf& l : inputLeaves_) {
+    storeInputLeaves([&](const InterfaceLeaf& l) {
       llvm::Value* src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs, (l.location * 4 + l.component) * width());
-      llvm::Value* words = B.CreateAlignedLoad(vi, src, llvm::Align(4));
-      llvm::Value* v = wordsToLeaf(*this, words, l.type);
-      if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
-      B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
-    }
+      return B.CreateAlignedLoad(vi, src, llvm::Align(4));
+    });
   }
   // PointSize reads as 1 unless the shader writes it (a control stage's outputs are not in
   // the private block: the caller's TessPatch starts with point sizes of 1).
@@ -651,7 +682,24 @@ llvm::Value* Translator::outputLeafWords(const InterfaceLeaf& l) {
   llvm::Value* v = B.CreateAlignedLoad(laneType(mt), B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()),
                                        llvm::Align(1));
   if (scalarType(l.type)->isIntegerTy(1)) v = B.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
-  return leafToWords(*this, v, l.type);
+  return leafToWords(*this, v, l.type, l.half);
+}
+
+void Translator::storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf) {
+  auto& B = b();
+  for (size_t i = 0; i < inputLeaves_.size(); ++i) {
+    const InterfaceLeaf& l = inputLeaves_[i];
+    llvm::Value* words = wordsOf(l);
+    llvm::Value* high = nullptr;
+    if (module_.type(l.type)->width == 64) {
+      if (l.half != 0 || i + 1 >= inputLeaves_.size() || inputLeaves_[i + 1].half != 1)
+        fail("a 64-bit input without its two words");  // InterfaceWalker::scalar makes them in pairs
+      high = wordsOf(inputLeaves_[++i]);
+    }
+    llvm::Value* v = wordsToLeaf(*this, words, l.type, high);
+    if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
+    B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
+  }
 }
 
 void Translator::emitGraphicsEpilogue() {

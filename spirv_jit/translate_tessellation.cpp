@@ -72,14 +72,11 @@ void Translator::loadTessellationInputs() {
   const bool control = stage_ == Stage::TessControl;
   llvm::Value* patch = batchField(control ? offsetof(abi::TessControlBatch, in) : offsetof(abi::VertexBatch, patch), B.getPtrTy());
   llvm::Type* vi = laneType(B.getInt32Ty());
-  for (const InterfaceLeaf& l : inputLeaves_) {
+  storeInputLeaves([&](const InterfaceLeaf& l) -> llvm::Value* {
     const int64_t at = patchWordOffset(l);
-    llvm::Value* words = llvm::Constant::getNullValue(vi);
-    if (at >= 0) words = splat(B.CreateAlignedLoad(B.getInt32Ty(), B.CreateConstGEP1_64(B.getInt8Ty(), patch, at), llvm::Align(4)));
-    llvm::Value* v = wordsToLeaf(*this, words, l.type);
-    if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
-    B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
-  }
+    if (at < 0) return llvm::Constant::getNullValue(vi);
+    return splat(B.CreateAlignedLoad(B.getInt32Ty(), B.CreateConstGEP1_64(B.getInt8Ty(), patch, at), llvm::Align(4)));
+  });
 }
 
 Val Translator::tessellationBuiltInValue(spv::BuiltIn builtIn) {
@@ -147,7 +144,7 @@ void Translator::emitTessControlEpilogue() {
     p.offset32 = true;
     if (l.patch) {
       p.offset = B.getInt32(0);
-      llvm::Value* words = leafToWords(*this, loadFrom(p, l.type).leaf(0), l.type);
+      llvm::Value* words = leafToWords(*this, loadFrom(p, l.type).leaf(0), l.type, l.half);
       llvm::Value* first = B.CreateExtractElement(words, uint64_t(0));
       B.CreateAlignedStore(first, B.CreateConstGEP1_64(B.getInt8Ty(), out, word), llvm::Align(4));
       continue;
@@ -155,7 +152,7 @@ void Translator::emitTessControlEpilogue() {
     // Element `invocation` of the lane's own vertex: TessPatch words are one vertex apart by
     // the vertex's stride in the TessPatch arrays.
     p.offset = B.CreateMul(invocation, splat(B.getInt32(l.vertexStride)));
-    llvm::Value* words = leafToWords(*this, loadFrom(p, l.type).leaf(0), l.type);
+    llvm::Value* words = leafToWords(*this, loadFrom(p, l.type).leaf(0), l.type, l.half);
     const int64_t perVertex = l.builtIn == int32_t(spv::BuiltIn::Position)    ? 16
                               : l.builtIn == int32_t(spv::BuiltIn::PointSize) ? 4
                                                                               : 4 * abi::kMaxInterfaceLocations * 4;

@@ -168,7 +168,7 @@ void Translator::loadVertexInputs(llvm::Value* inputs) {
     fetched |= 1u << l.location;
   }
   if (facts_) facts_->fetchedLocations = fetched;
-  for (const InterfaceLeaf& l : inputLeaves_) {
+  storeInputLeaves([&](const InterfaceLeaf& l) {
     llvm::Value* words;
     if (l.location < abi::kMaxInterfaceLocations && fetch[l.location].compiled) {
       const Fetch& f = fetch[l.location];
@@ -186,10 +186,8 @@ void Translator::loadVertexInputs(llvm::Value* inputs) {
       llvm::Value* src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs, (l.location * 4 + l.component) * width());
       words = B.CreateAlignedLoad(vi, src, llvm::Align(4));
     }
-    llvm::Value* v = wordsToLeaf(*this, words, l.type);
-    if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
-    B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
-  }
+    return words;
+  });
 }
 
 }  // namespace tessera::jit

@@ -20,6 +20,7 @@
 
 #include <array>
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -86,13 +87,18 @@ struct InterfaceLeaf {
   // vertex's element to the next (the leaf's offset is element 0's).
   bool patch = false;
   uint32_t vertexStride = 0;
+  // A 64-bit scalar travels between stages as two 32-bit words, each a leaf of its own with its
+  // own (location, component) ("Location Assignment": two components per double): `half` is 0
+  // for the low word and 1 for the high word, and the two leaves are adjacent in the list.
+  uint8_t half = 0;
 };
 
 class Translator;
 // A batch word vector (<W x i32>) as an interface leaf of SPIR-V scalar type `type`
 // (translate_graphics.cpp).
-llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type);
-llvm::Value* leafToWords(Translator& t, llvm::Value* leaf, uint32_t type);
+// A 64-bit type takes its high word from `highWords`; leafToWords gives the word `half` of it.
+llvm::Value* wordsToLeaf(Translator& t, llvm::Value* words, uint32_t type, llvm::Value* highWords = nullptr);
+llvm::Value* leafToWords(Translator& t, llvm::Value* leaf, uint32_t type, uint32_t half = 0);
 
 class Translator {
  public:
@@ -234,6 +240,9 @@ class Translator {
   void emitGraphicsEpilogue();
   // A graphics output leaf's value as the words the batch carries (<W x i32>).
   llvm::Value* outputLeafWords(const InterfaceLeaf& l);
+  // Every input leaf's batch words (wordsOf) into its private slot; the two leaves of a 64-bit
+  // scalar are stored together as one value.
+  void storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf);
   // Fragment colour locations (bits) whose four components are 32-bit float leaves, which the
   // kernel can write into 8-bit UNORM attachments itself; `leaves` gets each component's index
   // in outputLeaves_ (translate_direct_color.cpp).

@@ -56,7 +56,7 @@ struct Captured {
   std::vector<uint64_t> queries;  // per query: primitives written, primitives needed
 };
 
-enum class Scenario { VertexStage, GeometryStage, Tessellation };
+enum class Scenario { VertexStage, GeometryStage, Tessellation, Doubles };
 
 class FeedbackRun {
  public:
@@ -155,7 +155,10 @@ class FeedbackRun {
     } else {
       const bool tess = scenario == Scenario::Tessellation;
       const VkPipeline p =
-          tess ? pipeline(layout,
+          scenario == Scenario::Doubles
+              ? pipeline(layout, {{VK_SHADER_STAGE_VERTEX_BIT, "xfb_doubles_vert"}, {VK_SHADER_STAGE_GEOMETRY_BIT, "xfb_doubles_geom"}},
+                         VK_PRIMITIVE_TOPOLOGY_POINT_LIST)
+          : tess ? pipeline(layout,
                           {{VK_SHADER_STAGE_VERTEX_BIT, "tess_passthrough_vert"},
                            {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tess_levels_tesc"},
                            {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "xfb_capture_tese"}},
@@ -209,6 +212,7 @@ class FeedbackRun {
   const VkPhysicalDeviceFeatures* features() {
     features_.geometryShader = VK_TRUE;
     features_.tessellationShader = VK_TRUE;
+    features_.shaderFloat64 = VK_TRUE;
     return &features_;
   }
   const void* chain() {
@@ -445,6 +449,41 @@ TEST(TransformFeedback, TessellationEvaluationStagePrimitivesAreCaptured) {
     EXPECT_TRUE(capturedTriangles(ours.buffers[0], 8) == capturedTriangles(theirs.buffers[0], 8))
         << "the captured triangles differ from lavapipe's";
   }
+}
+
+// 64-bit outputs and inputs between stages ("Location Assignment": two components per double,
+// two locations for a dvec3) and in the capture: the vertex stage's doubles reach the geometry
+// stage unchanged and are captured at the offsets "Transform Feedback Capture" and the block's
+// layout give (a structure member holding doubles starts at a multiple of 8 bytes). Every value
+// is one correctly rounded double operation, so the spec fixes the bytes; lavapipe must agree.
+TEST(TransformFeedback, DoublesTravelBetweenStagesAndAreCapturedAtTheirOffsets) {
+  SKIP_WHEN_OTHER_DRIVER();
+  auto check = [](const char* driver, const Captured& got) {
+    ASSERT_EQ(got.buffers[0].size(), 1024u) << driver;
+    for (uint32_t k = 0; k < 3; ++k) {
+      const uint8_t* record = got.buffers[0].data() + 40 * k;
+      uint32_t id;
+      double v[3], s;
+      std::memcpy(&id, record, 4);
+      std::memcpy(v, record + 8, 24);
+      std::memcpy(&s, record + 32, 8);
+      EXPECT_EQ(id, k) << driver << " record " << k;
+      const std::array<float, 4> p = position(k);
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(v[c], double(p[c]) * 1.0000000001) << driver << " record " << k << " v." << c;
+      EXPECT_EQ(s, double(k) + 0.1) << driver << " record " << k;
+    }
+    for (size_t i = 120; i < 1024; ++i)
+      if (got.buffers[0][i] != kMarker) {
+        ADD_FAILURE() << driver << ": byte " << i << " written after the three records";
+        break;
+      }
+    EXPECT_EQ(got.counters[0], 120u) << driver;
+    EXPECT_EQ(got.queries, (std::vector<uint64_t>{3, 3})) << driver;
+  };
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  check("Tessera", FeedbackRun(drivers.tessera, true).run(Scenario::Doubles));
+  if (drivers.lavapipe) check("lavapipe", FeedbackRun(drivers.lavapipe, true).run(Scenario::Doubles));
 }
 
 }  // namespace

@@ -89,5 +89,21 @@ TEST(FeedbackLayout, AModuleWithoutXfbCapturesNothingAndBadWordsAreRefused) {
   EXPECT_FALSE(readFeedbackLayout(std::vector<uint32_t>{1, 2}, "main", GraphicsStage::Vertex).enabled);
 }
 
+// 64-bit members of a structure without Offsets of their own start at a multiple of 8 bytes (the
+// GLSL xfb_offset rules glslang lays blocks out by; the CTS's transform_feedback.fuzz cases with
+// doubles in structures check the same), and a double takes 8 bytes and two components.
+TEST(FeedbackLayout, DoublesInStructuresStartAtMultiplesOfEight) {
+  const FeedbackLayout l = readFeedbackLayout(loadShader("xfb_double_struct_vert"), "main", GraphicsStage::Vertex);
+  ASSERT_TRUE(l.enabled);
+  EXPECT_EQ(l.outputs.size(), 6u);
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::Location, 0, 0, 3, 0));  // mA: 12 bytes
+  for (uint32_t column = 0; column < 4; ++column)  // mB: dvec3 columns of 24 bytes from byte 16
+    EXPECT_TRUE(has(l, FeedbackOutput::Source::Location, 0, (1 + 2 * column) * 4, 6, 16 + 24 * column)) << column;
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::Location, 1, 9 * 4, 6, 8));  // after: locations 9-10
+  EXPECT_EQ(l.stride[0], 112u);
+  EXPECT_EQ(l.stride[1], 32u);
+  EXPECT_FALSE(l.unsupportedOutputs);
+}
+
 }  // namespace
 }  // namespace tessera::jit

@@ -610,5 +610,123 @@ TEST(GraphicsStages, IndexOneOutputGoesToTheSecondColourLocation) {
   }
 }
 
+// 64-bit interface variables ("Location Assignment": a 64-bit scalar takes two components, a
+// 64-bit three- or four-component vector two locations, a matrix that per column; "Interpolation
+// Decorations": 64-bit fragment inputs are flat). The vertex kernel's output words carry each
+// double's low word first; the fragment kernel reads the same words back into the same doubles.
+TEST(GraphicsStages, SixtyFourBitOutputsAndInputsTravelAsTwoWordsEach) {
+  std::mt19937_64 random(64);
+  // Random finite doubles well inside the range (no NaN payloads or overflow to worry about).
+  auto randomDouble = [&] {
+    const uint64_t bits = (random() & 0x800FFFFFFFFFFFFFull) | (uint64_t(1023 - 30 + random() % 60) << 52);
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  };
+  auto bitsOf = [](double d) {
+    uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+  };
+  for (uint32_t W : kSimdWidths) {
+    auto vertex = compileStage("stage_double_varyings_vert", GraphicsStage::Vertex, W);
+    auto fragment = compileStage("stage_double_varyings_frag", GraphicsStage::Fragment, W);
+    ASSERT_TRUE(vertex && vertex->vertex && fragment && fragment->fragment);
+    const uint8_t components[9] = {0x3, 0xF, 0x3, 0xF, 0x3, 0xF, 0x3, 0x3, 0xC};
+    for (uint32_t loc = 0; loc < 9; ++loc) {
+      EXPECT_EQ(vertex->facts.outputComponents[loc], components[loc]) << "W=" << W << " location " << loc;
+      EXPECT_EQ(fragment->facts.inputComponents[loc], components[loc]) << "W=" << W << " location " << loc;
+      EXPECT_EQ(fragment->facts.inputInterpolation[loc],
+                loc == 7 ? tessera::jit::Interpolation::Smooth : tessera::jit::Interpolation::Flat)
+          << "location " << loc;
+    }
+
+    struct Lane {
+      double scalar, vector[3], matrix12;
+      float after[2];
+    };
+    std::vector<Lane> lanes(W);
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    auto in = [&](uint32_t loc, uint32_t c, uint32_t lane) -> uint32_t& { return inputs[(loc * 4 + c) * W + lane]; };
+    auto put = [&](uint32_t loc, uint32_t c, uint32_t lane, double d) {
+      in(loc, c, lane) = uint32_t(bitsOf(d));
+      in(loc, c + 1, lane) = uint32_t(bitsOf(d) >> 32);
+    };
+    for (uint32_t i = 0; i < W; ++i) {
+      Lane& l = lanes[i];
+      l.scalar = randomDouble();
+      for (double& v : l.vector) v = randomDouble();
+      l.matrix12 = randomDouble();
+      l.after[0] = float(i) + 0.25f;
+      l.after[1] = -float(i);
+      put(0, 0, i, l.scalar);
+      put(0, 2, i, l.vector[0]);
+      put(1, 0, i, l.vector[1]);
+      put(1, 2, i, l.vector[2]);
+      put(2, 0, i, l.matrix12);
+      in(2, 2, i) = asWord(l.after[0]);
+      in(2, 3, i) = asWord(l.after[1]);
+    }
+    std::vector<float> position(4 * W), pointSize(W), clip(8 * W), cull(8 * W);
+    std::vector<uint32_t> varyings(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+    tessera::abi::BoundResources resources{};
+    tessera::abi::VertexBatch vb{};
+    vb.resources = &resources;
+    vb.count = W;
+    for (uint32_t i = 0; i < W; ++i) vb.vertexIndex[i] = i;
+    vb.inputs = inputs.data();
+    vb.position = position.data();
+    vb.pointSize = pointSize.data();
+    vb.clipDistance = clip.data();
+    vb.cullDistance = cull.data();
+    vb.outputs = varyings.data();
+    vertex->vertex(&vb);
+    auto word = [&](const std::vector<uint32_t>& words, uint32_t loc, uint32_t c, uint32_t lane) {
+      return words[(loc * 4 + c) * W + lane];
+    };
+    auto wordPair = [&](const std::vector<uint32_t>& words, uint32_t loc, uint32_t c, uint32_t lane) {
+      return uint64_t(word(words, loc, c, lane)) | uint64_t(word(words, loc, c + 1, lane)) << 32;
+    };
+    for (uint32_t i = 0; i < W; ++i) {
+      const Lane& l = lanes[i];
+      EXPECT_EQ(wordPair(varyings, 0, 0, i), bitsOf(l.scalar * 2.0)) << "W=" << W << " lane " << i;
+      EXPECT_EQ(wordPair(varyings, 1, 0, i), bitsOf(l.vector[0])) << "dvec3.x at location 1";
+      EXPECT_EQ(wordPair(varyings, 1, 2, i), bitsOf(l.vector[1])) << "dvec3.y at location 1, component 2";
+      EXPECT_EQ(wordPair(varyings, 2, 0, i), bitsOf(l.vector[2])) << "dvec3.z at location 2";
+      EXPECT_EQ(wordPair(varyings, 3, 0, i), bitsOf(1.0)) << "column 0";
+      EXPECT_EQ(wordPair(varyings, 3, 2, i), bitsOf(2.0));
+      EXPECT_EQ(wordPair(varyings, 4, 0, i), bitsOf(3.0));
+      EXPECT_EQ(wordPair(varyings, 5, 0, i), bitsOf(4.0)) << "column 1 two locations on";
+      EXPECT_EQ(wordPair(varyings, 5, 2, i), bitsOf(5.0));
+      EXPECT_EQ(wordPair(varyings, 6, 0, i), bitsOf(l.matrix12));
+      EXPECT_EQ(word(varyings, 7, 0, i), asWord(l.after[0])) << "the vec2 after the doubles";
+      EXPECT_EQ(word(varyings, 7, 1, i), asWord(l.after[1]));
+      EXPECT_EQ(wordPair(varyings, 8, 2, i), bitsOf(-l.vector[0])) << "a double at Component 2";
+    }
+
+    // The fragment stage reads the same words (flat inputs: the provoking vertex's words).
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0xdeadbeef);
+    tessera::abi::FragmentBatch fb{};
+    fb.resources = &resources;
+    fb.coverage = uint32_t((uint64_t(1) << W) - 1);
+    for (uint32_t l = 0; l < W; ++l) fb.fragCoord[3][l] = 1.0f;
+    fb.inputs = varyings.data();
+    fb.outputs = outputs.data();
+    fragment->fragment(&fb);
+    for (uint32_t i = 0; i < W; ++i) {
+      const Lane& l = lanes[i];
+      EXPECT_EQ(wordPair(outputs, 0, 0, i), bitsOf(l.scalar * 2.0 + 1.0)) << "W=" << W << " lane " << i;
+      EXPECT_EQ(wordPair(outputs, 0, 2, i), bitsOf(l.vector[0]));
+      EXPECT_EQ(wordPair(outputs, 1, 0, i), bitsOf(l.vector[1]));
+      EXPECT_EQ(wordPair(outputs, 1, 2, i), bitsOf(l.vector[2]));
+      EXPECT_EQ(wordPair(outputs, 2, 0, i), bitsOf(l.matrix12));
+      EXPECT_EQ(wordPair(outputs, 2, 2, i), bitsOf(2.0));
+      EXPECT_EQ(word(outputs, 3, 0, i), asWord(l.after[0]));
+      EXPECT_EQ(word(outputs, 3, 1, i), asWord(l.after[1]));
+      EXPECT_EQ(wordPair(outputs, 3, 2, i), bitsOf(-l.vector[0]));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
