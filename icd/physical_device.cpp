@@ -277,6 +277,11 @@ FeatureSet supportedFeatures() {
   // Multiview runs each draw once per view (ExecContext::draw), the tessellation stages
   // included, which read ViewIndex from the view's resources like the other stages.
   f.multiviewTessellationShader = true;
+  // PointSize from the tessellation and geometry stages: TessPatch and the geometry stage's
+  // vertex records carry it to the next stage (gl_in[].gl_PointSize), to set-up and to the
+  // transform feedback capture like the vertex stage's (raster/draw_tessellation.cpp,
+  // draw_geometry.cpp); tests/api/transform_feedback_test.cpp DoublesAndPointSizes..., the CTS.
+  f.shaderTessellationAndGeometryPointSize = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

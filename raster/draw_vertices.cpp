@@ -158,7 +158,9 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
   // vector's memory is reused as it is (a scene recycles them from draw to draw).
   requireDrawMemory(count, uint64_t(out.stride) * 4 + 4);
   out.words.resize(count * out.stride);
-  if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST || (!hasPrimitiveStages(s) && keepsFeedbackPointSize(s)))
+  // Point sizes are kept for points, for the capture, and for a tessellation or geometry stage,
+  // which may read them whatever the topology (gl_in[].gl_PointSize).
+  if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST || hasPrimitiveStages(s) || keepsFeedbackPointSize(s))
     out.pointSize.assign(count, 1.0f);
   else out.pointSize.clear();
 }

@@ -157,7 +157,7 @@ class FeedbackRun {
       const VkPipeline p =
           scenario == Scenario::Doubles
               ? pipeline(layout, {{VK_SHADER_STAGE_VERTEX_BIT, "xfb_doubles_vert"}, {VK_SHADER_STAGE_GEOMETRY_BIT, "xfb_doubles_geom"}},
-                         VK_PRIMITIVE_TOPOLOGY_POINT_LIST)
+                         VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST)
           : tess ? pipeline(layout,
                           {{VK_SHADER_STAGE_VERTEX_BIT, "tess_passthrough_vert"},
                            {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tess_levels_tesc"},
@@ -213,6 +213,7 @@ class FeedbackRun {
     features_.geometryShader = VK_TRUE;
     features_.tessellationShader = VK_TRUE;
     features_.shaderFloat64 = VK_TRUE;
+    features_.shaderTessellationAndGeometryPointSize = VK_TRUE;
     return &features_;
   }
   const void* chain() {
@@ -456,28 +457,34 @@ TEST(TransformFeedback, TessellationEvaluationStagePrimitivesAreCaptured) {
 // stage unchanged and are captured at the offsets "Transform Feedback Capture" and the block's
 // layout give (a structure member holding doubles starts at a multiple of 8 bytes). Every value
 // is one correctly rounded double operation, so the spec fixes the bytes; lavapipe must agree.
-TEST(TransformFeedback, DoublesTravelBetweenStagesAndAreCapturedAtTheirOffsets) {
+// The geometry stage, fed a triangle, also reads the vertex stage's PointSize
+// (gl_in[].gl_PointSize, whatever the topology) and writes its own as a point per input vertex
+// (shaderTessellationAndGeometryPointSize), which is captured.
+TEST(TransformFeedback, DoublesAndPointSizesTravelBetweenStagesAndAreCapturedAtTheirOffsets) {
   SKIP_WHEN_OTHER_DRIVER();
   auto check = [](const char* driver, const Captured& got) {
     ASSERT_EQ(got.buffers[0].size(), 1024u) << driver;
     for (uint32_t k = 0; k < 3; ++k) {
-      const uint8_t* record = got.buffers[0].data() + 40 * k;
+      const uint8_t* record = got.buffers[0].data() + 48 * k;
       uint32_t id;
       double v[3], s;
+      float pointSize;
       std::memcpy(&id, record, 4);
       std::memcpy(v, record + 8, 24);
       std::memcpy(&s, record + 32, 8);
+      std::memcpy(&pointSize, record + 40, 4);
+      EXPECT_EQ(pointSize, 2.0f * (1.0f + float(k))) << driver << " record " << k << " PointSize";
       EXPECT_EQ(id, k) << driver << " record " << k;
       const std::array<float, 4> p = position(k);
       for (int c = 0; c < 3; ++c) EXPECT_EQ(v[c], double(p[c]) * 1.0000000001) << driver << " record " << k << " v." << c;
       EXPECT_EQ(s, double(k) + 0.1) << driver << " record " << k;
     }
-    for (size_t i = 120; i < 1024; ++i)
+    for (size_t i = 144; i < 1024; ++i)
       if (got.buffers[0][i] != kMarker) {
         ADD_FAILURE() << driver << ": byte " << i << " written after the three records";
         break;
       }
-    EXPECT_EQ(got.counters[0], 120u) << driver;
+    EXPECT_EQ(got.counters[0], 144u) << driver;
     EXPECT_EQ(got.queries, (std::vector<uint64_t>{3, 3})) << driver;
   };
   DualDriverInstance drivers;
