@@ -76,6 +76,11 @@ VkResult surfaceCapabilities(const Surface& surface, VkSurfaceCapabilitiesKHR* o
   out->supportedTransforms = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
   out->currentTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
   out->supportedCompositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+  // X11: the images' pixels go to the window as they are (wsi_xcb.cpp), so how the window
+  // system composites their alpha is the window's business, which is what INHERIT means
+  // ("the application is responsible for setting the composite alpha blending mode using
+  // native window system commands"); other X11 drivers offer it too.
+  if (isX11Surface(surface)) out->supportedCompositeAlpha |= VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
   out->supportedUsageFlags = kSurfaceImageUsage;
   return VK_SUCCESS;
 }

@@ -115,7 +115,8 @@ class WsiTest : public VulkanTest {
   }
 
   VkSwapchainKHR createSwapchain(VkPresentModeKHR mode, uint32_t images, VkSwapchainKHR old = VK_NULL_HANDLE,
-                                 VkFormat format = VK_FORMAT_B8G8R8A8_UNORM, VkExtent2D extent = {kWidth, kHeight}) {
+                                 VkFormat format = VK_FORMAT_B8G8R8A8_UNORM, VkExtent2D extent = {kWidth, kHeight},
+                                 VkCompositeAlphaFlagBitsKHR compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR) {
     VkSwapchainCreateInfoKHR ci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     ci.surface = surface;
     ci.minImageCount = images;
@@ -126,7 +127,7 @@ class WsiTest : public VulkanTest {
     ci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     ci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     ci.preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
-    ci.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    ci.compositeAlpha = compositeAlpha;
     ci.presentMode = mode;
     ci.clipped = VK_TRUE;
     ci.oldSwapchain = old;

@@ -82,7 +82,7 @@ class WsiXcb : public WsiTest {
 
   // Frames in FIFO and MAILBOX swapchains sized like the window: after each swapchain the
   // window shows its last frame; frame 3 is also captured.
-  void presentAndCompare() {
+  void presentAndCompare(VkCompositeAlphaFlagBitsKHR compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR) {
     auto support = reinterpret_cast<PFN_vkGetPhysicalDeviceXcbPresentationSupportKHR>(
         vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceXcbPresentationSupportKHR"));
     ASSERT_NE(support, nullptr);
@@ -95,7 +95,7 @@ class WsiXcb : public WsiTest {
 
     captureFrames("3");
     for (VkPresentModeKHR mode : {VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_MAILBOX_KHR}) {
-      VkSwapchainKHR sc = createSwapchain(mode, 2, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM, caps.currentExtent);
+      VkSwapchainKHR sc = createSwapchain(mode, 2, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM, caps.currentExtent, compositeAlpha);
       ASSERT_NE(sc, VK_NULL_HANDLE);
       for (int i = 0; i < 3; ++i) frame(sc, ++frames_);
       destroySwapchain(sc);  // the presentation engine has shown everything
@@ -127,6 +127,17 @@ TEST_F(WsiXcb, TheWindowShowsThePresentedFrames) {
   // MIT-SHM is there, so the copies go through shared memory.
   EXPECT_TRUE(xcb_get_extension_data(connection_, &xcb_shm_id)->present);
   presentAndCompare();
+}
+
+// VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR ("VkCompositeAlphaFlagBitsKHR": the window system's own
+// compositing decides) is offered on X11 besides OPAQUE, and such a swapchain's frames show in
+// the window as an opaque one's do (a window of the server's 24-bit default visual).
+TEST_F(WsiXcb, AnInheritCompositeAlphaSwapchainShowsItsFrames) {
+  VkSurfaceCapabilitiesKHR caps;
+  VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice, surface, &caps));
+  EXPECT_EQ(caps.supportedCompositeAlpha, VkCompositeAlphaFlagsKHR(VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR |
+                                                                   VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR));
+  presentAndCompare(VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR);
 }
 
 // A window resized under its swapchain: once the presentation engine has seen it, acquire
