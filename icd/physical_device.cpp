@@ -282,6 +282,12 @@ FeatureSet supportedFeatures() {
   // transform feedback capture like the vertex stage's (raster/draw_tessellation.cpp,
   // draw_geometry.cpp); tests/api/transform_feedback_test.cpp DoublesAndPointSizes..., the CTS.
   f.shaderTessellationAndGeometryPointSize = true;
+  // Primitive restart in list topologies ("Primitive Restart"): both draw paths assemble each
+  // run of indices between restarts on its own (assemblePrimitives, assembleGeometryInputs),
+  // which drops an incomplete primitive before a restart as the spec says. Patch lists are cut
+  // into patches without looking at restarts, so primitiveTopologyPatchListRestart stays off.
+  // tests/api/draw_state_test.cpp ListTopologiesRestart...
+  f.primitiveTopologyListRestart = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.

@@ -20,6 +20,12 @@ struct Vertex {
 
 class DrawState : public ComputeTest {
  protected:
+  DrawState() {
+    extraDeviceExtensions.push_back(VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME);
+    extraDeviceFeatures = &listRestart_;
+  }
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT listRestart_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT};
   void SetUp() override {
     ComputeTest::SetUp();
     if (HasFatalFailure()) return;
@@ -346,6 +352,39 @@ TEST_F(DrawState, RasterizerDiscardAndPrimitiveRestartAreDynamic) {
   const uint32_t half = render(p, draw(false, true, &restarted));
   EXPECT_GT(half, kSize * kSize / 3);
   EXPECT_LT(half, kSize * kSize);
+}
+
+// VK_EXT_primitive_topology_list_restart ("Primitive Restart"): in a list topology the restart
+// index discards the indices of an incomplete primitive before it and assembly starts again
+// after it. Two triangles of the quad, each preceded by indices that do not make a triangle;
+// without the restarts the same indices would make other triangles.
+TEST_F(DrawState, ListTopologiesRestartAfterAnIncompletePrimitive) {
+  ASSERT_TRUE(listRestart_.primitiveTopologyListRestart);
+  VkPipeline p = pipeline({VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY});
+  setVertices(stripQuad());
+  auto draw = [this](bool restart, VkPrimitiveTopology topology, std::vector<uint32_t>* indices) {
+    setIndices(*indices);
+    const uint32_t count = uint32_t(indices->size());
+    return [=](VkCommandBuffer cb) {
+      vkCmdSetPrimitiveRestartEnable(cb, restart);
+      vkCmdSetPrimitiveTopology(cb, topology);
+      vkCmdDrawIndexed(cb, count, 1, 0, 0, 0);
+    };
+  };
+  const uint32_t R = 0xFFFFFFFFu;
+  std::vector<uint32_t> first{0, 1, 2}, second{1, 3, 2};
+  const uint32_t upper = render(p, draw(false, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &first));
+  const uint32_t lower = render(p, draw(false, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &second));
+  ASSERT_GT(upper, 0u);
+  ASSERT_EQ(upper + lower, kSize * kSize);  // the quad's two halves
+  // {2} is cut off by the restart, then (0, 1, 2), then (1, 3, 2). Assembled across the
+  // restarts instead, the triangles would be (2, R, 0), (1, 2, R), (1, 3, 2).
+  std::vector<uint32_t> both{2, R, 0, 1, 2, R, 1, 3, 2};
+  EXPECT_EQ(render(p, draw(true, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &both)), kSize * kSize);
+  // {3} cut off, (0, 1, 2), and the trailing {1} of an incomplete triangle dropped (across the
+  // restart: (3, R, 0) and the empty (1, 2, 1)).
+  std::vector<uint32_t> one{3, R, 0, 1, 2, 1};
+  EXPECT_EQ(render(p, draw(true, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &one)), upper);
 }
 
 }  // namespace

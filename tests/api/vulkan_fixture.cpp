@@ -68,7 +68,7 @@ void VulkanTest::SetUp() {
   // Extensions whose features tests use, enabled when the device offers them.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   std::vector<const char*> deviceExtensions = extraDeviceExtensions;
-  void* extensionFeatures = nullptr;
+  void* extensionFeatures = extraDeviceFeatures;
   {
     uint32_t n = 0;
     vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &n, nullptr);
@@ -77,6 +77,7 @@ void VulkanTest::SetUp() {
     for (const VkExtensionProperties& e : available)
       if (std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) == 0) {
         deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        atomicFloat.pNext = extensionFeatures;
         extensionFeatures = &atomicFloat;
       }
   }

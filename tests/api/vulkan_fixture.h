@@ -57,6 +57,9 @@ class VulkanTest : public ::testing::Test {
   std::vector<VkValidationFeatureDisableEXT> validationDisables;
   // Extensions a fixture adds to the instance and the device (set before SetUp).
   std::vector<const char*> extraInstanceExtensions, extraDeviceExtensions;
+  // Feature structs of those extensions to enable (a pNext chain; each struct is filled with
+  // what the device reports before the device is created with it).
+  void* extraDeviceFeatures = nullptr;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
