@@ -175,6 +175,10 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = 2048;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR) {
+      reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = kMaxPushDescriptors;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT) {
       // A custom colour is four words in the sampler's own state (sampling.h), no device
       // table, so nothing limits the count; lavapipe's value.
