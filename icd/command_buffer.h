@@ -149,10 +149,15 @@ struct RecordHeader {
 // is reused until the state changes. Set memory is referenced, not copied: descriptors are read
 // when the command executes.
 struct Pipeline;
+struct DescriptorSetLayout;
 struct BindPointState {
   const Pipeline* pipeline = nullptr;  // vkCmdBindPipeline
   abi::BoundResources resources{};
   const abi::BoundResources* snapshot = nullptr;  // null after a change
+  // The last push descriptor set (icd/cmd_push_descriptor.cpp): arena memory and its layout;
+  // the next push to the same set starts from a copy of it.
+  const uint8_t* pushedMemory = nullptr;
+  const DescriptorSetLayout* pushedLayout = nullptr;
 };
 
 enum class CommandBufferState { Initial, Recording, Executable, Invalid };

@@ -45,6 +45,12 @@ uint32_t inlineBindingsOf(const DescriptorSetLayout& layout, uint32_t variableCo
   return n;
 }
 
+void resetPool(DescriptorPool& pool) {
+  while (pool.sets) freeDescriptorSet(pool.sets);
+}
+
+}  // namespace
+
 // Immutable samplers are part of the set from its allocation on: write their descriptors now.
 void writeImmutableSamplers(DescriptorSet& set) {
   const DescriptorSetLayout& layout = *set.layout;
@@ -55,12 +61,6 @@ void writeImmutableSamplers(DescriptorSet& set) {
     for (uint32_t e = 0, n = set.countIn(i); e < n; ++e) d[e].sampler = b.immutableSamplers[e].state();
   }
 }
-
-void resetPool(DescriptorPool& pool) {
-  while (pool.sets) freeDescriptorSet(pool.sets);
-}
-
-}  // namespace
 
 bool poolHasRoom(const DescriptorPool& pool, const DescriptorSetLayout& layout, uint32_t variableCount) {
   if (pool.liveSets >= pool.maxSets) return false;

@@ -166,6 +166,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetDescriptorSetLayoutSupport(VkDevice, con
     if (b.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) dynamicStorage += b.descriptorCount;
     if (descriptorTypeSlot(b.descriptorType) == kDescriptorTypeSlots - 1) ok = false;  // a type Tessera lacks
   }
+  if (pCreateInfo->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR)
+    ok = ok && descriptors <= kMaxPushDescriptors;  // VkPhysicalDevicePushDescriptorPropertiesKHR
   ok = ok && descriptors <= kMaxPerSetDescriptors && dynamicUniform <= kMaxDynamicUniformBuffers &&
        dynamicStorage <= kMaxDynamicStorageBuffers && inlineBlocks <= kMaxInlineUniformBlocksPerSet;
   pSupport->supported = ok ? VK_TRUE : VK_FALSE;

@@ -113,8 +113,9 @@ const VkWriteDescriptorSetInlineUniformBlock* inlineBlockOf(const VkWriteDescrip
   return nullptr;
 }
 
-void applyWrite(const VkWriteDescriptorSet& w) {
-  DescriptorSet& set = *fromHandle<DescriptorSet>(w.dstSet);
+}  // namespace
+
+void applyDescriptorWrite(DescriptorSet& set, const VkWriteDescriptorSet& w) {
   switch (w.descriptorType) {
     case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
       if (const auto* block = inlineBlockOf(w))
@@ -144,8 +145,6 @@ void applyWrite(const VkWriteDescriptorSet& w) {
       return;
   }
 }
-
-}  // namespace
 
 void writeDescriptors(DescriptorSet& set, uint32_t binding, uint32_t arrayElement, uint32_t count,
                       VkDescriptorType type, const void* infos, size_t stride) {
@@ -206,7 +205,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkUpdateDescriptorSets(VkDevice, uint32_t des
                                                          const VkWriteDescriptorSet* pDescriptorWrites,
                                                          uint32_t descriptorCopyCount,
                                                          const VkCopyDescriptorSet* pDescriptorCopies) {
-  for (uint32_t i = 0; i < descriptorWriteCount; ++i) applyWrite(pDescriptorWrites[i]);
+  for (uint32_t i = 0; i < descriptorWriteCount; ++i)
+    applyDescriptorWrite(*fromHandle<DescriptorSet>(pDescriptorWrites[i].dstSet), pDescriptorWrites[i]);
   for (uint32_t i = 0; i < descriptorCopyCount; ++i) copyDescriptors(pDescriptorCopies[i]);
 }
 

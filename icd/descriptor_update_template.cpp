@@ -8,6 +8,22 @@
 #include "entrypoints.h"
 #include "host_allocator.h"
 
+namespace tessera {
+
+void applyUpdateTemplate(DescriptorSet& set, const DescriptorUpdateTemplate& t, const void* pData) {
+  const auto* data = static_cast<const uint8_t*>(pData);
+  for (uint32_t i = 0; i < t.entryCount; ++i) {
+    const VkDescriptorUpdateTemplateEntry& e = t.entries[i];
+    if (e.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+      writeInlineUniformBlock(set, e.dstBinding, e.dstArrayElement, e.descriptorCount, data + e.offset);
+    else
+      writeDescriptors(set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType, data + e.offset,
+                       e.stride);
+  }
+}
+
+}  // namespace tessera
+
 using namespace tessera;
 
 extern "C" {
@@ -30,6 +46,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateDescriptorUpdateTemplate(VkDevice
   std::copy_n(pCreateInfo->pDescriptorUpdateEntries, n, entries);
   t->entryCount = n;
   t->entries = entries;
+  if (pCreateInfo->templateType == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR)
+    t->bindPoint = pCreateInfo->pipelineBindPoint;
   *pTemplate = toHandle<VkDescriptorUpdateTemplate>(t);
   return VK_SUCCESS;
 }
@@ -45,17 +63,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyDescriptorUpdateTemplate(VkDevice de
 VKAPI_ATTR void VKAPI_CALL tessera_vkUpdateDescriptorSetWithTemplate(VkDevice, VkDescriptorSet descriptorSet,
                                                                     VkDescriptorUpdateTemplate descriptorUpdateTemplate,
                                                                     const void* pData) {
-  DescriptorSet& set = *fromHandle<DescriptorSet>(descriptorSet);
-  const auto& t = *fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate);
-  const auto* data = static_cast<const uint8_t*>(pData);
-  for (uint32_t i = 0; i < t.entryCount; ++i) {
-    const VkDescriptorUpdateTemplateEntry& e = t.entries[i];
-    if (e.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
-      writeInlineUniformBlock(set, e.dstBinding, e.dstArrayElement, e.descriptorCount, data + e.offset);
-    else
-      writeDescriptors(set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType, data + e.offset,
-                       e.stride);
-  }
+  applyUpdateTemplate(*fromHandle<DescriptorSet>(descriptorSet), *fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate),
+                      pData);
 }
 
 }  // extern "C"

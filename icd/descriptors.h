@@ -111,10 +111,21 @@ void writeDescriptors(DescriptorSet& set, uint32_t binding, uint32_t arrayElemen
 void writeInlineUniformBlock(DescriptorSet& set, uint32_t binding, uint32_t offset, uint32_t bytes,
                              const void* data);
 void copyDescriptors(const VkCopyDescriptorSet& copy);
+// One VkWriteDescriptorSet into `set` (its dstSet is not read): vkUpdateDescriptorSets and
+// push descriptors (icd/cmd_push_descriptor.cpp) write through this.
+void applyDescriptorWrite(DescriptorSet& set, const VkWriteDescriptorSet& write);
+// Immutable samplers are part of a set from its allocation on (descriptor_pool.cpp): writes
+// their descriptors into fresh set memory.
+void writeImmutableSamplers(DescriptorSet& set);
 
 struct DescriptorUpdateTemplate {
   uint32_t entryCount = 0;
   const VkDescriptorUpdateTemplateEntry* entries = nullptr;  // in the same allocation
+  // A push descriptor template (VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR) names
+  // the bind point vkCmdPushDescriptorSetWithTemplateKHR pushes to.
+  VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
 };
+// Replays the template's entries on `set` with the application's `data`.
+void applyUpdateTemplate(DescriptorSet& set, const DescriptorUpdateTemplate& t, const void* data);
 
 }  // namespace tessera

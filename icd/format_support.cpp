@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "entrypoints.h"
+#include "external_memory.h"
 #include "physical_device.h"
 #include "tessera/compressed.h"
 #include "tessera/format.h"
@@ -209,10 +210,16 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties(
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties2(
     VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2* pInfo,
     VkImageFormatProperties2* pProps) {
+  // External memory: opaque fds and host allocations hold any image (external_memory.cpp);
+  // another handle type is not supported, which the spec asks to be said with this error.
+  VkExternalMemoryProperties external{};
   for (auto* s = static_cast<const VkBaseInStructure*>(pInfo->pNext); s; s = s->pNext) {
-    // External memory and DRM modifiers are not supported: say so instead of ignoring them.
-    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO &&
-        reinterpret_cast<const VkPhysicalDeviceExternalImageFormatInfo*>(s)->handleType != 0) {
+    if (s->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO) continue;
+    const VkExternalMemoryHandleTypeFlagBits type =
+        reinterpret_cast<const VkPhysicalDeviceExternalImageFormatInfo*>(s)->handleType;
+    if (!type) continue;
+    external = externalMemoryProperties(type);
+    if (!external.externalMemoryFeatures) {
       pProps->imageFormatProperties = {};
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
     }
@@ -225,7 +232,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties2
                                      pInfo->tiling, usage, pInfo->flags, &pProps->imageFormatProperties);
   for (auto* s = static_cast<VkBaseOutStructure*>(pProps->pNext); s; s = s->pNext) {
     if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES)
-      reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties = {};
+      reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties =
+          r == VK_SUCCESS ? external : VkExternalMemoryProperties{};
   }
   return r;
 }

@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "entrypoints.h"
+#include "external_memory.h"
 #include "host_allocator.h"
 #include "instance.h"
 #include "physical_device.h"
@@ -36,25 +37,10 @@ bool allocateBacking(DeviceMemory& m) {
 }
 
 void freeBacking(DeviceMemory& m) {
-  if (m.mmapped) munmap(m.data, size_t(m.size));
+  if (m.hostImport || m.fd >= 0) freeExternalMemory(m);
+  else if (m.mmapped) munmap(m.data, size_t(m.size));
   else std::free(m.data);
-  gDeviceMemoryInUse -= m.size;
-}
-
-// The external handle types a chained import/export structure asks for. Tessera supports
-// none (vkGetPhysicalDeviceExternalBufferProperties reports none), but 0 asks for nothing:
-// VK_KHR_external_memory (core 1.1) lets programs chain VkExportMemoryAllocateInfo with
-// handleTypes 0 (some always do), and an import with handleType 0 imports nothing.
-uint32_t externalHandleTypes(const VkBaseInStructure* s) {
-  switch (s->sType) {
-    case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO:
-      return reinterpret_cast<const VkExportMemoryAllocateInfo*>(s)->handleTypes;
-    case VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR:
-      return reinterpret_cast<const VkImportMemoryFdInfoKHR*>(s)->handleType;
-    case VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT:
-      return reinterpret_cast<const VkImportMemoryHostPointerInfoEXT*>(s)->handleType;
-    default: return 0;
-  }
+  if (!m.hostImport) gDeviceMemoryInUse -= m.size;
 }
 
 }  // namespace
@@ -76,17 +62,24 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkAllocateMemory(VkDevice device, const V
                 (unsigned long long)pInfo->allocationSize, (unsigned long long)heap);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
-  for (auto* p = static_cast<const VkBaseInStructure*>(pInfo->pNext); p; p = p->pNext) {
-    if (externalHandleTypes(p)) {
-      reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
-                  "vkAllocateMemory: external memory handle types are not supported");
-      return VK_ERROR_INVALID_EXTERNAL_HANDLE;
-    }
-  }
   const VkAllocationCallbacks* a = pickAllocator(pAllocator, dev->allocator());
   DeviceMemory* m = hostNew<DeviceMemory>(a, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
   m->size = pInfo->allocationSize;
+  // Exportable or imported memory (external_memory.cpp); VkExportMemoryAllocateInfo with no
+  // handle types, which some programs always chain, asks for nothing.
+  const ExternalMemoryRequest external = externalMemoryRequest(*pInfo);
+  if (external.any()) {
+    bool outOfMemory = false;
+    if (const char* problem = backExternalMemory(*m, external, &outOfMemory)) {
+      hostDelete(a, m);
+      reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device), "vkAllocateMemory: %s", problem);
+      return outOfMemory ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_ERROR_INVALID_EXTERNAL_HANDLE;
+    }
+    if (!m->hostImport) gDeviceMemoryInUse += m->size;
+    *pMemory = toHandle<VkDeviceMemory>(m);
+    return VK_SUCCESS;
+  }
   if (!allocateBacking(*m)) {
     hostDelete(a, m);
     reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),

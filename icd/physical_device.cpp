@@ -230,6 +230,11 @@ FeatureSet supportedFeatures() {
   f.shaderImageFloat32Atomics = true;
   f.shaderImageFloat32AtomicAdd = true;
   f.shaderIntegerDotProduct = true;      // translate_composite.cpp
+  // VK_KHR_shader_clock: OpReadClockKHR reads CLOCK_MONOTONIC nanoseconds, the same on every
+  // core, once per subgroup (spirv_jit/translate_clock.cpp, runtime_clock.cpp);
+  // tests/api/shader_clock_test.cpp.
+  f.shaderSubgroupClock = true;
+  f.shaderDeviceClock = true;
   // Descriptors (translate_memory.cpp reads set memory when a kernel runs, so updates after
   // binding are seen; per-lane descriptor indices gather per lane): tests/api/descriptor_kinds_test.
   f.inlineUniformBlock = true;
@@ -293,6 +298,15 @@ FeatureSet supportedFeatures() {
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.
   f.imageCubeArray = true;
   f.samplerMirrorClampToEdge = true;
+  // VK_EXT_non_seamless_cube_map: the reference sampler samples the face as a 2D image with the
+  // sampler's address modes (sampler/reference_sampler.cpp: nonSeamlessCubeTexel); cube views
+  // never take the batched routines. tests/api/image_view_extensions_test.cpp.
+  f.nonSeamlessCubeMap = true;
+  // VK_EXT_image_2d_view_of_3d: a 2D view of a 3D image sees its base level's z slices as
+  // layers (icd/image.cpp: slicesAsLayers), for sampling and storage alike.
+  // tests/api/image_view_extensions_test.cpp.
+  f.image2DViewOf3D = true;
+  f.sampler2DViewOf3D = true;
   f.samplerFilterMinmax = true;
   // VK_EXT_custom_border_color: the sampler keeps the colour's words and the reference reads
   // them as the view's kind when it makes a border texel (sampler/sampler_texel.cpp), so no

@@ -42,6 +42,10 @@ constexpr uint32_t kMaxDynamicUniformBuffers = 16;  // per pipeline layout
 constexpr uint32_t kMaxDynamicStorageBuffers = 16;
 constexpr uint32_t kMaxInlineUniformBlockSize = 4096;
 constexpr uint32_t kMaxInlineUniformBlocksPerSet = 8;
+// Descriptors in a push descriptor set layout (VkPhysicalDevicePushDescriptorPropertiesKHR). Pushes
+// are copied into the command buffer's arena (icd/cmd_push_descriptor.cpp), so nothing fixes this
+// number; 32 is the spec's minimum and lavapipe's value.
+constexpr uint32_t kMaxPushDescriptors = 32;
 // maxSamplerLodBias: samplers clamp their bias to it when they are created (icd/sampler.cpp).
 constexpr float kMaxSamplerLodBias = 16.0f;
 static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMaxDynamicBuffers);

@@ -8,6 +8,7 @@
 
 #include "core_properties.h"
 #include "entrypoints.h"
+#include "external_memory.h"
 #include "instance.h"
 #include "physical_device.h"
 #include "resources.h"
@@ -175,6 +176,15 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       reinterpret_cast<VkPhysicalDeviceMultiDrawPropertiesEXT*>(s)->maxMultiDrawCount = 2048;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR) {
+      reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR*>(s)->maxPushDescriptors = kMaxPushDescriptors;
+      continue;
+    }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT) {
+      reinterpret_cast<VkPhysicalDeviceExternalMemoryHostPropertiesEXT*>(s)->minImportedHostPointerAlignment =
+          minImportedHostPointerAlignment();
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT) {
       // A custom colour is four words in the sampler's own state (sampling.h), no device
       // table, so nothing limits the count; lavapipe's value.
@@ -288,8 +298,9 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceSparseImageFormatPropertie
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalBufferProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo*, VkExternalBufferProperties* pProps) {
-  pProps->externalMemoryProperties = {};  // no external memory handle types yet
+    VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo* pInfo, VkExternalBufferProperties* pProps) {
+  // Opaque fds and host allocations, for any buffer (icd/external_memory.cpp).
+  pProps->externalMemoryProperties = externalMemoryProperties(pInfo->handleType);
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalFenceProperties(

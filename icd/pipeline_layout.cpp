@@ -83,7 +83,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, c
   pl->bindings = bindings;
   uint32_t next = 0, dynamicBase = 0;
   for (uint32_t s = 0; s < setCount; ++s) {
-    const DescriptorSetLayout* l = setLayout(s);
+    DescriptorSetLayout* l = setLayout(s);
     PipelineLayoutSet& set = pl->sets[s];
     set = {next, l ? l->bindingCount : 0, dynamicBase, l ? l->dynamicCount : 0};
     for (uint32_t i = 0; i < set.bindingCount; ++i) {
@@ -92,6 +92,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, c
       new (&bindings[next++]) DescriptorLocation{b.binding, uint32_t(b.type), b.count, b.offset, dynamic, b.flags};
     }
     dynamicBase += set.dynamicCount;
+    if (l && (l->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) && !pl->pushSetLayout) {
+      l->retain();
+      pl->pushSetLayout = l;
+      pl->pushSet = s;
+    }
   }
   pl->dynamicCount = dynamicBase;
   pl->pushConstantRangeCount = pCreateInfo->pushConstantRangeCount;
@@ -109,6 +114,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyPipelineLayout(VkDevice device, VkPi
                                                           const VkAllocationCallbacks* pAllocator) {
   if (!pipelineLayout) return;
   auto* pl = fromHandle<PipelineLayout>(pipelineLayout);
+  if (pl->pushSetLayout) pl->pushSetLayout->release();
   pl->~PipelineLayout();
   hostFree(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), pl);
 }

@@ -14,6 +14,8 @@
 
 namespace tessera {
 
+struct DescriptorSetLayout;
+
 // One binding of one set.
 struct DescriptorLocation {
   uint32_t binding;
@@ -43,6 +45,12 @@ struct PipelineLayout {
   uint32_t pushConstantSize = 0;  // end of the highest push constant range
   uint32_t dynamicCount = 0;      // dynamic offsets of all sets together
   uint64_t hash = 0;              // of what equivalent() compares
+  // The set layout created with VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR (at most
+  // one per pipeline layout), one reference held: vkCmdPushDescriptorSetKHR writes through it
+  // after the application may have destroyed the set layout. Not part of equivalent(): the
+  // bindings above already say where its descriptors live.
+  DescriptorSetLayout* pushSetLayout = nullptr;
+  uint32_t pushSet = 0;
 
   // The binding's location, or nullptr when the layout has no such set or binding.
   const DescriptorLocation* find(uint32_t set, uint32_t binding) const;

@@ -15,6 +15,11 @@ struct DeviceMemory {
   VkDeviceSize size = 0;
   uint8_t* data = nullptr;
   bool mmapped = false;  // large allocations come straight from mmap
+  // External memory (icd/external_memory.cpp): an exportable or imported opaque-fd payload is a
+  // shared mapping of this memfd, which the memory owns; imported host memory is the
+  // application's, mapped as given and never freed here.
+  int fd = -1;
+  bool hostImport = false;
 };
 
 // Bytes of VkDeviceMemory allocated in this process (VK_EXT_memory_budget's heapUsage).

@@ -63,7 +63,10 @@ void releaseImage(Swapchain& sc, uint32_t index) {
 // Spec "VkSwapchainCreateInfoKHR" valid usage against the surface's capabilities: an invalid
 // request gets an error and a message instead of a swapchain that cannot work.
 const char* invalidCreateInfo(const VkSwapchainCreateInfoKHR& ci, const VkSurfaceCapabilitiesKHR& caps) {
-  if (ci.flags) return "no swapchain create flags are supported";
+  // VK_KHR_swapchain_mutable_format is the only flag: split-instance and protected swapchains
+  // are not offered.
+  if (ci.flags & ~VkSwapchainCreateFlagsKHR(VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR))
+    return "only VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR is supported among swapchain create flags";
   if (ci.minImageCount < caps.minImageCount || ci.minImageCount > caps.maxImageCount)
     return "minImageCount is outside the surface's range";
   if (ci.imageExtent.width < caps.minImageExtent.width || ci.imageExtent.height < caps.minImageExtent.height ||
@@ -86,7 +89,19 @@ const char* invalidCreateInfo(const VkSwapchainCreateInfoKHR& ci, const VkSurfac
 // Creates the images (and their memory) of `sc`; false when out of memory.
 bool createImages(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci) {
   const VkDevice device = toHandle<VkDevice>(sc.device);
+  VkImageFormatListCreateInfo formatList{};
   VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  if (ci.flags & VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR) {
+    // VK_KHR_swapchain_mutable_format: views of the images may have the formats of the
+    // VkImageFormatListCreateInfo the application chains (required with the flag), as for any
+    // MUTABLE_FORMAT image; the presentation engine still reads the bytes as imageFormat.
+    ici.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    for (auto* s = static_cast<const VkBaseInStructure*>(ci.pNext); s; s = s->pNext)
+      if (s->sType == VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO)
+        formatList = *reinterpret_cast<const VkImageFormatListCreateInfo*>(s);
+    formatList.pNext = nullptr;
+    if (formatList.sType == VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO) ici.pNext = &formatList;
+  }
   ici.imageType = VK_IMAGE_TYPE_2D;
   ici.format = ci.imageFormat;
   ici.extent = {ci.imageExtent.width, ci.imageExtent.height, 1};

@@ -59,6 +59,7 @@ abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerRed
                     sizeof(s.customBorderColor));
   s.unnormalizedCoordinates = info.unnormalizedCoordinates;
   s.reductionMode = reductionMode;
+  s.nonSeamlessCube = (info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT) ? 1 : 0;
   s.fastSampling = classifySamplerForRoutines(s);
   return s;
 }
@@ -177,8 +178,21 @@ Texel wrappedTexel(const Sample& smp, uint32_t level, Coord3 c) {
   return finishTexel(smp.src, readConverted(smp.src, level, c.i, c.j, c.k, smp.layer));
 }
 
+// A texel of a cube face sampled without seamless filtering (VK_EXT_non_seamless_cube_map): the
+// selected face is a 2D image with the sampler's "Wrapping Operation"; a coordinate beyond it
+// after wrapping is a border texel ("Texel Replacement": not a cube image edge when the sampler
+// is non-seamless).
+Texel nonSeamlessCubeTexel(const Sample& smp, uint32_t level, Coord3 c) {
+  const int32_t size = int32_t(smp.view->levels[level].width);
+  const uint32_t* mode = smp.sampler->addressMode;
+  c.i = wrapCoordinate(c.i, size, mode[0]);
+  c.j = wrapCoordinate(c.j, size, mode[1]);
+  return finishTexel(smp.src, readConverted(smp.src, level, c.i, c.j, 0, smp.layer + smp.face));
+}
+
 Texel texelAt(const Sample& smp, uint32_t level, uint32_t filter, Coord3 c) {
   if (smp.dim != Dim::Cube) return wrappedTexel(smp, level, c);
+  if (smp.sampler->nonSeamlessCube) return nonSeamlessCubeTexel(smp, level, c);
   // "Wrapping Operation": with NEAREST, cube maps use CLAMP_TO_EDGE; with LINEAR, "Cube Map
   // Edge Handling".
   if (filter == VK_FILTER_NEAREST) {

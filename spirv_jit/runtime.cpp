@@ -20,6 +20,7 @@ uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
 void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uint32_t, const uint32_t*, uint32_t*);
 void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
                                    const uint32_t*, uint32_t*);
+uint64_t tessera_rt_read_clock();
 }
 
 namespace tessera::jit {
@@ -37,6 +38,7 @@ std::vector<HostSymbol> runtimeSymbols() {
       {"tessera_rt_texel_buffer_size", reinterpret_cast<void*>(&tessera_rt_texel_buffer_size)},
       {"tessera_rt_image_sample", reinterpret_cast<void*>(&tessera_rt_image_sample)},
       {"tessera_rt_image_sample_batch", reinterpret_cast<void*>(&tessera_rt_image_sample_batch)},
+      {"tessera_rt_read_clock", reinterpret_cast<void*>(&tessera_rt_read_clock)},
   };
 }
 

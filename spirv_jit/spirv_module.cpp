@@ -190,6 +190,12 @@ bool Module::parseInstruction(const Instruction& inst, std::string* error) {
       }
       return true;
     }
+    case Op::OpDecorateString:
+    case Op::OpMemberDecorateString:
+      // UserSemantic (HlslSemanticGOOGLE) and other string decorations, like CounterBuffer
+      // (HlslCounterBufferGOOGLE, an OpDecorateId above), are reflection data without semantic
+      // effect (VK_GOOGLE_decorate_string, VK_GOOGLE_hlsl_functionality1): accepted, ignored.
+      return true;
     case Op::OpDecorationGroup:
     case Op::OpGroupDecorate:
     case Op::OpGroupMemberDecorate:

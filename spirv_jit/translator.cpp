@@ -869,6 +869,9 @@ bool Translator::translateInstruction(const Instruction& inst) {
     case Op::OpNoLine:
     case Op::OpSourceContinued:
       return true;
+    case Op::OpReadClockKHR:
+      emitReadClock(inst);
+      return true;
     default:
       break;
   }

@@ -221,6 +221,8 @@ class Translator {
   bool translateAtomicOrBarrier(const Instruction& inst);
   bool translateSubgroup(const Instruction& inst);
   bool translateImage(const Instruction& inst);
+  // OpReadClockKHR (translate_clock.cpp).
+  void emitReadClock(const Instruction& inst);
 
   // Functions and control flow (translator.cpp).
   struct FunctionState;

@@ -38,6 +38,11 @@ struct SamplerState {
   uint32_t customBorderColor[4];
   uint32_t unnormalizedCoordinates;  // VkBool32
   uint32_t reductionMode;    // VkSamplerReductionMode
+  // VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT: cube faces are sampled like 2D images with
+  // the address modes above, texels beyond a face border texels ("Texel Replacement"), instead
+  // of "Cube Map Edge Handling". Only cube views read it, and the batched routines serve 2D and
+  // 2D-array views only (findSampleRoutine), so it plays no part in classifying the sampler.
+  uint32_t nonSeamlessCube;  // VkBool32
   // Derived from the fields above by makeSamplerState (classifySamplerForRoutines,
   // sampling_batch.h): which batched sampling routine, if any, can use this sampler. 0: none.
   uint32_t fastSampling;

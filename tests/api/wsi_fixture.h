@@ -101,6 +101,11 @@ class WsiTest : public VulkanTest {
   // every VkPresentInfoKHR.
   std::vector<const char*> moreInstanceExtensions, moreDeviceExtensions;
   const void* presentNext = nullptr;
+  // What createSwapchain adds to every VkSwapchainCreateInfoKHR, and the format of the views
+  // renderAndPresent clears (the swapchain's own unless its images are mutable).
+  VkSwapchainCreateFlagsKHR swapchainFlags = 0;
+  const void* swapchainNext = nullptr;
+  VkFormat renderFormat = VK_FORMAT_B8G8R8A8_UNORM;
 
   // Captures go to captureDir; read when the swapchain is created.
   void captureFrames(const char* frames) {
@@ -131,6 +136,8 @@ class WsiTest : public VulkanTest {
     ci.presentMode = mode;
     ci.clipped = VK_TRUE;
     ci.oldSwapchain = old;
+    ci.flags = swapchainFlags;
+    ci.pNext = swapchainNext;
     VkSwapchainKHR sc = VK_NULL_HANDLE;
     EXPECT_EQ(vkCreateSwapchainKHR(device, &ci, nullptr, &sc), VK_SUCCESS);
     if (sc) {
@@ -159,7 +166,7 @@ class WsiTest : public VulkanTest {
     VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vci.image = image;
     vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = VK_FORMAT_B8G8R8A8_UNORM;
+    vci.format = renderFormat;
     vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkImageView view;
     EXPECT_EQ(vkCreateImageView(device, &vci, nullptr, &view), VK_SUCCESS);

@@ -1,6 +1,8 @@
 // Presentation without a display (VK_KHR_surface, VK_EXT_headless_surface, VK_KHR_swapchain)
 // through the loader with validation, and frame capture (TESSERA_CAPTURE_DIR/_FRAMES): frames
 // are rendered into acquired images, presented, and the captured PNG files are read back.
+#include <cmath>
+
 #include "bare_device.h"
 #include "wsi_fixture.h"
 
@@ -241,6 +243,40 @@ TEST_F(WsiIncrementalPresent, RegionsAreAHintAndWholeFramesArePresented) {
   for (uint64_t n = 1; n <= 3; ++n) frame(sc, n);
   destroySwapchain(sc);
   for (uint64_t n = 1; n <= 3; ++n) expectCaptured(n);  // the frame's colour at pixels all over it
+}
+
+class WsiMutableFormat : public Wsi {
+ protected:
+  WsiMutableFormat() { moreDeviceExtensions = {VK_KHR_SWAPCHAIN_MUTABLE_FORMAT_EXTENSION_NAME}; }
+};
+
+// VK_KHR_swapchain_mutable_format: with VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR and a
+// VkImageFormatListCreateInfo, views of the images may use the listed formats. Frames are cleared
+// through B8G8R8A8_SRGB views of a B8G8R8A8_UNORM swapchain: the clear colour is stored sRGB
+// encoded ("sRGB transfer functions": c <= 0.0031308 ? 12.92 c : 1.055 c^(1/2.4) - 0.055, to the
+// nearest byte, within one step), and the presentation engine shows those bytes as they are.
+TEST_F(WsiMutableFormat, SrgbViewsOfAUnormSwapchainStoreEncodedColours) {
+  const VkFormat formats[2] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB};
+  const VkImageFormatListCreateInfo list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO, nullptr, 2, formats};
+  swapchainFlags = VK_SWAPCHAIN_CREATE_MUTABLE_FORMAT_BIT_KHR;
+  swapchainNext = &list;
+  renderFormat = VK_FORMAT_B8G8R8A8_SRGB;
+  captureFrames("1-3");
+  VkSwapchainKHR sc = createSwapchain(VK_PRESENT_MODE_FIFO_KHR, 3);
+  ASSERT_NE(sc, VK_NULL_HANDLE);
+  for (uint64_t n = 1; n <= 3; ++n) frame(sc, n);
+  destroySwapchain(sc);
+  for (uint64_t n = 1; n <= 3; ++n) {
+    Png png = readPng(capturePath(n));
+    ASSERT_EQ(png.width, kWidth) << "frame " << n << " was not captured";
+    uint8_t rgb[3];
+    frameColor(n, rgb);
+    for (int c = 0; c < 3; ++c) {
+      const double linear = rgb[c] / 255.0;
+      const double encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * std::pow(linear, 1 / 2.4) - 0.055;
+      EXPECT_NEAR(png.at(kWidth / 2, kHeight / 2)[c], encoded * 255.0, 1.0) << "frame " << n << " component " << c;
+    }
+  }
 }
 
 class WsiProtectedCapabilities : public Wsi {
