@@ -334,6 +334,10 @@ FeatureSet supportedFeatures() {
   f.conditionalRendering = true;
   f.inheritedConditionalRendering = true;
   f.depthBiasClamp = true;             // raster/depth_bias.cpp
+  // Polygon modes LINE and POINT after clipping and culling, with the polygon's facing and depth
+  // bias, on both draw paths (raster/polygon_mode.cpp; tests/unit/raster/polygon_mode_test.cpp,
+  // tests/api/draw_test.cpp against lavapipe).
+  f.fillModeNonSolid = true;
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
   f.shaderTerminateInvocation = true;  // translator.cpp: OpTerminateInvocation ends the lane like OpKill

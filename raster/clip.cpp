@@ -105,6 +105,10 @@ bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon
 }
 
 bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out) {
+  return clipTriangleToBand(tri, state, kGuardBand, out);
+}
+
+bool clipTriangleToBand(const ClipTriangle& tri, const RasterState& state, double band, ClipPolygon& out) {
   out.count = 3;
   for (int i = 0; i < 3; ++i) {
     for (int k = 0; k < 4; ++k) out.vertex[i].position[k] = tri.position[i][k];
@@ -112,7 +116,7 @@ bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, Cli
   }
 
   Plane planes[7];
-  const int planeCount = buildPlanes(state, kGuardBand, planes);
+  const int planeCount = buildPlanes(state, band, planes);
   for (int p = 0; p < planeCount; ++p) {
     int outside = 0;
     for (int i = 0; i < out.count; ++i) {

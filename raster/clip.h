@@ -45,6 +45,9 @@ bool triviallyInside(const ClipTriangle& tri, const RasterState& state);
 // The same, plane by plane for every triangle: clipTriangle's result, without its quick
 // acceptance of triangles inside every plane (the tests compare the two).
 bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
+// clipTriangleByPlanes with a guard band of `band` pixels (polygon modes LINE and POINT clip to
+// kLineGuardBand, below, as their edges and vertices become lines and points).
+bool clipTriangleToBand(const ClipTriangle& tri, const RasterState& state, double band, ClipPolygon& out);
 
 // ---- Lines and points ("Primitive Clipping": "If the primitive under consideration is a point or
 // line segment, then clipping passes it unchanged if its vertices lie entirely within the clip

@@ -145,6 +145,20 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       case Kind::Triangle: {
         ClipTriangle tri;
         for (int k = 0; k < 3; ++k) std::memcpy(tri.position[k], v.position(a->slots[k]), 16);
+        // "Polygon Mode": the clipped, not culled polygon's edges as lines or vertices as
+        // points, binned as such, each with the triangle's three slots.
+        if (s.polygonMode == VK_POLYGON_MODE_LINE || s.polygonMode == VK_POLYGON_MODE_POINT) {
+          const bool lines = s.polygonMode == VK_POLYGON_MODE_LINE;
+          const size_t before = lines ? chunk.lines.size() : chunk.points.size();
+          if (lines) setupPolygonEdges(tri, s.raster, chunk.lines);
+          else setupPolygonVertices(tri, s.raster, chunk.points);
+          b.kind = lines ? Kind::Line : Kind::Point;
+          for (size_t k = before; k < (lines ? chunk.lines.size() : chunk.points.size()); ++k) {
+            b.setup = uint32_t(k);
+            chunk.primitives.push_back(b);
+          }
+          break;
+        }
         const size_t before = chunk.triangles.size();
         setupTriangle(tri, s.raster, setupConstants, chunk.triangles);
         for (size_t k = before; k < chunk.triangles.size(); ++k) {
@@ -653,7 +667,7 @@ void Scene::runTiles() {
           switch (b.kind) {
             case Kind::Triangle: stage->setUpTriangle(v, b.slots, b.primitiveId, chunk.triangles[b.setup], rect); break;
             case Kind::Line: stage->setUpLine(v, b.slots, b.primitiveId, chunk.lines[b.setup], rect); break;
-            case Kind::Point: stage->setUpPoint(v, b.slots[0], b.primitiveId, chunk.points[b.setup], rect); break;
+            case Kind::Point: stage->setUpPoint(v, b.slots, b.primitiveId, chunk.points[b.setup], rect); break;
           }
         }
       }

@@ -236,6 +236,19 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   ClipTriangle tri;
   const uint32_t slots[3] = {a, b, c};
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
+  // "Polygon Mode": LINE and POINT draw the clipped, not culled polygon's edges or vertices.
+  if (s_->polygonMode == VK_POLYGON_MODE_LINE) {
+    std::vector<SetupLine> edges;
+    setupPolygonEdges(tri, s_->raster, edges);
+    for (const SetupLine& sl : edges) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
+    return;
+  }
+  if (s_->polygonMode == VK_POLYGON_MODE_POINT) {
+    std::vector<SetupPoint> points;
+    setupPolygonVertices(tri, s_->raster, points);
+    for (const SetupPoint& p : points) setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
+    return;
+  }
   scratch.clear();
   setupTriangle(tri, s_->raster, scratch);
   for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
@@ -268,17 +281,17 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   std::memcpy(l.position[1], vertices.position(b), 16);
   scratch.clear();
   setupLine(l, s_->raster, scratch);
-  const uint32_t slots[2] = {a, b};
+  const uint32_t slots[3] = {a, b, a};  // the third weight is 0
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
 }
 
-void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slots[2], uint32_t primitiveId,
+void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
                               const SetupLine& sl, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
-  slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[0];  // the third weight is always 0
+  slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
   primitiveId_ = primitiveId;
-  frontFacing_ = true;  // lines and points are always front-facing
+  frontFacing_ = sl.frontFacing;  // lines are front-facing; a polygon's edges have its facing
   isPoint_ = false;
   const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizeLine(sl, tile, [&](const Quad& q) {
@@ -291,16 +304,17 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
   if (!setupPoint(vertices.position(slot), pointSize, s_->raster, &p)) return;
-  setUpPoint(vertices, slot, primitiveId, p, evenRect(p.bounds));
+  const uint32_t slots[3] = {slot, slot, slot};
+  setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
 }
 
-void FragmentStage::setUpPoint(const ShadedVertices& vertices, uint32_t slot, uint32_t primitiveId, const SetupPoint& p,
-                               const Rect& tile) {
+void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
+                               const SetupPoint& p, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
-  slots_[0] = slots_[1] = slots_[2] = slot;
+  slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
   primitiveId_ = primitiveId;
-  frontFacing_ = true;
+  frontFacing_ = p.frontFacing;  // points are front-facing; a polygon's vertices have its facing
   isPoint_ = true;
   const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizePoint(p, tile, [&](const Quad& q) {

@@ -264,9 +264,11 @@ class FragmentStage {
   // The same for primitives already set up, restricted to the pixels of `tile` (corners even).
   void setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
                      const SetupTriangle& st, const Rect& tile);
-  void setUpLine(const ShadedVertices& vertices, const uint32_t slots[2], uint32_t primitiveId, const SetupLine& sl,
+  // A line's slots are {a, b, a} (its third weight is 0), a point's {slot, slot, slot}; an
+  // edge or vertex of a polygon drawn in polygon mode LINE or POINT has the triangle's three.
+  void setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId, const SetupLine& sl,
                  const Rect& tile);
-  void setUpPoint(const ShadedVertices& vertices, uint32_t slot, uint32_t primitiveId, const SetupPoint& p,
+  void setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId, const SetupPoint& p,
                   const Rect& tile);
   // Shades what is batched and adds the samples counted for an occlusion query to the draw's
   // counter (atomically: tiles of one draw finish on several threads).

@@ -38,6 +38,7 @@
 #include <cmath>
 
 #include "clip.h"
+#include "polygon.h"
 #include "rules.h"
 
 namespace tessera::raster {
@@ -138,9 +139,10 @@ void segmentWeights(const Parallelogram& p, int64_t sx, int64_t sy, double lin[2
   lin[1] = t;
 }
 
-// "The depth value z for a sample is determined using linear interpolation", then clamped.
+// "The depth value z for a sample is determined using linear interpolation", the bias of a
+// polygon drawn as lines added ("Depth Bias"), then clamped.
 float depthAt(const SetupLine& line, const double lin[2]) {
-  const double z = lin[0] * line.z[0] + lin[1] * line.z[1];
+  const double z = lin[0] * line.z[0] + lin[1] * line.z[1] + line.depthBias;
   return rules::clampFragmentDepth(z, {line.depthMin, line.depthMax});
 }
 
@@ -149,7 +151,7 @@ float depthAt(const SetupLine& line, const double lin[2]) {
 double invWAt(const SetupLine& line, const double lin[2]) { return lin[0] * line.invW[0] + lin[1] * line.invW[1]; }
 
 // The original endpoints' perspective-correct and window-space weights at a location with
-// segment weights `lin` and interpolated 1/w `invW`; [2] = 0.
+// segment weights `lin` and interpolated 1/w `invW` ([2] = 0 for a line primitive).
 void originalWeights(const SetupLine& line, const double lin[2], double invW, float persp[3], float linear[3]) {
   // Perspective interpolation: f = ((1-t) f_a/w_a + t f_b/w_b) / ((1-t)/w_a + t/w_b). invW only
   // reaches 0 for helper pixels far beyond an endpoint; use the linear weights there.
@@ -157,11 +159,10 @@ void originalWeights(const SetupLine& line, const double lin[2], double invW, fl
   for (int k = 0; k < 2; ++k) pw[k] = invW != 0 ? lin[k] * line.invW[k] / invW : lin[k];
   // Map the clipped endpoints' weights back to the original two vertices ("Clipping Shader
   // Outputs"): clip-space weights for perspective data, framebuffer-space ones for NoPerspective.
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     persp[i] = static_cast<float>(pw[0] * line.clipBary[0][i] + pw[1] * line.clipBary[1][i]);
     linear[i] = static_cast<float>(lin[0] * line.windowBary[0][i] + lin[1] * line.windowBary[1][i]);
   }
-  persp[2] = linear[2] = 0.0f;
 }
 
 // The Centroid location's weights ("Interpolation Decorations", raster.h says which): the
@@ -210,6 +211,36 @@ void shadePixel(const SetupLine& line, const Parallelogram& p, int32_t px, int32
 
 }  // namespace
 
+bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterState& state, float depthBias,
+                  bool frontFacing, SetupLine& s) {
+  const WindowVertex* ends[2] = {&a, &b};
+  for (int e = 0; e < 2; ++e) {
+    const WindowVertex& v = *ends[e];
+    // The snapped value k/256 is stored exactly: |k| < 2^24 inside the line guard band (clip.h).
+    s.x[e] = static_cast<float>(static_cast<double>(v.sx) / rules::kSubPixelOne);
+    s.y[e] = static_cast<float>(static_cast<double>(v.sy) / rules::kSubPixelOne);
+    s.z[e] = static_cast<float>(v.z);
+    s.invW[e] = static_cast<float>(v.invW);
+    for (int i = 0; i < 3; ++i) {
+      s.clipBary[e][i] = static_cast<float>(v.clipBary[i]);
+      s.windowBary[e][i] = static_cast<float>(v.windowBary[i]);
+    }
+  }
+  Parallelogram p;
+  if (!makeParallelogram(a.sx, a.sy, b.sx, b.sy, p)) return false;
+
+  const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
+  s.depthMin = depthRange.min;
+  s.depthMax = depthRange.max;
+  s.depthBias = depthBias;
+  s.frontFacing = frontFacing;
+  s.samples = rules::rasterSampleCount(state.samples);
+  s.sampleWeights = state.sampleWeights;
+  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
+  s.bounds = rules::intersect(boundingPixels(p, s.samples), clipRect);
+  return !rules::isEmpty(s.bounds);
+}
+
 uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out) {
   for (const auto& v : line.position)
     for (float c : v)
@@ -218,40 +249,29 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<S
   ClipSegment seg;
   if (!clipLine(line, state, seg)) return 0;
 
-  SetupLine s;
-  int64_t sx[2], sy[2];
+  WindowVertex ends[2];
   for (int e = 0; e < 2; ++e) {
     const double w = seg.position[e][3];  // >= kMinClipW after clipping
     // "Coordinate Transformations" (division by w_c), "Controlling the Viewport" (transform and
-    // sub-pixel precision). The snapped value k/256 is stored exactly: |k| < 2^24 inside the line
-    // guard band (clip.h).
+    // sub-pixel precision).
     const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, state.negativeOneToOne, seg.position[e][0] / w,
                                                                seg.position[e][1] / w, seg.position[e][2] / w);
-    sx[e] = rules::snapToSubPixelGrid(f.x);
-    sy[e] = rules::snapToSubPixelGrid(f.y);
-    s.x[e] = static_cast<float>(static_cast<double>(sx[e]) / rules::kSubPixelOne);
-    s.y[e] = static_cast<float>(static_cast<double>(sy[e]) / rules::kSubPixelOne);
-    s.z[e] = static_cast<float>(f.z);
-    s.invW[e] = static_cast<float>(1.0 / w);
+    WindowVertex& v = ends[e];
+    v.x = f.x, v.y = f.y, v.z = f.z;
+    v.sx = rules::snapToSubPixelGrid(f.x);
+    v.sy = rules::snapToSubPixelGrid(f.y);
+    v.invW = 1.0 / w;
     // Clip-space weights give perspective-correct outputs; the framebuffer-space weights of the
     // original endpoints at this point are bary_i w_i / w (the same derivation as setup.cpp's
     // for triangles: x_f/w-weighted sums).
     for (int i = 0; i < 2; ++i) {
-      s.clipBary[e][i] = static_cast<float>(seg.bary[e][i]);
-      s.windowBary[e][i] = static_cast<float>(seg.bary[e][i] * line.position[i][3] / w);
+      v.clipBary[i] = seg.bary[e][i];
+      v.windowBary[i] = seg.bary[e][i] * line.position[i][3] / w;
     }
+    v.clipBary[2] = v.windowBary[2] = 0;
   }
-  Parallelogram p;
-  if (!makeParallelogram(sx[0], sy[0], sx[1], sy[1], p)) return 0;
-
-  const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
-  s.depthMin = depthRange.min;
-  s.depthMax = depthRange.max;
-  s.samples = rules::rasterSampleCount(state.samples);
-  s.sampleWeights = state.sampleWeights;
-  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
-  s.bounds = rules::intersect(boundingPixels(p, s.samples), clipRect);
-  if (rules::isEmpty(s.bounds)) return 0;
+  SetupLine s;
+  if (!setupSegment(ends[0], ends[1], state, 0.0f, true, s)) return 0;
   out.push_back(s);
   return 1;
 }

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "clip.h"
+#include "polygon.h"
 #include "rules.h"
 
 namespace tessera::raster {
@@ -74,6 +75,27 @@ uint32_t pixelSampleCoverage(const Square& sq, uint32_t samples, int32_t px, int
 
 }  // namespace
 
+bool setupPointAt(const WindowVertex& v, float pointSize, const RasterState& state, float depthBias, bool frontFacing,
+                  SetupPoint* out) {
+  out->x = static_cast<float>(v.x);
+  out->y = static_cast<float>(v.y);
+  // Every fragment of a point has the vertex's depth, so the fragment clamp ("Depth Clamping and
+  // Range Adjustment") is applied once here, after the bias of a polygon drawn as points
+  // ("Depth Bias" applies to polygons in every polygon mode, not to point primitives: 0 then).
+  out->z = rules::clampFragmentDepth(v.z + depthBias, rules::fragmentDepthRange(state));
+  out->invW = static_cast<float>(v.invW);
+  out->size = rules::clampPointSize(pointSize);
+  out->samples = rules::rasterSampleCount(state.samples);
+  for (int i = 0; i < 3; ++i) {
+    out->clipBary[i] = static_cast<float>(v.clipBary[i]);
+    out->windowBary[i] = static_cast<float>(v.windowBary[i]);
+  }
+  out->frontFacing = frontFacing;
+  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
+  out->bounds = rules::intersect(coveredPixels(squareOf(out->x, out->y, out->size), out->samples), clipRect);
+  return !rules::isEmpty(out->bounds);
+}
+
 bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out) {
   // Non-finite positions give no defined primitive.
   for (int k = 0; k < 4; ++k)
@@ -86,19 +108,11 @@ bool setupPoint(const float position[4], float pointSize, const RasterState& sta
   // "Coordinate Transformations" and "Controlling the Viewport".
   const rules::FramebufferPoint f =
       rules::viewportTransform(state.viewport, state.negativeOneToOne, position[0] / w, position[1] / w, position[2] / w);
-  out->x = static_cast<float>(f.x);
-  out->y = static_cast<float>(f.y);
-  // Every fragment of a point has the vertex's depth, so the fragment clamp ("Depth Clamping and
-  // Range Adjustment") is applied once here. No depth bias: "Depth Bias" applies to polygons
-  // (including polygon mode POINT, which Tessera does not offer), not to point primitives.
-  out->z = rules::clampFragmentDepth(f.z, rules::fragmentDepthRange(state));
-  out->invW = static_cast<float>(1.0 / w);
-  out->size = rules::clampPointSize(pointSize);
-  out->samples = rules::rasterSampleCount(state.samples);
-
-  const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
-  out->bounds = rules::intersect(coveredPixels(squareOf(out->x, out->y, out->size), out->samples), clipRect);
-  return !rules::isEmpty(out->bounds);
+  WindowVertex v{};
+  v.x = f.x, v.y = f.y, v.z = f.z;
+  v.invW = 1.0 / w;
+  v.clipBary[0] = v.windowBary[0] = 1.0;  // the point's own vertex
+  return setupPointAt(v, pointSize, state, 0.0f, true, out);
 }
 
 void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink) {
@@ -122,14 +136,20 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
       if (q.coverage == 0) continue;
       for (int slot = 0; slot < 4; ++slot) {
         // "All fragments produced in rasterizing a point are assigned the same associated data,
-        // which are those of the vertex": weight 1 on the single vertex, helpers included, at
-        // every sample and at the centroid; the depth is the vertex's at every sample.
+        // which are those of the vertex": the vertex's weights (1 on a point primitive's single
+        // vertex), helpers included, at every sample and at the centroid; the depth is the
+        // vertex's at every sample.
         q.z[slot] = point.z;
         for (float& z : q.sampleZ[slot]) z = point.z;
         q.invW[slot] = point.invW;
-        q.baryPersp[slot][0] = q.baryLinear[slot][0] = 1.0f;
-        q.centroidPersp[slot][0] = q.centroidLinear[slot][0] = 1.0f;
-        for (uint32_t k = 0; k < kMaxSamples; ++k) q.samplePersp[slot][k][0] = q.sampleLinear[slot][k][0] = 1.0f;
+        for (int i = 0; i < 3; ++i) {
+          q.baryPersp[slot][i] = q.centroidPersp[slot][i] = point.clipBary[i];
+          q.baryLinear[slot][i] = q.centroidLinear[slot][i] = point.windowBary[i];
+          for (uint32_t k = 0; k < kMaxSamples; ++k) {
+            q.samplePersp[slot][k][i] = point.clipBary[i];
+            q.sampleLinear[slot][k][i] = point.windowBary[i];
+          }
+        }
         // PointCoord at the fragment centre, from the unrounded vertex position. Helper pixels
         // get the same formula, so derivatives of PointCoord are 1/size per pixel.
         const double cx = qx + (slot & 1) + 0.5, cy = qy + (slot >> 1) + 0.5;

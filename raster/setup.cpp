@@ -6,53 +6,17 @@
 #include <cstdlib>
 
 #include "clip.h"
+#include "polygon.h"
 #include "rules.h"
 
 namespace tessera::raster {
 namespace {
-
-// A vertex of the clipped polygon after perspective division and the viewport transform.
-struct WindowVertex {
-  double x, y, z;        // framebuffer coordinates before snapping
-  int64_t sx, sy;        // snapped (1/256 pixel)
-  double invW;           // 1 / w_c
-  double clipBary[3];    // weights of the original vertices, clip space
-  double windowBary[3];  // weights of the original vertices, framebuffer space
-};
 
 bool allFinite(const ClipTriangle& tri) {
   for (const auto& v : tri.position)
     for (float c : v)
       if (!std::isfinite(c)) return false;
   return true;
-}
-
-WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne) {
-  WindowVertex v;
-  const double w = cv.position[3];  // > 0: clipping removed everything with w < kMinClipW
-  // "Coordinate Transformations": normalized device coordinates are (x_c, y_c, z_c) / w_c.
-  const rules::FramebufferPoint f =
-      rules::viewportTransform(vp, negativeOneToOne, cv.position[0] / w, cv.position[1] / w, cv.position[2] / w);
-  v.x = f.x;
-  v.y = f.y;
-  v.z = f.z;
-  v.sx = rules::snapToSubPixelGrid(f.x);
-  v.sy = rules::snapToSubPixelGrid(f.y);
-  v.invW = 1.0 / w;
-  // Clip-space weights: the clipped vertex is sum_i bary_i V_i, so outputs interpolated with
-  // them are "perspective-correct" ("Clipping Shader Outputs").
-  // Framebuffer-space weights: "For vertex output attributes whose matching fragment input
-  // attributes are decorated with NoPerspective, the value of t ... will be adjusted to produce
-  // results that vary linearly in framebuffer space." The point's framebuffer position is
-  // sum_i bary_i w_i (x_i/w_i) / sum_j bary_j w_j, so the framebuffer-linear weights are
-  // bary_i w_i / w. With all w_i > 0 these are exactly the screen-space barycentrics of the
-  // point in the projected original triangle (so guard-band clipping changes nothing); with
-  // some w_i <= 0 that triangle has no finite projection and this is its projective extension.
-  for (int i = 0; i < 3; ++i) {
-    v.clipBary[i] = cv.bary[i];
-    v.windowBary[i] = cv.bary[i] * original.position[i][3] / w;
-  }
-  return v;
 }
 
 // The depth plane's gradient over the fan triangle (a, b, c), from the snapped positions the
@@ -63,6 +27,9 @@ double depthSlope(const WindowVertex& a, const WindowVertex& b, const WindowVert
   const double x2 = (c.sx - a.sx) * s, y2 = (c.sy - a.sy) * s;
   const double z1 = b.z - a.z, z2 = c.z - a.z;
   const double det = x1 * y2 - x2 * y1;
+  // A zero-area polygon (drawn only in polygon modes LINE and POINT) has no depth plane: its
+  // bias is the constant part alone.
+  if (det == 0) return 0;
   const double dzdx = (z1 * y2 - z2 * y1) / det;
   const double dzdy = (x1 * z2 - x2 * z1) / det;
   return rules::maximumDepthSlope(dzdx, dzdy);
@@ -102,25 +69,39 @@ Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples) 
   return {sx.first, sy.first, sx.end, sy.end};
 }
 
+// Projection, facing, culling and depth bias of a clipped polygon ("Basic Polygon
+// Rasterization", "Depth Bias"): what every polygon mode starts from. A zero-area polygon
+// is back-facing ("Any triangle which is not front-facing is back-facing, including zero-area
+// triangles"); FILL drops it (it covers no sample), LINE and POINT keep it (`keepZeroArea`)
+// unless back faces are culled, as its edges and vertices still cover pixels.
+bool projectPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const RasterState& state, bool keepZeroArea,
+                    WindowPolygon& out) {
+  int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
+  out.count = poly.count;
+  for (int i = 0; i < poly.count; ++i) {
+    out.vertex[i] = toWindow(poly.vertex[i], tri, state.viewport, state.negativeOneToOne);
+    xs[i] = out.vertex[i].sx;
+    ys[i] = out.vertex[i].sy;
+  }
+  // "Basic Polygon Rasterization": facing from the sign of the (clipped) polygon's area in
+  // framebuffer coordinates; zero area is back-facing and covers no sample, so it is dropped.
+  out.shoelace = rules::shoelaceSum(xs, ys, poly.count);
+  if (out.shoelace == 0 && !keepZeroArea) return false;
+  out.frontFacing = rules::isFrontFacing(out.shoelace, state.frontFace);
+  if (rules::isCulled(state.cullMode, out.frontFacing)) return false;
+  out.depthBias = static_cast<float>(polygonDepthBias(out.vertex, poly.count, state));
+  return true;
+}
+
 // The polygon left by clipping, set up as a fan of triangles (the general path).
 uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const RasterState& state,
                       const TriangleSetupConstants& constants, std::vector<SetupTriangle>& out) {
-  WindowVertex v[kMaxClipVertices];
-  int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
-  for (int i = 0; i < poly.count; ++i) {
-    v[i] = toWindow(poly.vertex[i], tri, state.viewport, state.negativeOneToOne);
-    xs[i] = v[i].sx;
-    ys[i] = v[i].sy;
-  }
-
-  // "Basic Polygon Rasterization": facing from the sign of the (clipped) polygon's area in
-  // framebuffer coordinates; zero area is back-facing and covers no sample, so it is dropped.
-  const int64_t shoelace = rules::shoelaceSum(xs, ys, poly.count);
-  if (shoelace == 0) return 0;
-  const bool front = rules::isFrontFacing(shoelace, state.frontFace);
-  if (rules::isCulled(state.cullMode, front)) return 0;
-
-  const float bias = static_cast<float>(polygonDepthBias(v, poly.count, state));
+  WindowPolygon wp;
+  if (!projectPolygon(tri, poly, state, false, wp)) return 0;
+  const WindowVertex* v = wp.vertex;
+  const bool front = wp.frontFacing;
+  const float bias = wp.depthBias;
+  const int64_t shoelace = wp.shoelace;
 
   // The polygon as a fan around vertex 0 ("Basic Polygon Rasterization": triangulating without
   // adding vertices is one way to rasterize a clipped polygon). Every fan triangle shares the
@@ -194,6 +175,41 @@ uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const
 }
 
 }  // namespace
+
+WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne) {
+  WindowVertex v;
+  const double w = cv.position[3];  // > 0: clipping removed everything with w < kMinClipW
+  // "Coordinate Transformations": normalized device coordinates are (x_c, y_c, z_c) / w_c.
+  const rules::FramebufferPoint f =
+      rules::viewportTransform(vp, negativeOneToOne, cv.position[0] / w, cv.position[1] / w, cv.position[2] / w);
+  v.x = f.x;
+  v.y = f.y;
+  v.z = f.z;
+  v.sx = rules::snapToSubPixelGrid(f.x);
+  v.sy = rules::snapToSubPixelGrid(f.y);
+  v.invW = 1.0 / w;
+  // Clip-space weights: the clipped vertex is sum_i bary_i V_i, so outputs interpolated with
+  // them are "perspective-correct" ("Clipping Shader Outputs").
+  // Framebuffer-space weights: "For vertex output attributes whose matching fragment input
+  // attributes are decorated with NoPerspective, the value of t ... will be adjusted to produce
+  // results that vary linearly in framebuffer space." The point's framebuffer position is
+  // sum_i bary_i w_i (x_i/w_i) / sum_j bary_j w_j, so the framebuffer-linear weights are
+  // bary_i w_i / w. With all w_i > 0 these are exactly the screen-space barycentrics of the
+  // point in the projected original triangle (so guard-band clipping changes nothing); with
+  // some w_i <= 0 that triangle has no finite projection and this is its projective extension.
+  for (int i = 0; i < 3; ++i) {
+    v.clipBary[i] = cv.bary[i];
+    v.windowBary[i] = cv.bary[i] * original.position[i][3] / w;
+  }
+  return v;
+}
+
+bool windowPolygon(const ClipTriangle& tri, const RasterState& state, double band, WindowPolygon& out) {
+  if (!allFinite(tri)) return false;
+  ClipPolygon poly;
+  if (!clipTriangleToBand(tri, state, band, poly)) return false;
+  return projectPolygon(tri, poly, state, true, out);
+}
 
 TriangleSetupConstants triangleSetupConstants(const RasterState& state) {
   const rules::DepthRange depthRange = rules::fragmentDepthRange(state);

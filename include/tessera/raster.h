@@ -165,6 +165,12 @@ struct SetupPoint {
   float z;           // window depth, already clamped as the fragments' depth is (the same for all)
   float invW;
   float size;        // PointSize clamped to pointSizeRange
+  // The weights of the original primitive's vertices at the point: {1, 0, 0} for a point
+  // primitive; a vertex of a clipped polygon drawn in polygon mode POINT carries its clipping
+  // weights (clip space for perspective inputs, framebuffer space for NoPerspective ones).
+  float clipBary[3] = {1, 0, 0};
+  float windowBary[3] = {1, 0, 0};
+  bool frontFacing = true;  // points are front-facing; polygon mode POINT: the polygon's facing
   // With one sample exactly the pixels the square covers; with samples > 1 the smallest
   // rectangle holding every pixel with a sample in the square. ∩ scissor and viewport.
   Rect bounds;
@@ -186,8 +192,15 @@ struct ClipLine {
 struct SetupLine {
   float x[2], y[2];         // window coordinates of the (clipped) endpoints, snapped (exact)
   float z[2], invW[2];
-  float clipBary[2][2];     // weights of the original endpoints, clip space (perspective)
-  float windowBary[2][2];   // and window space (NoPerspective)
+  // Weights of the original primitive's vertices at each endpoint, clip space (perspective)
+  // and window space (NoPerspective): a line's two endpoints ([e][2] = 0), or for an edge of a
+  // polygon drawn in polygon mode LINE the triangle's three vertices.
+  float clipBary[2][3];
+  float windowBary[2][3];
+  // Polygon mode LINE: the polygon's depth bias ("Depth Bias", added before the clamp) and
+  // facing. Line primitives: 0 and front-facing.
+  float depthBias = 0;
+  bool frontFacing = true;
   // The range each fragment's interpolated depth is clamped to, as SetupTriangle's.
   float depthMin, depthMax;
   Rect bounds;  // every pixel with a sample location in the parallelogram's bounding box
@@ -202,5 +215,16 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<S
 // endpoints' weights in [0] and [1], [2] = 0; z (and sampleZ at each sample) interpolated
 // along the segment. With 4 samples the parallelogram is tested at each sample location.
 void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);
+
+// ---- "Polygon Mode" (polygon_mode.cpp): applied after clipping and culling. LINE: each edge
+// of the clipped polygon as a line segment (rasterizeLine's rule), in the polygon's vertex
+// order, the last edge closing it; POINT: each vertex of the clipped polygon as a point of size
+// 1.0 (the spec lets the size be PointSize or 1.0; 1.0 needs no PointSize at vertices that
+// clipping made). Edges and vertices made by clipping are drawn like the others (Vulkan has no
+// edge flags). Every fragment gets the polygon's facing and depth bias; weights refer to the
+// original triangle's three vertices. Returns the number appended; culled or zero-area
+// polygons give none.
+uint32_t setupPolygonEdges(const ClipTriangle& tri, const RasterState& state, std::vector<SetupLine>& out);
+uint32_t setupPolygonVertices(const ClipTriangle& tri, const RasterState& state, std::vector<SetupPoint>& out);
 
 }  // namespace tessera::raster

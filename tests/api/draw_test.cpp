@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute_fixture.h"
@@ -39,6 +40,9 @@ struct Scene {
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;  // 4: rendered multisampled, then resolved
   const char* fragmentShader = "draw_basic_frag";
   bool sampleShading = false;  // enables sampleRateShading (the shader may read gl_SampleID)
+  // "Polygon Mode" (LINE and POINT need fillModeNonSolid) and "Culling".
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
 };
 
 // Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure). `occlusion`,
@@ -52,6 +56,10 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   vkGetPhysicalDeviceFeatures(pd, &supported);
   enabled.occlusionQueryPrecise = supported.occlusionQueryPrecise;
   enabled.sampleRateShading = scene.sampleShading;
+  if (scene.polygonMode != VK_POLYGON_MODE_FILL) {
+    EXPECT_TRUE(supported.fillModeNonSolid);
+    enabled.fillModeNonSolid = VK_TRUE;
+  }
   TestDevice device(pd, &enabled, &v13);
   const VkDevice dev = device.dev;
   if (!dev) return {};
@@ -135,8 +143,8 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   vp.viewportCount = vp.scissorCount = 1;
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.polygonMode = VK_POLYGON_MODE_FILL;
-  rs.cullMode = VK_CULL_MODE_NONE;
+  rs.polygonMode = scene.polygonMode;
+  rs.cullMode = scene.cullMode;
   rs.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = scene.samples;
@@ -333,6 +341,7 @@ void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDi
     // Rasterizers may round a depth comparison on the line where B crosses A differently
     // (a pixel or two); colours may differ by the 8-bit interpolation precision.
     uint32_t different = 0, covered = 0;
+    std::string firstDifferences;  // reported when more than maxDifferent pixels differ
     for (uint32_t y = 0; y < kSize; ++y)
       for (uint32_t x = 0; x < kSize; ++x) {
         const uint8_t* a = pixel(ourImage, x, y);
@@ -344,12 +353,14 @@ void compareWithLavapipe(const Scene& scene, uint32_t minCovered, uint32_t maxDi
         for (int c = 0; c < 3; ++c) background &= std::abs(int(b[c]) - int(clearPixel[c])) <= 2;
         covered += !background;
         if (!same && different <= 5)
-          ADD_FAILURE() << "pixel (" << x << ", " << y << "): Tessera " << int(a[0]) << "," << int(a[1]) << "," << int(a[2])
-                        << "," << int(a[3]) << " lavapipe " << int(b[0]) << "," << int(b[1]) << "," << int(b[2]) << ","
-                        << int(b[3]);
+          firstDifferences += "\npixel (" + std::to_string(x) + ", " + std::to_string(y) + "): Tessera " +
+                              std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + "," +
+                              std::to_string(a[3]) + " lavapipe " + std::to_string(b[0]) + "," + std::to_string(b[1]) +
+                              "," + std::to_string(b[2]) + "," + std::to_string(b[3]);
       }
     EXPECT_GE(covered, minCovered) << "pixels the scene covers (lavapipe)";
-    EXPECT_LE(different, maxDifferent) << "pixels that differ from lavapipe by more than 2/255";
+    EXPECT_LE(different, maxDifferent) << "pixels that differ from lavapipe by more than 2/255; the first:"
+                                       << firstDifferences;
   }
 }
 
@@ -430,6 +441,67 @@ TEST(Draw, PerSampleShadingMatchesLavapipe) {
   const uint8_t* inside = &image[size_t(20 * kSize + 32) * 4];
   EXPECT_NEAR(inside[0], 128, 1) << "red: mean of SampleId / 3";
   EXPECT_NEAR(inside[2], 128, 1) << "blue: mean of the samples' x positions";
+}
+
+// The first scene's triangles, which overlap in depth and blend.
+std::vector<Vertex> overlappingTriangles() {
+  return {{{-0.91f, -0.87f, 0.5f}, {1, 0, 0, 1}},   {{0.93f, -0.79f, 0.5f}, {0, 1, 0, 1}},
+          {{0.02f, 0.91f, 0.5f}, {0, 0, 1, 1}},     {{-0.53f, 0.71f, 0.3f}, {1, 1, 0, 1}},
+          {{0.81f, 0.57f, 0.3f}, {0, 1, 1, 1}},     {{0.13f, -0.73f, 0.6f}, {1, 0, 1, 1}},
+          {{-0.79f, 0.23f, 0.1f}, {1, 1, 1, 0.5f}}, {{0.31f, 0.89f, 0.1f}, {1, 1, 1, 0.5f}},
+          {{0.62f, -0.21f, 0.1f}, {0.2f, 0.4f, 1, 0.5f}}};
+}
+
+TEST(Draw, PolygonModeLineMatchesLavapipe) {
+  // "Polygon Mode": LINE draws the edges of each (clipped, not culled) triangle as width-1 lines
+  // with the triangle's interpolated colours, depth-tested and blended. Tessera draws them as
+  // non-strict parallelograms and lavapipe as rectangles ("Basic Line Segment Rasterization"
+  // allows both); on a slanted edge a width-1 rectangle reaches up to sqrt(2) pixels along
+  // the minor axis, so lavapipe draws some pixels beside Tessera's: 36 of ~700 edge pixels
+  // here (seen side by side; the colours of the pixels both draw agree).
+  Scene scene;
+  scene.polygonMode = VK_POLYGON_MODE_LINE;
+  scene.vertices = overlappingTriangles();
+  compareWithLavapipe(scene, 250, 50, 0, 60);
+  // A second triangle list whose odd triangles are clockwise, with back faces culled before
+  // the mode applies ("Culling"); gl_FrontFacing is the polygon's (draw_facing.frag inverts the
+  // colour of back faces), so with no culling both kinds are drawn, told apart by colour.
+  Scene facing;
+  facing.polygonMode = VK_POLYGON_MODE_LINE;
+  facing.blend = false;
+  facing.indexedFirstSix = false;
+  facing.fragmentShader = "draw_facing_frag";
+  for (int i = 0; i < 4; ++i) {
+    const float x = -0.93f + 0.47f * float(i), y = i % 2 ? 0.13f : -0.81f;
+    Vertex a{{x, y, 0.4f}, {1, 0.2f, 0, 1}}, b{{x + 0.41f, y + 0.05f, 0.4f}, {0, 1, 0.3f, 1}},
+        c{{x + 0.17f, y + 0.63f, 0.4f}, {0.1f, 0, 1, 1}};
+    if (i % 2) std::swap(b, c);
+    facing.vertices.insert(facing.vertices.end(), {a, b, c});
+  }
+  compareWithLavapipe(facing, 150, 20, 0, 30);
+  facing.cullMode = VK_CULL_MODE_BACK_BIT;
+  compareWithLavapipe(facing, 70, 10, 0, 20);
+}
+
+TEST(Draw, PolygonModePointMatchesLavapipe) {
+  // "Polygon Mode": POINT draws each vertex of the (clipped, not culled) triangles as a point
+  // ("Basic Point Rasterization": 1x1 with the PointSize 1.0 the vertex shader writes, which is
+  // what both drivers use), with that vertex's colour. No ties: every vertex is off the pixel
+  // grid, so the two drivers agree on every pixel.
+  Scene scene;
+  scene.polygonMode = VK_POLYGON_MODE_POINT;
+  scene.blend = false;
+  scene.indexedFirstSix = false;
+  for (int i = 0; i < 12; ++i) {
+    const float x = -0.9f + 0.143f * float(i), y = -0.8f + 0.111f * float((i * 5) % 12);
+    Vertex a{{x, y, 0.4f}, {float(i % 3) * 0.5f, 1.0f - float(i % 4) * 0.25f, 0.3f, 1}},
+        b{{x + 0.213f, y + 0.071f, 0.4f}, {0.9f, 0.1f, float(i % 2), 1}}, c{{x + 0.052f, y + 0.337f, 0.4f}, {0.2f, 0.6f, 0.9f, 1}};
+    if (i % 2) std::swap(b, c);  // odd triangles front-facing, even ones back-facing
+    scene.vertices.insert(scene.vertices.end(), {a, b, c});
+  }
+  compareWithLavapipe(scene, 30, 0, 0, 0);
+  scene.cullMode = VK_CULL_MODE_BACK_BIT;  // culled before the mode applies: half the points
+  compareWithLavapipe(scene, 15, 0, 0, 0);
 }
 
 }  // namespace

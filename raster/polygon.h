@@ -1,0 +1,51 @@
+// The clipped polygon of one triangle in framebuffer coordinates, with its facing and depth
+// bias: internal to raster/. setup.cpp fills triangles from it ("Basic Polygon Rasterization");
+// polygon_mode.cpp turns its edges into lines and its vertices into points ("Polygon Mode").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "clip.h"
+
+namespace tessera::raster {
+
+// A vertex of the clipped polygon after perspective division and the viewport transform.
+struct WindowVertex {
+  double x, y, z;        // framebuffer coordinates before snapping
+  int64_t sx, sy;        // snapped (1/256 pixel)
+  double invW;           // 1 / w_c
+  double clipBary[3];    // weights of the original vertices, clip space
+  double windowBary[3];  // weights of the original vertices, framebuffer space
+};
+
+// Projects a clipped vertex (setup.cpp; the weights' derivation is there).
+WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne);
+
+// "Polygon Mode": "a polygon's vertices are shaded and the polygon is clipped and possibly
+// culled before these modes are applied". What is left for the mode to draw.
+struct WindowPolygon {
+  WindowVertex vertex[kMaxClipVertices];
+  int count = 0;
+  int64_t shoelace = 0;  // twice the signed area of the snapped polygon (rules::shoelaceSum)
+  bool frontFacing = true;
+  float depthBias = 0;  // the polygon's bias ("Depth Bias"), the same for every mode
+};
+// Clips `tri` (guard band `band` pixels), projects it, decides its facing and culls it, and
+// computes its depth bias as FILL does. False when nothing remains or it is culled; a
+// zero-area polygon is kept (back-facing, as the spec says), its edges and vertices still
+// drawable.
+bool windowPolygon(const ClipTriangle& tri, const RasterState& state, double band, WindowPolygon& out);
+
+// One segment between two projected vertices, set up as setupLine sets up a clipped line
+// (lines.cpp): the endpoints' weights refer to the original triangle's vertices ([2] is 0 for
+// a line primitive), `depthBias` is added to every fragment's depth before the clamp, and the
+// fragments have the given facing. False when it covers no pixel.
+bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterState& state, float depthBias,
+                  bool frontFacing, SetupLine& out);
+// One point at a projected vertex (points.cpp), its fragments with the vertex's weights, depth
+// bias added before the clamp. False when it covers no pixel.
+bool setupPointAt(const WindowVertex& v, float pointSize, const RasterState& state, float depthBias, bool frontFacing,
+                  SetupPoint* out);
+
+}  // namespace tessera::raster
