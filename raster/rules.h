@@ -230,4 +230,12 @@ bool isXMajor(int64_t dx, int64_t dy);
 // along the line" (0 at p_a, 1 at p_b), from fixed-point positions (exact products).
 double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry);
 
+// "Bresenham Line Segment Rasterization" (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT), the
+// diamond-exit rule, exactly (raster/diamond_exit.cpp): whether the segment from (ax, ay) to
+// (bx, by) (1/256 pixel) produces the fragment of pixel (px, py): the segment perturbed by
+// -(ε, ε²) meets the open diamond |x - x_f| + |y - y_f| < 1/2 around the pixel centre and its
+// perturbed end point is not inside it. Not yet used by a draw: VK_EXT_line_rasterization is
+// not offered.
+bool diamondExitProduces(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t px, int32_t py);
+
 }  // namespace tessera::raster::rules
