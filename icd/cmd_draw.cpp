@@ -54,6 +54,7 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
     s->raster.depthBiasSlopeFactor = r.depthBias[2];
   }
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s->raster.depthBiasEnable = r.depthBiasEnable;
+  if (g.isDynamic(VK_DYNAMIC_STATE_LINE_WIDTH)) s->raster.lineWidth = r.lineWidth;
   if (g.isDynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS)) std::memcpy(s->blendConstants, r.blendConstants, 16);
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS)) s->minDepthBounds = r.depthBounds[0], s->maxDepthBounds = r.depthBounds[1];
   if (g.isDynamic(VK_DYNAMIC_STATE_CULL_MODE)) s->raster.cullMode = r.cullMode;

@@ -322,7 +322,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.raster.depthBiasConstantFactor = rs->depthBiasConstantFactor;
     s.raster.depthBiasClamp = rs->depthBiasClamp;
     s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
-    g.lineWidth = rs->lineWidth;
+    s.raster.lineWidth = rs->lineWidth;
   }
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;

@@ -10,6 +10,7 @@
 #include "instance.h"
 #include "tessera/cpu_info.h"
 #include "tessera/log.h"
+#include "tessera/raster.h"
 #include "tessera/spirv_jit.h"
 #include "version.h"
 
@@ -150,12 +151,13 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxCullDistances = 8;
   l.maxCombinedClipAndCullDistances = 8;
   l.discreteQueuePriorities = 2;
-  l.pointSizeRange[0] = 1.0f;
-  l.pointSizeRange[1] = 1.0f;
-  l.lineWidthRange[0] = 1.0f;
-  l.lineWidthRange[1] = 1.0f;
-  l.pointSizeGranularity = 0.0f;
-  l.lineWidthGranularity = 0.0f;
+  // largePoints, wideLines: raster/points.cpp, raster/lines.cpp (include/tessera/raster.h).
+  l.pointSizeRange[0] = raster::kPointSizeRange[0];
+  l.pointSizeRange[1] = raster::kPointSizeRange[1];
+  l.lineWidthRange[0] = raster::kLineWidthRange[0];
+  l.lineWidthRange[1] = raster::kLineWidthRange[1];
+  l.pointSizeGranularity = raster::kPointLineGranularity;
+  l.lineWidthGranularity = raster::kPointLineGranularity;
   l.strictLines = VK_FALSE;
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 64;
@@ -338,6 +340,11 @@ FeatureSet supportedFeatures() {
   // bias, on both draw paths (raster/polygon_mode.cpp; tests/unit/raster/polygon_mode_test.cpp,
   // tests/api/draw_test.cpp against lavapipe).
   f.fillModeNonSolid = true;
+  // Points of PointSize up to 255 (squares centred on the vertex, PointCoord across them) and
+  // non-strict lines of any width up to 255, static or dynamic (raster/points.cpp,
+  // raster/lines.cpp; tests/unit/raster/points_lines_test.cpp, tests/api/draw_test.cpp).
+  f.largePoints = true;
+  f.wideLines = true;
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
   f.shaderTerminateInvocation = true;  // translator.cpp: OpTerminateInvocation ends the lane like OpKill

@@ -21,7 +21,6 @@ struct GraphicsPipelineState {
   uint32_t bindingStride[raster::kMaxVertexBindings] = {};
   VkViewport viewport{};
   VkRect2D scissor{};
-  float lineWidth = 1.0f;
   uint64_t dynamicMask = 0;  // bit dynamicStateBit(state) per dynamic state
   bool isDynamic(VkDynamicState s) const { return dynamicStateBit(s) >= 0 && (dynamicMask >> dynamicStateBit(s) & 1); }
 

@@ -1,5 +1,6 @@
 // setupLine and rasterizeLine (raster.h): clipping, projection, viewport transform and snapping
-// of a line segment, then "Basic Line Segment Rasterization" for strictLines = VK_FALSE, width 1.
+// of a line segment, then "Basic Line Segment Rasterization" for strictLines = VK_FALSE, of the
+// line width (wideLines: the same parallelogram with minor-axis edges lineWidth long).
 //
 // The rule: the non-strict PARALLELOGRAM, not Bresenham's diamond-exit rule. With strictLines
 // false the spec generates "the edges of the lines ... as a parallelogram surrounding the
@@ -47,8 +48,8 @@ namespace {
 int32_t floorToEven(int32_t v) { return v & ~1; }  // two's complement: also right for v < 0
 
 // The parallelogram of a (snapped, fixed-point) segment from a to b. Corners in order
-// a - m, b - m, b + m, a + m, with m half the width along the minor axis; edge k runs from
-// corner k to corner k + 1.
+// a - m, b - m, b + m, a + m, with m half the width along the minor axis (rules::lineHalfWidth);
+// edge k runs from corner k to corner k + 1.
 struct Parallelogram {
   int64_t ax, ay, bx, by;
   int64_t cx[4], cy[4];
@@ -62,13 +63,13 @@ struct Parallelogram {
 };
 
 // False for a zero-length segment, whose parallelogram has no area (it covers no sample).
-bool makeParallelogram(int64_t ax, int64_t ay, int64_t bx, int64_t by, Parallelogram& p) {
+bool makeParallelogram(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, Parallelogram& p) {
   if (ax == bx && ay == by) return false;
   p.ax = ax, p.ay = ay, p.bx = bx, p.by = by;
   const bool xMajor = rules::isXMajor(bx - ax, by - ay);
   // Edges 2 and 3 "are aligned to the minor axis and are centered on the endpoints of the line
   // ... and each is lineWidth long".
-  const int64_t mx = xMajor ? 0 : rules::kLineHalfWidth, my = xMajor ? rules::kLineHalfWidth : 0;
+  const int64_t mx = xMajor ? 0 : halfWidth, my = xMajor ? halfWidth : 0;
   const int64_t ex[4] = {ax, bx, bx, ax}, ey[4] = {ay, by, by, ay};
   const int sign[4] = {-1, -1, 1, 1};
   for (int k = 0; k < 4; ++k) {
@@ -226,8 +227,9 @@ bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterStat
       s.windowBary[e][i] = static_cast<float>(v.windowBary[i]);
     }
   }
+  s.width = rules::clampLineWidth(state.lineWidth);
   Parallelogram p;
-  if (!makeParallelogram(a.sx, a.sy, b.sx, b.sy, p)) return false;
+  if (!makeParallelogram(a.sx, a.sy, b.sx, b.sy, rules::lineHalfWidth(s.width), p)) return false;
 
   const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
   s.depthMin = depthRange.min;
@@ -282,7 +284,8 @@ void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink
   // The endpoints are on the sub-pixel grid already; snapping again recovers them exactly.
   Parallelogram p;
   if (!makeParallelogram(rules::snapToSubPixelGrid(line.x[0]), rules::snapToSubPixelGrid(line.y[0]),
-                         rules::snapToSubPixelGrid(line.x[1]), rules::snapToSubPixelGrid(line.y[1]), p))
+                         rules::snapToSubPixelGrid(line.x[1]), rules::snapToSubPixelGrid(line.y[1]),
+                         rules::lineHalfWidth(line.width), p))
     return;
 
   // Quads in the fixed order of rasterizeTriangle: rows top to bottom, left to right.

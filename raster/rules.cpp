@@ -60,6 +60,13 @@ float clampPointSize(float size) {
   return std::min(size, kPointSizeMax);
 }
 
+float clampLineWidth(float width) {
+  if (!(width >= kLineWidthRange[0])) return kLineWidthRange[0];  // also NaN
+  return std::min(width, kLineWidthRange[1]);
+}
+
+int64_t lineHalfWidth(float width) { return snapToSubPixelGrid(double{width} / 2); }
+
 float pointSpriteCoord(double sampleCoord, double vertexCoord, float size) {
   return static_cast<float>(0.5 + (sampleCoord - vertexCoord) / size);
 }

@@ -204,8 +204,8 @@ inline PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples) {
 }
 
 // ---- Points ("Points", "Basic Point Rasterization").
-// pointSizeRange as Tessera reports it (icd/physical_device.cpp: [1, 1], no largePoints).
-inline constexpr float kPointSizeMin = 1.0f, kPointSizeMax = 1.0f;
+// pointSizeRange as Tessera reports it (raster.h: kPointSizeRange).
+inline constexpr float kPointSizeMin = kPointSizeRange[0], kPointSizeMax = kPointSizeRange[1];
 // "clamped to the implementation-dependent point size range"; "If an unsupported size is
 // requested, the nearest supported size is used instead". A non-finite size (the value "must be
 // greater than zero") also gets the nearest supported one, kPointSizeMin.
@@ -216,8 +216,12 @@ float clampPointSize(float size);
 float pointSpriteCoord(double sampleCoord, double vertexCoord, float size);
 
 // ---- Lines ("Basic Line Segment Rasterization").
-// lineWidthRange as Tessera reports it: [1, 1] (no wideLines). Half the width, fixed point.
-inline constexpr int64_t kLineHalfWidth = kSubPixelOne / 2;
+// "Line Segments": "If an unsupported width is requested, the nearest supported width is used
+// instead": the width clamped to lineWidthRange (raster.h: kLineWidthRange); NaN gives 1.
+float clampLineWidth(float width);
+// Half a (clamped) width on the sub-pixel grid, fixed point: the distance of the
+// parallelogram's long edges from the line along the minor axis. 128 for width 1.
+int64_t lineHalfWidth(float width);
 // The non-strict parallelogram's major axis: "the axis in which there is the greatest distance
 // between the line start and end points. If the difference is equal in both directions then
 // the X axis is chosen as the major axis."
@@ -225,5 +229,13 @@ bool isXMajor(int64_t dx, int64_t dy);
 // t = ((p_r - p_a) . (p_b - p_a)) / ||p_b - p_a||^2: "the normalized distance of the fragment
 // along the line" (0 at p_a, 1 at p_b), from fixed-point positions (exact products).
 double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry);
+
+// "Bresenham Line Segment Rasterization" (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT), the
+// diamond-exit rule, exactly (raster/diamond_exit.cpp): whether the segment from (ax, ay) to
+// (bx, by) (1/256 pixel) produces the fragment of pixel (px, py): the segment perturbed by
+// -(ε, ε²) meets the open diamond |x - x_f| + |y - y_f| < 1/2 around the pixel centre and its
+// perturbed end point is not inside it. Not yet used by a draw: VK_EXT_line_rasterization is
+// not offered.
+bool diamondExitProduces(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t px, int32_t py);
 
 }  // namespace tessera::raster::rules

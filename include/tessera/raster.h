@@ -56,6 +56,9 @@ struct RasterState {
   bool depthRangeUnrestricted = false;
   bool depthBiasEnable = false;
   float depthBiasConstantFactor = 0, depthBiasClamp = 0, depthBiasSlopeFactor = 0;
+  // The line width ("Line Segments": the pipeline's lineWidth or vkCmdSetLineWidth), also that
+  // of a polygon's edges in polygon mode LINE.
+  float lineWidth = 1.0f;
   // Format of the depth attachment, for the depth bias unit r ("Depth Bias"): UNORM formats use
   // 2^-bits, float formats the exponent of the primitive's maximum depth; UNDEFINED: none.
   VkFormat depthFormat = VK_FORMAT_UNDEFINED;
@@ -153,8 +156,13 @@ void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSin
 namespace tessera::raster {
 
 // ---- Points and lines ------------------------------------------------------------------------
-// Tessera reports pointSizeRange = lineWidthRange = [1, 1] and strictLines = false (no
-// wideLines, no largePoints), so points are 1x1 squares and lines 1 pixel wide.
+// pointSizeRange and lineWidthRange as Tessera reports them (largePoints, wideLines; lavapipe's
+// maxima), and their granularity: a size or width is used with its half snapped to the 1/256
+// sub-pixel grid, so every multiple of 1/128 in the range is drawn exactly. strictLines is false:
+// lines are the non-strict parallelograms of "Basic Line Segment Rasterization".
+inline constexpr float kPointSizeRange[2] = {1.0f, 255.0f};
+inline constexpr float kLineWidthRange[2] = {1.0f, 255.0f};
+inline constexpr float kPointLineGranularity = 1.0f / 128;
 
 // A point ready to rasterize, after clipping, perspective division and the viewport transform.
 // Tessera reports pointClippingBehavior ALL_CLIP_PLANES, so a point whose vertex lies outside
@@ -203,14 +211,15 @@ struct SetupLine {
   bool frontFacing = true;
   // The range each fragment's interpolated depth is clamped to, as SetupTriangle's.
   float depthMin, depthMax;
+  float width = 1;  // RasterState::lineWidth clamped to lineWidthRange (rules::clampLineWidth)
   Rect bounds;  // every pixel with a sample location in the parallelogram's bounding box
   uint32_t samples = 1;  // RasterState::samples
   bool sampleWeights = false;  // RasterState::sampleWeights
 };
 uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
 // Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
-// the parallelogram, its edges on the polygon tie-break rule; raster/lines.cpp says why not
-// Bresenham's diamond-exit rule), width 1.
+// the parallelogram, its minor-axis edges `width` long, its edges on the polygon tie-break
+// rule; raster/lines.cpp says why not Bresenham's diamond-exit rule).
 // Weights: baryPersp/baryLinear (and centroidPersp/centroidLinear) hold the two original
 // endpoints' weights in [0] and [1], [2] = 0; z (and sampleZ at each sample) interpolated
 // along the segment. With 4 samples the parallelogram is tested at each sample location.

@@ -45,9 +45,9 @@ TEST(BadInput, UnsupportedFeatureOrExtensionIsRefused) {
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
   VkPhysicalDeviceFeatures supported;
   vkGetPhysicalDeviceFeatures(p.physicalDevice, &supported);
-  ASSERT_FALSE(supported.wideLines);  // no wide lines: asking for them must fail
+  ASSERT_FALSE(supported.sparseBinding);  // no sparse resources: asking for them must fail
   VkPhysicalDeviceFeatures want{};
-  want.wideLines = VK_TRUE;
+  want.sparseBinding = VK_TRUE;
   VkDeviceCreateInfo dci = oneQueue(nullptr, &qci);
   dci.pEnabledFeatures = &want;
   VkDevice dev = VK_NULL_HANDLE;

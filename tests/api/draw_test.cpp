@@ -30,6 +30,7 @@ constexpr uint32_t kSize = 64;
 struct Vertex {
   float pos[3];
   float color[4];
+  float pointSize = 1.0f;  // read by draw_point_size.vert only
 };
 
 struct Scene {
@@ -43,6 +44,13 @@ struct Scene {
   // "Polygon Mode" (LINE and POINT need fillModeNonSolid) and "Culling".
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  // "Line Segments": the pipeline's lineWidth, or with dynamicLineWidth vkCmdSetLineWidth's
+  // (the pipeline's is then 1). Widths other than 1 need wideLines.
+  float lineWidth = 1.0f;
+  bool dynamicLineWidth = false;
+  // draw_point_size_vert writes Vertex::pointSize to PointSize (largePoints past 1).
+  const char* vertexShader = "draw_basic_vert";
+  bool largePoints = false;
 };
 
 // Renders `scene` on `pd`; returns kSize x kSize RGBA8 pixels (empty on failure). `occlusion`,
@@ -56,6 +64,14 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   vkGetPhysicalDeviceFeatures(pd, &supported);
   enabled.occlusionQueryPrecise = supported.occlusionQueryPrecise;
   enabled.sampleRateShading = scene.sampleShading;
+  if (scene.lineWidth != 1.0f) {
+    EXPECT_TRUE(supported.wideLines);
+    enabled.wideLines = VK_TRUE;
+  }
+  if (scene.largePoints) {
+    EXPECT_TRUE(supported.largePoints);
+    enabled.largePoints = VK_TRUE;
+  }
   if (scene.polygonMode != VK_POLYGON_MODE_FILL) {
     EXPECT_TRUE(supported.fillModeNonSolid);
     enabled.fillModeNonSolid = VK_TRUE;
@@ -118,7 +134,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   std::memcpy(vbMap, scene.vertices.data(), vertexBytes);
   std::memcpy(ibMap, indices, sizeof(indices));
 
-  std::vector<uint32_t> vsCode = loadCorpusShader("draw_basic_vert"), fsCode = loadCorpusShader(scene.fragmentShader);
+  std::vector<uint32_t> vsCode = loadCorpusShader(scene.vertexShader), fsCode = loadCorpusShader(scene.fragmentShader);
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   VkShaderModule vs, fs;
   smci.codeSize = vsCode.size() * 4;
@@ -135,9 +151,12 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
   VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
-  VkVertexInputAttributeDescription attrs[2] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                                                {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 12}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, nullptr, 0, 1, &binding, 2, attrs};
+  VkVertexInputAttributeDescription attrs[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 12},
+                                                {2, 0, VK_FORMAT_R32_SFLOAT, 28}};
+  const uint32_t attributeCount = std::string(scene.vertexShader) == "draw_point_size_vert" ? 3 : 2;
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, nullptr, 0, 1, &binding,
+                                          attributeCount, attrs};
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   ia.topology = scene.topology;
   VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
@@ -145,7 +164,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   rs.polygonMode = scene.polygonMode;
   rs.cullMode = scene.cullMode;
-  rs.lineWidth = 1.0f;
+  rs.lineWidth = scene.dynamicLineWidth ? 1.0f : scene.lineWidth;
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = scene.samples;
   ms.sampleShadingEnable = scene.sampleShading;
@@ -165,8 +184,9 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   cb.attachmentCount = 1;
   cb.pAttachments = &blend;
-  VkDynamicState dynamics[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-  VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0, 2, dynamics};
+  VkDynamicState dynamics[3] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_LINE_WIDTH};
+  VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0,
+                                       scene.dynamicLineWidth ? 3u : 2u, dynamics};
   const VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &colorFormat,
                                           VK_FORMAT_D32_SFLOAT, VK_FORMAT_UNDEFINED};
@@ -248,6 +268,7 @@ std::vector<uint8_t> renderScene(VkPhysicalDevice pd, const Scene& scene, uint64
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  if (scene.dynamicLineWidth) vkCmdSetLineWidth(cmd, scene.lineWidth);
   VkDeviceSize zero = 0;
   vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);
   vkCmdBindIndexBuffer(cmd, ib, 0, VK_INDEX_TYPE_UINT16);
@@ -502,6 +523,56 @@ TEST(Draw, PolygonModePointMatchesLavapipe) {
   compareWithLavapipe(scene, 30, 0, 0, 0);
   scene.cullMode = VK_CULL_MODE_BACK_BIT;  // culled before the mode applies: half the points
   compareWithLavapipe(scene, 15, 0, 0, 0);
+}
+
+TEST(Draw, LargePointsWithPointSizeAndPointCoordMatchLavapipe) {
+  // "Basic Point Rasterization" with largePoints: each point is a square of the PointSize the
+  // vertex stage writes (draw_point_size.vert), centred on the vertex, and PointCoord runs from
+  // 0 to 1 across it (draw_point_coord.frag writes it as red and green). Centres and sizes keep
+  // the squares' edges off the pixel centres, so both drivers cover the same pixels; PointCoord
+  // may differ by the 8-bit rounding.
+  Scene scene;
+  scene.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  scene.indexedFirstSix = false;
+  scene.blend = false;
+  scene.largePoints = true;
+  scene.vertexShader = "draw_point_size_vert";
+  scene.fragmentShader = "draw_point_coord_frag";
+  const float sizes[] = {1.0f, 2.5f, 3.0f, 4.75f, 7.0f, 9.5f, 12.25f, 16.0f};
+  for (int i = 0; i < 8; ++i) {
+    const float x = -0.8f + 0.21f * float(i) + 0.0031f, y = -0.7f + 0.17f * float((i * 3) % 8) + 0.0047f;
+    scene.vertices.push_back({{x, y, 0.4f}, {0, 0, 1, 1}, sizes[i]});
+  }
+  compareWithLavapipe(scene, 300, 0, 0, 0);
+  // One 40-pixel point, 1600 pixels of PointCoord.
+  Scene big = scene;
+  big.vertices = {{{0.03f, -0.02f, 0.4f}, {0, 0, 1, 1}, 40.0f}};
+  compareWithLavapipe(big, 1500, 0, 0, 0);
+}
+
+TEST(Draw, WideLinesStaticAndDynamicMatchLavapipe) {
+  // "Basic Line Segment Rasterization" with wideLines: horizontal and vertical lines of widths
+  // 1 to 7.5, where Tessera's non-strict parallelogram and lavapipe's rectangle are the same
+  // region; endpoints and edges off the pixel centres, so no tie decides.
+  Scene lines;
+  lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  lines.indexedFirstSix = false;
+  lines.blend = false;
+  for (int i = 0; i < 4; ++i) {
+    const float c = -0.71f + 0.43f * float(i) + 0.003f;
+    lines.vertices.push_back({{-0.87f, c, 0.5f}, {1, 0, 0, 1}});  // horizontal: red to green
+    lines.vertices.push_back({{0.79f, c, 0.5f}, {0, 1, 0, 1}});
+    lines.vertices.push_back({{c + 0.011f, -0.91f, 0.5f}, {0, 0, 1, 1}});  // vertical, crossing them
+    lines.vertices.push_back({{c + 0.011f, 0.88f, 0.3f}, {1, 1, 1, 1}});
+  }
+  for (const float width : {3.0f, 5.5f, 7.5f}) {
+    SCOPED_TRACE(width);
+    lines.lineWidth = width;
+    lines.dynamicLineWidth = false;
+    compareWithLavapipe(lines, uint32_t(250 * width), 0, 0, 0);
+    lines.dynamicLineWidth = true;  // vkCmdSetLineWidth, the pipeline's lineWidth 1
+    compareWithLavapipe(lines, uint32_t(250 * width), 0, 0, 0);
+  }
 }
 
 }  // namespace

@@ -102,10 +102,12 @@ TEST(RasterPoints, BasicPointRasterization_PointCoord) {
   EXPECT_EQ(c.coverage, 1u << 1);
   EXPECT_FLOAT_EQ(c.pointCoord[1][0], 0.5f);
   EXPECT_FLOAT_EQ(c.pointCoord[1][1], 0.5f);
-  // "clamped to the implementation-dependent point size range": [1, 1].
+  // "clamped to the implementation-dependent point size range": [1, 255] (largePoints). Size 4
+  // centred on (3.5, 2.5) is [1.5, 5.5) x [0.5, 4.5): 4 x 4 pixels; 300 is clamped to 255.
   const DrawnPoint big = drawPoint(s, {3.5, 2.5, 0.5, 1}, 4.0f);
-  EXPECT_EQ(big.setup.size, 1.0f);
-  EXPECT_EQ(pixels(big.raster), (PixelSet{{3, 2}}));
+  EXPECT_EQ(big.setup.size, 4.0f);
+  EXPECT_EQ(pixels(big.raster).size(), 16u);
+  EXPECT_EQ(drawPoint(s, {3.5, 2.5, 0.5, 1}, 300.0f).setup.size, 255.0f);
 }
 
 TEST(RasterPoints, PrimitiveClipping_PointsAreKeptOrDiscardedWhole) {

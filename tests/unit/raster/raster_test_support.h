@@ -267,9 +267,12 @@ inline Raster rasterizeLines(const std::vector<ClipLine>& lines, const RasterSta
 // |dx| >= |dy|), split along a diagonal into two triangles; the sample at (sx, sy) (1/256
 // pixel) is covered when the perturbed-point oracle puts it in either triangle (the polygon
 // tie-breaking rule).
-inline bool oracleLineCoversAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t sx, int64_t sy) {
+// `halfWidth` (1/256 pixel): half the line width, for wide lines ("Wide Lines": the minor-axis
+// edges are lineWidth long).
+inline bool oracleLineCoversAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t sx, int64_t sy,
+                               int64_t halfWidth = 128) {
   const bool xMajor = std::llabs(bx - ax) >= std::llabs(by - ay);
-  const int64_t mx = xMajor ? 0 : 128, my = xMajor ? 128 : 0;
+  const int64_t mx = xMajor ? 0 : halfWidth, my = xMajor ? halfWidth : 0;
   const int64_t cx[4] = {ax - mx, bx - mx, bx + mx, ax + mx}, cy[4] = {ay - my, by - my, by + my, ay + my};
   const int64_t t1x[3] = {cx[0], cx[1], cx[2]}, t1y[3] = {cy[0], cy[1], cy[2]};
   const int64_t t2x[3] = {cx[0], cx[2], cx[3]}, t2y[3] = {cy[0], cy[2], cy[3]};
@@ -277,8 +280,8 @@ inline bool oracleLineCoversAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, i
 }
 
 // The same at the centre of pixel (px, py).
-inline bool oracleLineCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int px, int py) {
-  return oracleLineCoversAt(ax, ay, bx, by, int64_t(px) * 256 + 128, int64_t(py) * 256 + 128);
+inline bool oracleLineCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int px, int py, int64_t halfWidth = 128) {
+  return oracleLineCoversAt(ax, ay, bx, by, int64_t(px) * 256 + 128, int64_t(py) * 256 + 128, halfWidth);
 }
 
 }  // namespace tessera::raster::test
