@@ -21,6 +21,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "simple_pipeline.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -57,43 +58,7 @@ Pipelines createPipelines(VkDevice dev, TestDevice& device) {
   p.modules[2] = device.createShaderModule(loadCorpusShader("saxpy"));
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   vkCreatePipelineLayout(dev, &plci, nullptr, &p.graphicsLayout);
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, p.modules[0], "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, p.modules[1], "main",
-       nullptr}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1,
-                                       nullptr};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.polygonMode = VK_POLYGON_MODE_FILL;
-  rs.cullMode = VK_CULL_MODE_NONE;
-  rs.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-  VkPipelineColorBlendAttachmentState blend{};
-  blend.colorWriteMask = 0xF;
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-  cb.attachmentCount = 1;
-  cb.pAttachments = &blend;
-  const VkDynamicState scissorState = VK_DYNAMIC_STATE_SCISSOR;
-  VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0, 1, &scissorState};
-  const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
-  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vi;
-  gpci.pInputAssemblyState = &ia;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &rs;
-  gpci.pMultisampleState = &ms;
-  gpci.pColorBlendState = &cb;
-  gpci.pDynamicState = &dyn;
-  gpci.layout = p.graphicsLayout;
-  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &p.graphics), VK_SUCCESS);
+  p.graphics = createSimplePipeline(dev, {p.modules[0], p.modules[1], p.graphicsLayout, kSize, kSize});
 
   const VkDescriptorSetLayoutBinding bindings[2] = {
       {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},

@@ -19,6 +19,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "simple_pipeline.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -38,46 +39,6 @@ struct ComputePush {  // the template's data
 };
 
 float xValue(uint32_t which, uint32_t i) { return float((which + 1) * 100 + i); }
-
-VkPipeline graphicsPipeline(VkDevice dev, VkPipelineLayout layout, VkShaderModule vs, VkShaderModule fs) {
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kWidth), float(kColumn), 0, 1};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, nullptr};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.polygonMode = VK_POLYGON_MODE_FILL;
-  rs.cullMode = VK_CULL_MODE_NONE;
-  rs.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-  VkPipelineColorBlendAttachmentState blend{};
-  blend.colorWriteMask = 0xF;
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-  cb.attachmentCount = 1;
-  cb.pAttachments = &blend;
-  const VkDynamicState scissorState = VK_DYNAMIC_STATE_SCISSOR;
-  VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0, 1, &scissorState};
-  const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
-  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vi;
-  gpci.pInputAssemblyState = &ia;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &rs;
-  gpci.pMultisampleState = &ms;
-  gpci.pColorBlendState = &cb;
-  gpci.pDynamicState = &dyn;
-  gpci.layout = layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
-  return pipeline;
-}
 
 Results run(VkPhysicalDevice pd) {
   VkPhysicalDevicePushDescriptorPropertiesKHR pushProps{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
@@ -160,7 +121,7 @@ Results run(VkPhysicalDevice pd) {
   vkCreatePipelineLayout(dev, &gplci, nullptr, &graphicsLayout);
   const VkShaderModule vs = device.createShaderModule(loadCorpusShader("fullscreen_vert"));
   const VkShaderModule fs = device.createShaderModule(loadCorpusShader("push_descriptor_frag"));
-  const VkPipeline graphics = graphicsPipeline(dev, graphicsLayout, vs, fs);
+  const VkPipeline graphics = createSimplePipeline(dev, {vs, fs, graphicsLayout, kWidth, kColumn});
   const VkDescriptorUpdateTemplateEntry bEntry{1, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, sizeof(VkDescriptorBufferInfo)};
   tci.descriptorUpdateEntryCount = 1;
   tci.pDescriptorUpdateEntries = &bEntry;

@@ -1,0 +1,22 @@
+// The graphics pipeline most scene tests draw with, written once: a vertex and a fragment
+// stage without vertex input, one viewport over the whole target, a dynamic scissor, no
+// culling, one colour attachment written in full, dynamic rendering. Tests that need other
+// state build their own create info.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+namespace tessera_test {
+
+struct SimplePipeline {
+  VkShaderModule vertex = VK_NULL_HANDLE, fragment = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  uint32_t width = 0, height = 0;  // the viewport
+  VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+};
+
+// VK_NULL_HANDLE (and a failed expectation) when creation fails.
+VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc);
+
+}  // namespace tessera_test
