@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "bare_device.h"
 #include "compute_fixture.h"
 #include "dual_driver.h"
 #include "simple_pipeline.h"
@@ -353,6 +354,104 @@ TEST(PushDescriptor, LayoutSupportFollowsMaxPushDescriptors) {
     vkGetDescriptorSetLayoutSupport(device.dev, &ci, &support);
     EXPECT_EQ(support.supported, count <= pushProps.maxPushDescriptors ? VK_TRUE : VK_FALSE) << count;
   }
+}
+
+// "vkDestroyDescriptorSetLayout": a set layout may be destroyed once the pipeline layouts made
+// with it exist, and the pipeline layout stays usable, so a push must not read the destroyed
+// layout (Tessera's pipeline layout holds a reference to its push set layout). Without layers:
+// the validation layer of Debian 12 (1.3.239) crashes in vkCmdPushDescriptorSetWithTemplateKHR
+// and vkCmdPushDescriptorSetKHR on this valid sequence. A new layout of the same size is made in
+// between, so that a driver reading freed memory would most likely find that one (bindings 5
+// and 7) and write nothing where the shader reads.
+TEST(PushDescriptorWithoutLayers, TheSetLayoutMayBeDestroyedBeforeThePush) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "needs Tessera without layers";
+  BareDevice bare({}, {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME});
+  ASSERT_NE(bare.device, VK_NULL_HANDLE);
+  const VkDevice dev = bare.device;
+  auto push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR"));
+  ASSERT_NE(push, nullptr);
+  VkDescriptorSetLayoutBinding bindings[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr,
+                                        VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, 2, bindings};
+  VkDescriptorSetLayout setLayout, other;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout), VK_SUCCESS);
+  const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout, 1, &range};
+  VkPipelineLayout layout;
+  ASSERT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
+  vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
+  bindings[0].binding = 5;
+  bindings[1].binding = 7;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &other), VK_SUCCESS);
+
+  const std::vector<uint32_t> code = loadCorpusShader("saxpy");
+  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, code.size() * 4, code.data()};
+  VkShaderModule module;
+  ASSERT_EQ(vkCreateShaderModule(dev, &smci, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+  cpci.layout = layout;
+  VkPipeline pipeline;
+  ASSERT_EQ(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), VK_SUCCESS);
+
+  VkBuffer buffers[2];
+  VkDeviceMemory memories[2];
+  float* data[2];
+  for (int b = 0; b < 2; ++b) {
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = kN * 4;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    ASSERT_EQ(vkCreateBuffer(dev, &bci, nullptr, &buffers[b]), VK_SUCCESS);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, buffers[b], &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, 0};  // the one memory type
+    ASSERT_EQ(vkAllocateMemory(dev, &mai, nullptr, &memories[b]), VK_SUCCESS);
+    ASSERT_EQ(vkBindBufferMemory(dev, buffers[b], memories[b], 0), VK_SUCCESS);
+    void* p;
+    ASSERT_EQ(vkMapMemory(dev, memories[b], 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+    data[b] = static_cast<float*>(p);
+  }
+  for (uint32_t i = 0; i < kN; ++i) {
+    data[0][i] = float(i);
+    data[1][i] = 1.0f;
+  }
+  VkCommandPoolCreateInfo cpoolci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool pool;
+  ASSERT_EQ(vkCreateCommandPool(dev, &cpoolci, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cmd;
+  ASSERT_EQ(vkAllocateCommandBuffers(dev, &cbai, &cmd), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cmd, &bi);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  const VkDescriptorBufferInfo infos[2] = {{buffers[0], 0, VK_WHOLE_SIZE}, {buffers[1], 0, VK_WHOLE_SIZE}};
+  const VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, VK_NULL_HANDLE, 0, 0, 2,
+                               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, infos};
+  push(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &w);
+  const struct {
+    float a;
+    uint32_t n;
+  } pc{3.0f, kN};
+  vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+  vkCmdDispatch(cmd, 1, 1, 1);
+  ASSERT_EQ(vkEndCommandBuffer(cmd), VK_SUCCESS);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cmd;
+  ASSERT_EQ(vkQueueSubmit(bare.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  ASSERT_EQ(vkQueueWaitIdle(bare.queue), VK_SUCCESS);
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(data[1][i], 3.0f * float(i) + 1.0f) << i;
+
+  vkDestroyCommandPool(dev, pool, nullptr);
+  for (int b = 0; b < 2; ++b) {
+    vkDestroyBuffer(dev, buffers[b], nullptr);
+    vkFreeMemory(dev, memories[b], nullptr);
+  }
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyShaderModule(dev, module, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  vkDestroyDescriptorSetLayout(dev, other, nullptr);
 }
 
 }  // namespace
