@@ -221,6 +221,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     }
     std::memcpy(t.controlInputComponents, g.tessControl->facts.inputComponents, sizeof(t.controlInputComponents));
     std::memcpy(t.evalOutputComponents, g.tessEval->facts.outputComponents, sizeof(t.evalOutputComponents));
+    t.evalClipDistances = uint8_t(g.tessEval->facts.clipDistances);
+    t.evalCullDistances = uint8_t(g.tessEval->facts.cullDistances);
     if (const auto* ts = info.pTessellationState) {
       t.patchControlPoints = ts->patchControlPoints;
       if (const auto* origin = findInChain<VkPipelineTessellationDomainOriginStateCreateInfo>(
@@ -239,6 +241,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   s.vertexShader = g.vertex->vertex;
   std::memcpy(s.vertexOutputComponents, g.vertex->facts.outputComponents, sizeof(s.vertexOutputComponents));
   s.vertexFetchedLocations = g.vertex->facts.fetchedLocations;
+  s.vertexClipDistances = uint8_t(g.vertex->facts.clipDistances);
+  s.vertexCullDistances = uint8_t(g.vertex->facts.cullDistances);
   if (g.geometry) {  // "Geometry Shading": between vertex shading and rasterization
     const jit::GraphicsFacts& f = g.geometry->facts;
     s.geometryShader = g.geometry->geometry;
@@ -249,6 +253,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     gi.invocations = f.geometry.invocations;
     gi.vertexWords = f.geometry.vertexWords;
     gi.writesLayer = f.geometry.writesLayer;
+    gi.clipDistances = uint8_t(f.clipDistances);
+    gi.cullDistances = uint8_t(f.cullDistances);
     std::memcpy(gi.inputComponents, f.inputComponents, sizeof(gi.inputComponents));
     std::memcpy(gi.outputComponents, f.outputComponents, sizeof(gi.outputComponents));
   }
@@ -271,6 +277,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.directColorLocations = f.directColorLocations;
     std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);
     s.fragment.directSamples = f.directSamples;
+    s.fragment.clipDistances = uint8_t(f.clipDistances);
+    s.fragment.cullDistances = uint8_t(f.cullDistances);
   }
 
   if (const auto* vi = info.pVertexInputState) {

@@ -340,6 +340,13 @@ FeatureSet supportedFeatures() {
   // bias, on both draw paths (raster/polygon_mode.cpp; tests/unit/raster/polygon_mode_test.cpp,
   // tests/api/draw_test.cpp against lavapipe).
   f.fillModeNonSolid = true;
+  // Client-defined clip half-spaces and cull distances from the last pre-rasterization stage
+  // (vertex, tessellation evaluation or geometry), interpolated to the fragment stage, on both
+  // draw paths (raster/clip.cpp clipTriangle/clipLine, culledByCullDistances,
+  // pointInsideClipDistances; tests/unit/raster/clip_test.cpp, tests/api/clip_distance_test.cpp
+  // against the spec and lavapipe through every stage).
+  f.shaderClipDistance = true;
+  f.shaderCullDistance = true;
   // Points of PointSize up to 255 (squares centred on the vertex, PointCoord across them) and
   // non-strict lines of any width up to 255, static or dynamic (raster/points.cpp,
   // raster/lines.cpp; tests/unit/raster/points_lines_test.cpp, tests/api/draw_test.cpp).

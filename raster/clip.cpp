@@ -55,20 +55,31 @@ ClipVertex intersect(const ClipVertex& in, double dIn, const ClipVertex& out, do
   return v;
 }
 
-// One Sutherland-Hodgman step: keeps the part of `poly` inside `plane`.
-void clipAgainst(const Plane& plane, ClipPolygon& poly) {
+// One Sutherland-Hodgman step: keeps the part of `poly` where distance(vertex) >= 0 (a plane
+// in clip coordinates, or a client-defined clip distance).
+template <typename Distance>
+void clipAgainst(const Distance& distance, ClipPolygon& poly) {
   ClipPolygon result;
   for (int i = 0; i < poly.count; ++i) {
     const ClipVertex& a = poly.vertex[i];
     const ClipVertex& b = poly.vertex[(i + 1) % poly.count];
-    const double da = plane.distance(a.position);
-    const double db = plane.distance(b.position);
+    const double da = distance(a);
+    const double db = distance(b);
     if (da >= 0) result.vertex[result.count++] = a;
     if ((da >= 0) != (db >= 0)) {
       result.vertex[result.count++] = da >= 0 ? intersect(a, da, b, db) : intersect(b, db, a, da);
     }
   }
   poly = result;
+}
+
+// A client-defined clip distance at a point with weights `bary` of the original vertices. An
+// original vertex (weights 1, 0, 0) gets its own value exactly, NaN included.
+double userDistance(const double bary[3], const double d[3]) {
+  double sum = 0;
+  for (int k = 0; k < 3; ++k)
+    if (bary[k] != 0) sum += bary[k] * d[k];
+  return sum;
 }
 
 }  // namespace
@@ -90,6 +101,8 @@ bool triviallyInside(const ClipTriangle& tri, const RasterState& state) {
     if (clipZ && (z + nearW * w < 0 || -z + w < 0)) return false;
     if (hx * x + (ox + kGuardBand) * w < 0 || -hx * x + (kGuardBand - ox) * w < 0) return false;
     if (hy * y + (oy + kGuardBand) * w < 0 || -hy * y + (kGuardBand - oy) * w < 0) return false;
+    for (uint32_t p = 0; p < tri.clipDistances; ++p)
+      if (tri.clipDistance[i][p] < 0) return false;
   }
   return true;
 }
@@ -115,19 +128,27 @@ bool clipTriangleToBand(const ClipTriangle& tri, const RasterState& state, doubl
     for (int k = 0; k < 3; ++k) out.vertex[i].bary[k] = i == k ? 1.0 : 0.0;
   }
 
-  Plane planes[7];
-  const int planeCount = buildPlanes(state, band, planes);
-  for (int p = 0; p < planeCount; ++p) {
+  // Against one half-space: false when nothing remains.
+  auto clip = [&](const auto& distance) {
     int outside = 0;
-    for (int i = 0; i < out.count; ++i) {
-      outside += planes[p].distance(out.vertex[i].position) < 0;
-    }
-    if (outside == 0) continue;  // the common case: nothing to clip against this plane
-    if (outside == out.count) {  // entirely outside one half-space: nothing remains
+    for (int i = 0; i < out.count; ++i) outside += distance(out.vertex[i]) < 0;
+    if (outside == 0) return true;  // the common case: nothing to clip against this plane
+    if (outside == out.count) {     // entirely outside one half-space: nothing remains
       out.count = 0;
       return false;
     }
-    clipAgainst(planes[p], out);
+    clipAgainst(distance, out);
+    return true;
+  };
+  Plane planes[7];
+  const int planeCount = buildPlanes(state, band, planes);
+  for (int p = 0; p < planeCount; ++p)
+    if (!clip([&](const ClipVertex& v) { return planes[p].distance(v.position); })) return false;
+  // Client-defined half-spaces: a vertex's clip distance is the original vertices' distances
+  // weighted as its position is ("linearly interpolated across the primitive").
+  for (uint32_t p = 0; p < tri.clipDistances; ++p) {
+    const double d[3] = {tri.clipDistance[0][p], tri.clipDistance[1][p], tri.clipDistance[2][p]};
+    if (!clip([&](const ClipVertex& v) { return userDistance(v.bary, d); })) return false;
   }
   return out.count >= 3;
 }
@@ -144,12 +165,17 @@ bool clipLine(const ClipLine& line, const RasterState& state, ClipSegment& out) 
   Plane planes[7];
   const int planeCount = buildPlanes(state, kLineGuardBand, planes);
   double t0 = 0, t1 = 1;
-  for (int p = 0; p < planeCount; ++p) {
-    const double d0 = planes[p].distance(v[0]), d1 = planes[p].distance(v[1]);
-    if (d0 < 0 && d1 < 0) return false;  // entirely outside one half-space
+  auto bound = [&](double d0, double d1) {
+    if (d0 < 0 && d1 < 0) return false;            // entirely outside one half-space
     if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));  // enters the half-space at this t
     if (d1 < 0) t1 = std::min(t1, d0 / (d0 - d1));  // leaves it at this t
-  }
+    return true;
+  };
+  for (int p = 0; p < planeCount; ++p)
+    if (!bound(planes[p].distance(v[0]), planes[p].distance(v[1]))) return false;
+  // Client-defined half-spaces: each distance is linear along the segment, like the planes'.
+  for (uint32_t p = 0; p < line.clipDistances; ++p)
+    if (!bound(line.clipDistance[0][p], line.clipDistance[1][p])) return false;
   // A segment reduced to a point (or to nothing) has no length to rasterize.
   if (!(t0 < t1)) return false;
 
@@ -173,6 +199,25 @@ bool pointInsideClipVolume(const float position[4], const RasterState& state) {
   if (!(-w <= x && x <= w && -w <= y && y <= w)) return false;
   if (rules::clipsDepth(state) && !(-rules::nearPlaneWCoefficient(state) * w <= z && z <= w)) return false;
   return true;
+}
+
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+
+bool pointInsideClipDistances(const float* clipDistance, uint32_t count) {
+  for (uint32_t p = 0; p < count; ++p)
+    if (clipDistance[p] < 0) return false;
+  return true;
+}
+
+bool culledByCullDistances(const float* const* cullDistance, uint32_t vertexCount, uint32_t count) {
+  for (uint32_t p = 0; p < count; ++p) {
+    bool allNegative = true;
+    for (uint32_t v = 0; v < vertexCount; ++v) allNegative &= cullDistance[v][p] < 0;
+    if (allNegative) return true;
+  }
+  return false;
 }
 
 }  // namespace tessera::raster

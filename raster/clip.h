@@ -27,8 +27,9 @@ struct ClipVertex {
   double bary[3];
 };
 
-// 3 vertices, at most one more per clip plane (7 planes: w, near, far, 4 guard-band sides).
-inline constexpr int kMaxClipVertices = 3 + 7;
+// 3 vertices, at most one more per clip plane (7 planes: w, near, far, 4 guard-band sides;
+// then up to kMaxUserClipPlanes client-defined ones).
+inline constexpr int kMaxClipVertices = 3 + 7 + int(kMaxUserClipPlanes);
 
 struct ClipPolygon {
   ClipVertex vertex[kMaxClipVertices];
@@ -36,7 +37,7 @@ struct ClipPolygon {
 };
 
 // Clips `tri` to {w >= kMinClipW} ∩ {z_m <= z <= w when rules::clipsDepth} ∩ the guard band of
-// `state.viewport`. Returns false (and an empty polygon) when nothing remains. A triangle
+// `state.viewport` ∩ its client-defined half-spaces (tri.clipDistances). Returns false (and an empty polygon) when nothing remains. A triangle
 // inside every plane comes back unchanged, with identity barycentrics.
 bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);
 // Whether `tri` lies inside every half-space clipTriangle clips against (all coordinates finite):
@@ -67,8 +68,8 @@ struct ClipSegment {
   double bary[2][2];
 };
 
-// Clips `line` to the same half-spaces as clipTriangle (w, near/far when rules::clipsDepth)
-// with the line guard band. False when nothing, or a single point, remains.
+// Clips `line` to the same half-spaces as clipTriangle (w, near/far when rules::clipsDepth,
+// its clip distances) with the line guard band. False when nothing, or a single point, remains.
 bool clipLine(const ClipLine& line, const RasterState& state, ClipSegment& out);
 
 // VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES (what Tessera reports): "the primitive is discarded

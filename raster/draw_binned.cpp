@@ -145,6 +145,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       case Kind::Triangle: {
         ClipTriangle tri;
         for (int k = 0; k < 3; ++k) std::memcpy(tri.position[k], v.position(a->slots[k]), 16);
+        if (!userClipping(v, a->slots, 3, tri.clipDistances, tri.clipDistance)) break;
         // "Polygon Mode": the clipped, not culled polygon's edges as lines or vertices as
         // points, binned as such, each with the triangle's three slots.
         if (s.polygonMode == VK_POLYGON_MODE_LINE || s.polygonMode == VK_POLYGON_MODE_POINT) {
@@ -171,6 +172,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         ClipLine line;
         std::memcpy(line.position[0], v.position(a->slots[0]), 16);
         std::memcpy(line.position[1], v.position(a->slots[1]), 16);
+        if (!userClipping(v, a->slots, 2, line.clipDistances, line.clipDistance)) break;
         const size_t before = chunk.lines.size();
         setupLine(line, s.raster, chunk.lines);
         for (size_t k = before; k < chunk.lines.size(); ++k) {
@@ -181,6 +183,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       }
       case Kind::Point: {
         SetupPoint p;
+        if (!pointSurvivesUserClipping(v, a->slots[0])) break;
         if (!setupPoint(v.position(a->slots[0]), v.pointSize[a->slots[0]], s.raster, &p)) break;
         b.setup = uint32_t(chunk.points.size());
         chunk.points.push_back(p);

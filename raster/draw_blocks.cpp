@@ -324,6 +324,14 @@ void FragmentStage::prepareBlockInputs(uint32_t samples) {
       blockInputs_.push_back({word, v0, v1 - v0, v2 - v0, (interp == 1 ? 1u : 0u) + (centroid ? 2u : 0u)});
     }
   }
+  // ClipDistance and CullDistance inputs: perspective-correct, as FragmentStage::interpolate.
+  forEachDistanceInput([&](uint32_t inputWord, uint32_t vertexWord) {
+    float v0, v1, v2;
+    std::memcpy(&v0, &o0[vertexWord - 4], 4);
+    std::memcpy(&v1, &o1[vertexWord - 4], 4);
+    std::memcpy(&v2, &o2[vertexWord - 4], 4);
+    blockInputs_.push_back({inputWord * W, v0, v1 - v0, v2 - v0, 0u});
+  });
 }
 
 namespace {

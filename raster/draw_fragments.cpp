@@ -164,6 +164,7 @@ void FragmentStage::retarget(const DrawState& state) {
     needPerspective_ |= s_->fragment.inputInterpolation[l] == 0;
     needLinear_ |= s_->fragment.inputInterpolation[l] == 1;
   }
+  needPerspective_ |= s_->fragment.clipDistances || s_->fragment.cullDistances;  // forEachDistanceInput
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   // (With several samples the tests read each sample's depth, computed with the same weights.)
   needCentreDepth_ = testsEnabled_ || (s_->fragmentShader && (s_->fragment.fragCoordReads & 0xC));
@@ -212,13 +213,15 @@ void FragmentStage::retarget(const DrawState& state) {
   }
   const uint32_t W = s_->simdWidth;
   if (resize) {
-    inputs_.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+    inputs_.assign(abi::kFragmentInputWords * W, 0);
     outputs_.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
   } else {
     // A location the fragment shader reads and no vertex output feeds reads 0, as with a
     // fresh stage (the words of other locations are written before every batch).
     for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
       if (s_->fragment.inputComponents[l]) std::fill_n(&inputs_[size_t(l) * 4 * W], 4 * W, 0u);
+    if (s_->fragment.clipDistances || s_->fragment.cullDistances)
+      std::fill_n(&inputs_[size_t(abi::kFragmentDistanceWords) * W], 2 * abi::kMaxClipDistances * W, 0u);
   }
   // A second blend source the shader does not write is undefined ("Dual-Source Blending"):
   // zeros, so that both draw paths read the same words whatever ran before.
@@ -236,6 +239,7 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   ClipTriangle tri;
   const uint32_t slots[3] = {a, b, c};
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
+  if (!userClipping(vertices, slots, 3, tri.clipDistances, tri.clipDistance)) return;
   // "Polygon Mode": LINE and POINT draw the clipped, not culled polygon's edges or vertices.
   if (s_->polygonMode == VK_POLYGON_MODE_LINE) {
     std::vector<SetupLine> edges;
@@ -279,6 +283,8 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   ClipLine l;
   std::memcpy(l.position[0], vertices.position(a), 16);
   std::memcpy(l.position[1], vertices.position(b), 16);
+  const uint32_t ends[2] = {a, b};
+  if (!userClipping(vertices, ends, 2, l.clipDistances, l.clipDistance)) return;
   scratch.clear();
   setupLine(l, s_->raster, scratch);
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
@@ -303,6 +309,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
 
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
+  if (!pointSurvivesUserClipping(vertices, slot)) return;
   if (!setupPoint(vertices.position(slot), pointSize, s_->raster, &p)) return;
   const uint32_t slots[3] = {slot, slot, slot};
   setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
@@ -449,6 +456,14 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
       inputs_[(loc * 4 + comp) * W + lane] = word;
     }
   }
+  // ClipDistance and CullDistance inputs: "linearly interpolated across the primitive"
+  // (perspective-correct, as the other smooth inputs).
+  forEachDistanceInput([&](uint32_t inputWord, uint32_t vertexWord) {
+    const float v0 = asFloat(vertices_->words[size_t(slots_[0]) * vertices_->stride + vertexWord]);
+    const float v1 = asFloat(vertices_->words[size_t(slots_[1]) * vertices_->stride + vertexWord]);
+    const float v2 = asFloat(vertices_->words[size_t(slots_[2]) * vertices_->stride + vertexWord]);
+    inputs_[inputWord * W + lane] = asWord(pixel::interpolate(v0, v1, v2, persp[1], persp[2]));
+  });
 }
 
 // The per-sample tests of one sample ("Depth Bounds Test", "Stencil Test", "Depth Test" with

@@ -91,8 +91,9 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
   ShadedVertices& v = out.vertices;
   // Record word of each location the fragment stage reads (locations in increasing order).
   uint32_t locationWord[abi::kMaxInterfaceLocations] = {};
-  for (uint32_t l = 0, word = abi::kGeometryRecordHeader; l < abi::kMaxInterfaceLocations; ++l)
-    if (g.outputComponents[l]) locationWord[l] = word, word += 4;
+  uint32_t distanceWord = abi::kGeometryRecordHeader;  // then the clip and cull distances
+  for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
+    if (g.outputComponents[l]) locationWord[l] = distanceWord, distanceWord += 4;
   auto word = [&](uint32_t k, uint32_t w) { return records[(size_t(k) * g.vertexWords + w) * W + lane]; };
   const uint32_t firstSlot = uint32_t(v.words.size() / v.stride);
   std::vector<uint32_t>& primitiveIds = out.primitiveIdScratch;
@@ -105,6 +106,8 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
     for (uint32_t c = 0; c < 4; ++c) v.words[at + c] = word(k, abi::kGeometryPosition + c);
     for (size_t i = 0; i < v.locations.size(); ++i)
       for (uint32_t c = 0; c < 4; ++c) v.words[at + 4 + 4 * i + c] = word(k, locationWord[v.locations[i]] + c);
+    for (uint32_t d = 0; d < v.clipDistances + v.cullDistances; ++d)
+      v.words[at + v.distanceWord() + d] = word(k, distanceWord + d);
     if (g.outputTopology == 0 || keepsFeedbackPointSize(s)) {
       float size;
       const uint32_t bits = word(k, abi::kGeometryPointSize);
@@ -180,7 +183,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   v.locations.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (rasterizedOutputs(s)[l] && (s.fragment.inputComponents[l] || keepsFeedbackLocation(s, l))) v.locations.push_back(l);
-  v.stride = 4 + 4 * uint32_t(v.locations.size());
+  v.setLayout(g.clipDistances, g.cullDistances);
   v.words.clear();
   v.pointSize.clear();
   out.primitives.clear();
@@ -196,16 +199,18 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   if (lanes == 0) return;
 
   thread_local std::vector<uint32_t> inputs, records;
-  thread_local std::vector<float> position, pointSize;
+  thread_local std::vector<float> position, pointSize, distances;
   inputs.assign(size_t(abi::kMaxGeometryInputVertices) * abi::kMaxInterfaceLocations * 4 * W, 0);
   position.assign(size_t(abi::kMaxGeometryInputVertices) * 4 * W, 0.0f);
   pointSize.assign(size_t(abi::kMaxGeometryInputVertices) * W, 1.0f);
+  distances.assign(size_t(abi::kMaxGeometryInputVertices) * 2 * abi::kMaxClipDistances * W, 0.0f);
   records.resize(size_t(g.maxVertices) * g.vertexWords * W);
   abi::GeometryBatch batch{};
   batch.resources = s.resources;
   batch.inPosition = position.data();
   batch.inPointSize = pointSize.data();
   batch.inputs = inputs.data();
+  batch.inDistances = distances.data();
   batch.vertices = records.data();
   for (uint64_t first = 0; first < lanes; first += W) {
     const uint32_t active = uint32_t(std::min<uint64_t>(W, lanes - first));
@@ -225,6 +230,9 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
         for (size_t i = 0; i < in.locations.size(); ++i)
           for (uint32_t c = 0; c < 4; ++c)
             inputs[((k * abi::kMaxInterfaceLocations + in.locations[i]) * 4 + c) * W + lane] = o[4 * i + c];
+        float* d = &distances[k * 2 * abi::kMaxClipDistances * W + lane];
+        for (uint32_t i = 0; i < in.clipDistances; ++i) d[i * W] = in.clipDistance(slot)[i];
+        for (uint32_t i = 0; i < in.cullDistances; ++i) d[(abi::kMaxClipDistances + i) * W] = in.cullDistance(slot)[i];
       }
     }
     s.geometryShader(&batch);

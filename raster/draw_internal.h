@@ -10,19 +10,54 @@
 
 #include "tessera/draw.h"
 #include "tessera/format.h"
+#include "tessera/raster.h"
 
 namespace tessera::raster {
 
 // The vertex stage's results for one instance: per vertex (slot), 4 position words, then 4
-// words for each location in `locations` (the outputs the fragment stage reads).
+// words for each location in `locations` (the outputs the fragment stage reads), then
+// ClipDistance[0, clipDistances) and CullDistance[0, cullDistances) as the stage wrote them.
 struct ShadedVertices {
   std::vector<uint32_t> locations;
+  uint32_t clipDistances = 0, cullDistances = 0;
   uint32_t stride = 4;
   std::vector<uint32_t> words;
   std::vector<float> pointSize;  // per slot, when the topology is points
   const float* position(uint32_t slot) const { return reinterpret_cast<const float*>(&words[size_t(slot) * stride]); }
   const uint32_t* outputs(uint32_t slot) const { return &words[size_t(slot) * stride + 4]; }
+  // Where a slot's clip distances start, and its cull distances after them.
+  uint32_t distanceWord() const { return 4 + 4 * uint32_t(locations.size()); }
+  const float* clipDistance(uint32_t slot) const {
+    return reinterpret_cast<const float*>(&words[size_t(slot) * stride + distanceWord()]);
+  }
+  const float* cullDistance(uint32_t slot) const { return clipDistance(slot) + clipDistances; }
+  // Sets the layout: `locations` already chosen, then the distances.
+  void setLayout(uint32_t clip, uint32_t cull) {
+    clipDistances = clip, cullDistances = cull;
+    stride = 4 + 4 * uint32_t(locations.size()) + clip + cull;
+  }
 };
+
+// "Primitive Clipping" and "CullDistance" for one primitive of `v` with `n` vertices at `slots`:
+// false when its cull distances discard it; otherwise copies the clip distances into `clip`
+// (a ClipTriangle's or ClipLine's) and sets `count`.
+inline bool userClipping(const ShadedVertices& v, const uint32_t* slots, uint32_t n, uint32_t& count,
+                         float (*clip)[kMaxUserClipPlanes]) {
+  count = v.clipDistances;
+  if (v.cullDistances) {
+    const float* cull[3];
+    for (uint32_t k = 0; k < n; ++k) cull[k] = v.cullDistance(slots[k]);
+    if (culledByCullDistances(cull, n, v.cullDistances)) return false;
+  }
+  for (uint32_t k = 0; k < n && count; ++k) std::copy_n(v.clipDistance(slots[k]), count, clip[k]);
+  return true;
+}
+// The same for a point: kept whole or discarded whole (pointInsideClipDistances).
+inline bool pointSurvivesUserClipping(const ShadedVertices& v, uint32_t slot) {
+  const float* cull = v.cullDistance(slot);
+  if (v.cullDistances && culledByCullDistances(&cull, 1, v.cullDistances)) return false;
+  return pointInsideClipDistances(v.clipDistance(slot), v.clipDistances);
+}
 
 // Sizes `out` for `count` slots (locations, stride, zeroed words and point sizes).
 void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out);
@@ -295,6 +330,18 @@ class FragmentStage {
   // `centroidLocations` with the centroid weights).
   void interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
                    const float* centroidPersp, const float* centroidLinear);
+  // Calls f(input word, vertex word) for each ClipDistance and CullDistance element the fragment
+  // shader reads and the primitive's vertices carry: its word in FragmentBatch::inputs (times W)
+  // and in a shaded vertex (abi::kFragmentDistanceWords).
+  template <typename F>
+  void forEachDistanceInput(F&& f) const {
+    const uint32_t clip = std::min<uint32_t>(s_->fragment.clipDistances, vertices_->clipDistances);
+    const uint32_t cull = std::min<uint32_t>(s_->fragment.cullDistances, vertices_->cullDistances);
+    const uint32_t base = vertices_->distanceWord();
+    for (uint32_t d = 0; d < clip; ++d) f(abi::kFragmentDistanceWords + d, base + d);
+    for (uint32_t d = 0; d < cull; ++d)
+      f(abi::kFragmentDistanceWords + abi::kMaxClipDistances + d, base + vertices_->clipDistances + d);
+  }
   // Shades the batch's covered lanes and runs the per-sample operations on lanes.sampleBits.
   void runFragments(abi::FragmentBatch& fb, LaneState& lanes);
   // runFragments in two steps: the early per-fragment tests (false: nothing left to shade),

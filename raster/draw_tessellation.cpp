@@ -39,7 +39,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   v.locations.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (t.evalOutputComponents[l] && (next[l] || (!s.geometryShader && keepsFeedbackLocation(s, l)))) v.locations.push_back(l);
-  v.stride = 4 + 4 * uint32_t(v.locations.size());
+  v.setLayout(t.evalClipDistances, t.evalCullDistances);
   v.words.clear();
   v.pointSize.clear();
   out.primitives.clear();
@@ -83,6 +83,8 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
       input.pointSize[k] = in.pointSize.empty() ? 1.0f : in.pointSize[slot];
       const uint32_t* o = in.outputs(slot);
       for (size_t i = 0; i < in.locations.size(); ++i) std::memcpy(&input.vertex[k][in.locations[i] * 4], &o[4 * i], 16);
+      std::copy_n(in.clipDistance(slot), in.clipDistances, input.distances[k]);
+      std::copy_n(in.cullDistance(slot), in.cullDistances, input.distances[k] + abi::kMaxClipDistances);
     }
     // Levels a shader leaves unwritten are undefined: 0 here, which discards the patch.
     std::memset(output.tessLevelOuter, 0, sizeof(output.tessLevelOuter));
@@ -122,6 +124,9 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
         for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&words[comp], &position[comp * W + lane], 4);
         for (size_t k = 0; k < v.locations.size(); ++k)
           for (uint32_t comp = 0; comp < 4; ++comp) words[4 + 4 * k + comp] = outputs[(v.locations[k] * 4 + comp) * W + lane];
+        uint32_t* distances = words + v.distanceWord();
+        for (uint32_t d = 0; d < v.clipDistances; ++d) std::memcpy(&distances[d], &clip[d * W + lane], 4);
+        for (uint32_t d = 0; d < v.cullDistances; ++d) std::memcpy(&distances[v.clipDistances + d], &cull[d * W + lane], 4);
         v.pointSize[firstSlot + first + lane] = pointSize[lane];
       }
     }

@@ -153,7 +153,7 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (s.vertexOutputComponents[l] && (next[l] || (!hasPrimitiveStages(s) && keepsFeedbackLocation(s, l))))
       out.locations.push_back(l);
-  out.stride = 4 + 4 * uint32_t(out.locations.size());
+  out.setLayout(s.vertexClipDistances, s.vertexCullDistances);
   // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
   // vector's memory is reused as it is (a scene recycles them from draw to draw).
   requireDrawMemory(count, uint64_t(out.stride) * 4 + 4);
@@ -223,6 +223,9 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
       for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &position[comp * W + lane], 4);
       for (size_t k = 0; k < out.locations.size(); ++k)
         for (uint32_t comp = 0; comp < 4; ++comp) v[4 + 4 * k + comp] = outputs[(out.locations[k] * 4 + comp) * W + lane];
+      uint32_t* distances = v + out.distanceWord();
+      for (uint32_t d = 0; d < out.clipDistances; ++d) std::memcpy(&distances[d], &clip[d * W + lane], 4);
+      for (uint32_t d = 0; d < out.cullDistances; ++d) std::memcpy(&distances[out.clipDistances + d], &cull[d * W + lane], 4);
     }
   }
 }

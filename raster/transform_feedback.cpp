@@ -55,6 +55,12 @@ void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots) {
             std::memcpy(&word, &size, 4);
             break;
           }
+          case FeedbackOutput::Source::ClipDistance:
+            if (o.first + w < v_.clipDistances) std::memcpy(&word, &v_.clipDistance(slot)[o.first + w], 4);
+            break;
+          case FeedbackOutput::Source::CullDistance:
+            if (o.first + w < v_.cullDistances) std::memcpy(&word, &v_.cullDistance(slot)[o.first + w], 4);
+            break;
           case FeedbackOutput::Source::Location: {
             const uint32_t index = o.first + w;
             const uint32_t location = index / 4;

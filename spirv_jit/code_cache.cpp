@@ -375,7 +375,8 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
       const uint32_t iv = g.inputVertices;
       if ((iv != 1 && iv != 2 && iv != 3 && iv != 4 && iv != 6) || g.outputTopology > 2 || g.maxVertices == 0 ||
           g.maxVertices > kMaxGeometryOutputVertices || g.invocations == 0 || g.invocations > kMaxGeometryInvocations ||
-          g.vertexWords < abi::kGeometryRecordHeader || g.vertexWords > abi::kGeometryRecordHeader + 4 * abi::kMaxInterfaceLocations ||
+          g.vertexWords < abi::kGeometryRecordHeader ||
+          g.vertexWords > abi::kGeometryRecordHeader + 4 * abi::kMaxInterfaceLocations + abi::kMaxClipDistances ||
           (flags & ~7u) != 0)
         return false;
       g.writesPrimitiveId = flags & kWritesPrimitiveId;

@@ -22,7 +22,7 @@ constexpr uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeInt = 21, k
 constexpr uint32_t kDecorationBuiltIn = 11, kDecorationStream = 29, kDecorationLocation = 30,
                    kDecorationComponent = 31, kDecorationOffset = 35, kDecorationXfbBuffer = 36,
                    kDecorationXfbStride = 37;
-constexpr uint32_t kBuiltInPosition = 0, kBuiltInPointSize = 1;
+constexpr uint32_t kBuiltInPosition = 0, kBuiltInPointSize = 1, kBuiltInClipDistance = 3, kBuiltInCullDistance = 4;
 constexpr uint32_t kExecutionModeXfb = 11;
 constexpr uint32_t kStorageClassOutput = 3;
 constexpr uint32_t kNone = ~0u;
@@ -247,8 +247,13 @@ class Reader {
       else if (d.builtIn == kBuiltInPointSize) {
         add(FeedbackOutput::Source::PointSize, buffer, 0, 1, offset);
         out_.pointSize = true;
+      } else if (d.builtIn == kBuiltInClipDistance || d.builtIn == kBuiltInCullDistance) {
+        // Arrays of floats, element by element (the draw keeps at most maxClipDistances).
+        const auto source = d.builtIn == kBuiltInClipDistance ? FeedbackOutput::Source::ClipDistance
+                                                              : FeedbackOutput::Source::CullDistance;
+        add(source, buffer, 0, std::min(bytesOf(type) / 4, 8u), offset);
       } else {
-        out_.unsupportedOutputs = true;  // ClipDistance, CullDistance, ...: not kept by the draw
+        out_.unsupportedOutputs = true;  // other built-ins: not kept by the draw
       }
       return;
     }

@@ -54,7 +54,8 @@ void Translator::finishGeometryInterface() {
     geometryLocationWord_[l] = int32_t(words);
     words += 4;
   }
-  g.vertexWords = words;
+  // Then ClipDistance[0, clipDistances) and CullDistance[0, cullDistances).
+  g.vertexWords = words + facts_->clipDistances + facts_->cullDistances;
   for (const InterfaceLeaf& l : outputLeaves_) {
     g.writesPrimitiveId |= l.builtIn == int32_t(spv::BuiltIn::PrimitiveId);
     g.writesLayer |= l.builtIn == int32_t(spv::BuiltIn::Layer);
@@ -70,6 +71,7 @@ void Translator::loadGeometryInputs() {
   llvm::Value* inputs = batchField(offsetof(abi::GeometryBatch, inputs), ptrTy);
   llvm::Value* position = batchField(offsetof(abi::GeometryBatch, inPosition), ptrTy);
   llvm::Value* pointSize = batchField(offsetof(abi::GeometryBatch, inPointSize), ptrTy);
+  llvm::Value* distances = batchField(offsetof(abi::GeometryBatch, inDistances), ptrTy);
   storeInputLeaves([&](const InterfaceLeaf& l) -> llvm::Value* {
     llvm::Value* src = nullptr;
     switch (l.builtIn) {
@@ -85,8 +87,12 @@ void Translator::loadGeometryInputs() {
         src = B.CreateConstGEP1_32(B.getInt32Ty(), pointSize, l.vertex * W);
         break;
       case int32_t(spv::BuiltIn::ClipDistance):
-      case int32_t(spv::BuiltIn::CullDistance):
-        break;  // the draw loop keeps no clip or cull distances (shaderClipDistance is not offered): 0
+      case int32_t(spv::BuiltIn::CullDistance): {
+        if (l.builtInElement >= abi::kMaxClipDistances) break;  // beyond maxClipDistances: 0
+        const uint32_t d = l.builtInElement + (l.builtIn == int32_t(spv::BuiltIn::CullDistance) ? abi::kMaxClipDistances : 0);
+        src = B.CreateConstGEP1_32(B.getInt32Ty(), distances, (l.vertex * 2 * abi::kMaxClipDistances + d) * W);
+        break;
+      }
       default:
         fail("unsupported built-in " + std::to_string(l.builtIn) + " in a geometry shader's per-vertex input");
     }
@@ -140,7 +146,13 @@ void Translator::emitGeometryVertex() {
       case int32_t(spv::BuiltIn::PrimitiveId): at = abi::kGeometryPrimitiveId; break;
       case int32_t(spv::BuiltIn::Layer): at = abi::kGeometryLayer; break;
       case int32_t(spv::BuiltIn::ViewportIndex): at = abi::kGeometryViewportIndex; break;
-      default: break;  // ClipDistance, CullDistance: not kept by the draw loop
+      case int32_t(spv::BuiltIn::ClipDistance):
+        if (l.builtInElement < facts_->clipDistances) at = int32_t(g.vertexWords - facts_->clipDistances - facts_->cullDistances + l.builtInElement);
+        break;
+      case int32_t(spv::BuiltIn::CullDistance):
+        if (l.builtInElement < facts_->cullDistances) at = int32_t(g.vertexWords - facts_->cullDistances + l.builtInElement);
+        break;
+      default: break;
     }
     if (at >= 0 && uint32_t(at) < g.vertexWords) words[at] = outputLeafWords(l);
   }

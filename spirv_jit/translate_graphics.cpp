@@ -16,6 +16,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "tessera/shader_abi.h"
+#include "distance_use.h"
 #include "translator.h"
 
 namespace tessera::jit {
@@ -456,6 +457,14 @@ void Translator::collectInterface() {
                         spv::BuiltIn(*d.builtIn) == spv::BuiltIn::SamplePosition)) ||
          d.sample || hasSampleMember(module_, pt->element)))
       facts_->perSampleShading = true;
+    if (input && d.builtIn && stage_ == Stage::Fragment &&
+        (spv::BuiltIn(*d.builtIn) == spv::BuiltIn::ClipDistance || spv::BuiltIn(*d.builtIn) == spv::BuiltIn::CullDistance)) {
+      // The sizes the draw loop interpolates (abi::kFragmentDistanceWords).
+      const Type* array = module_.type(pt->element);
+      const uint32_t size = array && array->kind == TypeKind::Array ? array->count : 1;
+      if (size > abi::kMaxClipDistances) fail("a ClipDistance or CullDistance array larger than maxClipDistances");
+      (spv::BuiltIn(*d.builtIn) == spv::BuiltIn::ClipDistance ? facts_->clipDistances : facts_->cullDistances) = size;
+    }
     if (input && d.builtIn) continue;  // read through builtInValue
     if (input && stage_ == Stage::Geometry) {  // arrays of one element per input vertex
       collectGeometryInput(g, d, pt->element);
@@ -490,6 +499,8 @@ void Translator::collectInterface() {
         l.flat ? Interpolation::Flat : l.noPerspective ? Interpolation::NoPerspective : Interpolation::Smooth;
     if (l.centroid && !l.flat) facts_->centroidInputs |= 1u << l.location;
   }
+  // Only distances a function names count (glslang declares both in every gl_PerVertex).
+  const DistanceOutputUse distances = distanceOutputUse(module_, *entry_);
   for (const InterfaceLeaf& l : outputLeaves_) {
     switch (l.builtIn) {
       case -1:
@@ -498,10 +509,10 @@ void Translator::collectInterface() {
         break;
       case int32_t(spv::BuiltIn::PointSize): facts_->writesPointSize = true; break;
       case int32_t(spv::BuiltIn::ClipDistance):
-        facts_->clipDistances = std::max(facts_->clipDistances, l.builtInElement + 1);
+        if (distances.clip) facts_->clipDistances = std::max(facts_->clipDistances, l.builtInElement + 1);
         break;
       case int32_t(spv::BuiltIn::CullDistance):
-        facts_->cullDistances = std::max(facts_->cullDistances, l.builtInElement + 1);
+        if (distances.cull) facts_->cullDistances = std::max(facts_->cullDistances, l.builtInElement + 1);
         break;
       case int32_t(spv::BuiltIn::FragDepth): facts_->writesFragDepth = true; break;
       case int32_t(spv::BuiltIn::SampleMask): facts_->writesSampleMask = true; break;
@@ -817,6 +828,17 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
         v.leaves.push_back(batchField(offsetof(abi::FragmentBatch, samplePosition) + 4 * c, B.getFloatTy()));
       break;
     case spv::BuiltIn::ViewIndex: v.leaves = {viewIndex()}; break;
+    case spv::BuiltIn::ClipDistance:
+    case spv::BuiltIn::CullDistance: {
+      // Interpolated by the draw loop after the inputs (abi::FragmentBatch::inputs).
+      llvm::Value* inputs = batchField(offsetof(abi::FragmentBatch, inputs), B.getPtrTy());
+      const uint32_t first = abi::kFragmentDistanceWords + (builtIn == spv::BuiltIn::CullDistance ? abi::kMaxClipDistances : 0);
+      const size_t count = std::min<size_t>(leafTypes(type).size(), abi::kMaxClipDistances);
+      for (uint32_t d = 0; d < count; ++d)
+        v.leaves.push_back(B.CreateAlignedLoad(laneType(B.getFloatTy()),
+                                               B.CreateConstGEP1_32(B.getFloatTy(), inputs, (first + d) * width()), llvm::Align(4)));
+      break;
+    }
     case spv::BuiltIn::Layer:  // what the geometry stage wrote, through the resources like ViewIndex
       v.leaves = {B.CreateLoad(i32, B.CreateConstGEP1_32(B.getInt8Ty(), resources_, uint32_t(offsetof(abi::BoundResources, layer))))};
       break;

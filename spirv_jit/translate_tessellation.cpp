@@ -60,8 +60,14 @@ int64_t patchWordOffset(const InterfaceLeaf& l) {
       return l.builtInElement < 4 ? int64_t(offsetof(abi::TessPatch, tessLevelOuter)) + 4 * l.builtInElement : -1;
     case int32_t(spv::BuiltIn::TessLevelInner):
       return l.builtInElement < 2 ? int64_t(offsetof(abi::TessPatch, tessLevelInner)) + 4 * l.builtInElement : -1;
+    case int32_t(spv::BuiltIn::ClipDistance):
+    case int32_t(spv::BuiltIn::CullDistance): {
+      if (l.builtInElement >= abi::kMaxClipDistances) return -1;
+      const uint32_t d = l.builtInElement + (l.builtIn == int32_t(spv::BuiltIn::CullDistance) ? abi::kMaxClipDistances : 0);
+      return int64_t(offsetof(abi::TessPatch, distances)) + 4 * (int64_t(l.vertex) * 2 * abi::kMaxClipDistances + d);
+    }
     default:
-      return -1;  // ClipDistance, CullDistance and the like: not carried (read as 0, writes dropped)
+      return -1;  // other built-ins: not carried (read as 0, writes dropped)
   }
 }
 
@@ -153,8 +159,10 @@ void Translator::emitTessControlEpilogue() {
     // the vertex's stride in the TessPatch arrays.
     p.offset = B.CreateMul(invocation, splat(B.getInt32(l.vertexStride)));
     llvm::Value* words = leafToWords(*this, loadFrom(p, l.type).leaf(0), l.type, l.half);
+    const bool distance = l.builtIn == int32_t(spv::BuiltIn::ClipDistance) || l.builtIn == int32_t(spv::BuiltIn::CullDistance);
     const int64_t perVertex = l.builtIn == int32_t(spv::BuiltIn::Position)    ? 16
                               : l.builtIn == int32_t(spv::BuiltIn::PointSize) ? 4
+                              : distance                                      ? 4 * 2 * abi::kMaxClipDistances
                                                                               : 4 * abi::kMaxInterfaceLocations * 4;
     llvm::Value* index = B.CreateAdd(B.CreateMul(invocation, splat(B.getInt32(uint32_t(perVertex / 4)))),
                                      splat(B.getInt32(uint32_t(word / 4))));

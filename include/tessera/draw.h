@@ -88,6 +88,8 @@ struct FragmentInterface {
   uint8_t directColorLocations = 0;  // bit l: the kernel can write location l itself (FragmentBatch::direct)
   uint32_t directBlend[abi::kMaxColorAttachments] = {};  // the blend state of those writes (abi::packBlend)
   uint8_t directSamples = 1;  // and the samples per pixel they address (1 or 4)
+  // The ClipDistance and CullDistance input array sizes it reads (abi::kFragmentDistanceWords).
+  uint8_t clipDistances = 0, cullDistances = 0;
 };
 
 // What the draw loop needs to know about the geometry stage (from spirv_jit's GraphicsFacts).
@@ -98,6 +100,7 @@ struct GeometryInterface {
   uint32_t invocations = 1;     // Invocations
   uint32_t vertexWords = 0;     // words of an emitted vertex record (abi::GeometryBatch)
   bool writesLayer = false;     // Layer output: each primitive renders into its layer
+  uint8_t clipDistances = 0, cullDistances = 0;  // ClipDistance, CullDistance sizes written (recorded)
   uint8_t inputComponents[abi::kMaxInterfaceLocations] = {};   // per-vertex inputs read
   uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};  // outputs written (recorded)
 };
@@ -116,6 +119,7 @@ struct TessellationInterface {
   bool lowerLeftOrigin = false;     // VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
   uint8_t controlInputComponents[abi::kMaxInterfaceLocations] = {};  // vertex outputs the control stage reads
   uint8_t evalOutputComponents[abi::kMaxInterfaceLocations] = {};    // what the evaluation stage writes
+  uint8_t evalClipDistances = 0, evalCullDistances = 0;              // and its ClipDistance, CullDistance sizes
   // Runs the control kernel for one patch (spirv_jit's runTessControlPatch: fibers at barriers).
   void (*runControl)(abi::TessControlBatchFn, uint32_t simdWidth, bool usesBarrier, uint64_t stackBytes,
                      abi::TessControlBatch*) = nullptr;
@@ -137,6 +141,7 @@ struct DrawState {
   abi::FragmentBatchFn fragmentShader = nullptr;  // null: no fragment shader (depth only)
   FragmentInterface fragment;
   uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};
+  uint8_t vertexClipDistances = 0, vertexCullDistances = 0;  // ClipDistance, CullDistance sizes written
   // Bit l: the vertex kernel fetches the attribute at location l itself from
   // abi::VertexBatch::buffers (jit::GraphicsFacts::fetchedLocations); the draw does not.
   uint32_t vertexFetchedLocations = 0;

@@ -66,10 +66,19 @@ struct RasterState {
   Rect scissor{};  // already intersected with the render area / framebuffer
 };
 
+// Client-defined clip half-spaces ("Primitive Clipping": the view volume "may be further
+// restricted by as many as maxClipDistances client-defined half-spaces"): ClipDistance[i] of
+// each vertex, linearly interpolated along the primitive; the part where an interpolated
+// distance is negative is outside. maxClipDistances = maxCombinedClipAndCullDistances = 8.
+inline constexpr uint32_t kMaxUserClipPlanes = 8;
+
 // One triangle of the draw: its vertices' clip-space positions (the vertex shader's Position)
-// in the order primitive assembly produced them.
+// in the order primitive assembly produced them, and their clip distances (the first
+// `clipDistances` of each row; 0: none written).
 struct ClipTriangle {
   float position[3][4];
+  uint32_t clipDistances = 0;
+  float clipDistance[3][kMaxUserClipPlanes];
 };
 
 // One triangle ready to rasterize (after clipping, perspective division, viewport transform,
@@ -184,8 +193,16 @@ struct SetupPoint {
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples
 };
-// False when the point is clipped away.
+// False when the point is clipped away (view volume; the caller applies clip distances with
+// pointInsideClipDistances).
 bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out);
+// "Primitive Clipping" with pointClippingBehavior ALL_CLIP_PLANES: a point outside any
+// client-defined half-space (a negative ClipDistance) is discarded.
+bool pointInsideClipDistances(const float* clipDistance, uint32_t count);
+// "CullDistance": a primitive is discarded before rasterization when, for some i < count, every
+// one of its `vertexCount` vertices has a negative CullDistance[i]. cullDistance[v] points at
+// vertex v's values.
+bool culledByCullDistances(const float* const* cullDistance, uint32_t vertexCount, uint32_t count);
 // Quads with a sample (the pixel centre, or with 4 samples a standard location) in the square
 // ("Basic Point Rasterization"); every weight is that of the single vertex (baryPersp,
 // baryLinear, centroidPersp, centroidLinear = {1, 0, 0}), sampleZ = z; pointCoord per pixel,
@@ -196,6 +213,8 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
 // carry weights of the original two vertices), projection and viewport transform.
 struct ClipLine {
   float position[2][4];
+  uint32_t clipDistances = 0;  // as ClipTriangle's
+  float clipDistance[2][kMaxUserClipPlanes];
 };
 struct SetupLine {
   float x[2], y[2];         // window coordinates of the (clipped) endpoints, snapped (exact)

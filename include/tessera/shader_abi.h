@@ -143,6 +143,8 @@ constexpr uint32_t kMaxColorAttachments = 8;
 constexpr uint32_t kSecondColorLocation = kMaxColorAttachments;
 static_assert(kSecondColorLocation < kMaxInterfaceLocations);
 constexpr uint32_t kMaxClipDistances = 8;
+constexpr uint32_t kFragmentDistanceWords = kMaxInterfaceLocations * 4;
+constexpr uint32_t kFragmentInputWords = kFragmentDistanceWords + 2 * kMaxClipDistances;  // per lane
 
 // One vertex buffer binding as the vertex kernel reads it when it fetches attributes itself
 // (GraphicsFacts::fetchedLocations): the bound memory from its offset, the bytes readable there
@@ -198,6 +200,8 @@ struct TessPatch {
   float position[kMaxPatchVertices][4];
   float pointSize[kMaxPatchVertices];
   uint32_t vertex[kMaxPatchVertices][kMaxInterfaceLocations * 4];
+  // ClipDistance[d] at [v][d], CullDistance[d] at [v][kMaxClipDistances + d].
+  float distances[kMaxPatchVertices][2 * kMaxClipDistances];
 };
 
 // The invocations of one patch's tessellation control shader ("Tessellation Control Shaders"),
@@ -227,11 +231,14 @@ static_assert(offsetof(TessControlBatch, scheduler) == offsetof(WorkgroupState, 
 // of input primitive primitiveIdIn[i]; lanes >= count are inactive. The input primitive's
 // vertices (1 to 6, as the input execution mode says) arrive per vertex v:
 //   inPosition[(v * 4 + c) * W + i], inPointSize[v * W + i],
-//   inputs[((v * kMaxInterfaceLocations + l) * 4 + c) * W + i].
+//   inputs[((v * kMaxInterfaceLocations + l) * 4 + c) * W + i],
+//   ClipDistance[d] at inDistances[(v * 2 * kMaxClipDistances + d) * W + i], CullDistance[d]
+//   at inDistances[(v * 2 * kMaxClipDistances + kMaxClipDistances + d) * W + i].
 // OpEmitVertex appends one record of GraphicsFacts' vertexWords words per emitting lane, word w
 // of the lane's k-th vertex at vertices[(k * vertexWords + w) * W + i], and counts it in
 // emitted[i] (records past the OutputVertices count are dropped). A record is the header below,
-// then 4 words per output location the shader writes, in increasing location order.
+// then 4 words per output location the shader writes, in increasing location order, then its
+// ClipDistance and CullDistance elements (GraphicsFacts::clipDistances, cullDistances).
 // stripOpen is the kernel's own state: set by OpEmitVertex, cleared by OpEndPrimitive (the
 // caller zeroes it and emitted).
 constexpr uint32_t kMaxGeometryInputVertices = 6;
@@ -253,6 +260,7 @@ struct GeometryBatch {
   const float* inPosition;
   const float* inPointSize;
   const uint32_t* inputs;
+  const float* inDistances;
   uint32_t* vertices;                 // out: the emitted records
   uint32_t emitted[kMaxSimdWidth];    // in/out: zero on entry
   uint32_t stripOpen[kMaxSimdWidth];  // kernel state: zero on entry
@@ -271,7 +279,10 @@ struct FragmentBatch {
   // FragCoord x, y (pixel centres; with per-sample shading the shaded sample's location), z, 1/w
   float fragCoord[4][kMaxSimdWidth];
   float pointCoord[2][kMaxSimdWidth]; // PointCoord s, t per lane (points; 0.5 otherwise)
-  const uint32_t* inputs;   // inputs by location, interpolated by the caller, SoA as above
+  // Inputs by location, interpolated by the caller, SoA as above; then, from word
+  // kFragmentDistanceWords * W, ClipDistance[d] at [(kFragmentDistanceWords + d) * W + i] and
+  // CullDistance[d] at [(kFragmentDistanceWords + kMaxClipDistances + d) * W + i].
+  const uint32_t* inputs;
   uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
   float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it
   uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it

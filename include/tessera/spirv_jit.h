@@ -139,7 +139,9 @@ struct GraphicsFacts {
   // Outputs by location (vertex: varyings; fragment: colour attachments), component bits.
   uint8_t outputComponents[abi::kMaxInterfaceLocations] = {};
   bool writesPointSize = false;
-  uint32_t clipDistances = 0, cullDistances = 0;  // array sizes written by the vertex stage
+  // ClipDistance and CullDistance array sizes: written (pre-rasterization stages) or read
+  // (fragment stage).
+  uint32_t clipDistances = 0, cullDistances = 0;
   bool writesFragDepth = false;
   bool writesSampleMask = false;
   // "Sample Shading": the interface has a SampleId or SamplePosition input or an input decorated

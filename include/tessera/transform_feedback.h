@@ -20,11 +20,13 @@ struct FeedbackOutput {
     Location,   // interface word location * 4 + component and on (ShadedVertices' locations)
     Position,   // BuiltIn Position, component `first` and on
     PointSize,  // BuiltIn PointSize
+    ClipDistance,  // BuiltIn ClipDistance, element `first` and on
+    CullDistance,  // BuiltIn CullDistance, element `first` and on
   };
   Source source = Source::Location;
   uint8_t buffer = 0;
   uint16_t words = 0;
-  uint32_t first = 0;   // Location: location * 4 + component; Position: component
+  uint32_t first = 0;   // Location: location * 4 + component; Position: component; distances: element
   uint32_t offset = 0;  // bytes into the vertex's record
 };
 
@@ -35,7 +37,8 @@ struct FeedbackLayout {
   uint32_t stride[kMaxTransformFeedbackBuffers] = {};  // XfbStride per buffer
   uint32_t locationMask = 0;  // bit l: interface location l is captured (kept by the draw)
   bool pointSize = false;     // PointSize is captured
-  // Outputs the draw does not keep (ClipDistance, CullDistance, other built-ins): their bytes
+  // Outputs the draw does not keep (built-ins other than Position, PointSize, ClipDistance and
+  // CullDistance, buffers beyond the last): their bytes
   // are left as they are. Reported so that the pipeline can say so.
   bool unsupportedOutputs = false;
   std::vector<FeedbackOutput> outputs;

@@ -4,6 +4,7 @@
 // the unclipped triangle's plane and tests the point against the view volume.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -276,6 +277,125 @@ TEST(RasterClip, BasicPolygonRasterization_UnclippedSetupEqualsThePolygonPath) {
   }
   EXPECT_GE(unclipped, 10000);
   EXPECT_GE(emitted, 5000);
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+// "Primitive Clipping", client-defined half-spaces (ClipDistance): random triangles inside and
+// across the view volume, each with 1 to 8 random clip distances per vertex. The pixels drawn
+// must be those where the triangle's perspective-correct blend of every distance is >= 0
+// (the oracle of raster_test_support.h), and the quick acceptance must agree with clipping
+// plane by plane. A distance that is a plane's dot product with the position clips exactly
+// where that plane would.
+TEST(RasterClip, PrimitiveClipping_ClientDefinedHalfSpaces) {
+  std::mt19937 rng(77);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  int clippedSome = 0, keptSome = 0;
+  for (int round = 0; round < 300; ++round) {
+    RasterState s = test::fullScreenState(40, 32);
+    ClipTriangle t{};
+    for (int i = 0; i < 3; ++i) {
+      const double w = uniform(0.5, 2.0);
+      t.position[i][0] = float(uniform(-1.3, 1.3) * w);
+      t.position[i][1] = float(uniform(-1.3, 1.3) * w);
+      t.position[i][2] = float(uniform(0.1, 0.9) * w);
+      t.position[i][3] = float(w);
+    }
+    // The oracle's margin is in barycentric units: on a sliver it is far narrower than the
+    // 1/256-pixel snapping of the vertices, so slivers (an altitude under 2 pixels) are skipped.
+    double sx[3], sy[3];
+    for (int i = 0; i < 3; ++i) {
+      sx[i] = t.position[i][0] / t.position[i][3] * 20.0;
+      sy[i] = t.position[i][1] / t.position[i][3] * 16.0;
+    }
+    const double area2 = std::fabs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sy[1] - sy[0]) * (sx[2] - sx[0]));
+    double longest = 0;
+    for (int i = 0; i < 3; ++i) longest = std::max(longest, std::hypot(sx[(i + 1) % 3] - sx[i], sy[(i + 1) % 3] - sy[i]));
+    if (area2 < 2.0 * longest) {
+      --round;
+      continue;
+    }
+    t.clipDistances = 1 + rng() % kMaxUserClipPlanes;
+    for (uint32_t p = 0; p < t.clipDistances; ++p)
+      for (int i = 0; i < 3; ++i) t.clipDistance[i][p] = float(uniform(p == 0 ? -1.0 : -0.3, 1.0));
+    const ClipTriangle whole = [&] {
+      ClipTriangle c = t;
+      c.clipDistances = 0;
+      return c;
+    }();
+    const int withPlanes = expectMatchesOracle(t, s, "clip distances");
+    const int without = expectMatchesOracle(whole, s, "no clip distances");
+    EXPECT_LE(withPlanes, without) << round;
+    clippedSome += withPlanes < without;
+    keptSome += withPlanes > 0;
+    ClipPolygon quick, planes;
+    ASSERT_EQ(clipTriangle(t, s, quick), clipTriangleByPlanes(t, s, planes)) << round;
+    ASSERT_EQ(quick.count, planes.count) << round;
+    // Every vertex of the clipped polygon lies inside every half-space (up to rounding).
+    for (int v = 0; v < planes.count; ++v)
+      for (uint32_t p = 0; p < t.clipDistances; ++p) {
+        double d = 0;
+        for (int k = 0; k < 3; ++k) d += planes.vertex[v].bary[k] * t.clipDistance[k][p];
+        EXPECT_GE(d, -1e-6) << round << " vertex " << v << " plane " << p;
+      }
+  }
+  EXPECT_GT(clippedSome, 50);
+  EXPECT_GT(keptSome, 50);
+
+  // d = x + 0.25 w clips where the half-space x_d >= -0.25 does: the left 3/8 of the viewport.
+  RasterState s = test::fullScreenState(32, 32);
+  ClipTriangle t = tri({{-3, -3, 0.5f, 1}, {3, -3, 0.5f, 1}, {0, 3, 0.5f, 1}});
+  t.clipDistances = 1;
+  for (int i = 0; i < 3; ++i) t.clipDistance[i][0] = t.position[i][0] + 0.25f * t.position[i][3];
+  const test::Raster r = test::rasterize(t, s, s.scissor);
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) EXPECT_EQ(r.count.count({x, y}) == 1, x >= 12) << x << "," << y;
+}
+
+// Lines: the segment's part with every interpolated distance >= 0; a segment entirely outside
+// one half-space is discarded.
+TEST(RasterClip, PrimitiveClipping_ClientDefinedHalfSpacesOnLines) {
+  RasterState s = test::fullScreenState(32, 32);
+  ClipLine line{};
+  const float a[4] = {-0.5f, 0, 0.5f, 1}, b[4] = {0.5f, 0, 0.5f, 1};
+  std::copy(a, a + 4, line.position[0]);
+  std::copy(b, b + 4, line.position[1]);
+  line.clipDistances = 2;
+  line.clipDistance[0][0] = 1, line.clipDistance[1][0] = -1;    // t <= 0.5
+  line.clipDistance[0][1] = -1, line.clipDistance[1][1] = 3;    // t >= 0.25
+  ClipSegment seg;
+  ASSERT_TRUE(clipLine(line, s, seg));
+  EXPECT_DOUBLE_EQ(seg.bary[0][1], 0.25);
+  EXPECT_DOUBLE_EQ(seg.bary[1][1], 0.5);
+  EXPECT_DOUBLE_EQ(seg.position[0][0], -0.25);
+  EXPECT_DOUBLE_EQ(seg.position[1][0], 0.0);
+  line.clipDistance[0][1] = -1, line.clipDistance[1][1] = -0.5;  // outside plane 1 entirely
+  EXPECT_FALSE(clipLine(line, s, seg));
+}
+
+// "CullDistance": discarded when some element is negative at every vertex; 0 is not negative.
+// Points: ALL_CLIP_PLANES discards a point with a negative ClipDistance.
+TEST(RasterClip, CullDistanceAndPointClipDistance) {
+  const float v0[3] = {-1, 0.5f, -2}, v1[3] = {-0.5f, -1, 0}, v2[3] = {-3, 2, -0.1f};
+  const float* all[3] = {v0, v1, v2};
+  EXPECT_TRUE(culledByCullDistances(all, 3, 1));   // element 0 negative at all three
+  EXPECT_TRUE(culledByCullDistances(all, 2, 3));   // a line of v0, v1: element 0
+  const float* mixed[3] = {v1, v2, v0};
+  EXPECT_TRUE(culledByCullDistances(mixed, 3, 3));
+  const float w0[2] = {1, -1}, w1[2] = {-1, 0}, w2[2] = {-2, -1};
+  const float* none[3] = {w0, w1, w2};
+  EXPECT_FALSE(culledByCullDistances(none, 3, 2));  // each element has a vertex >= 0
+  const float* single[1] = {w2};
+  EXPECT_TRUE(culledByCullDistances(single, 1, 2));
+  EXPECT_FALSE(culledByCullDistances(single, 1, 0));  // no cull distances: never culled
+  EXPECT_TRUE(pointInsideClipDistances(w0, 1));
+  EXPECT_FALSE(pointInsideClipDistances(w0, 2));
+  EXPECT_TRUE(pointInsideClipDistances(w1 + 1, 1));  // exactly 0: on the plane, kept
+  EXPECT_TRUE(pointInsideClipDistances(w2, 0));
 }
 
 }  // namespace

@@ -165,8 +165,12 @@ inline Expect clippedOracle(const ClipTriangle& t, const RasterState& s, int px,
   if (px < s.scissor.x0 || px >= s.scissor.x1 || py < s.scissor.y0 || py >= s.scissor.y1) return Expect::Outside;
   const RayHit h = hitAtPixel(t, vp, px, py);
   if (!h.valid) return Expect::Ambiguous;
-  double q[6] = {h.b[0], h.b[1], h.b[2], h.pos[3], 1, 1};
+  double q[6 + kMaxUserClipPlanes] = {h.b[0], h.b[1], h.b[2], h.pos[3], 1, 1};
   int n = 4;
+  // Client-defined half-spaces: each ClipDistance "linearly interpolated across the primitive"
+  // (the hit's clip-space weights) must be >= 0.
+  for (uint32_t p = 0; p < t.clipDistances; ++p)
+    q[n++] = h.b[0] * t.clipDistance[0][p] + h.b[1] * t.clipDistance[1][p] + h.b[2] * t.clipDistance[2][p];
   // "Primitive Clipping": z_m <= z <= w (z_m = -w with negativeOneToOne, else 0) unless depth
   // clipping is off: depthClipEnable VK_FALSE, or no depth clip state and depthClampEnable.
   const bool clipZ = s.depthClip == RasterState::DepthClip::FollowClamp ? !s.depthClampEnable

@@ -131,5 +131,38 @@ TEST(TransformFeedback, InactiveCaptureOnlyCountsForTheQuery) {
   EXPECT_EQ(c.targets.primitivesNeeded, 3u);
 }
 
+// ClipDistance and CullDistance are captured element by element from where the shaded vertex
+// keeps them (after its locations): ClipDistance[1..2] at Offset 0, CullDistance[0] at Offset 8,
+// a 16-byte stride; an element the stage does not write (ClipDistance[3] of a stage with 3) is
+// captured as 0.
+TEST(TransformFeedback, ClipAndCullDistancesAreCapturedElementByElement) {
+  Capture c(2 * 16, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+  c.layout = FeedbackLayout{};
+  c.layout.enabled = true;
+  c.layout.bufferMask = 1;
+  c.layout.stride[0] = 16;
+  c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::ClipDistance, 0, 3, 1, 0});
+  c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::CullDistance, 0, 1, 0, 12});
+  ShadedVertices v = numberedVertices(2);
+  std::vector<uint32_t> words = v.words;
+  v.setLayout(3, 1);  // location 2, then ClipDistance[0..2], CullDistance[0]
+  v.words.assign(2 * size_t(v.stride), 0);
+  for (uint32_t i = 0; i < 2; ++i) {
+    std::copy_n(&words[i * 8], 8, &v.words[i * v.stride]);
+    const float d[4] = {0.5f + i, -1.5f - i, 2.25f * i, -8.0f + i};
+    std::memcpy(&v.words[i * v.stride + v.distanceWord()], d, 16);
+  }
+  captureAssembled(c.state, {}, 2, [](uint32_t p) { return p; }, v);
+  for (uint32_t i = 0; i < 2; ++i) {
+    float got[4];
+    std::memcpy(got, &c.memory[4 * i], 16);
+    EXPECT_EQ(got[0], -1.5f - i) << i;   // ClipDistance[1]
+    EXPECT_EQ(got[1], 2.25f * i) << i;   // ClipDistance[2]
+    EXPECT_EQ(c.memory[4 * i + 2], 0u);  // ClipDistance[3]: not written by the stage
+    EXPECT_EQ(got[3], -8.0f + i) << i;   // CullDistance[0]
+  }
+  EXPECT_EQ(c.targets.primitivesWritten, 2u);
+}
+
 }  // namespace
 }  // namespace tessera::raster

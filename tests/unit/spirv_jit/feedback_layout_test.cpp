@@ -105,5 +105,18 @@ TEST(FeedbackLayout, DoublesInStructuresStartAtMultiplesOfEight) {
   EXPECT_FALSE(l.unsupportedOutputs);
 }
 
+// ClipDistance and CullDistance members of gl_PerVertex with an Offset are captured as runs of
+// their elements ("Transform Feedback Capture": arrays tightly packed).
+TEST(FeedbackLayout, ClipAndCullDistancesAreCaptured) {
+  const FeedbackLayout l = readFeedbackLayout(loadShader("xfb_distances_vert"), "main", GraphicsStage::Vertex);
+  ASSERT_TRUE(l.enabled);
+  EXPECT_EQ(l.outputs.size(), 3u);
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::Position, 0, 0, 4, 0));
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::ClipDistance, 0, 0, 2, 16));
+  EXPECT_TRUE(has(l, FeedbackOutput::Source::CullDistance, 0, 0, 1, 24));
+  EXPECT_EQ(l.stride[0], 28u);  // the module's XfbStride (glslang gives 28 for this block)
+  EXPECT_FALSE(l.unsupportedOutputs);
+}
+
 }  // namespace
 }  // namespace tessera::jit

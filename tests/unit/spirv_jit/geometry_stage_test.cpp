@@ -45,17 +45,19 @@ struct GeometryRun {
   uint32_t W;
   const tessera::jit::GraphicsFacts::Geometry& g;
   abi::BoundResources resources{};
-  std::vector<float> position, pointSize;
+  std::vector<float> position, pointSize, distances;
   std::vector<uint32_t> inputs, records;
   abi::GeometryBatch batch{};
   GeometryRun(uint32_t w, const tessera::jit::GraphicsFacts::Geometry& facts)
       : W(w), g(facts), position(abi::kMaxGeometryInputVertices * 4 * w, 0.0f), pointSize(abi::kMaxGeometryInputVertices * w, 1.0f),
+        distances(abi::kMaxGeometryInputVertices * 2 * abi::kMaxClipDistances * w, 0.0f),
         inputs(abi::kMaxGeometryInputVertices * abi::kMaxInterfaceLocations * 4 * w, 0),
         records(size_t(facts.maxVertices) * facts.vertexWords * w, 0xdeadbeef) {
     batch.resources = &resources;
     batch.inPosition = position.data();
     batch.inPointSize = pointSize.data();
     batch.inputs = inputs.data();
+    batch.inDistances = distances.data();
     batch.vertices = records.data();
   }
   float& pos(uint32_t v, uint32_t c, uint32_t lane) { return position[(v * 4 + c) * W + lane]; }
