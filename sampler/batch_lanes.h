@@ -23,6 +23,9 @@ constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2, kViewR8Unorm = 5, k
 // 1 (R8), 2 (R8G8) or 4 (RGBA/BGRA); `widthRow` 0, 1, 2 for W = 4, 8, 16; `samplerClass`
 // SamplerState::fastSampling (1-8).
 SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass);
+// The 16-lane RGBA8/BGRA8 routine of `samplerClass` without its AVX-512 common case
+// (batch_sampler_unorm8_uniform.cpp), for the tests that compare the two.
+SampleRoutine unorm8GeneralRoutine16(uint32_t samplerClass);
 
 // Per-lane operands after the scalar steps.
 template <uint32_t N>

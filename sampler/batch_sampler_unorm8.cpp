@@ -32,6 +32,7 @@
 #include <immintrin.h>
 
 #include "batch_lanes.h"
+#include "batch_sampler_unorm8_uniform.h"
 
 namespace tessera {
 namespace {
@@ -246,10 +247,21 @@ void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sa
   }
 }
 
-template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
                                                         uint32_t* out) {
+  // The common case of a textured draw in AVX-512 registers (batch_sampler_unorm8_uniform.cpp):
+  // the same results, when the batch is one it takes.
+  if constexpr (kUniform16 && N == 16 && kBytes == 4 && kMag == kMin) {
+    static const bool uniform16 = hostRunsUniform16();
+    uint32_t fallback = 0;
+    if (uniform16 && sampleRgba8Uniform16<kMag == VK_FILTER_LINEAR, kMipLinear>(view, sampler, lanes, out, &fallback)) {
+      if (fallback) [[unlikely]]
+        referenceLanes<N>(view, sampler, lanes, fallback, out);
+      return;
+    }
+  }
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   const uint32_t active = lanes.active & ((1u << N) - 1);
   // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
@@ -315,6 +327,26 @@ TESSERA_UNORM8_ROUTINES(1)
 TESSERA_UNORM8_ROUTINES(2)
 TESSERA_UNORM8_ROUTINES(4)
 
+// The same 16-lane RGBA8 routines without the AVX-512 common case (unorm8GeneralRoutine16): the
+// oracle the tests hold that case to.
+#define TESSERA_UNORM8_GENERAL16(MAG, MIN, MIP)                                                                    \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+      unorm8general_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,        \
+                                          const SampleLanes& lanes, uint32_t* out) {                                \
+    sampleUnorm8<16, 4, MAG, MIN, MIP, false>(view, sampler, lanes, out);                                          \
+  }
+TESSERA_UNORM8_GENERAL16(0, 0, false)
+TESSERA_UNORM8_GENERAL16(1, 0, false)
+TESSERA_UNORM8_GENERAL16(0, 1, false)
+TESSERA_UNORM8_GENERAL16(1, 1, false)
+TESSERA_UNORM8_GENERAL16(0, 0, true)
+TESSERA_UNORM8_GENERAL16(1, 0, true)
+TESSERA_UNORM8_GENERAL16(0, 1, true)
+TESSERA_UNORM8_GENERAL16(1, 1, true)
+const SampleRoutine kUnorm8General16[8] = {&unorm8general_0_0_false, &unorm8general_1_0_false, &unorm8general_0_1_false,
+                                           &unorm8general_1_1_false, &unorm8general_0_0_true,  &unorm8general_1_0_true,
+                                           &unorm8general_0_1_true,  &unorm8general_1_1_true};
+
 #define TESSERA_UNORM8_ROW(N, B)                                                                                 \
   {&unorm8_##N##_##B##_0_0_false, &unorm8_##N##_##B##_1_0_false, &unorm8_##N##_##B##_0_1_false,                  \
    &unorm8_##N##_##B##_1_1_false, &unorm8_##N##_##B##_0_0_true,  &unorm8_##N##_##B##_1_0_true,                   \
@@ -327,6 +359,8 @@ const SampleRoutine kUnorm8Routines[3][3][8] = {TESSERA_UNORM8_TABLE(1), TESSERA
 }  // namespace
 
 namespace sampler_detail::batch {
+
+SampleRoutine unorm8GeneralRoutine16(uint32_t samplerClass) { return kUnorm8General16[samplerClass - 1]; }
 
 SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass) {
   const uint32_t format = texelBytes == 1 ? 0 : texelBytes == 2 ? 1 : 2;

@@ -273,11 +273,13 @@ void Images::sample() {
   if (mask & 0x10000) t.fail("the Offsets image operand is not supported");
   if (implicit) {
     // "Derivative Image Operations": the gradients of the (projected) coordinates across the
-    // fragment's quad; the reference sampler turns them into the LOD.
+    // fragment's quad; the reference sampler turns them into the LOD. Coarse ones (the quad's
+    // first row and column, as OpDPdx may be: "Derivative Operations"): the four fragments of a
+    // quad share one LOD, as llvmpipe's do, and the sampling routines compute it once per quad.
     for (uint32_t c = 0; c < coordCount && c < coordF.size(); ++c) {
       llvm::Value* v = project(coordF[c]);
-      words[kGradX + c] = asWord(t.quadDerivative(v, false, false));
-      words[kGradY + c] = asWord(t.quadDerivative(v, true, false));
+      words[kGradX + c] = asWord(t.quadDerivative(v, false, true));
+      words[kGradY + c] = asWord(t.quadDerivative(v, true, true));
     }
     flags |= kFlagGrad;
   }

@@ -1,0 +1,201 @@
+// The AVX-512 common case of the fixed-point RGBA8/BGRA8 routines
+// (sampler/batch_sampler_unorm8_uniform.cpp) against the general routine it stands in for,
+// bit for bit (that routine is itself held to the spec's formulas by batch_sampler_test.cpp).
+// Batches are made as a fragment shader's would be: 4x4 pixel blocks of a textured triangle
+// whose coordinates are an affine or projective function of the pixel, with the quad's coarse
+// derivatives as the LOD operand (what the JIT passes for implicit LOD), over every address
+// mode, filter, mipmap mode, view type and the LOD operands that can vary (bias, MinLod,
+// offsets, array layers), partly covered blocks, coordinates far outside the image and NaN;
+// and, to reach every refusal, batches whose quads do not share their operands or levels.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "batch_lanes.h"
+#include "batch_sampler_unorm8_uniform.h"
+#include "sampler_internal.h"
+#include "sampling_test_view.h"
+#include "tessera/sampling_batch.h"
+
+namespace tessera {
+namespace {
+
+using sampler_detail::batch::hostRunsUniform16;
+using sampler_detail::batch::sampleRgba8Uniform16;
+using sampler_detail::batch::unorm8GeneralRoutine16;
+
+constexpr uint32_t W = 16;
+
+struct Lanes16 {
+  alignas(64) float s[W], t[W], layer[W], lod[W], dx0[W], dx1[W], dy0[W], dy1[W], bias[W], minLod[W];
+  alignas(64) int32_t off0[W], off1[W];
+  SampleLanes lanes;
+};
+
+class BatchMaker {
+ public:
+  explicit BatchMaker(uint32_t seed) : rng_(seed) {}
+  float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng_); }
+  uint32_t below(uint32_t n) { return rng_() % n; }
+  std::mt19937& rng() { return rng_; }
+
+  // A block of a textured triangle: s, t = (a + b x + c y) / (1 + p x + q y) at the pixel
+  // centres of a 4x4 block (lane 4 quad + (x & 1) + 2 (y & 1)), derivatives per quad as the
+  // JIT's coarse ones. `scale`: texels per pixel at level 0, as a power of two.
+  void block(Lanes16& b, uint32_t imageSize, bool arrayed) {
+    const float angle = uniform(0.0f, 6.2831853f), scale = std::ldexp(1.0f, int(below(12)) - 4) * uniform(0.7f, 1.4f);
+    const float step = scale / float(imageSize);
+    const bool perspective = below(2);
+    const float p = perspective ? uniform(-0.02f, 0.02f) : 0.0f, q = perspective ? uniform(-0.02f, 0.02f) : 0.0f;
+    const float originS = below(6) == 0 ? uniform(-3000.0f, 3000.0f) : uniform(-2.0f, 2.0f);
+    const float originT = uniform(-2.0f, 2.0f);
+    const float bx = float(below(64)), by = float(below(64));
+    for (uint32_t k = 0; k < W; ++k) {
+      const uint32_t quad = k / 4, x = (quad & 1) * 2 + (k & 1), y = (quad >> 1) * 2 + ((k >> 1) & 1);
+      const float px = bx + float(x) + 0.5f, py = by + float(y) + 0.5f;
+      const float w = 1.0f + p * px + q * py;
+      b.s[k] = (originS + px * step * std::cos(angle) - py * step * std::sin(angle)) / w;
+      b.t[k] = (originT + px * step * std::sin(angle) + py * step * std::cos(angle)) / w;
+      b.layer[k] = uniform(-1.0f, 4.0f);
+    }
+    if (below(12) == 0) b.s[below(W)] = std::nanf("");
+    if (below(12) == 0) b.t[below(W)] = 3e9f;
+    for (uint32_t k = 0; k < W; ++k) {
+      const uint32_t base = k & ~3u;
+      b.dx0[k] = b.s[base | 1] - b.s[base], b.dx1[k] = b.t[base | 1] - b.t[base];
+      b.dy0[k] = b.s[base | 2] - b.s[base], b.dy1[k] = b.t[base | 2] - b.t[base];
+    }
+    // Operands uniform over each quad, or (rarely) over the batch, or (to reach the refusal)
+    // varying inside a quad.
+    const uint32_t operandKind = below(8);
+    for (uint32_t k = 0; k < W; ++k) {
+      const uint32_t source = operandKind == 0 ? k : operandKind == 1 ? 0 : k & ~3u;
+      b.bias[k] = b.lod[k] = b.minLod[k] = 0;
+      b.off0[k] = b.off1[k] = 0;
+      if (source == k) {
+        b.bias[k] = uniform(-3.0f, 3.0f);
+        b.lod[k] = uniform(-2.0f, 10.0f);
+        b.minLod[k] = uniform(-1.0f, 4.0f);
+      } else {
+        b.bias[k] = b.bias[source], b.lod[k] = b.lod[source], b.minLod[k] = b.minLod[source];
+      }
+      if (operandKind == 0 && below(2)) b.dx0[k] *= 1.5f;  // a quad whose lanes differ
+    }
+    const int32_t o0 = int32_t(below(16)) - 8, o1 = int32_t(below(16)) - 8;
+    for (uint32_t k = 0; k < W; ++k) b.off0[k] = o0, b.off1[k] = o1;
+    b.lanes = SampleLanes{};
+    b.lanes.width = W;
+    const uint32_t coverage = below(4);
+    b.lanes.active = coverage == 0 ? uint32_t(rng_()) & 0xFFFF : coverage == 1 ? 0xFF0Fu : 0xFFFFu;
+    b.lanes.s = b.s, b.lanes.t = b.t;
+    if (arrayed) b.lanes.layer = b.layer;
+    if (below(8) == 0) {
+      b.lanes.lod = b.lod;
+    } else {
+      b.lanes.dPdx[0] = b.dx0, b.lanes.dPdx[1] = b.dx1, b.lanes.dPdy[0] = b.dy0, b.lanes.dPdy[1] = b.dy1;
+    }
+    if (below(3) == 0) b.lanes.bias = b.bias;
+    if (below(4) == 0) b.lanes.minLod = b.minLod;
+    if (below(3) == 0) b.lanes.offset[0] = b.off0, b.lanes.offset[1] = b.off1;
+  }
+
+ private:
+  std::mt19937 rng_;
+};
+
+abi::SamplerState makeSampler(VkFilter filter, VkSamplerMipmapMode mip, VkSamplerAddressMode u, VkSamplerAddressMode v,
+                              float bias, float minLod, float maxLod) {
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.magFilter = info.minFilter = filter;
+  info.mipmapMode = mip;
+  info.addressModeU = u;
+  info.addressModeV = v;
+  info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  info.mipLodBias = bias;
+  info.minLod = minLod;
+  info.maxLod = maxLod;
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+}
+
+template <bool kLinear, bool kMipLinear>
+bool runUniform(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes, uint32_t* out,
+                uint32_t* fallback) {
+  return sampleRgba8Uniform16<kLinear, kMipLinear>(view, sampler, lanes, out, fallback);
+}
+
+TEST(BatchSamplerUniform16, MatchesTheGeneralRoutineBitForBit) {
+  if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
+  BatchMaker gen(20261128);
+  const VkSamplerAddressMode modes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+  uint32_t batches = 0, taken = 0, fallbacks = 0;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM})
+    for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY})
+      for (uint32_t sizeKind = 0; sizeKind < 2; ++sizeKind) {
+        // Powers of two (the wraps' mask) and not (their division).
+        const uint32_t width = sizeKind ? 64 : 37 + gen.below(60), height = sizeKind ? 128 : 23 + gen.below(60);
+        const uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 3 : 1, levels = 1 + gen.below(7);
+        test::SamplingTestView view(format, type, width, height, 1, layers, levels);
+        for (uint32_t l = 0; l < levels; ++l)
+          view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+            for (uint32_t c = 0; c < 4; ++c) p[c] = uint8_t(gen.rng()());
+          });
+        view.state.fastSampling = classifyViewForRoutines(view.state);
+        ASSERT_NE(view.state.fastSampling, 0u);
+        for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+          for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+            for (VkSamplerAddressMode u : modes)
+              for (VkSamplerAddressMode v : modes) {
+                const float bias = gen.below(3) == 0 ? gen.uniform(-2.0f, 2.0f) : 0.0f;
+                const float minLod = gen.below(3) == 0 ? gen.uniform(0.0f, 2.0f) : 0.0f;
+                const float maxLod = gen.below(3) == 0 ? gen.uniform(2.0f, 5.0f) : VK_LOD_CLAMP_NONE;
+                const abi::SamplerState sampler = makeSampler(filter, mip, u, v, bias, minLod, maxLod);
+                SampleShape shape;
+                shape.width = W;
+                const SampleRoutine routine = findSampleRoutine(view.state, sampler, shape);
+                const SampleRoutine general = unorm8GeneralRoutine16(sampler.fastSampling);
+                ASSERT_NE(routine, nullptr);
+                const bool linear = filter == VK_FILTER_LINEAR, mipLinear = mip == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+                auto uniform = linear ? (mipLinear ? &runUniform<true, true> : &runUniform<true, false>)
+                                      : (mipLinear ? &runUniform<false, true> : &runUniform<false, false>);
+                for (int n = 0; n < 60; ++n) {
+                  Lanes16 b;
+                  gen.block(b, std::max(width, height), type == VK_IMAGE_VIEW_TYPE_2D_ARRAY);
+                  alignas(64) uint32_t got[4 * W], want[4 * W], direct[4 * W];
+                  std::fill(std::begin(got), std::end(got), 0xDEADBEEFu);
+                  std::fill(std::begin(want), std::end(want), 0xFEEDFACEu);
+                  routine(view.state, sampler, b.lanes, got);
+                  general(view.state, sampler, b.lanes, want);
+                  uint32_t fallback = 0;
+                  const bool took = uniform(view.state, sampler, b.lanes, direct, &fallback);
+                  ++batches;
+                  taken += took;
+                  fallbacks += took && fallback != 0;
+                  for (uint32_t i = 0; i < 4 * W; ++i)
+                    ASSERT_EQ(got[i], want[i]) << "format " << format << " type " << type << " " << width << "x" << height
+                                               << " levels " << levels << " filter " << filter << " mip " << mip
+                                               << " address " << u << "/" << v << " batch " << n << " component "
+                                               << i / W << " lane " << i % W << " (common case taken: " << took
+                                               << "): " << std::bit_cast<float>(got[i]) << " vs "
+                                               << std::bit_cast<float>(want[i]);
+                  // Where it ran, the common case alone gives the general routine's values on
+                  // every lane it does not leave to the reference.
+                  if (took)
+                    for (uint32_t i = 0; i < 4 * W; ++i)
+                      if (!(fallback >> (i % W) & 1)) { ASSERT_EQ(direct[i], want[i]) << "lane " << i % W; }
+                }
+              }
+      }
+  // The test means something only if the common case ran often, and its refusals happened too.
+  EXPECT_GT(taken, batches / 2) << taken << " of " << batches;
+  EXPECT_LT(taken, batches);
+  EXPECT_GT(fallbacks, 0u);
+}
+
+}  // namespace
+}  // namespace tessera
