@@ -153,17 +153,26 @@ uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t by, bool needEdges,
   return 0xFFFFu;
 }
 
-// Depth and weights of every lane (helpers included: derivatives need them); the perspective
-// and window-space weight sets only when some input is interpolated with them. Compiled for
-// AVX2 and AVX-512 too (chosen at load time): the loop is 16 lanes of double arithmetic.
-// The weight sets asked for (the compiler drops the arithmetic of a set that is not stored).
-template <bool Perspective, bool Linear>
+// Depth and weights of every lane (helpers included: derivatives need them); the centre depth
+// and 1/w only when the tests or FragCoord.zw read them, the perspective and window-space weight
+// sets only when some input is interpolated with them. Compiled for AVX2 and AVX-512 too
+// (chosen at load time): the loops are 16 lanes of double arithmetic, one instance per
+// combination so that each drops the arithmetic of what it does not store, and the identity
+// mapping of unclipped triangles is decided once per block, not per lane.
+template <bool Depth, bool Perspective, bool Linear, bool Identity>
 inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, const double (*lin)[kBlockLanes],
                                                        BlockPixels& b) {
   for (int l = 0; l < kBlockLanes; ++l) {
     const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
+    const double invW = pixel::invWAt(t, at);
+    if (Depth) {
+      b.z[l] = pixel::depthAt(t, at);
+      b.invW[l] = static_cast<float>(invW);
+    }
+    if (!Perspective && !Linear) continue;
     float persp[3], linear[3];
-    pixel::originalWeights(t, at, pixel::invWAt(t, at), persp, linear);
+    if (Identity) pixel::identityWeights(t, at, invW, persp, linear);
+    else pixel::originalWeights(t, at, invW, persp, linear);
     for (int i = 0; i < 3; ++i) {
       if (Perspective) b.persp[i][l] = persp[i];
       if (Linear) b.linear[i][l] = linear[i];
@@ -171,22 +180,31 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
   }
 }
 
+template <bool Depth, bool Perspective, bool Linear>
+inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, const double (*lin)[kBlockLanes],
+                                                       BlockPixels& b) {
+  if (t.identityWeights) storeWeights<Depth, Perspective, Linear, true>(t, lin, b);
+  else storeWeights<Depth, Perspective, Linear, false>(t, lin, b);
+}
+
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
-TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool perspective, bool linearWeights,
-                                      bool sampleDepths, BlockPixels& b) {
+TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool depth, bool perspective,
+                                      bool linearWeights, bool sampleDepths, BlockPixels& b) {
   // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
   // (the same values), so that the loops vectorize at every width.
   double lin[3][kBlockLanes];
   for (int l = 0; l < kBlockLanes; ++l)
     for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(b.edge[k][l]) * e.invArea2;
-  for (int l = 0; l < kBlockLanes; ++l) {
-    const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
-    b.z[l] = pixel::depthAt(t, at);
-    b.invW[l] = static_cast<float>(pixel::invWAt(t, at));
+  switch ((depth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
+    case 0: break;
+    case 1: storeWeights<false, false, true>(t, lin, b); break;
+    case 2: storeWeights<false, true, false>(t, lin, b); break;
+    case 3: storeWeights<false, true, true>(t, lin, b); break;
+    case 4: storeWeights<true, false, false>(t, lin, b); break;
+    case 5: storeWeights<true, false, true>(t, lin, b); break;
+    case 6: storeWeights<true, true, false>(t, lin, b); break;
+    default: storeWeights<true, true, true>(t, lin, b); break;
   }
-  if (perspective && linearWeights) storeWeights<true, true>(t, lin, b);
-  else if (perspective) storeWeights<true, false>(t, lin, b);
-  else if (linearWeights) storeWeights<false, true>(t, lin, b);
   if (e.samples == 1 || !sampleDepths) return;
   // "Depth Test" compares each sample's own depth: the plane at each sample location.
   for (uint32_t smp = 0; smp < e.samples; ++smp)
@@ -279,7 +297,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
                                                      : blockCoverage(edges, region, bx, by, weights, b);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
-          if (weights) blockWeights(st, edges, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
+          if (weights) blockWeights(st, edges, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
           if (centroids) blockCentroids(st, edges, b);
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);

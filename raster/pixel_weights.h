@@ -66,15 +66,32 @@ TESSERA_PIXEL_INLINE double invWAt(const SetupTriangle& t, const double lin[3]) 
   return invW;
 }
 
+// Perspective interpolation's weights of the set-up triangle's vertices, a_k / w_k over
+// sum_k a_k / w_k, with one division for the three (the quotient's reciprocal: within an ulp
+// of a double, far below the float the weights become). invW can only reach 0 far outside the
+// triangle (helper pixels beyond the horizon); the linear weights stand in there rather than
+// a division by zero.
+TESSERA_PIXEL_INLINE void perspectiveWeights(const SetupTriangle& t, const double lin[3], double invW, double p[3]) {
+  const double r = invW != 0 ? 1.0 / invW : 0.0;
+  for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] * r : lin[k];
+}
+
+// originalWeights for a triangle with identityWeights, without the mapping.
+TESSERA_PIXEL_INLINE void identityWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
+                                          float linear[3]) {
+  double p[3];
+  perspectiveWeights(t, lin, invW, p);
+  for (int i = 0; i < 3; ++i) persp[i] = static_cast<float>(p[i]), linear[i] = static_cast<float>(lin[i]);
+}
+
 // The original triangle's perspective-correct and window-space weights at a location with
 // set-up barycentrics `lin` and interpolated 1/w `invW`.
 TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
                                           float linear[3]) {
-  // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k). invW can only
-  // reach 0 far outside the triangle (helper pixels beyond the horizon); use the linear
-  // weights there rather than divide by zero.
+  // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k).
+  if (t.identityWeights) return identityWeights(t, lin, invW, persp, linear);
   double p[3];
-  for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] / invW : lin[k];
+  perspectiveWeights(t, lin, invW, p);
 
   // Outputs at the (clipped) vertices are combinations of the original vertices' outputs:
   // clip-space weights for perspective-correct data, framebuffer-space weights for

@@ -12,6 +12,14 @@
 namespace tessera::raster {
 namespace {
 
+// Whether a set-up triangle's vertices are the original ones (SetupTriangle::identityWeights).
+bool identityWeights(const SetupTriangle& t) {
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j)
+      if (t.clipBary[k][j] != (k == j ? 1.0f : 0.0f) || t.windowBary[k][j] != (k == j ? 1.0f : 0.0f)) return false;
+  return true;
+}
+
 bool allFinite(const ClipTriangle& tri) {
   for (const auto& v : tri.position)
     for (float c : v)
@@ -122,6 +130,7 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
         t.windowBary[k][j] = static_cast<float>(w.windowBary[j]);
       }
     }
+    t.identityWeights = identityWeights(t);
     const int64_t fanArea = rules::shoelaceSum(t.x, t.y, 3);
     if (fanArea == 0 || (fanArea > 0) != (shoelace > 0)) continue;
     t.depthBias = bias;
@@ -158,6 +167,7 @@ uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const
     t.invW[i] = static_cast<float>(1.0 / w);
     for (int j = 0; j < 3; ++j) t.clipBary[i][j] = t.windowBary[i][j] = i == j ? 1.0f : 0.0f;
   }
+  t.identityWeights = true;
   const int64_t shoelace = rules::shoelaceSum(t.x, t.y, 3);
   if (shoelace == 0) return 0;
   const bool front = rules::isFrontFacing(shoelace, state.frontFace);

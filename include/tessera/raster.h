@@ -96,6 +96,9 @@ struct SetupTriangle {
   // NoPerspective). For an unclipped triangle both are the identity.
   float clipBary[3][3];
   float windowBary[3][3];
+  // Both are the identity (every unclipped triangle): the weights need no mapping back
+  // (pixel::originalWeights).
+  bool identityWeights = false;
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
   // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
