@@ -4,7 +4,8 @@
 // lane back for the loop to encode and write. The encode is the texel codec's "Conversion From
 // Floating-Point to Normalized Fixed-Point" operation for operation, as raster's
 // encodeUnorm8 does it (NaN -> 0, clamp to [0, 1], times 255 in double, round to nearest even
-// by adding and subtracting 2^52), so the pixels are bit-identical to the loop's.
+// by adding and subtracting 2^52; at W >= 8 the same integer from float arithmetic, see
+// times255Rounded), so the pixels are bit-identical to the loop's.
 #include <array>
 #include <cstddef>
 
@@ -112,6 +113,19 @@ void Translator::emitDirectColorWrites() {
     return B.CreateShuffleVector(parts[0], toLanes);
   };
 
+  // float(c) / 255.0f for the bytes c of the attachment, as raster decodes them. At W >= 8 (hosts
+  // with fused multiply-add) as q = c r, e = c - q 255 (exact), q + e r with r = 1/255: the
+  // correctly rounded quotient for each of the 256 bytes (checked exhaustively when this was
+  // written), without the division's latency.
+  auto decodeUnorm8 = [&](llvm::Value* c) -> llvm::Value* {
+    llvm::Value* d = llvm::ConstantFP::get(vf, 255.0);
+    if (w < 8) return B.CreateFDiv(c, d);
+    llvm::Value* r = llvm::ConstantFP::get(vf, 1.0 / 255.0);
+    llvm::Value* q = B.CreateFMul(c, r);
+    llvm::Value* e = B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {B.CreateFNeg(q), d, c});
+    return B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {e, r, q});
+  };
+
   // "Blend Factors" and "Blend Operations" for an 8-bit UNORM attachment, operation for
   // operation as raster's blendUnorm8 (BlendLanes) computes them, so the results round alike:
   // the source clamped to [0, 1] (NaN kept), the destination decoded as float(c) / 255.0f, the
@@ -127,7 +141,7 @@ void Translator::emitDirectColorWrites() {
     for (uint32_t c = 0; c < 4; ++c) {
       sv[c] = B.CreateSelect(B.CreateFCmpOLT(src[c], zero), zero, B.CreateSelect(B.CreateFCmpOLT(one, src[c]), one, src[c]));
       llvm::Value* byte = B.CreateAnd(B.CreateLShr(current, splat(shifts[c])), constInt(vi, 0xFF));
-      dv[c] = B.CreateFDiv(B.CreateSIToFP(byte, vf), llvm::ConstantFP::get(vf, 255.0));
+      dv[c] = decodeUnorm8(B.CreateSIToFP(byte, vf));
     }
     auto factor = [&](uint32_t f, uint32_t c, bool alpha) -> llvm::Value* {
       switch (f) {
@@ -200,15 +214,35 @@ void Translator::emitDirectColorWrites() {
         k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
       blendUnorm8(plan, results, current, shifts, k);
     }
+    // round-half-even(f x 255) for f in [0, 1], as the codec computes it: in double, f x 255
+    // exact, rounded by adding and subtracting 2^52. At W >= 8 (hosts with fused multiply-add)
+    // in float at full width instead: p = f 255 rounded, e = f 255 - p exactly (an FMA), r =
+    // roundeven(p); p and the exact product round to the same integer unless p lies halfway
+    // between two, where e's sign decides (the same integer for every float in [0, 1]: checked
+    // exhaustively when this was written).
+    auto times255Rounded = [&](llvm::Value* f) -> llvm::Value* {
+      if (w < 8) {
+        llvm::Value* d = B.CreateFPExt(f, vd);
+        return B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
+      }
+      llvm::Value* k255 = llvm::ConstantFP::get(vf, 255.0);
+      llvm::Value* p = B.CreateFMul(f, k255);
+      llvm::Value* e = B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {f, k255, B.CreateFNeg(p)});
+      llvm::Value* r = B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, p);
+      llvm::Value* d = B.CreateFSub(p, r);
+      llvm::Value* zero = llvm::Constant::getNullValue(vf), *one = llvm::ConstantFP::get(vf, 1.0);
+      llvm::Value* up = B.CreateAnd(B.CreateFCmpOEQ(d, llvm::ConstantFP::get(vf, 0.5)), B.CreateFCmpOGT(e, zero));
+      llvm::Value* down = B.CreateAnd(B.CreateFCmpOEQ(d, llvm::ConstantFP::get(vf, -0.5)), B.CreateFCmpOLT(e, zero));
+      r = B.CreateFAdd(r, B.CreateSelect(up, one, zero));
+      return B.CreateFSub(r, B.CreateSelect(down, one, zero));
+    };
     auto encode = [&](llvm::Value* const (&colour)[4]) {
       llvm::Value* texel = llvm::Constant::getNullValue(vi);
       for (uint32_t c = 0; c < 4; ++c) {
         llvm::Value* f = colour[c];
         f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
         f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
-        llvm::Value* d = B.CreateFPExt(f, vd);
-        d = B.CreateFSub(B.CreateFAdd(B.CreateFMul(d, llvm::ConstantFP::get(vd, 255.0)), round), round);
-        texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(d, vi), splat(shifts[c])));
+        texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(times255Rounded(f), vi), splat(shifts[c])));
       }
       return texel;
     };
