@@ -43,11 +43,21 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   }
   const bool dynViewport = g.isDynamic(VK_DYNAMIC_STATE_VIEWPORT) || g.isDynamic(VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
   const bool dynScissor = g.isDynamic(VK_DYNAMIC_STATE_SCISSOR) || g.isDynamic(VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
-  const VkViewport& vp = dynViewport ? r.viewport : g.viewport;
-  s->raster.viewport = {vp.x, vp.y, vp.width, vp.height, vp.minDepth, vp.maxDepth};
-  const VkRect2D& sc = dynScissor ? r.scissor : g.scissor;
-  s->raster.scissor = {sc.offset.x, sc.offset.y, int32_t(std::min<int64_t>(int64_t(sc.offset.x) + sc.extent.width, INT32_MAX)),
-                       int32_t(std::min<int64_t>(int64_t(sc.offset.y) + sc.extent.height, INT32_MAX))};
+  // "Controlling the Viewport": every viewport and scissor the draw may select (ViewportIndex);
+  // with VIEWPORT_WITH_COUNT the count is the command buffer's too.
+  const VkViewport* viewports = dynViewport ? r.viewports : g.viewports;
+  const VkRect2D* scissors = dynScissor ? r.scissors : g.scissors;
+  s->viewportCount = g.isDynamic(VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT) ? r.viewportCount : g.viewportCount;
+  s->viewportCount = std::clamp(s->viewportCount, 1u, raster::kMaxViewports);
+  for (uint32_t i = 0; i < s->viewportCount; ++i) {
+    const VkViewport& vp = viewports[i];
+    s->viewports[i] = {vp.x, vp.y, vp.width, vp.height, vp.minDepth, vp.maxDepth};
+    const VkRect2D& sc = scissors[i];
+    s->scissors[i] = {sc.offset.x, sc.offset.y, int32_t(std::min<int64_t>(int64_t(sc.offset.x) + sc.extent.width, INT32_MAX)),
+                      int32_t(std::min<int64_t>(int64_t(sc.offset.y) + sc.extent.height, INT32_MAX))};
+  }
+  s->raster.viewport = s->viewports[0];
+  s->raster.scissor = s->scissors[0];
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS)) {
     s->raster.depthBiasConstantFactor = r.depthBias[0];
     s->raster.depthBiasClamp = r.depthBias[1];
@@ -86,16 +96,20 @@ bool completeForTargets(const raster::DrawState& recorded, const RenderTargets& 
   s.depth = t.depth;
   s.stencil = t.stencil;
   s.renderArea = t.renderArea;
-  raster::Rect& sc = s.raster.scissor;
-  sc = {std::max(sc.x0, t.renderArea.x0), std::max(sc.y0, t.renderArea.y0), std::min(sc.x1, t.renderArea.x1),
-        std::min(sc.y1, t.renderArea.y1)};
   // An empty scissor rejects every fragment, but the vertex processing stages still run and
-  // their stores and atomics happen ("Scissor Test" is per fragment): rasterization only is
-  // discarded.
-  if (sc.x0 >= sc.x1 || sc.y0 >= sc.y1) {
-    sc = {t.renderArea.x0, t.renderArea.y0, t.renderArea.x0, t.renderArea.y0};
-    s.rasterizerDiscard = true;
+  // their stores and atomics happen ("Scissor Test" is per fragment): a viewport whose scissor
+  // is empty gets an empty rectangle (its primitives' bounds are empty), and when every one is,
+  // rasterization only is discarded.
+  bool anyScissor = false;
+  for (uint32_t i = 0; i < s.viewportCount; ++i) {
+    raster::Rect& sc = s.scissors[i];
+    sc = {std::max(sc.x0, t.renderArea.x0), std::max(sc.y0, t.renderArea.y0), std::min(sc.x1, t.renderArea.x1),
+          std::min(sc.y1, t.renderArea.y1)};
+    if (sc.x0 >= sc.x1 || sc.y0 >= sc.y1) sc = {t.renderArea.x0, t.renderArea.y0, t.renderArea.x0, t.renderArea.y0};
+    else anyScissor = true;
   }
+  s.raster.scissor = s.scissors[0];
+  if (!anyScissor) s.rasterizerDiscard = true;
   s.raster.depthFormat = t.depth.base ? t.depth.format : VK_FORMAT_UNDEFINED;
   return true;
 }
@@ -381,19 +395,25 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDrawIndirectByteCountEXT(VkCommandBuffer
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewport(VkCommandBuffer commandBuffer, uint32_t first, uint32_t count,
                                                    const VkViewport* pViewports) {
-  if (first == 0 && count > 0) stateOf(commandBuffer).viewport = pViewports[0];
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < count && first + i < raster::kMaxViewports; ++i) r.viewports[first + i] = pViewports[i];
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewportWithCount(VkCommandBuffer commandBuffer, uint32_t count,
                                                             const VkViewport* pViewports) {
-  if (count > 0) stateOf(commandBuffer).viewport = pViewports[0];
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.viewportCount = std::min(count, raster::kMaxViewports);
+  std::copy_n(pViewports, r.viewportCount, r.viewports);
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetScissor(VkCommandBuffer commandBuffer, uint32_t first, uint32_t count,
                                                   const VkRect2D* pScissors) {
-  if (first == 0 && count > 0) stateOf(commandBuffer).scissor = pScissors[0];
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < count && first + i < raster::kMaxViewports; ++i) r.scissors[first + i] = pScissors[i];
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetScissorWithCount(VkCommandBuffer commandBuffer, uint32_t count,
                                                            const VkRect2D* pScissors) {
-  if (count > 0) stateOf(commandBuffer).scissor = pScissors[0];
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.scissorCount = std::min(count, raster::kMaxViewports);
+  std::copy_n(pScissors, r.scissorCount, r.scissors);
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLineWidth(VkCommandBuffer commandBuffer, float width) {
   stateOf(commandBuffer).lineWidth = width;

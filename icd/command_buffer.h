@@ -94,8 +94,10 @@ struct ExecContext {
 
 // What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.
 struct GraphicsRecordState {
-  VkViewport viewport{};
-  VkRect2D scissor{};
+  // vkCmdSetViewport / vkCmdSetScissor (and their WithCount forms, which also set the counts).
+  VkViewport viewports[raster::kMaxViewports] = {};
+  VkRect2D scissors[raster::kMaxViewports] = {};
+  uint32_t viewportCount = 1, scissorCount = 1;
   float lineWidth = 1.0f;
   float depthBias[3] = {};  // constant, clamp, slope
   float blendConstants[4] = {};

@@ -354,8 +354,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;
   const VkPipelineColorBlendStateCreateInfo* colorBlendState = discardStatic || !hasColor ? nullptr : info.pColorBlendState;
   if (const auto* vp = viewportState) {
-    if (vp->pViewports && vp->viewportCount) g.viewport = vp->pViewports[0];
-    if (vp->pScissors && vp->scissorCount) g.scissor = vp->pScissors[0];
+    // "Controlling the Viewport": viewport and scissor i serve the primitives sent to viewport i.
+    g.viewportCount = std::clamp(vp->viewportCount, 1u, raster::kMaxViewports);
+    if (vp->pViewports) std::copy_n(vp->pViewports, std::min(vp->viewportCount, raster::kMaxViewports), g.viewports);
+    if (vp->pScissors) std::copy_n(vp->pScissors, std::min(vp->scissorCount, raster::kMaxViewports), g.scissors);
     // VK_EXT_depth_clip_control: the [-1, 1] clip volume and its viewport depth mapping.
     if (const auto* control = findInChain<VkPipelineViewportDepthClipControlCreateInfoEXT>(
             vp->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT))

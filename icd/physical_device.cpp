@@ -115,7 +115,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxDrawIndirectCount = UINT32_MAX;
   l.maxSamplerLodBias = kMaxSamplerLodBias;
   l.maxSamplerAnisotropy = 1.0f;
-  l.maxViewports = 1;
+  l.maxViewports = 16;  // raster::kMaxViewports (multiViewport)
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
   l.viewportBoundsRange[0] = -32768.0f;
   l.viewportBoundsRange[1] = 32767.0f;
@@ -346,6 +346,10 @@ FeatureSet supportedFeatures() {
   // pointInsideClipDistances; tests/unit/raster/clip_test.cpp, tests/api/clip_distance_test.cpp
   // against the spec and lavapipe through every stage).
   f.shaderClipDistance = true;
+  // Several viewports and scissors, selected per primitive by the geometry stage's ViewportIndex
+  // (the provoking vertex's) and read back by the fragment stage, on both draw paths
+  // (raster::viewportRaster; tests/api/multi_viewport_test.cpp against the spec and lavapipe).
+  f.multiViewport = true;
   f.shaderCullDistance = true;
   // Points of PointSize up to 255 (squares centred on the vertex, PointCoord across them) and
   // non-strict lines of any width up to 255, static or dynamic (raster/points.cpp,

@@ -19,8 +19,11 @@ struct GraphicsPipelineState {
   raster::DrawState base;   // everything but resources, vertex buffer memory and attachments
   FeedbackLayout feedback;  // the last pre-rasterization stage's captures (base.feedbackLayout points here)
   uint32_t bindingStride[raster::kMaxVertexBindings] = {};
-  VkViewport viewport{};
-  VkRect2D scissor{};
+  // The static viewports and scissors (pViewports, pScissors) and their count
+  // (viewportCount; multiViewport allows up to raster::kMaxViewports).
+  VkViewport viewports[raster::kMaxViewports] = {};
+  VkRect2D scissors[raster::kMaxViewports] = {};
+  uint32_t viewportCount = 1;
   uint64_t dynamicMask = 0;  // bit dynamicStateBit(state) per dynamic state
   bool isDynamic(VkDynamicState s) const { return dynamicStateBit(s) >= 0 && (dynamicMask >> dynamicStateBit(s) & 1); }
 

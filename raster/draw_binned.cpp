@@ -58,6 +58,7 @@ struct Assembled {
   uint32_t instance;
   uint32_t slots[3];
   uint32_t primitiveId;
+  uint32_t viewport = 0;  // ViewportIndex
 };
 
 // One set-up primitive of a chunk (clipping may make several of one assembled primitive).
@@ -67,6 +68,7 @@ struct Binned {
   uint32_t slots[3];
   uint32_t primitiveId;
   uint32_t setup;  // index into the chunk's triangles, lines or points
+  uint32_t viewport;  // ViewportIndex: the viewport it was set up for
 };
 
 struct Chunk {
@@ -137,10 +139,24 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   chunk.lines.clear();
   chunk.points.clear();
   chunk.primitives.clear();
-  const TriangleSetupConstants setupConstants = triangleSetupConstants(s.raster);
+  // Each primitive is set up with its viewport's state ("Controlling the Viewport"), made for
+  // the chunk when a primitive first selects it.
+  RasterState rasters[kMaxViewports];
+  TriangleSetupConstants constants[kMaxViewports];
+  uint32_t prepared = 1;  // bit i: rasters[i], constants[i] hold viewport i's
+  rasters[0] = s.raster;
+  constants[0] = triangleSetupConstants(s.raster);
   for (const Assembled* a = first; a != last; ++a) {
     const ShadedVertices& v = shaded[a->instance];
-    Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0};
+    const uint32_t vp = a->viewport < s.viewportCount && a->viewport < kMaxViewports ? a->viewport : 0;
+    if (!(prepared >> vp & 1)) {
+      rasters[vp] = viewportRaster(s, vp);
+      constants[vp] = triangleSetupConstants(rasters[vp]);
+      prepared |= 1u << vp;
+    }
+    const RasterState& raster = rasters[vp];
+    const TriangleSetupConstants& setupConstants = constants[vp];
+    Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0, vp};
     switch (a->kind) {
       case Kind::Triangle: {
         ClipTriangle tri;
@@ -151,8 +167,8 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         if (s.polygonMode == VK_POLYGON_MODE_LINE || s.polygonMode == VK_POLYGON_MODE_POINT) {
           const bool lines = s.polygonMode == VK_POLYGON_MODE_LINE;
           const size_t before = lines ? chunk.lines.size() : chunk.points.size();
-          if (lines) setupPolygonEdges(tri, s.raster, chunk.lines);
-          else setupPolygonVertices(tri, s.raster, chunk.points);
+          if (lines) setupPolygonEdges(tri, raster, chunk.lines);
+          else setupPolygonVertices(tri, raster, chunk.points);
           b.kind = lines ? Kind::Line : Kind::Point;
           for (size_t k = before; k < (lines ? chunk.lines.size() : chunk.points.size()); ++k) {
             b.setup = uint32_t(k);
@@ -161,7 +177,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
           break;
         }
         const size_t before = chunk.triangles.size();
-        setupTriangle(tri, s.raster, setupConstants, chunk.triangles);
+        setupTriangle(tri, raster, setupConstants, chunk.triangles);
         for (size_t k = before; k < chunk.triangles.size(); ++k) {
           b.setup = uint32_t(k);
           chunk.primitives.push_back(b);
@@ -174,7 +190,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         std::memcpy(line.position[1], v.position(a->slots[1]), 16);
         if (!userClipping(v, a->slots, 2, line.clipDistances, line.clipDistance)) break;
         const size_t before = chunk.lines.size();
-        setupLine(line, s.raster, chunk.lines);
+        setupLine(line, raster, chunk.lines);
         for (size_t k = before; k < chunk.lines.size(); ++k) {
           b.setup = uint32_t(k);
           chunk.primitives.push_back(b);
@@ -184,7 +200,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       case Kind::Point: {
         SetupPoint p;
         if (!pointSurvivesUserClipping(v, a->slots[0])) break;
-        if (!setupPoint(v.position(a->slots[0]), v.pointSize[a->slots[0]], s.raster, &p)) break;
+        if (!setupPoint(v.position(a->slots[0]), v.pointSize[a->slots[0]], raster, &p)) break;
         b.setup = uint32_t(chunk.points.size());
         chunk.points.push_back(p);
         chunk.primitives.push_back(b);
@@ -426,7 +442,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       for (uint32_t i = 0; i < instances; ++i)
         for (const GeometryPrimitive& p : m.geometry[i].primitives)
           m.assembled.push_back(Assembled{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
-                                          i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId});
+                                          i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId, p.viewport});
     for (uint32_t i = 0; i < instances && !hasPrimitiveStages(s); ++i) {
       uint32_t primitiveId = 0;
       auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d) {
@@ -667,6 +683,7 @@ void Scene::runTiles() {
         for (; k < end; ++k) {
           const Binned& b = chunk.primitives[chunk.binned[k]];
           const ShadedVertices& v = (*w.vertices)[b.instance];
+          stage->setViewport(b.viewport);
           switch (b.kind) {
             case Kind::Triangle: stage->setUpTriangle(v, b.slots, b.primitiveId, chunk.triangles[b.setup], rect); break;
             case Kind::Line: stage->setUpLine(v, b.slots, b.primitiveId, chunk.lines[b.setup], rect); break;

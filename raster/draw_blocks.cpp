@@ -464,6 +464,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
+  fb.viewportIndex = viewport_;
   LaneState lanes;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   // "Sample Mask Test": samples outside pSampleMask are not covered.
@@ -499,6 +500,7 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
   abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
+  fb.viewportIndex = viewport_;
   fb.inputs = inputs_.data();
   fb.outputs = outputs_.data();
   fb.directSamples = directColor_ && samples > 1 ? kFourSamples : nullptr;

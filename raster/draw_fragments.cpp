@@ -113,6 +113,7 @@ FragmentStage::FragmentStage(const DrawState& state, bool blocks) : blocks_(bloc
 void FragmentStage::retarget(const DrawState& state) {
   if (!quads_.empty()) shadeBatch();
   flushOcclusion();
+  viewport_ = 0;
   // The previous state may be gone (a stage outlives the scene it drew): only our own copy of
   // its width is read.
   const bool resize = simdWidth_ != state.simdWidth;
@@ -243,18 +244,18 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   // "Polygon Mode": LINE and POINT draw the clipped, not culled polygon's edges or vertices.
   if (s_->polygonMode == VK_POLYGON_MODE_LINE) {
     std::vector<SetupLine> edges;
-    setupPolygonEdges(tri, s_->raster, edges);
+    setupPolygonEdges(tri, raster(), edges);
     for (const SetupLine& sl : edges) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
     return;
   }
   if (s_->polygonMode == VK_POLYGON_MODE_POINT) {
     std::vector<SetupPoint> points;
-    setupPolygonVertices(tri, s_->raster, points);
+    setupPolygonVertices(tri, raster(), points);
     for (const SetupPoint& p : points) setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
     return;
   }
   scratch.clear();
-  setupTriangle(tri, s_->raster, scratch);
+  setupTriangle(tri, raster(), scratch);
   for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
 }
 
@@ -286,7 +287,7 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   const uint32_t ends[2] = {a, b};
   if (!userClipping(vertices, ends, 2, l.clipDistances, l.clipDistance)) return;
   scratch.clear();
-  setupLine(l, s_->raster, scratch);
+  setupLine(l, raster(), scratch);
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
 }
@@ -310,7 +311,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
   if (!pointSurvivesUserClipping(vertices, slot)) return;
-  if (!setupPoint(vertices.position(slot), pointSize, s_->raster, &p)) return;
+  if (!setupPoint(vertices.position(slot), pointSize, raster(), &p)) return;
   const uint32_t slots[3] = {slot, slot, slot};
   setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
 }
@@ -355,6 +356,7 @@ void FragmentStage::shadeBatch() {
   fb.resources = s_->resources;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
+  fb.viewportIndex = viewport_;
   fb.sampleCount = samples;
   // Per lane: the pixel, its covered samples (after the sample mask test), each sample's depth.
   LaneState lanes{};
@@ -685,7 +687,7 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     if (s_->fragment.writesFragDepth) {
       // "Depth Clamping and Range Adjustment" applies to the shader's FragDepth as to the
       // rasterized depth: the same range (rules::fragmentDepthRange).
-      const rules::DepthRange range = rules::fragmentDepthRange(s_->raster);
+      const rules::DepthRange range = rules::fragmentDepthRange(raster());
       for (uint32_t lane = 0; lane < W; ++lane)
         if (alive >> lane & 1) fb.fragDepth[lane] = rules::clampFragmentDepth(fb.fragDepth[lane], range);
     }

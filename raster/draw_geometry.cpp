@@ -100,6 +100,8 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
   primitiveIds.resize(emitted);
   std::vector<uint32_t>& layers = out.layerScratch;
   layers.resize(emitted);
+  std::vector<uint32_t>& viewports = out.viewportScratch;
+  viewports.resize(emitted);
   for (uint32_t k = 0; k < emitted; ++k) {
     const size_t at = v.words.size();
     v.words.resize(at + v.stride);
@@ -116,6 +118,7 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
     }
     primitiveIds[k] = word(k, abi::kGeometryPrimitiveId);
     layers[k] = word(k, abi::kGeometryLayer);
+    viewports[k] = word(k, abi::kGeometryViewportIndex);
   }
   // Strips: a vertex flagged kGeometryFlags bit 0 starts a new one.
   uint32_t stripStart = 0;
@@ -123,7 +126,7 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
     const uint32_t n = end - stripStart;
     auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c) {
       out.primitives.push_back(
-          GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a], layers[a]});
+          GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a], layers[a], viewports[a]});
     };
     switch (g.outputTopology) {
       case 0:

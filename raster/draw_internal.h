@@ -38,6 +38,18 @@ struct ShadedVertices {
   }
 };
 
+// "Controlling the Viewport": the raster state of a primitive sent to viewport `index`
+// (ViewportIndex selects the viewport and the scissor). An index outside [0, viewportCount)
+// gives undefined results ("Multiple Viewports"): viewport 0 then.
+inline RasterState viewportRaster(const DrawState& s, uint32_t index) {
+  RasterState r = s.raster;
+  if (index > 0 && index < s.viewportCount && index < kMaxViewports) {
+    r.viewport = s.viewports[index];
+    r.scissor = s.scissors[index];
+  }
+  return r;
+}
+
 // "Primitive Clipping" and "CullDistance" for one primitive of `v` with `n` vertices at `slots`:
 // false when its cull distances discard it; otherwise copies the clip distances into `clip`
 // (a ClipTriangle's or ClipLine's) and sets `count`.
@@ -142,11 +154,12 @@ struct GeometryPrimitive {
   uint32_t slots[3];
   uint32_t primitiveId;  // PrimitiveId for the fragment stage: the provoking vertex's
   uint32_t layer;        // Layer (the provoking vertex's): the attachment layer it renders to
+  uint32_t viewport;     // ViewportIndex (the provoking vertex's): the viewport it is sent to
 };
 struct GeometryOutput {
   ShadedVertices vertices;
   std::vector<GeometryPrimitive> primitives;
-  std::vector<uint32_t> primitiveIdScratch, layerScratch;  // per emitted vertex of one lane
+  std::vector<uint32_t> primitiveIdScratch, layerScratch, viewportScratch;  // per emitted vertex of one lane
 };
 // Runs the geometry stage over one instance's input primitives (assembled from the index
 // list with `topology`, adjacency included; slotOf maps an index-list position to its slot in
@@ -311,6 +324,15 @@ class FragmentStage {
   // Continues with another draw's state (flushing what the previous one batched): one stage
   // serves a tile's draws one after another without reallocating.
   void retarget(const DrawState& state);
+  // The viewport (ViewportIndex) of the primitives that follow: their set-up's viewport and
+  // scissor (the reference path), FragDepth's clamp and the fragment stage's ViewportIndex.
+  // Retargeting returns to viewport 0.
+  void setViewport(uint32_t index) {
+    if (index == viewport_) return;
+    if (!quads_.empty()) shadeBatch();  // a batch is one primitive's: one ViewportIndex
+    viewport_ = index;
+    viewportRaster_ = viewportRaster(*s_, index);
+  }
 
  private:
   void flushOcclusion();
@@ -388,6 +410,9 @@ class FragmentStage {
 
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;
+  uint32_t viewport_ = 0;        // setViewport
+  RasterState viewportRaster_;   // viewportRaster(*s_, viewport_) when viewport_ > 0
+  const RasterState& raster() const { return viewport_ ? viewportRaster_ : s_->raster; }
   const bool blocks_;
   enum class DepthKind : uint8_t { Codec, Float32, Unorm16, Unorm24 };
   const FormatInfo* depthInfo_ = nullptr;  // the depth attachment's format, null without one

@@ -44,6 +44,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
           }
           stage = layered.get();
         }
+        stage->setViewport(p.viewport < s.viewportCount ? p.viewport : 0);
         if (p.vertexCount == 1) stage->point(v, p.slots[0], v.pointSize[p.slots[0]], p.primitiveId);
         else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups);
         else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.primitiveId, setups);

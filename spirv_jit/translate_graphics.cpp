@@ -842,7 +842,9 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
     case spv::BuiltIn::Layer:  // what the geometry stage wrote, through the resources like ViewIndex
       v.leaves = {B.CreateLoad(i32, B.CreateConstGEP1_32(B.getInt8Ty(), resources_, uint32_t(offsetof(abi::BoundResources, layer))))};
       break;
-    case spv::BuiltIn::ViewportIndex:
+    case spv::BuiltIn::ViewportIndex:  // the primitive's ("Controlling the Viewport"), set by the draw loop
+      v.leaves = {batchField(offsetof(abi::FragmentBatch, viewportIndex), i32)};
+      break;
     case spv::BuiltIn::DeviceIndex:
       v.leaves = {B.getInt32(0)};
       break;

@@ -162,6 +162,12 @@ struct DrawState {
   FeedbackTargets* feedback = nullptr;
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   RasterState raster;  // raster.samples: rasterizationSamples
+  // "Controlling the Viewport" with several viewports (multiViewport): viewport and scissor i
+  // (the scissor intersected with the render area, as raster.scissor) for the primitives whose
+  // ViewportIndex is i; raster.viewport and raster.scissor are element 0.
+  uint32_t viewportCount = 1;
+  Viewport viewports[kMaxViewports] = {};
+  Rect scissors[kMaxViewports] = {};
 
   // "Multisampling" / "Sample Mask Test" / "Multisample Coverage": the pipeline's sample mask
   // (word 0 of pSampleMask), alpha to coverage and alpha to one.

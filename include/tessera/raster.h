@@ -35,6 +35,10 @@ constexpr uint32_t kMaxSamples = 4;
 // pixel's top-left corner: sample s at (kStandardSampleLocations4[s][0], [s][1]).
 constexpr float kStandardSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
 
+// "Multiple Viewports" (multiViewport): viewports and scissors a draw may select from with
+// ViewportIndex (maxViewports).
+inline constexpr uint32_t kMaxViewports = 16;
+
 struct RasterState {
   uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre) or 4 (standard locations)
   // Fill Quad::samplePersp/sampleLinear (only per-sample shading reads them: the draw loop sets

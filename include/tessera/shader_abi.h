@@ -317,6 +317,7 @@ struct FragmentBatch {
   };
   DirectColor direct[kMaxColorAttachments];
   const uint32_t* directSamples;  // per lane, for kernels compiled for 4 samples
+  uint32_t viewportIndex;         // ViewportIndex: the viewport the primitive was sent to
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 
