@@ -10,6 +10,13 @@
 namespace tessera {
 namespace {
 
+// "Compute shader invocations" of an active pipeline statistics query: every invocation of
+// every workgroup dispatched.
+void countInvocations(ExecContext& ctx, const jit::ComputeProgram& program, const uint32_t count[3]) {
+  ctx.countStatistic(raster::kComputeShaderInvocations,
+                     uint64_t(count[0]) * count[1] * count[2] * program.invocationsPerWorkgroup());
+}
+
 struct DispatchCmd {
   const Pipeline* pipeline;
   const abi::BoundResources* resources;
@@ -18,6 +25,7 @@ struct DispatchCmd {
   void execute(ExecContext& ctx) const {
     if (ctx.conditionalDiscard) return;  // "Conditional Rendering"
     if (!pipeline || !pipeline->compute || !resources) return;
+    countInvocations(ctx, *pipeline->compute, count);
     jit::runCompute(*pipeline->compute, resources, base, count);
   }
 };
@@ -33,6 +41,7 @@ struct DispatchIndirectCmd {
     uint32_t count[3];
     std::memcpy(count, buffer->data() + offset, sizeof(count));
     const uint32_t base[3] = {0, 0, 0};
+    countInvocations(ctx, *pipeline->compute, count);
     jit::runCompute(*pipeline->compute, resources, base, count);
   }
 };

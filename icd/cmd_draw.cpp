@@ -123,6 +123,7 @@ struct DrawCmd {
     raster::DrawState s;
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    if (ctx.statisticsQueries) s.statistics = ctx.statistics;
     ctx.draw(s, call);
   }
 };
@@ -141,6 +142,7 @@ struct DrawIndirectCmd {
     raster::DrawState s;
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    if (ctx.statisticsQueries) s.statistics = ctx.statistics;
     uint32_t n = drawCount;
     if (countAddress) {
       uint32_t count;
@@ -186,6 +188,7 @@ struct MultiDrawCmd {
     raster::DrawState s;
     if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    if (ctx.statisticsQueries) s.statistics = ctx.statistics;
     for (uint32_t i = 0; i < count; ++i) ctx.draw(s, calls[i]);
   }
 };
@@ -203,6 +206,7 @@ struct DrawByteCountCmd {
     raster::DrawState s;
     if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
+    if (ctx.statisticsQueries) s.statistics = ctx.statistics;
     uint32_t bytes;
     std::memcpy(&bytes, counter, 4);
     raster::DrawCall c = call;

@@ -57,8 +57,12 @@ struct ResetQueryPoolCmd {
 // (raster/transform_feedback.cpp). Other query types have nothing to count.
 struct BeginQueryCmd {
   QueryPool* pool;
+  uint32_t query;
   void execute(ExecContext& ctx) const {
-    if (pool->type == VK_QUERY_TYPE_OCCLUSION) {
+    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      std::copy_n(ctx.statistics, raster::kPipelineStatistics, &pool->statisticsBase[size_t(query) * raster::kPipelineStatistics]);
+      ++ctx.statisticsQueries;
+    } else if (pool->type == VK_QUERY_TYPE_OCCLUSION) {
       ctx.occlusionActive = true;
       ctx.occlusionSamples = 0;
     } else if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
@@ -74,6 +78,18 @@ struct EndQueryCmd {
   uint32_t query;
   void execute(ExecContext& ctx) const {
     writeOtherViews(pool, query, ctx);
+    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      // "Pipeline Statistics Queries": each statistic the pool holds, in bit order, counted
+      // since this query's begin.
+      uint64_t values[raster::kPipelineStatistics] = {};
+      const uint64_t* base = &pool->statisticsBase[size_t(query) * raster::kPipelineStatistics];
+      uint32_t n = 0;
+      for (uint32_t bit = 0; bit < raster::kPipelineStatistics; ++bit)
+        if (pool->statisticsFlags >> bit & 1) values[n++] = ctx.statistics[bit] - base[bit];
+      pool->writeAll(query, values);
+      if (ctx.statisticsQueries) --ctx.statisticsQueries;
+      return;
+    }
     if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
       pool->write(query, ctx.feedback.primitivesWritten - ctx.feedbackQueryBase[0],
                   ctx.feedback.primitivesNeeded - ctx.feedbackQueryBase[1]);
@@ -167,9 +183,9 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetQueryPool(VkCommandBuffer commandBu
     *c = {fromHandle<QueryPool>(queryPool), first, count};
 }
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t,
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
                                                   VkQueryControlFlags) {
-  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool)};
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {

@@ -60,6 +60,15 @@ struct ExecContext {
   // The active occlusion query's count of passing samples ("Occlusion Queries").
   bool occlusionActive = false;
   uint64_t occlusionSamples = 0;
+  // "Pipeline Statistics Queries": running counters (raster::PipelineStatistic order), counted
+  // while any statistics query is active; a query keeps the counters at its begin
+  // (QueryPool::statisticsBase) and writes the differences at its end.
+  uint64_t statistics[raster::kPipelineStatistics] = {};
+  uint32_t statisticsQueries = 0;
+  // Adds n to a statistic while a query counts (the compute side; draws count in raster).
+  void countStatistic(raster::PipelineStatistic which, uint64_t n) {
+    if (statisticsQueries) statistics[which] += n;
+  }
   // Inside a conditional rendering block whose predicate discards ("Conditional Rendering",
   // icd/cmd_conditional_rendering.cpp): draws, dispatches and vkCmdClearAttachments do
   // nothing. Secondary command buffers run with this context, so they inherit it.

@@ -350,6 +350,10 @@ FeatureSet supportedFeatures() {
   // (the provoking vertex's) and read back by the fragment stage, on both draw paths
   // (raster::viewportRaster; tests/api/multi_viewport_test.cpp against the spec and lavapipe).
   f.multiViewport = true;
+  // Every statistic of VkQueryPipelineStatisticFlagBits, counted by the draw paths and the
+  // dispatches while a query is active (raster::countStatistic, icd/cmd_sync.cpp;
+  // tests/api/pipeline_statistics_test.cpp against the spec's counts and lavapipe).
+  f.pipelineStatisticsQuery = true;
   f.shaderCullDistance = true;
   // Points of PointSize up to 255 (squares centred on the vertex, PointCoord across them) and
   // non-strict lines of any width up to 255, static or dynamic (raster/points.cpp,

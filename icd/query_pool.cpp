@@ -2,9 +2,11 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "device.h"
+#include "tessera/draw.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
 #include "instance.h"
@@ -29,6 +31,13 @@ void QueryPool::write(uint32_t query, uint64_t value, uint64_t second) {
   std::lock_guard lock(mutex);
   values[size_t(query) * valuesPerQuery] = value;
   if (valuesPerQuery > 1) values[size_t(query) * valuesPerQuery + 1] = second;
+  available[query] = true;
+  cv.notify_all();
+}
+
+void QueryPool::writeAll(uint32_t query, const uint64_t* v) {
+  std::lock_guard lock(mutex);
+  for (uint32_t i = 0; i < valuesPerQuery; ++i) values[size_t(query) * valuesPerQuery + i] = v[i];
   available[query] = true;
   cv.notify_all();
 }
@@ -69,7 +78,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const 
                                                         const VkAllocationCallbacks* pAllocator, VkQueryPool* pPool) {
   Device* dev = fromHandle<Device>(device);
   if (pInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
-      pInfo->queryType != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      pInfo->queryType != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT &&
+      pInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
     reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
                 "vkCreateQueryPool: query type %d is not supported", int(pInfo->queryType));
     return VK_ERROR_FEATURE_NOT_PRESENT;
@@ -80,9 +90,16 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const 
   pool->type = pInfo->queryType;
   pool->count = pInfo->queryCount;
   pool->valuesPerQuery = pInfo->queryType == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2 : 1;
+  if (pInfo->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+    // Only the statistics Vulkan defines (bits 0-10) are counted; one value for each.
+    pool->statisticsFlags = pInfo->pipelineStatistics & ((1u << raster::kPipelineStatistics) - 1);
+    pool->valuesPerQuery = std::max(1, __builtin_popcount(pool->statisticsFlags));
+    pool->statisticsBase.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * raster::kPipelineStatistics]());
+  }
   pool->values.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * pool->valuesPerQuery]());
   pool->available.reset(new (std::nothrow) bool[pInfo->queryCount]());
-  if (!pool->values || !pool->available) {
+  if (!pool->values || !pool->available ||
+      (pInfo->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS && !pool->statisticsBase)) {
     hostDelete(a, pool);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

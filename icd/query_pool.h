@@ -19,11 +19,18 @@ struct QueryPool {
   uint32_t valuesPerQuery = 1;
   std::unique_ptr<uint64_t[]> values;
   std::unique_ptr<bool[]> available;
+  // VK_QUERY_TYPE_PIPELINE_STATISTICS: the statistics a query holds (pipelineStatistics), its
+  // values in the order of their bits, and per query the execution's counters at its begin
+  // (raster::kPipelineStatistics each).
+  VkQueryPipelineStatisticFlags statisticsFlags = 0;
+  std::unique_ptr<uint64_t[]> statisticsBase;
   std::mutex mutex;
   std::condition_variable cv;
 
   void reset(uint32_t first, uint32_t n);
   void write(uint32_t query, uint64_t value, uint64_t second = 0);
+  // Writes a query's valuesPerQuery values at once and makes it available.
+  void writeAll(uint32_t query, const uint64_t* v);
   // Writes results as vkGetQueryPoolResults / vkCmdCopyQueryPoolResults describe.
   VkResult copyResults(uint32_t first, uint32_t n, uint8_t* out, VkDeviceSize stride, VkQueryResultFlags flags);
 };

@@ -146,7 +146,9 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   uint32_t prepared = 1;  // bit i: rasters[i], constants[i] hold viewport i's
   rasters[0] = s.raster;
   constants[0] = triangleSetupConstants(s.raster);
+  uint64_t clipped = 0;  // primitives that leave clipping (CLIPPING_PRIMITIVES)
   for (const Assembled* a = first; a != last; ++a) {
+    const size_t before = chunk.primitives.size();
     const ShadedVertices& v = shaded[a->instance];
     const uint32_t vp = a->viewport < s.viewportCount && a->viewport < kMaxViewports ? a->viewport : 0;
     if (!(prepared >> vp & 1)) {
@@ -207,7 +209,9 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         break;
       }
     }
+    clipped += chunk.primitives.size() > before;
   }
+  countStatistic(s, kClippingPrimitives, clipped);
   // Bins by counting sort: the tiles each primitive's bounds touch, primitive order kept.
   auto bounds = [&](const Binned& b) -> const Rect& {
     return b.kind == Kind::Triangle ? chunk.triangles[b.setup].bounds
@@ -250,7 +254,8 @@ bool sameTargets(const DrawState& a, const DrawState& b) {
 // effect but its colour (no depth or stencil writes, no shader side effects, not counted by an
 // occlusion query).
 bool droppable(const DrawState& s) {
-  if (s.fragment.hasSideEffects || s.occlusionSamples) return false;
+  // (nor its fragment shader counted by a pipeline statistics query).
+  if (s.fragment.hasSideEffects || s.occlusionSamples || s.statistics) return false;
   if (s.depth.base && s.depthTest && s.depthWrite) return false;
   if (s.stencil.base && s.stencilTest) return false;
   return true;
@@ -392,6 +397,11 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   readVertexIndices(s, c, m.list);
   mapVertexSlots(c, m.list, m.slots);
   const uint32_t slotCount = uint32_t(m.slots.vertexIndex.size());
+  // "Pipeline Statistics Queries": input assembly's vertices and primitives; the vertex stage
+  // runs once per distinct index of an instance (a vertex is shaded once however often the
+  // indices name it, as the statistic allows).
+  countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
+  if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, m.list.isRestart, c.vertexCount) * c.instanceCount);
 
   // Instances are shaded in groups whose vertices fit kInstanceGroupSlots.
   const uint32_t groupSize = uint32_t(std::clamp<uint64_t>(kInstanceGroupSlots / std::max(slotCount, 1u), 1, c.instanceCount));
@@ -401,6 +411,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     const std::shared_ptr<std::vector<ShadedVertices>> shaded = m.shadedGroup(instances);
     for (uint32_t i = 0; i < instances; ++i) prepareShadedVertices(s, slotCount, (*shaded)[i]);
     const uint32_t rangesPerInstance = (slotCount + kVertexRange - 1) / kVertexRange;
+    countStatistic(s, kVertexShaderInvocations, uint64_t(slotCount) * instances);
     m.pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
       const uint32_t i = uint32_t(task / rangesPerInstance), r = uint32_t(task % rangesPerInstance);
       const size_t begin = size_t(r) * kVertexRange, end = std::min<size_t>(slotCount, begin + kVertexRange);
@@ -453,6 +464,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
           [&](uint32_t a, uint32_t b) { add(Kind::Line, a, b, a); },
           [&](uint32_t a, uint32_t b, uint32_t d) { add(Kind::Triangle, a, b, d); });
     }
+    countStatistic(s, kClippingInvocations, m.assembled.size());
     // Set-up and binning of m.assembled in windows of at most kScenePrimitives, drawn with `ws`.
     // A layered draw's windows write other layers than the scene's other draws: they neither
     // hide earlier work nor are hidden (droppable and overwrites stay false).

@@ -522,6 +522,7 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
     }
     interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
     setDirectRows(fb, bx, by, first);
+    if (s_->statistics) fragmentInvocations_ += W;  // every lane covered
     s_->fragmentShader(&fb);
     // "Sample Counting": each lane left alive passed with all its samples.
     if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all)) * samples;

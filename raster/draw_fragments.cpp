@@ -240,22 +240,26 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
   ClipTriangle tri;
   const uint32_t slots[3] = {a, b, c};
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
+  countStatistic(*s_, kClippingInvocations, 1);
   if (!userClipping(vertices, slots, 3, tri.clipDistances, tri.clipDistance)) return;
   // "Polygon Mode": LINE and POINT draw the clipped, not culled polygon's edges or vertices.
   if (s_->polygonMode == VK_POLYGON_MODE_LINE) {
     std::vector<SetupLine> edges;
     setupPolygonEdges(tri, raster(), edges);
+    countStatistic(*s_, kClippingPrimitives, !edges.empty());
     for (const SetupLine& sl : edges) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
     return;
   }
   if (s_->polygonMode == VK_POLYGON_MODE_POINT) {
     std::vector<SetupPoint> points;
     setupPolygonVertices(tri, raster(), points);
+    countStatistic(*s_, kClippingPrimitives, !points.empty());
     for (const SetupPoint& p : points) setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
     return;
   }
   scratch.clear();
   setupTriangle(tri, raster(), scratch);
+  countStatistic(*s_, kClippingPrimitives, !scratch.empty());
   for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
 }
 
@@ -285,9 +289,11 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   std::memcpy(l.position[0], vertices.position(a), 16);
   std::memcpy(l.position[1], vertices.position(b), 16);
   const uint32_t ends[2] = {a, b};
+  countStatistic(*s_, kClippingInvocations, 1);
   if (!userClipping(vertices, ends, 2, l.clipDistances, l.clipDistance)) return;
   scratch.clear();
   setupLine(l, raster(), scratch);
+  countStatistic(*s_, kClippingPrimitives, !scratch.empty());
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
 }
@@ -310,8 +316,10 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
 
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
   SetupPoint p;
+  countStatistic(*s_, kClippingInvocations, 1);
   if (!pointSurvivesUserClipping(vertices, slot)) return;
   if (!setupPoint(vertices.position(slot), pointSize, raster(), &p)) return;
+  countStatistic(*s_, kClippingPrimitives, 1);
   const uint32_t slots[3] = {slot, slot, slot};
   setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
 }
@@ -343,6 +351,8 @@ void FragmentStage::flushOcclusion() {
     std::atomic_ref<uint64_t>(*s_->occlusionSamples).fetch_add(occlusionSamples_, std::memory_order_relaxed);
     occlusionSamples_ = 0;
   }
+  if (fragmentInvocations_) countStatistic(*s_, kFragmentShaderInvocations, fragmentInvocations_);
+  fragmentInvocations_ = 0;
 }
 
 void FragmentStage::shadeBatch() {
@@ -667,6 +677,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     if (s_->fragment.writesSampleMask) std::fill_n(fb.sampleMask, W, ~0u);
     // A kernel writing 4-sample attachments itself writes the samples left after the early tests.
     fb.directSamples = directColor_ && samples > 1 ? sampleBits : nullptr;
+    // "Fragment shader invocations": the covered lanes (helpers are not counted).
+    if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(fb.coverage));
     s_->fragmentShader(&fb);
     alive = fb.alive & coverage;
     // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)

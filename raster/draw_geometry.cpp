@@ -199,6 +199,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   });
   const uint32_t primitives = g.inputVertices ? uint32_t(inputSlots.size() / g.inputVertices) : 0;
   const uint64_t lanes = uint64_t(primitives) * g.invocations;
+  countStatistic(s, kGeometryShaderInvocations, lanes);
   if (lanes == 0) return;
 
   thread_local std::vector<uint32_t> inputs, records;
@@ -242,6 +243,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
     for (uint32_t lane = 0; lane < active; ++lane)
       collectLane(s, records.data(), lane, std::min(batch.emitted[lane], g.maxVertices), out);
   }
+  countStatistic(s, kGeometryShaderPrimitives, out.primitives.size());
 }
 
 }  // namespace tessera::raster

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include <atomic>
+
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/raster.h"
@@ -37,6 +39,14 @@ struct ShadedVertices {
     stride = 4 + 4 * uint32_t(locations.size()) + clip + cull;
   }
 };
+
+// "Pipeline Statistics Queries": adds n to statistic `which` of the draw's active query.
+inline void countStatistic(const DrawState& s, PipelineStatistic which, uint64_t n) {
+  if (s.statistics && n) std::atomic_ref<uint64_t>(s.statistics[which]).fetch_add(n, std::memory_order_relaxed);
+}
+// The primitives input assembly makes of one instance's vertices (the topology, restarts,
+// patches of patchControlPoints): INPUT_ASSEMBLY_PRIMITIVES per instance.
+uint64_t inputPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t vertexCount);
 
 // "Controlling the Viewport": the raster state of a primitive sent to viewport `index`
 // (ViewportIndex selects the viewport and the scissor). An index outside [0, viewportCount)
@@ -431,6 +441,7 @@ class FragmentStage {
   bool frontFacing_ = true;
   bool isPoint_ = false;
   uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
+  uint64_t fragmentInvocations_ = 0;  // likewise, for an active pipeline statistics query
   std::vector<Quad> quads_;  // the batch being filled (one triangle)
   std::vector<uint32_t> inputs_, outputs_;
   // The block walker's batch, its per-draw fields filled once (draw_blocks.cpp).

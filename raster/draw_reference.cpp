@@ -21,6 +21,10 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   std::vector<SetupLine> lineSetups;
   GeometryOutput geometry, tessellated;
   const uint32_t layerCount = drawLayerCount(s);
+  // "Pipeline Statistics Queries" (the vertex stage runs for every index here).
+  countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
+  if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, indices.isRestart, c.vertexCount) * c.instanceCount);
+  countStatistic(s, kVertexShaderInvocations, uint64_t(c.vertexCount) * c.instanceCount);
   std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
   std::deque<DrawState> layerStates;
   std::deque<abi::BoundResources> layerResources;

@@ -100,10 +100,12 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     control.in = &input;
     control.out = &output;
     t.runControl(s.tessControlShader, W, t.usesBarrier, t.controlStackBytes, &control);
+    countStatistic(s, kTessellationControlShaderPatches, 1);
 
     if (!tessellate(mode, output.tessLevelOuter, output.tessLevelInner, tess)) continue;  // "Tessellator Patch Discard"
     const uint32_t firstSlot = uint32_t(v.words.size() / v.stride);
     const uint32_t vertices = uint32_t(tess.coords.size());
+    countStatistic(s, kTessellationEvaluationShaderInvocations, vertices);
     requireDrawMemory(uint64_t(firstSlot) + vertices, uint64_t(v.stride) * 4 + 4);
     v.words.resize(size_t(firstSlot + vertices) * v.stride);
     v.pointSize.resize(firstSlot + vertices, 1.0f);

@@ -125,6 +125,23 @@ struct TessellationInterface {
                      abi::TessControlBatch*) = nullptr;
 };
 
+// The pipeline statistics ("Pipeline Statistics Queries"), by the bit position of their
+// VkQueryPipelineStatisticFlagBits.
+enum PipelineStatistic : uint32_t {
+  kInputAssemblyVertices = 0,
+  kInputAssemblyPrimitives = 1,
+  kVertexShaderInvocations = 2,
+  kGeometryShaderInvocations = 3,
+  kGeometryShaderPrimitives = 4,
+  kClippingInvocations = 5,
+  kClippingPrimitives = 6,
+  kFragmentShaderInvocations = 7,
+  kTessellationControlShaderPatches = 8,
+  kTessellationEvaluationShaderInvocations = 9,
+  kComputeShaderInvocations = 10,
+  kPipelineStatistics = 11
+};
+
 struct DrawState {
   uint32_t simdWidth = 8;
   abi::VertexBatchFn vertexShader = nullptr;
@@ -176,6 +193,10 @@ struct DrawState {
   bool sampleShading = false;  // sampleShadingEnable with minSampleShading x samples > 1
   // Active occlusion query: samples that pass the per-fragment tests are added here.
   uint64_t* occlusionSamples = nullptr;
+  // Active pipeline statistics query ("Pipeline Statistics Queries"): the execution's running
+  // counters, kPipelineStatistics of them indexed by the bit of their
+  // VkQueryPipelineStatisticFlagBits, added to atomically (countStatistic); null: none counts.
+  uint64_t* statistics = nullptr;
 
   bool depthTest = false, depthWrite = false;
   VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
