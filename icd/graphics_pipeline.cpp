@@ -375,10 +375,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.stencilBack = stencilFace(ds->back);
   }
   if (const auto* cb = colorBlendState) {
-    if (cb->logicOpEnable) {
-      *message = "logic operations are not supported";
-      return VK_ERROR_UNKNOWN;
-    }
+    s.logicOpEnable = cb->logicOpEnable;
+    s.logicOp = cb->logicOp;
     for (uint32_t i = 0; i < cb->attachmentCount && i < abi::kMaxColorAttachments; ++i) {
       const auto& a = cb->pAttachments[i];
       raster::BlendAttachment& b = s.blend[i];

@@ -354,6 +354,10 @@ FeatureSet supportedFeatures() {
   // dispatches while a query is active (raster::countStatistic, icd/cmd_sync.cpp;
   // tests/api/pipeline_statistics_test.cpp against the spec's counts and lavapipe).
   f.pipelineStatisticsQuery = true;
+  // Every VkLogicOp on integer and normalized colour attachments, the others written unblended,
+  // on both draw paths (raster/logic_op.cpp; tests/unit/raster/logic_op_test.cpp,
+  // tests/api/logic_op_test.cpp against the spec's table and lavapipe).
+  f.logicOp = true;
   f.shaderCullDistance = true;
   // Points of PointSize up to 255 (squares centred on the vertex, PointCoord across them) and
   // non-strict lines of any width up to 255, static or dynamic (raster/points.cpp,

@@ -269,6 +269,7 @@ bool overwritesColour(const DrawState& s) {
   const uint32_t all = (1u << std::max(s.raster.samples, 1u)) - 1;
   if ((s.sampleMask & all) != all) return false;
   if ((s.depth.base && (s.depthTest || s.depthBoundsTest)) || (s.stencil.base && s.stencilTest)) return false;
+  if (s.logicOpEnable) return false;  // most operations read the attachment
   for (uint32_t i = 0; i < s.colorCount; ++i) {
     if (!s.color[i].base) continue;
     if (!(s.fragment.colorOutputs >> i & 1) || s.blend[i].enable || (s.blend[i].writeMask & 0xF) != 0xF) return false;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "draw_internal.h"
+#include "logic_op.h"
 #include "pixel_weights.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
@@ -182,7 +183,7 @@ void FragmentStage::retarget(const DrawState& state) {
       const BlendAttachment& b = s_->blend[i];
       const uint32_t blend = b.enable ? abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp) : 0u;
       const bool sameBlend = blend == s_->fragment.directBlend[i] && (blend != 0) == b.enable;
-      if (att.base && unorm8 && std::max(att.samples, 1u) == samples && b.writeMask && sameBlend &&
+      if (att.base && unorm8 && std::max(att.samples, 1u) == samples && b.writeMask && sameBlend && !s_->logicOpEnable &&
           (s_->fragment.directColorLocations >> i & 1) && (s_->fragment.colorOutputs >> i & 1))
         directColor_ |= 1u << i;
     }
@@ -718,7 +719,7 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     // An attachment no output location writes keeps its contents.
     if (!att.base || !blend.writeMask || !(s_->fragment.colorOutputs >> i & 1)) continue;
     if (fb.direct[i].row) continue;  // the kernel wrote it (FragmentBatch::direct)
-    if (blocks_ && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
+    if (blocks_ && !s_->logicOpEnable && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
       writeUnorm8(i, alive, lanes);
       continue;
     }
@@ -728,6 +729,13 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     const NumericFormat numeric = f->components[0].numeric;
     const bool unorm = numeric == NumericFormat::UNorm || numeric == NumericFormat::Srgb;
     const bool snorm = numeric == NumericFormat::SNorm;
+    // "Logical Operations": blending is off for every attachment; only integer and normalized
+    // (not sRGB, not float) attachments take the operation, the others the value as it is.
+    if (s_->logicOpEnable) {
+      if (logicOpApplies(*f)) writeLogicOp(i, alive, lanes, *f);
+      else writeUnblended(i, alive, lanes, *f);
+      continue;
+    }
     const bool blending = blend.enable && kind == TexelKind::Float;
     // The attachment's value is only needed to blend or to keep masked components.
     const bool needCurrent = blending || (blend.writeMask & 0xF) != 0xF;
@@ -844,6 +852,58 @@ float FragmentStage::quantizeDepth(float z) const {
 // 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's per-component
 // dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so with one
 // sample a pair whose lanes are both alive is one 8-byte access.
+// "Logical Operations": the fragment's value encoded in the attachment's format, combined with
+// the texel bit by bit, the components outside the write mask kept ("Color Write Mask").
+void FragmentStage::writeLogicOp(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const AttachmentView& att = s_->color[attachment];
+  uint8_t written[16];
+  writtenBits(f, s_->blend[attachment].writeMask, written);
+  const uint32_t bytes = std::min<uint32_t>(att.texelSize, sizeof written);
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    if (!(alive >> lane & 1)) continue;
+    TexelValue out{};
+    for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(attachment * 4 + c) * W + lane];
+    uint8_t source[16] = {};
+    encodeTexel(f, out, source);
+    for (uint32_t k = 0; k < samples; ++k) {
+      if (!(lanes.sampleBits[lane] >> k & 1)) continue;
+      uint8_t* dst = texelAt(att, lanes.px[lane], lanes.py[lane], k);
+      for (uint32_t b = 0; b < bytes; ++b) {
+        const uint8_t result = logicOpByte(s_->logicOp, source[b], dst[b]);
+        dst[b] = uint8_t((result & written[b]) | (dst[b] & ~written[b]));
+      }
+    }
+  }
+}
+
+// An attachment the logic operation does not apply to (float, sRGB) while it is enabled: the
+// fragment's value as it is, blending being off for every attachment.
+void FragmentStage::writeUnblended(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const AttachmentView& att = s_->color[attachment];
+  const uint32_t mask = s_->blend[attachment].writeMask;
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    if (!(alive >> lane & 1)) continue;
+    TexelValue out{};
+    for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(attachment * 4 + c) * W + lane];
+    for (uint32_t k = 0; k < samples; ++k) {
+      if (!(lanes.sampleBits[lane] >> k & 1)) continue;
+      uint8_t* dst = texelAt(att, lanes.px[lane], lanes.py[lane], k);
+      TexelValue result = out;
+      if ((mask & 0xF) != 0xF) {
+        TexelValue cur{};
+        decodeTexel(f, dst, cur);
+        for (uint32_t c = 0; c < 4; ++c)
+          if (!(mask >> c & 1)) result.u[c] = cur.u[c];
+      }
+      encodeTexel(f, result, dst);
+    }
+  }
+}
+
 void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
   const uint32_t W = s_->simdWidth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);

@@ -389,6 +389,11 @@ class FragmentStage {
   // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA) for the `alive` lanes
   // (binned path; the reference goes through the texel codec).
   void writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes);
+  // With logicOpEnable: attachment i of format f takes logicOp of the lanes' values and its
+  // texels (writeLogicOp), or, where the operation does not apply, the values unblended
+  // (writeUnblended); both keep the components the write mask leaves out.
+  void writeLogicOp(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f);
+  void writeUnblended(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f);
   // The depth plane's texels (draw_fragments.cpp): through the texel codec, or with the binned
   // path the same arithmetic inline for D32, D16 and D24.
   float loadDepth(const uint8_t* texel) const;

@@ -208,6 +208,10 @@ struct DrawState {
   uint32_t colorCount = 0;
   AttachmentView color[abi::kMaxColorAttachments];
   BlendAttachment blend[abi::kMaxColorAttachments];
+  // "Logical Operations" (logicOp): with logicOpEnable, blending is off for every attachment and
+  // the integer and normalized ones take logicOp of the fragment's value and theirs, bit by bit.
+  bool logicOpEnable = false;
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
   float blendConstants[4] = {};
   AttachmentView depth, stencil;
   Rect renderArea{};  // pixels that may be written (render area ∩ framebuffer)

@@ -8,8 +8,7 @@
 //
 // What zink makes of Tessera today (Mesa 22.3.6, glxinfo -B): OpenGL 4.5 core and compatibility,
 // OpenGL ES 3.2 (OpenGL 2.1 / ES 2.0 until VK_EXT_transform_feedback was offered, 4.0 until
-// multiViewport). Zink warns that the base features logicOp and VK_EXT_line_rasterization are
-// missing. es2tri (EGL, OpenGL ES
+// multiViewport). Zink warns that VK_EXT_line_rasterization, a base requirement, is missing. es2tri (EGL, OpenGL ES
 // 2) is not compared here. The gears demos animate by the clock, so they cannot be compared
 // frame for frame.
 // Skipped, saying so, without Xvfb, the Mesa programs (mesa-utils) or lavapipe.
