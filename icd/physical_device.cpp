@@ -114,7 +114,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxDrawIndexedIndexValue = UINT32_MAX;
   l.maxDrawIndirectCount = UINT32_MAX;
   l.maxSamplerLodBias = kMaxSamplerLodBias;
-  l.maxSamplerAnisotropy = 1.0f;
+  l.maxSamplerAnisotropy = kMaxSamplerAnisotropy;  // see samplerAnisotropy below
   l.maxViewports = 16;  // raster::kMaxViewports (multiViewport)
   l.maxViewportDimensions[0] = l.maxViewportDimensions[1] = 16384;
   l.viewportBoundsRange[0] = -32768.0f;
@@ -310,6 +310,13 @@ FeatureSet supportedFeatures() {
   f.image2DViewOf3D = true;
   f.sampler2DViewOf3D = true;
   f.samplerFilterMinmax = true;
+  // "Texel Anisotropic Filtering": the reference sampler takes N = ceil(η) samples along the
+  // footprint's major axis at λ = log2(ρ_max / η) (sampler/sampler_lod.cpp: anisotropicFootprint;
+  // sampler/reference_sampler.cpp: filterAnisotropic); anisotropic samplers never take the
+  // batched routines. tests/unit/sampler/anisotropic_filtering_test.cpp (hand-computed values),
+  // tests/api/anisotropic_filtering_test.cpp (a plane drawn on Tessera and lavapipe).
+  // maxSamplerAnisotropy is kMaxSamplerAnisotropy (16).
+  f.samplerAnisotropy = true;
   // VK_EXT_custom_border_color: the sampler keeps the colour's words and the reference reads
   // them as the view's kind when it makes a border texel (sampler/sampler_texel.cpp), so no
   // format is needed. VK_EXT_border_color_swizzle: the border replaces the texel before the

@@ -48,6 +48,10 @@ constexpr uint32_t kMaxInlineUniformBlocksPerSet = 8;
 constexpr uint32_t kMaxPushDescriptors = 32;
 // maxSamplerLodBias: samplers clamp their bias to it when they are created (icd/sampler.cpp).
 constexpr float kMaxSamplerLodBias = 16.0f;
+// maxSamplerAnisotropy: max_Aniso of the "Scale Factor Operation" is the sampler's
+// maxAnisotropy clamped to it (icd/sampler.cpp). 16 is the spec's required minimum where
+// samplerAnisotropy is supported, and what OpenGL's GL_ARB_texture_filter_anisotropic asks for.
+constexpr float kMaxSamplerAnisotropy = 16.0f;
 static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMaxDynamicBuffers);
 
 // Kernels can be compiled for any power-of-two width from this up to the device's SIMD width

@@ -19,7 +19,10 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSampler(VkDevice device, const Vk
   for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext)
     if (p->sType == VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO)
       reduction = reinterpret_cast<const VkSamplerReductionModeCreateInfo*>(p)->reductionMode;
-  s->baked = makeSamplerState(*pCreateInfo, reduction, kMaxSamplerLodBias);
+  // "Scale Factor Operation": max_Aniso is 1 when the samplerAnisotropy feature is VK_FALSE
+  // (enabling anisotropy without it is invalid usage; this is the spec's answer to it).
+  const float maxAnisotropy = dev->enabledFeatures.samplerAnisotropy ? kMaxSamplerAnisotropy : 1.0f;
+  s->baked = makeSamplerState(*pCreateInfo, reduction, kMaxSamplerLodBias, maxAnisotropy);
   *pSampler = toHandle<VkSampler>(s);
   return VK_SUCCESS;
 }

@@ -449,6 +449,9 @@ uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
   if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
   if (s.unnormalizedCoordinates) return 0;
   if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
+  // "Texel Anisotropic Filtering" takes N samples at a λ of its own (reference_sampler.cpp);
+  // the routines sample isotropically. max_Aniso = 1 is isotropic and keeps its routine.
+  if (s.anisotropyEnable && s.maxAnisotropy > 1.0f) return 0;
   // NaN LOD clamps (invalid usage) could make d' NaN, whose conversion to a level is not defined.
   if (s.minLod != s.minLod || s.maxLod != s.maxLod) return 0;
   return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode;

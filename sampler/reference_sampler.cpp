@@ -3,7 +3,14 @@
 // texel filtering and gathering; the single steps live in the files sampler_internal.h lists.
 //
 // Choices where the specification leaves room (each is also noted where it is made):
-//  - ρ_x, ρ_y are the lengths of the scaled derivative vectors; η = 1 (no anisotropy).
+//  - ρ_x, ρ_y are the lengths of the scaled derivative vectors.
+//  - Anisotropic filtering ("Texel Anisotropic Filtering" leaves the scheme to the
+//    implementation) is the spec's own example, generalized: N = ceil(η) isotropic samples,
+//    each filtered with the sampler's filters and mipmap mode at the footprint's
+//    λ = log2(ρ_max / η), at the coordinates of the screen positions x - 1/2 + i/(N+1)
+//    (i = 1..N) along the major axis (x when ρ_x > ρ_y, else y), and averaged (MIN/MAX
+//    reductions: their minimum / maximum). filterAnisotropic says more. Explicit-LOD sampling,
+//    gathers, unnormalized coordinates and integer views sampled NEAREST stay isotropic.
 //  - nearest(d') and RNE use the "preferred" forms (ceil(d' + 0.5) - 1, roundTiesToEven).
 //  - Cube corners are the average of the three adjacent texels; cube faces tie-break r_z over
 //    r_y over r_x, as recommended.
@@ -35,7 +42,7 @@
 namespace tessera {
 
 abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerReductionMode reductionMode,
-                                   float maxSamplerLodBias) {
+                                   float maxSamplerLodBias, float maxSamplerAnisotropy) {
   abi::SamplerState s{};
   s.magFilter = info.magFilter;
   s.minFilter = info.minFilter;
@@ -60,6 +67,13 @@ abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerRed
   s.unnormalizedCoordinates = info.unnormalizedCoordinates;
   s.reductionMode = reductionMode;
   s.nonSeamlessCube = (info.flags & VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT) ? 1 : 0;
+  // "Scale Factor Operation": max_Aniso = min(sampler.max_Aniso, limits.max_Aniso), where
+  // sampler.max_Aniso is maxAnisotropy; anisotropyEnable VK_FALSE sets max_Aniso to 1
+  // (maxAnisotropy "is ignored"). A value below 1 or NaN (invalid usage) is taken as 1.
+  s.anisotropyEnable = info.anisotropyEnable ? 1 : 0;
+  s.maxAnisotropy = 1.0f;
+  if (info.anisotropyEnable && info.maxAnisotropy > 1.0f)
+    s.maxAnisotropy = std::max(1.0f, std::min(info.maxAnisotropy, maxSamplerAnisotropy));
   s.fastSampling = classifySamplerForRoutines(s);
   return s;
 }
@@ -266,6 +280,80 @@ Texel gather(const Sample& smp, const SampleRequest& request) {
   return out;
 }
 
+// "Texel Mipmap Filtering": NEAREST τ = τ[d]; LINEAR τ = (1 - δ) τ[d_hi] + δ τ[d_lo]
+// (MIN/MAX: over the levels with non-zero weight).
+Texel filterMipmapped(const Sample& smp, const LevelSelection& sel) {
+  if (!sel.mipLinear) return filterLevel(smp, sel.d, sel.filter);
+  Reduction mip(smp.sampler->reductionMode);
+  mip.add(1.0 - sel.delta, filterLevel(smp, sel.dHi, sel.filter));
+  mip.add(sel.delta, filterLevel(smp, sel.dLo, sel.filter));
+  return mip.result();
+}
+
+// The line an anisotropic footprint's samples lie on: the coordinates of the sample (for cube
+// maps the direction (s,t,r), before face selection; otherwise (s,t,r) as the view's
+// dimensionality has them) and their derivative along the footprint's major axis, ∂/∂x when
+// ρ_x > ρ_y, else ∂/∂y, in the same space.
+struct AnisotropicAxis {
+  double origin[3];
+  double derivative[3];
+};
+
+// The axis of `smp`'s footprint. `dsdx` / `dsdy` are ∂(s,t,r)/∂x and ∂/∂y as sampleImage has
+// them for the view's dimensionality (zeros where it has fewer coordinates); cube maps take
+// the direction's own derivatives from the request instead, as their samples move the
+// direction.
+AnisotropicAxis majorAxis(const Sample& smp, const SampleRequest& request, const double dsdx[3], const double dsdy[3],
+                          bool alongX) {
+  AnisotropicAxis axis{};
+  if (smp.dim == Dim::Cube) {
+    const float direction[3] = {request.s, request.t, request.r};
+    const float* derivative = alongX ? request.dPdx : request.dPdy;
+    for (int c = 0; c < 3; ++c) axis.origin[c] = direction[c], axis.derivative[c] = derivative[c];
+  } else {
+    const double coords[3] = {smp.s, smp.t, smp.r};
+    const double* derivative = alongX ? dsdx : dsdy;
+    for (int c = 0; c < 3; ++c) axis.origin[c] = coords[c], axis.derivative[c] = derivative[c];
+  }
+  return axis;
+}
+
+// Sample i (1..N) of "Texel Anisotropic Filtering": the spec's example takes τ_2D at
+// (u(x - 1/2 + i/(N+1), y), v(x - 1/2 + i/(N+1), y)) when the samples lie along x (y likewise).
+// The derivatives are all that is known of u and v away from (x, y), so the coordinates there
+// are their first-order expansion: P + (i/(N+1) - 1/2) × ∂P/∂x. The N positions are evenly
+// spaced across the pixel's footprint, symmetric about its centre, none on its edges. A cube
+// map's moved direction selects its own face, so a footprint may cross a cube edge.
+Sample anisotropicSample(const Sample& centre, const AnisotropicAxis& axis, uint32_t i, uint32_t n) {
+  const double offset = double(i) / double(n + 1) - 0.5;
+  double p[3];
+  for (int c = 0; c < 3; ++c) p[c] = axis.origin[c] + offset * axis.derivative[c];
+  Sample smp = centre;
+  if (smp.dim == Dim::Cube) {
+    const float dir[3] = {float(p[0]), float(p[1]), float(p[2])};
+    const CubeFaceCoord fc = selectCubeFace(dir, nullptr, nullptr);
+    smp.face = fc.face;
+    smp.s = fc.s, smp.t = fc.t;
+  } else {
+    smp.s = p[0], smp.t = p[1], smp.r = p[2];
+  }
+  return smp;
+}
+
+// "Texel Anisotropic Filtering": "Instead of a single isotropic sample, N isotropic samples are
+// sampled within the image footprint", τ_aniso = (1/N) Σ τ(sample i). Each sample is filtered
+// as an isotropic one is (the sampler's magFilter/minFilter by λ, its mipmap mode: "implementations
+// should consider the magFilter, minFilter and mipmapMode"), at the level(s) `sel` chose from
+// the footprint's λ = log2(ρ_max / η), so minLod and maxLod bound it as they bound any λ. With a
+// MIN or MAX reduction "the process operates on the above values, together with their weights,
+// computing a component-wise minimum or maximum".
+Texel filterAnisotropic(const Sample& centre, const LevelSelection& sel, const AnisotropicAxis& axis, uint32_t n) {
+  Reduction sum(centre.sampler->reductionMode);
+  const double weight = 1.0 / double(n);
+  for (uint32_t i = 1; i <= n; ++i) sum.add(weight, filterMipmapped(anisotropicSample(centre, axis, i, n), sel));
+  return sum.result();
+}
+
 TexelValue toTexelValue(const Texel& t, TexelKind kind) {
   TexelValue v;
   for (int c = 0; c < 4; ++c) {
@@ -335,43 +423,44 @@ TexelValue sampleImage(const abi::ImageViewState& view, const abi::SamplerState&
   abi::SamplerState effective = sampler;
   const bool averaging = sampler.reductionMode != VK_SAMPLER_REDUCTION_MODE_MIN &&
                          sampler.reductionMode != VK_SAMPLER_REDUCTION_MODE_MAX;
+  // The same views stay isotropic: an average of N integer texels is not a texel value either.
   if (smp.src.kind != TexelKind::Float && !request.compare && averaging) {
     effective.magFilter = effective.minFilter = VK_FILTER_NEAREST;
     effective.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    effective.maxAnisotropy = 1.0f;
   }
+  const bool anisotropic = effective.anisotropyEnable && effective.maxAnisotropy > 1.0f;
 
   // Level and filter. Unnormalized coordinates skip the normalized-coordinate operations
-  // (no LOD: the view's only level is read; minFilter must equal magFilter).
+  // (no LOD: the view's only level is read; minFilter must equal magFilter; anisotropyEnable
+  // must be VK_FALSE).
   LevelSelection sel{};
+  AnisotropicFootprint footprint{};
+  footprint.samples = 1;
   if (smp.unnormalized) {
     sel.filter = effective.magFilter;
     sel.d = sel.dHi = sel.dLo = 0;
   } else {
-    // "LOD Operation": λ_base is the Lod operand, else log2(ρ_max) from the derivatives
-    // ("Scale Factor Operation", with the sizes of the view's base level).
+    // "LOD Operation": λ_base is the Lod operand, else log2(ρ_max / η) from the derivatives
+    // ("Scale Factor Operation", with the sizes of the view's base level). An explicit LOD
+    // comes with no footprint, so it is sampled isotropically.
     double lambdaBase;
+    const abi::ImageLevel& l0 = view.levels[0];
+    const uint32_t baseSize[3] = {l0.width, smp.dim == Dim::D1 ? 1u : l0.height, smp.dim == Dim::D3 ? l0.depth : 1u};
     if (request.hasLod) {
       lambdaBase = request.lod;
+    } else if (anisotropic) {
+      footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), effective.maxAnisotropy);
+      lambdaBase = footprint.lambdaBase;
     } else {
-      const abi::ImageLevel& l0 = view.levels[0];
-      const uint32_t baseSize[3] = {l0.width, smp.dim == Dim::D1 ? 1u : l0.height, smp.dim == Dim::D3 ? l0.depth : 1u};
       lambdaBase = lambdaFromGradients(dsdx, dsdy, baseSize);
     }
     sel = selectLevels(effective, request, lambdaBase, levelCount);
   }
 
-  // "Texel Mipmap Filtering": NEAREST τ = τ[d]; LINEAR τ = (1 - δ) τ[d_hi] + δ τ[d_lo]
-  // (MIN/MAX: over the levels with non-zero weight).
-  Texel result;
-  if (!sel.mipLinear) {
-    result = filterLevel(smp, sel.d, sel.filter);
-  } else {
-    Reduction mip(sampler.reductionMode);
-    mip.add(1.0 - sel.delta, filterLevel(smp, sel.dHi, sel.filter));
-    mip.add(sel.delta, filterLevel(smp, sel.dLo, sel.filter));
-    result = mip.result();
-  }
-  return toTexelValue(result, resultKind);
+  if (footprint.samples <= 1) return toTexelValue(filterMipmapped(smp, sel), resultKind);
+  const AnisotropicAxis axis = majorAxis(smp, request, dsdx, dsdy, footprint.alongX);
+  return toTexelValue(filterAnisotropic(smp, sel, axis, footprint.samples), resultKind);
 }
 
 }  // namespace tessera

@@ -59,9 +59,25 @@ struct LevelSelection {
   uint32_t dHi, dLo;     // LINEAR: the two levels
   double delta;          // LINEAR: weight of dLo
 };
-// Scale factors from derivatives already in the image's (s,t,r) space (cube: per-face
-// derivatives), sizes of the view's base level: returns λ_base = log2(ρ_max) (η = 1).
+// "Scale Factor Operation": ρ_x and ρ_y from derivatives already in the image's (s,t,r) space
+// (cube: per-face derivatives) and the sizes of the view's base level.
+struct ScaleFactors {
+  double rhoX, rhoY;
+};
+ScaleFactors scaleFactors(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]);
+// λ_base = log2(ρ_max) of an isotropic sample (η = 1).
 double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]);
+
+// What the "Scale Factor Operation" and the "LOD Operation" decide for a sampler whose
+// max_Aniso (SamplerState::maxAnisotropy) may exceed 1, and how "Texel Anisotropic Filtering"
+// spreads its samples (reference_sampler.cpp takes them).
+struct AnisotropicFootprint {
+  double eta;          // η, the ratio of anisotropy, in [1, max_Aniso]; 1 is isotropic
+  uint32_t samples;    // N = ceil(η)
+  bool alongX;         // ρ_x > ρ_y: the samples lie along ∂/∂x, else along ∂/∂y
+  double lambdaBase;   // λ_base = log2(ρ_max / η)
+};
+AnisotropicFootprint anisotropicFootprint(const ScaleFactors& rho, double maxAniso);
 LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
                             uint32_t levelCount);
 

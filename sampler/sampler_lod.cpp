@@ -1,6 +1,8 @@
 // "Scale Factor Operation, LOD Operation and Image Level(s) Selection". batch_sampler.cpp
-// repeats this arithmetic on arrays of lanes (selectLaneLevels); batch_sampler_test.cpp
-// requires the same bits from both, so a change here is a change there.
+// repeats the isotropic arithmetic (lambdaFromGradients, selectLevels) on arrays of lanes
+// (selectLaneLevels); batch_sampler_test.cpp requires the same bits from both, so a change
+// here is a change there. Anisotropic samplers (anisotropicFootprint) never take the batched
+// routines (classifySamplerForRoutines).
 #include <algorithm>
 #include <cmath>
 
@@ -15,7 +17,7 @@ constexpr double kMaxSamplerLodBias = 16.0;
 
 }  // namespace
 
-double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]) {
+ScaleFactors scaleFactors(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]) {
   // "Scale Factor Operation": m_ux = |∂s/∂x| × w_base, m_vx = |∂t/∂x| × h_base,
   // m_wx = |∂r/∂x| × d_base (and the same in y), with the base sizes of the view's first
   // level. Derivatives the dimensionality lacks are 0 (the caller passes zeros).
@@ -30,11 +32,56 @@ double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uin
   // is what a GPU's "exact" LOD computes.
   const double rhoX = std::sqrt(mx[0] * mx[0] + mx[1] * mx[1] + mx[2] * mx[2]);
   const double rhoY = std::sqrt(my[0] * my[0] + my[1] * my[1] + my[2] * my[2]);
-  const double rhoMax = std::max(rhoX, rhoY);
-  // η = 1: anisotropic filtering is not supported (maxAniso is 1), so sampling is isotropic
-  // and λ_base = log2(ρ_max / η). ρ_max = 0 (a point footprint) gives -inf, which the LOD
-  // clamps below turn into lod_min.
-  return std::log2(rhoMax);
+  return {rhoX, rhoY};
+}
+
+double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]) {
+  const ScaleFactors rho = scaleFactors(dsdx, dsdy, baseSize);
+  // ρ_max = max(ρ_x, ρ_y). Isotropic sampling has η = 1, so λ_base = log2(ρ_max / η) =
+  // log2(ρ_max). ρ_max = 0 (a point footprint) gives -inf, which the LOD clamps below turn
+  // into lod_min.
+  return std::log2(std::max(rho.rhoX, rho.rhoY));
+}
+
+namespace {
+
+// "Scale Factor Operation": η = min(ρ_max / ρ_min, max_Aniso), where
+//  - "If ρ_max = ρ_min = 0 ... the fragment's footprint in texel space is a point, and η should
+//    be treated as 1";
+//  - "If ρ_max ≠ 0 and ρ_min = 0 ... the footprint in texel space is a line segment, and η
+//    should be treated as max_Aniso".
+// A NaN or infinite scale factor (NaN or infinite derivatives: no footprint to speak of) is
+// sampled isotropically, as a sampler without anisotropy samples it, so that no sample is
+// placed at a NaN or infinite offset.
+double anisotropyRatio(double rhoMax, double rhoMin, double maxAniso) {
+  if (!(maxAniso > 1)) return 1;
+  if (!std::isfinite(rhoMax) || !std::isfinite(rhoMin) || !(rhoMax > 0)) return 1;
+  if (rhoMin == 0) return maxAniso;
+  // ρ_max / ρ_min >= 1; it overflows to +inf only for a subnormal ρ_min, and min() then gives
+  // max_Aniso, the line segment's answer.
+  return std::min(rhoMax / rhoMin, maxAniso);
+}
+
+}  // namespace
+
+AnisotropicFootprint anisotropicFootprint(const ScaleFactors& rho, double maxAniso) {
+  AnisotropicFootprint f{};
+  // ρ_max = max(ρ_x, ρ_y), ρ_min = min(ρ_x, ρ_y), as the "Scale Factor Operation" determines
+  // them. (The spec adds that they "should be the minor and major axes" of the footprint's
+  // ellipse; from ρ_x and ρ_y, a footprint stretched along a screen diagonal, whose x and y
+  // derivatives are about as long, is taken as nearly isotropic.)
+  const double rhoMax = std::max(rho.rhoX, rho.rhoY), rhoMin = std::min(rho.rhoX, rho.rhoY);
+  f.eta = anisotropyRatio(rhoMax, rhoMin, maxAniso);
+  // "The sampling rate (N) is derived as: N = ceil(η)". Tessera takes exactly N samples and
+  // keeps η itself, not N, in λ (the spec allows either).
+  f.samples = uint32_t(std::ceil(f.eta));
+  // "Texel Anisotropic Filtering", the spec's approach: the samples lie along x "when ρ_x >
+  // ρ_y", along y "when ρ_y >= ρ_x".
+  f.alongX = rho.rhoX > rho.rhoY;
+  // "LOD Operation": λ_base = log2(ρ_max / η). η = 1 leaves log2(ρ_max) bit for bit (a division
+  // by 1 is exact), so an isotropic footprint gets lambdaFromGradients' λ.
+  f.lambdaBase = std::log2(rhoMax / f.eta);
+  return f;
 }
 
 LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,

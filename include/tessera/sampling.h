@@ -8,7 +8,8 @@
 // operands into a SampleRequest (projective division by q already done, for coordinates and
 // Dref alike), and the reference does everything from "Texel Coordinate Systems" on: LOD,
 // level selection, cube face selection, (s,t,r) -> (u,v,w), offsets, wrapping, border,
-// texel decode, depth compare, filtering/reduction, gather and the view's component swizzle.
+// texel decode, depth compare, filtering/reduction, anisotropic filtering, gather and the
+// view's component swizzle.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,11 @@ struct SamplerState {
   // of "Cube Map Edge Handling". Only cube views read it, and the batched routines serve 2D and
   // 2D-array views only (findSampleRoutine), so it plays no part in classifying the sampler.
   uint32_t nonSeamlessCube;  // VkBool32
+  // "Texel Anisotropic Filtering": VkSamplerCreateInfo::anisotropyEnable, and max_Aniso of the
+  // "Scale Factor Operation", min(maxAnisotropy, maxSamplerAnisotropy), which the spec sets to 1
+  // when anisotropyEnable is VK_FALSE. Sampling is anisotropic only where maxAnisotropy > 1.
+  uint32_t anisotropyEnable;  // VkBool32
+  float maxAnisotropy;
   // Derived from the fields above by makeSamplerState (classifySamplerForRoutines,
   // sampling_batch.h): which batched sampling routine, if any, can use this sampler. 0: none.
   uint32_t fastSampling;
@@ -55,9 +61,10 @@ namespace tessera {
 
 // Bakes a sampler's create info (the reduction mode comes from its pNext chain, read by the
 // caller; a VkSamplerCustomBorderColorCreateInfoEXT in the chain is read here) into what image
-// instructions read. maxSamplerLodBias is the device limit the bias is clamped to.
+// instructions read. maxSamplerLodBias and maxSamplerAnisotropy are the device limits the bias
+// and the anisotropy are clamped to.
 abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerReductionMode reductionMode,
-                                   float maxSamplerLodBias);
+                                   float maxSamplerLodBias, float maxSamplerAnisotropy);
 
 enum class SampleKind : uint32_t {
   Sample,  // OpImageSample*: filtered value (or the Dref comparison result in .f[0])
@@ -71,8 +78,8 @@ struct SampleRequest {
   // s, t, r. Arrayed views take the layer (cube arrays: the cube index) in `layer`, unrounded.
   float s = 0, t = 0, r = 0, layer = 0;
   // LOD source: the Lod operand when hasLod; else gradients (the Grad operand, or for implicit
-  // LOD the fragment quad's derivatives) when hasGrad. Gathers use level 0 of the view, as
-  // the spec says, and ignore both.
+  // LOD the fragment quad's derivatives) when hasGrad, which also give an anisotropic sampler
+  // its footprint. Gathers use level 0 of the view, as the spec says, and ignore both.
   bool hasLod = false;
   float lod = 0;
   bool hasGrad = false;

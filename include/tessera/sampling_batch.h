@@ -16,9 +16,9 @@
 // one sample, every level in memory; samplers with NEAREST/LINEAR
 // magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
 // CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE
-// reduction; instructions OpImageSample*{Implicit,Explicit}Lod (projective or not) with
-// Lod or Grad (implicit: the quad's gradients), Bias, MinLod, Offset/ConstOffset; no gathers,
-// no Dref.
+// reduction, no anisotropic filtering (max_Aniso 1); instructions
+// OpImageSample*{Implicit,Explicit}Lod (projective or not) with Lod or Grad (implicit: the
+// quad's gradients), Bias, MinLod, Offset/ConstOffset; no gathers, no Dref.
 #pragma once
 
 #include <cstdint>

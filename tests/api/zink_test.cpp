@@ -6,9 +6,9 @@
 // capture sees the frames too. (GALLIUM_DRIVER=zink instead takes Mesa's older software path,
 // whose window stays black on both drivers.)
 //
-// What zink makes of Tessera today (Mesa 22.3.6, glxinfo -B): OpenGL 4.5 core and compatibility,
+// What zink makes of Tessera today (Mesa 22.3.6, glxinfo -B): OpenGL 4.6 core and compatibility,
 // OpenGL ES 3.2 (OpenGL 2.1 / ES 2.0 until VK_EXT_transform_feedback was offered, 4.0 until
-// multiViewport). Zink warns that VK_EXT_line_rasterization, a base requirement, is missing. es2tri (EGL, OpenGL ES
+// multiViewport, 4.5 until pipeline statistics queries and anisotropic filtering). Zink warns that VK_EXT_line_rasterization, a base requirement, is missing. es2tri (EGL, OpenGL ES
 // 2) is not compared here. The gears demos animate by the clock, so they cannot be compared
 // frame for frame.
 // Skipped, saying so, without Xvfb, the Mesa programs (mesa-utils) or lavapipe.
@@ -67,15 +67,16 @@ TEST(RealProgramsZink, GlxinfoRunsOnTesseraWithValidationSilent) {
   const std::string out = fileText(log);
   EXPECT_NE(out.find("OpenGL renderer string: zink (Tessera"), std::string::npos) << out;
   // OpenGL 3.0 or later: zink offers it only with VK_EXT_transform_feedback (2.1 without); with
-  // conditional rendering and depth clip enable too it reaches 4.0 on Mesa 22.3.6, and 4.5 with
-  // several viewports (GL_ARB_viewport_array, OpenGL 4.1).
+  // conditional rendering and depth clip enable too it reaches 4.0 on Mesa 22.3.6, 4.5 with
+  // several viewports (GL_ARB_viewport_array, OpenGL 4.1), and 4.6 with pipeline statistics
+  // queries and anisotropic filtering (both required by OpenGL 4.6).
   const size_t at = out.find("OpenGL version string: ");
   ASSERT_NE(at, std::string::npos) << out;
   const char* version = out.c_str() + at + std::strlen("OpenGL version string: ");
   const int major = std::atoi(version);
   const char* dot = std::strchr(version, '.');
   const int minor = dot ? std::atoi(dot + 1) : 0;
-  EXPECT_GE(major * 10 + minor, 45) << out;
+  EXPECT_GE(major * 10 + minor, 46) << out;
   EXPECT_EQ(out.find("Validation"), std::string::npos) << out;
 }
 

@@ -48,7 +48,7 @@ abi::SamplerState makeSampler(VkFilter mag, VkFilter min, VkSamplerMipmapMode mi
   info.minLod = minLod;
   info.maxLod = maxLod;
   info.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
 }
 
 // A view with random texels whose fastSampling code is filled as an image view's is.
@@ -415,7 +415,7 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   shape.width = 8;
   ASSERT_NE(findSampleRoutine(rv.view.state, common, shape), nullptr);
 
-  // Sampler state: a border, unnormalized coordinates, a min/max reduction.
+  // Sampler state: a border, unnormalized coordinates, a min/max reduction, anisotropy.
   abi::SamplerState border = makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
                                          VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, VK_SAMPLER_ADDRESS_MODE_REPEAT);
   EXPECT_EQ(findSampleRoutine(rv.view.state, border, shape), nullptr);
@@ -429,6 +429,10 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   abi::SamplerState reduction = common;
   reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
   EXPECT_EQ(classifySamplerForRoutines(reduction), 0u);
+  abi::SamplerState anisotropic = common;
+  anisotropic.anisotropyEnable = VK_TRUE;
+  anisotropic.maxAnisotropy = 16.0f;
+  EXPECT_EQ(classifySamplerForRoutines(anisotropic), 0u);
 
   // Instruction shape: gathers, Dref, other dimensionalities, other widths.
   for (int i = 0; i < 4; ++i) {

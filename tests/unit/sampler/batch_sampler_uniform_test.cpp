@@ -119,7 +119,7 @@ abi::SamplerState makeSampler(VkFilter filter, VkSamplerMipmapMode mip, VkSample
   info.mipLodBias = bias;
   info.minLod = minLod;
   info.maxLod = maxLod;
-  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
 }
 
 template <bool kLinear, bool kMipLinear>

@@ -29,7 +29,7 @@ abi::SamplerState borderSampler(VkBorderColor border, const VkClearColorValue* c
   info.maxLod = VK_LOD_CLAMP_NONE;
   info.borderColor = border;
   info.compareOp = VK_COMPARE_OP_LESS;
-  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
 }
 
 VkClearColorValue floats(float r, float g, float b, float a) {

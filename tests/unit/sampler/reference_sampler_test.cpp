@@ -40,7 +40,7 @@ VkSamplerCreateInfo samplerInfo(VkFilter filter = VK_FILTER_NEAREST,
 
 abi::SamplerState bake(const VkSamplerCreateInfo& info,
                        VkSamplerReductionMode reduction = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE) {
-  return makeSamplerState(info, reduction, 16.0f);
+  return makeSamplerState(info, reduction, 16.0f, 16.0f);
 }
 
 SampleRequest at(float s, float t = 0, float r = 0) {
@@ -115,7 +115,7 @@ TEST(MakeSamplerState, CopiesCreateInfoAndClampsBiasToMaxSamplerLodBias) {
   info.maxLod = 7.5f;
   info.borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE;
   info.unnormalizedCoordinates = VK_FALSE;
-  abi::SamplerState s = makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_MAX, 16.0f);
+  abi::SamplerState s = makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_MAX, 16.0f, 16.0f);
   EXPECT_EQ(s.magFilter, uint32_t(VK_FILTER_LINEAR));
   EXPECT_EQ(s.minFilter, uint32_t(VK_FILTER_NEAREST));
   EXPECT_EQ(s.mipmapMode, uint32_t(VK_SAMPLER_MIPMAP_MODE_LINEAR));
@@ -132,9 +132,9 @@ TEST(MakeSamplerState, CopiesCreateInfoAndClampsBiasToMaxSamplerLodBias) {
   EXPECT_EQ(s.reductionMode, uint32_t(VK_SAMPLER_REDUCTION_MODE_MAX));
   // VkSamplerCreateInfo::mipLodBias is clamped to ±maxSamplerLodBias.
   info.mipLodBias = 20.0f;
-  EXPECT_EQ(makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f).mipLodBias, 16.0f);
+  EXPECT_EQ(makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f).mipLodBias, 16.0f);
   info.mipLodBias = -30.0f;
-  EXPECT_EQ(makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f).mipLodBias, -16.0f);
+  EXPECT_EQ(makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f).mipLodBias, -16.0f);
 }
 
 // ---- Texel Nearest / Linear Filtering on 2D images ------------------------------------------

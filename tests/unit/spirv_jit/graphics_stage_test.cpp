@@ -395,7 +395,8 @@ TEST(GraphicsStages, ImplicitLodComesFromTheQuadDerivatives) {
   sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
   sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   sci.maxLod = 100.0f;
-  tessera::abi::SamplerState sampler = tessera::makeSamplerState(sci, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  tessera::abi::SamplerState sampler =
+      tessera::makeSamplerState(sci, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
   tessera::abi::ImageDescriptor desc{&view, &sampler, {}};
   tessera::abi::BoundResources resources{};
   resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);

@@ -4,7 +4,7 @@
 // active lane, zeros elsewhere. Covers the word layout and the flags (projective division, the
 // array layer, Lod / Grad / MinLod, offsets) on a state that has a batched routine, and the
 // lane-by-lane fallback inside the same entry on states that have none (a border address
-// mode, a gather, Dref).
+// mode, a gather, Dref, an anisotropic sampler).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -29,15 +29,17 @@ namespace {
 using namespace jit::sample_word;
 using namespace jit::sample_flag;
 
-abi::SamplerState sampler(VkSamplerAddressMode mode) {
+abi::SamplerState sampler(VkSamplerAddressMode mode, float maxAnisotropy = 0) {
   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.anisotropyEnable = maxAnisotropy > 0 ? VK_TRUE : VK_FALSE;
+  info.maxAnisotropy = maxAnisotropy;
   info.magFilter = info.minFilter = VK_FILTER_LINEAR;
   info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
   info.addressModeU = info.addressModeV = info.addressModeW = mode;
   info.maxLod = VK_LOD_CLAMP_NONE;
   info.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
   info.compareOp = VK_COMPARE_OP_LESS;
-  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f);
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
 }
 
 uint32_t bitsOf(float f) {
@@ -127,6 +129,13 @@ TEST(RuntimeSampleBatch, StatesWithoutRoutineRunTheReferencePerLane) {
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather | kFlagGatherOffsets, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagLod | kFlagCompare, rng);
+  // Anisotropic filtering ("Texel Anisotropic Filtering") is the reference's alone: with the
+  // random gradients' footprints (up to 16:1 and beyond) a batched routine's isotropic result
+  // would differ from the lanes'.
+  const abi::SamplerState aniso = sampler(VK_SAMPLER_ADDRESS_MODE_REPEAT, 16.0f);
+  const abi::ImageDescriptor withAniso{nullptr, &aniso, {}};
+  expectBatchEqualsLanes(image, withAniso, k2D | kFlagGrad, rng);
+  expectBatchEqualsLanes(image, withAniso, k2D | kFlagGrad | kFlagProjective | kFlagMinLod, rng);
 }
 
 TEST(RuntimeSampleBatch, NullDescriptorsReadZero) {
