@@ -2,6 +2,7 @@
 // worker thread and each finishes before the next starts, so pipeline barriers have nothing
 // left to order; events and queries do have observable state.
 #include "command_buffer.h"
+#include "device.h"
 #include "entrypoints.h"
 #include "multiview.h"
 #include "query_pool.h"
@@ -20,8 +21,8 @@ struct SetEventCmd {
 struct WaitEventsCmd {
   Event* const* events;
   uint32_t count;
-  void execute(ExecContext&) const {
-    for (uint32_t i = 0; i < count; ++i) events[i]->waitSet();
+  void execute(ExecContext& ctx) const {
+    for (uint32_t i = 0; i < count; ++i) events[i]->waitSet(ctx.device->lost);
   }
 };
 

@@ -58,7 +58,10 @@ const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint 
       fail(VK_ERROR_OUT_OF_HOST_MEMORY);
       return nullptr;
     }
-    s->snapshot = new (mem) abi::BoundResources(s->resources);
+    auto* snapshot = new (mem) abi::BoundResources(s->resources);
+    // Kernels and the draw and dispatch loops stop when the device's work is cancelled.
+    if (pool && pool->device) snapshot->cancel = pool->device->cancelWord();
+    s->snapshot = snapshot;
   }
   return s->snapshot;
 }
@@ -151,6 +154,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateCommandPool(VkDevice device, cons
     pool->allocator = &pool->allocatorStorage;
   }
   pool->flags = pCreateInfo->flags;
+  pool->device = dev;
   *pPool = toHandle<VkCommandPool>(pool);
   return VK_SUCCESS;
 }

@@ -264,6 +264,7 @@ struct CommandBuffer : DispatchableObject {
 };
 
 struct CommandPool {
+  Device* device = nullptr;
   const VkAllocationCallbacks* allocator = nullptr;
   VkAllocationCallbacks allocatorStorage{};
   VkCommandPoolCreateFlags flags = 0;

@@ -6,6 +6,16 @@
 #include "physical_device.h"
 #include "queue.h"
 
+namespace tessera {
+
+void Device::lose(const char* why) {
+  cancelWork.store(1);
+  if (!lost.exchange(true))
+    reportError(instance, VK_OBJECT_TYPE_DEVICE, uint64_t(reinterpret_cast<uintptr_t>(this)), "device lost: %s", why);
+}
+
+}  // namespace tessera
+
 using namespace tessera;
 
 extern "C" {

@@ -30,6 +30,13 @@ struct Device : DispatchableObject {
   // any other exception): the device is lost ("Lost Device"). Later submissions are not run,
   // and submits, fence, semaphore and idle waits say VK_ERROR_DEVICE_LOST.
   std::atomic<bool> lost{false};
+  // Non-zero once the device is lost: the running work stops (abi::BoundResources::cancel,
+  // read by kernels at loop back-edges and by the draw and dispatch loops).
+  std::atomic<uint32_t> cancelWork{0};
+  const volatile uint32_t* cancelWord() const { return reinterpret_cast<const volatile uint32_t*>(&cancelWork); }
+  // Marks the device lost and stops its running work; reports `why` (debug utils) the first
+  // time only. Safe from any thread.
+  void lose(const char* why);
   // Images presented on this device so far: frame numbers of captures (icd/wsi_capture.h).
   std::atomic<uint64_t> framesPresented{0};
 

@@ -1,5 +1,11 @@
 #include "queue.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 #include "command_buffer.h"
 #include "device.h"
 #include "entrypoints.h"
@@ -16,31 +22,73 @@ namespace {
 void executeOrLoseDevice(Queue* queue, Submission& s) {
   Device* device = queue->device;
   if (device->lost.load()) return;
-  const char* what = "unknown error";
+  std::string what = "unknown error";
   try {
     ExecContext ctx{device, queue};
     for (CommandBuffer* cb : s.commandBuffers) cb->execute(ctx);
     if (s.hostStep) s.hostStep();
-    return;
+    if (!device->lost.load()) return;
+    what = "";  // the watchdog cancelled the submission (it reported why)
   } catch (const std::bad_alloc&) {
     what = "out of host memory";
   } catch (const std::exception& e) {
     what = e.what();
   } catch (...) {
   }
-  device->lost.store(true);
+  if (!what.empty()) device->lose(("executing a submission failed (" + what + ")").c_str());
   // The scene may hold half of a draw: dropped, so nothing draws it later.
   try {
     queue->scene.reset();
   } catch (...) {
   }
-  reportError(device->instance, VK_OBJECT_TYPE_QUEUE, uint64_t(reinterpret_cast<uintptr_t>(queue)),
-              "device lost: executing a submission failed (%s)", what);
+}
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The watchdog ("Lost Device"): a submission still running TESSERA_GPU_TIMEOUT_MS after it
+// started (a shader that never ends, a draw too big to finish) loses the device; its work stops
+// at the next loop back-edge of every kernel (abi::BoundResources::cancel) and between the draw
+// and dispatch loops' items, so the submission ends, its fence and semaphores signal, and every
+// later wait says VK_ERROR_DEVICE_LOST. Checks a few times a timeout.
+void watchdogLoop(Queue* queue) {
+  const auto period = std::chrono::nanoseconds(std::clamp<int64_t>(queue->timeoutNs / 8, 1000000, 100000000));
+  std::unique_lock lock(queue->mutex);
+  while (!queue->stopping) {
+    queue->watchdogWake.wait_for(lock, period, [&] { return queue->stopping; });
+    const int64_t since = queue->runningSince.load();
+    if (since == 0 || queue->device->lost.load()) continue;
+    if (nowNs() - since <= queue->timeoutNs) continue;
+    char why[160];
+    std::snprintf(why, sizeof why, "a submission ran longer than TESSERA_GPU_TIMEOUT_MS (%lld ms)",
+                  static_cast<long long>(queue->timeoutNs / 1000000));
+    queue->device->lose(why);
+  }
+}
+
+// TESSERA_GPU_TIMEOUT_MS: the watchdog's deadline per submission, in milliseconds; 0 turns it
+// off. Unset (or unreadable): kDefaultGpuTimeoutMs.
+constexpr int64_t kDefaultGpuTimeoutMs = 10000;
+int64_t gpuTimeoutNs() {
+  const char* v = std::getenv("TESSERA_GPU_TIMEOUT_MS");
+  if (!v || !*v) return kDefaultGpuTimeoutMs * 1000000;
+  char* end = nullptr;
+  const long long ms = std::strtoll(v, &end, 10);
+  if (end == v || ms < 0) return kDefaultGpuTimeoutMs * 1000000;
+  return std::min<long long>(ms, INT64_MAX / 1000000) * 1000000;
 }
 
 void runSubmission(Queue* queue, Submission& s) {
-  for (const SemaphoreOp& w : s.waits) w.semaphore->wait(w.value, std::chrono::steady_clock::time_point::max());
+  // Waiting for a semaphore is not running work (a host signal may come much later), so the
+  // watchdog's clock starts after the waits; a lost device (destroyed meanwhile) stops waiting.
+  for (const SemaphoreOp& w : s.waits) {
+    while (!w.semaphore->wait(w.value, std::chrono::steady_clock::now() + std::chrono::milliseconds(20)))
+      if (queue->device->lost.load()) break;
+  }
+  queue->runningSince.store(nowNs());
   executeOrLoseDevice(queue, s);
+  queue->runningSince.store(0);
   // Signalled on a lost device too, so that no waiter blocks forever; the waits then say
   // VK_ERROR_DEVICE_LOST.
   for (const SemaphoreOp& sig : s.signals) sig.semaphore->signal(sig.value);
@@ -90,9 +138,19 @@ VkResult createQueue(Device* device, Queue** out) {
   Queue* q = hostNew<Queue>(device->allocator(), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
   if (!q) return VK_ERROR_OUT_OF_HOST_MEMORY;
   q->device = device;
+  q->timeoutNs = gpuTimeoutNs();
   try {
     q->worker = std::thread(workerLoop, q);
+    if (q->timeoutNs > 0) q->watchdog = std::thread(watchdogLoop, q);
   } catch (const std::system_error&) {
+    if (q->worker.joinable()) {
+      {
+        std::lock_guard lock(q->mutex);
+        q->stopping = true;
+      }
+      q->workAvailable.notify_all();
+      q->worker.join();
+    }
     hostDelete(device->allocator(), q);
     return VK_ERROR_INITIALIZATION_FAILED;
   }
@@ -104,9 +162,14 @@ void destroyQueue(Device* device, Queue* queue) {
   {
     std::lock_guard lock(queue->mutex);
     queue->stopping = true;
+    // Destroying a device with work still running is invalid usage; it must not wait forever
+    // for a kernel that never ends: the work is cancelled and the device lost.
+    if (queue->busy) device->lose("the device was destroyed while its queue was running work");
   }
   queue->workAvailable.notify_all();
+  queue->watchdogWake.notify_all();
   queue->worker.join();
+  if (queue->watchdog.joinable()) queue->watchdog.join();
   hostDelete(device->allocator(), queue);
 }
 

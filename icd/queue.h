@@ -2,6 +2,7 @@
 // submission order (spec: "Queue Operations"; implicit ordering is simply program order here).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -49,6 +50,13 @@ struct Queue : DispatchableObject {
   // The draws' scene (raster::Scene), used by the worker thread only: it lives as long as the
   // queue so that its buffers are reused from submission to submission (ExecContext::draw).
   std::unique_ptr<raster::Scene> scene;
+  // The watchdog ("Lost Device" within TESSERA_GPU_TIMEOUT_MS of a submission's start; 0: no
+  // watchdog): when the worker started the submission it runs (steady clock ns; 0: idle), and
+  // the thread that watches it.
+  std::atomic<int64_t> runningSince{0};
+  int64_t timeoutNs = 0;
+  std::thread watchdog;
+  std::condition_variable watchdogWake;  // destroyQueue wakes it to stop
 };
 
 VkResult createQueue(Device* device, Queue** out);

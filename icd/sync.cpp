@@ -55,9 +55,10 @@ void Event::signal(bool newState) {
   cv.notify_all();
 }
 
-void Event::waitSet() {
+void Event::waitSet(const std::atomic<bool>& lost) {
   std::unique_lock lock(mutex);
-  cv.wait(lock, [&] { return set; });
+  while (!cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return set; }))
+    if (lost.load()) return;
 }
 
 }  // namespace tessera

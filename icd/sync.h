@@ -2,6 +2,7 @@
 // and a condition variable, since the "device" is the queue's worker thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -47,7 +48,9 @@ struct Event {
   bool deviceOnly = false;  // VK_EVENT_CREATE_DEVICE_ONLY_BIT
 
   void signal(bool newState);
-  void waitSet();
+  // Blocks until the event is set or `lost` turns true (the watchdog cancelled the work: a
+  // host that never sets the event must not hold the queue forever).
+  void waitSet(const std::atomic<bool>& lost);
 };
 
 }  // namespace tessera

@@ -406,7 +406,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
 
   // Instances are shaded in groups whose vertices fit kInstanceGroupSlots.
   const uint32_t groupSize = uint32_t(std::clamp<uint64_t>(kInstanceGroupSlots / std::max(slotCount, 1u), 1, c.instanceCount));
-  for (uint32_t groupFirst = 0; groupFirst < c.instanceCount; groupFirst += groupSize) {
+  for (uint32_t groupFirst = 0; groupFirst < c.instanceCount && !cancelled(s); groupFirst += groupSize) {
     const uint32_t instances = std::min(groupSize, c.instanceCount - groupFirst);
     // Vertex shading, ranges of every instance of the group over the pool.
     const std::shared_ptr<std::vector<ShadedVertices>> shaded = m.shadedGroup(instances);
@@ -646,6 +646,7 @@ void Scene::runTiles() {
     if (any) tiles.push_back(t);
   }
   auto drawTile = [&](size_t i) {
+    if (!m.states.empty() && cancelled(m.states.front())) return;  // a lost device's work stops
     const uint32_t tile = tiles[i];
     const Rect rect = m.grid.tile(tile);
     const Rect visible = rules::intersect(rect, m.renderArea);

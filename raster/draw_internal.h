@@ -40,6 +40,10 @@ struct ShadedVertices {
   }
 };
 
+// Whether the draw's device has cancelled its work (abi::BoundResources::cancel: the device is
+// lost): the draw loops then take no more work.
+inline bool cancelled(const DrawState& s) { return s.resources && s.resources->cancel && *s.resources->cancel; }
+
 // "Pipeline Statistics Queries": adds n to statistic `which` of the draw's active query.
 inline void countStatistic(const DrawState& s, PipelineStatistic which, uint64_t n) {
   if (s.statistics && n) std::atomic_ref<uint64_t>(s.statistics[which]).fetch_add(n, std::memory_order_relaxed);

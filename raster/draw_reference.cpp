@@ -28,7 +28,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
   std::deque<DrawState> layerStates;
   std::deque<abi::BoundResources> layerResources;
-  for (uint32_t inst = 0; inst < c.instanceCount; ++inst) {
+  for (uint32_t inst = 0; inst < c.instanceCount && !cancelled(s); ++inst) {
     const uint32_t instance = c.firstInstance + inst;
     prepareShadedVertices(s, c.vertexCount, shaded);
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);

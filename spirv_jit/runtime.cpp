@@ -21,6 +21,9 @@ void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uin
 void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
                                    const uint32_t*, uint32_t*);
 uint64_t tessera_rt_read_clock();
+// Kernels whose resources are null, or name no cancel word, read these (Translator::cancelWord).
+const tessera::abi::BoundResources tessera_rt_null_resources{};
+const uint32_t tessera_rt_never_cancelled = 0;
 }
 
 namespace tessera::jit {
@@ -28,6 +31,8 @@ namespace tessera::jit {
 std::vector<HostSymbol> runtimeSymbols() {
   return {
       {"tessera_rt_barrier", reinterpret_cast<void*>(&tessera_rt_barrier)},
+      {"tessera_rt_null_resources", const_cast<void*>(static_cast<const void*>(&tessera_rt_null_resources))},
+      {"tessera_rt_never_cancelled", const_cast<void*>(static_cast<const void*>(&tessera_rt_never_cancelled))},
       {"tessera_rt_image_read", reinterpret_cast<void*>(&tessera_rt_image_read)},
       {"tessera_rt_image_write", reinterpret_cast<void*>(&tessera_rt_image_write)},
       {"tessera_rt_image_texel", reinterpret_cast<void*>(&tessera_rt_image_texel)},

@@ -49,6 +49,7 @@ struct Translator::FunctionState {
   std::vector<llvm::BasicBlock*> checkBlocks;  // by position
   llvm::BasicBlock* exitBlock = nullptr;
   llvm::Value* maskOut = nullptr;        // callee: where to store the surviving lanes
+  llvm::Value* cancelWord = nullptr;     // BoundResources::cancel (or a word that stays 0)
 };
 
 Translator::Translator(const Module& module, const ShaderInterface& interface, llvm::LLVMContext& context,
@@ -217,6 +218,19 @@ void Translator::forEachActiveLane(llvm::Value* laneMask, const std::function<vo
 
 llvm::FunctionCallee Translator::runtime(const char* name, llvm::FunctionType* type) {
   return out_.getOrInsertFunction(name, type);
+}
+
+// The word BoundResources::cancel points to; where the resources or that pointer are null, the
+// runtime's tessera_rt_never_cancelled (always 0). Computed once per function, in its entry.
+llvm::Value* Translator::cancelWord() {
+  auto& B = b();
+  llvm::Type* ptrTy = B.getPtrTy();
+  llvm::Constant* nullResources = out_.getOrInsertGlobal("tessera_rt_null_resources", llvm::ArrayType::get(B.getInt8Ty(), sizeof(abi::BoundResources)));
+  llvm::Constant* never = out_.getOrInsertGlobal("tessera_rt_never_cancelled", B.getInt32Ty());
+  llvm::Value* nullPtr = llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
+  llvm::Value* resources = B.CreateSelect(B.CreateICmpEQ(resources_, nullPtr), nullResources, resources_);
+  llvm::Value* p = B.CreateLoad(ptrTy, B.CreateConstGEP1_32(B.getInt8Ty(), resources, uint32_t(offsetof(abi::BoundResources, cancel))));
+  return B.CreateSelect(B.CreateICmpEQ(p, nullPtr), never, p);
 }
 
 // ---- values ---------------------------------------------------------------------------------
@@ -517,6 +531,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     if (stage_ == Stage::Compute) setupComputeEnvironment(*entry_);
     else setupGraphicsEnvironment();
     st.incomingMask = mask_;
+    st.cancelWord = cancelWord();
   } else {
     llvm::Argument* env = fn->getArg(0);
     env_ = env;
@@ -525,6 +540,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     batch_ = b().CreateLoad(b().getInt32Ty(), b().CreateConstGEP1_32(ptrTy, env, 1));
     resources_ = b().CreateLoad(ptrTy, b().CreateConstGEP1_32(ptrTy, env, 2));
     privateBase_ = b().CreateLoad(ptrTy, b().CreateConstGEP1_32(ptrTy, env, 3));
+    st.cancelWord = cancelWord();
     st.maskOut = fn->getArg(1);
     st.incomingMask = b().CreateLoad(maskTy, fn->getArg(1));
     // Parameters.
@@ -671,8 +687,11 @@ void Translator::emitBlock(uint32_t bi) {
   b().SetInsertPoint(after);
   st.currentBlock = -2;
   for (uint32_t header : cfg.loopsEndingAt[pos]) {
-    // Loop end: go round again while lanes took the back-edge.
-    llvm::Value* again = any(b().CreateLoad(maskTy, st.blockMask[header]));
+    // Loop end: go round again while lanes took the back-edge, unless the device's work was
+    // cancelled (the watchdog: a loop that never ends must not hold the device forever; the
+    // lanes still in the loop are simply left behind).
+    llvm::Value* cancelled = b().CreateICmpNE(b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true), b().getInt32(0));
+    llvm::Value* again = b().CreateAnd(any(b().CreateLoad(maskTy, st.blockMask[header])), b().CreateNot(cancelled));
     auto* cont = llvm::BasicBlock::Create(context_, "loop.exit", fn);
     b().CreateCondBr(again, st.checkBlocks[cfg.position[header]], cont);
     b().SetInsertPoint(cont);

@@ -207,6 +207,8 @@ class Translator {
   }
   llvm::Value* batchIndex() const { return batch_; }
   llvm::Value* resources() const { return resources_; }
+  // The word whose non-zero value cancels the device's work (BoundResources::cancel).
+  llvm::Value* cancelWord();
   llvm::Value* viewIndex();  // ViewIndex of a graphics stage (an i32, uniform)
 
   [[noreturn]] void fail(const std::string& message);

@@ -103,6 +103,10 @@ struct BoundResources {
   // Layer for the fragment stage: the layer a geometry stage sent the primitives of the draw
   // using these resources to (raster/draw_geometry.cpp makes a copy per layer; 0 otherwise).
   uint32_t layer;
+  // The device's word that turns non-zero when its work must stop (a lost device: the
+  // watchdog's deadline passed, or a failure): kernels leave every loop at its next back-edge
+  // once it is set, and the draw and dispatch loops stop taking work. Null: never.
+  const volatile uint32_t* cancel;
 };
 static_assert(offsetof(BoundResources, dynamicOffsets) == 8 * kMaxBoundSets);
 static_assert(offsetof(BoundResources, pushConstants) == 8 * kMaxBoundSets + 4 * kMaxDynamicBuffers);

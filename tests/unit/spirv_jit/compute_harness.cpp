@@ -77,6 +77,7 @@ void dispatch(const tessera::jit::ComputeProgram& program, const ComputeRun& run
   resources.sets[0] = reinterpret_cast<const uint8_t*>(set.data());
   for (size_t i = 0; i < run.dynamicOffsets.size() && i < tessera::abi::kMaxDynamicBuffers; ++i)
     resources.dynamicOffsets[i] = run.dynamicOffsets[i];
+  resources.cancel = run.cancel;
   std::memcpy(resources.pushConstants, run.pushConstants.data(), std::min<size_t>(run.pushConstants.size(), 256));
   const uint32_t base[3] = {0, 0, 0};
   tessera::jit::runCompute(program, &resources, base, run.groups);

@@ -44,6 +44,8 @@ struct ComputeRun {
   std::vector<uint32_t> arraySizes;
   // Dynamic offsets of the *_DYNAMIC bindings, in binding and array-element order.
   std::vector<uint32_t> dynamicOffsets;
+  // BoundResources::cancel (null: never cancelled), the device watchdog's word.
+  const volatile uint32_t* cancel = nullptr;
 };
 
 constexpr uint32_t kStorageBufferDynamic = 9;  // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
