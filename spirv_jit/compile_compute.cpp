@@ -9,10 +9,12 @@
 #include <fstream>
 
 #include "code_cache.h"
+#include "deep_stack.h"
 #include "memory_limits.h"
 #include "llvm_engine.h"
 #include "spirv_module.h"
 #include "spirv_tools_stage.h"
+#include "structure_limits.h"
 #include "tessera/spirv_jit.h"
 #include "translator.h"
 
@@ -36,7 +38,7 @@ CompileResult fail(CompileStatus status, std::string message) {
 
 }  // namespace
 
-CompileResult compileCompute(const ComputeCompileRequest& req) {
+static CompileResult compileComputeOnThisStack(const ComputeCompileRequest& req) {
   const CacheKey key = computeCacheKey(req);
   auto success = [](AnyProgram program, bool hit) {
     CompileResult r;
@@ -51,6 +53,8 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
   if (req.cacheOnly) return fail(CompileStatus::CompileRequired, "not in any cache");
 
   std::string message;
+  // Structure within the limits before the validator, whose cost grows with it (structure_limits.h).
+  if (!checkStructureLimits(req.spirv, &message)) return fail(CompileStatus::Unsupported, message);
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
   std::vector<uint32_t> words(req.spirv.begin(), req.spirv.end());
   SpecializationValues spec = specializationValues(req.specialization, req.specializationData, req.specializationDataSize);
@@ -100,6 +104,12 @@ CompileResult compileCompute(const ComputeCompileRequest& req) {
   AnyProgram program = storeCompiled(key, object, req.external, req.useCache, &message);
   if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);
   return success(std::move(program), false);
+}
+
+// Compilation runs on a deep stack of its own (deep_stack.h): LLVM recursion on a big, valid
+// shader must not overflow the application's thread.
+CompileResult compileCompute(const ComputeCompileRequest& req) {
+  return onDeepStack<CompileResult>([&] { return compileComputeOnThisStack(req); });
 }
 
 }  // namespace tessera::jit

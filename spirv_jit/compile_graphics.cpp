@@ -7,10 +7,12 @@
 #include <llvm/IR/Module.h>
 
 #include "code_cache.h"
+#include "deep_stack.h"
 #include "llvm_engine.h"
 #include "sample_shading_use.h"
 #include "spirv_module.h"
 #include "spirv_tools_stage.h"
+#include "structure_limits.h"
 #include "tessera/spirv_jit.h"
 #include "translator.h"
 
@@ -34,7 +36,7 @@ GraphicsCompileResult success(AnyProgram program, bool hit) {
 
 }  // namespace
 
-GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
+static GraphicsCompileResult compileGraphicsStageOnThisStack(const GraphicsCompileRequest& req) {
   const bool vertex = req.stage == GraphicsStage::Vertex;
   const bool fragment = req.stage == GraphicsStage::Fragment;
   const ObjectKind kind = graphicsObjectKind(req.stage);
@@ -57,6 +59,8 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   if (req.cacheOnly) return fail(CompileStatus::CompileRequired, "not in any cache");
 
   std::string message;
+  // Structure within the limits before the validator, whose cost grows with it (structure_limits.h).
+  if (!checkStructureLimits(req.spirv, &message)) return fail(CompileStatus::Unsupported, message);
   if (!validateSpirv(req.spirv, {}, &message)) return fail(CompileStatus::InvalidSpirv, "invalid SPIR-V: " + message);
   // Read before the optimizer can drop an input that is named but never read.
   const bool staticSampleShading = fragment && staticallyUsesSampleShadingInputs(req.spirv, req.entryPoint);
@@ -96,6 +100,12 @@ GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
   AnyProgram program = storeCompiled(key, object, req.external, req.useCache, &message);
   if (!program) return fail(CompileStatus::InternalError, "loading machine code: " + message);
   return success(std::move(program), false);
+}
+
+// Compilation runs on a deep stack of its own (deep_stack.h): LLVM recursion on a big, valid
+// shader must not overflow the application's thread.
+GraphicsCompileResult compileGraphicsStage(const GraphicsCompileRequest& req) {
+  return onDeepStack<GraphicsCompileResult>([&] { return compileGraphicsStageOnThisStack(req); });
 }
 
 }  // namespace tessera::jit

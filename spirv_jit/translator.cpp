@@ -37,6 +37,12 @@ struct Translator::FunctionState {
   std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> phiSlots;
   std::unordered_map<uint32_t, int> defBlock;                     // id -> block index (-1: params)
   std::unordered_set<uint32_t> crossBlock;
+  // Cross-block id -> the header (block index) of the innermost loop holding its definition and
+  // every use, for ids that have one: see iterationLocalSlot().
+  std::unordered_map<uint32_t, uint32_t> iterationLoop;
+  // Loop header (block index) -> the header of the loop around it; -1 where none (and for
+  // blocks that are not headers).
+  std::vector<int> outerLoop;
   std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> valueSlots;
   std::unordered_map<uint32_t, PointerSlots> pointerSlots;
   std::unordered_map<uint32_t, Val> values;
@@ -307,6 +313,22 @@ static llvm::AllocaInst* makeSlot(llvm::IRBuilder<>& builder, llvm::BasicBlock* 
   return slot;
 }
 
+// A value whose definition and uses all lie in one loop is only ever read in the iteration
+// that defined it (the definition dominates the uses, and a path from the loop's header to a
+// use that skipped the definition would, taken on the loop's first entry, skip it from the
+// function's entry). The skip-when-no-lane-is-active edges of the masked CFG hide that from
+// LLVM, which would otherwise carry the slot round the loop in a phi: one live range across the
+// whole loop per such value, which makes register allocation quadratic in the loop's size
+// (1000 if-statements in a loop took 14 s to compile). Zeroing the slot where each iteration
+// starts ends every such live range there.
+void Translator::iterationLocalSlot(uint32_t id, llvm::AllocaInst* slot) {
+  auto loop = fn_->iterationLoop.find(id);
+  if (loop == fn_->iterationLoop.end()) return;
+  llvm::BasicBlock* check = fn_->checkBlocks[fn_->cfg->position[loop->second]];
+  llvm::IRBuilder<> start(check, check->getFirstInsertionPt());
+  start.CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+}
+
 llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
   allocaBytes_ += out_.getDataLayout().getTypeAllocSize(type) + align;
   llvm::IRBuilder<> entry(fn_->allocaBlock, fn_->allocaBlock->getFirstInsertionPt());
@@ -352,8 +374,10 @@ void Translator::define(uint32_t id, Val v) {
     const bool varying = isVarying(id);
     auto& slots = fn_->valueSlots[id];
     if (slots.empty())
-      for (llvm::Value* leaf : v.leaves)
+      for (llvm::Value* leaf : v.leaves) {
         slots.push_back(makeSlot(b(), fn_->allocaBlock, varying ? laneType(leaf->getType()->getScalarType()) : leaf->getType()));
+        iterationLocalSlot(id, slots.back());
+      }
     for (size_t i = 0; i < v.leaves.size(); ++i) {
       llvm::Value* leaf = v.leaves[i];
       if (slots[i]->getAllocatedType() != leaf->getType()) {
@@ -414,7 +438,10 @@ void Translator::definePointer(uint32_t id, Ptr p) {
       if (!v || llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v)) return;
       if (auto* inst = llvm::dyn_cast<llvm::Instruction>(v); inst && inst->getParent() == fn_->allocaBlock) return;
       if (varying && !v->getType()->isPointerTy()) v = splat(v);  // see define()
-      if (!slot) slot = makeSlot(b(), fn_->allocaBlock, v->getType());
+      if (!slot) {
+        slot = makeSlot(b(), fn_->allocaBlock, v->getType());
+        iterationLocalSlot(id, slot);
+      }
       llvm::Value* stored = v;
       if (isVector(v) && mask_) stored = b().CreateSelect(mask_, v, loadSlot(slot));
       b().CreateStore(stored, slot);
@@ -520,6 +547,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
         for (uint32_t k = 0; k + 1 < p2.operandCount; k += 2) usedElsewhere |= p2.operand(k) == phi.result;
       if (!usedElsewhere) st.crossBlock.erase(phi.result);
     }
+  findIterationLoops(st);
 
   st.allocaBlock = llvm::BasicBlock::Create(context_, "allocas", fn);
   b().SetInsertPoint(st.allocaBlock);
@@ -604,6 +632,19 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     st.checkBlocks[p] = llvm::BasicBlock::Create(context_, "b" + std::to_string(f.blocks[cfg.order[p]].label), fn);
   st.exitBlock = llvm::BasicBlock::Create(context_, "exit", fn);
   b().CreateBr(st.checkBlocks[0]);
+  // A phi's slot is written on the edges into its block and read where the block starts, so
+  // inside a loop whose header is not that block it lives within one iteration, as the values
+  // of iterationLocalSlot() do: zero it where each iteration starts.
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
+    if (cfg.position[bi] < 0 || f.blocks[bi].phis.empty()) continue;
+    const int loop = cfg.loopLast[bi] >= 0 ? st.outerLoop[bi] : cfg.innermostLoop[bi];
+    if (loop < 0) continue;
+    llvm::BasicBlock* check = st.checkBlocks[cfg.position[uint32_t(loop)]];
+    llvm::IRBuilder<> start(check, check->getFirstInsertionPt());
+    for (const Instruction& phi : f.blocks[bi].phis)
+      for (llvm::AllocaInst* slot : st.phiSlots[phi.result])
+        start.CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+  }
 
   for (uint32_t p = 0; p < cfg.order.size(); ++p) emitBlock(cfg.order[p]);
 
@@ -643,6 +684,46 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
   resources_ = savedEnv[3];
   privateBase_ = savedEnv[4];
   b().restoreIP(savedInsert);
+}
+
+// For each cross-block id defined in a loop: the innermost loop that also holds every use
+// (iterationLocalSlot). A phi operand is used where its edge leaves, in the predecessor.
+void Translator::findIterationLoops(FunctionState& st) {
+  const Function& f = *st.f;
+  const StructuredCfg& cfg = *st.cfg;
+  std::vector<int>& outerLoop = st.outerLoop;
+  outerLoop.assign(f.blocks.size(), -1);
+  for (uint32_t h = 0; h < f.blocks.size(); ++h) {
+    if (cfg.position[h] < 0 || cfg.loopLast[h] < 0) continue;
+    for (uint32_t g = 0; g < f.blocks.size(); ++g)
+      if (g != h && cfg.position[g] >= 0 && cfg.loopLast[g] >= 0 && cfg.inLoop(g, h) &&
+          (outerLoop[h] < 0 || cfg.position[g] > cfg.position[uint32_t(outerLoop[h])]))
+        outerLoop[h] = int(g);
+  }
+  std::unordered_map<uint32_t, int> loopOf;  // id -> candidate header, -1 once none is left
+  for (uint32_t id : st.crossBlock) {
+    const int def = st.defBlock[id];
+    if (def > 0 && cfg.position[uint32_t(def)] >= 0) loopOf[id] = cfg.innermostLoop[uint32_t(def)];
+  }
+  auto use = [&](uint32_t id, int inBlock) {
+    auto it = loopOf.find(id);
+    if (it == loopOf.end() || it->second < 0) return;
+    if (inBlock < 0 || cfg.position[uint32_t(inBlock)] < 0) return;  // unreachable uses never run
+    while (it->second >= 0 && !cfg.inLoop(uint32_t(it->second), uint32_t(inBlock))) it->second = outerLoop[uint32_t(it->second)];
+  };
+  for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
+    const Block& blk = f.blocks[bi];
+    for (const Instruction& phi : blk.phis)
+      for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
+        auto pred = f.blockIndex.find(phi.operand(k + 1));
+        use(phi.operand(k), pred == f.blockIndex.end() ? -1 : int(pred->second));
+      }
+    for (const Instruction& i : blk.body)
+      for (uint32_t k = 0; k < i.operandCount; ++k) use(i.operand(k), int(bi));
+    for (uint32_t k = 0; k < blk.terminator.operandCount; ++k) use(blk.terminator.operand(k), int(bi));
+  }
+  for (auto [id, header] : loopOf)
+    if (header >= 0) st.iterationLoop[id] = uint32_t(header);
 }
 
 void Translator::emitBlock(uint32_t bi) {

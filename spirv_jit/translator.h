@@ -231,6 +231,8 @@ class Translator {
   llvm::Function* declareFunction(const Function& f);
   void translateFunctionBody(const Function& f, llvm::Function* fn, bool isEntry);
   void emitBlock(uint32_t blockIndex);
+  void findIterationLoops(FunctionState& st);
+  void iterationLocalSlot(uint32_t id, llvm::AllocaInst* slot);
   void emitTerminator(uint32_t blockIndex);
   void propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edgeMask);
   void emitFunctionCall(const Instruction& inst);
