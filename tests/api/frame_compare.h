@@ -30,36 +30,50 @@ inline bool onEdge(const Png& image, uint32_t x, uint32_t y) {
   return false;
 }
 
+// How `tessera` differs from `lavapipe`, counted as described above.
+struct FrameDifference {
+  uint32_t interior = 0;    // pixels off lavapipe's edges differing by more than the tolerance
+  uint32_t edge = 0;        // edge pixels differing by more than it
+  uint32_t edgePixels = 0;  // lavapipe's edge pixels
+  std::string first;        // the first interior difference, in words
+  // An edge may move by its pixel, not vanish: at most a third of the edge pixels differ.
+  bool matches() const { return interior == 0 && edge <= edgePixels / 3; }
+};
+
+// Both frames must have the same, non-zero size.
+inline FrameDifference compareFrames(const Png& tessera, const Png& lavapipe, int channelTolerance) {
+  FrameDifference d;
+  for (uint32_t y = 0; y < lavapipe.height; ++y)
+    for (uint32_t x = 0; x < lavapipe.width; ++x) {
+      const bool isEdge = onEdge(lavapipe, x, y);
+      d.edgePixels += isEdge;
+      int worst = 0;
+      for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(tessera.at(x, y)[c]) - int(lavapipe.at(x, y)[c])));
+      if (worst <= channelTolerance) continue;
+      if (isEdge) {
+        ++d.edge;
+        continue;
+      }
+      if (d.interior++ == 0) {
+        const uint8_t *t = tessera.at(x, y), *l = lavapipe.at(x, y);
+        d.first = "(" + std::to_string(x) + "," + std::to_string(y) + "): Tessera " + std::to_string(t[0]) + "," +
+                  std::to_string(t[1]) + "," + std::to_string(t[2]) + ", lavapipe " + std::to_string(l[0]) + "," +
+                  std::to_string(l[1]) + "," + std::to_string(l[2]);
+      }
+    }
+  return d;
+}
+
 // Expects `tessera` to match `lavapipe` as described above; `what` names the program in failures.
 inline void expectFramesMatch(const Png& tessera, const Png& lavapipe, int channelTolerance, const std::string& what) {
   ASSERT_FALSE(lavapipe.rgb.empty()) << what << ": no frame from lavapipe";
   ASSERT_FALSE(tessera.rgb.empty()) << what << ": no frame from Tessera";
   ASSERT_EQ(tessera.width, lavapipe.width) << what;
   ASSERT_EQ(tessera.height, lavapipe.height) << what;
-  uint32_t interior = 0, edge = 0, edgePixels = 0;
-  std::string first;
-  for (uint32_t y = 0; y < lavapipe.height; ++y)
-    for (uint32_t x = 0; x < lavapipe.width; ++x) {
-      const bool isEdge = onEdge(lavapipe, x, y);
-      edgePixels += isEdge;
-      int worst = 0;
-      for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(tessera.at(x, y)[c]) - int(lavapipe.at(x, y)[c])));
-      if (worst <= channelTolerance) continue;
-      if (isEdge) {
-        ++edge;
-        continue;
-      }
-      if (interior++ == 0) {
-        const uint8_t *t = tessera.at(x, y), *l = lavapipe.at(x, y);
-        first = "(" + std::to_string(x) + "," + std::to_string(y) + "): Tessera " + std::to_string(t[0]) + "," +
-                std::to_string(t[1]) + "," + std::to_string(t[2]) + ", lavapipe " + std::to_string(l[0]) + "," +
-                std::to_string(l[1]) + "," + std::to_string(l[2]);
-      }
-    }
-  EXPECT_EQ(interior, 0u) << what << ": pixels off lavapipe's edges differ by more than " << channelTolerance
-                          << "; first at " << first;
-  // An edge may move by its pixel, not vanish: at most a third of the edge pixels differ.
-  EXPECT_LE(edge, edgePixels / 3) << what << ": " << edge << " of " << edgePixels << " edge pixels differ";
+  const FrameDifference d = compareFrames(tessera, lavapipe, channelTolerance);
+  EXPECT_EQ(d.interior, 0u) << what << ": pixels off lavapipe's edges differ by more than " << channelTolerance
+                            << "; first at " << d.first;
+  EXPECT_LE(d.edge, d.edgePixels / 3) << what << ": " << d.edge << " of " << d.edgePixels << " edge pixels differ";
 }
 
 }  // namespace tessera_test

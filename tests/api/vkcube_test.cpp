@@ -21,14 +21,15 @@ namespace {
 
 // Runs `vkcube` (a vkcube binary) for kFrames frames with `env` (its window system's
 // variables) and validation on, and checks its exit, its output and its last frame (which
-// `lastFrame`, when given, receives).
+// `lastFrame`, when given, receives; `frameBefore` gets the one before it).
 constexpr int kFrames = 40;
-void expectVkcubeDrawsItsCube(const std::string& vkcube, std::vector<std::string> env, Png* lastFrame = nullptr) {
+void expectVkcubeDrawsItsCube(const std::string& vkcube, std::vector<std::string> env, Png* lastFrame = nullptr,
+                              Png* frameBefore = nullptr) {
   char dirTemplate[] = "/tmp/tessera-vkcube-XXXXXX";
   ASSERT_NE(mkdtemp(dirTemplate), nullptr);
   const std::string dir = dirTemplate, log = dir + "/vkcube.log";
   env.insert(env.end(), {"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation", "TESSERA_CAPTURE_DIR=" + dir,
-                         "TESSERA_CAPTURE_FRAMES=" + std::to_string(kFrames)});
+                         "TESSERA_CAPTURE_FRAMES=" + std::to_string(kFrames - 1) + "," + std::to_string(kFrames)});
   const int status = runProgram({vkcube, "--c", std::to_string(kFrames)}, env, log);
   std::stringstream output;
   output << std::ifstream(log).rdbuf();
@@ -38,10 +39,13 @@ void expectVkcubeDrawsItsCube(const std::string& vkcube, std::vector<std::string
 
   // The last frame: vkcube clears to a uniform dark grey and draws the textured cube (grey
   // sides with the teal LunarG logo) in the middle of its 500x500 window.
-  char name[32];
+  char name[32], nameBefore[32];
   std::snprintf(name, sizeof name, "/frame-%06d.png", kFrames);
+  std::snprintf(nameBefore, sizeof nameBefore, "/frame-%06d.png", kFrames - 1);
   const Png png = readPng(dir + name);
+  if (frameBefore) *frameBefore = readPng(dir + nameBefore);
   std::remove((dir + name).c_str());
+  std::remove((dir + nameBefore).c_str());
   std::remove(log.c_str());
   rmdir(dir.c_str());
   if (lastFrame) *lastFrame = png;
@@ -74,7 +78,11 @@ TEST(RealPrograms, VkcubeDrawsItsCubeThroughXcbWithValidationSilent) {
 
 // The same frame on lavapipe, the oracle: vkcube turns the cube by a fixed angle per frame, so
 // frame kFrames is the same picture on any driver. lavapipe has no frame capture, so its window's
-// last picture is kept through Composite (x_last_frame.h). Tolerance (frame_compare.h): the cube's
+// last picture is kept through Composite (x_last_frame.h). On a loaded machine that picture is
+// now and then frame kFrames - 1 (measured: 4 of 22 runs with six at once; Tessera's frame
+// kFrames - 1 then matches it to the pixel): Mesa's X11 swapchain let vkcube exit before its last
+// present reached the window. So the oracle is compared with Tessera's frame kFrames, or with
+// frame kFrames - 1 when that is the frame lavapipe's window shows. Tolerance (frame_compare.h): the cube's
 // and the logo's edges move with rasterization and filtering freedoms; elsewhere the linearly
 // filtered texture may differ by 2/255 in a channel (two rounding steps: filter weights,
 // "Texel Filtering", and the UNORM store, "Fixed-Point Data Conversions").
@@ -85,15 +93,24 @@ TEST(RealPrograms, VkcubeFrameThroughXcbMatchesLavapipes) {
   if (lavapipeManifest().empty()) GTEST_SKIP() << "lavapipe is not installed (mesa-vulkan-drivers)";
   Xvfb server(xvfb, {});
   ASSERT_FALSE(server.display().empty()) << "Xvfb did not start";
-  Png tessera;
-  expectVkcubeDrawsItsCube(vkcube, {"DISPLAY=" + server.display()}, &tessera);
+  Png tessera, tesseraBefore;
+  expectVkcubeDrawsItsCube(vkcube, {"DISPLAY=" + server.display()}, &tessera, &tesseraBefore);
   int status = -1;
   const std::string log = std::string(testing::TempDir()) + "/vkcube-lavapipe.log";
   const Png lavapipe = lastFrameOfWindow(server.display(), {vkcube, "--c", std::to_string(kFrames)},
                                          {"DISPLAY=" + server.display(), "VK_DRIVER_FILES=" + lavapipeManifest()}, log, &status);
   EXPECT_EQ(status, 0) << fileText(log);
   std::remove(log.c_str());
-  expectFramesMatch(tessera, lavapipe, 2, "vkcube frame " + std::to_string(kFrames));
+  ASSERT_EQ(lavapipe.width, tessera.width) << "lavapipe's window is not vkcube's";
+  ASSERT_EQ(lavapipe.height, tessera.height);
+  ASSERT_EQ(tesseraBefore.width, tessera.width);
+  ASSERT_EQ(tesseraBefore.height, tessera.height);
+  const bool lavapipeShowsTheFrameBefore =
+      !compareFrames(tessera, lavapipe, 2).matches() && compareFrames(tesseraBefore, lavapipe, 2).matches();
+  if (lavapipeShowsTheFrameBefore)
+    expectFramesMatch(tesseraBefore, lavapipe, 2, "vkcube frame " + std::to_string(kFrames - 1));
+  else
+    expectFramesMatch(tessera, lavapipe, 2, "vkcube frame " + std::to_string(kFrames));
 }
 
 // Debian's vulkan-tools builds vkcube-wayland (xdg-shell) beside the xcb vkcube.
