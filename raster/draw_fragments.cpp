@@ -285,7 +285,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
 }
 
 void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId,
-                         std::vector<SetupLine>& scratch) {
+                         std::vector<SetupLine>& scratch, double stippleCounter) {
   ClipLine l;
   std::memcpy(l.position[0], vertices.position(a), 16);
   std::memcpy(l.position[1], vertices.position(b), 16);
@@ -293,7 +293,7 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   countStatistic(*s_, kClippingInvocations, 1);
   if (!userClipping(vertices, ends, 2, l.clipDistances, l.clipDistance)) return;
   scratch.clear();
-  setupLine(l, raster(), scratch);
+  setupLine(l, raster(), stippleCounter, scratch);
   countStatistic(*s_, kClippingPrimitives, !scratch.empty());
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));

@@ -73,6 +73,27 @@ float pointSpriteCoord(double sampleCoord, double vertexCoord, float size) {
 
 bool isXMajor(int64_t dx, int64_t dy) { return std::llabs(dx) >= std::llabs(dy); }
 
+bool rectangleCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int64_t sx, int64_t sy) {
+  // Coordinates stay below 2^24 (the line guard band), so every product below is exact: the
+  // cross and dot products in int64, their squares in 128 bits.
+  const int64_t dx = bx - ax, dy = by - ay;
+  // Along the segment: the end edges through p_a and p_b, perpendicular to it. Inward
+  // gradients (dx, dy) at p_a, (-dx, -dy) at p_b.
+  const int64_t fromStart = dx * (sx - ax) + dy * (sy - ay);
+  const int64_t toEnd = dx * (bx - sx) + dy * (by - sy);
+  if (fromStart < 0 || (fromStart == 0 && !isTopLeft(dx, dy))) return false;
+  if (toEnd < 0 || (toEnd == 0 && !isTopLeft(-dx, -dy))) return false;
+  // Across it: distance c / |d| from the segment with c = d x (s - a); inside where
+  // c^2 < halfWidth^2 |d|^2. The edge on the side c > 0 has the inward gradient (dy, -dx), the
+  // other (-dy, dx).
+  const int64_t c = dx * (sy - ay) - dy * (sx - ax);
+  const __int128 c2 = static_cast<__int128>(c) * c;
+  const __int128 limit = static_cast<__int128>(halfWidth) * halfWidth * (static_cast<__int128>(dx) * dx + static_cast<__int128>(dy) * dy);
+  if (c2 < limit) return true;
+  if (c2 > limit) return false;
+  return c > 0 ? isTopLeft(dy, -dx) : isTopLeft(-dy, dx);
+}
+
 double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry) {
   // Coordinates stay below 2^24 (1/256 units within the line guard band), so both products
   // are exact in int64 and, below 2^53, in double too.
