@@ -391,6 +391,7 @@ class FragmentStage {
     int32_t px[abi::kMaxSimdWidth], py[abi::kMaxSimdWidth];
     uint32_t sampleBits[abi::kMaxSimdWidth];
     float sampleZ[kMaxSamples][abi::kMaxSimdWidth];  // per sample, lanes contiguous (vector loops)
+    float lineCoverage[abi::kMaxSimdWidth];  // smooth lines: Quad::lineCoverage (smoothLine_)
   };
   void shadeBatch();
   bool walksBlocks(const SetupTriangle& st) const;
@@ -485,6 +486,11 @@ class FragmentStage {
   uint32_t primitiveId_ = 0;
   bool frontFacing_ = true;
   bool isPoint_ = false;
+  // The primitive is a RECTANGULAR_SMOOTH line ("Smooth Lines"): its pixels' coverage values
+  // multiply colour location 0's alpha after shading, when the shader writes a float or
+  // normalized colour there (scalesAlphaZero: not an integer attachment 0).
+  bool smoothLine_ = false;
+  bool scalesAlphaZero() const;
   uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
   uint64_t fragmentInvocations_ = 0;  // likewise, for an active pipeline statistics query
   std::vector<Quad> quads_;  // the batch being filled (one triangle)

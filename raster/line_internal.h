@@ -23,8 +23,7 @@ inline LineSegment segmentOf(const SetupLine& line) {
           rules::snapToSubPixelGrid(line.y[1])};
 }
 
-// The mode a line is drawn with: DEFAULT, RECTANGULAR or BRESENHAM. RECTANGULAR_SMOOTH (without
-// smoothLines: invalid usage) draws its rectangle; values the extension does not name, DEFAULT.
+// The mode a line is drawn with: the mode itself, DEFAULT for values the extension does not name.
 VkLineRasterizationModeEXT drawnLineMode(VkLineRasterizationModeEXT mode);
 
 // "Basic Line Segment Rasterization": t of the location (sx, sy) along `seg` as the weights

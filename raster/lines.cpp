@@ -40,12 +40,18 @@
 //    segment with its ends perpendicular to it (rules::rectangleCovers, exact), interpolated by
 //    the same segment formula. The walk is the parallelogram's, over the rectangle's corners.
 //  - BRESENHAM: bresenham_lines.cpp.
+//  - RECTANGULAR_SMOOTH ("Smooth Lines"): RECTANGULAR's rectangle; "The rules for determining
+//    which pixels are covered are implementation-dependent": every pixel whose square it
+//    overlaps (area above 0), all its samples, the area itself (rules::rectanglePixelArea) as
+//    Quad::lineCoverage, which the fragment stage multiplies into colour location 0's alpha
+//    ("Multisample Coverage").
 //  - "Line Stipple" for all of them. The counter at a location is a function of where it lies
 //    on the line, never a count of the fragments visited: the binned path draws each line
-//    tile by tile and must discard what the reference path discards. DEFAULT and RECTANGULAR
-//    lines: s = floor(stippleOrigin + the location's distance along the segment), per sample
-//    (the unit-length rectangles the spec cuts the line into are regions, like the line
-//    itself); a strip's segments carry the counter on (lineStippleAdvance). A segment whose
+//    tile by tile and must discard what the reference path discards. DEFAULT, RECTANGULAR and
+//    RECTANGULAR_SMOOTH lines: s = floor(stippleOrigin + the location's distance along the
+//    segment), per sample (the unit-length rectangles the spec cuts the line into are regions,
+//    like the line itself; a smooth line's coverage value is the area in the kept ones); a
+//    strip's segments carry the counter on (lineStippleAdvance). A segment whose
 //    start clipping removed starts at the counter its unclipped start would have had, carried
 //    along the line to the clipped start, so a pattern does not shift when the line leaves
 //    the view.
@@ -145,14 +151,10 @@ Rect boundingPixels(const double cx[4], const double cy[4], int64_t margin, uint
   return {xs.first, ys.first, xs.end, ys.end};
 }
 
-// Candidate columns for the quad row at qy: the x-extent of the convex quadrilateral between
-// the lowest and highest sample line of the two rows (a convex polygon's extent in a strip is
-// reached on its clipped edges), widened by one pixel on each side against rounding; the exact
-// coverage test decides.
-rules::PixelSpan rowCandidates(const double cx[4], const double cy[4], uint32_t samples, int32_t qy) {
-  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
-  const double y0 = static_cast<double>(qy * rules::kSubPixelOne + r.min);
-  const double y1 = static_cast<double>((qy + 1) * rules::kSubPixelOne + r.max);
+// The x-extent (fixed point) of the convex quadrilateral with corners (cx, cy) between the lines
+// y = y0 and y = y1 (a convex polygon's extent in a strip is reached on its clipped edges). False
+// when it does not reach the strip.
+bool stripExtent(const double cx[4], const double cy[4], double y0, double y1, double* lowest, double* highest) {
   double lo = INFINITY, hi = -INFINITY;
   auto take = [&](double x) { lo = std::min(lo, x), hi = std::max(hi, x); };
   for (int k = 0; k < 4; ++k) {
@@ -166,10 +168,40 @@ rules::PixelSpan rowCandidates(const double cx[4], const double cy[4], uint32_t 
     const double ta = std::clamp((y0 - ya) / (yb - ya), 0.0, 1.0), tb = std::clamp((y1 - ya) / (yb - ya), 0.0, 1.0);
     take(xa + ta * (xb - xa)), take(xa + tb * (xb - xa));
   }
-  if (lo > hi) return {0, 0};
+  *lowest = lo, *highest = hi;
+  return lo <= hi;
+}
+
+// Candidate columns for the quad row at qy: the quadrilateral's extent between the lowest and
+// highest sample line of the two rows, widened by one pixel on each side against rounding; the
+// exact coverage test decides.
+rules::PixelSpan rowCandidates(const double cx[4], const double cy[4], uint32_t samples, int32_t qy) {
+  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
+  const double y0 = static_cast<double>(qy * rules::kSubPixelOne + r.min);
+  const double y1 = static_cast<double>((qy + 1) * rules::kSubPixelOne + r.max);
+  double lo, hi;
+  if (!stripExtent(cx, cy, y0, y1, &lo, &hi)) return {0, 0};
   const rules::PixelSpan s =
       rules::pixelSamplesWithin(static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi)), samples);
   return {s.first - 1, s.end + 1};
+}
+
+// The same for pixel squares (smooth lines): the columns whose squares may meet the
+// quadrilateral in the quad row at qy, widened by one pixel on each side.
+rules::PixelSpan rowSquareCandidates(const double cx[4], const double cy[4], int32_t qy) {
+  double lo, hi;
+  if (!stripExtent(cx, cy, double(qy * rules::kSubPixelOne), double((qy + 2) * rules::kSubPixelOne), &lo, &hi)) return {0, 0};
+  const double one = double(rules::kSubPixelOne);
+  return {static_cast<int32_t>(std::floor(lo / one)) - 1, static_cast<int32_t>(std::floor(hi / one)) + 2};
+}
+
+// The pixels whose squares meet the box of the corners, widened by one each way.
+Rect boundingSquares(const double cx[4], const double cy[4]) {
+  const auto [x0, x1] = std::minmax({cx[0], cx[1], cx[2], cx[3]});
+  const auto [y0, y1] = std::minmax({cy[0], cy[1], cy[2], cy[3]});
+  const double one = double(rules::kSubPixelOne);
+  return {static_cast<int32_t>(std::floor(x0 / one)) - 1, static_cast<int32_t>(std::floor(y0 / one)) - 1,
+          static_cast<int32_t>(std::floor(x1 / one)) + 2, static_cast<int32_t>(std::floor(y1 / one)) + 2};
 }
 
 // "Line Stipple" for DEFAULT and RECTANGULAR lines: whether the unit-length rectangle holding a
@@ -284,6 +316,62 @@ void rasterizeArea(const SetupLine& line, const Shape& shape, const Rect& region
   }
 }
 
+// "Smooth Lines": the coverage value of pixel (px, py), the area of its square inside the
+// rectangle; with "Line Stipple" inside the unit-length rectangles the stipple keeps (rectangle
+// k holds the distances d along the segment with floor(origin + d) = k: [k - origin,
+// k + 1 - origin)). A pixel's square spans under 1.5 pixels along the line: at most three.
+double smoothCoverage(const Rectangle& r, const AreaStipple& stipple, int32_t px, int32_t py) {
+  const LineSegment& s = r.seg;
+  if (!stipple.enabled) return rules::rectanglePixelArea(s.ax, s.ay, s.bx, s.by, r.halfWidth, px, py, -INFINITY, INFINITY);
+  const double one = double(rules::kSubPixelOne), length = stipple.length / one;
+  double lo = INFINITY, hi = -INFINITY;
+  for (int corner = 0; corner < 4; ++corner) {
+    const double x = double(px + (corner & 1)) - double(s.ax) / one, y = double(py + (corner >> 1)) - double(s.ay) / one;
+    const double along = (x * double(s.bx - s.ax) + y * double(s.by - s.ay)) / stipple.length;
+    lo = std::min(lo, along), hi = std::max(hi, along);
+  }
+  lo = std::max(lo, 0.0), hi = std::min(hi, length);
+  if (!(lo <= hi)) return 0;
+  double area = 0;
+  const int64_t last = rules::rectangularStippleCounter(stipple.origin, hi);
+  for (int64_t k = rules::rectangularStippleCounter(stipple.origin, lo); k <= last; ++k) {
+    if (!rules::stippleKeeps(k, stipple.factor, stipple.pattern)) continue;
+    const double from = double(k) - stipple.origin, to = double(k + 1) - stipple.origin;
+    area += rules::rectanglePixelArea(s.ax, s.ay, s.bx, s.by, r.halfWidth, px, py, from, to);
+  }
+  return area;
+}
+
+// The quads of a RECTANGULAR_SMOOTH line inside `region`, in the order of rasterizeArea: the
+// pixels with a coverage value above 0, every sample of them covered (the value, not the samples,
+// says how much of the pixel the line covers; "The rules for determining which pixels are
+// covered are implementation-dependent").
+void rasterizeSmooth(const SetupLine& line, const Rectangle& r, const Rect& region, const QuadSink& sink) {
+  const AreaStipple stipple = areaStipple(line, r.seg);
+  const uint32_t allSamples = (1u << line.samples) - 1;
+  for (int32_t qy = floorToEven(region.y0); qy < region.y1; qy += 2) {
+    const rules::PixelSpan span = rowSquareCandidates(r.cx, r.cy, qy);
+    const int32_t x0 = std::max(span.first, region.x0), x1 = std::min(span.end, region.x1);
+    for (int32_t qx = floorToEven(x0); qx < x1; qx += 2) {
+      Quad q{};
+      q.x = qx;
+      q.y = qy;
+      for (int slot = 0; slot < 4; ++slot) {
+        const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
+        if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
+        const double area = smoothCoverage(r, stipple, px, py);
+        if (!(area > 0)) continue;
+        q.coverage |= 1u << slot;
+        q.sampleCoverage[slot] = allSamples;
+        q.lineCoverage[slot] = static_cast<float>(std::min(area, 1.0));
+      }
+      if (q.coverage == 0) continue;
+      for (int slot = 0; slot < 4; ++slot) shadePixel(line, r.seg, qx + (slot & 1), qy + (slot >> 1), q, slot);
+      sink(q);
+    }
+  }
+}
+
 // The framebuffer position (pixels) of a clip-space position: "Coordinate Transformations"
 // (division by w_c) and "Controlling the Viewport". False when it has none (w below
 // kMinClipW: behind the eye, or NaN) or it is not finite.
@@ -324,8 +412,9 @@ double stippleOriginOf(const SetupLine& line, const LineSegment& seg, const Line
 VkLineRasterizationModeEXT drawnLineMode(VkLineRasterizationModeEXT mode) {
   switch (mode) {
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT:
-    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT:
       return VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT;
+    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT:
+      return VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
     case VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT:
       return VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
     default:
@@ -406,6 +495,12 @@ bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterStat
       bounds = boundingPixels(r.cx, r.cy, 1, s.samples);
       break;
     }
+    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT: {
+      Rectangle r;
+      if (!makeRectangle(seg, rules::lineHalfWidth(s.width), r)) return false;
+      bounds = boundingSquares(r.cx, r.cy);
+      break;
+    }
     default: {
       Parallelogram p;
       if (!makeParallelogram(seg, rules::lineHalfWidth(s.width), p)) return false;
@@ -476,6 +571,11 @@ void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT: {
       Rectangle r;
       if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeArea(line, r, region, sink);
+      return;
+    }
+    case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT: {
+      Rectangle r;
+      if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeSmooth(line, r, region, sink);
       return;
     }
     default: {

@@ -242,6 +242,17 @@ double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx,
 // joint, give a sample on it to exactly one of them). The segment must not be degenerate.
 bool rectangleCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int64_t sx, int64_t sy);
 
+// "Smooth Lines" (VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT): "the fragment computes a
+// coverage value that approximates the area of the intersection of the rectangle with the pixel
+// square". The area (in pixels, from 0 to 1) of the part of pixel (px, py)'s square inside the
+// rectangle of the segment from (ax, ay) to (bx, by) with half width `halfWidth` (1/256 pixel,
+// as rectangleCovers) whose distance along the segment from (ax, ay) lies in [alongFrom,
+// alongTo] (pixels; "Line Stipple"'s unit-length rectangles), computed exactly up to double
+// rounding: in the segment's frame the rectangle is axis-aligned and the pixel square a rotated
+// square, clipped by the rectangle's four sides. The segment must not be degenerate.
+double rectanglePixelArea(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int32_t px, int32_t py,
+                          double alongFrom, double alongTo);
+
 // "Bresenham Line Segment Rasterization" (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT), the
 // diamond-exit rule, exactly (raster/diamond_exit.cpp): whether the segment from (ax, ay) to
 // (bx, by) (1/256 pixel) produces the fragment of pixel (px, py): the segment perturbed by

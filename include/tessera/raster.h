@@ -168,6 +168,10 @@ struct Quad {
   float sampleLinear[4][kMaxSamples][3];
   float invW[4];       // interpolated 1/w (FragCoord.w)
   float pointCoord[4][2];  // points only: PointCoord of each pixel ("Basic Point Rasterization")
+  // RECTANGULAR_SMOOTH lines only ("Smooth Lines"): each pixel's coverage value, the area of the
+  // pixel square the line's rectangle covers, which the fragment stage multiplies into colour
+  // location 0's alpha after shading.
+  float lineCoverage[4];
 };
 
 // Emits every quad of `tri` with at least one covered pixel inside `tile` (tile corners even),
@@ -254,7 +258,8 @@ struct SetupLine {
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples
   bool sampleWeights = false;  // RasterState::sampleWeights
-  // RasterState::lineMode as rasterizeLine applies it: DEFAULT, RECTANGULAR or BRESENHAM.
+  // RasterState::lineMode as rasterizeLine applies it: DEFAULT, RECTANGULAR, BRESENHAM or
+  // RECTANGULAR_SMOOTH.
   VkLineRasterizationModeEXT mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
   // BRESENHAM: the width w in fragments (rules::bresenhamLineWidth) and the major-axis
   // coordinate of the first fragment of the segment it rasterizes (rules::bresenhamFragmentSpan),
@@ -263,8 +268,9 @@ struct SetupLine {
   int32_t bresenhamFirst = 0;
   // "Line Stipple" (RasterState::lineStippleEnable): fragments whose counter s selects a 0 bit
   // of the pattern are discarded. stippleOrigin is s at the segment's start p_a (DEFAULT,
-  // RECTANGULAR: s at a location is floor(stippleOrigin + its distance along the segment)), or
-  // s of its first fragment (BRESENHAM: s grows by one per fragment along the major axis).
+  // RECTANGULAR, RECTANGULAR_SMOOTH: s at a location is floor(stippleOrigin + its distance along
+  // the segment)), or s of its first fragment (BRESENHAM: s grows by one per fragment along the
+  // major axis).
   bool stipple = false;
   uint16_t stipplePattern = 0xFFFF;
   uint32_t stippleFactor = 1;
@@ -294,7 +300,10 @@ double lineStippleAdvance(const float a[4], const float b[4], const RasterState&
 //    perpendicular to it, samples on its edges following the polygon tie-break rule;
 //  - BRESENHAM ("Bresenham Line Segment Rasterization"): the diamond-exit rule's fragments of
 //    the segment moved (w - 1) / 2 against the minor axis, each the first of a run of w along
-//    the minor axis; every sample of those pixels covered.
+//    the minor axis; every sample of those pixels covered;
+//  - RECTANGULAR_SMOOTH ("Smooth Lines"): RECTANGULAR's rectangle; every pixel whose square it
+//    overlaps (with stipple: whose square the kept unit-length rectangles overlap) is covered,
+//    all its samples, with Quad::lineCoverage the area they cover.
 // Weights: baryPersp/baryLinear (and centroidPersp/centroidLinear) hold the two original
 // endpoints' weights in [0] and [1], [2] = 0; z (and sampleZ at each sample) interpolated
 // along the segment (BRESENHAM: the run's first fragment's values for the whole run, at the

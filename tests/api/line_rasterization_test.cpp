@@ -96,15 +96,20 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, const LineScene& scene) {
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supported};
   vkGetPhysicalDeviceFeatures2(pd, &f2);
   const bool bresenham = scene.mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
-  EXPECT_TRUE(bresenham ? supported.bresenhamLines : supported.rectangularLines);
+  const bool smooth = scene.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+  const bool rectangular = !bresenham && !smooth;
+  EXPECT_TRUE(bresenham ? supported.bresenhamLines : smooth ? supported.smoothLines : supported.rectangularLines);
   if (scene.stipple) {
-    EXPECT_TRUE(bresenham ? supported.stippledBresenhamLines : supported.stippledRectangularLines);
+    EXPECT_TRUE(bresenham ? supported.stippledBresenhamLines
+                          : smooth ? supported.stippledSmoothLines : supported.stippledRectangularLines);
   }
   VkPhysicalDeviceLineRasterizationFeaturesEXT lineFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
-  lineFeatures.rectangularLines = !bresenham;
+  lineFeatures.rectangularLines = rectangular;
   lineFeatures.bresenhamLines = bresenham;
-  lineFeatures.stippledRectangularLines = scene.stipple && !bresenham;
+  lineFeatures.smoothLines = smooth;
+  lineFeatures.stippledRectangularLines = scene.stipple && rectangular;
   lineFeatures.stippledBresenhamLines = scene.stipple && bresenham;
+  lineFeatures.stippledSmoothLines = scene.stipple && smooth;
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &lineFeatures};
   v13.dynamicRendering = VK_TRUE;
   VkPhysicalDeviceFeatures enabled{};
@@ -278,6 +283,7 @@ enum class Cover { No, Yes, Unsure };
 struct Decision {
   Cover cover = Cover::No;
   double t = 0;
+  double coverage = 1;  // smooth lines: the alpha the pixel's coverage value leaves (1 otherwise)
 };
 
 // "b = floor(s / r) mod 16 ... produced if the b'th bit of p is 1".
@@ -301,6 +307,33 @@ Decision rectangularDecision(const LineScene& scene, Point a, Point b, double co
     else if (!patternKeeps((long long)std::floor(s), scene.factor, scene.pattern)) d.cover = Cover::No;
   }
   return d;
+}
+
+// RECTANGULAR_SMOOTH ("Smooth Lines"): the rectangle's area in the pixel square, estimated here
+// from 128 x 128 points of the square (with stipple, only points in kept unit rectangles): within
+// 0.01 of the area. Pixels whose square lies wholly outside the rectangle (the centre further
+// than half the square's diagonal from it) are not drawn; pixels with an estimate below 0.02 are
+// too close to call.
+Decision smoothDecision(const LineScene& scene, Point a, Point b, double counter, int px, int py) {
+  const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy), h = scene.width / 2.0;
+  auto along = [&](double x, double y) { return ((x - a.x) * dx + (y - a.y) * dy) / len; };
+  auto across = [&](double x, double y) { return ((x - a.x) * dy - (y - a.y) * dx) / len; };
+  const double u = along(px + 0.5, py + 0.5), v = across(px + 0.5, py + 0.5);
+  const double du = std::max({0.0, -u, u - len}), dv = std::max(0.0, std::fabs(v) - h);
+  if (std::hypot(du, dv) > 0.7072) return {};
+  const int n = 128;
+  int inside = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const double x = px + (i + 0.5) / n, y = py + (j + 0.5) / n;
+      const double d = along(x, y);
+      if (d < 0 || d > len || std::fabs(across(x, y)) > h) continue;
+      if (scene.stipple && !patternKeeps((long long)std::floor(counter + d), scene.factor, scene.pattern)) continue;
+      ++inside;
+    }
+  const double area = double(inside) / (n * n);
+  if (area < 0.02) return {Cover::Unsure, 0, 0};
+  return {Cover::Yes, u / len, area};
 }
 
 // The diamond-exit rule for a segment a-b: the fragments it produces, by major coordinate, as
@@ -399,6 +432,12 @@ Expected expectedImage(const LineScene& scene, double margin) {
       counter += std::hypot(b.x - a.x, b.y - a.y);  // the remainder carries over
       continue;
     }
+    if (scene.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+      for (int py = 0; py < kSize; ++py)
+        for (int px = 0; px < kSize; ++px) e.add(px, py, smoothDecision(scene, a, b, counter, px, py));
+      counter += std::hypot(b.x - a.x, b.y - a.y);
+      continue;
+    }
     // BRESENHAM: "The actual width w of Bresenham lines is determined by rounding the line width
     // to the nearest integer"; the segment moved by (w - 1)/2 against the minor axis.
     const int w = int(std::floor(scene.width + 0.5));
@@ -425,10 +464,19 @@ Expected expectedImage(const LineScene& scene, double margin) {
   return e;
 }
 
-// Compares an image with the expectation: coverage (alpha) everywhere the rule is sure, and for
-// `checkColour` red against t where one segment alone produces the pixel. Returns the number of
+// What disagreements() checks besides coverage (green), where one segment alone produces a
+// pixel: red against t, alpha against the smooth lines' coverage value (1 otherwise) within
+// alphaTolerance, for pixels whose coverage value is at least minCoverage.
+struct Checks {
+  bool t = true;
+  double alphaTolerance = 0.5 / 255;
+  double minCoverage = 0;
+};
+
+// Compares an image with the expectation: coverage (green) everywhere the rule is sure (pixels
+// of a smooth line below minCoverage left out), and what `checks` asks. Returns the number of
 // disagreeing pixels, describing the first few in *report.
-int disagreements(const std::vector<uint8_t>& image, const Expected& e, bool checkColour, std::string* report,
+int disagreements(const std::vector<uint8_t>& image, const Expected& e, const Checks& checks, std::string* report,
                   int* covered = nullptr) {
   int wrong = 0;
   if (covered) *covered = 0;
@@ -436,28 +484,36 @@ int disagreements(const std::vector<uint8_t>& image, const Expected& e, bool che
     for (int px = 0; px < kSize; ++px) {
       const size_t i = size_t(py) * kSize + px;
       const uint8_t* texel = &image[i * 4];
-      const bool drawn = texel[3] == 255;
+      const bool drawn = texel[1] == 255;
       if (covered) *covered += drawn;
       const Decision& d = e.pixel[i];
-      if (d.cover == Cover::Unsure) continue;
+      if (d.cover == Cover::Unsure || (d.cover == Cover::Yes && d.coverage < checks.minCoverage)) continue;
       bool ok = drawn == (d.cover == Cover::Yes);
-      // Red is the segment's t or 1 - t (strips alternate), 8-bit.
-      if (ok && drawn && checkColour && e.producers[i] == 1) {
+      if (ok && drawn && e.producers[i] == 1) {
+        // Red is the segment's t or 1 - t (strips alternate), 8-bit.
         const double red = texel[0] / 255.0;
-        ok = std::fabs(red - d.t) <= 2.5 / 255 || std::fabs(red - (1 - d.t)) <= 2.5 / 255;
+        // A smooth line's pixels beyond its ends extrapolate t; the UNORM target clamps it.
+        const double t = std::clamp(d.t, 0.0, 1.0);
+        if (checks.t) ok = std::fabs(red - t) <= 2.5 / 255 || std::fabs(red - (1 - t)) <= 2.5 / 255;
+        ok &= std::fabs(texel[3] / 255.0 - d.coverage) <= checks.alphaTolerance;
       }
       if (ok) continue;
       if (++wrong <= 6)
         *report += "\n  pixel (" + std::to_string(px) + ", " + std::to_string(py) + "): " + (drawn ? "drawn" : "not drawn") +
-                   ", red " + std::to_string(texel[0]) + ", the rule says " + (d.cover == Cover::Yes ? "drawn" : "not drawn") +
-                   ", t " + std::to_string(d.t);
+                   ", red " + std::to_string(texel[0]) + ", alpha " + std::to_string(texel[3]) + ", the rule says " +
+                   (d.cover == Cover::Yes ? "drawn" : "not drawn") + ", t " + std::to_string(d.t) + ", coverage " +
+                   std::to_string(d.coverage);
     }
   return wrong;
 }
 
 // Renders on Tessera and, with `withLavapipe`, on lavapipe; Tessera must follow the rule exactly
-// (margin 1e-6), lavapipe within its sub-pixel rounding (margin 0.02). A scene not compared with
-// lavapipe says why.
+// (margin 1e-6; a smooth line's alpha within the area estimate's 0.015), lavapipe within its
+// sub-pixel rounding (margin 0.02). lavapipe's smooth lines approximate the area ("a coverage
+// value that approximates the area", as the spec allows) from the distance to the line, which
+// saturates (1 where a 45-degree line of width 1 covers 0.914 of the pixel its centre line
+// crosses), and leave out pixels a line barely touches: their alpha is compared within 0.1
+// where the area is at least 0.05. A scene not compared with lavapipe says why.
 void checkScene(const LineScene& scene, int minCovered, bool withLavapipe = true) {
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
   DualDriverInstance drivers;
@@ -465,15 +521,22 @@ void checkScene(const LineScene& scene, int minCovered, bool withLavapipe = true
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   const std::vector<uint8_t> ours = render(drivers.tessera, scene);
   ASSERT_EQ(ours.size(), size_t(kSize * kSize * 4));
+  const bool smooth = scene.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
   std::string report;
   int covered = 0;
-  EXPECT_EQ(disagreements(ours, expectedImage(scene, 1e-6), true, &report, &covered), 0) << "Tessera:" << report;
+  Checks exact;
+  if (smooth) exact.alphaTolerance = 0.015;
+  EXPECT_EQ(disagreements(ours, expectedImage(scene, 1e-6), exact, &report, &covered), 0) << "Tessera:" << report;
   EXPECT_GE(covered, minCovered);
   if (!drivers.lavapipe || !withLavapipe) return;
   const std::vector<uint8_t> theirs = render(drivers.lavapipe, scene);
   ASSERT_EQ(theirs.size(), ours.size());
   report.clear();
-  EXPECT_EQ(disagreements(theirs, expectedImage(scene, 0.02), false, &report), 0) << "lavapipe:" << report;
+  Checks loose;
+  loose.t = false;
+  loose.alphaTolerance = smooth ? 0.1 : 0.5 / 255;
+  loose.minCoverage = smooth ? 0.05 : 0;
+  EXPECT_EQ(disagreements(theirs, expectedImage(scene, 0.02), loose, &report), 0) << "lavapipe:" << report;
 }
 
 // Lines of many slopes and both directions, off the pixel grid: x-major and y-major, positive
@@ -549,7 +612,7 @@ TEST(DrawLineRasterization, RectangularStripsCarryTheStippleRemainder) {
   ASSERT_EQ(ours.size(), size_t(kSize * kSize * 4));
   std::string report;
   int covered = 0;
-  EXPECT_EQ(disagreements(ours, expectedImage(scene, 1e-6), true, &report, &covered), 0) << report;
+  EXPECT_EQ(disagreements(ours, expectedImage(scene, 1e-6), Checks{}, &report, &covered), 0) << report;
   EXPECT_GE(covered, 60);
 }
 
@@ -664,6 +727,43 @@ TEST(DrawLineRasterization, StippleRunsOnAlongAGeometryStagesStrips) {
   }
 }
 
+TEST(DrawLineRasterization, SmoothLinesCoverTheirAreaAndMatchLavapipe) {
+  // "Smooth Lines": RECTANGULAR's rectangle; each covered pixel's coverage value, "the area of
+  // the intersection of the rectangle with the pixel square", multiplies colour location 0's
+  // alpha (1 here, blending off: the alpha written is the coverage value).
+  for (float width : {1.0f, 3.0f}) {
+    SCOPED_TRACE(width);
+    LineScene scene;
+    scene.mode = VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+    scene.width = width;
+    scene.points = slopedLines();
+    checkScene(scene, int(150 * width));
+    scene.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    checkScene(scene, int(300 * width));
+  }
+}
+
+TEST(DrawLineRasterization, StippledSmoothLinesCoverTheKeptUnitRectangles) {
+  // "Line Stipple" on smooth lines: the coverage value counts the parts of the pixel square in
+  // the unit-length rectangles the stipple keeps. Compared with the rule only: lavapipe's
+  // stipple stage cuts the line into separate smooth lines, each with soft ends of its own, so
+  // its pixels at the pieces' ends differ from the kept rectangles' area (by up to 0.14 here).
+  for (float width : {1.0f, 3.0f})
+    for (const auto& [factor, pattern] : {std::pair<uint32_t, uint16_t>{1, 0x3A5C}, std::pair<uint32_t, uint16_t>{3, 0x0F35}}) {
+      SCOPED_TRACE(testing::Message() << "width " << width << " factor " << factor);
+      LineScene scene;
+      scene.mode = VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
+      scene.width = width;
+      scene.stipple = true;
+      scene.factor = factor;
+      scene.pattern = pattern;
+      scene.points = slopedLines();
+      checkScene(scene, int(60 * width), false);
+      scene.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+      checkScene(scene, int(100 * width), false);
+    }
+}
+
 TEST(DrawLineRasterization, LineStippleSetByTheCommandBuffer) {
   // VK_DYNAMIC_STATE_LINE_STIPPLE_EXT: vkCmdSetLineStippleEXT's factor and pattern replace the
   // pipeline's (factor 1, pattern 0xFFFF there: unstippled-looking).
@@ -681,8 +781,8 @@ TEST(DrawLineRasterization, LineStippleSetByTheCommandBuffer) {
 }
 
 TEST(DrawLineRasterization, FeaturesAndProperties) {
-  // Exactly what works is advertised: rectangular and Bresenham lines, stippled or not; not
-  // smooth lines. lineSubPixelPrecisionBits is the sub-pixel grid line endpoints are snapped to.
+  // Every mode, stippled or not. lineSubPixelPrecisionBits is the sub-pixel grid line endpoints
+  // are snapped to.
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   uint32_t count = 0;
@@ -699,8 +799,8 @@ TEST(DrawLineRasterization, FeaturesAndProperties) {
   EXPECT_TRUE(features.bresenhamLines);
   EXPECT_TRUE(features.stippledRectangularLines);
   EXPECT_TRUE(features.stippledBresenhamLines);
-  EXPECT_FALSE(features.smoothLines);
-  EXPECT_FALSE(features.stippledSmoothLines);
+  EXPECT_TRUE(features.smoothLines);
+  EXPECT_TRUE(features.stippledSmoothLines);
   VkPhysicalDeviceLineRasterizationPropertiesEXT lineProperties{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT};
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &lineProperties};

@@ -1,5 +1,9 @@
 // VK_EXT_line_rasterization's modes and "Line Stipple" through setupLine and rasterizeLine
 // (raster.h), each against the rule as the spec states it, computed here another way:
+//  - RECTANGULAR_SMOOTH ("Smooth Lines"): each covered pixel's coverage value against the area
+//    of its square inside the rectangle (and the kept unit-length rectangles), integrated here
+//    column by column between the boundaries' crossings; every overlapped pixel covered, all its
+//    samples;
 //  - RECTANGULAR ("Basic Line Segment Rasterization"): the rectangle centred on the segment,
 //    half the width on each side, its ends through the endpoints perpendicular to it; checked
 //    with distances and projections in double at every pixel centre (and sample) not within
@@ -14,6 +18,7 @@
 //    clipped start; the same pixels whether a line is drawn whole or tile by tile.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -279,6 +284,152 @@ TEST(LineModes, BresenhamLines_RunsShareTheirFirstFragmentsInterpolationAndCover
   }
 }
 
+// ---- RECTANGULAR_SMOOTH -----------------------------------------------------------------------
+
+// The area of pixel (px, py)'s square inside the rectangle of a-b (pixels) of half width h,
+// restricted to distances along the segment in [from, to], integrated over x: for each x the
+// points inside are an interval of y (four linear constraints and the square's rows), whose
+// length is piecewise linear in x with kinks only where two of the boundary lines cross (and
+// jumps where a boundary is vertical); the midpoint rule is exact between those x.
+double areaOracle(double ax, double ay, double bx, double by, double h, int px, int py, double from = -1e30, double to = 1e30) {
+  const double dx = bx - ax, dy = by - ay, len = std::hypot(dx, dy);
+  from = std::max(from, 0.0), to = std::min(to, len);
+  // Constraint k0 + k1 x + c1 y in [low, high]: along the segment, then across it.
+  struct Constraint {
+    double k0, k1, c1, low, high;
+  };
+  const Constraint constraints[2] = {{(-dx * ax - dy * ay) / len, dx / len, dy / len, from, to},
+                                     {(dy * ax - dx * ay) / len, -dy / len, dx / len, -h, h}};
+  auto intervalLength = [&](double x) {
+    double lo = py, hi = py + 1;
+    for (const Constraint& c : constraints) {
+      const double c0 = c.k0 + c.k1 * x;
+      if (c.c1 == 0) {
+        if (c0 < c.low || c0 > c.high) return 0.0;
+        continue;
+      }
+      double y0 = (c.low - c0) / c.c1, y1 = (c.high - c0) / c.c1;
+      if (y0 > y1) std::swap(y0, y1);
+      lo = std::max(lo, y0), hi = std::min(hi, y1);
+    }
+    return std::max(hi - lo, 0.0);
+  };
+  // Boundary lines y = m x + q (the square's rows too) and vertical boundaries x = v.
+  std::vector<std::pair<double, double>> lines = {{0.0, double(py)}, {0.0, double(py + 1)}};
+  std::vector<double> breaks = {double(px), double(px + 1)};
+  for (const Constraint& c : constraints)
+    for (const double bound : {c.low, c.high}) {
+      if (c.c1 != 0) lines.push_back({-c.k1 / c.c1, (bound - c.k0) / c.c1});
+      else if (c.k1 != 0) breaks.push_back((bound - c.k0) / c.k1);
+    }
+  for (size_t i = 0; i < lines.size(); ++i)
+    for (size_t j = i + 1; j < lines.size(); ++j)
+      if (lines[i].first != lines[j].first) breaks.push_back((lines[j].second - lines[i].second) / (lines[i].first - lines[j].first));
+  std::sort(breaks.begin(), breaks.end());
+  double area = 0;
+  for (size_t i = 0; i + 1 < breaks.size(); ++i) {
+    const double x0 = std::max(breaks[i], double(px)), x1 = std::min(breaks[i + 1], double(px + 1));
+    if (x1 > x0) area += (x1 - x0) * intervalLength((x0 + x1) / 2);
+  }
+  return area;
+}
+
+TEST(LineModes, SmoothLines_CoverageIsTheAreaOfThePixelSquareInsideTheRectangle) {
+  // "Smooth Lines": "lines are considered to be rectangles using the same geometry as for
+  // VK_LINE_RASTERIZATION_MODE_RECTANGULAR lines ... the fragment computes a coverage value that
+  // approximates the area of the intersection of the rectangle with the pixel square". Every
+  // pixel the rectangle overlaps is covered (all its samples), with that area; the areas add up
+  // to the rectangle's.
+  std::mt19937 rng(9051);
+  std::uniform_real_distribution<double> coord(4, 60);
+  int checked = 0;
+  for (int round = 0; round < 60; ++round) {
+    const float width = std::array<float, 4>{1.0f, 3.0f, 2.5f, 0.5f}[round % 4];
+    RasterState s = lineState(VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT, width);
+    s.samples = round % 3 == 2 ? 4 : 1;
+    const DrawnLine d = draw(s, {coord(rng), coord(rng), 0.5, 1}, {coord(rng), coord(rng), 0.5, 1});
+    ASSERT_EQ(d.setups.size(), 1u);
+    int64_t e[4];
+    snapped(d.setups[0], e);
+    const double ax = e[0] / 256.0, ay = e[1] / 256.0, bx = e[2] / 256.0, by = e[3] / 256.0;
+    const double h = rules::clampLineWidth(width) / 2.0;
+    double total = 0;
+    for (int py = 0; py < kSize; ++py)
+      for (int px = 0; px < kSize; ++px) {
+        // Pixels beyond h + 1 of the segment's box have no area (and must not be covered).
+        const bool far = px + 1 < std::min(ax, bx) - h - 1 || px > std::max(ax, bx) + h + 1 ||
+                         py + 1 < std::min(ay, by) - h - 1 || py > std::max(ay, by) + h + 1;
+        const double want = far ? 0.0 : areaOracle(ax, ay, bx, by, h, px, py);
+        const auto it = d.raster.fragment.find({px, py});
+        if (want < 1e-9) {
+          if (want == 0) {
+            EXPECT_EQ(it, d.raster.fragment.end()) << "pixel " << px << "," << py << " outside the rectangle";
+          }
+          continue;
+        }
+        ASSERT_NE(it, d.raster.fragment.end()) << "round " << round << " pixel " << px << "," << py << " area " << want;
+        const test::Fragment& f = it->second;
+        EXPECT_NEAR(f.quad.lineCoverage[f.slot], want, 1e-6) << "round " << round << " pixel " << px << "," << py;
+        EXPECT_EQ(f.quad.sampleCoverage[f.slot], (1u << s.samples) - 1);
+        total += f.quad.lineCoverage[f.slot];
+        ++checked;
+      }
+    pixels(d.raster);
+    // The areas add up to the rectangle's (clamped width: 0.5 draws as 1).
+    EXPECT_NEAR(total, std::hypot(bx - ax, by - ay) * 2 * h, 1e-4) << "round " << round;
+  }
+  EXPECT_GT(checked, 2000);
+}
+
+TEST(LineModes, SmoothLines_StippledCoverageIsTheAreaOfTheKeptUnitRectangles) {
+  // "Line Stipple" for RECTANGULAR_SMOOTH lines: the same unit-length rectangles as RECTANGULAR
+  // ones; the coverage value counts only the parts of the pixel's square in kept ones.
+  std::mt19937 rng(3307);
+  std::uniform_real_distribution<double> coord(4, 60);
+  for (int round = 0; round < 30; ++round) {
+    const uint32_t factor = 1 + round % 3;
+    const uint16_t pattern = uint16_t(rng());
+    RasterState s = lineState(VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT, round % 2 ? 3.0f : 1.0f);
+    s.lineStippleEnable = true;
+    s.lineStippleFactor = factor;
+    s.lineStipplePattern = pattern;
+    const double counter = double(rng() % 20) + 0.25;
+    const DrawnLine d = draw(s, {coord(rng), coord(rng), 0.5, 1}, {coord(rng), coord(rng), 0.5, 1}, counter);
+    ASSERT_EQ(d.setups.size(), 1u);
+    int64_t e[4];
+    snapped(d.setups[0], e);
+    const double ax = e[0] / 256.0, ay = e[1] / 256.0, bx = e[2] / 256.0, by = e[3] / 256.0;
+    const double len = std::hypot(bx - ax, by - ay), h = s.lineWidth / 2.0;
+    // Kept rectangle k spans the distances [k - counter, k + 1 - counter).
+    auto keptArea = [&](int px, int py) {
+      double a = 0;
+      for (int64_t k = int64_t(std::floor(counter)); k - counter < len; ++k)
+        if ((pattern >> ((k / factor) % 16)) & 1) a += areaOracle(ax, ay, bx, by, h, px, py, k - counter, k + 1 - counter);
+      return a;
+    };
+    for (int py = 0; py < kSize; ++py)
+      for (int px = 0; px < kSize; ++px) {
+        const bool far = px + 1 < std::min(ax, bx) - h - 1 || px > std::max(ax, bx) + h + 1 ||
+                         py + 1 < std::min(ay, by) - h - 1 || py > std::max(ay, by) + h + 1;
+        if (far) {
+          EXPECT_EQ(d.raster.fragment.count({px, py}), 0u);
+          continue;
+        }
+        if (areaOracle(ax, ay, bx, by, h, px, py) == 0) continue;
+        const double want = keptArea(px, py);
+        const auto it = d.raster.fragment.find({px, py});
+        if (want < 1e-9) {
+          if (want == 0) {
+            EXPECT_EQ(it, d.raster.fragment.end()) << "round " << round << " pixel " << px << "," << py;
+          }
+          continue;
+        }
+        ASSERT_NE(it, d.raster.fragment.end()) << "round " << round << " pixel " << px << "," << py;
+        EXPECT_NEAR(it->second.quad.lineCoverage[it->second.slot], want, 2e-6) << "round " << round;
+      }
+  }
+}
+
 // ---- "Line Stipple" ---------------------------------------------------------------------------
 
 TEST(LineStipple, LineStipple_BitFloorSOverRModulo16OfThePattern) {
@@ -447,15 +598,15 @@ TEST(LineStipple, LineStipple_TilesDrawWhatTheWholeLineDraws) {
   // fragment's place on the line. Random lines in every mode, stippled, over 16x16 tiles.
   std::mt19937 rng(88);
   std::uniform_real_distribution<double> coord(-10, 74);
-  const VkLineRasterizationModeEXT modes[3] = {VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT,
-                                               VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT,
-                                               VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT};
+  const VkLineRasterizationModeEXT modes[4] = {
+      VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT,
+      VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT};
   int fragments = 0;
-  for (int round = 0; round < 90; ++round) {
-    RasterState s = stippled(modes[round % 3], round % 2 ? 1.0f : 3.5f, 1 + rng() % 4, uint16_t(rng()));
+  for (int round = 0; round < 120; ++round) {
+    RasterState s = stippled(modes[round % 4], round % 2 ? 1.0f : 3.5f, 1 + rng() % 4, uint16_t(rng()));
     s.samples = round % 4 == 3 ? 4 : 1;
     const WindowVertex a{coord(rng), coord(rng), 0.5, 1}, b{coord(rng), coord(rng), 0.5, 1};
-    const double counter = double(rng() % 40) + (modes[round % 3] == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT ? 0.0 : 0.37);
+    const double counter = double(rng() % 40) + (modes[round % 4] == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT ? 0.0 : 0.37);
     const DrawnLine whole = draw(s, a, b, counter);
     test::Raster tiled;
     for (int ty = 0; ty < kSize; ty += 16)
@@ -468,6 +619,9 @@ TEST(LineStipple, LineStipple_TilesDrawWhatTheWholeLineDraws) {
       const test::Fragment& g = tiled.fragment.at(p);
       EXPECT_EQ(g.quad.sampleCoverage[g.slot], f.quad.sampleCoverage[f.slot]);
       EXPECT_EQ(g.quad.z[g.slot], f.quad.z[f.slot]);
+      if (s.lineMode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+        EXPECT_EQ(g.quad.lineCoverage[g.slot], f.quad.lineCoverage[f.slot]);
+      }
     }
     fragments += int(whole.raster.count.size());
   }
