@@ -417,7 +417,8 @@ VkLineRasterizationModeEXT drawnLineMode(VkLineRasterizationModeEXT mode) {
       return VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT;
     case VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT:
       return VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
-    default:
+    case VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT:
+    default:  // not a mode the extension names (invalid usage)
       return VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
   }
 }

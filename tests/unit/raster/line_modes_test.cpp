@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <set>
 
@@ -653,6 +654,61 @@ TEST(LineStipple, LineStipple_PolygonEdgesAreStippledAsOneClosedStrip) {
     plain.lineStippleEnable = false;
     counter += double(draw(plain, tri[i], tri[(i + 1) % 3]).raster.count.size());
   }
+}
+
+TEST(LineModes, BadInput_InvalidLineStateDrawsSomethingDefinedAndNeverCrashes) {
+  // Invalid usage must not crash: a mode the extension does not name draws as DEFAULT; stipple
+  // factors outside [1, 256] are clamped; NaN widths take the narrowest; non-finite or enormous
+  // positions give nothing or a clipped line, with any counter.
+  // p_a lies past its pixel's centre, inside its diamond: a Bresenham line would start in
+  // column 5, the parallelogram (and a rectangle) in column 6.
+  const WindowVertex a{5.75, 7.5, 0.5, 1}, b{50.2, 38.9, 0.5, 1};
+  for (const float width : {3.0f, std::nanf("")}) {
+    // The parallelogram of "Basic Line Segment Rasterization" (raster_test_support.h's oracle),
+    // width 3, or 1 for NaN.
+    const DrawnLine d = draw(lineState(VkLineRasterizationModeEXT(77), width), a, b);
+    ASSERT_EQ(d.setups.size(), 1u);
+    int64_t e[4];
+    snapped(d.setups[0], e);
+    PixelSet parallelogram;
+    for (int y = 0; y < kSize; ++y)
+      for (int x = 0; x < kSize; ++x)
+        if (test::oracleLineCovers(e[0], e[1], e[2], e[3], x, y, width == 3.0f ? 384 : 128)) parallelogram.insert({x, y});
+    EXPECT_EQ(pixels(d.raster), parallelogram) << "width " << width;
+  }
+  RasterState s = stippled(VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT, 1.0f, 0, 0x00FF), clamped = s;
+  clamped.lineStippleFactor = 1;
+  EXPECT_EQ(pixels(draw(s, a, b).raster), pixels(draw(clamped, a, b).raster));
+  s.lineStippleFactor = 100000;
+  clamped.lineStippleFactor = 256;
+  const DrawnLine longLine = draw(s, a, b, 250);  // the counter crosses 256 along the line
+  EXPECT_EQ(pixels(longLine.raster), pixels(draw(clamped, a, b, 250).raster));
+  EXPECT_FALSE(longLine.raster.count.empty());
+  const VkLineRasterizationModeEXT modes[4] = {
+      VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT,
+      VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT};
+  const float inf = INFINITY, nan = std::nanf("");
+  const float positions[][2][4] = {{{nan, 0, 0, 1}, {0.5f, 0.5f, 0, 1}},
+                                   {{0, 0, 0, inf}, {0.5f, 0.5f, 0, 1}},
+                                   {{-3e37f, 1e30f, 0.5f, 1}, {3e37f, -2e36f, 0.5f, 1}},
+                                   {{-1e6f, 0.3f, 0.5f, 1}, {1e6f, 0.2f, 0.5f, 1}},
+                                   {{0.1f, 0.1f, 0.5f, -1e-30f}, {0.2f, 0.4f, 0.5f, 1}},
+                                   {{0.25f, 0.25f, 0.5f, 1}, {0.25f, 0.25f, 0.5f, 1}}};
+  for (const VkLineRasterizationModeEXT mode : modes)
+    for (const uint32_t factor : {0u, 1u, 100000u})
+      for (const auto& p : positions) {
+        RasterState t = stippled(mode, 255.0f, factor, 0xA5A5);
+        LineStippleCounter strip;
+        ClipLine line;
+        std::memcpy(line.position, p, sizeof(line.position));
+        for (int k = 0; k < 2; ++k) {
+          const double counter = strip.next(k == 0, p[0], p[1], t);
+          EXPECT_FALSE(std::isnan(counter));
+          std::vector<SetupLine> setups;
+          setupLine(line, t, k == 0 ? 1e300 : counter, setups);
+          for (const SetupLine& sl : setups) rasterizeLine(sl, t.scissor, [](const Quad&) {});
+        }
+      }
 }
 
 }  // namespace
