@@ -65,6 +65,10 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   }
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s->raster.depthBiasEnable = r.depthBiasEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_WIDTH)) s->raster.lineWidth = r.lineWidth;
+  if (g.isDynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_EXT)) {  // "Line Stipple": factor and pattern only
+    s->raster.lineStippleFactor = r.lineStippleFactor;
+    s->raster.lineStipplePattern = r.lineStipplePattern;
+  }
   if (g.isDynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS)) std::memcpy(s->blendConstants, r.blendConstants, 16);
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BOUNDS)) s->minDepthBounds = r.depthBounds[0], s->maxDepthBounds = r.depthBounds[1];
   if (g.isDynamic(VK_DYNAMIC_STATE_CULL_MODE)) s->raster.cullMode = r.cullMode;
@@ -421,6 +425,14 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetScissorWithCount(VkCommandBuffer comm
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLineWidth(VkCommandBuffer commandBuffer, float width) {
   stateOf(commandBuffer).lineWidth = width;
+}
+// VK_EXT_line_rasterization, "Line Stipple". A factor outside [1, 256] is invalid usage; the
+// rasterizer clamps it (raster/rules.h: clampStippleFactor).
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLineStippleEXT(VkCommandBuffer commandBuffer, uint32_t lineStippleFactor,
+                                                         uint16_t lineStipplePattern) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.lineStippleFactor = lineStippleFactor;
+  r.lineStipplePattern = lineStipplePattern;
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBias(VkCommandBuffer commandBuffer, float constant, float clamp, float slope) {
   GraphicsRecordState& r = stateOf(commandBuffer);

@@ -108,6 +108,8 @@ struct GraphicsRecordState {
   VkRect2D scissors[raster::kMaxViewports] = {};
   uint32_t viewportCount = 1, scissorCount = 1;
   float lineWidth = 1.0f;
+  uint32_t lineStippleFactor = 1;  // vkCmdSetLineStippleEXT (VK_EXT_line_rasterization)
+  uint16_t lineStipplePattern = 0xFFFF;
   float depthBias[3] = {};  // constant, clamp, slope
   float blendConstants[4] = {};
   float depthBounds[2] = {0, 1};

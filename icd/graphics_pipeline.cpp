@@ -331,6 +331,15 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.raster.depthBiasClamp = rs->depthBiasClamp;
     s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
     s.raster.lineWidth = rs->lineWidth;
+    // VK_EXT_line_rasterization ("Line Segments", "Line Stipple"): the mode and the stipple;
+    // without the structure DEFAULT lines, unstippled.
+    if (const auto* line = findInChain<VkPipelineRasterizationLineStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT)) {
+      s.raster.lineMode = line->lineRasterizationMode;
+      s.raster.lineStippleEnable = line->stippledLineEnable;
+      s.raster.lineStippleFactor = line->lineStippleFactor;
+      s.raster.lineStipplePattern = line->lineStipplePattern;
+    }
   }
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;

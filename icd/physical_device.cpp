@@ -371,6 +371,20 @@ FeatureSet supportedFeatures() {
   // raster/lines.cpp; tests/unit/raster/points_lines_test.cpp, tests/api/draw_test.cpp).
   f.largePoints = true;
   f.wideLines = true;
+  // VK_EXT_line_rasterization: RECTANGULAR lines (the strict rectangle of "Basic Line Segment
+  // Rasterization", rules::rectangleCovers), BRESENHAM lines (the diamond-exit rule with wide
+  // runs, raster/bresenham_lines.cpp) and smooth lines, all with "Line Stipple", the counter
+  // taken from each fragment's place on the line on both draw paths. tests/unit/raster/line_modes_test.cpp,
+  // tests/api/line_rasterization_test.cpp (against the spec's rules and lavapipe).
+  f.rectangularLines = true;
+  f.bresenhamLines = true;
+  f.stippledRectangularLines = true;
+  f.stippledBresenhamLines = true;
+  // RECTANGULAR_SMOOTH ("Smooth Lines"): the rectangle's area in each pixel square
+  // (rules::rectanglePixelArea, stipple's kept unit rectangles only) multiplies colour location
+  // 0's alpha after shading (raster/draw_fragments.cpp).
+  f.smoothLines = true;
+  f.stippledSmoothLines = true;
   f.depthBounds = true;                // draw_fragments.cpp: depth bounds test
   f.shaderDemoteToHelperInvocation = true;  // translate_graphics.cpp: demoted lanes stop writing
   f.shaderTerminateInvocation = true;  // translator.cpp: OpTerminateInvocation ends the lane like OpKill

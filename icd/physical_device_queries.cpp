@@ -208,6 +208,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->transformFeedbackDraw = VK_TRUE;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT) {
+      // Line endpoints are snapped to the grid of every vertex (raster/rules.h: kSubPixelBits).
+      reinterpret_cast<VkPhysicalDeviceLineRasterizationPropertiesEXT*>(s)->lineSubPixelPrecisionBits =
+          pd.properties.limits.subPixelPrecisionBits;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES) {
       auto* p = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
       p->subgroupSize = core.v11.subgroupSize;

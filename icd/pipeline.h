@@ -30,13 +30,14 @@ struct GraphicsPipelineState {
   // A bit per dynamic state Tessera knows, or -1. The 1.0 states are 0..8; the 1.3 ones keep
   // the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
   // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed after;
-  // VK_EXT_color_write_enable's state is bit 49.
+  // VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line stipple 50.
   static constexpr int dynamicStateBit(VkDynamicState s) {
     const int64_t v = int64_t(s);
     if (v >= 0 && v < 32) return int(v);
     if (v >= 1000267000 && v < 1000267012) return int(32 + v - 1000267000);
     if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
     if (v == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT) return 49;
+    if (v == VK_DYNAMIC_STATE_LINE_STIPPLE_EXT) return 50;
     return -1;
   }
 };

@@ -1,5 +1,6 @@
 // "Bresenham Line Segment Rasterization" (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT): the
-// diamond-exit rule, decided exactly.
+// diamond-exit rule, decided exactly, and the rules built on it that bresenham_lines.cpp walks
+// a line with (the width, the candidate pixel of each column, the first and last fragments).
 //
 // The rule: a segment from p_a to p_b produces fragment f (centre (x_f, y_f)) when the segment
 // from p_a' to p_b' intersects the open diamond R_f = {|x - x_f| + |y - y_f| < 1/2}, except
@@ -12,6 +13,8 @@
 // Along the segment P(t) = p_a + t (p_b - p_a), g(t) = |P_x(t) - x_f'| + |P_y(t) - y_f'| is
 // convex and piecewise linear, so its minimum over [0, 1] is at t = 0, t = 1 or where one of
 // the two terms is zero; the segment meets the open diamond exactly when that minimum is < 1/2.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 
@@ -61,6 +64,71 @@ bool diamondExitProduces(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t
   if (dx != 0 && insideAt(cx - Perturbed{ax, 0, 0}, dx)) return true;
   if (dy != 0 && insideAt(cy - Perturbed{ay, 0, 0}, dy)) return true;
   return false;
+}
+
+int32_t bresenhamLineWidth(float width) {
+  // "rounding ... to the nearest integer" (halves up, as floor(w + 1/2)), clamped to
+  // lineWidthRange with both ends rounded alike, then to at least 1.
+  const double lo = std::floor(double{kLineWidthRange[0]} + 0.5), hi = std::floor(double{kLineWidthRange[1]} + 0.5);
+  if (!(width == width)) return static_cast<int32_t>(std::max(lo, 1.0));  // NaN
+  const double rounded = std::clamp(std::floor(double{width} + 0.5), lo, hi);
+  return static_cast<int32_t>(std::max(rounded, 1.0));
+}
+
+namespace {
+// floor(n / d) for d > 0.
+int64_t floorDivide(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+}  // namespace
+
+bool bresenhamFragmentAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t major, int32_t* minor) {
+  const int64_t dx = bx - ax, dy = by - ay;
+  const bool xMajor = isXMajor(dx, dy);
+  const int64_t majorStart = xMajor ? ax : ay, minorStart = xMajor ? ay : ax;
+  int64_t majorDelta = xMajor ? dx : dy, minorDelta = xMajor ? dy : dx;
+  if (majorDelta == 0) return false;  // a degenerate segment produces nothing
+  // The line's minor coordinate at the column's centre c: n = minorStart + (c - majorStart)
+  // minorDelta / majorDelta = num / den, exactly (1/256 units; products below 2^59).
+  const int64_t centre = int64_t{major} * kSubPixelOne + kSubPixelOne / 2;
+  int64_t num = minorStart * majorDelta + (centre - majorStart) * minorDelta;
+  if (majorDelta < 0) num = -num, majorDelta = -majorDelta;
+  const int64_t denominator = majorDelta * kSubPixelOne;
+  const int64_t below = floorDivide(num, denominator);  // floor of n in pixels
+  const bool onPixelEdge = below * denominator == num;
+  auto produces = [&](int64_t n) {
+    const int32_t p = static_cast<int32_t>(n);
+    return xMajor ? diamondExitProduces(ax, ay, bx, by, major, p) : diamondExitProduces(ax, ay, bx, by, p, major);
+  };
+  for (const int64_t n : {below, below - 1}) {
+    if (n != below && !onPixelEdge) break;  // the only candidate off a pixel edge is floor(n)
+    if (produces(n)) {
+      *minor = static_cast<int32_t>(n);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool bresenhamFragmentSpan(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t* first, int32_t* last) {
+  const int64_t dx = bx - ax, dy = by - ay;
+  const bool xMajor = isXMajor(dx, dy);
+  const int64_t majorStart = xMajor ? ax : ay, majorEnd = xMajor ? bx : by;
+  if (majorStart == majorEnd) return false;
+  const int32_t dir = majorEnd > majorStart ? 1 : -1;
+  // A fragment's diamond lies within its column, so the produced columns lie between the
+  // endpoints' columns widened by one (the perturbation can reach into the next column).
+  const int32_t from = static_cast<int32_t>(floorDivide(majorStart, kSubPixelOne)) - dir;
+  const int32_t to = static_cast<int32_t>(floorDivide(majorEnd, kSubPixelOne)) + dir;
+  int32_t minor;
+  int32_t m = from;
+  while (!bresenhamFragmentAt(ax, ay, bx, by, m, &minor)) {
+    if (m == to) return false;
+    m += dir;
+  }
+  *first = m;
+  for (m = to; !bresenhamFragmentAt(ax, ay, bx, by, m, &minor); m -= dir) {
+  }
+  *last = m;
+  return true;
 }
 
 }  // namespace tessera::raster::rules

@@ -59,6 +59,7 @@ struct Assembled {
   uint32_t slots[3];
   uint32_t primitiveId;
   uint32_t viewport = 0;  // ViewportIndex
+  double stippleCounter = 0;  // a line's "Line Stipple" s at its first vertex (LineStippleCounter)
 };
 
 // One set-up primitive of a chunk (clipping may make several of one assembled primitive).
@@ -192,7 +193,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         std::memcpy(line.position[1], v.position(a->slots[1]), 16);
         if (!userClipping(v, a->slots, 2, line.clipDistances, line.clipDistance)) break;
         const size_t before = chunk.lines.size();
-        setupLine(line, raster, chunk.lines);
+        setupLine(line, raster, a->stippleCounter, chunk.lines);
         for (size_t k = before; k < chunk.lines.size(); ++k) {
           b.setup = uint32_t(k);
           chunk.primitives.push_back(b);
@@ -449,20 +450,36 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     bool groupCounted = false;
 
     // Primitive assembly, in order; PrimitiveId restarts with each instance.
+    // "Line Stipple": each line's counter, in primitive order, before the chunks set lines up in
+    // parallel (a strip's counter depends on its earlier segments).
     m.assembled.clear();
     if (hasPrimitiveStages(s))
-      for (uint32_t i = 0; i < instances; ++i)
-        for (const GeometryPrimitive& p : m.geometry[i].primitives)
-          m.assembled.push_back(Assembled{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
-                                          i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId, p.viewport});
+      for (uint32_t i = 0; i < instances; ++i) {
+        LineStippleCounter stipple;
+        const ShadedVertices& v = (*drawn)[i];
+        for (const GeometryPrimitive& p : m.geometry[i].primitives) {
+          Assembled a{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
+                      i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId, p.viewport};
+          if (a.kind == Kind::Line && s.raster.lineStippleEnable)
+            a.stippleCounter = stipple.next(p.startsStrip, v.position(p.slots[0]), v.position(p.slots[1]),
+                                            viewportRaster(s, p.viewport < s.viewportCount ? p.viewport : 0));
+          m.assembled.push_back(a);
+        }
+      }
     for (uint32_t i = 0; i < instances && !hasPrimitiveStages(s); ++i) {
       uint32_t primitiveId = 0;
-      auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d) {
-        m.assembled.push_back(Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++});
+      LineStippleCounter stipple;
+      const ShadedVertices& v = (*shaded)[i];
+      auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d, double stippleCounter = 0) {
+        m.assembled.push_back(
+            Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++, 0, stippleCounter});
       };
       assemblePrimitives(
           s.topology, m.list.isRestart, c.vertexCount, [&](uint32_t a) { add(Kind::Point, a, a, a); },
-          [&](uint32_t a, uint32_t b) { add(Kind::Line, a, b, a); },
+          [&](uint32_t a, uint32_t b, bool startsStrip) {
+            add(Kind::Line, a, b, a,
+                stipple.next(startsStrip, v.position(m.slots.slot(a)), v.position(m.slots.slot(b)), s.raster));
+          },
           [&](uint32_t a, uint32_t b, uint32_t d) { add(Kind::Triangle, a, b, d); });
     }
     countStatistic(s, kClippingInvocations, m.assembled.size());

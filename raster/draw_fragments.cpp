@@ -285,7 +285,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
 }
 
 void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId,
-                         std::vector<SetupLine>& scratch) {
+                         std::vector<SetupLine>& scratch, double stippleCounter) {
   ClipLine l;
   std::memcpy(l.position[0], vertices.position(a), 16);
   std::memcpy(l.position[1], vertices.position(b), 16);
@@ -293,7 +293,7 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   countStatistic(*s_, kClippingInvocations, 1);
   if (!userClipping(vertices, ends, 2, l.clipDistances, l.clipDistance)) return;
   scratch.clear();
-  setupLine(l, raster(), scratch);
+  setupLine(l, raster(), stippleCounter, scratch);
   countStatistic(*s_, kClippingPrimitives, !scratch.empty());
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
   for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
@@ -307,12 +307,22 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
   primitiveId_ = primitiveId;
   frontFacing_ = sl.frontFacing;  // lines are front-facing; a polygon's edges have its facing
   isPoint_ = false;
+  smoothLine_ = sl.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT && scalesAlphaZero();
   const uint32_t quadsPerBatch = s_->simdWidth / 4;
   rasterizeLine(sl, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
   });
   if (!quads_.empty()) shadeBatch();
+  smoothLine_ = false;
+}
+
+bool FragmentStage::scalesAlphaZero() const {
+  if (!(s_->fragment.colorOutputs & 1)) return false;
+  if (s_->colorCount == 0 || !s_->color[0].base) return true;
+  const FormatInfo* f = formatInfo(s_->color[0].format);
+  const NumericFormat n = f && f->componentCount ? f->components[0].numeric : NumericFormat::None;
+  return n != NumericFormat::UInt && n != NumericFormat::SInt;
 }
 
 void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId) {
@@ -381,6 +391,7 @@ void FragmentStage::shadeBatch() {
       if (quad.coverage >> p & 1)
         lanes.sampleBits[lane] = (samples == 1 ? 1u : quad.sampleCoverage[p]) & s_->sampleMask & allSamples;
       for (uint32_t k = 0; k < samples; ++k) lanes.sampleZ[k][lane] = samples == 1 ? quad.z[p] : quad.sampleZ[p][k];
+      if (smoothLine_) lanes.lineCoverage[lane] = quad.lineCoverage[p];
       fb.fragCoord[3][lane] = quad.invW[p];
       fb.pointCoord[0][lane] = isPoint_ ? quad.pointCoord[p][0] : 0.5f;
       fb.pointCoord[1][lane] = isPoint_ ? quad.pointCoord[p][1] : 0.5f;
@@ -682,8 +693,12 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(fb.coverage));
     s_->fragmentShader(&fb);
     alive = fb.alive & coverage;
-    // "Multisample Coverage": the SampleMask output and alpha to coverage (alpha of location 0)
-    // remove samples; alpha to one then sets that alpha to 1.
+    // "Multisample Coverage": a smooth line's coverage value multiplies the alpha of colour
+    // location 0 ("Smooth Lines"); then the SampleMask output and alpha to coverage (alpha of
+    // location 0) remove samples; alpha to one then sets that alpha to 1.
+    if (smoothLine_)
+      for (uint32_t lane = 0; lane < W; ++lane)
+        if (alive >> lane & 1) outputs_[3 * W + lane] = asWord(asFloat(outputs_[3 * W + lane]) * lanes.lineCoverage[lane]);
     const bool coverageChanges = s_->fragment.writesSampleMask || s_->alphaToCoverage || s_->alphaToOne;
     for (uint32_t lane = 0; coverageChanges && lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;

@@ -124,16 +124,16 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
   uint32_t stripStart = 0;
   auto finishStrip = [&](uint32_t end) {
     const uint32_t n = end - stripStart;
-    auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c) {
-      out.primitives.push_back(
-          GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a], layers[a], viewports[a]});
+    auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c, bool startsStrip = true) {
+      out.primitives.push_back(GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a],
+                                                 layers[a], viewports[a], startsStrip});
     };
     switch (g.outputTopology) {
       case 0:
         for (uint32_t i = stripStart; i < end; ++i) add(1, i, i, i);
         break;
       case 1:
-        for (uint32_t i = 0; i + 1 < n; ++i) add(2, stripStart + i, stripStart + i + 1, stripStart + i);
+        for (uint32_t i = 0; i + 1 < n; ++i) add(2, stripStart + i, stripStart + i + 1, stripStart + i, i == 0);
         break;
       default:
         for (uint32_t i = 0; i + 2 < n; ++i)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <atomic>
@@ -102,10 +103,16 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
 
 // "Primitive Topologies": calls point(a) / line(a, b) / triangle(a, b, c) with positions in the
 // index list, in primitive order, restart-delimited runs, the provoking vertex first (Vulkan's
-// default provoking vertex is the first vertex of the primitive).
+// default provoking vertex is the first vertex of the primitive). A line callback taking a third
+// argument is told whether the line starts a strip (every line of a list, the first of each
+// strip: where "Line Stipple" resets its counter).
 template <typename Point, typename Line, typename Triangle>
 void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
-                        Point&& point, Line&& line, Triangle&& triangle) {
+                        Point&& point, Line&& lineCallback, Triangle&& triangle) {
+  auto line = [&](uint32_t a, uint32_t b, bool startsStrip = true) {
+    if constexpr (std::is_invocable_v<Line&, uint32_t, uint32_t, bool>) lineCallback(a, b, startsStrip);
+    else lineCallback(a, b);
+  };
   auto emitRun = [&](uint32_t begin, uint32_t end) {
     const uint32_t n = end - begin;
     switch (topology) {
@@ -116,7 +123,7 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
         for (uint32_t i = 0; i + 1 < n; i += 2) line(begin + i, begin + i + 1);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
-        for (uint32_t i = 0; i + 1 < n; ++i) line(begin + i, begin + i + 1);
+        for (uint32_t i = 0; i + 1 < n; ++i) line(begin + i, begin + i + 1, i == 0);
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
         for (uint32_t i = 0; i + 2 < n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2);
@@ -135,7 +142,7 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
         for (uint32_t i = 0; i + 3 < n; i += 4) line(begin + i + 1, begin + i + 2);
         break;
       case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
-        for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2);
+        for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2, i == 0);
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
         for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4);
@@ -169,6 +176,37 @@ struct GeometryPrimitive {
   uint32_t primitiveId;  // PrimitiveId for the fragment stage: the provoking vertex's
   uint32_t layer;        // Layer (the provoking vertex's): the attachment layer it renders to
   uint32_t viewport;     // ViewportIndex (the provoking vertex's): the viewport it is sent to
+  // A line that starts a strip ("Line Stipple" resets its counter): the first line of each
+  // strip a geometry stage emits; every line the tessellator makes (isolines are drawn as
+  // independent segments).
+  bool startsStrip = true;
+};
+
+// "Line Stipple": s at the first vertex of each line primitive of a draw, in primitive order.
+// "s is reset to 0 at the start of each strip (for line strips), and before every line segment
+// in a group of independent segments"; along a strip it carries on by each earlier segment's
+// lineStippleAdvance (computed only when a strip goes on). Both draw paths take the counters
+// from here, in order, before any line is set up, so clipping and tiles never change them.
+class LineStippleCounter {
+ public:
+  // The counter for the line from position a to b (clip space) with the raster state of its
+  // viewport; 0 while stippling is off.
+  double next(bool startsStrip, const float* a, const float* b, const RasterState& r) {
+    if (!r.lineStippleEnable) return 0;
+    if (startsStrip) counter_ = 0;
+    else if (havePrevious_) counter_ += lineStippleAdvance(previous_[0], previous_[1], previousRaster_);
+    std::copy_n(a, 4, previous_[0]);
+    std::copy_n(b, 4, previous_[1]);
+    previousRaster_ = r;
+    havePrevious_ = true;
+    return counter_;
+  }
+
+ private:
+  double counter_ = 0;
+  bool havePrevious_ = false;
+  float previous_[2][4] = {};
+  RasterState previousRaster_;
 };
 struct GeometryOutput {
   ShadedVertices vertices;
@@ -320,7 +358,9 @@ class FragmentStage {
                 std::vector<SetupTriangle>& scratch);
   // One line by its endpoints' slots (a provoking), one point by its slot; pointSize from the
   // vertex stage.
-  void line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId, std::vector<SetupLine>& scratch);
+  // stippleCounter: "Line Stipple"'s s at a (LineStippleCounter).
+  void line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId, std::vector<SetupLine>& scratch,
+            double stippleCounter = 0);
   void point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId);
 
   // The same for primitives already set up, restricted to the pixels of `tile` (corners even).
@@ -355,6 +395,7 @@ class FragmentStage {
     int32_t px[abi::kMaxSimdWidth], py[abi::kMaxSimdWidth];
     uint32_t sampleBits[abi::kMaxSimdWidth];
     float sampleZ[kMaxSamples][abi::kMaxSimdWidth];  // per sample, lanes contiguous (vector loops)
+    float lineCoverage[abi::kMaxSimdWidth];  // smooth lines: Quad::lineCoverage (smoothLine_)
   };
   void shadeBatch();
   bool walksBlocks(const SetupTriangle& st) const;
@@ -449,6 +490,11 @@ class FragmentStage {
   uint32_t primitiveId_ = 0;
   bool frontFacing_ = true;
   bool isPoint_ = false;
+  // The primitive is a RECTANGULAR_SMOOTH line ("Smooth Lines"): its pixels' coverage values
+  // multiply colour location 0's alpha after shading, when the shader writes a float or
+  // normalized colour there (scalesAlphaZero: not an integer attachment 0).
+  bool smoothLine_ = false;
+  bool scalesAlphaZero() const;
   uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
   uint64_t fragmentInvocations_ = 0;  // likewise, for an active pipeline statistics query
   std::vector<Quad> quads_;  // the batch being filled (one triangle)

@@ -30,6 +30,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   std::deque<abi::BoundResources> layerResources;
   for (uint32_t inst = 0; inst < c.instanceCount && !cancelled(s); ++inst) {
     const uint32_t instance = c.firstInstance + inst;
+    LineStippleCounter stipple;
     prepareShadedVertices(s, c.vertexCount, shaded);
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
     if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
@@ -38,6 +39,13 @@ void drawReference(const DrawState& s, const DrawCall& c) {
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
       for (const GeometryPrimitive& p : geometry.primitives) {
+        const uint32_t viewport = p.viewport < s.viewportCount ? p.viewport : 0;
+        // "Line Stipple": every line of a strip moves the counter, drawn or not (as the binned
+        // path counts them before it sorts them by layer).
+        const double stippleCounter = p.vertexCount == 2 && s.raster.lineStippleEnable
+                                          ? stipple.next(p.startsStrip, v.position(p.slots[0]), v.position(p.slots[1]),
+                                                         viewportRaster(s, viewport))
+                                          : 0.0;
         FragmentStage* stage = &fragments;
         if (s.geometryShader && s.geometry.writesLayer) {  // "Layered Rendering": a stage per layer (other memory, any order)
           if (p.layer >= layerCount) continue;  // no such layer: undefined, nothing written
@@ -48,9 +56,9 @@ void drawReference(const DrawState& s, const DrawCall& c) {
           }
           stage = layered.get();
         }
-        stage->setViewport(p.viewport < s.viewportCount ? p.viewport : 0);
+        stage->setViewport(viewport);
         if (p.vertexCount == 1) stage->point(v, p.slots[0], v.pointSize[p.slots[0]], p.primitiveId);
-        else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups);
+        else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups, stippleCounter);
         else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.primitiveId, setups);
       }
       continue;
@@ -61,7 +69,10 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     assemblePrimitives(
         s.topology, indices.isRestart, c.vertexCount,
         [&](uint32_t a) { fragments.point(shaded, a, shaded.pointSize[a], primitiveId++); },
-        [&](uint32_t a, uint32_t b) { fragments.line(shaded, a, b, primitiveId++, lineSetups); },
+        [&](uint32_t a, uint32_t b, bool startsStrip) {
+          const double counter = stipple.next(startsStrip, shaded.position(a), shaded.position(b), s.raster);
+          fragments.line(shaded, a, b, primitiveId++, lineSetups, counter);
+        },
         [&](uint32_t a, uint32_t b, uint32_t d) { fragments.triangle(shaded, a, b, d, primitiveId++, setups); });
   }
   fragments.flush();

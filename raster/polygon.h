@@ -37,12 +37,24 @@ struct WindowPolygon {
 // drawable.
 bool windowPolygon(const ClipTriangle& tri, const RasterState& state, double band, WindowPolygon& out);
 
+// Where a segment's "Line Stipple" counter starts (setupSegment): s at its first vertex and,
+// when clipping moved that vertex, the unclipped vertex's framebuffer position (pixels, not
+// snapped; only when it could be projected), from which the counter is carried to the
+// visible start.
+struct LineStippleStart {
+  double counter = 0;
+  bool clippedStart = false;
+  double fromX = 0, fromY = 0;
+};
 // One segment between two projected vertices, set up as setupLine sets up a clipped line
 // (lines.cpp): the endpoints' weights refer to the original triangle's vertices ([2] is 0 for
 // a line primitive), `depthBias` is added to every fragment's depth before the clamp, and the
 // fragments have the given facing. False when it covers no pixel.
 bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterState& state, float depthBias,
-                  bool frontFacing, SetupLine& out);
+                  bool frontFacing, const LineStippleStart& stipple, SetupLine& out);
+// "Line Stipple": the counter's advance over the segment between two snapped framebuffer
+// positions (lineStippleAdvance's, for positions already projected).
+double segmentStippleAdvance(int64_t ax, int64_t ay, int64_t bx, int64_t by, const RasterState& state);
 // One point at a projected vertex (points.cpp), its fragments with the vertex's weights, depth
 // bias added before the clamp. False when it covers no pixel.
 bool setupPointAt(const WindowVertex& v, float pointSize, const RasterState& state, float depthBias, bool frontFacing,

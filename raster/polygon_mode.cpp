@@ -26,12 +26,18 @@ uint32_t setupPolygonEdges(const ClipTriangle& tri, const RasterState& state, st
   WindowPolygon poly;
   if (!windowPolygon(tri, state, kLineGuardBand, poly)) return 0;
   uint32_t emitted = 0;
+  // "Line Stipple" does not say how polygon edges count; they are drawn as a closed strip: the
+  // counter starts at 0 at the clipped polygon's first vertex and runs on around its edges
+  // (lavapipe resets it per polygon too).
+  LineStippleStart stipple;
   for (int i = 0; i < poly.count; ++i) {
     // Edge i runs from vertex i to vertex i + 1; the last one closes the polygon.
     const WindowVertex& a = poly.vertex[i];
     const WindowVertex& b = poly.vertex[(i + 1) % poly.count];
     SetupLine line;
-    if (!setupSegment(a, b, state, poly.depthBias, poly.frontFacing, line)) continue;
+    const bool drawn = setupSegment(a, b, state, poly.depthBias, poly.frontFacing, stipple, line);
+    if (state.lineStippleEnable) stipple.counter += segmentStippleAdvance(a.sx, a.sy, b.sx, b.sy, state);
+    if (!drawn) continue;
     out.push_back(line);
     ++emitted;
   }

@@ -73,6 +73,73 @@ float pointSpriteCoord(double sampleCoord, double vertexCoord, float size) {
 
 bool isXMajor(int64_t dx, int64_t dy) { return std::llabs(dx) >= std::llabs(dy); }
 
+bool rectangleCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int64_t sx, int64_t sy) {
+  // Coordinates stay below 2^24 (the line guard band), so every product below is exact: the
+  // cross and dot products in int64, their squares in 128 bits.
+  const int64_t dx = bx - ax, dy = by - ay;
+  // Along the segment: the end edges through p_a and p_b, perpendicular to it. Inward
+  // gradients (dx, dy) at p_a, (-dx, -dy) at p_b.
+  const int64_t fromStart = dx * (sx - ax) + dy * (sy - ay);
+  const int64_t toEnd = dx * (bx - sx) + dy * (by - sy);
+  if (fromStart < 0 || (fromStart == 0 && !isTopLeft(dx, dy))) return false;
+  if (toEnd < 0 || (toEnd == 0 && !isTopLeft(-dx, -dy))) return false;
+  // Across it: distance c / |d| from the segment with c = d x (s - a); inside where
+  // c^2 < halfWidth^2 |d|^2. The edge on the side c > 0 has the inward gradient (dy, -dx), the
+  // other (-dy, dx).
+  const int64_t c = dx * (sy - ay) - dy * (sx - ax);
+  const __int128 c2 = static_cast<__int128>(c) * c;
+  const __int128 limit = static_cast<__int128>(halfWidth) * halfWidth * (static_cast<__int128>(dx) * dx + static_cast<__int128>(dy) * dy);
+  if (c2 < limit) return true;
+  if (c2 > limit) return false;
+  return c > 0 ? isTopLeft(dy, -dx) : isTopLeft(-dy, dx);
+}
+
+double rectanglePixelArea(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int32_t px, int32_t py,
+                          double alongFrom, double alongTo) {
+  // The segment's frame (pixels): u along it from p_a, v across it. The rectangle is
+  // [0, length] x [-h, h]; the pixel square's corners, in order around it, map by a rotation, so
+  // their polygon keeps its area.
+  const double one = double(kSubPixelOne);
+  const double dx = double(bx - ax) / one, dy = double(by - ay) / one;
+  const double length = std::sqrt(dx * dx + dy * dy);
+  const double ux = dx / length, uy = dy / length;
+  const double h = double(halfWidth) / one;
+  constexpr int kMaxVertices = 4 + 4;  // each of the four sides adds at most one vertex
+  double u[kMaxVertices], v[kMaxVertices];
+  int n = 4;
+  const double cornerX[4] = {0, 1, 1, 0}, cornerY[4] = {0, 0, 1, 1};
+  for (int k = 0; k < 4; ++k) {
+    const double x = double(px) + cornerX[k] - double(ax) / one, y = double(py) + cornerY[k] - double(ay) / one;
+    u[k] = x * ux + y * uy;
+    v[k] = -x * uy + y * ux;
+  }
+  // Sutherland-Hodgman against u >= lo, u <= hi, v >= -h, v <= h: keep where sign * (c - bound)
+  // <= 0 for the coordinate c.
+  auto clip = [&](bool alongU, double bound, double sign) {
+    double ou[kMaxVertices], ov[kMaxVertices];
+    int m = 0;
+    for (int k = 0; k < n; ++k) {
+      const int next = (k + 1) % n;
+      const double ck = sign * ((alongU ? u[k] : v[k]) - bound), cn = sign * ((alongU ? u[next] : v[next]) - bound);
+      if (ck <= 0) ou[m] = u[k], ov[m] = v[k], ++m;
+      if ((ck < 0 && cn > 0) || (ck > 0 && cn < 0)) {
+        const double t = ck / (ck - cn);
+        ou[m] = u[k] + t * (u[next] - u[k]), ov[m] = v[k] + t * (v[next] - v[k]), ++m;
+      }
+    }
+    n = m;
+    std::copy_n(ou, m, u);
+    std::copy_n(ov, m, v);
+  };
+  clip(true, std::max(0.0, alongFrom), -1.0);
+  clip(true, std::min(length, alongTo), 1.0);
+  clip(false, -h, -1.0);
+  clip(false, h, 1.0);
+  double twice = 0;
+  for (int k = 0; k < n; ++k) twice += u[k] * v[(k + 1) % n] - u[(k + 1) % n] * v[k];
+  return std::fabs(twice) / 2;
+}
+
 double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry) {
   // Coordinates stay below 2^24 (1/256 units within the line guard band), so both products
   // are exact in int64 and, below 2^53, in double too.

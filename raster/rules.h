@@ -230,12 +230,79 @@ bool isXMajor(int64_t dx, int64_t dy);
 // along the line" (0 at p_a, 1 at p_b), from fixed-point positions (exact products).
 double lineParameter(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t rx, int64_t ry);
 
+// "Basic Line Segment Rasterization" with VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT: "a
+// rectangle centered on the line segment. Two of the edges are parallel to the specified line
+// segment; each is at a distance of one-half the current width from that segment ... The other
+// two edges pass through the line endpoints and are perpendicular to the direction of the
+// specified line segment." Whether the sample (sx, sy) lies in the rectangle of the segment
+// from (ax, ay) to (bx, by) with half width `halfWidth` (all 1/256 pixel, halfWidth from
+// lineHalfWidth): decided exactly (squared distances in 128-bit integers), a sample exactly on
+// an edge covered when the edge is a top or left one (isTopLeft, the polygon tie-break: two
+// rectangles sharing an edge, as segments of a strip going on in one direction do at their
+// joint, give a sample on it to exactly one of them). The segment must not be degenerate.
+bool rectangleCovers(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int64_t sx, int64_t sy);
+
+// "Smooth Lines" (VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT): "the fragment computes a
+// coverage value that approximates the area of the intersection of the rectangle with the pixel
+// square". The area (in pixels, from 0 to 1) of the part of pixel (px, py)'s square inside the
+// rectangle of the segment from (ax, ay) to (bx, by) with half width `halfWidth` (1/256 pixel,
+// as rectangleCovers) whose distance along the segment from (ax, ay) lies in [alongFrom,
+// alongTo] (pixels; "Line Stipple"'s unit-length rectangles), computed exactly up to double
+// rounding: in the segment's frame the rectangle is axis-aligned and the pixel square a rotated
+// square, clipped by the rectangle's four sides. The segment must not be degenerate.
+double rectanglePixelArea(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t halfWidth, int32_t px, int32_t py,
+                          double alongFrom, double alongTo);
+
 // "Bresenham Line Segment Rasterization" (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT), the
 // diamond-exit rule, exactly (raster/diamond_exit.cpp): whether the segment from (ax, ay) to
 // (bx, by) (1/256 pixel) produces the fragment of pixel (px, py): the segment perturbed by
 // -(ε, ε²) meets the open diamond |x - x_f| + |y - y_f| < 1/2 around the pixel centre and its
-// perturbed end point is not inside it. Not yet used by a draw: VK_EXT_line_rasterization is
-// not offered.
+// perturbed end point is not inside it. Coordinates within +-2^28 (2^20 pixels).
 bool diamondExitProduces(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t px, int32_t py);
+// "The actual width w of Bresenham lines is determined by rounding the line width to the
+// nearest integer, clamping it to the implementation-dependent lineWidthRange (with both values
+// rounded to the nearest integer), then clamping it to be no less than 1." NaN gives 1.
+int32_t bresenhamLineWidth(float width);
+// The fragment the diamond-exit rule produces in one column of an x-major segment (one row of
+// a y-major one; "x-major line segments have slope in the closed interval [-1,1]", isXMajor):
+// a segment meets the diamond of pixel (m, n) only where the line's minor coordinate at the
+// column's centre m + 1/2 is within 1/2 of n + 1/2, so n is floor of that coordinate, or one
+// less when it is an integer (the perturbation decides); the rule decides between them and
+// whether the column has a fragment at all. True with its minor coordinate in *minor; at most
+// one per column ("two fragments that lie in the same framebuffer-coordinate column must not
+// be produced"). Coordinates within +-2^28, the segment not degenerate.
+bool bresenhamFragmentAt(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t major, int32_t* minor);
+// The major-axis coordinates of the first and last fragments the diamond-exit rule produces
+// along a segment ("fragments are produced in order, beginning at the starting point and
+// working towards the ending point"): every column (row) between them has one. False when it
+// produces none. Found by walking from each end: a few columns.
+bool bresenhamFragmentSpan(int64_t ax, int64_t ay, int64_t bx, int64_t by, int32_t* first, int32_t* last);
+
+// ---- "Line Stipple".
+// lineStippleFactor "must be in the range [1,256]": other values (invalid usage) are clamped.
+inline uint32_t clampStippleFactor(uint32_t factor) { return factor < 1 ? 1 : factor > 256 ? 256 : factor; }
+// "b = floor(s / r) mod 16. Then a fragment is produced if the b'th bit of p is 1, and discarded
+// otherwise", for any integer counter s (negative too: floor and mod as in mathematics).
+inline bool stippleKeeps(int64_t s, uint32_t factor, uint16_t pattern) {
+  const int64_t r = clampStippleFactor(factor);
+  const int64_t q = s >= 0 ? s / r : -((-s + r - 1) / r);  // floor(s / r)
+  return (pattern >> (q & 15)) & 1;                      // & 15 is mod 16 for negatives too
+}
+// BRESENHAM lines: "s is incremented after production of each fragment": the counter of the
+// fragment produced after `fragmentsBefore` others of the segment, whose first has s = origin
+// (an integer, as every Bresenham advance is). Beyond +-2^52 (or NaN), 0.
+inline int64_t bresenhamStippleCounter(double origin, int64_t fragmentsBefore) {
+  const double s = std::floor(origin) + static_cast<double>(fragmentsBefore);
+  return std::fabs(s) < 0x1p52 ? static_cast<int64_t>(s) : 0;
+}
+// RECTANGULAR (and DEFAULT) lines: "the rectangular region is subdivided into adjacent
+// unit-length rectangles, and s is incremented once for each rectangle": the counter of a
+// location at `distance` pixels along the segment from its start, where the counter is
+// `origin` (a remainder of the strip's earlier segments carried over: fractional). A value
+// beyond +-2^52 (or NaN, from degenerate input) counts as 0.
+inline int64_t rectangularStippleCounter(double origin, double distance) {
+  const double s = std::floor(origin + distance);
+  return std::fabs(s) < 0x1p52 ? static_cast<int64_t>(s) : 0;
+}
 
 }  // namespace tessera::raster::rules

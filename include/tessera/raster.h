@@ -63,6 +63,14 @@ struct RasterState {
   // The line width ("Line Segments": the pipeline's lineWidth or vkCmdSetLineWidth), also that
   // of a polygon's edges in polygon mode LINE.
   float lineWidth = 1.0f;
+  // VK_EXT_line_rasterization ("Line Segments"): VkPipelineRasterizationLineStateCreateInfoEXT's
+  // lineRasterizationMode (DEFAULT without the structure; a value the extension does not name
+  // draws as DEFAULT), and "Line Stipple": stippledLineEnable, the factor r and the pattern p,
+  // from the pipeline or vkCmdSetLineStippleEXT. Lines of polygon mode LINE follow both.
+  VkLineRasterizationModeEXT lineMode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  bool lineStippleEnable = false;
+  uint32_t lineStippleFactor = 1;  // valid usage: [1, 256]; rules::clampStippleFactor
+  uint16_t lineStipplePattern = 0xFFFF;
   // Format of the depth attachment, for the depth bias unit r ("Depth Bias"): UNORM formats use
   // 2^-bits, float formats the exponent of the primitive's maximum depth; UNDEFINED: none.
   VkFormat depthFormat = VK_FORMAT_UNDEFINED;
@@ -160,6 +168,10 @@ struct Quad {
   float sampleLinear[4][kMaxSamples][3];
   float invW[4];       // interpolated 1/w (FragCoord.w)
   float pointCoord[4][2];  // points only: PointCoord of each pixel ("Basic Point Rasterization")
+  // RECTANGULAR_SMOOTH lines only ("Smooth Lines"): each pixel's coverage value, the area of the
+  // pixel square the line's rectangle covers, which the fragment stage multiplies into colour
+  // location 0's alpha after shading.
+  float lineCoverage[4];
 };
 
 // Emits every quad of `tri` with at least one covered pixel inside `tile` (tile corners even),
@@ -175,7 +187,10 @@ namespace tessera::raster {
 // pointSizeRange and lineWidthRange as Tessera reports them (largePoints, wideLines; lavapipe's
 // maxima), and their granularity: a size or width is used with its half snapped to the 1/256
 // sub-pixel grid, so every multiple of 1/128 in the range is drawn exactly. strictLines is false:
-// lines are the non-strict parallelograms of "Basic Line Segment Rasterization".
+// lines of VK_LINE_RASTERIZATION_MODE_DEFAULT are the non-strict parallelograms of "Basic Line
+// Segment Rasterization"; VK_EXT_line_rasterization's RECTANGULAR and BRESENHAM modes draw the
+// rectangles and the diamond-exit fragments of that section and of "Bresenham Line Segment
+// Rasterization", with or without "Line Stipple".
 inline constexpr float kPointSizeRange[2] = {1.0f, 255.0f};
 inline constexpr float kLineWidthRange[2] = {1.0f, 255.0f};
 inline constexpr float kPointLineGranularity = 1.0f / 128;
@@ -238,17 +253,63 @@ struct SetupLine {
   // The range each fragment's interpolated depth is clamped to, as SetupTriangle's.
   float depthMin, depthMax;
   float width = 1;  // RasterState::lineWidth clamped to lineWidthRange (rules::clampLineWidth)
-  Rect bounds;  // every pixel with a sample location in the parallelogram's bounding box
+  // Every pixel with a sample location in the parallelogram's or rectangle's bounding box;
+  // BRESENHAM: exactly the box of the fragments it produces.
+  Rect bounds;
   uint32_t samples = 1;  // RasterState::samples
   bool sampleWeights = false;  // RasterState::sampleWeights
+  // RasterState::lineMode as rasterizeLine applies it: DEFAULT, RECTANGULAR, BRESENHAM or
+  // RECTANGULAR_SMOOTH.
+  VkLineRasterizationModeEXT mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  // BRESENHAM: the width w in fragments (rules::bresenhamLineWidth) and the major-axis
+  // coordinate of the first fragment of the segment it rasterizes (rules::bresenhamFragmentSpan),
+  // where the stipple counter is stippleOrigin.
+  int32_t bresenhamWidth = 1;
+  int32_t bresenhamFirst = 0;
+  // "Line Stipple" (RasterState::lineStippleEnable): fragments whose counter s selects a 0 bit
+  // of the pattern are discarded. stippleOrigin is s at the segment's start p_a (DEFAULT,
+  // RECTANGULAR, RECTANGULAR_SMOOTH: s at a location is floor(stippleOrigin + its distance along
+  // the segment)), or s of its first fragment (BRESENHAM: s grows by one per fragment along the
+  // major axis).
+  bool stipple = false;
+  uint16_t stipplePattern = 0xFFFF;
+  uint32_t stippleFactor = 1;
+  double stippleOrigin = 0;
 };
-uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out);
-// Non-strict line rasterization ("Basic Line Segment Rasterization": with strictLines false,
-// the parallelogram, its minor-axis edges `width` long, its edges on the polygon tie-break
-// rule; raster/lines.cpp says why not Bresenham's diamond-exit rule).
+// `stippleCounter`: "Line Stipple"'s s at the line's first vertex (line.position[0]), 0 for an
+// independent segment or the first of a strip, else lineStippleAdvance of the strip's earlier
+// segments summed (LineStippleCounter, raster/draw_internal.h). A segment whose start is
+// clipped away starts with the counter of its unclipped start carried to the visible part
+// (the spec leaves that value implementation-dependent).
+uint32_t setupLine(const ClipLine& line, const RasterState& state, double stippleCounter, std::vector<SetupLine>& out);
+inline uint32_t setupLine(const ClipLine& line, const RasterState& state, std::vector<SetupLine>& out) {
+  return setupLine(line, state, 0.0, out);
+}
+// How far "Line Stipple"'s counter moves along the whole (unclipped) segment from position a to
+// position b (clip space): DEFAULT and RECTANGULAR lines its length in pixels (the unit-length
+// rectangles, fractions carried over to the next segment of a strip, the spec's preferred
+// behaviour), BRESENHAM lines the number of fragments it produces. 0 when an endpoint cannot
+// be projected (w <= 0: the spec leaves the counter of clipped segments
+// implementation-dependent).
+double lineStippleAdvance(const float a[4], const float b[4], const RasterState& state);
+// Line rasterization by SetupLine::mode:
+//  - DEFAULT: non-strict lines ("Basic Line Segment Rasterization": with strictLines false,
+//    the parallelogram, its minor-axis edges `width` long, its edges on the polygon tie-break
+//    rule; raster/lines.cpp says why not Bresenham's diamond-exit rule);
+//  - RECTANGULAR: the rectangle of that section, `width` wide, centred on the segment, its ends
+//    perpendicular to it, samples on its edges following the polygon tie-break rule;
+//  - BRESENHAM ("Bresenham Line Segment Rasterization"): the diamond-exit rule's fragments of
+//    the segment moved (w - 1) / 2 against the minor axis, each the first of a run of w along
+//    the minor axis; every sample of those pixels covered;
+//  - RECTANGULAR_SMOOTH ("Smooth Lines"): RECTANGULAR's rectangle; every pixel whose square it
+//    overlaps (with stipple: whose square the kept unit-length rectangles overlap) is covered,
+//    all its samples, with Quad::lineCoverage the area they cover.
 // Weights: baryPersp/baryLinear (and centroidPersp/centroidLinear) hold the two original
 // endpoints' weights in [0] and [1], [2] = 0; z (and sampleZ at each sample) interpolated
-// along the segment. With 4 samples the parallelogram is tested at each sample location.
+// along the segment (BRESENHAM: the run's first fragment's values for the whole run, at the
+// pixel centre). With 4 samples the parallelogram or rectangle is tested at each sample location.
+// With SetupLine::stipple, fragments (DEFAULT, RECTANGULAR: samples) the stipple discards are
+// not covered.
 void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);
 
 // ---- "Polygon Mode" (polygon_mode.cpp): applied after clipping and culling. LINE: each edge

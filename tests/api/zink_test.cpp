@@ -8,7 +8,8 @@
 //
 // What zink makes of Tessera today (Mesa 22.3.6, glxinfo -B): OpenGL 4.6 core and compatibility,
 // OpenGL ES 3.2 (OpenGL 2.1 / ES 2.0 until VK_EXT_transform_feedback was offered, 4.0 until
-// multiViewport, 4.5 until pipeline statistics queries and anisotropic filtering). Zink warns that VK_EXT_line_rasterization, a base requirement, is missing. es2tri (EGL, OpenGL ES
+// multiViewport, 4.5 until pipeline statistics queries and anisotropic filtering); it no longer
+// warns of missing base requirements (VK_EXT_line_rasterization was the last). es2tri (EGL, OpenGL ES
 // 2) is not compared here. The gears demos animate by the clock, so they cannot be compared
 // frame for frame.
 // Skipped, saying so, without Xvfb, the Mesa programs (mesa-utils) or lavapipe.
@@ -78,6 +79,8 @@ TEST(RealProgramsZink, GlxinfoRunsOnTesseraWithValidationSilent) {
   const int minor = dot ? std::atoi(dot + 1) : 0;
   EXPECT_GE(major * 10 + minor, 46) << out;
   EXPECT_EQ(out.find("Validation"), std::string::npos) << out;
+  // Zink's base requirements (its last missing one was VK_EXT_line_rasterization) are all met.
+  EXPECT_EQ(out.find("doesn't support base Zink requirements"), std::string::npos) << out;
 }
 
 // glxdemo (a yellow square drawn with glRectf on a grey clear, redrawn on every expose) shows

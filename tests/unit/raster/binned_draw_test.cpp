@@ -1,7 +1,8 @@
 // The binned draw path against the reference path (include/tessera/draw.h: "Both give the same
 // coverage, depth, stencil and colour"), on generated scenes at W = 4, 8, 16 and 1, 2 and 5
 // threads: meshes sharing edges, fans, strips, slivers, huge clipped triangles, tiny ones,
-// lines, points; every depth compare, stencil ops, blending, 1 and 4 samples, discard and
+// lines in every VK_EXT_line_rasterization mode, stippled or not, polygon mode LINE, points;
+// every depth compare, stencil ops, blending, 1 and 4 samples, discard and
 // FragDepth, scissors, instancing and indexed draws with restart. Plus watertightness through
 // the binned path ("Basic Polygon Rasterization": a sample on an edge shared by two triangles
 // is covered by exactly one of them).
@@ -165,10 +166,11 @@ void generateGeometry(Scene& sc, std::mt19937& rng, int kind) {
       sc.call.indexed = true;
       break;
     }
-    case 3: {  // lines (list or strip)
+    case 3: {  // lines (list or strip), some crossing the near plane (clipped starts and ends)
       const int n = 20 + int(rng() % 40);
       for (int i = 0; i < n * 2; ++i)
-        addVertex(sc, rng, uniform(rng, -1.2f, 1.2f), uniform(rng, -1.2f, 1.2f), uniform(rng, 0, 1), uniform(rng, 0.5f, 2));
+        addVertex(sc, rng, uniform(rng, -1.2f, 1.2f), uniform(rng, -1.2f, 1.2f), uniform(rng, rng() % 4 ? 0 : -1, 1),
+                  uniform(rng, 0.5f, 2));
       sc.state.topology = rng() % 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST : VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
       break;
     }
@@ -182,10 +184,27 @@ void generateGeometry(Scene& sc, std::mt19937& rng, int kind) {
   }
 }
 
-Scene generateScene(std::mt19937& rng, uint32_t samples) {
+// A random scene; `forcedKind` >= 0 picks generateGeometry's kind.
+Scene generateScene(std::mt19937& rng, uint32_t samples, int forcedKind = -1) {
   Scene sc;
   DrawState& s = sc.state;
-  generateGeometry(sc, rng, int(rng() % 5));
+  const int randomKind = int(rng() % 5);
+  const int kind = forcedKind >= 0 ? forcedKind : randomKind;
+  generateGeometry(sc, rng, kind);
+  // VK_EXT_line_rasterization: every line mode, wide or not, stippled or not, for lines and for
+  // random triangles drawn in polygon mode LINE. "Line Stipple"'s counter comes from each
+  // fragment's place on the line, so the binned path's tiles must find what the reference's
+  // whole lines do.
+  const VkLineRasterizationModeEXT lineModes[4] = {
+      VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT,
+      VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT};
+  s.raster.lineMode = lineModes[rng() % 4];
+  const float lineWidths[4] = {1.0f, 1.0f, 3.0f, 2.5f};
+  s.raster.lineWidth = lineWidths[rng() % 4];
+  s.raster.lineStippleEnable = rng() % 2;
+  s.raster.lineStippleFactor = 1 + rng() % 3;
+  s.raster.lineStipplePattern = uint16_t(rng());
+  if (kind == 1 && rng() % 3 == 0) s.polygonMode = VK_POLYGON_MODE_LINE;
   s.fragment.inputComponents[0] = 4;
   s.fragment.inputInterpolation[0] = uint8_t(rng() % 3);
   s.fragment.colorOutputs = 1;
@@ -295,7 +314,9 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
         drawBinned(scene.state, scene.call, pool);
-        SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", depth format "
+        SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", polygon mode "
+                                        << scene.state.polygonMode << ", line mode " << scene.state.raster.lineMode
+                                        << (scene.state.raster.lineStippleEnable ? " stippled" : "") << ", depth format "
                                         << scene.depthFormat << ", samples "
                                         << samples << ", W " << w << ", threads " << pool.threadCount());
         ASSERT_EQ(got.colour, expected.colour);
@@ -308,6 +329,62 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
   }
   EXPECT_EQ(drawn, 60 * 9);
   EXPECT_GE(changed, 30);
+}
+
+// Every VK_EXT_line_rasterization mode at widths 1 and 3, stippled or not, 1 and 4 samples (smooth
+// lines' coverage scaling the shader's alpha before blending):
+// random line lists and strips (some crossing the near plane) through both paths. "Line
+// Stipple"'s counter must come from each fragment's place on its line: the binned path draws a
+// line tile by tile, the reference path whole.
+TEST(BinnedDraw, LineModesAndStippleMatchReference) {
+  ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
+  std::mt19937 rng(16032);
+  const VkLineRasterizationModeEXT modes[4] = {
+      VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT,
+      VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT};
+  int changed = 0;
+  for (const VkLineRasterizationModeEXT mode : modes)
+    for (const bool stipple : {false, true})
+      for (const float width : {1.0f, 3.0f})
+        for (const uint32_t samples : {1u, 4u}) {
+          const uint32_t seed = uint32_t(rng());
+          std::mt19937 sceneRng(seed);
+          Scene scene = generateScene(sceneRng, samples, 3);
+          scene.state.raster.lineMode = mode;
+          scene.state.raster.lineWidth = width;
+          scene.state.raster.lineStippleEnable = stipple;
+          scene.state.raster.lineStippleFactor = 1 + seed % 3;
+          scene.state.raster.lineStipplePattern = uint16_t(seed >> 8);
+          Targets expected;
+          std::mt19937 initRng(seed);
+          expected.reset(samples, initRng);
+          uint64_t expectedOcclusion = 0;
+          bind(scene, expected, 8, &expectedOcclusion);
+          drawReference(scene.state, scene.call);
+          {
+            Targets initial;
+            std::mt19937 sameInit(seed);
+            initial.reset(samples, sameInit);
+            changed += initial.colour != expected.colour;
+          }
+          for (uint32_t w : {4u, 8u, 16u})
+            for (ThreadPool& pool : pools) {
+              Targets got;
+              std::mt19937 sameInit(seed);
+              got.reset(samples, sameInit);
+              uint64_t occlusion = 0;
+              bind(scene, got, w, &occlusion);
+              drawBinned(scene.state, scene.call, pool);
+              SCOPED_TRACE(testing::Message() << "seed " << seed << ", line mode " << mode << ", stipple " << stipple
+                                              << ", width " << width << ", samples " << samples << ", topology "
+                                              << scene.state.topology << ", W " << w << ", threads " << pool.threadCount());
+              ASSERT_EQ(got.colour, expected.colour);
+              ASSERT_EQ(got.depth, expected.depth);
+              ASSERT_EQ(got.stencil, expected.stencil);
+              ASSERT_EQ(occlusion, expectedOcclusion);
+            }
+        }
+  EXPECT_GE(changed, 24);
 }
 
 // The same with the fragment stage compiled by the JIT from GLSL equal to colourFragment
