@@ -200,6 +200,16 @@ FeatureSet supportedFeatures() {
   f.shaderStorageImageArrayDynamicIndexing = true;
   f.bufferDeviceAddress = true;
   f.robustImageAccess = true;
+  // VK_EXT_robustness2. Buffer accesses are checked per scalar against the descriptor's exact
+  // range (translate_memory.cpp; alignments 1), out-of-range loads give zero and stores and
+  // atomics are dropped; an out-of-range texel of an image or texel buffer reads zero with
+  // alpha one where the format has no alpha (runtime_image.cpp, replaceInvalidTexel); vertex
+  // attributes past their binding's range read zero with the missing components filled in
+  // (raster/draw_vertices.cpp, translate_vertex_fetch.cpp). Null descriptors are empty ones:
+  // zero range, no view (descriptor_update.cpp), reading all zeros. tests/api/robustness2_test.cpp.
+  f.robustBufferAccess2 = true;
+  f.robustImageAccess2 = true;
+  f.nullDescriptor = true;
   f.shaderZeroInitializeWorkgroupMemory = true;  // compute_dispatch.cpp zeroes shared memory per workgroup
   // Types and storage widths the translator handles (translate_arith/memory.cpp), exercised by
   // tests/unit/spirv_jit and the CTS compute, spirv_assembly and ssbo groups.

@@ -208,6 +208,13 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->transformFeedbackDraw = VK_TRUE;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT) {
+      // Ranges are checked to the byte (each scalar access on its own): no rounding up.
+      auto* p = reinterpret_cast<VkPhysicalDeviceRobustness2PropertiesEXT*>(s);
+      p->robustStorageBufferAccessSizeAlignment = 1;
+      p->robustUniformBufferAccessSizeAlignment = 1;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT) {
       // Line endpoints are snapped to the grid of every vertex (raster/rules.h: kSubPixelBits).
       reinterpret_cast<VkPhysicalDeviceLineRasterizationPropertiesEXT*>(s)->lineSubPixelPrecisionBits =

@@ -15,8 +15,9 @@ namespace {
 
 // "Vertex Attribute Fetch" of one attribute, planned once per range of vertices: the format's
 // components as 32-bit words (floats or integers, as the shader reads them), missing ones
-// (0, 0, 0, 1). A fetch past the end of the bound range reads (0, 0, 0, 1) (robustBufferAccess
-// allows either that or zero). Formats of 32-bit components in R, G, B, A order are copied
+// (0, 0, 0, 1). A fetch past the end of the bound range, or from a null vertex buffer
+// (nullDescriptor), reads zero with the missing components as above: robustBufferAccess2's
+// "out of bounds buffer loads return zero values", then "Vertex Input Extraction". Formats of 32-bit components in R, G, B, A order are copied
 // word for word and R8G8B8A8_UNORM decoded inline (both exactly what the texel codec gives:
 // SFLOAT32 is the bit pattern, UNORM8 is c / 255.0f); every other format goes through the codec.
 struct AttributeFetch {
@@ -27,7 +28,7 @@ struct AttributeFetch {
   const VertexBinding* binding = nullptr;
   uint32_t offset = 0;
   uint32_t defaults[4] = {};    // what a texel leaves unset: the codec's missing components
-  uint32_t outOfRange[4] = {};  // (0, 0, 0, 1) as the format's kind reads it
+  uint32_t outOfRange[4] = {};  // zero, the missing components as the format's kind reads them
 };
 
 AttributeFetch planFetch(const DrawState& s, const VertexAttribute& a) {
@@ -50,6 +51,9 @@ AttributeFetch planFetch(const DrawState& s, const VertexAttribute& a) {
   TexelValue d{};
   decodeTexel(*p.format, zeros, d);
   std::memcpy(p.defaults, d.u, 16);
+  // A texel of zero bytes decodes to zero in every component it has (every vertex format's
+  // zero encoding is the number zero), so it is the out-of-range value too.
+  std::memcpy(p.outOfRange, p.defaults, 16);
   const FormatInfo& f = *p.format;
   bool words32 = hasColorCodec(f) && !f.sharedExponent && f.componentCount >= 1 && f.blockSize == 4u * f.componentCount;
   static constexpr char kOrder[4] = {'R', 'G', 'B', 'A'};

@@ -1,8 +1,8 @@
 // Runtime helpers for image instructions on storage images and texel buffers: addressing with
 // bounds checks and format conversion through the sampler module's texel codec. Called once
 // per active lane by the generated code (a vectorized path for common formats is a later
-// optimization). Coordinates arrive as the shader gave them; an out-of-range texel reads as
-// zero and is never written, whatever the robustness features.
+// optimization). Coordinates arrive as the shader gave them; an out-of-range texel is never
+// written and reads as robustImageAccess2 says (replaceInvalidTexel), whatever the features.
 #include <vulkan/vulkan_core.h>
 
 #include <cstring>
@@ -55,6 +55,44 @@ uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, 
 }
 
 const ImageViewState* viewOf(const ImageDescriptor* d) { return d ? d->view : nullptr; }
+
+// "Texel Replacement" under robustImageAccess2 and robustBufferAccess2: an out-of-range texel
+// reads as zero with the components its format lacks filled in as "Conversion to RGBA" does,
+// (0, 0, 1) for G, B and A: only alpha can differ from zero, and is one where the format has
+// none (depth and stencil aspects included). A null descriptor (nullDescriptor) is not out of
+// range: it reads as all zeros and never comes here.
+void replaceInvalidTexel(const tessera::FormatInfo& f, bool stencilAspect, tessera::TexelValue& t) {
+  t = {};
+  if (f.component('A') && !f.isDepthStencil()) return;
+  const bool integer = stencilAspect || (!f.isDepthStencil() && tessera::texelKind(f) != tessera::TexelKind::Float);
+  if (integer) t.u[3] = 1;
+  else t.f[3] = 1.0f;
+}
+
+// "Component Swizzle" of the view (resolved: IDENTITY is already the component itself) on a
+// texel read with OpImageFetch; storage images and input attachments have identity swizzles.
+void swizzle(const ImageViewState& v, const tessera::FormatInfo& f, tessera::TexelValue& t) {
+  bool identity = true;
+  for (uint32_t c = 0; c < 4; ++c) identity &= v.swizzle[c] == VK_COMPONENT_SWIZZLE_R + c;
+  if (identity) return;
+  const bool integer = v.aspect == VK_IMAGE_ASPECT_STENCIL_BIT ||
+                       (!f.isDepthStencil() && tessera::texelKind(f) != tessera::TexelKind::Float);
+  const tessera::TexelValue in = t;
+  for (uint32_t c = 0; c < 4; ++c) {
+    switch (VkComponentSwizzle(v.swizzle[c])) {
+      case VK_COMPONENT_SWIZZLE_ZERO: t.u[c] = 0; break;
+      case VK_COMPONENT_SWIZZLE_ONE:
+        if (integer) t.u[c] = 1;
+        else t.f[c] = 1.0f;
+        break;
+      case VK_COMPONENT_SWIZZLE_R:
+      case VK_COMPONENT_SWIZZLE_G:
+      case VK_COMPONENT_SWIZZLE_B:
+      case VK_COMPONENT_SWIZZLE_A: t.u[c] = in.u[v.swizzle[c] - VK_COMPONENT_SWIZZLE_R]; break;
+      default: break;
+    }
+  }
+}
 
 // Reads a texel with one load where its size allows, for the same reason as storeTexel.
 void loadTexel(const tessera::FormatInfo& f, const uint8_t* src, uint32_t size, tessera::TexelValue& out) {
@@ -115,6 +153,8 @@ void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32
     if (const uint8_t* p = texelAddress(v, x, y, z, sample, lod, f->blockWidth, f->blockHeight);
         p && tessera::decodeCompressedBlock(*f, p, texels))
       t = texels[uint32_t(y) % f->blockHeight * 4 + uint32_t(x) % f->blockWidth];
+    else
+      replaceInvalidTexel(*f, false, t);
   } else if (uint8_t* p = texelAddress(v, x, y, z, sample, lod); p && f && f->isDepthStencil()) {
     // A depth or stencil view read as an input attachment (subpassLoad) or with texelFetch:
     // the aspect's value in the first component, (x, 0, 0, 1) ("Depth and stencil formats":
@@ -128,7 +168,10 @@ void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32
     }
   } else if (p && f) {
     loadTexel(*f, p, v->texelSize, t);
+  } else if (f) {
+    replaceInvalidTexel(*f, v->aspect == VK_IMAGE_ASPECT_STENCIL_BIT, t);
   }
+  if (f) swizzle(*v, *f, t);
   std::memcpy(out, t.u, 16);
 }
 
@@ -170,10 +213,11 @@ void tessera_rt_image_query(const ImageDescriptor* d, int32_t lod, uint32_t* out
 
 void tessera_rt_texel_buffer_read(const TexelBufferDescriptor* d, int32_t index, uint32_t* out) {
   tessera::TexelValue t{};
-  if (d && d->address && index >= 0 && uint32_t(index) < d->elementCount) {
-    if (const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(d->format)))
-      loadTexel(*f, d->address + uint64_t(index) * d->texelSize, d->texelSize, t);
-  }
+  const tessera::FormatInfo* f = d && d->address ? tessera::formatInfo(VkFormat(d->format)) : nullptr;
+  if (f && index >= 0 && uint32_t(index) < d->elementCount)
+    loadTexel(*f, d->address + uint64_t(index) * d->texelSize, d->texelSize, t);
+  else if (f)
+    replaceInvalidTexel(*f, false, t);
   std::memcpy(out, t.u, 16);
 }
 

@@ -154,8 +154,9 @@ void Translator::loadVertexInputs(llvm::Value* inputs) {
       index = splat(B.CreateZExt(element, B.getInt64Ty()));
     }
     llvm::Value* at = B.CreateAdd(B.CreateMul(index, splat(stride)), splat(B.getInt64(attribute->offset)));
-    // In range when the whole element lies in the bound range; otherwise it reads (0, 0, 0, 1),
-    // which robustBufferAccess allows and the caller's fetch gives too.
+    // In range when the whole element lies in the bound range; otherwise (and from a null
+    // vertex buffer) it reads zero with the missing components filled in, as robustBufferAccess2
+    // and nullDescriptor say and raster/draw_vertices.cpp's fetch does too.
     llvm::Value* blockSize = B.getInt64(format.blockSize);
     llvm::Value* fits = B.CreateAnd(B.CreateICmpUGE(size, blockSize), B.CreateIsNotNull(base));
     llvm::Value* inRange =
@@ -173,14 +174,14 @@ void Translator::loadVertexInputs(llvm::Value* inputs) {
     if (l.location < abi::kMaxInterfaceLocations && fetch[l.location].compiled) {
       const Fetch& f = fetch[l.location];
       const uint32_t k = l.component & 3;
-      // What a missing channel and an out-of-range fetch read: (0, 0, 0, 1) in the format's kind.
+      // A missing channel reads as (0, 0, 0, 1) in the format's kind ("Vertex Input
+      // Extraction"); a channel the format has reads zero out of range.
       const uint32_t one = f.format.integer ? 1u : 0x3F800000u;
-      llvm::Value* fallback = splat(B.getInt32(k == 3 ? one : 0u));
       if (l.component < 4 && f.format.channel[k].present) {
         llvm::Value* live = B.CreateAnd(mask(), f.inRange);
-        words = B.CreateSelect(f.inRange, decodeChannel(*this, f.format.channel[k], f.address, live), fallback);
+        words = B.CreateSelect(f.inRange, decodeChannel(*this, f.format.channel[k], f.address, live), splat(B.getInt32(0)));
       } else {
-        words = fallback;
+        words = splat(B.getInt32(k == 3 ? one : 0u));
       }
     } else {
       llvm::Value* src = B.CreateConstGEP1_32(B.getInt32Ty(), inputs, (l.location * 4 + l.component) * width());
