@@ -139,7 +139,7 @@ SquareClass classifySquare(const BlockEdges& e, const Rect& region, int32_t sx, 
 
 // A block of an Inside square: every sample of every lane covered (blockCoverage's result for
 // it, computed without tests); the lanes' edge values only when the caller reads them.
-uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t by, bool needEdges, BlockPixels& b) {
+TESSERA_LANE_CLONES uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t by, bool needEdges, BlockPixels& b) {
   b.singleSample = e.samples == 1;
   const uint32_t allSamples = (1u << e.samples) - 1;
   for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
@@ -188,13 +188,20 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 }
 
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
-TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, bool depth, bool perspective,
-                                      bool linearWeights, bool sampleDepths, BlockPixels& b) {
+// The edge values are computed again here from the block's corner rather than read from
+// b.edge: the coverage functions have just stored them, and a wide load of a just-stored
+// vector waits for the store to retire (AMD's 512-bit stores do not forward to 512-bit loads;
+// the wait was a third of this function's time).
+TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, bool depth,
+                                      bool perspective, bool linearWeights, bool sampleDepths, BlockPixels& b) {
   // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
   // (the same values), so that the loops vectorize at every width.
+  const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
+  int64_t base[3];
+  for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
   double lin[3][kBlockLanes];
   for (int l = 0; l < kBlockLanes; ++l)
-    for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(b.edge[k][l]) * e.invArea2;
+    for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(base[k] + e.laneOffset[k][l]) * e.invArea2;
   switch ((depth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
     case 0: break;
     case 1: storeWeights<false, false, true>(t, lin, b); break;
@@ -210,7 +217,7 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   for (uint32_t smp = 0; smp < e.samples; ++smp)
     for (int l = 0; l < kBlockLanes; ++l) {
       double at[3];
-      for (int k = 0; k < 3; ++k) at[k] = pixel::exactDouble(b.edge[k][l] + e.sampleOffset[k][smp]) * e.invArea2;
+      for (int k = 0; k < 3; ++k) at[k] = pixel::exactDouble(base[k] + e.laneOffset[k][l] + e.sampleOffset[k][smp]) * e.invArea2;
       b.sampleZ[smp][l] = pixel::depthAt(t, at);
     }
 }
@@ -297,7 +304,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
                                                      : blockCoverage(edges, region, bx, by, weights, b);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
-          if (weights) blockWeights(st, edges, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
+          if (weights) blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
           if (centroids) blockCentroids(st, edges, b);
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
@@ -436,13 +443,17 @@ template <uint32_t W>
 inline __attribute__((always_inline)) void interpolateLanes(const BlockInput* inputs, size_t count,
                                                            const float (*const* weightSets)[16], uint32_t first,
                                                            uint32_t* __restrict words) {
+  // Whole-vector loads and stores written out (GCC vector extensions): left to the
+  // vectorizer, the weights were read one float at a time and inserted into a vector.
+  typedef float Lanes __attribute__((vector_size(W * sizeof(float))));
   for (size_t i = 0; i < count; ++i) {
     const BlockInput& in = inputs[i];
-    const float* __restrict b1 = &weightSets[in.weights][1][first];
-    const float* __restrict b2 = &weightSets[in.weights][2][first];
-    float v[W];
-    for (uint32_t j = 0; j < W; ++j) v[j] = pixel::interpolateDifferences(in.v0, in.d1, in.d2, b1[j], b2[j]);
-    std::memcpy(&words[in.word], v, sizeof v);
+    Lanes b1, b2;
+    std::memcpy(&b1, &weightSets[in.weights][1][first], sizeof b1);
+    std::memcpy(&b2, &weightSets[in.weights][2][first], sizeof b2);
+    // pixel::interpolateDifferences, lane-wise: v0 + b1 d1 + b2 d2 (no contraction in raster/).
+    const Lanes v = in.v0 + b1 * in.d1 + b2 * in.d2;
+    std::memcpy(&words[in.word], &v, sizeof v);
   }
 }
 

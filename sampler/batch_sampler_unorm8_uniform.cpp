@@ -204,16 +204,12 @@ struct BatchLevels {
   __m512i d8;
 };
 
-// The operands λ depends on (selectLaneLevels' inputs), for a batch whose active lanes all hold
-// the same bits: the last such batch's result is kept per thread, since affine texture
-// coordinates give every quad of a triangle the same derivatives and the LOD is a long chain of
-// dependent double operations.
-struct UniformLodKey {
-  uint32_t operand[7] = {};  // lod, dPdx[0], dPdx[1], dPdy[0], dPdy[1], bias, minLod (bits)
-  uint32_t present = 0;      // which of them the instruction has
+// What λ depends on (selectLaneLevels' inputs) besides the lanes' operands.
+struct LodContext {
+  uint32_t present = 0;  // which operands the instruction has (lodOperands' order)
   uint32_t width = 0, height = 0, levelCount = 0;
   float samplerBias = 0, samplerMinLod = 0, samplerMaxLod = 0;
-  bool operator==(const UniformLodKey&) const = default;
+  bool operator==(const LodContext&) const = default;
 };
 
 // The LOD operand arrays in selectLaneLevels' order (null: absent; lod excludes the gradients).
@@ -249,6 +245,88 @@ TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::Sampl
   selectLaneLevels<4, true>(view, sampler, q, activeQuads, levelCount, kMipLinear, levelHi, levelLo, delta, linearQuads);
 }
 
+// The last levels computed per quad operands, per thread: a quad's LOD is a long chain of
+// dependent double operations (square roots, a log2 series with a division), while the quads
+// of a triangle with affine texture coordinates hold only a few distinct derivative values
+// (their differences vary only in the last bits of the coordinates). Entries are valid for one
+// context (everything else λ depends on: level 0's size, the level count, the sampler's LOD
+// bias and clamps); another context empties the table. A hit returns what quadLevels returned
+// for the same bits, so results stay bit for bit the general routine's.
+struct QuadLodMemo {
+  static constexpr uint32_t kEntries = 64;
+  struct Entry {
+    uint32_t operand[7];
+    uint32_t hi, lo;
+    bool valid;
+    double delta;
+  };
+  LodContext context;
+  bool haveContext = false;
+  Entry entries[kEntries];
+
+  // The table for `context`, emptied when it held another one.
+  void use(const LodContext& key) {
+    if (haveContext && key == context) return;
+    context = key, haveContext = true;
+    for (Entry& e : entries) e.valid = false;
+  }
+  // Products summed rather than chained, so the seven multiplications overlap.
+  static uint32_t slot(const uint32_t (&operand)[7]) {
+    constexpr uint32_t kOdd[7] = {0x9E3779B1u, 0x85EBCA77u, 0xC2B2AE3Du, 0x27D4EB2Fu, 0x165667B1u, 0xD3A2646Cu | 1u, 0xFD7046C5u};
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < 7; ++i) h += operand[i] * kOdd[i];
+    return (h ^ h >> 15) * 0x2C1B3C6Du >> 26;  // log2(kEntries) top bits
+  }
+};
+
+inline LodContext lodContext(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                const float* const (&operands)[7], uint32_t levelCount) {
+  LodContext key;
+  for (uint32_t i = 0; i < 7; ++i) key.present |= uint32_t(operands[i] != nullptr) << i;
+  key.width = view.levels[0].width, key.height = view.levels[0].height, key.levelCount = levelCount;
+  key.samplerBias = sampler.mipLodBias, key.samplerMinLod = sampler.minLod, key.samplerMaxLod = sampler.maxLod;
+  return key;
+}
+
+// quadLevels for the active quads of `rep`, through the thread's memo: only the quads whose
+// operand bits it does not hold are computed (together, in one quadLevels call).
+template <bool kMipLinear>
+TESSERA_AVX512 void memoQuadLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                   const float* const (&operands)[7], const uint32_t (&rep)[4], uint32_t activeQuads,
+                                   uint32_t levelCount, uint32_t* hi, uint32_t* lo, double* delta) {
+  thread_local QuadLodMemo memo;
+  memo.use(lodContext(view, sampler, operands, levelCount));
+  // The keys live in registers (a key written to memory and read back as wider words would
+  // wait for store forwarding); only a miss's key is written down, to fill its entry later.
+  uint32_t missing = 0;
+  uint32_t missKey[4][7];
+  for (uint32_t quad = 0; quad < 4; ++quad) {
+    if (!(activeQuads >> quad & 1)) continue;
+    uint32_t key[7];
+    for (uint32_t i = 0; i < 7; ++i) key[i] = operands[i] ? std::bit_cast<uint32_t>(operands[i][rep[quad]]) : 0u;
+    const QuadLodMemo::Entry& e = memo.entries[QuadLodMemo::slot(key)];
+    bool hit = e.valid;
+    for (uint32_t i = 0; i < 7; ++i) hit &= e.operand[i] == key[i];
+    if (hit) {
+      hi[quad] = e.hi, lo[quad] = e.lo, delta[quad] = e.delta;
+    } else {
+      missing |= 1u << quad;
+      for (uint32_t i = 0; i < 7; ++i) missKey[quad][i] = key[i];
+    }
+  }
+  if (!missing) return;
+  uint32_t computedHi[4], computedLo[4];
+  alignas(64) double computedDelta[4];
+  quadLevels<kMipLinear>(view, sampler, operands, rep, missing, levelCount, computedHi, computedLo, computedDelta);
+  for (uint32_t quad = 0; quad < 4; ++quad) {
+    if (!(missing >> quad & 1)) continue;
+    hi[quad] = computedHi[quad], lo[quad] = computedLo[quad], delta[quad] = computedDelta[quad];
+    QuadLodMemo::Entry& e = memo.entries[QuadLodMemo::slot(missKey[quad])];
+    std::memcpy(e.operand, missKey[quad], sizeof(e.operand));
+    e.hi = hi[quad], e.lo = lo[quad], e.delta = delta[quad], e.valid = true;
+  }
+}
+
 // δ (0 <= δ < 1) snapped to a multiple of 2^-8, as an integer in [0, 256].
 inline int32_t snapDelta(double delta) { return int32_t(std::floor(delta * 256.0 + 0.5)); }
 
@@ -260,44 +338,17 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
   const float* operands[7];
   lodOperands(lanes, operands);
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
-  const uint32_t first = uint32_t(__builtin_ctz(active));
-  // Whether every active lane holds the first active lane's bits.
-  bool uniform = true;
-  for (const float* p : operands)
-    if (p) uniform &= (_mm512_cmpneq_epi32_mask(_mm512_loadu_si512(p), _mm512_set1_epi32(std::bit_cast<int32_t>(p[first]))) &
-                       active) == 0;
-  if (uniform) {
-    UniformLodKey key;
-    for (uint32_t i = 0; i < 7; ++i)
-      if (operands[i]) key.operand[i] = std::bit_cast<uint32_t>(operands[i][first]), key.present |= 1u << i;
-    key.width = view.levels[0].width, key.height = view.levels[0].height, key.levelCount = levelCount;
-    key.samplerBias = sampler.mipLodBias, key.samplerMinLod = sampler.minLod, key.samplerMaxLod = sampler.maxLod;
-    thread_local UniformLodKey lastKey;
-    thread_local BatchLevels lastLevels{};
-    thread_local bool haveLast = false;
-    if (!haveLast || !(key == lastKey)) {
-      const uint32_t rep[4] = {first, first, first, first};
-      uint32_t hi[4], lo[4];
-      alignas(64) double delta[4];
-      quadLevels<kMipLinear>(view, sampler, operands, rep, 1, levelCount, hi, lo, delta);
-      lastKey = key;
-      lastLevels.hi = hi[0], lastLevels.lo = lo[0];
-      lastLevels.d8 = _mm512_set1_epi32(kMipLinear ? snapDelta(delta[0]) : 0);
-      haveLast = true;
-    }
-    out = lastLevels;
-    return true;
-  }
   // Per quad: its first active lane stands for the quad's other active lanes when they agree.
   uint32_t rep[4], activeQuads = 0;
-  alignas(64) int32_t repIndex[N];
   for (uint32_t quad = 0; quad < 4; ++quad) {
     const uint32_t nibble = active >> (4 * quad) & 0xF;
     rep[quad] = 4 * quad + (nibble ? uint32_t(__builtin_ctz(nibble)) : 0);
     activeQuads |= uint32_t(nibble != 0) << quad;
-    for (uint32_t k = 0; k < 4; ++k) repIndex[4 * quad + k] = int32_t(rep[quad]);
   }
-  const __m512i index = _mm512_load_si512(repIndex);
+  // Lane k's representative, built in registers (not stored and read back as one vector).
+  const __m512i index = _mm512_permutexvar_epi32(
+      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0),
+      _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3]))));
   for (const float* p : operands) {
     if (!p) continue;
     const __m512i v = _mm512_loadu_si512(p);
@@ -305,16 +356,18 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
   }
   uint32_t hi[4], lo[4];
   alignas(64) double delta[4];
-  quadLevels<kMipLinear>(view, sampler, operands, rep, activeQuads, levelCount, hi, lo, delta);
+  memoQuadLevels<kMipLinear>(view, sampler, operands, rep, activeQuads, levelCount, hi, lo, delta);
   const uint32_t f = uint32_t(__builtin_ctz(activeQuads));
   for (uint32_t quad = 0; quad < 4; ++quad)
     if ((activeQuads >> quad & 1) && (hi[quad] != hi[f] || (kMipLinear && lo[quad] != lo[f]))) return false;
   out.hi = hi[f], out.lo = lo[f];
-  out.d8 = kMipLinear ? _mm512_set_epi32(snapDelta(delta[3]), snapDelta(delta[3]), snapDelta(delta[3]), snapDelta(delta[3]),
-                                         snapDelta(delta[2]), snapDelta(delta[2]), snapDelta(delta[2]), snapDelta(delta[2]),
-                                         snapDelta(delta[1]), snapDelta(delta[1]), snapDelta(delta[1]), snapDelta(delta[1]),
-                                         snapDelta(delta[0]), snapDelta(delta[0]), snapDelta(delta[0]), snapDelta(delta[0]))
-                      : _mm512_setzero_si512();
+  if constexpr (kMipLinear) {
+    alignas(64) int32_t d8[N];
+    for (uint32_t k = 0; k < N; ++k) d8[k] = (activeQuads >> (k / 4) & 1) ? snapDelta(delta[k / 4]) : 0;
+    out.d8 = _mm512_load_si512(d8);
+  } else {
+    out.d8 = _mm512_setzero_si512();
+  }
   return true;
 }
 

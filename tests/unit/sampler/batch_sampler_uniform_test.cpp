@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -198,4 +199,82 @@ TEST(BatchSamplerUniform16, MatchesTheGeneralRoutineBitForBit) {
 }
 
 }  // namespace
+// The routine keeps, per thread, the levels it computed for each quad's LOD operand bits
+// (batch_sampler_unorm8_uniform.cpp, QuadLodMemo). The same batches sampled again, through
+// samplers and views whose LOD bias, clamps, sizes and level counts differ, must still give the
+// general routine's values: a remembered level of another context would show as a wrong texel.
+// "Level-of-Detail Operation", "Image Level(s) Selection".
+TEST(BatchSamplerUniform16, RemembersLevelsOnlyForTheirOwnSamplerAndView) {
+  if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
+  BatchMaker gen(20261129);
+  // Distinct texel values per level, so a wrong level changes the result. Each view differs
+  // from the one before in one thing: level 0's size, then the level count.
+  std::vector<test::SamplingTestView> views;
+  views.emplace_back(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 4);
+  views.emplace_back(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 128, 128, 1, 1, 4);
+  views.emplace_back(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 128, 128, 1, 1, 8);
+  for (test::SamplingTestView& view : views) {
+    for (uint32_t l = 0; l < view.state.levelCount; ++l)
+      view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+        for (uint32_t c = 0; c < 4; ++c) p[c] = uint8_t(30 + 25 * l + c);
+      });
+    view.state.fastSampling = classifyViewForRoutines(view.state);
+    ASSERT_NE(view.state.fastSampling, 0u);
+  }
+  // Batches whose quads share their operands (implicit LOD, as the JIT passes it).
+  std::vector<Lanes16> pool(24);
+  for (Lanes16& b : pool) {
+    do gen.block(b, 64, false);
+    while (b.lanes.lod || b.lanes.bias || b.lanes.minLod || b.lanes.offset[0]);
+    b.lanes.active = 0xFFFF;
+    // Every quad with the first one's derivatives (a stale level would then be every quad's,
+    // not a disagreement between quads that the routine refuses).
+    for (uint32_t k = 0; k < W; ++k) {
+      b.s[k] = std::isnan(b.s[k]) ? 0.25f : b.s[k], b.t[k] = b.t[k] > 1e6f ? 0.5f : b.t[k];
+      b.dx0[k] = b.dx0[0], b.dx1[k] = b.dx1[0], b.dy0[k] = b.dy0[0], b.dy1[k] = b.dy1[0];
+    }
+  }
+  for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR}) {
+    // Each differs from the one before in one thing: the bias, then MaxLod, then MinLod.
+    const abi::SamplerState samplers[] = {
+        makeSampler(VK_FILTER_NEAREST, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f, 0.0f, VK_LOD_CLAMP_NONE),
+        makeSampler(VK_FILTER_NEAREST, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.75f, 0.0f, VK_LOD_CLAMP_NONE),
+        makeSampler(VK_FILTER_NEAREST, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.75f, 0.0f, 1.25f),
+        makeSampler(VK_FILTER_NEAREST, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.75f, 1.0f, 1.25f)};
+    const bool mipLinear = mip == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    uint32_t differing = 0;  // batches whose result differs between two contexts: the test can tell
+    uint32_t taken = 0, batches = 0;
+    // Contexts in both nestings, so that consecutive ones differ in one thing only: the
+    // sampler's bias or a clamp, or the view's size or level count.
+    for (int pass = 0; pass < 4; ++pass)
+      for (size_t outer = 0; outer < 4; ++outer)
+        for (size_t inner = 0; inner < 4; ++inner) {
+          const bool samplerOuter = pass % 2 == 0;
+          const size_t samplerIndex = samplerOuter ? outer : inner, viewIndex = samplerOuter ? inner : outer;
+          if (viewIndex >= views.size()) continue;
+          const abi::SamplerState& sampler = samplers[samplerIndex];
+          const test::SamplingTestView& view = views[viewIndex];
+          for (size_t n = 0; n < pool.size(); ++n) {
+            const Lanes16& b = pool[n];
+            ++batches;
+            alignas(64) uint32_t got[4 * W], want[4 * W], first[4 * W];
+            uint32_t fallback = 0;
+            const bool took = mipLinear ? runUniform<false, true>(view.state, sampler, b.lanes, got, &fallback)
+                                        : runUniform<false, false>(view.state, sampler, b.lanes, got, &fallback);
+            unorm8GeneralRoutine16(sampler.fastSampling)(view.state, sampler, b.lanes, want);
+            taken += took;
+            if (!took) continue;
+            for (uint32_t i = 0; i < 4 * W; ++i)
+              if (!(fallback >> (i % W) & 1)) {
+                ASSERT_EQ(got[i], want[i]) << "pass " << pass << " batch " << n << " lane " << i % W;
+              }
+            unorm8GeneralRoutine16(samplers[0].fastSampling)(views[0].state, samplers[0], b.lanes, first);
+            differing += std::memcmp(first, want, sizeof want) != 0;
+          }
+        }
+    EXPECT_GT(differing, pool.size()) << "the contexts should select different levels for many batches";
+    EXPECT_GT(taken, batches * 3 / 4) << "the common case should run for nearly every batch";
+  }
+}
+
 }  // namespace tessera
