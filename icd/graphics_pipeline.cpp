@@ -340,6 +340,11 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       s.raster.lineStippleFactor = line->lineStippleFactor;
       s.raster.lineStipplePattern = line->lineStipplePattern;
     }
+    // VK_EXT_provoking_vertex: the provoking vertex mode ("Flat Shading"); FIRST without the
+    // structure, and for any value other than LAST.
+    if (const auto* pv = findInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
+      s.provokingVertexLast = pv->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   }
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;

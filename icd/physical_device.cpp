@@ -446,6 +446,16 @@ FeatureSet supportedFeatures() {
   // cmd_sync.cpp). tests/unit/raster/transform_feedback_test.cpp, tests/api/transform_feedback_test.cpp
   // (against lavapipe). One vertex stream only: geometryStreams stays false.
   f.transformFeedback = true;
+  // VK_EXT_provoking_vertex: the last vertex as the provoking one, per pipeline
+  // (DrawState::provokingVertexLast): assembly and the geometry stage's strips name it beside
+  // the unchanged vertex order (raster/draw_internal.h assemblePrimitives,
+  // GeometryPrimitive::provoking), flat inputs and the geometry stage's PrimitiveId, Layer and
+  // ViewportIndex take it on both draw paths, clipping keeps the original vertices' values,
+  // and transform feedback writes it last, triangle fans included
+  // (raster/transform_feedback.cpp). tests/api/provoking_vertex_test.cpp (against the spec's
+  // tables and lavapipe, both draw paths).
+  f.provokingVertexLast = true;
+  f.transformFeedbackPreservesProvokingVertex = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

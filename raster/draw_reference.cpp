@@ -59,7 +59,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
         stage->setViewport(viewport);
         if (p.vertexCount == 1) stage->point(v, p.slots[0], v.pointSize[p.slots[0]], p.primitiveId);
         else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups, stippleCounter);
-        else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.primitiveId, setups);
+        else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.provoking, p.primitiveId, setups);
       }
       continue;
     }
@@ -73,7 +73,10 @@ void drawReference(const DrawState& s, const DrawCall& c) {
           const double counter = stipple.next(startsStrip, shaded.position(a), shaded.position(b), s.raster);
           fragments.line(shaded, a, b, primitiveId++, lineSetups, counter);
         },
-        [&](uint32_t a, uint32_t b, uint32_t d) { fragments.triangle(shaded, a, b, d, primitiveId++, setups); });
+        [&](uint32_t a, uint32_t b, uint32_t d, uint32_t provoking) {
+          fragments.triangle(shaded, a, b, d, provoking, primitiveId++, setups);
+        },
+        s.provokingVertexLast);
   }
   fragments.flush();
   for (auto& [layer, stage] : layerStages) stage->flush();

@@ -170,6 +170,11 @@ struct DrawState {
 
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
+  // VK_EXT_provoking_vertex ("Primitive Topologies", "Flat Shading"): the provoking vertex of
+  // each primitive is its last vertex (VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT) instead of its
+  // first. Flat inputs, and a geometry stage's PrimitiveId, Layer and ViewportIndex, come from
+  // it; transform feedback writes it last (transformFeedbackPreservesProvokingVertex).
+  bool provokingVertexLast = false;
   bool rasterizerDiscard = false;
   // "Transform Feedback": what the last pre-rasterization stage captures (null: it declares no
   // Xfb), and where, while transform feedback is active (null: inactive). Primitives are
