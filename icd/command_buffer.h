@@ -77,6 +77,10 @@ struct ExecContext {
   // vkCmdBegin/EndTransformFeedbackEXT, icd/cmd_transform_feedback.cpp) and whether capture is
   // active; a stream-0 query counts primitives from the counts it saw at its begin.
   FeedbackTargets feedback;
+  // "Primitives Generated Queries" (VK_EXT_primitives_generated_query): the active query's
+  // count since its begin (DrawState::primitivesGenerated).
+  bool primitivesGeneratedActive = false;
+  uint64_t primitivesGenerated = 0;
   bool feedbackQueryActive = false;
   uint64_t feedbackQueryBase[2] = {};  // primitivesWritten, primitivesNeeded at the query's begin
   // The draw's capture target: the execution's when capture or a stream query is active.

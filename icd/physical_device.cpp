@@ -456,6 +456,13 @@ FeatureSet supportedFeatures() {
   // tables and lavapipe, both draw paths).
   f.provokingVertexLast = true;
   f.transformFeedbackPreservesProvokingVertex = true;
+  // VK_EXT_primitives_generated_query: VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT counts what the
+  // last pre-rasterization stage emits on both draw paths, with or without transform feedback
+  // and with rasterizer discard too (raster::countGenerated, icd/cmd_sync.cpp).
+  // tests/api/primitives_generated_query_test.cpp (against the spec's counts and lavapipe).
+  // One vertex stream: primitivesGeneratedQueryWithNonZeroStreams stays false.
+  f.primitivesGeneratedQuery = true;
+  f.primitivesGeneratedQueryWithRasterizerDiscard = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

@@ -408,6 +408,8 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   // indices name it, as the statistic allows).
   countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
   if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, m.list.isRestart, c.vertexCount) * c.instanceCount);
+  if (s.primitivesGenerated && !hasPrimitiveStages(s))
+    countGenerated(s, inputPrimitives(s, m.list.isRestart, c.vertexCount) * c.instanceCount);
 
   // Instances are shaded in groups whose vertices fit kInstanceGroupSlots.
   const uint32_t groupSize = uint32_t(std::clamp<uint64_t>(kInstanceGroupSlots / std::max(slotCount, 1u), 1, c.instanceCount));
@@ -435,6 +437,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
+      for (uint32_t i = 0; i < instances; ++i) countGenerated(s, m.geometry[i].primitives.size());
     }
     // "Transform Feedback": the group's instances captured in order, on this thread, before
     // rasterizer discard and binning.

@@ -52,6 +52,14 @@ inline void countStatistic(const DrawState& s, PipelineStatistic which, uint64_t
 // The primitives input assembly makes of one instance's vertices (the topology, restarts,
 // patches of patchControlPoints): INPUT_ASSEMBLY_PRIMITIVES per instance.
 uint64_t inputPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t vertexCount);
+// "Primitives Generated Queries": adds n primitives emitted by the last pre-rasterization stage
+// to the draw's active query. Both paths count where transform feedback would capture them
+// (before rasterizer discard): without a tessellation or geometry stage the primitives
+// assemblePrimitives makes (inputPrimitives), else the stage's GeometryOutput::primitives.
+inline void countGenerated(const DrawState& s, uint64_t n) {
+  if (s.primitivesGenerated && n)
+    std::atomic_ref<uint64_t>(*s.primitivesGenerated).fetch_add(n, std::memory_order_relaxed);
+}
 
 // "Controlling the Viewport": the raster state of a primitive sent to viewport `index`
 // (ViewportIndex selects the viewport and the scissor). An index outside [0, viewportCount)

@@ -24,6 +24,8 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   // "Pipeline Statistics Queries" (the vertex stage runs for every index here).
   countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
   if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, indices.isRestart, c.vertexCount) * c.instanceCount);
+  if (s.primitivesGenerated && !hasPrimitiveStages(s))
+    countGenerated(s, inputPrimitives(s, indices.isRestart, c.vertexCount) * c.instanceCount);
   countStatistic(s, kVertexShaderInvocations, uint64_t(c.vertexCount) * c.instanceCount);
   std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
   std::deque<DrawState> layerStates;
@@ -35,6 +37,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
     if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
       runPrimitiveStages(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry, tessellated);
+      countGenerated(s, geometry.primitives.size());
       captureGeometry(s, geometry);  // "Transform Feedback": before rasterizer discard
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
