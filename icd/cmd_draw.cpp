@@ -81,6 +81,12 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)) s->stencilTest = r.stencilTest;
   if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s->rasterizerDiscard = r.rasterizerDiscard;
   if (g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s->primitiveRestart = r.primitiveRestart;
+  // VK_EXT_extended_dynamic_state2's logic op ("Logical Operations": read per fragment by both
+  // draw paths, FragmentStage::writeLogicOp; no compiled code depends on which operation) and
+  // patch control points ("Patch Lists": the tessellation stages read them per draw, and the
+  // control kernel gets them as PatchVertices; a value outside 1..32 draws nothing).
+  if (g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s->logicOp = r.logicOp;
+  if (g.isDynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s->tessellation.patchControlPoints = r.patchControlPoints;
   // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
   // for the static state).
   if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))
@@ -513,11 +519,15 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorWriteEnableEXT(VkCommandBuffer c
     bits = pColorWriteEnables[i] ? bits | 1u << i : bits & ~(1u << i);
 }
 
-// VK_EXT_extended_dynamic_state2's two commands that did not become core. Valid only with the
-// extendedDynamicState2LogicOp / extendedDynamicState2PatchControlPoints features, which
-// Tessera reports unsupported (no logic ops, no tessellation), so no valid call reaches them;
-// they exist because every command of an enabled extension must resolve.
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer, VkLogicOp) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer, uint32_t) {}
+// VK_EXT_extended_dynamic_state2's two commands that did not become core
+// (extendedDynamicState2LogicOp, extendedDynamicState2PatchControlPoints); drawStateFor applies
+// them to draws whose pipeline has VK_DYNAMIC_STATE_LOGIC_OP_EXT /
+// VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer commandBuffer, VkLogicOp logicOp) {
+  stateOf(commandBuffer).logicOp = logicOp;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer commandBuffer, uint32_t patchControlPoints) {
+  stateOf(commandBuffer).patchControlPoints = patchControlPoints;
+}
 
 }  // extern "C"

@@ -126,6 +126,8 @@ struct GraphicsRecordState {
   VkStencilOpState stencilOps[2] = {};  // failOp, passOp, depthFailOp, compareOp used
   bool rasterizerDiscard = false, depthBiasEnable = false, primitiveRestart = false;
   uint32_t colorWriteEnables = ~0u;  // bit i: vkCmdSetColorWriteEnableEXT's value for attachment i
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;  // vkCmdSetLogicOpEXT (extendedDynamicState2LogicOp)
+  uint32_t patchControlPoints = 0;       // vkCmdSetPatchControlPointsEXT (extendedDynamicState2PatchControlPoints)
   struct VertexBuffer {
     const uint8_t* base = nullptr;
     uint64_t size = 0;

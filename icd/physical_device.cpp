@@ -433,9 +433,13 @@ FeatureSet supportedFeatures() {
   // minTexelBufferOffsetAlignment: nothing else is asked of VK_EXT_texel_buffer_alignment.
   f.texelBufferAlignment = true;
   // The 1.3 dynamic states of VK_EXT_extended_dynamic_state(2) (icd/cmd_draw.cpp applies them
-  // at each draw; tests/api/draw_state_test.cpp). Logic ops and patch control points are not.
+  // at each draw; tests/api/draw_state_test.cpp), and VK_EXT_extended_dynamic_state2's logic op
+  // and patch control points (read per draw by both paths: FragmentStage::writeLogicOp, the
+  // tessellation stages; tests/api/extended_dynamic_state2_test.cpp against the spec and lavapipe).
   f.extendedDynamicState = true;
   f.extendedDynamicState2 = true;
+  f.extendedDynamicState2LogicOp = true;
+  f.extendedDynamicState2PatchControlPoints = true;
   // VK_EXT_color_write_enable: a disabled attachment gets a colorWriteMask of 0, statically in
   // the pipeline (graphics_pipeline.cpp) or per draw (cmd_draw.cpp), so the compiled writes
   // and the loop's both leave it alone; tests/api/color_write_enable_test.cpp (against lavapipe).
