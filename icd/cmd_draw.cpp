@@ -81,6 +81,12 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)) s->stencilTest = r.stencilTest;
   if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)) s->rasterizerDiscard = r.rasterizerDiscard;
   if (g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)) s->primitiveRestart = r.primitiveRestart;
+  // VK_EXT_extended_dynamic_state2's logic op ("Logical Operations": read per fragment by both
+  // draw paths, FragmentStage::writeLogicOp; no compiled code depends on which operation) and
+  // patch control points ("Patch Lists": the tessellation stages read them per draw, and the
+  // control kernel gets them as PatchVertices; a value outside 1..32 draws nothing).
+  if (g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s->logicOp = r.logicOp;
+  if (g.isDynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s->tessellation.patchControlPoints = r.patchControlPoints;
   // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
   // for the static state).
   if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))
@@ -128,6 +134,7 @@ struct DrawCmd {
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
+    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
     ctx.draw(s, call);
   }
 };
@@ -147,6 +154,7 @@ struct DrawIndirectCmd {
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
+    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
     uint32_t n = drawCount;
     if (countAddress) {
       uint32_t count;
@@ -193,6 +201,7 @@ struct MultiDrawCmd {
     if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
+    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
     for (uint32_t i = 0; i < count; ++i) ctx.draw(s, calls[i]);
   }
 };
@@ -211,6 +220,7 @@ struct DrawByteCountCmd {
     if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
+    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
     uint32_t bytes;
     std::memcpy(&bytes, counter, 4);
     raster::DrawCall c = call;
@@ -509,11 +519,15 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorWriteEnableEXT(VkCommandBuffer c
     bits = pColorWriteEnables[i] ? bits | 1u << i : bits & ~(1u << i);
 }
 
-// VK_EXT_extended_dynamic_state2's two commands that did not become core. Valid only with the
-// extendedDynamicState2LogicOp / extendedDynamicState2PatchControlPoints features, which
-// Tessera reports unsupported (no logic ops, no tessellation), so no valid call reaches them;
-// they exist because every command of an enabled extension must resolve.
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer, VkLogicOp) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer, uint32_t) {}
+// VK_EXT_extended_dynamic_state2's two commands that did not become core
+// (extendedDynamicState2LogicOp, extendedDynamicState2PatchControlPoints); drawStateFor applies
+// them to draws whose pipeline has VK_DYNAMIC_STATE_LOGIC_OP_EXT /
+// VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer commandBuffer, VkLogicOp logicOp) {
+  stateOf(commandBuffer).logicOp = logicOp;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer commandBuffer, uint32_t patchControlPoints) {
+  stateOf(commandBuffer).patchControlPoints = patchControlPoints;
+}
 
 }  // extern "C"

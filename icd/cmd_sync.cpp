@@ -55,7 +55,9 @@ struct ResetQueryPoolCmd {
 // "Occlusion Queries": draws between begin and end add the samples that pass their tests to
 // the execution context's counter; end writes it. "Transform Feedback Queries" (stream 0): the
 // primitives written and needed since the begin, counted by the draws' capture
-// (raster/transform_feedback.cpp). Other query types have nothing to count.
+// (raster/transform_feedback.cpp). "Primitives Generated Queries" (stream 0): the primitives
+// the draws' last pre-rasterization stage emitted since the begin (raster::countGenerated).
+// Other query types have nothing to count.
 struct BeginQueryCmd {
   QueryPool* pool;
   uint32_t query;
@@ -66,6 +68,9 @@ struct BeginQueryCmd {
     } else if (pool->type == VK_QUERY_TYPE_OCCLUSION) {
       ctx.occlusionActive = true;
       ctx.occlusionSamples = 0;
+    } else if (pool->type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
+      ctx.primitivesGeneratedActive = true;
+      ctx.primitivesGenerated = 0;
     } else if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
       ctx.feedbackQueryActive = true;
       ctx.feedbackQueryBase[0] = ctx.feedback.primitivesWritten;
@@ -95,6 +100,11 @@ struct EndQueryCmd {
       pool->write(query, ctx.feedback.primitivesWritten - ctx.feedbackQueryBase[0],
                   ctx.feedback.primitivesNeeded - ctx.feedbackQueryBase[1]);
       ctx.feedbackQueryActive = false;
+      return;
+    }
+    if (pool->type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
+      pool->write(query, ctx.primitivesGenerated);
+      ctx.primitivesGeneratedActive = false;
       return;
     }
     pool->write(query, pool->type == VK_QUERY_TYPE_OCCLUSION ? ctx.occlusionSamples : 0);
@@ -194,7 +204,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, 
 }
 
 // VK_EXT_transform_feedback's indexed forms: `index` is the vertex stream of a transform
-// feedback query (only stream 0 exists: maxTransformFeedbackStreams is 1) and 0 for the others.
+// feedback or primitives generated query (only stream 0 exists: maxTransformFeedbackStreams is
+// 1, primitivesGeneratedQueryWithNonZeroStreams is not offered) and 0 for the others.
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
                                                             uint32_t query, VkQueryControlFlags flags, uint32_t) {
   tessera_vkCmdBeginQuery(commandBuffer, queryPool, query, flags);

@@ -77,6 +77,10 @@ struct ExecContext {
   // vkCmdBegin/EndTransformFeedbackEXT, icd/cmd_transform_feedback.cpp) and whether capture is
   // active; a stream-0 query counts primitives from the counts it saw at its begin.
   FeedbackTargets feedback;
+  // "Primitives Generated Queries" (VK_EXT_primitives_generated_query): the active query's
+  // count since its begin (DrawState::primitivesGenerated).
+  bool primitivesGeneratedActive = false;
+  uint64_t primitivesGenerated = 0;
   bool feedbackQueryActive = false;
   uint64_t feedbackQueryBase[2] = {};  // primitivesWritten, primitivesNeeded at the query's begin
   // The draw's capture target: the execution's when capture or a stream query is active.
@@ -122,6 +126,8 @@ struct GraphicsRecordState {
   VkStencilOpState stencilOps[2] = {};  // failOp, passOp, depthFailOp, compareOp used
   bool rasterizerDiscard = false, depthBiasEnable = false, primitiveRestart = false;
   uint32_t colorWriteEnables = ~0u;  // bit i: vkCmdSetColorWriteEnableEXT's value for attachment i
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;  // vkCmdSetLogicOpEXT (extendedDynamicState2LogicOp)
+  uint32_t patchControlPoints = 0;       // vkCmdSetPatchControlPointsEXT (extendedDynamicState2PatchControlPoints)
   struct VertexBuffer {
     const uint8_t* base = nullptr;
     uint64_t size = 0;

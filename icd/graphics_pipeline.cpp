@@ -229,7 +229,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
               ts->pNext, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
         t.lowerLeftOrigin = origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
     }
-    if (t.patchControlPoints == 0 || t.patchControlPoints > abi::kMaxPatchVertices) {
+    // With VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT the static value is ignored: each draw
+    // takes vkCmdSetPatchControlPointsEXT's (icd/cmd_draw.cpp drawStateFor).
+    if (!g.isDynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT) &&
+        (t.patchControlPoints == 0 || t.patchControlPoints > abi::kMaxPatchVertices)) {
       *message = "patchControlPoints outside 1..32 (maxTessellationPatchSize)";
       return VK_ERROR_UNKNOWN;
     }
@@ -340,6 +343,11 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       s.raster.lineStippleFactor = line->lineStippleFactor;
       s.raster.lineStipplePattern = line->lineStipplePattern;
     }
+    // VK_EXT_provoking_vertex: the provoking vertex mode ("Flat Shading"); FIRST without the
+    // structure, and for any value other than LAST.
+    if (const auto* pv = findInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
+      s.provokingVertexLast = pv->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
   }
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;

@@ -443,9 +443,13 @@ FeatureSet supportedFeatures() {
   // minTexelBufferOffsetAlignment: nothing else is asked of VK_EXT_texel_buffer_alignment.
   f.texelBufferAlignment = true;
   // The 1.3 dynamic states of VK_EXT_extended_dynamic_state(2) (icd/cmd_draw.cpp applies them
-  // at each draw; tests/api/draw_state_test.cpp). Logic ops and patch control points are not.
+  // at each draw; tests/api/draw_state_test.cpp), and VK_EXT_extended_dynamic_state2's logic op
+  // and patch control points (read per draw by both paths: FragmentStage::writeLogicOp, the
+  // tessellation stages; tests/api/extended_dynamic_state2_test.cpp against the spec and lavapipe).
   f.extendedDynamicState = true;
   f.extendedDynamicState2 = true;
+  f.extendedDynamicState2LogicOp = true;
+  f.extendedDynamicState2PatchControlPoints = true;
   // VK_EXT_color_write_enable: a disabled attachment gets a colorWriteMask of 0, statically in
   // the pipeline (graphics_pipeline.cpp) or per draw (cmd_draw.cpp), so the compiled writes
   // and the loop's both leave it alone; tests/api/color_write_enable_test.cpp (against lavapipe).
@@ -456,6 +460,23 @@ FeatureSet supportedFeatures() {
   // cmd_sync.cpp). tests/unit/raster/transform_feedback_test.cpp, tests/api/transform_feedback_test.cpp
   // (against lavapipe). One vertex stream only: geometryStreams stays false.
   f.transformFeedback = true;
+  // VK_EXT_provoking_vertex: the last vertex as the provoking one, per pipeline
+  // (DrawState::provokingVertexLast): assembly and the geometry stage's strips name it beside
+  // the unchanged vertex order (raster/draw_internal.h assemblePrimitives,
+  // GeometryPrimitive::provoking), flat inputs and the geometry stage's PrimitiveId, Layer and
+  // ViewportIndex take it on both draw paths, clipping keeps the original vertices' values,
+  // and transform feedback writes it last, triangle fans included
+  // (raster/transform_feedback.cpp). tests/api/provoking_vertex_test.cpp (against the spec's
+  // tables and lavapipe, both draw paths).
+  f.provokingVertexLast = true;
+  f.transformFeedbackPreservesProvokingVertex = true;
+  // VK_EXT_primitives_generated_query: VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT counts what the
+  // last pre-rasterization stage emits on both draw paths, with or without transform feedback
+  // and with rasterizer discard too (raster::countGenerated, icd/cmd_sync.cpp).
+  // tests/api/primitives_generated_query_test.cpp (against the spec's counts and lavapipe).
+  // One vertex stream: primitivesGeneratedQueryWithNonZeroStreams stays false.
+  f.primitivesGeneratedQuery = true;
+  f.primitivesGeneratedQueryWithRasterizerDiscard = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

@@ -215,6 +215,15 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->robustUniformBufferAccessSizeAlignment = 1;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT) {
+      // Each draw carries its pipeline's mode (DrawState::provokingVertexLast), so pipelines of
+      // both modes may share a render pass instance; a fan's triangles are captured with the
+      // provoking vertex first or last like every other primitive (raster/transform_feedback.cpp).
+      auto* p = reinterpret_cast<VkPhysicalDeviceProvokingVertexPropertiesEXT*>(s);
+      p->provokingVertexModePerPipeline = VK_TRUE;
+      p->transformFeedbackPreservesTriangleFanProvokingVertex = VK_TRUE;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT) {
       // Line endpoints are snapped to the grid of every vertex (raster/rules.h: kSubPixelBits).
       reinterpret_cast<VkPhysicalDeviceLineRasterizationPropertiesEXT*>(s)->lineSubPixelPrecisionBits =

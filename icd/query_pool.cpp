@@ -79,6 +79,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const 
   Device* dev = fromHandle<Device>(device);
   if (pInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
       pInfo->queryType != VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT &&
+      pInfo->queryType != VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT &&
       pInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
     reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(device),
                 "vkCreateQueryPool: query type %d is not supported", int(pInfo->queryType));

@@ -60,6 +60,7 @@ struct Assembled {
   uint32_t primitiveId;
   uint32_t viewport = 0;  // ViewportIndex
   double stippleCounter = 0;  // a line's "Line Stipple" s at its first vertex (LineStippleCounter)
+  uint32_t provoking = 0;  // which of slots is the provoking vertex ("Flat Shading")
 };
 
 // One set-up primitive of a chunk (clipping may make several of one assembled primitive).
@@ -70,6 +71,9 @@ struct Binned {
   uint32_t primitiveId;
   uint32_t setup;  // index into the chunk's triangles, lines or points
   uint32_t viewport;  // ViewportIndex: the viewport it was set up for
+  // Which of slots is the provoking vertex: the assembled primitive's (polygon mode's edges
+  // and vertices keep their triangle's).
+  uint32_t provoking;
 };
 
 struct Chunk {
@@ -159,7 +163,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
     }
     const RasterState& raster = rasters[vp];
     const TriangleSetupConstants& setupConstants = constants[vp];
-    Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0, vp};
+    Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0, vp, a->provoking};
     switch (a->kind) {
       case Kind::Triangle: {
         ClipTriangle tri;
@@ -404,6 +408,8 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   // indices name it, as the statistic allows).
   countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
   if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, m.list.isRestart, c.vertexCount) * c.instanceCount);
+  if (s.primitivesGenerated && !hasPrimitiveStages(s))
+    countGenerated(s, inputPrimitives(s, m.list.isRestart, c.vertexCount) * c.instanceCount);
 
   // Instances are shaded in groups whose vertices fit kInstanceGroupSlots.
   const uint32_t groupSize = uint32_t(std::clamp<uint64_t>(kInstanceGroupSlots / std::max(slotCount, 1u), 1, c.instanceCount));
@@ -431,6 +437,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
+      for (uint32_t i = 0; i < instances; ++i) countGenerated(s, m.geometry[i].primitives.size());
     }
     // "Transform Feedback": the group's instances captured in order, on this thread, before
     // rasterizer discard and binning.
@@ -438,7 +445,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       for (uint32_t i = 0; i < instances; ++i) {
         if (hasPrimitiveStages(s)) {
           FeedbackWriter writer(s, (*drawn)[i]);
-          for (const GeometryPrimitive& p : m.geometry[i].primitives) writer.primitive(p.vertexCount, p.slots);
+          for (const GeometryPrimitive& p : m.geometry[i].primitives) writer.primitive(p.vertexCount, p.slots, p.provoking);
         } else {
           captureAssembled(s, m.list.isRestart, c.vertexCount, [&](uint32_t position) { return m.slots.slot(position); },
                            (*shaded)[i]);
@@ -460,6 +467,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         for (const GeometryPrimitive& p : m.geometry[i].primitives) {
           Assembled a{p.vertexCount == 1 ? Kind::Point : p.vertexCount == 2 ? Kind::Line : Kind::Triangle,
                       i, {p.slots[0], p.slots[1], p.slots[2]}, p.primitiveId, p.viewport};
+          a.provoking = p.provoking;
           if (a.kind == Kind::Line && s.raster.lineStippleEnable)
             a.stippleCounter = stipple.next(p.startsStrip, v.position(p.slots[0]), v.position(p.slots[1]),
                                             viewportRaster(s, p.viewport < s.viewportCount ? p.viewport : 0));
@@ -470,17 +478,18 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       uint32_t primitiveId = 0;
       LineStippleCounter stipple;
       const ShadedVertices& v = (*shaded)[i];
-      auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d, double stippleCounter = 0) {
-        m.assembled.push_back(
-            Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++, 0, stippleCounter});
+      auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d, uint32_t provoking, double stippleCounter = 0) {
+        m.assembled.push_back(Assembled{kind, i, {m.slots.slot(a), m.slots.slot(b), m.slots.slot(d)}, primitiveId++, 0,
+                                        stippleCounter, provoking});
       };
       assemblePrimitives(
-          s.topology, m.list.isRestart, c.vertexCount, [&](uint32_t a) { add(Kind::Point, a, a, a); },
+          s.topology, m.list.isRestart, c.vertexCount, [&](uint32_t a) { add(Kind::Point, a, a, a, 0); },
           [&](uint32_t a, uint32_t b, bool startsStrip) {
-            add(Kind::Line, a, b, a,
+            add(Kind::Line, a, b, a, lineProvokingVertex(s),
                 stipple.next(startsStrip, v.position(m.slots.slot(a)), v.position(m.slots.slot(b)), s.raster));
           },
-          [&](uint32_t a, uint32_t b, uint32_t d) { add(Kind::Triangle, a, b, d); });
+          [&](uint32_t a, uint32_t b, uint32_t d, uint32_t provoking) { add(Kind::Triangle, a, b, d, provoking); },
+          s.provokingVertexLast);
     }
     countStatistic(s, kClippingInvocations, m.assembled.size());
     // Set-up and binning of m.assembled in windows of at most kScenePrimitives, drawn with `ws`.
@@ -716,9 +725,11 @@ void Scene::runTiles() {
           const ShadedVertices& v = (*w.vertices)[b.instance];
           stage->setViewport(b.viewport);
           switch (b.kind) {
-            case Kind::Triangle: stage->setUpTriangle(v, b.slots, b.primitiveId, chunk.triangles[b.setup], rect); break;
-            case Kind::Line: stage->setUpLine(v, b.slots, b.primitiveId, chunk.lines[b.setup], rect); break;
-            case Kind::Point: stage->setUpPoint(v, b.slots, b.primitiveId, chunk.points[b.setup], rect); break;
+            case Kind::Triangle:
+              stage->setUpTriangle(v, b.slots, b.provoking, b.primitiveId, chunk.triangles[b.setup], rect);
+              break;
+            case Kind::Line: stage->setUpLine(v, b.slots, b.provoking, b.primitiveId, chunk.lines[b.setup], rect); break;
+            case Kind::Point: stage->setUpPoint(v, b.slots, b.provoking, b.primitiveId, chunk.points[b.setup], rect); break;
           }
         }
       }

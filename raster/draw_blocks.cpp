@@ -321,15 +321,17 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   }
 }
 
-// "Interpolation": flat inputs from the provoking vertex, written once for the triangle's
-// batches (the kernel only reads inputs); the others from the three vertices with the
-// perspective or window-space weights (Centroid is the centre with one sample).
+// "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written
+// once for the triangle's batches (the kernel only reads inputs); the others from the three
+// vertices with the perspective or window-space weights (Centroid is the centre with one
+// sample).
 void FragmentStage::prepareBlockInputs(uint32_t samples) {
   const uint32_t W = s_->simdWidth;
   const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
   const uint32_t* o0 = vertices_->outputs(slots_[0]);
   const uint32_t* o1 = vertices_->outputs(slots_[1]);
   const uint32_t* o2 = vertices_->outputs(slots_[2]);
+  const uint32_t* flat = vertices_->outputs(flatSlot_);
   blockInputs_.clear();
   for (size_t k = 0; k < vertices_->locations.size(); ++k) {
     const uint32_t loc = vertices_->locations[k];
@@ -339,7 +341,7 @@ void FragmentStage::prepareBlockInputs(uint32_t samples) {
       const uint32_t word = (loc * 4 + comp) * W;
       const uint32_t at = 4 * uint32_t(k) + comp;
       if (interp == 2) {
-        std::fill_n(&inputs_[word], W, o0[at]);
+        std::fill_n(&inputs_[word], W, flat[at]);
         continue;
       }
       float v0, v1, v2;

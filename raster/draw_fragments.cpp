@@ -236,8 +236,8 @@ namespace {
 Rect evenRect(const Rect& r) { return Rect{r.x0 & ~1, r.y0 & ~1, r.x1 + (r.x1 & 1), r.y1 + (r.y1 & 1)}; }
 }  // namespace
 
-void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
-                             std::vector<SetupTriangle>& scratch) {
+void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t provoking,
+                             uint32_t primitiveId, std::vector<SetupTriangle>& scratch) {
   ClipTriangle tri;
   const uint32_t slots[3] = {a, b, c};
   for (int v = 0; v < 3; ++v) std::memcpy(tri.position[v], vertices.position(slots[v]), 16);
@@ -248,27 +248,29 @@ void FragmentStage::triangle(const ShadedVertices& vertices, uint32_t a, uint32_
     std::vector<SetupLine> edges;
     setupPolygonEdges(tri, raster(), edges);
     countStatistic(*s_, kClippingPrimitives, !edges.empty());
-    for (const SetupLine& sl : edges) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
+    for (const SetupLine& sl : edges) setUpLine(vertices, slots, provoking, primitiveId, sl, evenRect(sl.bounds));
     return;
   }
   if (s_->polygonMode == VK_POLYGON_MODE_POINT) {
     std::vector<SetupPoint> points;
     setupPolygonVertices(tri, raster(), points);
     countStatistic(*s_, kClippingPrimitives, !points.empty());
-    for (const SetupPoint& p : points) setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
+    for (const SetupPoint& p : points) setUpPoint(vertices, slots, provoking, primitiveId, p, evenRect(p.bounds));
     return;
   }
   scratch.clear();
   setupTriangle(tri, raster(), scratch);
   countStatistic(*s_, kClippingPrimitives, !scratch.empty());
-  for (const SetupTriangle& st : scratch) setUpTriangle(vertices, slots, primitiveId, st, evenRect(st.bounds));
+  for (const SetupTriangle& st : scratch)
+    setUpTriangle(vertices, slots, provoking, primitiveId, st, evenRect(st.bounds));
 }
 
-void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
-                                  const SetupTriangle& st, const Rect& tile) {
+void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking,
+                                  uint32_t primitiveId, const SetupTriangle& st, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
   slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
+  flatSlot_ = slots[provoking < 3 ? provoking : 0];
   primitiveId_ = primitiveId;
   frontFacing_ = st.frontFacing;
   isPoint_ = false;
@@ -296,14 +298,16 @@ void FragmentStage::line(const ShadedVertices& vertices, uint32_t a, uint32_t b,
   setupLine(l, raster(), stippleCounter, scratch);
   countStatistic(*s_, kClippingPrimitives, !scratch.empty());
   const uint32_t slots[3] = {a, b, a};  // the third weight is 0
-  for (const SetupLine& sl : scratch) setUpLine(vertices, slots, primitiveId, sl, evenRect(sl.bounds));
+  const uint32_t provoking = lineProvokingVertex(*s_);
+  for (const SetupLine& sl : scratch) setUpLine(vertices, slots, provoking, primitiveId, sl, evenRect(sl.bounds));
 }
 
-void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
-                              const SetupLine& sl, const Rect& tile) {
+void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking,
+                              uint32_t primitiveId, const SetupLine& sl, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
   slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
+  flatSlot_ = slots[provoking < 3 ? provoking : 0];
   primitiveId_ = primitiveId;
   frontFacing_ = sl.frontFacing;  // lines are front-facing; a polygon's edges have its facing
   isPoint_ = false;
@@ -332,14 +336,15 @@ void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float p
   if (!setupPoint(vertices.position(slot), pointSize, raster(), &p)) return;
   countStatistic(*s_, kClippingPrimitives, 1);
   const uint32_t slots[3] = {slot, slot, slot};
-  setUpPoint(vertices, slots, primitiveId, p, evenRect(p.bounds));
+  setUpPoint(vertices, slots, 0, primitiveId, p, evenRect(p.bounds));
 }
 
-void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
-                               const SetupPoint& p, const Rect& tile) {
+void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking,
+                               uint32_t primitiveId, const SetupPoint& p, const Rect& tile) {
   if (tile.x0 >= tile.x1 || tile.y0 >= tile.y1) return;
   vertices_ = &vertices;
   slots_[0] = slots[0], slots_[1] = slots[1], slots_[2] = slots[2];
+  flatSlot_ = slots[provoking < 3 ? provoking : 0];
   primitiveId_ = primitiveId;
   frontFacing_ = p.frontFacing;  // points are front-facing; a polygon's vertices have its facing
   isPoint_ = true;
@@ -460,8 +465,9 @@ void FragmentStage::shadeBatch() {
 void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
                                  const float* centroidPersp, const float* centroidLinear) {
   const uint32_t W = s_->simdWidth;
-  // "Interpolation": flat from the provoking vertex, else the barycentric blend of the original
-  // triangle's three vertices (perspective-correct or in window space).
+  // "Interpolation": flat from the provoking vertex (flatSlot_: "Flat Shading"), else the
+  // barycentric blend of the original triangle's three vertices (perspective-correct or in
+  // window space).
   for (size_t k = 0; k < vertices_->locations.size(); ++k) {
     const uint32_t loc = vertices_->locations[k];
     const uint8_t interp = s_->fragment.inputInterpolation[loc];
@@ -469,7 +475,7 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
     for (uint32_t comp = 0; comp < 4; ++comp) {
       uint32_t word;
       if (interp == 2) {
-        word = vertices_->outputs(slots_[0])[4 * k + comp];
+        word = vertices_->outputs(flatSlot_)[4 * k + comp];
       } else {
         const float* bary = interp == 1 ? (centroid ? centroidLinear : linear) : (centroid ? centroidPersp : persp);
         const float v0 = asFloat(vertices_->outputs(slots_[0])[4 * k + comp]);

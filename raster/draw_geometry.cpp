@@ -84,7 +84,10 @@ namespace {
 
 // Appends one lane's emitted vertices to `out` and its strips' primitives ("Geometry
 // Shading", output primitives: a line strip of k vertices is k - 1 lines, a triangle strip
-// k - 2 triangles with the vertex order of "Triangle Strips", the provoking vertex first).
+// k - 2 triangles with the vertex order of "Triangle Strips"), each with its provoking vertex
+// ("Flat Shading": the output topology's, first or, with DrawState::provokingVertexLast, the
+// strip's v(i+1) of line i and v(i+2) of triangle i), whose PrimitiveId, Layer and
+// ViewportIndex the primitive takes.
 void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uint32_t emitted, GeometryOutput& out) {
   const GeometryInterface& g = s.geometry;
   const uint32_t W = s.simdWidth;
@@ -124,20 +127,24 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
   uint32_t stripStart = 0;
   auto finishStrip = [&](uint32_t end) {
     const uint32_t n = end - stripStart;
-    auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c, bool startsStrip = true) {
-      out.primitives.push_back(GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[a],
-                                                 layers[a], viewports[a], startsStrip});
+    // p: which of a, b, c is the provoking vertex.
+    auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c, uint32_t p, bool startsStrip = true) {
+      const uint32_t pv = p == 0 ? a : p == 1 ? b : c;
+      out.primitives.push_back(GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[pv],
+                                                 layers[pv], viewports[pv], startsStrip, p});
     };
+    const bool last = s.provokingVertexLast;
     switch (g.outputTopology) {
       case 0:
-        for (uint32_t i = stripStart; i < end; ++i) add(1, i, i, i);
+        for (uint32_t i = stripStart; i < end; ++i) add(1, i, i, i, 0);
         break;
-      case 1:
-        for (uint32_t i = 0; i + 1 < n; ++i) add(2, stripStart + i, stripStart + i + 1, stripStart + i, i == 0);
+      case 1:  // line i: v(i), v(i+1); provoking v(i), LAST: v(i+1)
+        for (uint32_t i = 0; i + 1 < n; ++i)
+          add(2, stripStart + i, stripStart + i + 1, stripStart + i, last ? 1 : 0, i == 0);
         break;
-      default:
+      default:  // triangle i: v(i), v(i + 1 + i % 2), v(i + 2 - i % 2); provoking v(i), LAST: v(i+2)
         for (uint32_t i = 0; i + 2 < n; ++i)
-          add(3, stripStart + i, stripStart + i + 1 + i % 2, stripStart + i + 2 - i % 2);
+          add(3, stripStart + i, stripStart + i + 1 + i % 2, stripStart + i + 2 - i % 2, last ? 2 - i % 2 : 0);
         break;
     }
   };

@@ -52,6 +52,14 @@ inline void countStatistic(const DrawState& s, PipelineStatistic which, uint64_t
 // The primitives input assembly makes of one instance's vertices (the topology, restarts,
 // patches of patchControlPoints): INPUT_ASSEMBLY_PRIMITIVES per instance.
 uint64_t inputPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t vertexCount);
+// "Primitives Generated Queries": adds n primitives emitted by the last pre-rasterization stage
+// to the draw's active query. Both paths count where transform feedback would capture them
+// (before rasterizer discard): without a tessellation or geometry stage the primitives
+// assemblePrimitives makes (inputPrimitives), else the stage's GeometryOutput::primitives.
+inline void countGenerated(const DrawState& s, uint64_t n) {
+  if (s.primitivesGenerated && n)
+    std::atomic_ref<uint64_t>(*s.primitivesGenerated).fetch_add(n, std::memory_order_relaxed);
+}
 
 // "Controlling the Viewport": the raster state of a primitive sent to viewport `index`
 // (ViewportIndex selects the viewport and the scissor). An index outside [0, viewportCount)
@@ -102,16 +110,30 @@ struct VertexIndexList {
 void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out);
 
 // "Primitive Topologies": calls point(a) / line(a, b) / triangle(a, b, c) with positions in the
-// index list, in primitive order, restart-delimited runs, the provoking vertex first (Vulkan's
-// default provoking vertex is the first vertex of the primitive). A line callback taking a third
-// argument is told whether the line starts a strip (every line of a list, the first of each
-// strip: where "Line Stipple" resets its counter).
+// index list, in primitive order, restart-delimited runs, every primitive in the vertex order
+// of its topology's equation (whatever the provoking vertex mode: the order decides the
+// winding, the clipped polygon's fan and the interpolation's base vertex, so coverage and
+// smooth values never depend on the mode). A line callback taking a third argument is told
+// whether the line starts a strip (every line of a list, the first of each strip: where "Line
+// Stipple" resets its counter). A triangle callback taking a fourth argument is told which of
+// a, b, c (0, 1, 2) is the provoking vertex ("Flat Shading"): the first with the default
+// VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT, the one the topology's section names for
+// VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT when `provokingVertexLast`. A line's provoking vertex
+// is a, or b in LAST mode (lineProvokingVertex).
+inline uint32_t lineProvokingVertex(const DrawState& s) { return s.provokingVertexLast ? 1u : 0u; }
 template <typename Point, typename Line, typename Triangle>
 void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
-                        Point&& point, Line&& lineCallback, Triangle&& triangle) {
+                        Point&& point, Line&& lineCallback, Triangle&& triangleCallback, bool provokingVertexLast = false) {
   auto line = [&](uint32_t a, uint32_t b, bool startsStrip = true) {
     if constexpr (std::is_invocable_v<Line&, uint32_t, uint32_t, bool>) lineCallback(a, b, startsStrip);
     else lineCallback(a, b);
+  };
+  // `lastAt`: where the equation's order puts LAST mode's provoking vertex.
+  const bool last = provokingVertexLast;
+  auto triangle = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t lastAt) {
+    if constexpr (std::is_invocable_v<Triangle&, uint32_t, uint32_t, uint32_t, uint32_t>)
+      triangleCallback(a, b, c, last ? lastAt : 0u);
+    else triangleCallback(a, b, c);
   };
   auto emitRun = [&](uint32_t begin, uint32_t end) {
     const uint32_t n = end - begin;
@@ -119,37 +141,41 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
       case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
         for (uint32_t i = 0; i < n; ++i) point(begin + i);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:  // provoking v(2i), LAST: v(2i+1)
         for (uint32_t i = 0; i + 1 < n; i += 2) line(begin + i, begin + i + 1);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:  // provoking v(i), LAST: v(i+1)
         for (uint32_t i = 0; i + 1 < n; ++i) line(begin + i, begin + i + 1, i == 0);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-        for (uint32_t i = 0; i + 2 < n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2);
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:  // provoking v(3i), LAST: v(3i+2), the third
+        for (uint32_t i = 0; i + 2 < n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2, 2);
         break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-        // Triangle i: vertices i, i + (1 + i % 2), i + (2 - i % 2).
-        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2);
+        // Triangle i: v(i), v(i + (1 + i % 2)), v(i + (2 - i % 2)); provoking v(i), LAST:
+        // v(i+2), the third for even i, the second for odd i.
+        for (uint32_t i = 0; i + 2 < n; ++i)
+          triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2, 2 - i % 2);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // triangle i: vertices i + 1, i + 2, 0
-        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin);
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // v(i+1), v(i+2), v(0); provoking v(i+1), LAST: v(i+2)
+        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin, 1);
         break;
       // Without a geometry stage, a topology with adjacency draws the primitives it describes
       // ("Line Lists With Adjacency" ...: the 2nd and 3rd vertices; triangles the 1st, 3rd
       // and 5th of each primitive, v(2i) first); the adjacent vertices are only shaded.
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:  // provoking v(4i+1), LAST: v(4i+2)
         for (uint32_t i = 0; i + 3 < n; i += 4) line(begin + i + 1, begin + i + 2);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:  // provoking v(i+1), LAST: v(i+2)
         for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2, i == 0);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
-        for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4);
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:  // provoking v(6i), LAST: v(6i+4)
+        for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4, 2);
         break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:  // odd i: v(2i), v(2i+4), v(2i+2)
+      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+        // Odd i: v(2i), v(2i+4), v(2i+2); provoking v(2i), LAST: v(2i+4), the third for even
+        // i, the second for odd i.
         for (uint32_t i = 0; n >= 6 && i < (n - 4) / 2; ++i)
-          triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2));
+          triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2), 2 - i % 2);
         break;
       default:  // patch lists: only with tessellation (draw_tessellation.cpp)
         break;
@@ -169,7 +195,7 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
 // shaded vertices (position, then the outputs the fragment stage reads; point sizes when it
 // emits points), and the primitives made from its strips, in rasterization order ("Geometry
 // Shader Primitive Ordering": input primitive by input primitive, each one's invocations in
-// increasing order), the provoking vertex first.
+// increasing order), each in its output topology's vertex order.
 struct GeometryPrimitive {
   uint32_t vertexCount;  // 1 point, 2 line, 3 triangle
   uint32_t slots[3];
@@ -180,6 +206,9 @@ struct GeometryPrimitive {
   // strip a geometry stage emits; every line the tessellator makes (isolines are drawn as
   // independent segments).
   bool startsStrip = true;
+  // "Flat Shading": which of slots is the provoking vertex (as assemblePrimitives tells it for
+  // a triangle): the output topology's first or, in LAST mode, last vertex of each primitive.
+  uint32_t provoking = 0;
 };
 
 // "Line Stipple": s at the first vertex of each line primitive of a draw, in primitive order.
@@ -242,7 +271,11 @@ class FeedbackWriter {
  public:
   FeedbackWriter(const DrawState& s, const ShadedVertices& v);
   bool active() const { return active_; }
-  void primitive(uint32_t vertexCount, const uint32_t* slots);  // slots of v, in capture order
+  // One primitive by its slots of v in its topology's order, as assemblePrimitives and the
+  // primitive stages give them, slots[provoking] its provoking vertex: written in that
+  // winding order from the provoking vertex, or ending with it when
+  // DrawState::provokingVertexLast.
+  void primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking);
 
  private:
   const DrawState& s_;
@@ -251,7 +284,7 @@ class FeedbackWriter {
   int32_t locationIndex_[abi::kMaxInterfaceLocations] = {};  // v.locations' index of each location, -1: not kept
 };
 // The primitives of the draw's topology over an index list ("Primitive Topologies": strips and
-// fans decomposed, the provoking vertex first), captured; slotOf maps a position to its slot.
+// fans decomposed), captured; slotOf maps a position to its slot.
 void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                       const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& v);
 // A tessellation or geometry stage's primitives of one instance, captured in order.
@@ -353,25 +386,29 @@ class FragmentStage {
   // `blocks`: walk single-sample triangles in 4x4 blocks (draw_blocks.cpp), the binned path's
   // choice; the reference path walks quads (coverage.cpp) and stays the oracle.
   explicit FragmentStage(const DrawState& state, bool blocks = false);
-  // One triangle by its vertices' slots; a is the provoking vertex.
-  void triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t primitiveId,
-                std::vector<SetupTriangle>& scratch);
-  // One line by its endpoints' slots (a provoking), one point by its slot; pointSize from the
-  // vertex stage.
+  // One triangle by its vertices' slots in its topology's order; `provoking` says which of
+  // them (0 a, 1 b, 2 c) is the provoking vertex (assemblePrimitives).
+  void triangle(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t c, uint32_t provoking,
+                uint32_t primitiveId, std::vector<SetupTriangle>& scratch);
+  // One line by its endpoints' slots (a provoking, or b with DrawState::provokingVertexLast:
+  // lineProvokingVertex), one point by its slot; pointSize from the vertex stage.
   // stippleCounter: "Line Stipple"'s s at a (LineStippleCounter).
   void line(const ShadedVertices& vertices, uint32_t a, uint32_t b, uint32_t primitiveId, std::vector<SetupLine>& scratch,
             double stippleCounter = 0);
   void point(const ShadedVertices& vertices, uint32_t slot, float pointSize, uint32_t primitiveId);
 
   // The same for primitives already set up, restricted to the pixels of `tile` (corners even).
-  void setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId,
+  // slots[provoking] is the provoking vertex, whose outputs Flat inputs take ("Flat Shading").
+  void setUpTriangle(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking, uint32_t primitiveId,
                      const SetupTriangle& st, const Rect& tile);
   // A line's slots are {a, b, a} (its third weight is 0), a point's {slot, slot, slot}; an
-  // edge or vertex of a polygon drawn in polygon mode LINE or POINT has the triangle's three.
-  void setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId, const SetupLine& sl,
-                 const Rect& tile);
-  void setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t primitiveId, const SetupPoint& p,
-                  const Rect& tile);
+  // edge or vertex of a polygon drawn in polygon mode LINE or POINT has the triangle's three,
+  // and the triangle's provoking vertex ("Polygon Mode": its edges and vertices are drawn with
+  // the polygon's flat values).
+  void setUpLine(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking, uint32_t primitiveId,
+                 const SetupLine& sl, const Rect& tile);
+  void setUpPoint(const ShadedVertices& vertices, const uint32_t slots[3], uint32_t provoking, uint32_t primitiveId,
+                  const SetupPoint& p, const Rect& tile);
   // Shades what is batched and adds the samples counted for an occlusion query to the draw's
   // counter (atomically: tiles of one draw finish on several threads).
   void flush();
@@ -487,6 +524,7 @@ class FragmentStage {
   bool needPerspective_ = false, needLinear_ = false;
   const ShadedVertices* vertices_ = nullptr;
   uint32_t slots_[3] = {};
+  uint32_t flatSlot_ = 0;  // slots_[provoking]: the provoking vertex, whose values Flat inputs take
   uint32_t primitiveId_ = 0;
   bool frontFacing_ = true;
   bool isPoint_ = false;

@@ -24,6 +24,8 @@ void drawReference(const DrawState& s, const DrawCall& c) {
   // "Pipeline Statistics Queries" (the vertex stage runs for every index here).
   countStatistic(s, kInputAssemblyVertices, uint64_t(c.vertexCount) * c.instanceCount);
   if (s.statistics) countStatistic(s, kInputAssemblyPrimitives, inputPrimitives(s, indices.isRestart, c.vertexCount) * c.instanceCount);
+  if (s.primitivesGenerated && !hasPrimitiveStages(s))
+    countGenerated(s, inputPrimitives(s, indices.isRestart, c.vertexCount) * c.instanceCount);
   countStatistic(s, kVertexShaderInvocations, uint64_t(c.vertexCount) * c.instanceCount);
   std::map<uint32_t, std::unique_ptr<FragmentStage>> layerStages;
   std::deque<DrawState> layerStates;
@@ -35,6 +37,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
     if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
       runPrimitiveStages(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry, tessellated);
+      countGenerated(s, geometry.primitives.size());
       captureGeometry(s, geometry);  // "Transform Feedback": before rasterizer discard
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
@@ -59,7 +62,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
         stage->setViewport(viewport);
         if (p.vertexCount == 1) stage->point(v, p.slots[0], v.pointSize[p.slots[0]], p.primitiveId);
         else if (p.vertexCount == 2) stage->line(v, p.slots[0], p.slots[1], p.primitiveId, lineSetups, stippleCounter);
-        else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.primitiveId, setups);
+        else stage->triangle(v, p.slots[0], p.slots[1], p.slots[2], p.provoking, p.primitiveId, setups);
       }
       continue;
     }
@@ -73,7 +76,10 @@ void drawReference(const DrawState& s, const DrawCall& c) {
           const double counter = stipple.next(startsStrip, shaded.position(a), shaded.position(b), s.raster);
           fragments.line(shaded, a, b, primitiveId++, lineSetups, counter);
         },
-        [&](uint32_t a, uint32_t b, uint32_t d) { fragments.triangle(shaded, a, b, d, primitiveId++, setups); });
+        [&](uint32_t a, uint32_t b, uint32_t d, uint32_t provoking) {
+          fragments.triangle(shaded, a, b, d, provoking, primitiveId++, setups);
+        },
+        s.provokingVertexLast);
   }
   fragments.flush();
   for (auto& [layer, stage] : layerStages) stage->flush();

@@ -136,6 +136,10 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     for (size_t i = 0; i + per <= tess.indices.size(); i += per) {
       GeometryPrimitive p{per, {}, patch, 0};
       for (uint32_t k = 0; k < 3; ++k) p.slots[k] = firstSlot + tess.indices[i + (k < per ? k : 0)];
+      // "Flat Shading": with tessellation and no geometry stage "the provoking vertex may be
+      // any of the vertices in each primitive"; the first or, in LAST mode, the last in the
+      // tessellator's winding order, so that transform feedback writes it first or last.
+      p.provoking = s.provokingVertexLast ? per - 1 : 0;
       out.primitives.push_back(p);
     }
   }

@@ -24,7 +24,7 @@ FeedbackWriter::FeedbackWriter(const DrawState& s, const ShadedVertices& v) : s_
     if (v.locations[k] < abi::kMaxInterfaceLocations) locationIndex_[v.locations[k]] = int32_t(k);
 }
 
-void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots) {
+void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking) {
   if (!active_) return;
   FeedbackTargets& t = *s_.feedback;
   const FeedbackLayout& layout = *s_.feedbackLayout;
@@ -37,8 +37,13 @@ void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots) {
     const uint64_t need = uint64_t(vertexCount) * layout.stride[b];
     if (t.buffers[b].written > t.buffers[b].size || need > t.buffers[b].size - t.buffers[b].written) return;
   }
+  // "Transform Feedback" with transformFeedbackPreservesProvokingVertex (always honoured): the
+  // vertices in their topology's winding order, rotated so that the provoking vertex is
+  // written first, or last with VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT; fans too
+  // (transformFeedbackPreservesTriangleFanProvokingVertex).
+  const uint32_t start = vertexCount ? (provoking + (s_.provokingVertexLast ? 1 : 0)) % vertexCount : 0;
   for (uint32_t k = 0; k < vertexCount; ++k) {
-    const uint32_t slot = slots[k];
+    const uint32_t slot = slots[(start + k) % vertexCount];
     for (const FeedbackOutput& o : layout.outputs) {
       FeedbackTargets::Buffer& buf = t.buffers[o.buffer];
       if (!buf.base) continue;
@@ -84,17 +89,20 @@ void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart,
   if (!writer.active()) return;
   uint32_t slots[3];
   assemblePrimitives(
-      s.topology, isRestart, count, [&](uint32_t a) { slots[0] = slotOf(a), writer.primitive(1, slots); },
-      [&](uint32_t a, uint32_t b) { slots[0] = slotOf(a), slots[1] = slotOf(b), writer.primitive(2, slots); },
-      [&](uint32_t a, uint32_t b, uint32_t c) {
-        slots[0] = slotOf(a), slots[1] = slotOf(b), slots[2] = slotOf(c), writer.primitive(3, slots);
-      });
+      s.topology, isRestart, count, [&](uint32_t a) { slots[0] = slotOf(a), writer.primitive(1, slots, 0); },
+      [&](uint32_t a, uint32_t b) {
+        slots[0] = slotOf(a), slots[1] = slotOf(b), writer.primitive(2, slots, lineProvokingVertex(s));
+      },
+      [&](uint32_t a, uint32_t b, uint32_t c, uint32_t provoking) {
+        slots[0] = slotOf(a), slots[1] = slotOf(b), slots[2] = slotOf(c), writer.primitive(3, slots, provoking);
+      },
+      s.provokingVertexLast);
 }
 
 void captureGeometry(const DrawState& s, const GeometryOutput& g) {
   FeedbackWriter writer(s, g.vertices);
   if (!writer.active()) return;
-  for (const GeometryPrimitive& p : g.primitives) writer.primitive(p.vertexCount, p.slots);
+  for (const GeometryPrimitive& p : g.primitives) writer.primitive(p.vertexCount, p.slots, p.provoking);
 }
 
 }  // namespace tessera::raster

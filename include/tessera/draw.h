@@ -170,6 +170,11 @@ struct DrawState {
 
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
+  // VK_EXT_provoking_vertex ("Primitive Topologies", "Flat Shading"): the provoking vertex of
+  // each primitive is its last vertex (VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT) instead of its
+  // first. Flat inputs, and a geometry stage's PrimitiveId, Layer and ViewportIndex, come from
+  // it; transform feedback writes it last (transformFeedbackPreservesProvokingVertex).
+  bool provokingVertexLast = false;
   bool rasterizerDiscard = false;
   // "Transform Feedback": what the last pre-rasterization stage captures (null: it declares no
   // Xfb), and where, while transform feedback is active (null: inactive). Primitives are
@@ -197,6 +202,11 @@ struct DrawState {
   // counters, kPipelineStatistics of them indexed by the bit of their
   // VkQueryPipelineStatisticFlagBits, added to atomically (countStatistic); null: none counts.
   uint64_t* statistics = nullptr;
+  // Active primitives generated query (VK_EXT_primitives_generated_query, "Primitives Generated
+  // Queries"): every primitive the last pre-rasterization stage emits is added here, transform
+  // feedback or not, rasterizer discard or not; null: none counts. Added to on the thread that
+  // records the draw into the paths (in order, before any binning).
+  uint64_t* primitivesGenerated = nullptr;
 
   bool depthTest = false, depthWrite = false;
   VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
