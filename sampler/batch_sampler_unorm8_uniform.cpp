@@ -155,13 +155,32 @@ TESSERA_AVX512 inline __m512i texelByte(__m512i texel, int c) {
   return _mm512_and_si512(_mm512_srli_epi32(texel, unsigned(8 * c)), _mm512_set1_epi32(0xFF));
 }
 
+// Prefetch of the texels the next block will read: the block walker goes on 4 pixels to the
+// right (within a 16x16 square), so the lanes' texel rows moved by the texture coordinates'
+// change over 4 pixels (stepI, stepJ texels). `rows`: 1 for NEAREST, 2 for LINEAR (the row
+// below too). The texture's rows are far apart (a row each 4 KiB for a 1024-wide level), so
+// without this the first load of each new row waited for memory.
+TESSERA_AVX512 inline void prefetchAhead(const UniformLevel& lv, const abi::SamplerState& sampler, __m512i i0, __m512i j0,
+                                         __m512i layerOffset, __mmask16 load, int32_t stepI, int32_t stepJ, int rows) {
+  const __m512i pi = wrap(_mm512_add_epi32(i0, _mm512_set1_epi32(stepI)), lv.width, lv.invWidth, sampler.addressMode[0]);
+  __m512i pj = _mm512_add_epi32(j0, _mm512_set1_epi32(stepJ));
+  const __m512i pitch = _mm512_set1_epi32(lv.rowPitch);
+  for (int r = 0; r < rows; ++r) {
+    const __m512i row = wrap(_mm512_add_epi32(pj, _mm512_set1_epi32(r)), lv.height, lv.invHeight, sampler.addressMode[1]);
+    alignas(64) int32_t ahead[N];
+    _mm512_store_si512(ahead, _mm512_maskz_mov_epi32(load, _mm512_add_epi32(_mm512_add_epi32(layerOffset, _mm512_mullo_epi32(row, pitch)),
+                                                                             _mm512_slli_epi32(pi, 2))));
+    for (uint32_t k = 0; k < N; ++k) _mm_prefetch(reinterpret_cast<const char*>(lv.base + ahead[k]), _MM_HINT_T0);
+  }
+}
+
 // One level's filtered sums, per texel byte (the general routine's filterLevelFixed with every
 // lane on `level`): the texel's byte << 16 for NEAREST, the bilinear sum for LINEAR, both
 // 255 x 2^16 times the value. False when a lane's byte offset would not fit the gather.
 template <bool kLinear>
 TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::SamplerState& sampler, __m512 s, __m512 t,
                                        __m512i offI, __m512i offJ, __m512i layerOffset, __mmask16 active,
-                                       __m512i sum[4], __mmask16& fallback) {
+                                       __m512i sum[4], __mmask16& fallback, int32_t stepI = 0, int32_t stepJ = 0) {
   __mmask16 fitsX, fitsY;
   const __m512i fx = fixedCoordinate<kLinear>(s, offI, lv.widthD, fitsX);
   const __m512i fy = fixedCoordinate<kLinear>(t, offJ, lv.heightD, fitsY);
@@ -176,6 +195,7 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
     const __m512i offset = _mm512_add_epi32(_mm512_add_epi32(layerOffset, _mm512_mullo_epi32(j, pitch)), _mm512_slli_epi32(i, 2));
     const __m512i texel = loadTexels(lv.base, offset, load);
     for (int c = 0; c < 4; ++c) sum[c] = _mm512_slli_epi32(texelByte(texel, c), 16);
+    if (stepI | stepJ) prefetchAhead(lv, sampler, i0, j0, layerOffset, load, stepI, stepJ, 1);
     return;
   }
   const __m512i one = _mm512_set1_epi32(1), byte = _mm512_set1_epi32(0xFF), full = _mm512_set1_epi32(256);
@@ -190,6 +210,7 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
   const __m512i t10 = loadTexels(lv.base, _mm512_add_epi32(y0, x1), load);
   const __m512i t01 = loadTexels(lv.base, _mm512_add_epi32(y1, x0), load);
   const __m512i t11 = loadTexels(lv.base, _mm512_add_epi32(y1, x1), load);
+  if (stepI | stepJ) prefetchAhead(lv, sampler, i0, j0, layerOffset, load, stepI, stepJ, 2);
   // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact in 32 bits.
   for (int c = 0; c < 4; ++c) {
     const __m512i row0 = _mm512_add_epi32(_mm512_mullo_epi32(texelByte(t00, c), ia), _mm512_mullo_epi32(texelByte(t10, c), a));
@@ -375,12 +396,13 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
 template <bool kLinear>
 TESSERA_AVX512 bool fetchLevel(const abi::ImageViewState& view, uint32_t level, const abi::SamplerState& sampler, __m512 s,
                                __m512 t, __m512i offI, __m512i offJ, __m512i layer, __mmask16 active, __m512i* sum,
-                               __mmask16& fallback) {
+                               __mmask16& fallback, float aheadS = 0, float aheadT = 0) {
   UniformLevel lv;
   if (!uniformLevel(view, level, lv)) return false;
   fallback = 0;
+  const int32_t stepI = int32_t(aheadS * float(lv.width)), stepJ = int32_t(aheadT * float(lv.height));
   filterUniformLevel<kLinear>(lv, sampler, s, t, offI, offJ, _mm512_mullo_epi32(layer, _mm512_set1_epi32(lv.layerPitch)), active,
-                              sum, fallback);
+                              sum, fallback, stepI, stepJ);
   return true;
 }
 
@@ -410,8 +432,15 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
   const uint32_t predictedHi = std::min(guessHi, levelCount - 1), predictedLo = std::min(guessLo, levelCount - 1);
   __m512i sumHi[4], sumLo[4];
   __mmask16 fallbackHi = 0, fallbackLo = 0;
-  const bool fetchedHi = fetchLevel<kLinear>(view, predictedHi, sampler, s, t, offI, offJ, layer, act, sumHi, fallbackHi);
-  const bool fetchedLo = kMipLinear && fetchLevel<kLinear>(view, predictedLo, sampler, s, t, offI, offJ, layer, act, sumLo, fallbackLo);
+  float aheadS = 0, aheadT = 0;
+  if (lanes.dPdx[0] && !lanes.lod) {
+    const uint32_t f = uint32_t(__builtin_ctz(active));
+    const float ds = 4.0f * lanes.dPdx[0][f], dt = 4.0f * lanes.dPdx[1][f];
+    if (std::fabs(ds) < 1.0f && std::fabs(dt) < 1.0f) aheadS = ds, aheadT = dt;
+  }
+  const bool fetchedHi = fetchLevel<kLinear>(view, predictedHi, sampler, s, t, offI, offJ, layer, act, sumHi, fallbackHi, aheadS, aheadT);
+  const bool fetchedLo =
+      kMipLinear && fetchLevel<kLinear>(view, predictedLo, sampler, s, t, offI, offJ, layer, act, sumLo, fallbackLo, aheadS, aheadT);
   BatchLevels levels;
   if (!batchLevels<kMipLinear>(view, sampler, lanes, active, levels)) return false;
   if (!fetchedHi || levels.hi != predictedHi) {

@@ -54,9 +54,9 @@ extern "C" void tessera_rt_image_sample(const ImageDescriptor* image, const Imag
   for (uint32_t i = 0; i < 3; ++i) {
     r.dPdx[i] = wordAsFloat(words[kGradX + i]);
     r.dPdy[i] = wordAsFloat(words[kGradY + i]);
-    r.offset[i] = int32_t(words[kOffset + i]);
+    r.offset[i] = (flags & kFlagOffset) ? int32_t(words[kOffset + i]) : 0;
   }
-  r.bias = wordAsFloat(words[kBias]);
+  r.bias = (flags & kFlagBias) ? wordAsFloat(words[kBias]) : 0.0f;
   r.hasMinLod = flags & kFlagMinLod;
   r.minLod = wordAsFloat(words[kMinLod]);
   r.gatherComponent = words[kGatherComponent] & 3;
@@ -70,7 +70,8 @@ extern "C" void tessera_rt_image_sample(const ImageDescriptor* image, const Imag
 }
 
 // W lanes at once: words[w * width + l] is word w of lane l (sample_words.h), out[c * width + l]
-// component c of lane l's result; lanes outside `active` get zeros.
+// component c of lane l's result; lanes outside `active` get zeros. Only the words
+// batchWordPresent names are read.
 extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, const ImageDescriptor* sampler,
                                               uint32_t flags, uint32_t width, uint32_t active, const uint32_t* words,
                                               uint32_t* out) {
@@ -105,9 +106,10 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
     } else if (flags & kFlagGrad) {
       for (uint32_t c = 0; c < 2; ++c) lanes.dPdx[c] = word(kGradX + c), lanes.dPdy[c] = word(kGradY + c);
     }
-    lanes.bias = word(kBias);
+    if (flags & kFlagBias) lanes.bias = word(kBias);
     if (flags & kFlagMinLod) lanes.minLod = word(kMinLod);
-    for (uint32_t c = 0; c < 2; ++c) lanes.offset[c] = reinterpret_cast<const int32_t*>(words + size_t(kOffset + c) * width);
+    if (flags & kFlagOffset)
+      for (uint32_t c = 0; c < 2; ++c) lanes.offset[c] = reinterpret_cast<const int32_t*>(words + size_t(kOffset + c) * width);
     routine(*image->view, *sampler->sampler, lanes, out);
     return;
   }
@@ -115,7 +117,7 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
   uint32_t laneWords[kSampleWordCount], texel[4];
   for (uint32_t l = 0; l < width; ++l) {
     if (!(active >> l & 1)) continue;
-    for (uint32_t w = 0; w < kSampleWordCount; ++w) laneWords[w] = words[size_t(w) * width + l];
+    for (uint32_t w = 0; w < kSampleWordCount; ++w) laneWords[w] = tessera::jit::batchWordPresent(flags, w) ? words[size_t(w) * width + l] : 0;
     tessera_rt_image_sample(image, sampler, flags, laneWords, texel);
     for (uint32_t c = 0; c < 4; ++c) out[c * width + l] = texel[c];
   }

@@ -243,7 +243,10 @@ void Images::sample() {
   uint32_t mask = at < inst.operandCount ? inst.operand(at) : 0;
   uint32_t next = at + 1;
   auto operand = [&]() { return inst.operand(next++); };
-  if (mask & 0x1) words[kBias] = asWord(t.scalarValue(operand()));
+  if (mask & 0x1) {
+    words[kBias] = asWord(t.scalarValue(operand()));
+    flags |= kFlagBias;
+  }
   if (mask & 0x2) {
     words[kLod] = asWord(t.scalarValue(operand()));
     flags |= kFlagLod;
@@ -259,6 +262,7 @@ void Images::sample() {
   if (mask & (0x8 | 0x10)) {  // ConstOffset, Offset
     Val off = t.value(operand());
     for (size_t c = 0; c < off.leaves.size() && c < 3; ++c) words[kOffset + c] = asWord(off.leaves[c]);
+    flags |= kFlagOffset;
   }
   if (mask & 0x20) {  // ConstOffsets: an array of 4 ivec2, flattened
     Val offs = t.value(operand());
@@ -313,7 +317,7 @@ void Images::sample() {
     llvm::AllocaInst* laneWords = t.entryAlloca(laneWordsTy, 64);
     llvm::AllocaInst* laneOut = t.entryAlloca(laneOutTy, 64);
     for (uint32_t w = 0; w < kSampleWordCount; ++w)
-      B.CreateStore(t.splat(words[w]), B.CreateConstGEP2_32(laneWordsTy, laneWords, 0, w));
+      if (batchWordPresent(flags, w)) B.CreateStore(t.splat(words[w]), B.CreateConstGEP2_32(laneWordsTy, laneWords, 0, w));
     llvm::Value* activeBits = B.CreateZExt(B.CreateBitCast(t.splat(t.mask()), B.getIntNTy(t.width())), i32t);
     llvm::FunctionCallee batch = rt("tessera_rt_image_sample_batch", {p, p, i32t, i32t, i32t, p, p});
     B.CreateCall(batch, {B.CreateIntToPtr(imageDesc, p), B.CreateIntToPtr(samplerDesc, p), B.getInt32(flags),

@@ -77,8 +77,14 @@ void expectBatchEqualsLanes(const abi::ImageDescriptor& image, const abi::ImageD
     for (int n = 0; n < 50; ++n) {
       const uint32_t active = n == 0 ? (1u << width) - 1 : rng() & ((1u << width) - 1);
       const std::vector<uint32_t> words = randomWords(rng, width);
+      // The generated code writes only the words the instruction has (batchWordPresent): the
+      // others hold what the stack held, here a NaN pattern, which the batch must not read.
+      std::vector<uint32_t> batchWords = words;
+      for (uint32_t w = 0; w < kSampleWordCount; ++w)
+        if (!jit::batchWordPresent(flags, w))
+          for (uint32_t l = 0; l < width; ++l) batchWords[size_t(w) * width + l] = 0x7FC0DEADu;
       std::vector<uint32_t> out(4 * width, 0xDEADBEEFu);
-      tessera_rt_image_sample_batch(&image, &samp, flags, width, active, words.data(), out.data());
+      tessera_rt_image_sample_batch(&image, &samp, flags, width, active, batchWords.data(), out.data());
       for (uint32_t l = 0; l < width; ++l) {
         uint32_t want[4] = {0, 0, 0, 0};
         if (active >> l & 1) {
@@ -109,7 +115,9 @@ TEST(RuntimeSampleBatch, RoutineLanesEqualPerLaneCalls) {
   shape.width = 8;
   ASSERT_NE(findSampleRoutine(view.state, s, shape), nullptr);  // the batch takes the routine
   for (uint32_t flags : {k2D | kFlagGrad, k2D | kFlagLod, k2D | kFlagGrad | kFlagProjective,
-                         k2D | kFlagLod | kFlagArrayed, k2D | kFlagGrad | kFlagArrayed | kFlagMinLod, k2D})
+                         k2D | kFlagLod | kFlagArrayed, k2D | kFlagGrad | kFlagArrayed | kFlagMinLod, k2D,
+                         k2D | kFlagGrad | kFlagBias, k2D | kFlagLod | kFlagOffset,
+                         k2D | kFlagGrad | kFlagBias | kFlagOffset | kFlagArrayed})
     expectBatchEqualsLanes(image, samp, flags, rng);
 }
 
@@ -128,6 +136,8 @@ TEST(RuntimeSampleBatch, StatesWithoutRoutineRunTheReferencePerLane) {
   expectBatchEqualsLanes(image, withBorder, k2D | kFlagGrad, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather | kFlagGatherOffsets, rng);
+  expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather | kFlagOffset, rng);
+  expectBatchEqualsLanes(image, withBorder, k2D | kFlagGrad | kFlagBias | kFlagOffset, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagLod | kFlagCompare, rng);
   // Anisotropic filtering ("Texel Anisotropic Filtering") is the reference's alone: with the
   // random gradients' footprints (up to 16:1 and beyond) a batched routine's isotropic result
