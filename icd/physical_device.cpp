@@ -241,6 +241,15 @@ FeatureSet supportedFeatures() {
   f.shaderSharedFloat64AtomicAdd = true;
   f.shaderImageFloat32Atomics = true;
   f.shaderImageFloat32AtomicAdd = true;
+  // VK_EXT_shader_atomic_float2's minimum and maximum (OpAtomicFMinEXT / OpAtomicFMaxEXT):
+  // atomicrmw fmin / fmax the same way, on 32- and 64-bit floats (lavapipe offers 32-bit only);
+  // no 16-bit float atomics. tests/unit/spirv_jit/atomics_test.cpp (FloatMinMax...),
+  // tests/api/image_compute_test.cpp (FloatMinMaxOnR32Sfloat...).
+  f.shaderBufferFloat32AtomicMinMax = true;
+  f.shaderBufferFloat64AtomicMinMax = true;
+  f.shaderSharedFloat32AtomicMinMax = true;
+  f.shaderSharedFloat64AtomicMinMax = true;
+  f.shaderImageFloat32AtomicMinMax = true;
   f.shaderIntegerDotProduct = true;      // translate_composite.cpp
   // VK_KHR_shader_clock: OpReadClockKHR reads CLOCK_MONOTONIC nanoseconds, the same on every
   // core, once per subgroup (spirv_jit/translate_clock.cpp, runtime_clock.cpp);

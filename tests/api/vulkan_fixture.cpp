@@ -67,6 +67,7 @@ void VulkanTest::SetUp() {
   // that is advertised but breaks device creation or its users fails here.
   // Extensions whose features tests use, enabled when the device offers them.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomicFloat2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   std::vector<const char*> deviceExtensions = extraDeviceExtensions;
   void* extensionFeatures = extraDeviceFeatures;
   {
@@ -79,6 +80,10 @@ void VulkanTest::SetUp() {
         deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
         atomicFloat.pNext = extensionFeatures;
         extensionFeatures = &atomicFloat;
+      } else if (std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME) == 0) {
+        deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+        atomicFloat2.pNext = extensionFeatures;
+        extensionFeatures = &atomicFloat2;
       }
   }
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, extensionFeatures};

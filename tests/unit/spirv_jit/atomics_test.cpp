@@ -235,5 +235,64 @@ TEST(Atomics, FloatAddExchangeLoadStoreOnBuffersAndShared) {
   }
 }
 
+// VK_EXT_shader_atomic_float2 (SPV_EXT_shader_atomic_float_min_max): atomic minimum and
+// maximum of 32- and 64-bit floats in a buffer and in workgroup memory. The final values are
+// the extremes of every value offered (C++ computes them); every value an invocation got back
+// is one the location held (the initial value or a value offered, never beyond the final
+// extreme), and exactly one invocation found the initial value.
+TEST(Atomics, FloatMinMaxOnBuffersAndShared) {
+  struct Totals {
+    float min32, max32;
+    double min64, max64;
+  };
+  static_assert(sizeof(Totals) == 24);
+  const uint32_t groups = 5, n = groups * 64;
+  std::vector<float> values(n);
+  for (uint32_t i = 0; i < n; ++i) values[i] = (float(hash(i) % 20001u) - 10000.0f) * 0.125f;  // exact in float and x3 in double
+  ComputeRun run;
+  run.shader = "atomics_float_minmax";
+  run.groups[0] = groups;
+  std::vector<Totals> t0{{1e30f, -1e30f, 1e300, -1e300}};
+  auto results = runAtEveryWidth(run, {bytesOf(t0), bytesOf(values), zeros<float>(2 * n), zeros<double>(2 * n),
+                                       zeros<float>(2 * groups), zeros<double>(2 * groups)});
+  ASSERT_EQ(results.size(), 3u);
+  const float lo = *std::min_element(values.begin(), values.end()), hi = *std::max_element(values.begin(), values.end());
+  for (size_t w = 0; w < results.size(); ++w) {
+    const uint32_t W = kSimdWidths[w];
+    const Totals t = valuesOf<Totals>(results[w][0])[0];
+    EXPECT_EQ(t.min32, lo) << W;
+    EXPECT_EQ(t.max32, hi) << W;
+    EXPECT_EQ(t.min64, double(lo) * 3.0) << W;
+    EXPECT_EQ(t.max64, double(hi) * 3.0) << W;
+    const std::vector<float> old32 = valuesOf<float>(results[w][2]);
+    const std::vector<double> old64 = valuesOf<double>(results[w][3]);
+    std::vector<float> offered = values;
+    std::sort(offered.begin(), offered.end());
+    auto wasOffered = [&](float v) { return std::binary_search(offered.begin(), offered.end(), v); };
+    uint32_t minUnchanged = 0;  // invocations whose min found the initial value: exactly one
+    for (uint32_t i = 0; i < n; ++i) {
+      const float oldMin = old32[2 * i], oldMax = old32[2 * i + 1];
+      ASSERT_TRUE(oldMin == 1e30f || wasOffered(oldMin)) << "W=" << W << " invocation " << i << " min returned " << oldMin;
+      ASSERT_TRUE(oldMax == -1e30f || wasOffered(oldMax)) << "W=" << W << " invocation " << i << " max returned " << oldMax;
+      ASSERT_GE(oldMin, lo) << W;
+      ASSERT_LE(oldMax, hi) << W;
+      minUnchanged += oldMin == 1e30f;
+      ASSERT_TRUE(old64[2 * i] == 1e300 || wasOffered(float(old64[2 * i] / 3.0))) << "W=" << W << " invocation " << i;
+      ASSERT_TRUE(old64[2 * i + 1] == -1e300 || wasOffered(float(old64[2 * i + 1] / 3.0))) << "W=" << W << " invocation " << i;
+    }
+    EXPECT_EQ(minUnchanged, 1u) << "W=" << W << ": exactly one invocation finds the initial value";
+    const std::vector<float> g32 = valuesOf<float>(results[w][4]);
+    const std::vector<double> g64 = valuesOf<double>(results[w][5]);
+    for (uint32_t g = 0; g < groups; ++g) {
+      const auto first = values.begin() + 64 * g, last = first + 64;
+      const float gLo = *std::min_element(first, last), gHi = *std::max_element(first, last);
+      EXPECT_EQ(g32[2 * g], gLo) << "W=" << W << " group " << g;
+      EXPECT_EQ(g32[2 * g + 1], gHi) << "W=" << W << " group " << g;
+      EXPECT_EQ(g64[2 * g], double(gLo) * 3.0) << "W=" << W << " group " << g;
+      EXPECT_EQ(g64[2 * g + 1], double(gHi) * 3.0) << "W=" << W << " group " << g;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
