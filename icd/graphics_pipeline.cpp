@@ -276,6 +276,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.canDiscard = f.canDiscard;
     s.fragment.hasSideEffects = f.hasSideEffects;
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
+    s.fragment.postDepthCoverage = f.postDepthCoverage;
     s.fragment.fragCoordReads = f.fragCoordReads;
     s.fragment.directColorLocations = f.directColorLocations;
     std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);

@@ -675,6 +675,9 @@ bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_
   if (early_) {
     runTests(lanes, fb.coverage, nullptr);
     fb.coverage = lanesWithSamples(lanes, fb.coverage);
+    // "Built-In Variables", SampleMask: with the PostDepthCoverage execution mode the input
+    // reflects the coverage after the early depth and stencil tests.
+    if (s_->fragment.postDepthCoverage) std::memcpy(fb.sampleMaskIn, lanes.sampleBits, s_->simdWidth * sizeof(uint32_t));
     if (!fb.coverage && !s_->fragment.hasSideEffects) return false;
   }
   return true;

@@ -934,9 +934,12 @@ bool Translator::translateGraphics(const EntryPoint& entry, const std::string& k
     if (stage_ == Stage::TessControl || stage_ == Stage::TessEval) readTessellationModes(entry);
     const Function* f = module_.function(entry.function);
     if (!f) fail("entry point function not found");
-    for (const Instruction& mode : entry.executionModes)
+    for (const Instruction& mode : entry.executionModes) {
       if (mode.operandCount > 1 && spv::ExecutionMode(mode.operand(1)) == spv::ExecutionMode::EarlyFragmentTests)
         facts_->earlyFragmentTests = true;
+      if (mode.operandCount > 1 && spv::ExecutionMode(mode.operand(1)) == spv::ExecutionMode::PostDepthCoverage)
+        facts_->postDepthCoverage = true;
+    }
     assignGlobalStorage();
     collectInterface();
     auto& cfg = cfgs_.emplace(f->id, buildStructuredCfg(*f)).first->second;

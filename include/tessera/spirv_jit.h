@@ -150,6 +150,9 @@ struct GraphicsFacts {
   bool canDiscard = false;        // OpKill / OpTerminateInvocation / OpDemoteToHelperInvocation
   bool hasSideEffects = false;    // stores or atomics on buffers or images
   bool earlyFragmentTests = false;  // EarlyFragmentTests execution mode
+  // PostDepthCoverage execution mode (SPV_KHR_post_depth_coverage): SampleMaskIn is the
+  // coverage left after the early fragment tests.
+  bool postDepthCoverage = false;
   // Bit c: the kernel reads FragmentBatch::fragCoord[c] (FragCoord, interpolateAt*, implicit
   // image coordinates); the draw loop may leave the others unset.
   uint8_t fragCoordReads = 0;

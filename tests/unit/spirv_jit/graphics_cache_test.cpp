@@ -93,6 +93,7 @@ void expectSameFacts(const GraphicsFacts& a, const GraphicsFacts& b) {
   EXPECT_EQ(a.canDiscard, b.canDiscard);
   EXPECT_EQ(a.hasSideEffects, b.hasSideEffects);
   EXPECT_EQ(a.earlyFragmentTests, b.earlyFragmentTests);
+  EXPECT_EQ(a.postDepthCoverage, b.postDepthCoverage);
   EXPECT_EQ(a.fragCoordReads, b.fragCoordReads);
   EXPECT_EQ(a.directColorLocations, b.directColorLocations);
 }
@@ -267,6 +268,32 @@ GraphicsCompileRequest uniqueFragmentRequest(const std::vector<uint32_t>& words,
 
 // Another process (this binary again, running only the child test below) finds the stage on
 // disk: with cacheOnly it would fail if it had to compile.
+// The execution modes the draw loop obeys come back from the application's cache: a stage
+// with EarlyFragmentTests and PostDepthCoverage (VK_EXT_post_depth_coverage) linked from its
+// blob has both, and a stage without them has neither.
+TEST(GraphicsCache, FragmentExecutionModesTravelWithTheStage) {
+  for (const char* name : {"post_depth_coverage_frag", "stage_quad_frag"}) {
+    const bool modes = std::string(name) == "post_depth_coverage_frag";
+    std::vector<uint32_t> words = loadShader(name);
+    GraphicsCompileRequest req;
+    req.stage = GraphicsStage::Fragment;
+    req.spirv = words;
+    req.interface.simdWidth = 8;
+    MapCache app;
+    req.external = &app;
+    GraphicsCompileResult r = compileGraphicsStage(req);
+    ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+    EXPECT_EQ(r.program->facts.earlyFragmentTests, modes) << name;
+    EXPECT_EQ(r.program->facts.postDepthCoverage, modes) << name;
+    ASSERT_EQ(app.entries.size(), 1u);
+    const std::vector<uint8_t>& blob = app.entries.begin()->second;
+    CachedObject object;
+    ASSERT_TRUE(deserializeObject(blob.data(), blob.size(), &object));
+    EXPECT_EQ(object.facts.earlyFragmentTests, modes) << name;
+    EXPECT_EQ(object.facts.postDepthCoverage, modes) << name;
+  }
+}
+
 TEST(GraphicsCache, AnotherProcessFindsAStageOnDiskWithoutCompiling) {
   std::vector<uint32_t> words = loadShader("stage_quad_frag");
   const uint32_t value = uint32_t(getpid()) ^ 0x00c0ffeeu;
