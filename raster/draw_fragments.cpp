@@ -123,10 +123,11 @@ void FragmentStage::retarget(const DrawState& state) {
   testsEnabled_ = (s_->depthTest && s_->depth.base) || (s_->stencilTest && s_->stencil.base) ||
                   (s_->depthBoundsTest && s_->depth.base);
   // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
-  // forced by the shader, or when the shader neither changes depth or coverage nor discards nor
-  // writes memory (so skipping it for failed fragments is invisible).
+  // forced by the shader, or when the shader neither changes depth, the stencil reference or
+  // coverage nor discards nor writes memory (so skipping it for failed fragments is invisible).
   early_ = testsEnabled_ && (s_->fragment.earlyFragmentTests ||
-                             (!s_->fragment.writesFragDepth && !s_->fragment.canDiscard && !s_->fragment.hasSideEffects &&
+                             (!s_->fragment.writesFragDepth && !s_->fragment.writesStencilRef && !s_->fragment.canDiscard &&
+                              !s_->fragment.hasSideEffects &&
                               !s_->fragment.writesSampleMask && !s_->alphaToCoverage));
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
@@ -498,7 +499,8 @@ void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* 
 
 // The per-sample tests of one sample ("Depth Bounds Test", "Stencil Test", "Depth Test" with
 // their writes); false when the sample fails one of them.
-bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z) {
+// `stencilRef`: the shader's FragStencilRefEXT per lane, or null for the state's reference.
+bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z, const int32_t* stencilRef) {
   const int32_t x = lanes.px[lane], y = lanes.py[lane];
   // "Depth Bounds Test".
   if (s_->depthBoundsTest && s_->depth.base) {
@@ -518,11 +520,14 @@ bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t 
   }
   if (s_->stencilTest && s_->stencil.base) {
     const StencilFace& f = frontFacing_ ? s_->stencilFront : s_->stencilBack;
+    // "Stencil Test": the reference is FragStencilRefEXT where the shader writes it
+    // (VK_EXT_shader_stencil_export), its low bits as the attachment's 8.
+    const uint32_t reference = stencilRef ? uint32_t(stencilRef[lane]) : f.reference;
     uint8_t* sp = texelAt(s_->stencil, x, y, sample);
     const uint8_t stored = *sp;
-    const bool pass = compare(f.compareOp, uint8_t(f.reference & f.compareMask), uint8_t(stored & f.compareMask));
+    const bool pass = compare(f.compareOp, uint8_t(reference & f.compareMask), uint8_t(stored & f.compareMask));
     VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
-    const uint8_t updated = stencilOp(op, stored, uint8_t(f.reference));
+    const uint8_t updated = stencilOp(op, stored, uint8_t(reference));
     *sp = uint8_t((stored & ~f.writeMask) | (updated & f.writeMask));
     if (!pass) return false;
   }
@@ -533,7 +538,7 @@ bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t 
 
 // Runs the tests on every covered sample of every lane in `laneMask`; drops failing samples.
 // `fragDepth`: the shader's FragDepth per lane, or null for each sample's rasterized depth.
-void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
+void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth, const int32_t* stencilRef) {
   if (depthOnlyD32_) {
     runDepthTestD32(lanes, laneMask, fragDepth);
     return;
@@ -542,7 +547,8 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
   for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
     for (uint32_t k = 0; k < samples; ++k)
-      if ((lanes.sampleBits[lane] >> k & 1) && !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[k][lane]))
+      if ((lanes.sampleBits[lane] >> k & 1) &&
+          !sampleTests(lanes, lane, k, fragDepth ? fragDepth[lane] : lanes.sampleZ[k][lane], stencilRef))
         lanes.sampleBits[lane] &= ~(1u << k);
   }
 }
@@ -728,7 +734,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
       for (uint32_t lane = 0; lane < W; ++lane)
         if (alive >> lane & 1) fb.fragDepth[lane] = rules::clampFragmentDepth(fb.fragDepth[lane], range);
     }
-    runTests(lanes, alive, s_->fragment.writesFragDepth ? fb.fragDepth : nullptr);
+    runTests(lanes, alive, s_->fragment.writesFragDepth ? fb.fragDepth : nullptr,
+             s_->fragment.writesStencilRef ? fb.fragStencilRef : nullptr);
     alive = lanesWithSamples(lanes, alive);
   }
   if (s_->occlusionSamples)  // "Sample Counting": samples that passed every test

@@ -465,8 +465,8 @@ class FragmentStage {
   // The same with the lanes that have samples already known (`covered`).
   bool earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_t covered);
   void shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes);
-  bool sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z);
-  void runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
+  bool sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z, const int32_t* stencilRef = nullptr);
+  void runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth, const int32_t* stencilRef = nullptr);
   uint32_t lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const;
   // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA) for the `alive` lanes
   // (binned path; the reference goes through the texel codec).

@@ -226,7 +226,8 @@ namespace {
 // GraphicsFacts flags, one bit each in the serialized form.
 constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWritesSampleMask = 1u << 2,
                    kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
-                   kEarlyFragmentTests = 1u << 6, kPostDepthCoverage = 1u << 7, kAllFactBits = (1u << 8) - 1;
+                   kEarlyFragmentTests = 1u << 6, kPostDepthCoverage = 1u << 7,
+                   kWritesStencilRef = 1u << 8, kAllFactBits = (1u << 9) - 1;
 
 bool isGraphics(ObjectKind kind) {
   return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry ||
@@ -265,7 +266,8 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
     u32((f.writesPointSize ? kWritesPointSize : 0u) | (f.writesFragDepth ? kWritesFragDepth : 0u) |
         (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
-        (f.earlyFragmentTests ? kEarlyFragmentTests : 0u) | (f.postDepthCoverage ? kPostDepthCoverage : 0u));
+        (f.earlyFragmentTests ? kEarlyFragmentTests : 0u) | (f.postDepthCoverage ? kPostDepthCoverage : 0u) |
+        (f.writesStencilRef ? kWritesStencilRef : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
     if (o.kind == ObjectKind::Vertex) u32(f.fetchedLocations);
@@ -365,6 +367,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     f.hasSideEffects = bits & kHasSideEffects;
     f.earlyFragmentTests = bits & kEarlyFragmentTests;
     f.postDepthCoverage = bits & kPostDepthCoverage;
+    f.writesStencilRef = bits & kWritesStencilRef;
     if (o.kind == ObjectKind::Vertex && !u32(&f.fetchedLocations)) return false;
     if (o.kind == ObjectKind::Geometry) {
       // The draw loop sizes its buffers with these: refuse what a compile never produces.

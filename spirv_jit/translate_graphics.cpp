@@ -516,6 +516,7 @@ void Translator::collectInterface() {
         break;
       case int32_t(spv::BuiltIn::FragDepth): facts_->writesFragDepth = true; break;
       case int32_t(spv::BuiltIn::SampleMask): facts_->writesSampleMask = true; break;
+      case int32_t(spv::BuiltIn::FragStencilRefEXT): facts_->writesStencilRef = true; break;
       default: break;
     }
   }
@@ -758,6 +759,10 @@ void Translator::emitGraphicsEpilogue() {
         if (l.builtInElement == 0)
           B.CreateAlignedStore(words, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, sampleMask)),
                                llvm::Align(4));
+        break;
+      case int32_t(spv::BuiltIn::FragStencilRefEXT):
+        B.CreateAlignedStore(words, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, fragStencilRef)),
+                             llvm::Align(4));
         break;
       default:
         break;  // other built-in outputs (Layer, ViewportIndex, ...) are not consumed

@@ -289,6 +289,7 @@ struct FragmentBatch {
   const uint32_t* inputs;
   uint32_t* outputs;        // out: outputs by location (colour attachments), SoA as above
   float fragDepth[kMaxSimdWidth];      // out: FragDepth, when the shader writes it
+  int32_t fragStencilRef[kMaxSimdWidth];  // out: FragStencilRefEXT, when the shader writes it
   uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it
   uint32_t sampleMaskIn[kMaxSimdWidth];  // SampleMaskIn[0]: the fragment's covered samples
   // Multisampling ("Sample Shading"): the batch's rasterizationSamples (1 or 4, the standard

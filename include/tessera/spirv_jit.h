@@ -153,6 +153,9 @@ struct GraphicsFacts {
   // PostDepthCoverage execution mode (SPV_KHR_post_depth_coverage): SampleMaskIn is the
   // coverage left after the early fragment tests.
   bool postDepthCoverage = false;
+  // FragStencilRefEXT output (SPV_EXT_shader_stencil_export): the stencil test's reference
+  // per fragment.
+  bool writesStencilRef = false;
   // Bit c: the kernel reads FragmentBatch::fragCoord[c] (FragCoord, interpolateAt*, implicit
   // image coordinates); the draw loop may leave the others unset.
   uint8_t fragCoordReads = 0;

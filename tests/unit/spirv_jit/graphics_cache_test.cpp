@@ -94,6 +94,7 @@ void expectSameFacts(const GraphicsFacts& a, const GraphicsFacts& b) {
   EXPECT_EQ(a.hasSideEffects, b.hasSideEffects);
   EXPECT_EQ(a.earlyFragmentTests, b.earlyFragmentTests);
   EXPECT_EQ(a.postDepthCoverage, b.postDepthCoverage);
+  EXPECT_EQ(a.writesStencilRef, b.writesStencilRef);
   EXPECT_EQ(a.fragCoordReads, b.fragCoordReads);
   EXPECT_EQ(a.directColorLocations, b.directColorLocations);
 }
@@ -268,12 +269,13 @@ GraphicsCompileRequest uniqueFragmentRequest(const std::vector<uint32_t>& words,
 
 // Another process (this binary again, running only the child test below) finds the stage on
 // disk: with cacheOnly it would fail if it had to compile.
-// The execution modes the draw loop obeys come back from the application's cache: a stage
-// with EarlyFragmentTests and PostDepthCoverage (VK_EXT_post_depth_coverage) linked from its
-// blob has both, and a stage without them has neither.
+// What the draw loop obeys comes back from the application's cache: EarlyFragmentTests and
+// PostDepthCoverage (VK_EXT_post_depth_coverage) and a FragStencilRefEXT output
+// (VK_EXT_shader_stencil_export) are facts of the stage linked from its blob, and a stage
+// without them has none.
 TEST(GraphicsCache, FragmentExecutionModesTravelWithTheStage) {
-  for (const char* name : {"post_depth_coverage_frag", "stage_quad_frag"}) {
-    const bool modes = std::string(name) == "post_depth_coverage_frag";
+  for (const char* name : {"post_depth_coverage_frag", "stencil_export_frag", "stage_quad_frag"}) {
+    const bool modes = std::string(name) == "post_depth_coverage_frag", stencil = std::string(name) == "stencil_export_frag";
     std::vector<uint32_t> words = loadShader(name);
     GraphicsCompileRequest req;
     req.stage = GraphicsStage::Fragment;
@@ -285,12 +287,12 @@ TEST(GraphicsCache, FragmentExecutionModesTravelWithTheStage) {
     ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
     EXPECT_EQ(r.program->facts.earlyFragmentTests, modes) << name;
     EXPECT_EQ(r.program->facts.postDepthCoverage, modes) << name;
+    EXPECT_EQ(r.program->facts.writesStencilRef, stencil) << name;
     ASSERT_EQ(app.entries.size(), 1u);
     const std::vector<uint8_t>& blob = app.entries.begin()->second;
     CachedObject object;
     ASSERT_TRUE(deserializeObject(blob.data(), blob.size(), &object));
-    EXPECT_EQ(object.facts.earlyFragmentTests, modes) << name;
-    EXPECT_EQ(object.facts.postDepthCoverage, modes) << name;
+    expectSameFacts(object.facts, r.program->facts);
   }
 }
 
