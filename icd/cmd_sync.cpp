@@ -18,6 +18,15 @@ struct SetEventCmd {
   void execute(ExecContext&) const { event->signal(state); }
 };
 
+// A pipeline barrier. Commands run in order on the queue's thread, so a barrier has nothing to
+// wait for, except inside a render pass instance: the draws before it sit in the binned scene,
+// not yet rasterized, and a draw after a self-dependency barrier may read what they write
+// (input attachments, VK_EXT_attachment_feedback_loop_layout's sampled attachments). Like
+// every record that is not a draw, it flushes the scene before it runs (command_buffer.cpp).
+struct BarrierCmd {
+  void execute(ExecContext&) const {}
+};
+
 struct WaitEventsCmd {
   Event* const* events;
   uint32_t count;
@@ -143,11 +152,16 @@ using namespace tessera;
 
 extern "C" {
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier(VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
-                                                       VkDependencyFlags, uint32_t, const VkMemoryBarrier*, uint32_t,
-                                                       const VkBufferMemoryBarrier*, uint32_t, const VkImageMemoryBarrier*) {}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags,
+                                                       VkPipelineStageFlags, VkDependencyFlags, uint32_t,
+                                                       const VkMemoryBarrier*, uint32_t, const VkBufferMemoryBarrier*,
+                                                       uint32_t, const VkImageMemoryBarrier*) {
+  fromHandle<CommandBuffer>(commandBuffer)->record<BarrierCmd>();
+}
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier2(VkCommandBuffer, const VkDependencyInfo*) {}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdPipelineBarrier2(VkCommandBuffer commandBuffer, const VkDependencyInfo*) {
+  fromHandle<CommandBuffer>(commandBuffer)->record<BarrierCmd>();
+}
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event, VkPipelineStageFlags) {
   if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<SetEventCmd>()) *c = {fromHandle<Event>(event), true};

@@ -164,7 +164,8 @@ bool usageSupported(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
   };
   for (const Need& n : needs)
     if ((usage & n.usage) && !(features & n.feature)) return false;
-  const VkImageUsageFlags attachmentOnly = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+  const VkImageUsageFlags attachmentOnly = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
+                                           VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT;
   if ((usage & attachmentOnly) &&
       !(features & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)))
     return false;

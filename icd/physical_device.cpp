@@ -440,6 +440,11 @@ FeatureSet supportedFeatures() {
   // VK_EXT_multi_draw: vkCmdDrawMulti(Indexed)EXT record one MultiDrawCmd (cmd_draw.cpp), at
   // most kMaxMultiDrawCount draws (physical_device_queries.cpp); tests/api/draw_parameters_test.cpp.
   f.multiDraw = true;
+  // VK_EXT_attachment_feedback_loop_layout: image layouts are not acted on, and a barrier inside
+  // a render pass instance rasterizes the draws before it (icd/cmd_sync.cpp BarrierCmd), so a
+  // draw after a feedback-loop dependency samples what the earlier draws wrote.
+  // tests/api/feedback_loop_test.cpp (against the spec's rule and lavapipe).
+  f.attachmentFeedbackLoopLayout = true;
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;
