@@ -278,6 +278,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.earlyFragmentTests = f.earlyFragmentTests;
     s.fragment.postDepthCoverage = f.postDepthCoverage;
     s.fragment.writesStencilRef = f.writesStencilRef;
+    s.fragment.readsInputAttachments = f.readsInputAttachments;
     s.fragment.fragCoordReads = f.fragCoordReads;
     s.fragment.directColorLocations = f.directColorLocations;
     std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);

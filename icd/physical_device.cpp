@@ -445,6 +445,14 @@ FeatureSet supportedFeatures() {
   // draw after a feedback-loop dependency samples what the earlier draws wrote.
   // tests/api/feedback_loop_test.cpp (against the spec's rule and lavapipe).
   f.attachmentFeedbackLoopLayout = true;
+  // VK_EXT/ARM_rasterization_order_attachment_access, colour only: the binned path runs each
+  // tile's primitives in API order, a primitive's fragments shaded and written block by block
+  // before the next, so a subpassLoad sees every earlier fragment of its pixel; the reference
+  // path is primitive by primitive. Work under a later full-tile overwrite is kept when a
+  // reader lies between (raster/draw_binned.cpp drawTile). Depth and stencil are not offered:
+  // early tests write a fragment's depth before its own shader reads the attachment.
+  // tests/api/feedback_loop_test.cpp.
+  f.rasterizationOrderColorAttachmentAccess = true;
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;

@@ -261,6 +261,10 @@ bool sameTargets(const DrawState& a, const DrawState& b) {
 bool droppable(const DrawState& s) {
   // (nor its fragment shader counted by a pipeline statistics query).
   if (s.fragment.hasSideEffects || s.occlusionSamples || s.statistics) return false;
+  // A draw reading input attachments may read what the earlier draws of its tile wrote
+  // (VK_EXT_rasterization_order_attachment_access), so it never counts as overwriting them
+  // (overwritesColour); drawTile keeps the work before it too.
+  if (s.fragment.readsInputAttachments) return false;
   if (s.depth.base && s.depthTest && s.depthWrite) return false;
   if (s.stencil.base && s.stencilTest) return false;
   return true;
@@ -694,6 +698,11 @@ void Scene::runTiles() {
         }
       }
     }
+    // Work before a draw that reads input attachments is seen by it, covered later or not
+    // ("Rasterization Order" with VK_EXT_rasterization_order_attachment_access).
+    size_t keptBelow = 0;  // windows below this index are kept
+    for (size_t wi = 0; covered && wi < coverWindow; ++wi)
+      if (m.windows[wi].state && m.windows[wi].state->fragment.readsInputAttachments) keptBelow = wi + 1;
     thread_local std::unique_ptr<FragmentStage> stage;
     for (const Window& w : m.windows)
       if (w.state && w.touches(tile, rect)) {
@@ -703,7 +712,7 @@ void Scene::runTiles() {
     for (size_t wi = 0; wi < m.windows.size(); ++wi) {
       const Window& w = m.windows[wi];
       // Earlier droppable work under the covering primitive cannot be seen.
-      if (covered && wi < coverWindow && w.droppable) continue;
+      if (covered && wi < coverWindow && wi >= keptBelow && w.droppable) continue;
       if (!w.touches(tile, rect)) continue;
       if (!w.state) {  // clears: this tile's part, now, while the tile goes into cache
         for (const ClearRegion& c : w.clears) fillClearRegion(c, rules::intersect(c.rect, rect));

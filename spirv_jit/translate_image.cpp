@@ -375,6 +375,7 @@ bool Images::run() {
           // layer of the view (ViewIndex; "Multiview" reads layer ViewIndex of the input
           // attachment's view).
           t.noteFragCoordReads(0x3);
+          t.noteInputAttachmentRead();
           for (uint32_t c = 0; c < 2; ++c) {
             llvm::Value* at = B.CreateConstGEP1_32(
                 B.getInt8Ty(), t.workgroupState(),

@@ -205,6 +205,9 @@ class Translator {
   void noteFragCoordReads(uint8_t bits) {
     if (facts_) facts_->fragCoordReads |= bits;
   }
+  void noteInputAttachmentRead() {
+    if (facts_) facts_->readsInputAttachments = true;
+  }
   llvm::Value* batchIndex() const { return batch_; }
   llvm::Value* resources() const { return resources_; }
   // The word whose non-zero value cancels the device's work (BoundResources::cancel).

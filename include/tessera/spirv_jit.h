@@ -156,6 +156,9 @@ struct GraphicsFacts {
   // FragStencilRefEXT output (SPV_EXT_shader_stencil_export): the stencil test's reference
   // per fragment.
   bool writesStencilRef = false;
+  // subpassLoad: the shader reads input attachments (perhaps the attachments it renders to,
+  // in rasterization order: VK_EXT_rasterization_order_attachment_access).
+  bool readsInputAttachments = false;
   // Bit c: the kernel reads FragmentBatch::fragCoord[c] (FragCoord, interpolateAt*, implicit
   // image coordinates); the draw loop may leave the others unset.
   uint8_t fragCoordReads = 0;

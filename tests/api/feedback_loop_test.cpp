@@ -11,6 +11,12 @@
 // there, so it is (191, 127, 64, 0) inside the triangle and (229, 204, 178, 0) outside, and the
 // triangle's pixels are lavapipe's. A draw 2 that read the attachment before draw 1 was
 // rasterized would leave the inverted clear everywhere.
+//
+// And without any barrier, in rasterization order (VK_EXT_rasterization_order_attachment_access,
+// rasterizationOrderColorAttachmentAccess): a subpass and pipeline flagged for it draw 12
+// full-screen triangles (8 instances of one draw, then 4 draws) that each read the attachment
+// with subpassLoad and write it one step brighter; every fragment must see the one before it
+// ("Rasterization Order"), so every pixel ends at the clear plus 12 in R, G and B.
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -29,13 +35,21 @@ constexpr uint32_t kSize = 32;
 constexpr uint32_t kInsideTriangle = 0x00407FBFu, kOutside = 0x00B2CCE5u;  // RGBA8 read as little-endian words
 
 // Attachment 0 after the two draws; empty on failure.
-std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
+enum class Read { InputAfterBarrier, SampledFeedbackLoop, InRasterizationOrder };
+
+std::vector<uint32_t> render(VkPhysicalDevice pd, Read read) {
+  const bool sampled = read == Read::SampledFeedbackLoop, ordered = read == Read::InRasterizationOrder;
   VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT loop{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT};
   loop.attachmentFeedbackLoopLayout = VK_TRUE;
+  VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT order{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT};
+  order.rasterizationOrderColorAttachmentAccess = VK_TRUE;
   std::vector<const char*> extensions;
   if (sampled) extensions.push_back(VK_EXT_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_EXTENSION_NAME);
-  TestDevice device(pd, nullptr, sampled ? &loop : nullptr, extensions);
+  if (ordered) extensions.push_back(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
+  TestDevice device(pd, nullptr, sampled ? static_cast<const void*>(&loop) : ordered ? static_cast<const void*>(&order) : nullptr,
+                    extensions);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
@@ -75,6 +89,7 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
   VkAttachmentReference color{0, layout}, input{0, layout};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  if (ordered) subpass.flags = VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_COLOR_ACCESS_BIT_EXT;
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &color;
   if (!sampled) subpass.inputAttachmentCount = 1, subpass.pInputAttachments = &input;
@@ -88,7 +103,7 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
   rpci.pAttachments = &attachment;
   rpci.subpassCount = 1;
   rpci.pSubpasses = &subpass;
-  rpci.dependencyCount = 1;
+  rpci.dependencyCount = ordered ? 0 : 1;
   rpci.pDependencies = &self;
   VkRenderPass renderPass;
   EXPECT_EQ(vkCreateRenderPass(dev, &rpci, nullptr, &renderPass), VK_SUCCESS);
@@ -131,7 +146,8 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
   const VkShaderModule modules[4] = {device.createShaderModule(loadCorpusShader("draw_basic_vert")),
                                      device.createShaderModule(loadCorpusShader("draw_basic_frag")),
                                      device.createShaderModule(loadCorpusShader("fullscreen_vert")),
-                                     device.createShaderModule(loadCorpusShader(sampled ? "sample_invert_frag" : "input_invert_frag"))};
+                                     device.createShaderModule(loadCorpusShader(
+                                         sampled ? "sample_invert_frag" : ordered ? "input_increment_frag" : "input_invert_frag"))};
   // Draw 1: one triangle of one colour (position vec3, colour vec4).
   const float c[4] = {64 / 255.0f, 128 / 255.0f, 191 / 255.0f, 1};
   const float vertices[3][7] = {{-0.83f, -0.91f, 0.5f, c[0], c[1], c[2], c[3]},
@@ -166,6 +182,7 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
     VkPipelineColorBlendAttachmentState blend{};
     blend.colorWriteMask = 0xF;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    if (ordered) cb.flags = VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT;
     cb.attachmentCount = 1;
     cb.pAttachments = &blend;
     VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
@@ -199,6 +216,12 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
                              1, &clear};
   vkCmdBeginRenderPass(cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
   VkDeviceSize zero = 0;
+  if (ordered) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[1]);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layouts[1], 0, 1, &set, 0, nullptr);
+    vkCmdDraw(cmd, 3, 8, 0, 0);
+    for (int d = 0; d < 4; ++d) vkCmdDraw(cmd, 3, 1, 0, 0);
+  } else {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[0]);
   vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &zero);
   vkCmdDraw(cmd, 3, 1, 0, 0);
@@ -215,6 +238,7 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[1]);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layouts[1], 0, 1, &set, 0, nullptr);
   vkCmdDraw(cmd, 3, 1, 0, 0);
+  }
   vkCmdEndRenderPass(cmd);
   VkBufferImageCopy copy{};
   copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -243,31 +267,38 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool sampled) {
   return out;
 }
 
-void check(bool sampled) {
+void check(Read read) {
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
   DualDriverInstance drivers;
   ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
-  const std::vector<uint32_t> ours = render(drivers.tessera, sampled);
+  const std::vector<uint32_t> ours = render(drivers.tessera, read);
   ASSERT_EQ(ours.size(), size_t(kSize * kSize));
+  if (read == Read::InRasterizationOrder) {
+    for (uint32_t i = 0; i < ours.size(); ++i)
+      ASSERT_EQ(ours[i], 0xFF593F26u) << std::hex << "pixel (" << std::dec << i % kSize << ", " << i / kSize
+                                      << "): not the clear plus 12 steps";
+  }
   uint32_t inside = 0;
-  for (uint32_t i = 0; i < ours.size(); ++i) {
+  for (uint32_t i = 0; i < ours.size() && read != Read::InRasterizationOrder; ++i) {
     ASSERT_TRUE(ours[i] == kInsideTriangle || ours[i] == kOutside)
         << "pixel (" << i % kSize << ", " << i / kSize << "): " << std::hex << ours[i] << ", neither inverse";
     inside += ours[i] == kInsideTriangle;
   }
-  EXPECT_GT(inside, 200u) << "the second draw must see the triangle the first drew";
+  if (read != Read::InRasterizationOrder) EXPECT_GT(inside, 200u) << "the second draw must see the triangle the first drew";
   if (drivers.lavapipe) {
-    const std::vector<uint32_t> reference = render(drivers.lavapipe, sampled);
+    const std::vector<uint32_t> reference = render(drivers.lavapipe, read);
     ASSERT_EQ(reference.size(), ours.size());
     for (uint32_t i = 0; i < ours.size(); ++i)
       ASSERT_EQ(ours[i], reference[i]) << std::hex << "pixel (" << std::dec << i % kSize << ", " << i / kSize << "): Tessera vs lavapipe";
   }
 }
 
-TEST(SelfDependency, ASecondDrawReadsTheFirstAsAnInputAttachment) { check(false); }
+TEST(SelfDependency, ASecondDrawReadsTheFirstAsAnInputAttachment) { check(Read::InputAfterBarrier); }
 
-TEST(SelfDependency, ASecondDrawSamplesTheFirstInAFeedbackLoopLayout) { check(true); }
+TEST(SelfDependency, ASecondDrawSamplesTheFirstInAFeedbackLoopLayout) { check(Read::SampledFeedbackLoop); }
+
+TEST(SelfDependency, FragmentsReadTheirPredecessorsInRasterizationOrder) { check(Read::InRasterizationOrder); }
 
 }  // namespace
 }  // namespace tessera_test
