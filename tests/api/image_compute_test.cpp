@@ -11,7 +11,16 @@
 namespace tessera_test {
 namespace {
 
-class ImageCompute : public ComputeTest {};
+struct R32FloatRun {
+  float image[4] = {}, texels[4] = {};
+  std::vector<float> storage;
+};
+
+class ImageCompute : public ComputeTest {
+ protected:
+  R32FloatRun runR32Float(const char* shader, uint32_t groups, float imageClear, const float (&texels)[4],
+                          const std::vector<float>& storage);
+};
 
 TEST_F(ImageCompute, StorageImagesAtomicsAndTexelBuffers) {
   const uint32_t W = 16, H = 16, N = W * H;
@@ -176,263 +185,164 @@ TEST_F(ImageCompute, StorageImagesAtomicsAndTexelBuffers) {
   destroy(readback);
 }
 
+// One dispatch of `groups` x 64 invocations of `shader` over the bindings the float image
+// atomics tests share: 0, an R32_SFLOAT 4x1 storage image cleared to `imageClear`; 1, an
+// R32_SFLOAT storage texel buffer of 4 texels holding `texels`; 2, a storage buffer holding
+// `storage`. Returns the three after the dispatch.
+R32FloatRun ImageCompute::runR32Float(const char* shader, uint32_t groups, float imageClear, const float (&texels)[4],
+                                      const std::vector<float>& storage) {
+  R32FloatRun run;
+  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ci.imageType = VK_IMAGE_TYPE_2D;
+  ci.format = VK_FORMAT_R32_SFLOAT;
+  ci.extent = {4, 1, 1};
+  ci.mipLevels = 1;
+  ci.arrayLayers = 1;
+  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  ImageAndMemory image = createImage(ci);
+  VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vi.image = image.image;
+  vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vi.format = VK_FORMAT_R32_SFLOAT;
+  vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView imageView;
+  EXPECT_EQ(vkCreateImageView(device, &vi, nullptr, &imageView), VK_SUCCESS);
+  BufferAndMemory texelBuffer = createBuffer(16, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+  std::memcpy(texelBuffer.mapped, texels, 16);
+  VkBufferViewCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  bi.buffer = texelBuffer.buffer;
+  bi.format = VK_FORMAT_R32_SFLOAT;
+  bi.range = VK_WHOLE_SIZE;
+  VkBufferView texelView;
+  EXPECT_EQ(vkCreateBufferView(device, &bi, nullptr, &texelView), VK_SUCCESS);
+  BufferAndMemory storageBuffer = createBuffer(storage.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  std::memcpy(storageBuffer.mapped, storage.data(), storage.size() * 4);
+  BufferAndMemory readback = createBuffer(16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+
+  const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+  VkDescriptorSetLayoutBinding bindings[3] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, nullptr},
+                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, cs, nullptr},
+                                              {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr}};
+  VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  dl.bindingCount = 3;
+  dl.pBindings = bindings;
+  VkDescriptorSetLayout setLayout;
+  EXPECT_EQ(vkCreateDescriptorSetLayout(device, &dl, nullptr, &setLayout), VK_SUCCESS);
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 1;
+  pl.pSetLayouts = &setLayout;
+  VkPipelineLayout layout;
+  EXPECT_EQ(vkCreatePipelineLayout(device, &pl, nullptr, &layout), VK_SUCCESS);
+  std::vector<uint32_t> spirv = loadCorpusShader(shader);
+  VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  sm.codeSize = spirv.size() * 4;
+  sm.pCode = spirv.data();
+  VkShaderModule module;
+  EXPECT_EQ(vkCreateShaderModule(device, &sm, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
+  pci.layout = layout;
+  VkPipeline pipeline;
+  EXPECT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline), VK_SUCCESS);
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dp.maxSets = 1;
+  dp.poolSizeCount = 3;
+  dp.pPoolSizes = sizes;
+  VkDescriptorPool dpool;
+  EXPECT_EQ(vkCreateDescriptorPool(device, &dp, nullptr, &dpool), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, dpool, 1, &setLayout};
+  VkDescriptorSet set;
+  EXPECT_EQ(vkAllocateDescriptorSets(device, &ai, &set), VK_SUCCESS);
+  VkDescriptorImageInfo img{VK_NULL_HANDLE, imageView, VK_IMAGE_LAYOUT_GENERAL};
+  VkDescriptorBufferInfo buf{storageBuffer.buffer, 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet writes[3] = {};
+  for (uint32_t i = 0; i < 3; ++i)
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, i, 0, 1, bindings[i].descriptorType};
+  writes[0].pImageInfo = &img;
+  writes[1].pTexelBufferView = &texelView;
+  writes[2].pBufferInfo = &buf;
+  vkUpdateDescriptorSets(device, 3, writes, 0, nullptr);
+
+  submitAndWait([&](VkCommandBuffer cb) {
+    toGeneralLayout(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT);
+    VkClearColorValue clear{};
+    clear.float32[0] = imageClear;
+    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cb, image.image, VK_IMAGE_LAYOUT_GENERAL, &clear, 1, &range);
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cb, groups, 1, 1);
+    VkMemoryBarrier back{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                         0, 1, &back, 0, nullptr, 0, nullptr);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {4, 1, 1};
+    vkCmdCopyImageToBuffer(cb, image.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &copy);
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+  });
+
+  std::memcpy(run.image, readback.mapped, 16);
+  std::memcpy(run.texels, texelBuffer.mapped, 16);
+  run.storage.resize(storage.size());
+  std::memcpy(run.storage.data(), storageBuffer.mapped, storage.size() * 4);
+
+  vkDestroyPipeline(device, pipeline, nullptr);
+  vkDestroyShaderModule(device, module, nullptr);
+  vkDestroyPipelineLayout(device, layout, nullptr);
+  vkDestroyDescriptorPool(device, dpool, nullptr);
+  vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+  vkDestroyBufferView(device, texelView, nullptr);
+  vkDestroyImageView(device, imageView, nullptr);
+  destroy(image);
+  destroy(texelBuffer);
+  destroy(storageBuffer);
+  destroy(readback);
+  return run;
+}
+
 // VK_EXT_shader_atomic_float on images: imageAtomicAdd on an R32_SFLOAT image (sums of 0.5 are
 // exact, so a lost update shows) and imageAtomicExchange on an R32_SFLOAT texel buffer (the
 // values returned plus the final one must be every written value exactly once).
 TEST_F(ImageCompute, FloatAtomicsOnR32SfloatImagesAndTexelBuffers) {
   const uint32_t groups = 4, n = groups * 64;
-  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ci.imageType = VK_IMAGE_TYPE_2D;
-  ci.format = VK_FORMAT_R32_SFLOAT;
-  ci.extent = {4, 1, 1};
-  ci.mipLevels = 1;
-  ci.arrayLayers = 1;
-  ci.samples = VK_SAMPLE_COUNT_1_BIT;
-  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  ImageAndMemory sums = createImage(ci);
-  VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  vi.image = sums.image;
-  vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vi.format = VK_FORMAT_R32_SFLOAT;
-  vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView sumsView;
-  ASSERT_EQ(vkCreateImageView(device, &vi, nullptr, &sumsView), VK_SUCCESS);
-  BufferAndMemory swap = createBuffer(16, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
-  std::memset(swap.mapped, 0, 16);
-  VkBufferViewCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
-  bi.buffer = swap.buffer;
-  bi.format = VK_FORMAT_R32_SFLOAT;
-  bi.range = VK_WHOLE_SIZE;
-  VkBufferView swapView;
-  ASSERT_EQ(vkCreateBufferView(device, &bi, nullptr, &swapView), VK_SUCCESS);
-  BufferAndMemory prev = createBuffer(n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  BufferAndMemory readback = createBuffer(16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-
-  const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutBinding bindings[3] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, nullptr},
-                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, cs, nullptr},
-                                              {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr}};
-  VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  dl.bindingCount = 3;
-  dl.pBindings = bindings;
-  VkDescriptorSetLayout setLayout;
-  ASSERT_EQ(vkCreateDescriptorSetLayout(device, &dl, nullptr, &setLayout), VK_SUCCESS);
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &setLayout;
-  VkPipelineLayout layout;
-  ASSERT_EQ(vkCreatePipelineLayout(device, &pl, nullptr, &layout), VK_SUCCESS);
-  std::vector<uint32_t> spirv = loadCorpusShader("image_float_atomics");
-  VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  sm.codeSize = spirv.size() * 4;
-  sm.pCode = spirv.data();
-  VkShaderModule module;
-  ASSERT_EQ(vkCreateShaderModule(device, &sm, nullptr, &module), VK_SUCCESS);
-  VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
-  pci.layout = layout;
-  VkPipeline pipeline;
-  ASSERT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline), VK_SUCCESS);
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dp.maxSets = 1;
-  dp.poolSizeCount = 3;
-  dp.pPoolSizes = sizes;
-  VkDescriptorPool dpool;
-  ASSERT_EQ(vkCreateDescriptorPool(device, &dp, nullptr, &dpool), VK_SUCCESS);
-  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, dpool, 1, &setLayout};
-  VkDescriptorSet set;
-  ASSERT_EQ(vkAllocateDescriptorSets(device, &ai, &set), VK_SUCCESS);
-  VkDescriptorImageInfo img{VK_NULL_HANDLE, sumsView, VK_IMAGE_LAYOUT_GENERAL};
-  VkDescriptorBufferInfo buf{prev.buffer, 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet writes[3] = {};
-  for (uint32_t i = 0; i < 3; ++i)
-    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, i, 0, 1, bindings[i].descriptorType};
-  writes[0].pImageInfo = &img;
-  writes[1].pTexelBufferView = &swapView;
-  writes[2].pBufferInfo = &buf;
-  vkUpdateDescriptorSets(device, 3, writes, 0, nullptr);
-
-  submitAndWait([&](VkCommandBuffer cb) {
-    toGeneralLayout(cb, sums.image, VK_IMAGE_ASPECT_COLOR_BIT);
-    VkClearColorValue zero{};
-    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdClearColorImage(cb, sums.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    vkCmdDispatch(cb, groups, 1, 1);
-    VkMemoryBarrier back{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &back, 0, nullptr, 0, nullptr);
-    VkBufferImageCopy copy{};
-    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    copy.imageExtent = {4, 1, 1};
-    vkCmdCopyImageToBuffer(cb, sums.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &copy);
-    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
-  });
-
-  float s[4];
-  std::memcpy(s, readback.mapped, 16);
-  for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(s[c], 0.5f * float(n / 4)) << "texel " << c;
-  std::vector<float> seen(n + 1);
-  std::memcpy(seen.data(), prev.mapped, n * 4);
-  std::memcpy(&seen[n], swap.mapped, 4);
+  const float zeros[4] = {};
+  const R32FloatRun run = runR32Float("image_float_atomics", groups, 0.0f, zeros, std::vector<float>(n, 0.0f));
+  for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(run.image[c], 0.5f * float(n / 4)) << "texel " << c;
+  std::vector<float> seen = run.storage;
+  ASSERT_EQ(seen.size(), size_t(n));
+  seen.push_back(run.texels[0]);
   std::sort(seen.begin(), seen.end());
   for (uint32_t k = 0; k <= n; ++k) ASSERT_EQ(seen[k], float(k)) << "an exchange was lost or duplicated";
-
-  vkDestroyPipeline(device, pipeline, nullptr);
-  vkDestroyShaderModule(device, module, nullptr);
-  vkDestroyPipelineLayout(device, layout, nullptr);
-  vkDestroyDescriptorPool(device, dpool, nullptr);
-  vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
-  vkDestroyBufferView(device, swapView, nullptr);
-  vkDestroyImageView(device, sumsView, nullptr);
-  destroy(sums);
-  destroy(swap);
-  destroy(prev);
-  destroy(readback);
 }
 
 // VK_EXT_shader_atomic_float2 (shaderImageFloat32AtomicMinMax): imageAtomicMin/Max on an
 // R32_SFLOAT image and an R32_SFLOAT storage texel buffer from 256 invocations; the results are
 // the extremes C++ computes of the values offered ("Atomic Operations"; spec values, so the
-// test also runs on lavapipe with TESSERA_TEST_OTHER_DRIVER=1).
+// test also runs on lavapipe: api_tests.lavapipe).
 TEST_F(ImageCompute, FloatMinMaxOnR32SfloatImagesAndTexelBuffers) {
   const uint32_t groups = 4, n = groups * 64;
-  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ci.imageType = VK_IMAGE_TYPE_2D;
-  ci.format = VK_FORMAT_R32_SFLOAT;
-  ci.extent = {4, 1, 1};
-  ci.mipLevels = 1;
-  ci.arrayLayers = 1;
-  ci.samples = VK_SAMPLE_COUNT_1_BIT;
-  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  ImageAndMemory sums = createImage(ci);
-  VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  vi.image = sums.image;
-  vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vi.format = VK_FORMAT_R32_SFLOAT;
-  vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView sumsView;
-  ASSERT_EQ(vkCreateImageView(device, &vi, nullptr, &sumsView), VK_SUCCESS);
-  BufferAndMemory swap = createBuffer(16, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
-  const float initialExtremes[2] = {-1e30f, 1e30f};  // max, min
-  std::memcpy(swap.mapped, initialExtremes, 8);
-  VkBufferViewCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
-  bi.buffer = swap.buffer;
-  bi.format = VK_FORMAT_R32_SFLOAT;
-  bi.range = VK_WHOLE_SIZE;
-  VkBufferView swapView;
-  ASSERT_EQ(vkCreateBufferView(device, &bi, nullptr, &swapView), VK_SUCCESS);
-  BufferAndMemory prev = createBuffer(n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);  // the values offered
   std::vector<float> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = float(int32_t((i * 2654435761u) >> 20) - 2048) * 0.25f;
-  std::memcpy(prev.mapped, values.data(), n * 4);
-  BufferAndMemory readback = createBuffer(16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-
-  const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutBinding bindings[3] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, nullptr},
-                                              {1, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, cs, nullptr},
-                                              {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, nullptr}};
-  VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  dl.bindingCount = 3;
-  dl.pBindings = bindings;
-  VkDescriptorSetLayout setLayout;
-  ASSERT_EQ(vkCreateDescriptorSetLayout(device, &dl, nullptr, &setLayout), VK_SUCCESS);
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &setLayout;
-  VkPipelineLayout layout;
-  ASSERT_EQ(vkCreatePipelineLayout(device, &pl, nullptr, &layout), VK_SUCCESS);
-  std::vector<uint32_t> spirv = loadCorpusShader("image_float_minmax");
-  VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  sm.codeSize = spirv.size() * 4;
-  sm.pCode = spirv.data();
-  VkShaderModule module;
-  ASSERT_EQ(vkCreateShaderModule(device, &sm, nullptr, &module), VK_SUCCESS);
-  VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main"};
-  pci.layout = layout;
-  VkPipeline pipeline;
-  ASSERT_EQ(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline), VK_SUCCESS);
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dp.maxSets = 1;
-  dp.poolSizeCount = 3;
-  dp.pPoolSizes = sizes;
-  VkDescriptorPool dpool;
-  ASSERT_EQ(vkCreateDescriptorPool(device, &dp, nullptr, &dpool), VK_SUCCESS);
-  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, dpool, 1, &setLayout};
-  VkDescriptorSet set;
-  ASSERT_EQ(vkAllocateDescriptorSets(device, &ai, &set), VK_SUCCESS);
-  VkDescriptorImageInfo img{VK_NULL_HANDLE, sumsView, VK_IMAGE_LAYOUT_GENERAL};
-  VkDescriptorBufferInfo buf{prev.buffer, 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet writes[3] = {};
-  for (uint32_t i = 0; i < 3; ++i)
-    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, i, 0, 1, bindings[i].descriptorType};
-  writes[0].pImageInfo = &img;
-  writes[1].pTexelBufferView = &swapView;
-  writes[2].pBufferInfo = &buf;
-  vkUpdateDescriptorSets(device, 3, writes, 0, nullptr);
-
-  submitAndWait([&](VkCommandBuffer cb) {
-    toGeneralLayout(cb, sums.image, VK_IMAGE_ASPECT_COLOR_BIT);
-    VkClearColorValue big{};
-    big.float32[0] = 1e30f;
-    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdClearColorImage(cb, sums.image, VK_IMAGE_LAYOUT_GENERAL, &big, 1, &range);
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    vkCmdDispatch(cb, groups, 1, 1);
-    VkMemoryBarrier back{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &back, 0, nullptr, 0, nullptr);
-    VkBufferImageCopy copy{};
-    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    copy.imageExtent = {4, 1, 1};
-    vkCmdCopyImageToBuffer(cb, sums.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &copy);
-    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
-  });
-
-  float s[4];
-  std::memcpy(s, readback.mapped, 16);
+  const float extremes[4] = {-1e30f, 1e30f, 0.0f, 0.0f};  // max, min
+  const R32FloatRun run = runR32Float("image_float_minmax", groups, 1e30f, extremes, values);
   for (uint32_t c = 0; c < 4; ++c) {
     float want = 1e30f;
     for (uint32_t i = c; i < n; i += 4) want = std::min(want, values[i]);
-    EXPECT_EQ(s[c], want) << "texel " << c;
+    EXPECT_EQ(run.image[c], want) << "texel " << c;
   }
-  float extremes[2];
-  std::memcpy(extremes, swap.mapped, 8);
-  EXPECT_EQ(extremes[0], *std::max_element(values.begin(), values.end()));
-  EXPECT_EQ(extremes[1], *std::min_element(values.begin(), values.end()));
-
-  vkDestroyPipeline(device, pipeline, nullptr);
-  vkDestroyShaderModule(device, module, nullptr);
-  vkDestroyPipelineLayout(device, layout, nullptr);
-  vkDestroyDescriptorPool(device, dpool, nullptr);
-  vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
-  vkDestroyBufferView(device, swapView, nullptr);
-  vkDestroyImageView(device, sumsView, nullptr);
-  destroy(sums);
-  destroy(swap);
-  destroy(prev);
-  destroy(readback);
+  EXPECT_EQ(run.texels[0], *std::max_element(values.begin(), values.end()));
+  EXPECT_EQ(run.texels[1], *std::min_element(values.begin(), values.end()));
 }
 
 }  // namespace
