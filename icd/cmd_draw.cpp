@@ -87,6 +87,19 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   // control kernel gets them as PatchVertices; a value outside 1..32 draws nothing).
   if (g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s->logicOp = r.logicOp;
   if (g.isDynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s->tessellation.patchControlPoints = r.patchControlPoints;
+  // VK_EXT_extended_dynamic_state3: each value where the pipeline states it (graphics_pipeline.cpp
+  // buildState), read by the draw paths per draw; none reaches compiled code.
+  if (g.isDynamic(VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT)) s->tessellation.lowerLeftOrigin = r.lowerLeftOrigin;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)) s->raster.depthClampEnable = r.depthClampEnable;
+  if (g.isDynamic(VK_DYNAMIC_STATE_POLYGON_MODE_EXT)) s->polygonMode = r.polygonMode;
+  if (g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) s->sampleMask = r.sampleMask;
+  if (g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)) s->alphaToOne = r.alphaToOne;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT))
+    s->raster.depthClip = r.depthClipEnable ? raster::RasterState::DepthClip::Enabled : raster::RasterState::DepthClip::Disabled;
+  if (g.isDynamic(VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)) s->provokingVertexLast = r.provokingVertexLast;
+  if (g.isDynamic(VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)) s->raster.lineMode = r.lineMode;
+  if (g.isDynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) s->raster.lineStippleEnable = r.lineStippleEnable;
+  if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)) s->raster.negativeOneToOne = r.negativeOneToOne;
   // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
   // for the static state).
   if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))

@@ -128,6 +128,12 @@ struct GraphicsRecordState {
   uint32_t colorWriteEnables = ~0u;  // bit i: vkCmdSetColorWriteEnableEXT's value for attachment i
   VkLogicOp logicOp = VK_LOGIC_OP_COPY;  // vkCmdSetLogicOpEXT (extendedDynamicState2LogicOp)
   uint32_t patchControlPoints = 0;       // vkCmdSetPatchControlPointsEXT (extendedDynamicState2PatchControlPoints)
+  // VK_EXT_extended_dynamic_state3 (icd/cmd_dynamic_state3.cpp).
+  bool lowerLeftOrigin = false, depthClampEnable = false, alphaToOne = false, depthClipEnable = true;
+  bool provokingVertexLast = false, lineStippleEnable = false, negativeOneToOne = false;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
+  uint32_t sampleMask = ~0u;
+  VkLineRasterizationModeEXT lineMode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
   struct VertexBuffer {
     const uint8_t* base = nullptr;
     uint64_t size = 0;

@@ -453,6 +453,22 @@ FeatureSet supportedFeatures() {
   // early tests write a fragment's depth before its own shader reads the attachment.
   // tests/api/feedback_loop_test.cpp.
   f.rasterizationOrderColorAttachmentAccess = true;
+  // VK_EXT_extended_dynamic_state3: nine states the draw paths read from DrawState per draw
+  // (icd/cmd_dynamic_state3.cpp, cmd_draw.cpp drawStateFor). Not offered: the tessellation
+  // domain origin (applied like the others, but no test draws it yet), those compiled into
+  // the fragment kernel's own attachment writes (blend enable, equation, write mask, logic op
+  // enable, alpha to coverage), rasterization samples, and what Tessera lacks (streams,
+  // conservative rasterization, sample locations, advanced blending, the NV states).
+  // tests/api/extended_dynamic_state3_test.cpp (against lavapipe).
+  f.extendedDynamicState3DepthClampEnable = true;
+  f.extendedDynamicState3PolygonMode = true;
+  f.extendedDynamicState3SampleMask = true;
+  f.extendedDynamicState3AlphaToOneEnable = true;
+  f.extendedDynamicState3DepthClipEnable = true;
+  f.extendedDynamicState3ProvokingVertexMode = true;
+  f.extendedDynamicState3LineRasterizationMode = true;
+  f.extendedDynamicState3LineStippleEnable = true;
+  f.extendedDynamicState3DepthClipNegativeOneToOne = true;
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;

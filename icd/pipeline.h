@@ -3,6 +3,7 @@
 // kernels and the fixed-function state it was created with (graphics_pipeline.cpp).
 #pragma once
 
+#include <iterator>
 #include <memory>
 #include <vulkan/vulkan_core.h>
 
@@ -30,7 +31,8 @@ struct GraphicsPipelineState {
   // A bit per dynamic state Tessera knows, or -1. The 1.0 states are 0..8; the 1.3 ones keep
   // the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
   // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed after;
-  // VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line stipple 50.
+  // VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line stipple 50;
+  // the VK_EXT_extended_dynamic_state3 states Tessera makes dynamic (kDynamicState3) 51..60.
   static constexpr int dynamicStateBit(VkDynamicState s) {
     const int64_t v = int64_t(s);
     if (v >= 0 && v < 32) return int(v);
@@ -38,8 +40,19 @@ struct GraphicsPipelineState {
     if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
     if (v == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT) return 49;
     if (v == VK_DYNAMIC_STATE_LINE_STIPPLE_EXT) return 50;
+    for (int i = 0; i < int(std::size(kDynamicState3)); ++i)
+      if (s == kDynamicState3[i]) return 51 + i;
     return -1;
   }
+  // VK_EXT_extended_dynamic_state3's states that draws read from DrawState (cmd_draw.cpp), in
+  // their bit order. Its other states have no feature, so no valid pipeline names them (one
+  // that does keeps its static value).
+  static constexpr VkDynamicState kDynamicState3[] = {
+      VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_POLYGON_MODE_EXT,               VK_DYNAMIC_STATE_SAMPLE_MASK_EXT,
+      VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT,      VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
+      VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT};
 };
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_STENCIL_OP) == 43);
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE) == 48);
