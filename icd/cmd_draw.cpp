@@ -35,6 +35,19 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (!s) return nullptr;
   new (s) raster::DrawState(g.base);
   s->resources = cb->snapshotResources(VK_PIPELINE_BIND_POINT_GRAPHICS);
+  // VK_EXT_vertex_input_dynamic_state ("Vertex Input Description"): the recorded bindings and
+  // attributes replace the pipeline's (which has none); the kernel fetches no attribute
+  // itself (graphics_pipeline.cpp), so the draw decodes them all.
+  if (g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+    for (uint32_t b = 0; b < raster::kMaxVertexBindings; ++b) {
+      s->bindings[b].stride = r.vertexInputBindings[b].stride;
+      s->bindings[b].inputRate = r.vertexInputBindings[b].inputRate;
+      s->bindings[b].divisor = r.vertexInputBindings[b].divisor;
+    }
+    s->attributeCount = std::min(r.vertexInputAttributeCount, raster::kMaxVertexAttributes);
+    std::copy(r.vertexInputAttributes, r.vertexInputAttributes + s->attributeCount, s->attributes);
+    s->vertexFetchedLocations = 0;
+  }
   for (uint32_t b = 0; b < raster::kMaxVertexBindings; ++b) {
     s->bindings[b].base = r.vertexBuffers[b].base;
     s->bindings[b].size = r.vertexBuffers[b].size;
@@ -541,6 +554,25 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEXT(VkCommandBuffer commandBuf
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetPatchControlPointsEXT(VkCommandBuffer commandBuffer, uint32_t patchControlPoints) {
   stateOf(commandBuffer).patchControlPoints = patchControlPoints;
+}
+
+// VK_EXT_vertex_input_dynamic_state: the whole vertex input state, replacing what an earlier
+// call set; drawStateFor applies it to draws of pipelines with VK_DYNAMIC_STATE_VERTEX_INPUT_EXT.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetVertexInputEXT(VkCommandBuffer commandBuffer, uint32_t vertexBindingDescriptionCount,
+                                                         const VkVertexInputBindingDescription2EXT* pVertexBindingDescriptions,
+                                                         uint32_t vertexAttributeDescriptionCount,
+                                                         const VkVertexInputAttributeDescription2EXT* pVertexAttributeDescriptions) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (auto& b : r.vertexInputBindings) b = {};
+  for (uint32_t i = 0; i < vertexBindingDescriptionCount; ++i) {
+    const VkVertexInputBindingDescription2EXT& d = pVertexBindingDescriptions[i];
+    if (d.binding < raster::kMaxVertexBindings) r.vertexInputBindings[d.binding] = {d.stride, d.divisor, d.inputRate};
+  }
+  r.vertexInputAttributeCount = 0;
+  for (uint32_t i = 0; i < vertexAttributeDescriptionCount && i < raster::kMaxVertexAttributes; ++i) {
+    const VkVertexInputAttributeDescription2EXT& a = pVertexAttributeDescriptions[i];
+    r.vertexInputAttributes[r.vertexInputAttributeCount++] = {a.location, a.binding, a.offset, a.format};
+  }
 }
 
 }  // extern "C"

@@ -134,6 +134,14 @@ struct GraphicsRecordState {
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   uint32_t sampleMask = ~0u;
   VkLineRasterizationModeEXT lineMode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  // vkCmdSetVertexInputEXT (VK_EXT_vertex_input_dynamic_state): bindings by number (stride,
+  // rate, divisor; the buffers come from the binds) and the attributes.
+  struct VertexInputBinding {
+    uint32_t stride = 0, divisor = 1;
+    VkVertexInputRate inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+  } vertexInputBindings[raster::kMaxVertexBindings];
+  raster::VertexAttribute vertexInputAttributes[raster::kMaxVertexAttributes];
+  uint32_t vertexInputAttributeCount = 0;
   struct VertexBuffer {
     const uint8_t* base = nullptr;
     uint64_t size = 0;

@@ -156,7 +156,12 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
-    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples, info.pVertexInputState,
+    // VK_EXT_vertex_input_dynamic_state: with the vertex input dynamic the kernel is compiled
+    // without attributes and fetches none itself; the draw decodes them all
+    // (raster/draw_vertices.cpp) from the state vkCmdSetVertexInputEXT recorded.
+    const bool dynamicVertexInput = g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
+    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
+                                dynamicVertexInput ? nullptr : info.pVertexInputState,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
     if (i < 5) outcome.stageHit[i] = hit;
@@ -287,7 +292,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     s.fragment.cullDistances = uint8_t(f.cullDistances);
   }
 
-  if (const auto* vi = info.pVertexInputState) {
+  if (const auto* vi = g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) ? nullptr : info.pVertexInputState) {
     for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; ++i) {
       const auto& b = vi->pVertexBindingDescriptions[i];
       if (b.binding >= raster::kMaxVertexBindings) continue;

@@ -461,6 +461,11 @@ FeatureSet supportedFeatures() {
   // conservative rasterization, sample locations, advanced blending, the NV states).
   // tests/api/extended_dynamic_state3_test.cpp (against lavapipe).
   f.extendedDynamicState3DepthClampEnable = true;
+  // VK_EXT_vertex_input_dynamic_state: a pipeline with the vertex input dynamic compiles a
+  // vertex kernel that fetches no attribute itself, and each draw decodes the attributes
+  // vkCmdSetVertexInputEXT recorded (raster/draw_vertices.cpp, the path for formats the kernel
+  // cannot decode). tests/api/vertex_input_dynamic_state_test.cpp (against lavapipe).
+  f.vertexInputDynamicState = true;
   f.extendedDynamicState3PolygonMode = true;
   f.extendedDynamicState3SampleMask = true;
   f.extendedDynamicState3AlphaToOneEnable = true;

@@ -32,7 +32,8 @@ struct GraphicsPipelineState {
   // the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
   // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed after;
   // VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line stipple 50;
-  // the VK_EXT_extended_dynamic_state3 states Tessera makes dynamic (kDynamicState3) 51..60.
+  // the VK_EXT_extended_dynamic_state3 states Tessera makes dynamic (kDynamicState3) 51..60;
+  // VK_EXT_vertex_input_dynamic_state's 61.
   static constexpr int dynamicStateBit(VkDynamicState s) {
     const int64_t v = int64_t(s);
     if (v >= 0 && v < 32) return int(v);
@@ -40,6 +41,7 @@ struct GraphicsPipelineState {
     if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
     if (v == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT) return 49;
     if (v == VK_DYNAMIC_STATE_LINE_STIPPLE_EXT) return 50;
+    if (v == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) return 61;
     for (int i = 0; i < int(std::size(kDynamicState3)); ++i)
       if (s == kDynamicState3[i]) return 51 + i;
     return -1;
