@@ -189,9 +189,11 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
 // The edge values are computed again here from the block's corner rather than read from
-// b.edge: the coverage functions have just stored them, and a wide load of a just-stored
-// vector waits for the store to retire (AMD's 512-bit stores do not forward to 512-bit loads;
-// the wait was a third of this function's time).
+// b.edge, which the coverage functions have just stored: in perf the loads of b.edge were a
+// third of this function's time (tex_nearest), and the values cost a few integer additions per
+// lane. (A microbenchmark on this AMD host found 512-bit store-to-load forwarding working, so
+// the wait is not simply a forwarding failure; narrower stores read back as one wider load,
+// which the default clone of wholeBlock made, do fail to forward.)
 TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, bool depth,
                                       bool perspective, bool linearWeights, bool sampleDepths, BlockPixels& b) {
   // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
