@@ -78,5 +78,58 @@ OpFunctionEnd
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
+// Finding 2 (spirv_jit-crash-1bc6655c): OpSpecConstantOp CompositeExtract with an index of 1280
+// into a 2-vector (and a VectorShuffle with out-of-range components), which spirv-val accepts,
+// read past the composite's leaves into freed memory (ASan: heap-use-after-free in
+// translateComposite). Now refused.
+TEST(FuzzRegression, SpecConstantCompositeExtractBeyondItsCompositeIsRefused) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability Int16
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ushort = OpTypeInt 16 0
+%v2 = OpTypeVector %ushort 2
+%arr = OpTypeRuntimeArray %uint
+%blk = OpTypeStruct %arr
+%pblk = OpTypePointer StorageBuffer %blk
+%pu = OpTypePointer StorageBuffer %uint
+%buf = OpVariable %pblk StorageBuffer
+%u0 = OpConstant %uint 0
+%s3 = OpSpecConstant %ushort 7
+%s4 = OpSpecConstant %ushort 9
+%s5 = OpSpecConstant %ushort 100
+%c18 = OpSpecConstantComposite %v2 %s3 %s4
+%c19 = OpSpecConstantComposite %v2 %s4 %s5
+%c20 = OpSpecConstantOp %v2 IAdd %c18 %c19
+%c21 = OpSpecConstantOp %v2 VectorShuffle %c20 %c18 1631846403 24948
+%c22 = OpSpecConstantOp %ushort CompositeExtract %c21 1280
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%w = OpUConvert %uint %c22
+%p = OpAccessChain %pu %buf %u0 %u0
+OpStore %p %w
+OpReturn
+OpFunctionEnd
+)";
+  tessera::jit::ComputeCompileRequest req;
+  const std::vector<uint32_t> words = assemble(text);
+  req.spirv = words;
+  req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
+  req.useCache = false;
+  auto r = tessera::jit::compileCompute(req);
+  EXPECT_NE(r.status, CompileStatus::Success);
+  EXPECT_FALSE(r.message.empty());
+}
+
 }  // namespace
 }  // namespace tessera_test
