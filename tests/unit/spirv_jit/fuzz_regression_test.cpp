@@ -131,5 +131,38 @@ OpFunctionEnd
   EXPECT_FALSE(r.message.empty());
 }
 
+// Finding 3 (spirv_jit-crash-493ae04f): readFeedbackLayout, which pipeline creation runs on the
+// module's words before they are validated, recursed without end on a vector type whose
+// component type is itself (ASan: stack-overflow in alignmentOf). It now gives up on the type.
+TEST(FuzzRegression, TransformFeedbackLayoutOfASelfReferencingTypeEnds) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability TransformFeedback
+OpMemoryModel Logical GLSL450
+OpEntryPoint Vertex %main "main" %out
+OpExecutionMode %main Xfb
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %out Location 0
+OpDecorate %out XfbBuffer 0
+OpDecorate %out XfbStride 16
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%self = OpTypeVector %self 3
+%inner = OpTypeStruct %self
+%blk = OpTypeStruct %inner
+%pblk = OpTypePointer Output %blk
+%out = OpVariable %pblk Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const std::vector<uint32_t> words = assemble(text);
+  ASSERT_FALSE(words.empty());
+  const tessera::FeedbackLayout layout = tessera::jit::readFeedbackLayout(words, "main", GraphicsStage::Vertex);
+  EXPECT_TRUE(layout.unsupportedOutputs);
+}
+
 }  // namespace
 }  // namespace tessera_test
