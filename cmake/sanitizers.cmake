@@ -52,6 +52,15 @@ function(tessera_sanitizer_lower_optimization)
         if(TESSERA_SANITIZE MATCHES "undefined")
           list(APPEND options -fno-sanitize=undefined)
         endif()
+      endif()
+      # The same files (and resolve.cpp) dispatch through target_clones: GCC's ifunc resolvers
+      # run while the dynamic linker relocates the executable, before TSan's runtime is up, and
+      # crash once instrumented. They stay uninstrumented for TSan (pure kernels on data their
+      # caller owns).
+      if(options AND TESSERA_SANITIZE MATCHES "thread")
+        list(APPEND options -fno-sanitize=thread)
+      endif()
+      if(options)
         set_source_files_properties(${src} DIRECTORY ${dir} PROPERTIES COMPILE_OPTIONS "${options}")
       endif()
     endforeach()
