@@ -203,7 +203,7 @@ void runCompute(const ComputeProgram& program, const abi::BoundResources* resour
     wg.dispatch = &dispatch;
     for (uint64_t i = begin; i < end; ++i) {
       // A cancelled device's work (its watchdog's deadline passed) takes no more workgroups.
-      if (resources && resources->cancel && *resources->cancel) break;
+      if (resources && abi::cancelRequested(resources->cancel)) break;
       uint64_t x = i % count[0], y = (i / count[0]) % count[1], z = i / (uint64_t(count[0]) * count[1]);
       wg.workgroupId[0] = uint32_t(x) + base[0];
       wg.workgroupId[1] = uint32_t(y) + base[1];
