@@ -43,7 +43,7 @@ struct ShadedVertices {
 
 // Whether the draw's device has cancelled its work (abi::BoundResources::cancel: the device is
 // lost): the draw loops then take no more work.
-inline bool cancelled(const DrawState& s) { return s.resources && s.resources->cancel && *s.resources->cancel; }
+inline bool cancelled(const DrawState& s) { return s.resources && abi::cancelRequested(s.resources->cancel); }
 
 // "Pipeline Statistics Queries": adds n to statistic `which` of the draw's active query.
 inline void countStatistic(const DrawState& s, PipelineStatistic which, uint64_t n) {

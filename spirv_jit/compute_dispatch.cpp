@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
 #endif
 
+#include "sanitizer_fiber.h"
 #include "tessera/spirv_jit.h"
 #include "tessera/thread_pool.h"
 
@@ -78,17 +80,31 @@ size_t stackSizeFor(const ComputeProgram& program) {
   return std::max(StackPool::kStackSize, need);
 }
 
-// A Boost.Context StackAllocator over a StackPool.
+// A Boost.Context StackAllocator over a StackPool; tells `sanitizer` where the stack is.
 struct PooledStack {
   StackPool* pool;
   size_t size;
-  ctx::stack_context allocate() { return pool->allocate(size); }
+  FiberSanitizer* sanitizer;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc = pool->allocate(size);
+    sanitizer->bottom = static_cast<char*>(sc.sp) - sc.size;
+    sanitizer->size = sc.size;
+    return sc;
+  }
   void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
 };
 
 struct BarrierScheduler {
   std::vector<ctx::fiber> toScheduler;  // per batch: how to get back to the scheduler loop
+  // Per batch, grown and never shrunk (a deque: its elements never move); empty structs
+  // outside sanitizer builds.
+  std::deque<FiberSanitizer> sanitizers;
   uint32_t current = 0;
+  void prepare(uint32_t batches) {
+    toScheduler.clear();
+    toScheduler.resize(batches);
+    while (sanitizers.size() < batches) sanitizers.emplace_back();
+  }
 };
 
 // Per worker thread: shared memory and fiber stacks, kept between workgroups and dispatches.
@@ -120,27 +136,35 @@ void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, Thread
       for (uint32_t b = 0; b < batches; ++b) program.entry(&wg, b);
     } else {
       for (uint32_t b = 0; b < batches; ++b) {
-        ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [&program, &wg, b](ctx::fiber&& back) {
-          program.entry(&wg, b);
-          return std::move(back);
-        });
+        FiberSanitizer sanitizer;
+        ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize, &sanitizer},
+                     [&program, &wg, b, &sanitizer](ctx::fiber&& back) {
+                       sanitizer.arrived();
+                       program.entry(&wg, b);
+                       sanitizer.leave(true);
+                       return std::move(back);
+                     });
+        sanitizer.enter();
         std::move(f).resume();
+        sanitizer.returned();
       }
     }
     return;
   }
   BarrierScheduler& s = ts.scheduler;
-  s.toScheduler.clear();
-  s.toScheduler.resize(batches);
+  s.prepare(batches);
   wg.scheduler = &s;
   std::vector<ctx::fiber> fibers;
   fibers.reserve(batches);
   for (uint32_t b = 0; b < batches; ++b) {
-    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [&program, &wg, &s, b](ctx::fiber&& back) {
-      s.toScheduler[b] = std::move(back);
-      program.entry(&wg, b);
-      return std::move(s.toScheduler[b]);
-    });
+    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize, &s.sanitizers[b]},
+                        [&program, &wg, &s, b](ctx::fiber&& back) {
+                          s.sanitizers[b].arrived();
+                          s.toScheduler[b] = std::move(back);
+                          program.entry(&wg, b);
+                          s.sanitizers[b].leave(true);
+                          return std::move(s.toScheduler[b]);
+                        });
   }
   // Round robin until every batch has returned. A batch that returns early while others wait
   // at a barrier (non-uniform barrier: undefined behaviour) just stops taking turns.
@@ -149,7 +173,9 @@ void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, Thread
     for (uint32_t b = 0; b < batches; ++b) {
       if (!fibers[b]) continue;
       s.current = b;
+      s.sanitizers[b].enter();
       fibers[b] = std::move(fibers[b]).resume();
+      s.sanitizers[b].returned();
       any |= bool(fibers[b]);
     }
   }
@@ -177,7 +203,7 @@ void runCompute(const ComputeProgram& program, const abi::BoundResources* resour
     wg.dispatch = &dispatch;
     for (uint64_t i = begin; i < end; ++i) {
       // A cancelled device's work (its watchdog's deadline passed) takes no more workgroups.
-      if (resources && resources->cancel && *resources->cancel) break;
+      if (resources && abi::cancelRequested(resources->cancel)) break;
       uint64_t x = i % count[0], y = (i / count[0]) % count[1], z = i / (uint64_t(count[0]) * count[1]);
       wg.workgroupId[0] = uint32_t(x) + base[0];
       wg.workgroupId[1] = uint32_t(y) + base[1];
@@ -203,32 +229,42 @@ void runTessControlPatch(abi::TessControlBatchFn fn, uint32_t simdWidth, bool us
         fn(batch, b);
         continue;
       }
-      ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [fn, batch, b](ctx::fiber&& back) {
-        fn(batch, b);
-        return std::move(back);
-      });
+      FiberSanitizer sanitizer;
+      ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize, &sanitizer},
+                   [fn, batch, b, &sanitizer](ctx::fiber&& back) {
+                     sanitizer.arrived();
+                     fn(batch, b);
+                     sanitizer.leave(true);
+                     return std::move(back);
+                   });
+      sanitizer.enter();
       std::move(f).resume();
+      sanitizer.returned();
     }
     return;
   }
   BarrierScheduler& s = ts.scheduler;
-  s.toScheduler.clear();
-  s.toScheduler.resize(batches);
+  s.prepare(batches);
   batch->scheduler = &s;
   std::vector<ctx::fiber> fibers;
   fibers.reserve(batches);
   for (uint32_t b = 0; b < batches; ++b)
-    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize}, [fn, batch, &s, b](ctx::fiber&& back) {
-      s.toScheduler[b] = std::move(back);
-      fn(batch, b);
-      return std::move(s.toScheduler[b]);
-    });
+    fibers.emplace_back(std::allocator_arg, PooledStack{&ts.stacks, stackSize, &s.sanitizers[b]},
+                        [fn, batch, &s, b](ctx::fiber&& back) {
+                          s.sanitizers[b].arrived();
+                          s.toScheduler[b] = std::move(back);
+                          fn(batch, b);
+                          s.sanitizers[b].leave(true);
+                          return std::move(s.toScheduler[b]);
+                        });
   for (bool any = true; any;) {
     any = false;
     for (uint32_t b = 0; b < batches; ++b) {
       if (!fibers[b]) continue;
       s.current = b;
+      s.sanitizers[b].enter();
       fibers[b] = std::move(fibers[b]).resume();
+      s.sanitizers[b].returned();
       any |= bool(fibers[b]);
     }
   }
@@ -242,5 +278,7 @@ extern "C" void tessera_rt_barrier(tessera::abi::WorkgroupState* wg) {
   auto* s = static_cast<tessera::jit::BarrierScheduler*>(wg->scheduler);
   if (!s) return;  // a single batch: every invocation of the workgroup is already here
   uint32_t b = s->current;
+  s->sanitizers[b].leave(false);
   s->toScheduler[b] = std::move(s->toScheduler[b]).resume();
+  s->sanitizers[b].arrived();
 }

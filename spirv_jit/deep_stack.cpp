@@ -7,6 +7,8 @@
 
 #include <new>
 
+#include "sanitizer_fiber.h"
+
 // Under valgrind a stack it was not told about makes every access to it a report.
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -53,10 +55,13 @@ class ThreadStack {
 // A Boost.Context stack allocator handing out the thread's stack.
 struct ThreadStackAllocator {
   ThreadStack* stack;
+  FiberSanitizer* sanitizer;  // told where the stack is
   ctx::stack_context allocate() {
     ctx::stack_context sc;
     sc.size = kDeepStackBytes;
     sc.sp = stack->top();
+    sanitizer->bottom = static_cast<char*>(sc.sp) - sc.size;
+    sanitizer->size = sc.size;
     stack->inUse = true;
     return sc;
   }
@@ -70,16 +75,21 @@ void runOnDeepStack(const std::function<void()>& work) {
   ThreadStack nested;
   ThreadStack* stack = threadStack.inUse ? &nested : &threadStack;
   std::exception_ptr failure;
-  ctx::fiber fiber(std::allocator_arg, ThreadStackAllocator{stack}, [&](ctx::fiber&& back) {
+  FiberSanitizer sanitizer;
+  ctx::fiber fiber(std::allocator_arg, ThreadStackAllocator{stack, &sanitizer}, [&](ctx::fiber&& back) {
+    sanitizer.arrived();
     // An exception must not unwind past the fiber's first frame: carried over instead.
     try {
       work();
     } catch (...) {
       failure = std::current_exception();
     }
+    sanitizer.leave(true);
     return std::move(back);
   });
+  sanitizer.enter();
   std::move(fiber).resume();
+  sanitizer.returned();
   if (failure) std::rethrow_exception(failure);
 }
 

@@ -163,10 +163,29 @@ class Reader {
   }
 
  private:
+  // The words are read before any validation, so types may refer to themselves or nest
+  // without end (found by fuzz/spirv_jit_fuzzer: a self-referencing type overflowed the stack
+  // in alignmentOf). Real modules nest a few levels: past kMaxDepth the reader gives up on
+  // the type (unsupportedOutputs), as it does on arrays longer than any stage's outputs.
+  static constexpr int kMaxDepth = 64;
+  static constexpr uint32_t kMaxCapturedElements = 4096;
+  int depth_ = 0;
+  struct Nest {
+    int& depth;
+    explicit Nest(int& d) : depth(d) { ++depth; }
+    ~Nest() { --depth; }
+  };
+  bool tooDeep() {
+    if (depth_ <= kMaxDepth) return false;
+    out_.unsupportedOutputs = true;
+    return true;
+  }
+
   // Locations a non-built-in object of `type` takes ("Location Assignment").
   uint32_t locationsOf(uint32_t type) {
+    Nest nest(depth_);
     auto it = types_.find(type);
-    if (it == types_.end()) return 1;
+    if (it == types_.end() || tooDeep()) return 1;
     const Type& t = it->second;
     switch (t.op) {
       case kOpTypeVector: {
@@ -188,8 +207,9 @@ class Reader {
   // double's own Offset (GLSL's xfb_offset rules, which glslang and the CTS follow for members
   // that carry no Offset of their own).
   uint32_t alignmentOf(uint32_t type) {
+    Nest nest(depth_);
     auto it = types_.find(type);
-    if (it == types_.end()) return 4;
+    if (it == types_.end() || tooDeep()) return 4;
     const Type& t = it->second;
     switch (t.op) {
       case kOpTypeInt:
@@ -206,8 +226,9 @@ class Reader {
   // Bytes `type` takes in a buffer: components tightly packed, structure members each at the
   // next multiple of their alignment, a structure's size a multiple of its own.
   uint32_t bytesOf(uint32_t type) {
+    Nest nest(depth_);
     auto it = types_.find(type);
-    if (it == types_.end()) return 4;
+    if (it == types_.end() || tooDeep()) return 4;
     const Type& t = it->second;
     switch (t.op) {
       case kOpTypeInt:
@@ -262,6 +283,8 @@ class Reader {
 
   // Captures `type` at (location, component), returns nothing: offsets advance tightly.
   void captureLocations(uint32_t type, uint32_t buffer, uint32_t location, uint32_t component, uint32_t offset) {
+    Nest nest(depth_);
+    if (tooDeep()) return;
     auto it = types_.find(type);
     const uint32_t op = it == types_.end() ? kOpTypeFloat : it->second.op;
     if (op == kOpTypeInt || op == kOpTypeFloat || op == kOpTypeVector) {
@@ -270,6 +293,10 @@ class Reader {
     }
     const Type t = it->second;
     if (op == kOpTypeMatrix || op == kOpTypeArray) {
+      if (t.count > kMaxCapturedElements) {
+        out_.unsupportedOutputs = true;
+        return;
+      }
       const uint32_t elementLocations = locationsOf(t.element), elementBytes = bytesOf(t.element);
       for (uint32_t i = 0; i < t.count; ++i)
         captureLocations(t.element, buffer, location + i * elementLocations, component, offset + i * elementBytes);

@@ -519,8 +519,9 @@ std::optional<Constant> Module::evaluateSpecConstantOp(const Instruction& inst) 
     w[k] = t->kind == TypeKind::Bool ? 1 : t->width;
     v[k] = c->kind == ConstantKind::Null ? 0 : maskToWidth(c->bits, w[k]);
   }
+  // width 0: the operand a unary operation does not have (its value is 0).
   auto sext = [](uint64_t x, uint32_t width) -> int64_t {
-    return width >= 64 ? int64_t(x) : int64_t(x << (64 - width)) >> (64 - width);
+    return width == 0 || width >= 64 ? int64_t(x) : int64_t(x << (64 - width)) >> (64 - width);
   };
   const uint64_t a = v[0], b = v[1];
   const int64_t sa = sext(a, w[0]), sb = sext(b, w[1]);

@@ -55,6 +55,9 @@ bool Translator::translateComposite(const Instruction& inst) {
       if (!srcType) srcType = module_.constant(inst.operand(0)) ? module_.constant(inst.operand(0))->type : 0;
       Val src = value(inst.operand(0));
       LeafRange r = leafRange(module_, srcType, inst.operands + 1, inst.operandCount - 1);
+      // spirv-val does not check the indices of OpSpecConstantOp CompositeExtract (found by
+      // fuzz/spirv_jit_fuzzer: an index of 1280 into a 2-vector read freed memory).
+      if (r.start + r.count > src.leaves.size()) fail("OpCompositeExtract: an index beyond its composite");
       const Type* rt = module_.type(inst.type);
       if (rt && rt->kind == TypeKind::Pointer) {
         definePointer(inst.result, addressToPointer(src.leaves.at(r.start), inst.type));
@@ -69,6 +72,7 @@ bool Translator::translateComposite(const Instruction& inst) {
       Val object = value(inst.operand(0));
       Val out = value(inst.operand(1));
       LeafRange r = leafRange(module_, inst.type, inst.operands + 2, inst.operandCount - 2);
+      if (r.start + r.count > out.leaves.size()) fail("OpCompositeInsert: an index beyond its composite");
       for (size_t i = 0; i < r.count && i < object.leaves.size(); ++i) out.leaves[r.start + i] = object.leaves[i];
       define(inst.result, out);
       return true;

@@ -52,6 +52,12 @@ struct InterfaceWalker {
   const Module& m;
   const TypeLayout& layout;
   std::vector<InterfaceLeaf>& out;
+  // Types and leaves walked so far. A valid interface has a few hundred of each (locations,
+  // per-vertex arrays of 32, ClipDistance[8]); a module may declare arrays of billions (found
+  // by fuzz/spirv_jit_fuzzer: ClipDistance[134217729] asked for 6 GB of leaves), which are
+  // refused before they are walked.
+  static constexpr size_t kMaxWalked = size_t(1) << 16;
+  size_t walked = 0;
 
   void scalar(uint32_t type, uint32_t offset, uint32_t loc, uint32_t comp, bool flat, bool noPersp, bool centroid,
               int32_t builtIn, uint32_t element) {
@@ -63,6 +69,7 @@ struct InterfaceWalker {
     const uint32_t words = st->width == 64 ? 2 : 1;
     if (words == 2 && builtIn >= 0) t.fail("a 64-bit built-in interface variable");
     if (words == 2 && comp % 2) t.fail("a 64-bit interface variable at an odd Component");
+    if (out.size() + words > kMaxWalked) t.fail("an interface with more components than any stage's limits allow");
     for (uint32_t h = 0; h < words; ++h) {
       InterfaceLeaf l;
       l.type = type;
@@ -85,6 +92,8 @@ struct InterfaceWalker {
              int32_t builtIn) {
     const Type* tt = m.type(type);
     if (!tt) t.fail("unknown interface type");
+    if (++walked > kMaxWalked || (tt->kind == TypeKind::Array && tt->count > kMaxWalked))
+      t.fail("an interface variable larger than any stage's limits allow");
     switch (tt->kind) {
       case TypeKind::Vector: {
         LayoutStep step = layout.elementStep(type, {});

@@ -108,6 +108,12 @@ struct BoundResources {
   // once it is set, and the draw and dispatch loops stop taking work. Null: never.
   const volatile uint32_t* cancel;
 };
+// Whether the cancel word is set, read from C++ (the draw and dispatch loops): an atomic load,
+// since another thread (Device::lose, a watchdog) sets it while the work runs (TSan reported the
+// plain volatile read as a data race).
+inline bool cancelRequested(const volatile uint32_t* cancel) {
+  return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED) != 0;
+}
 static_assert(offsetof(BoundResources, dynamicOffsets) == 8 * kMaxBoundSets);
 static_assert(offsetof(BoundResources, pushConstants) == 8 * kMaxBoundSets + 4 * kMaxDynamicBuffers);
 

@@ -32,7 +32,7 @@ TEST(Cancel, ALoopThatWouldNeverEndStopsWhenTheWordIsSetWhileItRuns) {
       // dispatch loop), then cancel.
       const auto* rounds = reinterpret_cast<const std::atomic<uint32_t>*>(buffer.data() + 4);
       while (rounds->load() < 1000) std::this_thread::yield();
-      cancelWord = 1;
+      __atomic_store_n(&cancelWord, 1u, __ATOMIC_RELAXED);  // as Device::lose: atomically
     });
     const auto start = std::chrono::steady_clock::now();
     const auto result = runShader(run);

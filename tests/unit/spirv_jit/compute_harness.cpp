@@ -78,7 +78,8 @@ void dispatch(const tessera::jit::ComputeProgram& program, const ComputeRun& run
   for (size_t i = 0; i < run.dynamicOffsets.size() && i < tessera::abi::kMaxDynamicBuffers; ++i)
     resources.dynamicOffsets[i] = run.dynamicOffsets[i];
   resources.cancel = run.cancel;
-  std::memcpy(resources.pushConstants, run.pushConstants.data(), std::min<size_t>(run.pushConstants.size(), 256));
+  if (!run.pushConstants.empty())  // data() of an empty vector may be null, which memcpy may not take
+    std::memcpy(resources.pushConstants, run.pushConstants.data(), std::min<size_t>(run.pushConstants.size(), 256));
   const uint32_t base[3] = {0, 0, 0};
   tessera::jit::runCompute(program, &resources, base, run.groups);
 }
