@@ -75,14 +75,12 @@ inline double vectorLog2(double x) {
   const double e = (biased - 1023.0) + (high ? 1.0 : 0.0);
   const double z = (m - 1.0) / (m + 1.0), z2 = z * z;
   constexpr double kTwoOverLn2 = 2.8853900817779268;  // 2 / ln 2
-  double p = 1.0 / 15;
-  p = p * z2 + 1.0 / 13;
-  p = p * z2 + 1.0 / 11;
-  p = p * z2 + 1.0 / 9;
-  p = p * z2 + 1.0 / 7;
-  p = p * z2 + 1.0 / 5;
-  p = p * z2 + 1.0 / 3;
-  p = p * z2 + 1.0;
+  // Σ z^2k / (2k + 1), k = 0..7, by Estrin's scheme: pairs, then pairs of pairs, so the chain
+  // of dependent operations is four deep rather than Horner's eight (the LOD waits for it).
+  const double z4 = z2 * z2, z8 = z4 * z4;
+  const double p01 = 1.0 + (1.0 / 3) * z2, p23 = 1.0 / 5 + (1.0 / 7) * z2;
+  const double p45 = 1.0 / 9 + (1.0 / 11) * z2, p67 = 1.0 / 13 + (1.0 / 15) * z2;
+  const double p = (p01 + p23 * z4) + (p45 + p67 * z4) * z8;
   const double log = e + kTwoOverLn2 * (z * p);
   // 0 -> -Inf, +Inf -> +Inf, NaN -> NaN, as log2 gives them.
   return x == 0.0 ? -HUGE_VAL : (x != x || x > 1.7976931348623157e308) ? x : log;
@@ -94,7 +92,8 @@ inline double vectorLog2(double x) {
 // log2 runs per lane, glibc's, as in the reference; the lanes of a quad often have the same
 // ρ_max, and a lane whose ρ_max has the bits of the previous lane's takes its log2.
 // batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
-// kVectorLog2 (the fixed-point routines): log2 is vectorLog2 instead, within 2^-40 of glibc's.
+// kVectorLog2 (the fixed-point routines): λ_base is vectorLog2(ρ_max^2) / 2 instead, within
+// 2^-40 of glibc's log2(ρ_max).
 template <uint32_t N, bool kVectorLog2 = false>
 __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler,
@@ -109,19 +108,22 @@ __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageView
     // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
     const double w = view.levels[0].width, h = view.levels[0].height;
     const double mz = std::fabs(0.0) * 1.0;
-    alignas(64) double rho[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
+    alignas(64) double rho[N], rho2[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
     if (lanes.dPdx[0])
       for (uint32_t k = 0; k < N; ++k)
         dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
     for (uint32_t k = 0; k < N; ++k) {
       const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
       const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
-      const double rhoX = std::sqrt(mx0 * mx0 + mx1 * mx1 + mz * mz);
-      const double rhoY = std::sqrt(my0 * my0 + my1 * my1 + mz * mz);
+      const double sumX = mx0 * mx0 + mx1 * mx1 + mz * mz, sumY = my0 * my0 + my1 * my1 + mz * mz;
+      rho2[k] = sumX < sumY ? sumY : sumX;
+      const double rhoX = std::sqrt(sumX), rhoY = std::sqrt(sumY);
       rho[k] = rhoX < rhoY ? rhoY : rhoX;
     }
     if constexpr (kVectorLog2) {
-      for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = vectorLog2(rho[k]);
+      // log2 ρ_max = log2(ρ_max^2) / 2: the same maximum of the squared sums, without the
+      // square root in the chain the levels wait for (a change within vectorLog2's bound).
+      for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = 0.5 * vectorLog2(rho2[k]);
     } else {
     uint64_t lastBits = 0;
     double lastLog = 0;

@@ -7,8 +7,9 @@
 //
 // The results are the general routine's, bit for bit (batch_sampler_test.cpp compares the two
 // on random batches of every kind, and both against the snapped-spec oracle):
-//  - λ, the levels and δ come from the same function (selectLaneLevels), run once per quad on
-//    the quad's operands: the lanes of a quad would compute the same values from the same bits;
+//  - λ, the levels and δ are selectLaneLevels' operations (quadLevels: the same IEEE operations
+//    in the same order, four quads to a vector), run once per quad on the quad's operands: the
+//    lanes of a quad would compute the same values from the same bits;
 //  - the coordinates are the same double operations in the same order (no contraction: this
 //    file is compiled with -ffp-contract=off like the general routine), the wraps the same
 //    integer and float operations;
@@ -225,14 +226,6 @@ struct BatchLevels {
   __m512i d8;
 };
 
-// What λ depends on (selectLaneLevels' inputs) besides the lanes' operands.
-struct LodContext {
-  uint32_t present = 0;  // which operands the instruction has (lodOperands' order)
-  uint32_t width = 0, height = 0, levelCount = 0;
-  float samplerBias = 0, samplerMinLod = 0, samplerMaxLod = 0;
-  bool operator==(const LodContext&) const = default;
-};
-
 // The LOD operand arrays in selectLaneLevels' order (null: absent; lod excludes the gradients).
 inline void lodOperands(const SampleLanes& lanes, const float* (&operands)[7]) {
   const bool grad = !lanes.lod && lanes.dPdx[0];
@@ -245,107 +238,111 @@ inline void lodOperands(const SampleLanes& lanes, const float* (&operands)[7]) {
   operands[6] = lanes.minLod;
 }
 
-// selectLaneLevels for the four quads of the batch, each from its first active lane's operands
-// (the caller checked that the quad's other active lanes hold the same bits).
+// Four doubles from `from` where `mask` is set, `to` elsewhere: the conditional expressions of
+// selectLaneLevels (a ? b : c), one comparison's mask at a time.
+TESSERA_AVX512 inline __m256d select(__mmask8 mask, __m256d from, __m256d to) { return _mm256_mask_mov_pd(to, mask, from); }
+TESSERA_AVX512 inline __mmask8 less(__m256d a, __m256d b) { return _mm256_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+
+// a + b y (Estrin's pairs).
+TESSERA_AVX512 inline __m256d pairTerm(double a, double b, __m256d y) {
+  return _mm256_add_pd(_mm256_set1_pd(a), _mm256_mul_pd(_mm256_set1_pd(b), y));
+}
+
+// batch_lanes.h's vectorLog2 on four doubles, operation for operation (the same IEEE
+// operations on the same values give the same bits; integer steps as the scalar's bit casts).
+TESSERA_AVX512 inline __m256d vectorLog2x4(__m256d x) {
+  const __m256i bits = _mm256_castpd_si256(x);
+  const __m256d biased = _mm256_sub_pd(
+      _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(0x4330000000000000ll))),
+      _mm256_set1_pd(0x1p52));
+  __m256d m = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll)),
+                                                  _mm256_set1_epi64x(0x3FF0000000000000ll)));
+  const __mmask8 high = _mm256_cmp_pd_mask(m, _mm256_set1_pd(1.4142135623730951), _CMP_GT_OQ);
+  m = select(high, _mm256_mul_pd(m, _mm256_set1_pd(0.5)), m);
+  const __m256d e = _mm256_add_pd(_mm256_sub_pd(biased, _mm256_set1_pd(1023.0)), _mm256_maskz_mov_pd(high, _mm256_set1_pd(1.0)));
+  const __m256d one = _mm256_set1_pd(1.0);
+  const __m256d z = _mm256_div_pd(_mm256_sub_pd(m, one), _mm256_add_pd(m, one)), z2 = _mm256_mul_pd(z, z);
+  constexpr double kTwoOverLn2 = 2.8853900817779268;
+  const __m256d z4 = _mm256_mul_pd(z2, z2), z8 = _mm256_mul_pd(z4, z4);
+  const __m256d p01 = pairTerm(1.0, 1.0 / 3, z2), p23 = pairTerm(1.0 / 5, 1.0 / 7, z2);
+  const __m256d p45 = pairTerm(1.0 / 9, 1.0 / 11, z2), p67 = pairTerm(1.0 / 13, 1.0 / 15, z2);
+  const __m256d p = _mm256_add_pd(_mm256_add_pd(p01, _mm256_mul_pd(p23, z4)), _mm256_mul_pd(_mm256_add_pd(p45, _mm256_mul_pd(p67, z4)), z8));
+  const __m256d log = _mm256_add_pd(e, _mm256_mul_pd(_mm256_set1_pd(kTwoOverLn2), _mm256_mul_pd(z, p)));
+  const __mmask8 passThrough =
+      _mm256_cmp_pd_mask(x, x, _CMP_UNORD_Q) | _mm256_cmp_pd_mask(x, _mm256_set1_pd(1.7976931348623157e308), _CMP_GT_OQ);
+  const __m256d r = select(passThrough, x, log);
+  return select(_mm256_cmp_pd_mask(x, _mm256_setzero_pd(), _CMP_EQ_OQ), _mm256_set1_pd(-HUGE_VAL), r);
+}
+
+// |x| (the sign bit cleared, as std::fabs).
+TESSERA_AVX512 inline __m256d absolute(__m256d x) {
+  return _mm256_castsi256_pd(_mm256_and_si256(_mm256_castpd_si256(x), _mm256_set1_epi64x(0x7FFFFFFFFFFFFFFFll)));
+}
+
+// Operand `p` of each quad's representative lane (`repIndex`: the four lane numbers), as doubles.
+TESSERA_AVX512 inline __m256d quadOperand(const float* p, __m512i repIndex) {
+  return _mm256_cvtps_pd(_mm512_castps512_ps128(_mm512_permutexvar_ps(repIndex, _mm512_loadu_ps(p))));
+}
+
+// |derivative| x level-0 size per quad (0 without the operand).
+TESSERA_AVX512 inline __m256d magnitude(const float* derivative, __m512i repIndex, __m256d size) {
+  return derivative ? _mm256_mul_pd(absolute(quadOperand(derivative, repIndex)), size) : _mm256_setzero_pd();
+}
+
+// selectLaneLevels<4, true> for the batch's four quads, each from its representative lane's
+// operands, on four doubles at a time: the same operations in the same order, so the same
+// levels and δ bit for bit (batch_sampler_uniform_test.cpp holds the routine to the general
+// one's results). A quad's LOD is a long chain of dependent double operations; in vectors it
+// costs about as much as one quad's did, and no per-thread table of earlier results is needed.
 template <bool kMipLinear>
 TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const float* const (&operands)[7],
-                const uint32_t (&rep)[4], uint32_t activeQuads, uint32_t levelCount, uint32_t* levelHi, uint32_t* levelLo,
-                double* delta) {
-  alignas(16) float compact[7][4] = {};
-  for (uint32_t i = 0; i < 7; ++i)
-    if (operands[i])
-      for (uint32_t quad = 0; quad < 4; ++quad) compact[i][quad] = operands[i][rep[quad]];
-  SampleLanes q;
-  q.width = 4;
-  q.active = activeQuads;
-  if (operands[0]) q.lod = compact[0];
-  if (operands[1]) q.dPdx[0] = compact[1], q.dPdx[1] = compact[2], q.dPdy[0] = compact[3], q.dPdy[1] = compact[4];
-  if (operands[5]) q.bias = compact[5];
-  if (operands[6]) q.minLod = compact[6];
-  uint32_t linearQuads;
-  selectLaneLevels<4, true>(view, sampler, q, activeQuads, levelCount, kMipLinear, levelHi, levelLo, delta, linearQuads);
-}
-
-// The last levels computed per quad operands, per thread: a quad's LOD is a long chain of
-// dependent double operations (square roots, a log2 series with a division), while the quads
-// of a triangle with affine texture coordinates hold only a few distinct derivative values
-// (their differences vary only in the last bits of the coordinates). Entries are valid for one
-// context (everything else λ depends on: level 0's size, the level count, the sampler's LOD
-// bias and clamps); another context empties the table. A hit returns what quadLevels returned
-// for the same bits, so results stay bit for bit the general routine's.
-struct QuadLodMemo {
-  static constexpr uint32_t kEntries = 64;
-  struct Entry {
-    uint32_t operand[7];
-    uint32_t hi, lo;
-    bool valid;
-    double delta;
-  };
-  LodContext context;
-  bool haveContext = false;
-  Entry entries[kEntries];
-
-  // The table for `context`, emptied when it held another one.
-  void use(const LodContext& key) {
-    if (haveContext && key == context) return;
-    context = key, haveContext = true;
-    for (Entry& e : entries) e.valid = false;
+                               __m512i repIndex, uint32_t levelCount, uint32_t* levelHi, uint32_t* levelLo, double* delta) {
+  __m256d lambdaBase;
+  if (operands[0]) {
+    lambdaBase = quadOperand(operands[0], repIndex);
+  } else {
+    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = 0; ρ^2 = the sum of squares;
+    // λ_base = log2(ρ_max) (no gradients: all zero, λ_base = -Inf).
+    const __m256d w = _mm256_set1_pd(double(view.levels[0].width)), h = _mm256_set1_pd(double(view.levels[0].height));
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d mx0 = magnitude(operands[1], repIndex, w), mx1 = magnitude(operands[2], repIndex, h);
+    const __m256d my0 = magnitude(operands[3], repIndex, w), my1 = magnitude(operands[4], repIndex, h);
+    // + m_wx^2 (+0.0), as the scalar sum has it; λ_base = log2(ρ_max^2) / 2, as the scalar.
+    const __m256d sumX = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx0, mx0), _mm256_mul_pd(mx1, mx1)), zero);
+    const __m256d sumY = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(my0, my0), _mm256_mul_pd(my1, my1)), zero);
+    lambdaBase = _mm256_mul_pd(_mm256_set1_pd(0.5), vectorLog2x4(select(less(sumX, sumY), sumY, sumX)));
   }
-  // Products summed rather than chained, so the seven multiplications overlap.
-  static uint32_t slot(const uint32_t (&operand)[7]) {
-    constexpr uint32_t kOdd[7] = {0x9E3779B1u, 0x85EBCA77u, 0xC2B2AE3Du, 0x27D4EB2Fu, 0x165667B1u, 0xD3A2646Cu | 1u, 0xFD7046C5u};
-    uint32_t h = 0;
-    for (uint32_t i = 0; i < 7; ++i) h += operand[i] * kOdd[i];
-    return (h ^ h >> 15) * 0x2C1B3C6Du >> 26;  // log2(kEntries) top bits
+  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±16); λ = λ' clamped to
+  // [max(minLod, MinLod), maxLod] (NaN: lod_min); d' = clamp(λ, 0, q).
+  const __m256d shaderBias = operands[5] ? quadOperand(operands[5], repIndex) : _mm256_setzero_pd();
+  const __m256d sum = _mm256_add_pd(_mm256_set1_pd(double(sampler.mipLodBias)), shaderBias);
+  const __m256d lo16 = _mm256_set1_pd(-16.0), hi16 = _mm256_set1_pd(16.0);
+  const __m256d bias = select(less(sum, lo16), lo16, select(less(hi16, sum), hi16, sum));
+  const __m256d lambdaPrime = _mm256_add_pd(lambdaBase, bias);
+  const __m256d shaderMin = operands[6] ? quadOperand(operands[6], repIndex) : _mm256_setzero_pd();
+  const __m256d samplerMin = _mm256_set1_pd(double(sampler.minLod)), lodMax = _mm256_set1_pd(double(sampler.maxLod));
+  const __m256d lodMin = select(less(samplerMin, shaderMin), shaderMin, samplerMin);
+  // The first true condition of the scalar's if / else if chain wins: applied last.
+  __m256d lambda = select(_mm256_cmp_pd_mask(lambdaPrime, lambdaPrime, _CMP_UNORD_Q), lodMin, lambdaPrime);
+  lambda = select(less(lambdaPrime, lodMin), lodMin, lambda);
+  lambda = select(_mm256_cmp_pd_mask(lambdaPrime, lodMax, _CMP_GT_OQ), lodMax, lambda);
+  const __m256d q = _mm256_set1_pd(double(levelCount - 1));
+  const __m256d dPrime = select(less(lambda, _mm256_setzero_pd()), _mm256_setzero_pd(), select(less(q, lambda), q, lambda));
+  __m128i hi;
+  if constexpr (kMipLinear) {
+    // d_hi = floor(d'), d_lo = min(d_hi + 1, q), δ = d' - d_hi (unsigned, as the scalar's).
+    hi = _mm256_cvttpd_epi32(_mm256_roundscale_pd(dPrime, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+    const __m128i lo = _mm_min_epu32(_mm_add_epi32(hi, _mm_set1_epi32(1)), _mm_set1_epi32(int32_t(levelCount - 1)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(levelLo), lo);
+    _mm256_storeu_pd(delta, _mm256_sub_pd(dPrime, _mm256_cvtepu32_pd(hi)));
+  } else {
+    // d = ceil(d' + 0.5) - 1
+    hi = _mm256_cvttpd_epi32(_mm256_sub_pd(
+        _mm256_roundscale_pd(_mm256_add_pd(dPrime, _mm256_set1_pd(0.5)), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC), _mm256_set1_pd(1.0)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(levelLo), hi);
+    _mm256_storeu_pd(delta, _mm256_setzero_pd());
   }
-};
-
-inline LodContext lodContext(const abi::ImageViewState& view, const abi::SamplerState& sampler,
-                                const float* const (&operands)[7], uint32_t levelCount) {
-  LodContext key;
-  for (uint32_t i = 0; i < 7; ++i) key.present |= uint32_t(operands[i] != nullptr) << i;
-  key.width = view.levels[0].width, key.height = view.levels[0].height, key.levelCount = levelCount;
-  key.samplerBias = sampler.mipLodBias, key.samplerMinLod = sampler.minLod, key.samplerMaxLod = sampler.maxLod;
-  return key;
-}
-
-// quadLevels for the active quads of `rep`, through the thread's memo: only the quads whose
-// operand bits it does not hold are computed (together, in one quadLevels call).
-template <bool kMipLinear>
-TESSERA_AVX512 void memoQuadLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler,
-                                   const float* const (&operands)[7], const uint32_t (&rep)[4], uint32_t activeQuads,
-                                   uint32_t levelCount, uint32_t* hi, uint32_t* lo, double* delta) {
-  thread_local QuadLodMemo memo;
-  memo.use(lodContext(view, sampler, operands, levelCount));
-  // The keys live in registers (a key written to memory and read back as wider words would
-  // wait for store forwarding); only a miss's key is written down, to fill its entry later.
-  uint32_t missing = 0;
-  uint32_t missKey[4][7];
-  for (uint32_t quad = 0; quad < 4; ++quad) {
-    if (!(activeQuads >> quad & 1)) continue;
-    uint32_t key[7];
-    for (uint32_t i = 0; i < 7; ++i) key[i] = operands[i] ? std::bit_cast<uint32_t>(operands[i][rep[quad]]) : 0u;
-    const QuadLodMemo::Entry& e = memo.entries[QuadLodMemo::slot(key)];
-    bool hit = e.valid;
-    for (uint32_t i = 0; i < 7; ++i) hit &= e.operand[i] == key[i];
-    if (hit) {
-      hi[quad] = e.hi, lo[quad] = e.lo, delta[quad] = e.delta;
-    } else {
-      missing |= 1u << quad;
-      for (uint32_t i = 0; i < 7; ++i) missKey[quad][i] = key[i];
-    }
-  }
-  if (!missing) return;
-  uint32_t computedHi[4], computedLo[4];
-  alignas(64) double computedDelta[4];
-  quadLevels<kMipLinear>(view, sampler, operands, rep, missing, levelCount, computedHi, computedLo, computedDelta);
-  for (uint32_t quad = 0; quad < 4; ++quad) {
-    if (!(missing >> quad & 1)) continue;
-    hi[quad] = computedHi[quad], lo[quad] = computedLo[quad], delta[quad] = computedDelta[quad];
-    QuadLodMemo::Entry& e = memo.entries[QuadLodMemo::slot(missKey[quad])];
-    std::memcpy(e.operand, missKey[quad], sizeof(e.operand));
-    e.hi = hi[quad], e.lo = lo[quad], e.delta = delta[quad], e.valid = true;
-  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(levelHi), hi);
 }
 
 // δ (0 <= δ < 1) snapped to a multiple of 2^-8, as an integer in [0, 256].
@@ -377,7 +374,8 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
   }
   uint32_t hi[4], lo[4];
   alignas(64) double delta[4];
-  memoQuadLevels<kMipLinear>(view, sampler, operands, rep, activeQuads, levelCount, hi, lo, delta);
+  quadLevels<kMipLinear>(view, sampler, operands, _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3]))),
+                         levelCount, hi, lo, delta);
   const uint32_t f = uint32_t(__builtin_ctz(activeQuads));
   for (uint32_t quad = 0; quad < 4; ++quad)
     if ((activeQuads >> quad & 1) && (hi[quad] != hi[f] || (kMipLinear && lo[quad] != lo[f]))) return false;

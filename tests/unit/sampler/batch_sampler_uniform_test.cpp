@@ -199,12 +199,13 @@ TEST(BatchSamplerUniform16, MatchesTheGeneralRoutineBitForBit) {
 }
 
 }  // namespace
-// The routine keeps, per thread, the levels it computed for each quad's LOD operand bits
-// (batch_sampler_unorm8_uniform.cpp, QuadLodMemo). The same batches sampled again, through
-// samplers and views whose LOD bias, clamps, sizes and level counts differ, must still give the
-// general routine's values: a remembered level of another context would show as a wrong texel.
+// The routine keeps, per thread, the level(s) its last batch used and fetches texels there
+// before the batch's LOD confirms them (batch_sampler_unorm8_uniform.cpp, uniform16). The same
+// batches sampled again, through samplers and views whose LOD bias, clamps, sizes and level
+// counts differ, must still give the general routine's values: a level kept from another
+// sampler or view would show as a wrong texel.
 // "Level-of-Detail Operation", "Image Level(s) Selection".
-TEST(BatchSamplerUniform16, RemembersLevelsOnlyForTheirOwnSamplerAndView) {
+TEST(BatchSamplerUniform16, LevelsKeptFromEarlierBatchesNeverLeakIntoAnotherSamplerOrView) {
   if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
   BatchMaker gen(20261129);
   // Distinct texel values per level, so a wrong level changes the result. Each view differs
@@ -275,6 +276,63 @@ TEST(BatchSamplerUniform16, RemembersLevelsOnlyForTheirOwnSamplerAndView) {
     EXPECT_GT(differing, pool.size()) << "the contexts should select different levels for many batches";
     EXPECT_GT(taken, batches * 3 / 4) << "the common case should run for nearly every batch";
   }
+}
+
+
+// Where λ lands exactly on a decision of "Image Level(s) Selection" (d' on a half integer for
+// mipmapMode NEAREST, on an integer or a δ of k/256 + 1/512 for LINEAR, λ = 0 between
+// magnification and minification, the clamps to minLod and maxLod), a last-bit difference in the
+// LOD arithmetic would pick another level or δ: batches whose ρ is an exact power of two
+// (axis-aligned derivatives), with sampler biases, MinLod and clamps on those decisions, give the
+// general routine's values.
+TEST(BatchSamplerUniform16, LevelDecisionsOnExactBoundariesMatchTheGeneralRoutine) {
+  if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
+  BatchMaker gen(20261130);
+  test::SamplingTestView view(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 7);
+  for (uint32_t l = 0; l < 7; ++l)
+    view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+      for (uint32_t c = 0; c < 4; ++c) p[c] = uint8_t(20 + 33 * l + c);
+    });
+  view.state.fastSampling = classifyViewForRoutines(view.state);
+  const float biases[] = {0.0f, 0.5f, -0.5f, 1.5f, 0.25f, 1.0f / 512, 3.0f / 512, -1.0f, 2.0f - 1.0f / 512};
+  const float clamps[][2] = {{0.0f, VK_LOD_CLAMP_NONE}, {1.0f, 2.5f}, {0.5f, 0.5f}, {2.0f, 2.0f}};
+  uint32_t compared = 0;
+  for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+    for (float bias : biases)
+      for (const auto& clamp : clamps) {
+        const abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                                      VK_SAMPLER_ADDRESS_MODE_REPEAT, bias, clamp[0], clamp[1]);
+        for (int k = -3; k <= 7; ++k) {
+          Lanes16 b{};
+          for (uint32_t i = 0; i < W; ++i) {
+            b.s[i] = gen.uniform(0.0f, 1.0f), b.t[i] = gen.uniform(0.0f, 1.0f);
+            // ρ = 2^k exactly: one texel-space axis per screen axis, the other 0.
+            const float d = std::ldexp(1.0f, k) / 64.0f;
+            b.dx0[i] = d, b.dx1[i] = 0.0f, b.dy0[i] = 0.0f, b.dy1[i] = (i & 4) ? -d : d * 0.5f;
+            b.minLod[i] = float(i % 3) * 0.5f;
+          }
+          b.lanes.width = W;
+          b.lanes.active = 0xFFFF;
+          b.lanes.s = b.s, b.lanes.t = b.t;
+          b.lanes.dPdx[0] = b.dx0, b.lanes.dPdx[1] = b.dx1, b.lanes.dPdy[0] = b.dy0, b.lanes.dPdy[1] = b.dy1;
+          // Every quad's own operands: MinLod per quad on 0, 0.5 or 1.
+          for (uint32_t i = 0; i < W; ++i) b.minLod[i] = float((i / 4) % 3) * 0.5f;
+          if (k % 2 == 0) b.lanes.minLod = b.minLod;
+          alignas(64) uint32_t got[4 * W], want[4 * W];
+          uint32_t fallback = 0;
+          const bool took = mip == VK_SAMPLER_MIPMAP_MODE_LINEAR ? runUniform<false, true>(view.state, sampler, b.lanes, got, &fallback)
+                                                                 : runUniform<false, false>(view.state, sampler, b.lanes, got, &fallback);
+          unorm8GeneralRoutine16(sampler.fastSampling)(view.state, sampler, b.lanes, want);
+          if (!took) continue;
+          ++compared;
+          for (uint32_t i = 0; i < 4 * W; ++i)
+            if (!(fallback >> (i % W) & 1)) {
+              ASSERT_EQ(got[i], want[i]) << "mip " << mip << " bias " << bias << " clamp " << clamp[0] << ".." << clamp[1]
+                                         << " rho 2^" << k << " lane " << i % W;
+            }
+        }
+      }
+  EXPECT_GT(compared, 200u) << "the common case should take most of these batches";
 }
 
 }  // namespace tessera
