@@ -289,31 +289,24 @@ TESSERA_AVX512 inline __m256d magnitude(const float* derivative, __m512i repInde
   return derivative ? _mm256_mul_pd(absolute(quadOperand(derivative, repIndex)), size) : _mm256_setzero_pd();
 }
 
-// selectLaneLevels<4, true> for the batch's four quads, each from its representative lane's
-// operands, on four doubles at a time: the same operations in the same order, so the same
-// levels and δ bit for bit (batch_sampler_uniform_test.cpp holds the routine to the general
-// one's results). A quad's LOD is a long chain of dependent double operations; in vectors it
-// costs about as much as one quad's did, and no per-thread table of earlier results is needed.
+// ρ_max² per quad: m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = 0, the sums of squares
+// (+ m_wx², +0.0, as the scalar sum has it) and the larger of the two (no gradients: 0).
+TESSERA_AVX512 inline __m256d squaredRho(const abi::ImageViewState& view, const float* const (&operands)[7], __m512i repIndex) {
+  const __m256d w = _mm256_set1_pd(double(view.levels[0].width)), h = _mm256_set1_pd(double(view.levels[0].height));
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d mx0 = magnitude(operands[1], repIndex, w), mx1 = magnitude(operands[2], repIndex, h);
+  const __m256d my0 = magnitude(operands[3], repIndex, w), my1 = magnitude(operands[4], repIndex, h);
+  const __m256d sumX = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx0, mx0), _mm256_mul_pd(mx1, mx1)), zero);
+  const __m256d sumY = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(my0, my0), _mm256_mul_pd(my1, my1)), zero);
+  return select(less(sumX, sumY), sumY, sumX);
+}
+
+// The rest of selectLaneLevels<4, true> from λ_base per quad: the same operations in the same
+// order. λ' = λ_base + clamp(bias_sampler + bias_shader, ±16); λ = λ' clamped to
+// [max(minLod, MinLod), maxLod] (NaN: lod_min); d' = clamp(λ, 0, q); the level(s) and δ.
 template <bool kMipLinear>
-TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const float* const (&operands)[7],
-                               __m512i repIndex, uint32_t levelCount, uint32_t* levelHi, uint32_t* levelLo, double* delta) {
-  __m256d lambdaBase;
-  if (operands[0]) {
-    lambdaBase = quadOperand(operands[0], repIndex);
-  } else {
-    // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = 0; ρ^2 = the sum of squares;
-    // λ_base = log2(ρ_max) (no gradients: all zero, λ_base = -Inf).
-    const __m256d w = _mm256_set1_pd(double(view.levels[0].width)), h = _mm256_set1_pd(double(view.levels[0].height));
-    const __m256d zero = _mm256_setzero_pd();
-    const __m256d mx0 = magnitude(operands[1], repIndex, w), mx1 = magnitude(operands[2], repIndex, h);
-    const __m256d my0 = magnitude(operands[3], repIndex, w), my1 = magnitude(operands[4], repIndex, h);
-    // + m_wx^2 (+0.0), as the scalar sum has it; λ_base = log2(ρ_max^2) / 2, as the scalar.
-    const __m256d sumX = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx0, mx0), _mm256_mul_pd(mx1, mx1)), zero);
-    const __m256d sumY = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(my0, my0), _mm256_mul_pd(my1, my1)), zero);
-    lambdaBase = _mm256_mul_pd(_mm256_set1_pd(0.5), vectorLog2x4(select(less(sumX, sumY), sumY, sumX)));
-  }
-  // λ' = λ_base + clamp(bias_sampler + bias_shader, ±16); λ = λ' clamped to
-  // [max(minLod, MinLod), maxLod] (NaN: lod_min); d' = clamp(λ, 0, q).
+TESSERA_AVX512 void levelsFromBase(const abi::SamplerState& sampler, const float* const (&operands)[7], __m512i repIndex,
+                                   uint32_t levelCount, __m256d lambdaBase, uint32_t* levelHi, uint32_t* levelLo, double* delta) {
   const __m256d shaderBias = operands[5] ? quadOperand(operands[5], repIndex) : _mm256_setzero_pd();
   const __m256d sum = _mm256_add_pd(_mm256_set1_pd(double(sampler.mipLodBias)), shaderBias);
   const __m256d lo16 = _mm256_set1_pd(-16.0), hi16 = _mm256_set1_pd(16.0);
@@ -345,14 +338,97 @@ TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::Sampl
   _mm_storeu_si128(reinterpret_cast<__m128i*>(levelHi), hi);
 }
 
+// selectLaneLevels<4, true> for the batch's four quads, each from its representative lane's
+// operands, on four doubles at a time: the same operations in the same order, so the same
+// levels and δ bit for bit (batch_sampler_uniform_test.cpp holds the routine to the general
+// one's results).
+template <bool kMipLinear>
+TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const float* const (&operands)[7],
+                               __m512i repIndex, uint32_t levelCount, uint32_t* levelHi, uint32_t* levelLo, double* delta) {
+  // λ_base = log2(ρ_max) = log2(ρ_max²) / 2, as the scalar (no gradients: -Inf).
+  const __m256d lambdaBase = operands[0] ? quadOperand(operands[0], repIndex)
+                                         : _mm256_mul_pd(_mm256_set1_pd(0.5), vectorLog2x4(squaredRho(view, operands, repIndex)));
+  levelsFromBase<kMipLinear>(sampler, operands, repIndex, levelCount, lambdaBase, levelHi, levelLo, delta);
+}
+
+// For mipmapMode NEAREST batches whose only LOD operands are the derivatives (implicit LOD, the
+// common case), the level is a monotone step function of ρ_max² alone once the sampler's bias
+// and clamps and the level count are fixed: each level owns a range of ρ_max². Per thread, the
+// ranges of the levels met so far under one such context, so that a batch whose quads all lie
+// inside the range of the level it guessed needs only ρ_max² (two products and a sum), not the
+// logarithm chain the levels otherwise wait for.
+//
+// Exactness: a range is the set of λ_base where levelsFromBase (the real operations) gives the
+// level, found by bisection on that function (monotone: every step is a clamp, a rounding
+// addition or a rounding to an integer; a sampler whose minLod exceeds its maxLod is left out),
+// shrunk by 2^-30 at each end and turned into ρ_max² bounds with exp2. vectorLog2 is within
+// 2^-40 of log2 and exp2 within an ulp, so a ρ_max² inside the bounds has λ_base = log2(ρ_max²)/2
+// inside the range, whatever the bits: the level is the one the full computation gives.
+struct NearestLevelRanges {
+  struct Context {
+    uint32_t levelCount = 0, bias = 0, minLod = 0, maxLod = 0;  // the float fields' bits
+    bool operator==(const Context&) const = default;
+  };
+  Context context;
+  bool haveContext = false;
+  uint32_t known = 0;  // bit k: level k's range is computed
+  double lo[abi::kMaxImageLevels], hi[abi::kMaxImageLevels];  // lo <= ρ_max² < hi
+};
+
+inline NearestLevelRanges::Context rangeContext(const abi::SamplerState& sampler, uint32_t levelCount) {
+  return {levelCount, std::bit_cast<uint32_t>(sampler.mipLodBias), std::bit_cast<uint32_t>(sampler.minLod),
+          std::bit_cast<uint32_t>(sampler.maxLod)};
+}
+
+// The level levelsFromBase gives for λ_base without shader bias or MinLod.
+TESSERA_AVX512 inline uint32_t nearestLevelOf(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
+  const float* none[7] = {};
+  uint32_t hi[4], lo[4];
+  alignas(32) double delta[4];
+  levelsFromBase<false>(sampler, none, _mm512_setzero_si512(), levelCount, _mm256_set1_pd(lambdaBase), hi, lo, delta);
+  return hi[0];
+}
+
+// Level k's range of ρ_max² (header comment); lo >= hi when it has none worth keeping.
+TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, double& lo, double& hi) {
+  lo = HUGE_VAL, hi = 0;
+  // The clamps make the function constant below λ_base = -17 and above 64 (d' <= 15 + 16 of
+  // bias), so the thresholds lie between; beyond them only the infinities need a look.
+  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-30;
+  auto levelAt = [&](double x) { return nearestLevelOf(sampler, levelCount, x); };
+  if (!(sampler.minLod <= sampler.maxLod)) return;
+  if (levelAt(kBelow) > k || levelAt(kAbove) < k || levelAt(-HUGE_VAL) != levelAt(kBelow) ||
+      levelAt(HUGE_VAL) != levelAt(kAbove))
+    return;
+  // The smallest x with level(x) >= k and the largest with level(x) <= k, each to within the
+  // bisection's last interval, kept on the side where the condition holds.
+  auto threshold = [&](bool lower) {
+    double a = kBelow, b = kAbove;  // lower: level(a) < k <= level(b); upper: level(a) <= k < level(b)
+    for (int i = 0; i < 200; ++i) {
+      const double mid = a + (b - a) * 0.5;
+      if (mid <= a || mid >= b) break;
+      const bool high = lower ? levelAt(mid) >= k : levelAt(mid) > k;
+      (high ? b : a) = mid;
+    }
+    return lower ? b : a;
+  };
+  const double from = levelAt(kBelow) == k ? -HUGE_VAL : threshold(true);
+  const double to = levelAt(kAbove) == k ? HUGE_VAL : threshold(false);
+  // ρ_max² = 2^(2 λ_base); a finite ρ_max² is below 2^1024, so λ_base < 512 and an upper bound
+  // that overflows to +Inf still excludes only the infinite ρ_max² (compared with <).
+  lo = std::isinf(from) ? 0.0 : std::exp2(2.0 * (from + kMargin));
+  hi = std::isinf(to) ? HUGE_VAL : std::exp2(2.0 * (to - kMargin));
+}
+
 // δ (0 <= δ < 1) snapped to a multiple of 2^-8, as an integer in [0, 256].
 inline int32_t snapDelta(double delta) { return int32_t(std::floor(delta * 256.0 + 0.5)); }
 
 // The batch's levels when its LOD operands are the same across each quad's active lanes and
-// every active quad selects the same level(s); false otherwise.
+// every active quad selects the same level(s); false otherwise. `predicted`: the level the
+// thread's previous batch used (mipmapMode NEAREST batches inside its range take it at once).
 template <bool kMipLinear>
 TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes,
-                                uint32_t active, BatchLevels& out) {
+                                uint32_t active, uint32_t predicted, BatchLevels& out) {
   const float* operands[7];
   lodOperands(lanes, operands);
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
@@ -372,14 +448,36 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
     const __m512i v = _mm512_loadu_si512(p);
     if ((_mm512_cmpneq_epi32_mask(v, _mm512_permutexvar_epi32(index, v)) & active) != 0) return false;
   }
+  const __m512i repIndex = _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3])));
+  // Implicit LOD (derivatives only) with mipmapMode NEAREST: the predicted level's range of
+  // ρ_max², when every active quad lies in it, is the answer (NearestLevelRanges).
+  thread_local NearestLevelRanges ranges;
+  const bool derivativesOnly = !kMipLinear && operands[1] && !operands[5] && !operands[6];
+  if (derivativesOnly) {
+    const NearestLevelRanges::Context context = rangeContext(sampler, levelCount);
+    if (!ranges.haveContext || !(ranges.context == context)) ranges.context = context, ranges.haveContext = true, ranges.known = 0;
+    if (predicted < levelCount && (ranges.known >> predicted & 1)) {
+      const __m256d rho2 = squaredRho(view, operands, repIndex);
+      const __mmask8 inside = _mm256_cmp_pd_mask(rho2, _mm256_set1_pd(ranges.lo[predicted]), _CMP_GE_OQ) &
+                              _mm256_cmp_pd_mask(rho2, _mm256_set1_pd(ranges.hi[predicted]), _CMP_LT_OQ);
+      if ((inside & activeQuads) == activeQuads) {
+        out.hi = out.lo = predicted;
+        out.d8 = _mm512_setzero_si512();
+        return true;
+      }
+    }
+  }
   uint32_t hi[4], lo[4];
   alignas(64) double delta[4];
-  quadLevels<kMipLinear>(view, sampler, operands, _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3]))),
-                         levelCount, hi, lo, delta);
+  quadLevels<kMipLinear>(view, sampler, operands, repIndex, levelCount, hi, lo, delta);
   const uint32_t f = uint32_t(__builtin_ctz(activeQuads));
   for (uint32_t quad = 0; quad < 4; ++quad)
     if ((activeQuads >> quad & 1) && (hi[quad] != hi[f] || (kMipLinear && lo[quad] != lo[f]))) return false;
   out.hi = hi[f], out.lo = lo[f];
+  if (derivativesOnly && out.hi < levelCount && !(ranges.known >> out.hi & 1)) {
+    computeNearestRange(sampler, levelCount, out.hi, ranges.lo[out.hi], ranges.hi[out.hi]);
+    ranges.known |= 1u << out.hi;
+  }
   if constexpr (kMipLinear) {
     alignas(64) int32_t d8[N];
     for (uint32_t k = 0; k < N; ++k) d8[k] = (activeQuads >> (k / 4) & 1) ? snapDelta(delta[k / 4]) : 0;
@@ -440,7 +538,7 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
   const bool fetchedLo =
       kMipLinear && fetchLevel<kLinear>(view, predictedLo, sampler, s, t, offI, offJ, layer, act, sumLo, fallbackLo, aheadS, aheadT);
   BatchLevels levels;
-  if (!batchLevels<kMipLinear>(view, sampler, lanes, active, levels)) return false;
+  if (!batchLevels<kMipLinear>(view, sampler, lanes, active, predictedHi, levels)) return false;
   if (!fetchedHi || levels.hi != predictedHi) {
     guessHi = levels.hi;
     if (!fetchLevel<kLinear>(view, levels.hi, sampler, s, t, offI, offJ, layer, act, sumHi, fallbackHi)) return false;

@@ -335,4 +335,68 @@ TEST(BatchSamplerUniform16, LevelDecisionsOnExactBoundariesMatchTheGeneralRoutin
   EXPECT_GT(compared, 200u) << "the common case should take most of these batches";
 }
 
+
+// mipmapMode NEAREST batches with implicit LOD take their level from the range of ρ_max² that
+// the routine computed for it (NearestLevelRanges); a range one part in 2^30 too wide would
+// give quads just past a threshold the previous level. Quads whose ρ_max² lies within a few
+// parts in 2^24 of each threshold between two levels (the level boundaries d' = k + 1/2 under
+// several sampler biases and clamps), each level's batches in a row so that the range is used,
+// give the general routine's values. "Image Level(s) Selection".
+TEST(BatchSamplerUniform16, LevelRangesAgreeWithTheFullLodNextToEveryThreshold) {
+  if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
+  std::mt19937 rng(20261131);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  constexpr uint32_t kSize = 64, kLevels = 7;
+  test::SamplingTestView view(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, kSize, kSize, 1, 1, kLevels);
+  for (uint32_t l = 0; l < kLevels; ++l)
+    view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+      for (uint32_t c = 0; c < 4; ++c) p[c] = uint8_t(20 + 33 * l + c);
+    });
+  view.state.fastSampling = classifyViewForRoutines(view.state);
+  const float biases[][3] = {{0.0f, 0.0f, VK_LOD_CLAMP_NONE}, {0.3f, 0.0f, VK_LOD_CLAMP_NONE}, {-0.7f, 1.0f, 4.5f},
+                             {0.5f, 0.0f, 3.0f}, {1.0f / 3, 0.25f, 5.25f}};
+  uint32_t compared = 0, nearThreshold = 0;
+  for (const auto& b : biases) {
+    const abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                                  VK_SAMPLER_ADDRESS_MODE_REPEAT, b[0], b[1], b[2]);
+    for (uint32_t k = 0; k + 1 < kLevels; ++k) {
+      // d' = k + 1/2 between levels k and k + 1: λ_base = k + 1/2 - bias, ρ_max² = 2^(2 λ_base).
+      const double threshold = std::exp2(2.0 * (k + 0.5 - double(b[0])));
+      for (int n = 0; n < 400; ++n) {
+        Lanes16 batch{};
+        for (uint32_t quad = 0; quad < 4; ++quad) {
+          // ρ_max² = A² + B²: A a float within a few parts in 2^24 of the threshold's root, B
+          // adds up to 2^-22 A² in fine steps, so the sums fall densely on both sides.
+          const float a = float(std::sqrt(threshold * (1.0 + uniform(-6e-8, 3e-8))) / kSize);
+          const float small = float(a * std::sqrt(uniform(0.0, 0x1p-22)));
+          const double rho2 = double(a) * kSize * double(a) * kSize + double(small) * kSize * double(small) * kSize;
+          nearThreshold += std::fabs(rho2 / threshold - 1.0) < 0x1p-28;
+          for (uint32_t l = 4 * quad; l < 4 * quad + 4; ++l) {
+            batch.s[l] = float(uniform(0.0, 1.0)), batch.t[l] = float(uniform(0.0, 1.0));
+            batch.dx0[l] = a, batch.dx1[l] = small, batch.dy0[l] = 0.0f, batch.dy1[l] = a * 0.5f;
+          }
+        }
+        batch.lanes.width = W;
+        batch.lanes.active = 0xFFFF;
+        batch.lanes.s = batch.s, batch.lanes.t = batch.t;
+        batch.lanes.dPdx[0] = batch.dx0, batch.lanes.dPdx[1] = batch.dx1, batch.lanes.dPdy[0] = batch.dy0,
+        batch.lanes.dPdy[1] = batch.dy1;
+        alignas(64) uint32_t got[4 * W], want[4 * W];
+        uint32_t fallback = 0;
+        const bool took = runUniform<false, false>(view.state, sampler, batch.lanes, got, &fallback);
+        unorm8GeneralRoutine16(sampler.fastSampling)(view.state, sampler, batch.lanes, want);
+        if (!took) continue;
+        ++compared;
+        for (uint32_t i = 0; i < 4 * W; ++i)
+          if (!(fallback >> (i % W) & 1)) {
+            ASSERT_EQ(got[i], want[i]) << "bias " << b[0] << " clamps " << b[1] << ".." << b[2] << " threshold " << k
+                                       << " batch " << n << " lane " << i % W;
+          }
+      }
+    }
+  }
+  EXPECT_GT(nearThreshold, 100u) << "quads within 2^-28 of a threshold, where a range too wide would show";
+  EXPECT_GT(compared, 2000u);
+}
+
 }  // namespace tessera
