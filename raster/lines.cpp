@@ -460,6 +460,14 @@ double lineStippleAdvance(const float a[4], const float b[4], const RasterState&
 
 bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterState& state, float depthBias,
                   bool frontFacing, const LineStippleStart& stipple, SetupLine& s) {
+  // Clipping keeps both ends within the line guard band in exact arithmetic. With coordinates
+  // near the float range (a vertex at w = 3.4e38, the other at w = 0) the clipped end's rounding
+  // can stay at w = 0, its window coordinate infinite and snapped to INT64_MIN; the Bresenham
+  // span search from such an end never finished (a hung draw). What set-up's fixed point holds
+  // is checked here, for lines and polygon edges alike: anything else is dropped.
+  constexpr int64_t kBand = int64_t(kLineGuardBand + 1) * rules::kSubPixelOne;
+  for (const WindowVertex* v : {&a, &b})
+    if (!(v->sx >= -kBand && v->sx <= kBand && v->sy >= -kBand && v->sy <= kBand)) return false;
   const WindowVertex* ends[2] = {&a, &b};
   for (int e = 0; e < 2; ++e) {
     const WindowVertex& v = *ends[e];

@@ -86,10 +86,15 @@ bool projectPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Rast
                     WindowPolygon& out) {
   int64_t xs[kMaxClipVertices], ys[kMaxClipVertices];
   out.count = poly.count;
+  // Clipping keeps the vertices within the guard band in exact arithmetic; near the float range
+  // its rounding may not (lines.cpp's setupSegment says how). Edge functions over snapped
+  // coordinates fit int64 only within the band: a polygon that left it is dropped.
+  constexpr int64_t kBand = int64_t(kGuardBand + 1) * rules::kSubPixelOne;
   for (int i = 0; i < poly.count; ++i) {
     out.vertex[i] = toWindow(poly.vertex[i], tri, state.viewport, state.negativeOneToOne);
     xs[i] = out.vertex[i].sx;
     ys[i] = out.vertex[i].sy;
+    if (!(xs[i] >= -kBand && xs[i] <= kBand && ys[i] >= -kBand && ys[i] <= kBand)) return false;
   }
   // "Basic Polygon Rasterization": facing from the sign of the (clipped) polygon's area in
   // framebuffer coordinates; zero area is back-facing and covers no sample, so it is dropped.
