@@ -133,6 +133,18 @@ TESSERA_AVX512 inline __m512i fixedCoordinate(__m512 s, __m512i offset, double s
   return toInt32(x[0], x[1]);
 }
 
+// fixedCoordinate<false> for a power-of-two `size`, in float at full width: s x size is then
+// exact in float (a power-of-two scaling; an overflow gives Inf, which does not fit), so
+// floor(s size) + offset is the double path's floor(u) exactly, and fits the same test
+// (|floor(u)| < 2^22, i.e. |x| < 2^30 for x = floor(u) 256; NaN fits nowhere).
+TESSERA_AVX512 inline __m512i nearestCoordinatePow2(__m512 s, __m512i offset, int32_t size, __mmask16& fits) {
+  const __m512 f = _mm512_roundscale_ps(_mm512_mul_ps(s, _mm512_set1_ps(float(size))), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __mmask16 small = _mm512_cmp_ps_mask(_mm512_abs_ps(f), _mm512_set1_ps(1073741824.0f), _CMP_LT_OQ);
+  const __m512i i = _mm512_add_epi32(_mm512_maskz_cvttps_epi32(small, f), offset);
+  fits = small & _mm512_cmp_epi32_mask(_mm512_abs_epi32(i), _mm512_set1_epi32(1 << 22), _MM_CMPINT_LT);
+  return _mm512_slli_epi32(i, 8);
+}
+
 // S / (255 x 2^16), correctly rounded, for integer sums S in [0, 255 x 2^16] (header comment).
 TESSERA_AVX512 inline __m512 unormQuotient(__m512i sum) {
   const __m512 s = _mm512_cvtepi32_ps(sum);
@@ -184,8 +196,9 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
                                        __m512i offI, __m512i offJ, __m512i layerOffset, __mmask16 active,
                                        __m512i sum[4], __mmask16& fallback, int32_t stepI = 0, int32_t stepJ = 0) {
   __mmask16 fitsX, fitsY;
-  const __m512i fx = fixedCoordinate<kLinear>(s, offI, lv.widthD, fitsX);
-  const __m512i fy = fixedCoordinate<kLinear>(t, offJ, lv.heightD, fitsY);
+  const bool pow2 = (lv.width & (lv.width - 1)) == 0 && (lv.height & (lv.height - 1)) == 0;
+  const __m512i fx = !kLinear && pow2 ? nearestCoordinatePow2(s, offI, lv.width, fitsX) : fixedCoordinate<kLinear>(s, offI, lv.widthD, fitsX);
+  const __m512i fy = !kLinear && pow2 ? nearestCoordinatePow2(t, offJ, lv.height, fitsY) : fixedCoordinate<kLinear>(t, offJ, lv.heightD, fitsY);
   const __mmask16 fits = fitsX & fitsY;
   fallback |= active & ~fits;
   const __mmask16 load = active & fits;
