@@ -79,27 +79,12 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, State state, int value, bool d
   if (!dev) return {};
 
   const VkFormat formats[2] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT};
-  VkImage images[2];
-  VkImageView views[2];
-  for (int i = 0; i < 2; ++i) {
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = formats[i];
-    ici.extent = {kSize, kSize, 1};
-    ici.mipLevels = ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ici.usage = i == 0 ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT
-                       : VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-    vkCreateImage(dev, &ici, nullptr, &images[i]);
-    device.bindMemory(images[i]);
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = images[i];
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = formats[i];
-    vci.subresourceRange = {VkImageAspectFlags(i == 0 ? VK_IMAGE_ASPECT_COLOR_BIT : VK_IMAGE_ASPECT_DEPTH_BIT), 0, 1, 0, 1};
-    vkCreateImageView(dev, &vci, nullptr, &views[i]);
-  }
+  const TestDevice::Attachment color = device.createAttachment(
+      formats[0], kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  const TestDevice::Attachment depth =
+      device.createAttachment(formats[1], kSize, kSize, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
+  const VkImage images[2] = {color.image, depth.image};
+  const VkImageView views[2] = {color.view, depth.view};
   void* readMap;
   VkBuffer readback = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
   const Vertex triangles[6] = {{{-0.9f, -0.9f, 0.5f}, {1, 0, 0, 0.5f}},   {{0.9f, -0.7f, 0.5f}, {0, 1, 0, 0.5f}},
@@ -322,10 +307,6 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, State state, int value, bool d
   vkDestroyShaderModule(dev, fs, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);
   vkDestroyBuffer(dev, vertices, nullptr);
-  for (int i = 0; i < 2; ++i) {
-    vkDestroyImageView(dev, views[i], nullptr);
-    vkDestroyImage(dev, images[i], nullptr);
-  }
   return out;
 }
 
@@ -347,11 +328,14 @@ void check(State state, const char* name) {
     // dynamic image differs from its static one and from Tessera's, which equals lavapipe's
     // static image).
     const std::vector<uint32_t> theirs = render(drivers.lavapipe, state, value, false);
-    if (state != State::AlphaToOne)
+    if (state != State::AlphaToOne) {
       EXPECT_EQ(render(drivers.lavapipe, state, value, true), theirs) << "lavapipe: dynamic and static agree";
+    }
     // Polygon mode LINE: the drivers draw slanted edges differently (draw_test.cpp); lines too.
     const bool lines = (state == State::PolygonMode && value == 1) || state == State::LineMode || state == State::LineStipple;
-    if (!lines) EXPECT_EQ(ours[value], theirs) << "Tessera vs lavapipe";
+    if (!lines) {
+      EXPECT_EQ(ours[value], theirs) << "Tessera vs lavapipe";
+    }
   }
   EXPECT_NE(ours[0], ours[1]) << "the two values should draw different images";
 }

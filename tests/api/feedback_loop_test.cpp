@@ -95,7 +95,7 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, Read read) {
   if (!sampled) subpass.inputAttachmentCount = 1, subpass.pInputAttachments = &input;
   const VkAccessFlags readAccess = sampled ? VK_ACCESS_SHADER_READ_BIT : VK_ACCESS_INPUT_ATTACHMENT_READ_BIT;
   const VkDependencyFlags dependencyFlags =
-      VK_DEPENDENCY_BY_REGION_BIT | (sampled ? VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT : VkDependencyFlags(0));
+      VK_DEPENDENCY_BY_REGION_BIT | (sampled ? VkDependencyFlags(VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT) : VkDependencyFlags(0));
   VkSubpassDependency self{0, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                            VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, readAccess, dependencyFlags};
   VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
@@ -285,7 +285,9 @@ void check(Read read) {
         << "pixel (" << i % kSize << ", " << i / kSize << "): " << std::hex << ours[i] << ", neither inverse";
     inside += ours[i] == kInsideTriangle;
   }
-  if (read != Read::InRasterizationOrder) EXPECT_GT(inside, 200u) << "the second draw must see the triangle the first drew";
+  if (read != Read::InRasterizationOrder) {
+    EXPECT_GT(inside, 200u) << "the second draw must see the triangle the first drew";
+  }
   if (drivers.lavapipe) {
     const std::vector<uint32_t> reference = render(drivers.lavapipe, read);
     ASSERT_EQ(reference.size(), ours.size());

@@ -52,24 +52,10 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool postDepthCoverage) {
   if (!dev) return {};
 
   const VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;
-  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ici.imageType = VK_IMAGE_TYPE_2D;
-  ici.format = depthFormat;
-  ici.extent = {kSize, kSize, 1};
-  ici.mipLevels = ici.arrayLayers = 1;
-  ici.samples = VK_SAMPLE_COUNT_4_BIT;
-  ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ici.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  VkImage depth;
-  vkCreateImage(dev, &ici, nullptr, &depth);
-  device.bindMemory(depth);
-  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  vci.image = depth;
-  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vci.format = depthFormat;
-  vci.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
-  VkImageView depthView;
-  vkCreateImageView(dev, &vci, nullptr, &depthView);
+  const TestDevice::Attachment depthTarget = device.createAttachment(
+      depthFormat, kSize, kSize, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_SAMPLE_COUNT_4_BIT);
+  const VkImage depth = depthTarget.image;
+  const VkImageView depthView = depthTarget.view;
 
   void* maskMap;
   VkBuffer masks = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &maskMap);
@@ -198,8 +184,6 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, bool postDepthCoverage) {
   vkDestroyShaderModule(dev, fs, nullptr);
   vkDestroyBuffer(dev, masks, nullptr);
   vkDestroyBuffer(dev, vertices, nullptr);
-  vkDestroyImageView(dev, depthView, nullptr);
-  vkDestroyImage(dev, depth, nullptr);
   return out;
 }
 

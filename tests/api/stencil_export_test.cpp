@@ -45,29 +45,13 @@ Images render(VkPhysicalDevice pd) {
   if (!dev) return {};
 
   const VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM, dsFormat = VK_FORMAT_D32_SFLOAT_S8_UINT;
-  VkImage images[2];
-  VkImageView views[2];
-  for (int i = 0; i < 2; ++i) {
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = i == 0 ? colorFormat : dsFormat;
-    ici.extent = {kSize, kSize, 1};
-    ici.mipLevels = ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ici.usage = (i == 0 ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) |
-                VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    vkCreateImage(dev, &ici, nullptr, &images[i]);
-    device.bindMemory(images[i]);
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = images[i];
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = ici.format;
-    vci.subresourceRange = {VkImageAspectFlags(i == 0 ? VK_IMAGE_ASPECT_COLOR_BIT
-                                                      : VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT),
-                            0, 1, 0, 1};
-    vkCreateImageView(dev, &vci, nullptr, &views[i]);
-  }
+  const TestDevice::Attachment color = device.createAttachment(
+      colorFormat, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  const TestDevice::Attachment depthStencil =
+      device.createAttachment(dsFormat, kSize, kSize, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                              VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+  const VkImage images[2] = {color.image, depthStencil.image};
+  const VkImageView views[2] = {color.view, depthStencil.view};
   void* readMap;
   VkBuffer readback = device.createMappedBuffer(kSize * kSize * 5, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
   const Vertex quad[6] = {{{-1, -1, 0.5f}, {0, 0, 0, 1}}, {{1, -1, 0.5f}, {0, 0, 0, 1}}, {{-1, 1, 0.5f}, {0, 0, 0, 1}},
@@ -224,10 +208,6 @@ Images render(VkPhysicalDevice pd) {
   vkDestroyShaderModule(dev, fs, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);
   vkDestroyBuffer(dev, vertices, nullptr);
-  for (int i = 0; i < 2; ++i) {
-    vkDestroyImageView(dev, views[i], nullptr);
-    vkDestroyImage(dev, images[i], nullptr);
-  }
   return out;
 }
 

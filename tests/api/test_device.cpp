@@ -1,5 +1,7 @@
 #include "test_device.h"
 
+#include <gtest/gtest.h>
+
 namespace tessera_test {
 
 TestDevice::TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* features, const void* pNext,
@@ -23,6 +25,10 @@ TestDevice::TestDevice(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures* feat
 TestDevice::~TestDevice() {
   if (!dev) return;
   vkDeviceWaitIdle(dev);
+  for (const Attachment& a : attachments_) {
+    vkDestroyImageView(dev, a.view, nullptr);
+    vkDestroyImage(dev, a.image, nullptr);
+  }
   for (VkDeviceMemory m : memories_) vkFreeMemory(dev, m, nullptr);
   vkDestroyDevice(dev, nullptr);
 }
@@ -37,6 +43,33 @@ void TestDevice::allocateFor(const VkMemoryRequirements& req, VkMemoryPropertyFl
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memoryType(req.memoryTypeBits, want)};
   vkAllocateMemory(dev, &ai, nullptr, out);
   memories_.push_back(*out);
+}
+
+TestDevice::Attachment TestDevice::createAttachment(VkFormat format, uint32_t width, uint32_t height,
+                                                   VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                                                   VkSampleCountFlagBits samples) {
+  Attachment a;
+  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ici.imageType = VK_IMAGE_TYPE_2D;
+  ici.format = format;
+  ici.extent = {width, height, 1};
+  ici.mipLevels = ici.arrayLayers = 1;
+  ici.samples = samples;
+  ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ici.usage = usage;
+  if (vkCreateImage(dev, &ici, nullptr, &a.image) != VK_SUCCESS) {
+    ADD_FAILURE() << "vkCreateImage failed for format " << format;
+    return {};
+  }
+  bindMemory(a.image);
+  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vci.image = a.image;
+  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vci.format = format;
+  vci.subresourceRange = {aspect, 0, 1, 0, 1};
+  EXPECT_EQ(vkCreateImageView(dev, &vci, nullptr, &a.view), VK_SUCCESS);
+  attachments_.push_back(a);
+  return a;
 }
 
 void TestDevice::bindMemory(VkImage image) {

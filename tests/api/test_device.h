@@ -21,6 +21,15 @@ class TestDevice {
 
   // Device-local memory bound to `image` (freed with this object).
   void bindMemory(VkImage image);
+  // A 2D image of `format` (one level, one layer, optimal tiling) with its memory and a view
+  // over `aspect`: the render targets the scene tests draw into. The image and the view are
+  // destroyed with this object.
+  struct Attachment {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+  };
+  Attachment createAttachment(VkFormat format, uint32_t width, uint32_t height, VkImageUsageFlags usage,
+                              VkImageAspectFlags aspect, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
   // A buffer in host-visible, coherent memory, mapped at *mapped (freed with this object; the
   // caller destroys the buffer).
   VkBuffer createMappedBuffer(VkDeviceSize size, VkBufferUsageFlags usage, void** mapped);
@@ -38,6 +47,7 @@ class TestDevice {
 
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::vector<VkDeviceMemory> memories_;
+  std::vector<Attachment> attachments_;
 };
 
 }  // namespace tessera_test
