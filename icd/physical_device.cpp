@@ -428,6 +428,14 @@ FeatureSet supportedFeatures() {
   // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
   // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
   f.shaderDrawParameters = true;
+  // Variable pointers (SPV_KHR_variable_pointers) into StorageBuffer and Workgroup memory: a
+  // logical pointer that OpSelect, OpPhi, a function result or a Function / Private variable
+  // carries is {address, floor, limit} per lane (spirv_jit/translator.h pointerValue), so lanes
+  // may point into different buffers and every access stays bounds-checked against its own
+  // descriptor's range. tests/unit/spirv_jit/variable_pointers_test.cpp (W = 4, 8, 16),
+  // tests/api/variable_pointers_test.cpp against the spec and lavapipe.
+  f.variablePointersStorageBuffer = true;
+  f.variablePointers = true;
   // Indirect draws (cmd_draw.cpp: DrawIndirectCmd reads the commands, and the count of the
   // *IndirectCount forms, when it executes): drawCount > 1 at any stride, each command's
   // firstInstance; maxDrawIndirectCount is 2^32-1 (makeLimits). tests/api/draw_parameters_test.cpp.

@@ -15,8 +15,7 @@ namespace tessera_test {
 namespace {
 
 // The promoted extensions Tessera must list today. A promoted extension that needs a feature
-// Tessera lacks (VK_KHR_variable_pointers,
-// VK_KHR_sampler_ycbcr_conversion, VK_EXT_shader_viewport_index_layer,
+// Tessera lacks (VK_KHR_sampler_ycbcr_conversion, VK_EXT_shader_viewport_index_layer,
 // VK_EXT_texture_compression_astc_hdr, VK_EXT_ycbcr_2plane_444_formats) must not be listed.
 // Changing what is offered means changing this list, on purpose.
 const std::set<std::string> kExpectedPromoted = {
@@ -29,7 +28,7 @@ const std::set<std::string> kExpectedPromoted = {
     "VK_KHR_descriptor_update_template", "VK_KHR_device_group", "VK_KHR_external_fence", "VK_KHR_external_memory",
     "VK_KHR_external_semaphore", "VK_KHR_get_memory_requirements2", "VK_KHR_maintenance1", "VK_KHR_maintenance2",
     "VK_KHR_maintenance3", "VK_KHR_multiview", "VK_KHR_relaxed_block_layout", "VK_KHR_shader_draw_parameters",
-    "VK_KHR_storage_buffer_storage_class",
+    "VK_KHR_storage_buffer_storage_class", "VK_KHR_variable_pointers",
     // 1.2
     "VK_KHR_8bit_storage", "VK_KHR_buffer_device_address", "VK_KHR_create_renderpass2",
     "VK_KHR_depth_stencil_resolve", "VK_KHR_draw_indirect_count", "VK_KHR_driver_properties", "VK_KHR_image_format_list",
