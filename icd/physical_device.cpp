@@ -376,6 +376,13 @@ FeatureSet supportedFeatures() {
   // (the provoking vertex's) and read back by the fragment stage, on both draw paths
   // (raster::viewportRaster; tests/api/multi_viewport_test.cpp against the spec and lavapipe).
   f.multiViewport = true;
+  // Layer and ViewportIndex written by the vertex or tessellation evaluation stage
+  // (VK_EXT_shader_viewport_index_layer's capability, ShaderLayer and ShaderViewportIndex): when
+  // that stage is the last before rasterization its primitives take the provoking vertex's values
+  // through the geometry stage's plumbing (raster/vertex_layer_viewport.cpp, draw_tessellation.cpp;
+  // tests/api/vertex_layer_viewport_test.cpp against the spec and lavapipe, both draw paths).
+  f.shaderOutputViewportIndex = true;
+  f.shaderOutputLayer = true;
   // Every statistic of VkQueryPipelineStatisticFlagBits, counted by the draw paths and the
   // dispatches while a query is active (raster::countStatistic, icd/cmd_sync.cpp;
   // tests/api/pipeline_statistics_test.cpp against the spec's counts and lavapipe).
