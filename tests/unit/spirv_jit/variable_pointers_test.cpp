@@ -100,5 +100,46 @@ TEST(VariablePointers, EveryLaneFollowsItsOwnPointerWithinItsDescriptorRange) {
   }
 }
 
+// tests/shaders/var_ptr_null.spvasm: the CTS's variable_pointers.nullptr_compute.* cases (a
+// Function pointer variable initialized to OpConstantNull then given a valid pointer; OpSelect
+// between a valid pointer and null, only the valid one dereferenced), lanes disagreeing. Lanes
+// that do dereference null (undefined in SPIR-V) get Tessera's guarantee that no access leaves
+// bound memory: OpConstantNull of a logical pointer has an empty range, so the load reads 0 and
+// the store is dropped (and nothing crashes).
+TEST(VariablePointers, NullPointersAreValuesAndNeverReachMemory) {
+  Buffers initial;
+  initial.push_back(words(kN, aValue, false));
+  std::vector<uint32_t> s(kN);
+  for (uint32_t i = 0; i < kN; ++i) s[i] = negative(i) ? uint32_t(-1 - int32_t(i)) : i;
+  initial.push_back(bytesOf(s));
+  initial.push_back(words(kN, cValue, false));
+  initial.push_back(bytesOf(std::vector<uint32_t>(kN * 4, 0xEEEEEEEEu)));
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "var_ptr_null";
+    run.optimize = optimize;
+    run.groups[0] = kN / 64;
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto out = valuesOf<uint32_t>(results[w][3]);
+      for (uint32_t i = 0; i < kN; ++i) {
+        const bool neg = negative(i);
+        auto at = [&](int column) {
+          return ::testing::Message() << "W=" << kSimdWidths[w] << " optimize=" << optimize << " invocation " << i
+                                      << " column " << column;
+        };
+        EXPECT_EQ(out[4 * i + 0], aValue(i)) << at(0);
+        EXPECT_EQ(out[4 * i + 1], neg ? aValue(i) : 7u) << at(1);
+        EXPECT_EQ(out[4 * i + 2], neg ? aValue(i) : 0u) << at(2);
+        EXPECT_EQ(out[4 * i + 3], 0xEEEEEEEEu) << at(3);
+        EXPECT_EQ(wordAt(results[w][2], 0, i), neg ? 0xBADu : cValue(i)) << at(-1) << " C";
+        if (::testing::Test::HasFailure()) return;
+      }
+      EXPECT_EQ(results[w][0], initial[0]) << "A is only read";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
