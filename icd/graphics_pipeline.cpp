@@ -228,6 +228,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     std::memcpy(t.evalOutputComponents, g.tessEval->facts.outputComponents, sizeof(t.evalOutputComponents));
     t.evalClipDistances = uint8_t(g.tessEval->facts.clipDistances);
     t.evalCullDistances = uint8_t(g.tessEval->facts.cullDistances);
+    t.evalWritesLayer = g.tessEval->facts.writesLayer;
+    t.evalWritesViewportIndex = g.tessEval->facts.writesViewportIndex;
     if (const auto* ts = info.pTessellationState) {
       t.patchControlPoints = ts->patchControlPoints;
       if (const auto* origin = findInChain<VkPipelineTessellationDomainOriginStateCreateInfo>(
@@ -251,6 +253,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
   s.vertexFetchedLocations = g.vertex->facts.fetchedLocations;
   s.vertexClipDistances = uint8_t(g.vertex->facts.clipDistances);
   s.vertexCullDistances = uint8_t(g.vertex->facts.cullDistances);
+  s.vertexWritesLayer = g.vertex->facts.writesLayer;
+  s.vertexWritesViewportIndex = g.vertex->facts.writesViewportIndex;
   if (g.geometry) {  // "Geometry Shading": between vertex shading and rasterization
     const jit::GraphicsFacts& f = g.geometry->facts;
     s.geometryShader = g.geometry->geometry;

@@ -376,6 +376,13 @@ FeatureSet supportedFeatures() {
   // (the provoking vertex's) and read back by the fragment stage, on both draw paths
   // (raster::viewportRaster; tests/api/multi_viewport_test.cpp against the spec and lavapipe).
   f.multiViewport = true;
+  // Layer and ViewportIndex written by the vertex or tessellation evaluation stage
+  // (VK_EXT_shader_viewport_index_layer's capability, ShaderLayer and ShaderViewportIndex): when
+  // that stage is the last before rasterization its primitives take the provoking vertex's values
+  // through the geometry stage's plumbing (raster/vertex_layer_viewport.cpp, draw_tessellation.cpp;
+  // tests/api/vertex_layer_viewport_test.cpp against the spec and lavapipe, both draw paths).
+  f.shaderOutputViewportIndex = true;
+  f.shaderOutputLayer = true;
   // Every statistic of VkQueryPipelineStatisticFlagBits, counted by the draw paths and the
   // dispatches while a query is active (raster::countStatistic, icd/cmd_sync.cpp;
   // tests/api/pipeline_statistics_test.cpp against the spec's counts and lavapipe).
@@ -428,6 +435,14 @@ FeatureSet supportedFeatures() {
   // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
   // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
   f.shaderDrawParameters = true;
+  // Variable pointers (SPV_KHR_variable_pointers) into StorageBuffer and Workgroup memory: a
+  // logical pointer that OpSelect, OpPhi, a function result or a Function / Private variable
+  // carries is {address, floor, limit} per lane (spirv_jit/translator.h pointerValue), so lanes
+  // may point into different buffers and every access stays bounds-checked against its own
+  // descriptor's range. tests/unit/spirv_jit/variable_pointers_test.cpp (W = 4, 8, 16),
+  // tests/api/variable_pointers_test.cpp against the spec and lavapipe.
+  f.variablePointersStorageBuffer = true;
+  f.variablePointers = true;
   // Indirect draws (cmd_draw.cpp: DrawIndirectCmd reads the commands, and the count of the
   // *IndirectCount forms, when it executes): drawCount > 1 at any stride, each command's
   // firstInstance; maxDrawIndirectCount is 2^32-1 (makeLimits). tests/api/draw_parameters_test.cpp.

@@ -535,7 +535,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         m.windows.push_back(std::move(w));
       }
     };
-    if (!s.geometryShader || !s.geometry.writesLayer) {
+    if (!lastStageWritesLayer(s)) {
       binAssembled(s, false);
       continue;
     }

@@ -26,6 +26,9 @@ struct ShadedVertices {
   uint32_t stride = 4;
   std::vector<uint32_t> words;
   std::vector<float> pointSize;  // per slot, when the topology is points
+  // Per slot, Layer at 2 * slot and ViewportIndex at 2 * slot + 1, when the stage that shaded
+  // them writes either (abi::VertexBatch::layerViewport); empty otherwise.
+  std::vector<uint32_t> layerViewport;
   const float* position(uint32_t slot) const { return reinterpret_cast<const float*>(&words[size_t(slot) * stride]); }
   const uint32_t* outputs(uint32_t slot) const { return &words[size_t(slot) * stride + 4]; }
   // Where a slot's clip distances start, and its cull distances after them.
@@ -256,7 +259,32 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
 // The stages between vertex shading and rasterization that make new primitives: tessellation,
 // then the geometry stage (on the tessellated primitives when both are there; `scratch` holds
 // those).
-inline bool hasPrimitiveStages(const DrawState& s) { return s.geometryShader || s.tessControlShader; }
+//
+// "Layer", "ViewportIndex": a vertex stage that is the last pre-rasterization stage and writes
+// either (shaderOutputLayer, shaderOutputViewportIndex) takes the same path, its assembled
+// primitives turned into GeometryPrimitives that carry the provoking vertex's values
+// (raster/vertex_layer_viewport.cpp), so that layered rendering and the per-primitive viewport
+// reuse the geometry stage's plumbing on both draw paths.
+inline bool vertexStageIsLast(const DrawState& s) { return !s.geometryShader && !s.tessControlShader; }
+inline bool vertexSelectsLayerOrViewport(const DrawState& s) {
+  return vertexStageIsLast(s) && (s.vertexWritesLayer || s.vertexWritesViewportIndex);
+}
+inline bool hasPrimitiveStages(const DrawState& s) {
+  return s.geometryShader || s.tessControlShader || vertexSelectsLayerOrViewport(s);
+}
+// Whether the last pre-rasterization stage writes Layer ("Layered Rendering": the draw is split
+// by layer; "The last active pre-rasterization shader stage (in pipeline order) controls the
+// Layer that is used").
+inline bool lastStageWritesLayer(const DrawState& s) {
+  return s.geometryShader ? s.geometry.writesLayer
+         : s.tessControlShader ? s.tessellation.evalWritesLayer
+                               : s.vertexWritesLayer;
+}
+// The assembled primitives of one instance's vertex-shaded `in` as GeometryPrimitives (`in`
+// copied into out.vertices), each with its provoking vertex's Layer and ViewportIndex.
+void vertexLayerViewportPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                                   const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in,
+                                   GeometryOutput& out);
 void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                         const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
                         GeometryOutput& scratch);

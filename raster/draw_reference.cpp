@@ -50,7 +50,7 @@ void drawReference(const DrawState& s, const DrawCall& c) {
                                                          viewportRaster(s, viewport))
                                           : 0.0;
         FragmentStage* stage = &fragments;
-        if (s.geometryShader && s.geometry.writesLayer) {  // "Layered Rendering": a stage per layer (other memory, any order)
+        if (lastStageWritesLayer(s)) {  // "Layered Rendering": a stage per layer (other memory, any order)
           if (p.layer >= layerCount) continue;  // no such layer: undefined, nothing written
           std::unique_ptr<FragmentStage>& layered = layerStages[p.layer];
           if (!layered) {

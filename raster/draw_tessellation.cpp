@@ -42,7 +42,11 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   v.setLayout(t.evalClipDistances, t.evalCullDistances);
   v.words.clear();
   v.pointSize.clear();
+  v.layerViewport.clear();
   out.primitives.clear();
+  // "Layer", "ViewportIndex" from the evaluation stage, when no geometry stage follows (the last
+  // pre-rasterization stage controls them): per generated vertex, the provoking one's per primitive.
+  const bool layered = !s.geometryShader && (t.evalWritesLayer || t.evalWritesViewportIndex);
   const uint32_t n = t.patchControlPoints;
   if (n == 0 || n > abi::kMaxPatchVertices || t.outputVertices == 0 || !s.tessControlShader || !s.tessEvalShader ||
       !t.runControl)
@@ -52,6 +56,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   thread_local std::vector<uint8_t> patchMemory;
   thread_local std::vector<uint32_t> outputs;
   thread_local std::vector<float> position, pointSize, clip, cull, coords;
+  thread_local std::vector<uint32_t> layerViewport;
   thread_local Tessellation tess;
   std::memset(&input, 0, sizeof(input));
   patchMemory.assign(size_t(t.patchBytes) + 64, 0);
@@ -62,6 +67,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   clip.assign(abi::kMaxClipDistances * W, 0.0f);
   cull.assign(abi::kMaxClipDistances * W, 0.0f);
   coords.assign(3 * W, 0.0f);
+  layerViewport.assign(2 * W, 0);
   const TessMode mode = tessMode(t);
 
   abi::VertexBatch batch{};
@@ -74,6 +80,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   batch.tessCoord = coords.data();
   batch.patch = &output;
   batch.patchVertices = t.outputVertices;
+  batch.layerViewport = layerViewport.data();
 
   for (uint32_t patch = 0; uint64_t(patch + 1) * n <= count; ++patch) {
     // The control shader's inputs: the patch's vertices as the vertex stage left them.
@@ -109,6 +116,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     requireDrawMemory(uint64_t(firstSlot) + vertices, uint64_t(v.stride) * 4 + 4);
     v.words.resize(size_t(firstSlot + vertices) * v.stride);
     v.pointSize.resize(firstSlot + vertices, 1.0f);
+    if (layered) v.layerViewport.resize(2 * size_t(firstSlot + vertices), 0);
     batch.primitiveId = patch;
     for (uint32_t first = 0; first < vertices; first += W) {
       const uint32_t active = std::min(W, vertices - first);
@@ -130,6 +138,10 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
         for (uint32_t d = 0; d < v.clipDistances; ++d) std::memcpy(&distances[d], &clip[d * W + lane], 4);
         for (uint32_t d = 0; d < v.cullDistances; ++d) std::memcpy(&distances[v.clipDistances + d], &cull[d * W + lane], 4);
         v.pointSize[firstSlot + first + lane] = pointSize[lane];
+        if (layered) {
+          v.layerViewport[2 * size_t(firstSlot + first + lane)] = t.evalWritesLayer ? layerViewport[lane] : 0;
+          v.layerViewport[2 * size_t(firstSlot + first + lane) + 1] = t.evalWritesViewportIndex ? layerViewport[W + lane] : 0;
+        }
       }
     }
     const uint32_t per = tess.verticesPerPrimitive;
@@ -140,6 +152,11 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
       // any of the vertices in each primitive"; the first or, in LAST mode, the last in the
       // tessellator's winding order, so that transform feedback writes it first or last.
       p.provoking = s.provokingVertexLast ? per - 1 : 0;
+      if (layered) {
+        const size_t pv = p.slots[p.provoking];
+        p.layer = v.layerViewport[2 * pv];
+        p.viewport = v.layerViewport[2 * pv + 1];
+      }
       out.primitives.push_back(p);
     }
   }
@@ -150,6 +167,10 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
 void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                         const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
                         GeometryOutput& scratch) {
+  if (vertexSelectsLayerOrViewport(s)) {
+    vertexLayerViewportPrimitives(s, isRestart, count, slotOf, in, out);
+    return;
+  }
   if (!s.tessControlShader) {
     runGeometryStage(s, isRestart, count, slotOf, in, out);
     return;

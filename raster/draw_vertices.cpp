@@ -155,7 +155,7 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
                         : s.geometryShader  ? s.geometry.inputComponents
                                             : s.fragment.inputComponents;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
-    if (s.vertexOutputComponents[l] && (next[l] || (!hasPrimitiveStages(s) && keepsFeedbackLocation(s, l))))
+    if (s.vertexOutputComponents[l] && (next[l] || (vertexStageIsLast(s) && keepsFeedbackLocation(s, l))))
       out.locations.push_back(l);
   out.setLayout(s.vertexClipDistances, s.vertexCullDistances);
   // Every word of every slot is written by shadeVertexRange: no zero fill, and a reused
@@ -167,6 +167,8 @@ void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out
   if (s.topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST || hasPrimitiveStages(s) || keepsFeedbackPointSize(s))
     out.pointSize.assign(count, 1.0f);
   else out.pointSize.clear();
+  if (vertexSelectsLayerOrViewport(s)) out.layerViewport.resize(2 * count);  // every slot written
+  else out.layerViewport.clear();
 }
 
 void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, const uint32_t* vertexIndices,
@@ -175,6 +177,8 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   // Kernel interface arrays, reused by the thread across calls (no allocation per range).
   thread_local std::vector<uint32_t> inputs, outputs;
   thread_local std::vector<float> position, pointSize, clip, cull;
+  thread_local std::vector<uint32_t> layerViewport;
+  layerViewport.assign(2 * W, 0);
   inputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
   outputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
   position.assign(4 * W, 0.0f);
@@ -193,6 +197,7 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   batch.clipDistance = clip.data();
   batch.cullDistance = cull.data();
   batch.outputs = outputs.data();
+  batch.layerViewport = layerViewport.data();
   // The attributes the kernel does not fetch itself (jit::GraphicsFacts::fetchedLocations).
   AttributeFetch fetch[kMaxVertexAttributes];
   uint32_t fetchCount = 0;
@@ -222,6 +227,11 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
     s.vertexShader(&batch);
     if (!out.pointSize.empty())
       for (uint32_t lane = 0; lane < count; ++lane) out.pointSize[first + lane] = pointSize[lane];
+    if (!out.layerViewport.empty())
+      for (uint32_t lane = 0; lane < count; ++lane) {
+        out.layerViewport[2 * (first + lane)] = layerViewport[lane];
+        out.layerViewport[2 * (first + lane) + 1] = layerViewport[W + lane];
+      }
     for (uint32_t lane = 0; lane < count; ++lane) {
       uint32_t* v = &out.words[(first + lane) * out.stride];
       for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &position[comp * W + lane], 4);

@@ -227,7 +227,8 @@ namespace {
 constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWritesSampleMask = 1u << 2,
                    kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
                    kEarlyFragmentTests = 1u << 6, kPostDepthCoverage = 1u << 7,
-                   kWritesStencilRef = 1u << 8, kReadsInputAttachments = 1u << 9, kAllFactBits = (1u << 10) - 1;
+                   kWritesStencilRef = 1u << 8, kReadsInputAttachments = 1u << 9, kWritesLayerOut = 1u << 10,
+                   kWritesViewportIndexOut = 1u << 11, kAllFactBits = (1u << 12) - 1;
 
 bool isGraphics(ObjectKind kind) {
   return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry ||
@@ -267,7 +268,8 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.writesSampleMask ? kWritesSampleMask : 0u) | (f.perSampleShading ? kPerSampleShading : 0u) |
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u) | (f.postDepthCoverage ? kPostDepthCoverage : 0u) |
-        (f.writesStencilRef ? kWritesStencilRef : 0u) | (f.readsInputAttachments ? kReadsInputAttachments : 0u));
+        (f.writesStencilRef ? kWritesStencilRef : 0u) | (f.readsInputAttachments ? kReadsInputAttachments : 0u) |
+        (f.writesLayer ? kWritesLayerOut : 0u) | (f.writesViewportIndex ? kWritesViewportIndexOut : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
     if (o.kind == ObjectKind::Vertex) u32(f.fetchedLocations);
@@ -369,6 +371,8 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     f.postDepthCoverage = bits & kPostDepthCoverage;
     f.writesStencilRef = bits & kWritesStencilRef;
     f.readsInputAttachments = bits & kReadsInputAttachments;
+    f.writesLayer = bits & kWritesLayerOut;
+    f.writesViewportIndex = bits & kWritesViewportIndexOut;
     if (o.kind == ObjectKind::Vertex && !u32(&f.fetchedLocations)) return false;
     if (o.kind == ObjectKind::Geometry) {
       // The draw loop sizes its buffers with these: refuse what a compile never produces.

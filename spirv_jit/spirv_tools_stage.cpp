@@ -1,6 +1,7 @@
 #include "spirv_tools_stage.h"
 
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 #include <spirv-tools/libspirv.hpp>
@@ -34,6 +35,49 @@ bool callsPointerReturningFunction(const std::vector<uint32_t>& words) {
   }
   for (uint32_t c : callees)
     if (pointerFunctions.count(c)) return true;
+  return false;
+}
+
+// Whether a variable of the module holds a logical pointer (variable pointers: OpVariable of a
+// pointer to a pointer into StorageBuffer or Workgroup memory, or to a composite containing one).
+// SPIRV-Tools 2023.1's (Debian 12) SSA rewrite replaces a load through a pointer loaded from such
+// a variable with the loaded pointer itself (an OpStore of a pointer into a uint was seen:
+// tests/shaders/var_ptr_mux.spvasm), so modules with one keep their variables in memory; the
+// translator handles them there (lane memory, three leaves per pointer). A function returning a
+// logical pointer counts too: inlining it may make such a variable for its return value.
+bool variablesHoldLogicalPointers(const std::vector<uint32_t>& words) {
+  std::unordered_map<uint32_t, std::vector<uint32_t>> contained;  // composite type -> member / element types
+  std::unordered_map<uint32_t, uint32_t> pointee;                 // pointer type -> pointee
+  std::unordered_set<uint32_t> logicalPointers;
+  std::vector<uint32_t> variableTypes;
+  for (size_t pos = 5; pos < words.size();) {
+    const uint32_t count = words[pos] >> 16;
+    const auto op = spv::Op(words[pos] & 0xffff);
+    if (count == 0 || pos + count > words.size()) break;
+    if (op == spv::Op::OpTypePointer && count >= 4) {
+      pointee[words[pos + 1]] = words[pos + 3];
+      if (spv::StorageClass(words[pos + 2]) != spv::StorageClass::PhysicalStorageBuffer) logicalPointers.insert(words[pos + 1]);
+    }
+    if ((op == spv::Op::OpTypeArray || op == spv::Op::OpTypeRuntimeArray) && count >= 3) contained[words[pos + 1]] = {words[pos + 2]};
+    if (op == spv::Op::OpTypeStruct && count >= 2) contained[words[pos + 1]].assign(words.begin() + pos + 2, words.begin() + pos + count);
+    if (op == spv::Op::OpVariable && count >= 3) variableTypes.push_back(words[pos + 1]);
+    if (op == spv::Op::OpFunction && count >= 2 && logicalPointers.count(words[pos + 1])) return true;
+    pos += count;
+  }
+  // Types are declared before use, so a depth-limited walk ends.
+  std::function<bool(uint32_t, int)> holds = [&](uint32_t type, int depth) {
+    if (depth > 64) return false;
+    if (logicalPointers.count(type)) return true;
+    auto c = contained.find(type);
+    if (c == contained.end()) return false;
+    for (uint32_t m : c->second)
+      if (holds(m, depth + 1)) return true;
+    return false;
+  };
+  for (uint32_t v : variableTypes) {
+    auto p = pointee.find(v);
+    if (p != pointee.end() && holds(p->second, 0)) return true;
+  }
   return false;
 }
 
@@ -123,10 +167,12 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
     opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
     opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
     opt.RegisterPass(spvtools::CreatePrivateToLocalPass());
-    opt.RegisterPass(spvtools::CreateScalarReplacementPass(100));
-    opt.RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass());
-    opt.RegisterPass(spvtools::CreateLocalSingleStoreElimPass());
-    opt.RegisterPass(spvtools::CreateSSARewritePass());
+    if (!variablesHoldLogicalPointers(words)) {
+      opt.RegisterPass(spvtools::CreateScalarReplacementPass(100));
+      opt.RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass());
+      opt.RegisterPass(spvtools::CreateLocalSingleStoreElimPass());
+      opt.RegisterPass(spvtools::CreateSSARewritePass());
+    }
     if (!bitcastsNarrowVectorToScalar(words)) {
       opt.RegisterPass(spvtools::CreateCCPPass());
       opt.RegisterPass(spvtools::CreateSimplificationPass());

@@ -267,8 +267,17 @@ bool ArithmeticTranslation::run() {
     }
     case Op::OpSelect: {
       if (const Type* rt = t.spirv().type(o.type); rt && rt->kind == TypeKind::Pointer) {
+        if (t.isVariablePointer(o.type)) {
+          // Variable pointers: each lane takes its pointer's address and bounds, so lanes that
+          // chose different buffers keep their own buffer's range.
+          Val x = t.pointerValue(t.pointer(o.operand(1))), y = t.pointerValue(t.pointer(o.operand(2)));
+          llvm::Value* c = t.scalarValue(o.operand(0));
+          Val out;
+          for (size_t i = 0; i < x.leaves.size(); ++i) out.leaves.push_back(t.select(c, x.leaves[i], y.leaves[i]));
+          t.definePointer(o.result, t.pointerFromValue(out, o.type));
+          return true;
+        }
         // Choosing between physical storage buffer pointers is choosing between addresses.
-        if (!t.isPhysicalPointerType(o.type)) t.fail("OpSelect of pointers needs variable pointers, which Tessera does not offer");
         llvm::Value* sel = t.select(t.scalarValue(o.operand(0)), t.pointerToAddress(t.pointer(o.operand(1))),
                                     t.pointerToAddress(t.pointer(o.operand(2))));
         t.definePointer(o.result, t.addressToPointer(sel, o.type));

@@ -526,6 +526,14 @@ void Translator::collectInterface() {
       case int32_t(spv::BuiltIn::FragDepth): facts_->writesFragDepth = true; break;
       case int32_t(spv::BuiltIn::SampleMask): facts_->writesSampleMask = true; break;
       case int32_t(spv::BuiltIn::FragStencilRefEXT): facts_->writesStencilRef = true; break;
+      // shaderOutputLayer / shaderOutputViewportIndex: a vertex or tessellation evaluation
+      // stage's (a geometry stage records its own, translate_geometry.cpp).
+      case int32_t(spv::BuiltIn::Layer):
+        if (stage_ == Stage::Vertex || stage_ == Stage::TessEval) facts_->writesLayer = true;
+        break;
+      case int32_t(spv::BuiltIn::ViewportIndex):
+        if (stage_ == Stage::Vertex || stage_ == Stage::TessEval) facts_->writesViewportIndex = true;
+        break;
       default: break;
     }
   }
@@ -773,8 +781,14 @@ void Translator::emitGraphicsEpilogue() {
         B.CreateAlignedStore(words, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, fragStencilRef)),
                              llvm::Align(4));
         break;
+      case int32_t(spv::BuiltIn::Layer):  // VertexBatch::layerViewport (shaderOutputLayer)
+        if (vertex) storeWords(batchField(offsetof(abi::VertexBatch, layerViewport), ptrTy), 0, words);
+        break;
+      case int32_t(spv::BuiltIn::ViewportIndex):  // shaderOutputViewportIndex
+        if (vertex) storeWords(batchField(offsetof(abi::VertexBatch, layerViewport), ptrTy), 1, words);
+        break;
       default:
-        break;  // other built-in outputs (Layer, ViewportIndex, ...) are not consumed
+        break;  // other built-in outputs (PrimitiveShadingRate, ...) are not consumed
     }
   }
   if (vertex && !wrotePointSize)

@@ -525,7 +525,27 @@ class MemoryTranslation {
         uint32_t a = naturalLayout().alignment(p.pointee);
         stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
       }
-      p.offset = dynamicStep(p, p.offset ? p.offset : offsetConst(p, 0), t.scalarValue(indices[0]), stride);
+      llvm::Value* element = t.scalarValue(indices[0]);
+      if (p.kind == Ptr::Kind::Memory && p.limit) {
+        // A bounded logical pointer (variable pointers: into a buffer or workgroup array, maybe
+        // at an element past its start): the Element may be negative and step back. Taken in the
+        // absolute form (pointerValue), sign-extended and clamped to +-2^31 so that the product
+        // cannot wrap; [floor, limit) then decides, so no step leaves the bound range.
+        Ptr absolute = t.pointerFromValue(t.pointerValue(p), 0);
+        absolute.storage = p.storage;
+        absolute.pointee = p.pointee;
+        absolute.context = p.context;
+        p = absolute;
+        llvm::Type* i64t = element->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty();
+        llvm::Value* e = B.CreateSExtOrTrunc(element, i64t);
+        if (element->getType()->getScalarSizeInBits() > 32) {
+          e = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, e, t.constInt(i64t, uint64_t(1) << 31));
+          e = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, e, t.constInt(i64t, uint64_t(-(int64_t(1) << 31))));
+        }
+        p.offset = addOffsets(p.offset, B.CreateMul(e, t.constInt(i64t, stride)));
+      } else {
+        p.offset = dynamicStep(p, p.offset ? p.offset : offsetConst(p, 0), element, stride);
+      }
       k = 1;
     }
     for (; k < count; ++k) {
@@ -599,6 +619,52 @@ Ptr Translator::addressToPointer(llvm::Value* address, uint32_t pointerType) {
   return p;
 }
 
+Val Translator::pointerValue(const Ptr& p) {
+  auto& B = b();
+  llvm::Type* i64 = B.getInt64Ty();
+  auto wide = [&](llvm::Value* v) -> llvm::Value* {
+    return B.CreateZExtOrTrunc(v, isVector(v) ? laneType(i64) : i64);
+  };
+  if (p.kind == Ptr::Kind::Null) {
+    // A buffer the pipeline layout does not name: every access through it is out of range.
+    return Val{{B.getInt64(0), B.getInt64(0), B.getInt64(0)}};
+  }
+  if (p.kind == Ptr::Kind::DescriptorArray)
+    fail("a variable pointer choosing among a binding's descriptor array is not supported: variable pointers "
+         "point into one buffer (VariablePointersStorageBuffer: \"confined to a single Block-decorated struct\")");
+  if (p.kind != Ptr::Kind::Memory)
+    fail("a variable pointer must point into StorageBuffer or Workgroup memory (SPIR-V \"Variable pointer\")");
+  llvm::Value* address = pointerToAddress(p);
+  if (!p.limit) return Val{{address, B.getInt64(0), B.getInt64(~uint64_t(0))}};
+  // Relative floor and limit (descriptors bound for the whole batch, workgroup variables, callee
+  // parameters) become absolute: base + limit, saturating, since a callee's "no limit" is ~0.
+  llvm::Value* base = p.base ? B.CreatePtrToInt(p.base, i64) : B.getInt64(0);
+  llvm::Value* floor = p.floor ? wide(p.floor) : B.getInt64(0);
+  llvm::Value* limit = wide(p.limit);
+  if (p.base) {
+    llvm::Value* bf = base;
+    unify(bf, floor);
+    floor = B.CreateBinaryIntrinsic(llvm::Intrinsic::uadd_sat, bf, floor);
+    llvm::Value* bl = base;
+    unify(bl, limit);
+    limit = B.CreateBinaryIntrinsic(llvm::Intrinsic::uadd_sat, bl, limit);
+  }
+  return Val{{address, floor, limit}};
+}
+
+Ptr Translator::pointerFromValue(const Val& v, uint32_t pointerType) {
+  const Type* pt = module_.type(pointerType);
+  if (v.leaves.size() != kVariablePointerLeaves) fail("a variable pointer value without its bounds");
+  Ptr p;
+  p.kind = Ptr::Kind::Memory;
+  p.storage = pt ? pt->storage : spv::StorageClass::StorageBuffer;
+  p.pointee = pt ? pt->element : 0;
+  p.offset = v.leaves[0];
+  p.floor = v.leaves[1];
+  p.limit = v.leaves[2];
+  return p;
+}
+
 Ptr Translator::makeGlobalPointer(const GlobalVariable& g) { return MemoryTranslation(*this).globalPointer(g); }
 
 bool Translator::translateMemory(const Instruction& inst) {
@@ -638,9 +704,11 @@ bool Translator::translateMemory(const Instruction& inst) {
       bool isVolatile = (inst.operandCount > 1 && (inst.operand(1) & uint32_t(spv::MemoryAccessMask::Volatile))) ||
                         module_.decorations(inst.operand(0)).volatile_;
       if (rt && rt->kind == TypeKind::Pointer) {
-        // A physical storage buffer pointer stored in memory.
+        // A physical storage buffer pointer stored in memory, or a variable pointer kept in a
+        // Function or Private variable (its three leaves).
         Val v = mt.load(p, inst.type, isVolatile);
-        definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
+        definePointer(inst.result,
+                      isVariablePointer(inst.type) ? pointerFromValue(v, inst.type) : addressToPointer(v.leaf(0), inst.type));
         return true;
       }
       define(inst.result, mt.load(p, inst.type, isVolatile));
@@ -653,7 +721,8 @@ bool Translator::translateMemory(const Instruction& inst) {
       const Type* vt = module_.type(type);
       bool isVolatile = (inst.operandCount > 2 && (inst.operand(2) & uint32_t(spv::MemoryAccessMask::Volatile)));
       Val v;
-      if (vt && vt->kind == TypeKind::Pointer) v.leaves.push_back(pointerToAddress(pointer(valueId)));
+      if (vt && vt->kind == TypeKind::Pointer)
+        v = isVariablePointer(type) ? pointerValue(pointer(valueId)) : Val{{pointerToAddress(pointer(valueId))}};
       else v = value(valueId);
       mt.store(p, v, type, isVolatile);
       return true;

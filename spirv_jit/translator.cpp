@@ -418,16 +418,22 @@ Ptr Translator::pointer(uint32_t id) {
   }
   // A null pointer, or an undefined one (spirv-opt makes OpUndef pointers for phis on paths
   // that never use them): address 0.
-  if (const Constant* c = module_.constant(id); c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef)) {
-    Ptr p;
-    p.kind = Ptr::Kind::Memory;
-    const Type* pt = module_.type(c->type);
-    p.storage = pt ? pt->storage : spv::StorageClass::PhysicalStorageBuffer;
-    p.pointee = pt ? pt->element : 0;
-    p.offset = b().getInt64(0);
-    return p;
-  }
+  if (const Constant* c = module_.constant(id); c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef))
+    return nullPointer(c->type);
   fail("no pointer for id %" + std::to_string(id));
+}
+
+Ptr Translator::nullPointer(uint32_t pointerType) {
+  Ptr p;
+  p.kind = Ptr::Kind::Memory;
+  const Type* pt = module_.type(pointerType);
+  p.storage = pt ? pt->storage : spv::StorageClass::PhysicalStorageBuffer;
+  p.pointee = pt ? pt->element : 0;
+  p.offset = b().getInt64(0);
+  // A logical one (a variable pointer's OpConstantNull) reaches nothing: its empty range makes
+  // every access through it read zero and drop its stores, rather than touch address 0.
+  if (isVariablePointerType(pt)) p.floor = p.limit = b().getInt64(0);
+  return p;
 }
 
 void Translator::definePointer(uint32_t id, Ptr p) {
@@ -604,11 +610,9 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     st.blockMask[bi] = b().CreateAlloca(maskTy);
     b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
     for (const Instruction& phi : f.blocks[bi].phis) {
-      const Type* pt = module_.type(phi.type);
-      // Physical storage buffer pointers are plain 64-bit addresses (a phi of them needs no
-      // variable pointers: a linked-list walk makes one); other pointers would.
-      if (pt && pt->kind == TypeKind::Pointer && pt->storage != spv::StorageClass::PhysicalStorageBuffer)
-        fail("OpPhi of pointers needs variable pointers, which Tessera does not offer");
+      // Physical storage buffer pointers are one 64-bit address (a linked-list walk makes such
+      // phis), logical ones (variable pointers) their three leaves (pointerValue): leafTypes
+      // gives either.
       auto& slots = st.phiSlots[phi.result];
       for (uint32_t leaf : leafTypes(phi.type)) {
         llvm::Type* t = scalarType(leaf);
@@ -756,6 +760,7 @@ void Translator::emitBlock(uint32_t bi) {
     Val v;
     for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
     if (isPhysicalPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
+    else if (isVariablePointer(phi.type)) definePointer(phi.result, pointerFromValue(v, phi.type));
     else define(phi.result, v);
   }
   for (const Instruction& inst : blk.body) {
@@ -791,7 +796,7 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
   for (const Instruction& phi : target.phis) {
     for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
       if (phi.operand(k + 1) != fromLabel) continue;
-      Val v = isPhysicalPointerType(phi.type) ? Val{{pointerToAddress(pointer(phi.operand(k)))}} : value(phi.operand(k));
+      Val v = pointerOrValue(phi.operand(k), phi.type);
       auto& slots = st.phiSlots[phi.result];
       for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
         llvm::Value* leaf = v.leaves[i];
@@ -862,7 +867,7 @@ void Translator::emitTerminator(uint32_t bi) {
     case Op::OpReturn:
     case Op::OpReturnValue:
       if (t.op == Op::OpReturnValue && !st.isEntry) {
-        Val v = isPhysicalPointerType(st.f->resultType) ? Val{{pointerToAddress(pointer(t.operand(0)))}} : value(t.operand(0));
+        Val v = pointerOrValue(t.operand(0), st.f->resultType);
         for (size_t i = 0; i < st.returnSlots.size() && i < v.leaves.size(); ++i) {
           llvm::Value* old = loadSlot(st.returnSlots[i]);
           b().CreateStore(b().CreateSelect(m, splat(v.leaves[i]), old), st.returnSlots[i]);
@@ -914,6 +919,8 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     if (!t && module_.global(argId)) t = module_.type(module_.global(argId)->type);
     if (t && t->kind == TypeKind::Pointer) {
       Ptr p = pointer(argId);
+      // A buffer outside the pipeline layout, passed on: an empty range (pointerValue).
+      if (p.kind == Ptr::Kind::Null) p = pointerFromValue(pointerValue(p), module_.resultTypeOf(argId));
       if (p.kind != Ptr::Kind::Memory && p.kind != Ptr::Kind::LaneMemory) fail("unsupported pointer argument");
       args.push_back(p.base ? p.base : llvm::ConstantPointerNull::get(b().getPtrTy()));
       // Callees take 64-bit offsets, limits and floors (pointer parameters are always varying).
@@ -940,8 +947,15 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     auto* st = llvm::cast<llvm::StructType>(fn->getReturnType());
     for (uint32_t i = 0; i < st->getNumElements(); ++i) v.leaves.push_back(b().CreateExtractValue(ret, {i}));
     if (isPhysicalPointerType(inst.type)) definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
+    else if (isVariablePointer(inst.type)) definePointer(inst.result, pointerFromValue(v, inst.type));
     else define(inst.result, v);
   }
+}
+
+Val Translator::pointerOrValue(uint32_t id, uint32_t type) {
+  if (isPhysicalPointerType(type)) return Val{{pointerToAddress(pointer(id))}};
+  if (isVariablePointer(type)) return pointerValue(pointer(id));
+  return value(id);
 }
 
 bool Translator::translateInstruction(const Instruction& inst) {
@@ -951,12 +965,7 @@ bool Translator::translateInstruction(const Instruction& inst) {
       return true;
     case Op::OpUndef: {
       if (const Type* t = module_.type(inst.type); t && t->kind == TypeKind::Pointer) {
-        Ptr p;  // an undefined pointer: address 0, like a null one
-        p.kind = Ptr::Kind::Memory;
-        p.storage = t->storage;
-        p.pointee = t->element;
-        p.offset = b().getInt64(0);
-        definePointer(inst.result, p);
+        definePointer(inst.result, nullPointer(inst.type));  // an undefined pointer: like a null one
         return true;
       }
       Val v;

@@ -186,6 +186,21 @@ class Translator {
   Ptr accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrAccessChain, uint32_t elementStride = 0);
   llvm::Value* pointerToAddress(const Ptr& p);      // i64 (scalar or vector) absolute address
   Ptr addressToPointer(llvm::Value* address, uint32_t pointerType);
+  // Variable pointers (VK_KHR_variable_pointers: OpSelect, OpPhi, function results, pointers
+  // kept in Function / Private variables): a logical pointer as a value of three i64 leaves,
+  // {address, floor, limit}, all absolute, each scalar or per lane, so lane i may point into
+  // buffer A and lane j into buffer B and both stay within their own descriptor's range
+  // (type_layout.h: kVariablePointerLeaves). pointerValue makes one from a Memory pointer
+  // (a pointer without a limit gets [0, 2^64)); pointerFromValue turns it back into an
+  // absolute Memory pointer that every access bounds-checks against [floor, limit).
+  bool isVariablePointer(uint32_t pointerType) const { return isVariablePointerType(module_.type(pointerType)); }
+  Val pointerValue(const Ptr& p);
+  Ptr pointerFromValue(const Val& v, uint32_t pointerType);
+  // What a phi, a return or a store carries for id of type `type`: a physical pointer's
+  // address, a variable pointer's leaves, else the value.
+  Val pointerOrValue(uint32_t id, uint32_t type);
+  // OpConstantNull / OpUndef of a pointer type: address 0; a logical one with an empty range.
+  Ptr nullPointer(uint32_t pointerType);
 
   // Which kind of kernel is being built.
   enum class Stage : uint8_t { Compute, Vertex, Fragment, Geometry, TessControl, TessEval };

@@ -4,6 +4,10 @@
 
 namespace tessera::jit {
 
+bool isVariablePointerType(const Type* t) {
+  return t && t->kind == TypeKind::Pointer && t->storage != spv::StorageClass::PhysicalStorageBuffer;
+}
+
 uint32_t flatComponentCount(const Module& module, uint32_t typeId) {
   const Type* t = module.type(typeId);
   if (!t) return 0;
@@ -11,8 +15,9 @@ uint32_t flatComponentCount(const Module& module, uint32_t typeId) {
     case TypeKind::Bool:
     case TypeKind::Int:
     case TypeKind::Float:
-    case TypeKind::Pointer:  // physical storage buffer pointers: 64-bit addresses
       return 1;
+    case TypeKind::Pointer:  // physical storage buffer pointers: 64-bit addresses
+      return isVariablePointerType(t) ? kVariablePointerLeaves : 1;
     case TypeKind::Vector:
     case TypeKind::Matrix:
     case TypeKind::Array:
@@ -164,7 +169,7 @@ uint32_t TypeLayout::size(uint32_t typeId, const LayoutContext& ctx) const {
       return end;
     }
     case TypeKind::Pointer:
-      return 8;
+      return isVariablePointerType(t) ? 8 * kVariablePointerLeaves : 8;
     default:
       return 0;
   }
@@ -177,8 +182,12 @@ void TypeLayout::leaves(uint32_t typeId, const LayoutContext& ctx, uint32_t base
     case TypeKind::Bool:
     case TypeKind::Int:
     case TypeKind::Float:
-    case TypeKind::Pointer:
       out.push_back({typeId, base});
+      return;
+    case TypeKind::Pointer:
+      // A variable pointer is its address, floor and limit (translator.h: Translator::pointerValue).
+      for (uint32_t i = 0, n = isVariablePointerType(t) ? kVariablePointerLeaves : 1; i < n; ++i)
+        out.push_back({typeId, base + 8 * i});
       return;
     case TypeKind::Vector:
     case TypeKind::Matrix:

@@ -59,6 +59,14 @@ class TypeLayout {
   bool explicit_;
 };
 
+// A logical pointer (any storage class but PhysicalStorageBuffer) as a value: the form
+// VK_KHR_variable_pointers' pointers take when OpSelect, OpPhi, function results or Function /
+// Private variables carry them (translator.h: Translator::pointerValue). Three 64-bit leaves:
+// the absolute address, then the lowest and one past the highest byte the pointer may touch,
+// so that every access through it stays bounds-checked against its descriptor's range.
+constexpr uint32_t kVariablePointerLeaves = 3;
+bool isVariablePointerType(const Type* t);
+
 // Flattened component count of a value type (independent of layout).
 uint32_t flatComponentCount(const Module& module, uint32_t type);
 

@@ -123,6 +123,9 @@ struct TessellationInterface {
   uint8_t controlInputComponents[abi::kMaxInterfaceLocations] = {};  // vertex outputs the control stage reads
   uint8_t evalOutputComponents[abi::kMaxInterfaceLocations] = {};    // what the evaluation stage writes
   uint8_t evalClipDistances = 0, evalCullDistances = 0;              // and its ClipDistance, CullDistance sizes
+  // The evaluation stage writes Layer / ViewportIndex (abi::VertexBatch::layerViewport), which
+  // select each primitive's layer and viewport when no geometry stage follows.
+  bool evalWritesLayer = false, evalWritesViewportIndex = false;
   // Runs the control kernel for one patch (spirv_jit's runTessControlPatch: fibers at barriers).
   void (*runControl)(abi::TessControlBatchFn, uint32_t simdWidth, bool usesBarrier, uint64_t stackBytes,
                      abi::TessControlBatch*) = nullptr;
@@ -162,6 +165,10 @@ struct DrawState {
   FragmentInterface fragment;
   uint8_t vertexOutputComponents[abi::kMaxInterfaceLocations] = {};
   uint8_t vertexClipDistances = 0, vertexCullDistances = 0;  // ClipDistance, CullDistance sizes written
+  // The vertex stage writes Layer / ViewportIndex (shaderOutputLayer, shaderOutputViewportIndex:
+  // abi::VertexBatch::layerViewport): without tessellation or geometry stages they select each
+  // primitive's layer and viewport, the provoking vertex's values.
+  bool vertexWritesLayer = false, vertexWritesViewportIndex = false;
   // Bit l: the vertex kernel fetches the attribute at location l itself from
   // abi::VertexBatch::buffers (jit::GraphicsFacts::fetchedLocations); the draw does not.
   uint32_t vertexFetchedLocations = 0;

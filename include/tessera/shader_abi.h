@@ -192,6 +192,11 @@ struct VertexBatch {
   const struct TessPatch* patch;
   uint32_t primitiveId;
   uint32_t patchVertices;
+  // out: Layer [i] and ViewportIndex [W + i], written only by a kernel whose GraphicsFacts say
+  // writesLayer / writesViewportIndex ("Layer", "ViewportIndex": shaderOutputLayer,
+  // shaderOutputViewportIndex); the draw uses them when this stage is the last before
+  // rasterization.
+  uint32_t* layerViewport;
 };
 using VertexBatchFn = void (*)(VertexBatch* batch);
 

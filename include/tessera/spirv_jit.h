@@ -171,6 +171,9 @@ struct GraphicsFacts {
   // The samples per pixel of the attachments those writes address (1 or 4): the draw loop
   // names an attachment only when the draw rasterizes with this many samples.
   uint8_t directSamples = 1;
+  // Vertex and tessellation evaluation stages: the entry point writes Layer / ViewportIndex
+  // (VertexBatch::layerViewport; shaderOutputLayer, shaderOutputViewportIndex).
+  bool writesLayer = false, writesViewportIndex = false;
   // Vertex stages: bit l: the kernel fetches and decodes the attribute at location l itself
   // (ShaderInterface::vertexAttributes); the caller leaves VertexBatch::inputs' location l unset.
   uint32_t fetchedLocations = 0;

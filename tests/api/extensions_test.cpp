@@ -15,9 +15,8 @@ namespace tessera_test {
 namespace {
 
 // The promoted extensions Tessera must list today. A promoted extension that needs a feature
-// Tessera lacks (VK_KHR_variable_pointers,
-// VK_KHR_sampler_ycbcr_conversion, VK_EXT_shader_viewport_index_layer,
-// VK_EXT_texture_compression_astc_hdr, VK_EXT_ycbcr_2plane_444_formats) must not be listed.
+// Tessera lacks (VK_KHR_sampler_ycbcr_conversion, VK_EXT_texture_compression_astc_hdr,
+// VK_EXT_ycbcr_2plane_444_formats) must not be listed.
 // Changing what is offered means changing this list, on purpose.
 const std::set<std::string> kExpectedPromoted = {
     // instance
@@ -29,7 +28,7 @@ const std::set<std::string> kExpectedPromoted = {
     "VK_KHR_descriptor_update_template", "VK_KHR_device_group", "VK_KHR_external_fence", "VK_KHR_external_memory",
     "VK_KHR_external_semaphore", "VK_KHR_get_memory_requirements2", "VK_KHR_maintenance1", "VK_KHR_maintenance2",
     "VK_KHR_maintenance3", "VK_KHR_multiview", "VK_KHR_relaxed_block_layout", "VK_KHR_shader_draw_parameters",
-    "VK_KHR_storage_buffer_storage_class",
+    "VK_KHR_storage_buffer_storage_class", "VK_KHR_variable_pointers",
     // 1.2
     "VK_KHR_8bit_storage", "VK_KHR_buffer_device_address", "VK_KHR_create_renderpass2",
     "VK_KHR_depth_stencil_resolve", "VK_KHR_draw_indirect_count", "VK_KHR_driver_properties", "VK_KHR_image_format_list",
@@ -38,7 +37,7 @@ const std::set<std::string> kExpectedPromoted = {
     "VK_KHR_shader_subgroup_extended_types", "VK_KHR_spirv_1_4", "VK_KHR_timeline_semaphore",
     "VK_KHR_uniform_buffer_standard_layout", "VK_KHR_vulkan_memory_model", "VK_EXT_descriptor_indexing",
     "VK_EXT_host_query_reset", "VK_EXT_sampler_filter_minmax", "VK_EXT_scalar_block_layout",
-    "VK_EXT_separate_stencil_usage",
+    "VK_EXT_separate_stencil_usage", "VK_EXT_shader_viewport_index_layer",
     // 1.3
     "VK_KHR_copy_commands2", "VK_KHR_dynamic_rendering", "VK_KHR_format_feature_flags2", "VK_KHR_maintenance4",
     "VK_KHR_shader_integer_dot_product", "VK_KHR_shader_non_semantic_info", "VK_KHR_shader_terminate_invocation",

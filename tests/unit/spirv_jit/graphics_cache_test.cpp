@@ -95,6 +95,8 @@ void expectSameFacts(const GraphicsFacts& a, const GraphicsFacts& b) {
   EXPECT_EQ(a.earlyFragmentTests, b.earlyFragmentTests);
   EXPECT_EQ(a.postDepthCoverage, b.postDepthCoverage);
   EXPECT_EQ(a.writesStencilRef, b.writesStencilRef);
+  EXPECT_EQ(a.writesLayer, b.writesLayer);
+  EXPECT_EQ(a.writesViewportIndex, b.writesViewportIndex);
   EXPECT_EQ(a.fragCoordReads, b.fragCoordReads);
   EXPECT_EQ(a.directColorLocations, b.directColorLocations);
 }
@@ -288,6 +290,38 @@ TEST(GraphicsCache, FragmentExecutionModesTravelWithTheStage) {
     EXPECT_EQ(r.program->facts.earlyFragmentTests, modes) << name;
     EXPECT_EQ(r.program->facts.postDepthCoverage, modes) << name;
     EXPECT_EQ(r.program->facts.writesStencilRef, stencil) << name;
+    ASSERT_EQ(app.entries.size(), 1u);
+    const std::vector<uint8_t>& blob = app.entries.begin()->second;
+    CachedObject object;
+    ASSERT_TRUE(deserializeObject(blob.data(), blob.size(), &object));
+    expectSameFacts(object.facts, r.program->facts);
+  }
+}
+
+// A vertex or tessellation evaluation stage's Layer and ViewportIndex outputs (shaderOutputLayer,
+// shaderOutputViewportIndex) are facts the draw loop obeys: they come back from the application's
+// cache, and a stage without them has none.
+TEST(GraphicsCache, VertexLayerAndViewportIndexTravelWithTheStage) {
+  struct Case {
+    const char* name;
+    GraphicsStage stage;
+    bool layer, viewport;
+  };
+  for (const Case& c : {Case{"vertex_layer_viewport_vert", GraphicsStage::Vertex, true, true},
+                        Case{"vertex_viewport_only_vert", GraphicsStage::Vertex, false, true},
+                        Case{"tess_layer_viewport_tese", GraphicsStage::TessEval, true, true},
+                        Case{"stage_transform_vert", GraphicsStage::Vertex, false, false}}) {
+    std::vector<uint32_t> words = loadShader(c.name);
+    GraphicsCompileRequest req;
+    req.stage = c.stage;
+    req.spirv = words;
+    req.interface.simdWidth = 8;
+    MapCache app;
+    req.external = &app;
+    GraphicsCompileResult r = compileGraphicsStage(req);
+    ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+    EXPECT_EQ(r.program->facts.writesLayer, c.layer) << c.name;
+    EXPECT_EQ(r.program->facts.writesViewportIndex, c.viewport) << c.name;
     ASSERT_EQ(app.entries.size(), 1u);
     const std::vector<uint8_t>& blob = app.entries.begin()->second;
     CachedObject object;
