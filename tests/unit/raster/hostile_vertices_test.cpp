@@ -1,7 +1,8 @@
 // Rasterizer extremes (issue 14, "the rest of the bad-input suite"): vertices at ±1e30, ±Inf and
 // NaN, w near 0 on either side, w exactly 0, viewports up to 16384 x 16384 placed far off the
 // attachment, slivers of zero and near-zero area, for triangles (filled and in polygon mode
-// LINE), lines in every VK_EXT_line_rasterization mode (wide ones too) and points. Whatever the
+// LINE), lines in every VK_EXT_line_rasterization mode (wide ones too) and points (of sizes
+// NaN, ±Inf, 0, negative and huge too). Whatever the
 // rules make of such input, a draw may write only inside its scissor: every byte outside the
 // scissor keeps its value, the guard bytes around each attachment stay as they were (and an
 // ASan build sees every access), the binned path gives the reference's bytes at every W and
@@ -26,7 +27,8 @@ constexpr int kWidth = 97, kHeight = 71;  // partial tiles on both edges
 constexpr size_t kGuard = 4096;           // bytes before and after each attachment
 constexpr uint8_t kGuardByte = 0xA5;
 
-// Clip position from location 0 and a colour from location 1.
+// Clip position from location 0 and a colour from location 1, whose alpha is also the point
+// size (hostile scenes give it NaN, Inf, 0, negative and huge values too).
 template <uint32_t W>
 void passThroughVertex(abi::VertexBatch* b) {
   for (uint32_t lane = 0; lane < b->count; ++lane) {
@@ -34,7 +36,7 @@ void passThroughVertex(abi::VertexBatch* b) {
       std::memcpy(&b->position[c * W + lane], &b->inputs[(0 * 4 + c) * W + lane], 4);
       b->outputs[(0 * 4 + c) * W + lane] = b->inputs[(1 * 4 + c) * W + lane];
     }
-    b->pointSize[lane] = 1.0f;
+    std::memcpy(&b->pointSize[lane], &b->inputs[(1 * 4 + 3) * W + lane], 4);
   }
 }
 
@@ -119,7 +121,9 @@ Scene hostileScene(std::mt19937& rng, uint32_t samples) {
       for (int c = 0; c < 4; ++c) p[c] = a[c] + t * (b[c] - a[c]);
       if (rng() % 2) p[0] += 1e-6f;
     }
-    sc.vertices.insert(sc.vertices.end(), {p[0], p[1], p[2], p[3], 0.25f, 0.5f, 0.75f, 1.0f});
+    // Alpha, and so the point size: usually 1 or a large point, else from the hostile list.
+    const float alpha = rng() % oneIn == 0 ? hostile(rng) : rng() % 2 ? 1.0f : 37.5f;
+    sc.vertices.insert(sc.vertices.end(), {p[0], p[1], p[2], p[3], 0.25f, 0.5f, 0.75f, alpha});
   }
   DrawState& s = sc.state;
   const VkPrimitiveTopology topologies[] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
