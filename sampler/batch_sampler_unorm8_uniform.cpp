@@ -146,16 +146,42 @@ TESSERA_AVX512 inline __m512i fixedCoordinate(__m512 s, __m512i offset, double s
   return toInt32(x[0], x[1]);
 }
 
+// The lanes whose floored coordinate `f` (|f| < 2^30) and offset (|offset| < 2^20: the
+// offsets' valid range is far smaller) keep the integer sums below in int32 without wrapping;
+// the others are marked as not fitting, so the general routine samples them (as it does every
+// lane the fast path leaves).
+TESSERA_AVX512 inline __mmask16 smallOperands(__m512 f, __m512i offset) {
+  return _mm512_cmp_ps_mask(_mm512_abs_ps(f), _mm512_set1_ps(1073741824.0f), _CMP_LT_OQ) &
+         _mm512_cmp_epi32_mask(_mm512_abs_epi32(offset), _mm512_set1_epi32(1 << 20), _MM_CMPINT_LT);
+}
+
 // fixedCoordinate<false> for a power-of-two `size`, in float at full width: s x size is then
 // exact in float (a power-of-two scaling; an overflow gives Inf, which does not fit), so
 // floor(s size) + offset is the double path's floor(u) exactly, and fits the same test
 // (|floor(u)| < 2^22, i.e. |x| < 2^30 for x = floor(u) 256; NaN fits nowhere).
 TESSERA_AVX512 inline __m512i nearestCoordinatePow2(__m512 s, __m512i offset, int32_t size, __mmask16& fits) {
   const __m512 f = _mm512_roundscale_ps(_mm512_mul_ps(s, _mm512_set1_ps(float(size))), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  const __mmask16 small = _mm512_cmp_ps_mask(_mm512_abs_ps(f), _mm512_set1_ps(1073741824.0f), _CMP_LT_OQ);
+  const __mmask16 small = smallOperands(f, offset);
   const __m512i i = _mm512_add_epi32(_mm512_maskz_cvttps_epi32(small, f), offset);
   fits = small & _mm512_cmp_epi32_mask(_mm512_abs_epi32(i), _mm512_set1_epi32(1 << 22), _MM_CMPINT_LT);
   return _mm512_slli_epi32(i, 8);
+}
+
+// fixedCoordinate<true> for a power-of-two `size`, in float at full width. X = s size 256 is
+// exact in float (a power-of-two scaling), and the double path's floor((u - 1/2) 256 + 1/2)
+// with u = s size + offset is floor(X - 127.5) + 256 offset = floor(X + 1/2) - 128 + 256 offset,
+// where floor(X + 1/2) = floor(X) + (X - floor(X) >= 1/2), every step exact in float. Fits the
+// same test (|x| < 2^30; NaN and Inf nowhere).
+TESSERA_AVX512 inline __m512i linearCoordinatePow2(__m512 s, __m512i offset, int32_t size, __mmask16& fits) {
+  const __m512 x = _mm512_mul_ps(s, _mm512_set1_ps(float(size) * 256.0f));
+  const __m512 f = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __mmask16 up = _mm512_cmp_ps_mask(_mm512_sub_ps(x, f), _mm512_set1_ps(0.5f), _CMP_GE_OQ);
+  const __mmask16 small = smallOperands(f, offset);
+  __m512i i = _mm512_maskz_cvttps_epi32(small, f);
+  i = _mm512_mask_add_epi32(i, up, i, _mm512_set1_epi32(1));
+  i = _mm512_add_epi32(_mm512_sub_epi32(i, _mm512_set1_epi32(128)), _mm512_slli_epi32(offset, 8));
+  fits = small & _mm512_cmp_epi32_mask(_mm512_abs_epi32(i), _mm512_set1_epi32(1 << 30), _MM_CMPINT_LT);
+  return i;
 }
 
 // S / (255 x 2^16), correctly rounded, for integer sums S in [0, 255 x 2^16] (header comment).
@@ -210,8 +236,17 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
                                        __m512i sum[4], __mmask16& fallback, int32_t stepI = 0, int32_t stepJ = 0) {
   __mmask16 fitsX, fitsY;
   const bool pow2 = (lv.width & (lv.width - 1)) == 0 && (lv.height & (lv.height - 1)) == 0;
-  const __m512i fx = !kLinear && pow2 ? nearestCoordinatePow2(s, offI, lv.width, fitsX) : fixedCoordinate<kLinear>(s, offI, lv.widthD, fitsX);
-  const __m512i fy = !kLinear && pow2 ? nearestCoordinatePow2(t, offJ, lv.height, fitsY) : fixedCoordinate<kLinear>(t, offJ, lv.heightD, fitsY);
+  __m512i fx, fy;
+  if (!pow2) {
+    fx = fixedCoordinate<kLinear>(s, offI, lv.widthD, fitsX);
+    fy = fixedCoordinate<kLinear>(t, offJ, lv.heightD, fitsY);
+  } else if constexpr (kLinear) {
+    fx = linearCoordinatePow2(s, offI, lv.width, fitsX);
+    fy = linearCoordinatePow2(t, offJ, lv.height, fitsY);
+  } else {
+    fx = nearestCoordinatePow2(s, offI, lv.width, fitsX);
+    fy = nearestCoordinatePow2(t, offJ, lv.height, fitsY);
+  }
   const __mmask16 fits = fitsX & fitsY;
   fallback |= active & ~fits;
   const __mmask16 load = active & fits;
