@@ -423,6 +423,22 @@ TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::Sampl
   levelsFromBase<kMipLinear>(sampler, operands, repIndex, levelCount, lambdaBase, levelHi, levelLo, delta);
 }
 
+// ρ_max² of every lane in float, for the range check only (a quad's lanes share their
+// derivatives, so checking each lane checks its quad): |d| size, squared, summed, the larger
+// sum kept as the exact path keeps it (a NaN sum of x stays NaN). Within 4 float roundings of
+// the exact value, so its λ_base is within 2^-22.5 of the exact one: the ranges' 2^-20 margin
+// covers it.
+TESSERA_AVX512 inline __m512 squaredRhoLanes(const abi::ImageViewState& view, const float* const (&operands)[7]) {
+  const __m512 w = _mm512_set1_ps(float(view.levels[0].width)), h = _mm512_set1_ps(float(view.levels[0].height));
+  const __m512 mx0 = _mm512_mul_ps(_mm512_abs_ps(_mm512_loadu_ps(operands[1])), w);
+  const __m512 mx1 = _mm512_mul_ps(_mm512_abs_ps(_mm512_loadu_ps(operands[2])), h);
+  const __m512 my0 = _mm512_mul_ps(_mm512_abs_ps(_mm512_loadu_ps(operands[3])), w);
+  const __m512 my1 = _mm512_mul_ps(_mm512_abs_ps(_mm512_loadu_ps(operands[4])), h);
+  const __m512 sumX = _mm512_add_ps(_mm512_mul_ps(mx0, mx0), _mm512_mul_ps(mx1, mx1));
+  const __m512 sumY = _mm512_add_ps(_mm512_mul_ps(my0, my0), _mm512_mul_ps(my1, my1));
+  return _mm512_mask_mov_ps(sumX, _mm512_cmp_ps_mask(sumX, sumY, _CMP_LT_OQ), sumY);
+}
+
 // For mipmapMode NEAREST batches whose only LOD operands are the derivatives (implicit LOD, the
 // common case), the level is a monotone step function of ρ_max² alone once the sampler's bias
 // and clamps and the level count are fixed: each level owns a range of ρ_max². Per thread, the
@@ -433,9 +449,11 @@ TESSERA_AVX512 void quadLevels(const abi::ImageViewState& view, const abi::Sampl
 // Exactness: a range is the set of λ_base where levelsFromBase (the real operations) gives the
 // level, found by bisection on that function (monotone: every step is a clamp, a rounding
 // addition or a rounding to an integer; a sampler whose minLod exceeds its maxLod is left out),
-// shrunk by 2^-30 at each end and turned into ρ_max² bounds with exp2. vectorLog2 is within
-// 2^-40 of log2 and exp2 within an ulp, so a ρ_max² inside the bounds has λ_base = log2(ρ_max²)/2
-// inside the range, whatever the bits: the level is the one the full computation gives.
+// shrunk by 2^-20 at each end and turned into ρ_max² bounds with exp2, rounded inward to
+// float. The batch's ρ_max² is computed in float (squaredRhoLanes: within 2^-22.5 in λ of the
+// exact value), vectorLog2 is within 2^-40 of log2 and exp2 within an ulp, so a ρ_max² inside
+// the bounds has the exact path's λ_base inside the range, whatever the bits: the level is the
+// one the full computation gives.
 struct NearestLevelRanges {
   struct Context {
     uint32_t levelCount = 0, bias = 0, minLod = 0, maxLod = 0;  // the float fields' bits
@@ -444,7 +462,7 @@ struct NearestLevelRanges {
   Context context;
   bool haveContext = false;
   uint32_t known = 0;  // bit k: level k's range is computed
-  double lo[abi::kMaxImageLevels], hi[abi::kMaxImageLevels];  // lo <= ρ_max² < hi
+  float lo[abi::kMaxImageLevels], hi[abi::kMaxImageLevels];  // lo <= ρ_max² < hi (in float, rounded inward)
 };
 
 inline NearestLevelRanges::Context rangeContext(const abi::SamplerState& sampler, uint32_t levelCount) {
@@ -462,11 +480,13 @@ TESSERA_AVX512 inline uint32_t nearestLevelOf(const abi::SamplerState& sampler, 
 }
 
 // Level k's range of ρ_max² (header comment); lo >= hi when it has none worth keeping.
-TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, double& lo, double& hi) {
-  lo = HUGE_VAL, hi = 0;
+TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut,
+                                        float& hiOut) {
+  loOut = HUGE_VALF, hiOut = 0;
+  double lo, hi;
   // The clamps make the function constant below λ_base = -17 and above 64 (d' <= 15 + 16 of
   // bias), so the thresholds lie between; beyond them only the infinities need a look.
-  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-30;
+  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
   auto levelAt = [&](double x) { return nearestLevelOf(sampler, levelCount, x); };
   if (!(sampler.minLod <= sampler.maxLod)) return;
   if (levelAt(kBelow) > k || levelAt(kAbove) < k || levelAt(-HUGE_VAL) != levelAt(kBelow) ||
@@ -490,6 +510,11 @@ TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32
   // that overflows to +Inf still excludes only the infinite ρ_max² (compared with <).
   lo = std::isinf(from) ? 0.0 : std::exp2(2.0 * (from + kMargin));
   hi = std::isinf(to) ? HUGE_VAL : std::exp2(2.0 * (to - kMargin));
+  // In float, rounded inward: the smallest float at or above lo, the largest at or below hi.
+  float l = float(lo), h = float(hi);
+  if (double(l) < lo) l = std::nextafter(l, HUGE_VALF);
+  if (double(h) > hi) h = std::nextafter(h, 0.0f);
+  loOut = l, hiOut = h;
 }
 
 // δ (0 <= δ < 1) snapped to a multiple of 2^-8, as an integer in [0, 256].
@@ -529,10 +554,10 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
     const NearestLevelRanges::Context context = rangeContext(sampler, levelCount);
     if (!ranges.haveContext || !(ranges.context == context)) ranges.context = context, ranges.haveContext = true, ranges.known = 0;
     if (predicted < levelCount && (ranges.known >> predicted & 1)) {
-      const __m256d rho2 = squaredRho(view, operands, repIndex);
-      const __mmask8 inside = _mm256_cmp_pd_mask(rho2, _mm256_set1_pd(ranges.lo[predicted]), _CMP_GE_OQ) &
-                              _mm256_cmp_pd_mask(rho2, _mm256_set1_pd(ranges.hi[predicted]), _CMP_LT_OQ);
-      if ((inside & activeQuads) == activeQuads) {
+      const __m512 rho2 = squaredRhoLanes(view, operands);
+      const __mmask16 inside = _mm512_cmp_ps_mask(rho2, _mm512_set1_ps(ranges.lo[predicted]), _CMP_GE_OQ) &
+                               _mm512_cmp_ps_mask(rho2, _mm512_set1_ps(ranges.hi[predicted]), _CMP_LT_OQ);
+      if ((inside & active) == active) {
         out.hi = out.lo = predicted;
         out.d8 = _mm512_setzero_si512();
         return true;
