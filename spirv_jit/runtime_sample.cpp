@@ -75,8 +75,10 @@ extern "C" void tessera_rt_image_sample(const ImageDescriptor* image, const Imag
 extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, const ImageDescriptor* sampler,
                                               uint32_t flags, uint32_t width, uint32_t active, const uint32_t* words,
                                               uint32_t* out) {
-  std::memset(out, 0, size_t(16) * width);
-  if (!image || !image->view || !sampler || !sampler->sampler || width > tessera::abi::kMaxSimdWidth) return;
+  if (!image || !image->view || !sampler || !sampler->sampler || width > tessera::abi::kMaxSimdWidth) {
+    std::memset(out, 0, size_t(16) * width);
+    return;
+  }
   const uint32_t coordCount = (flags >> kCoordCountShift) & 3;
   tessera::SampleShape shape;
   shape.sample = !(flags & kFlagGather);
@@ -113,7 +115,9 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
     routine(*image->view, *sampler->sampler, lanes, out);
     return;
   }
-  // No routine for this state: the reference, lane by lane.
+  // No routine for this state: the reference, lane by lane (a routine writes every lane itself,
+  // inactive ones as zeros: sampling_batch.h).
+  std::memset(out, 0, size_t(16) * width);
   uint32_t laneWords[kSampleWordCount], texel[4];
   for (uint32_t l = 0; l < width; ++l) {
     if (!(active >> l & 1)) continue;
