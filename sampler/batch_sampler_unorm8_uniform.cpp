@@ -536,16 +536,15 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
     rep[quad] = 4 * quad + (nibble ? uint32_t(__builtin_ctz(nibble)) : 0);
     activeQuads |= uint32_t(nibble != 0) << quad;
   }
-  // Lane k's representative, built in registers (not stored and read back as one vector).
-  const __m512i index = _mm512_permutexvar_epi32(
-      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0),
-      _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3]))));
+  // Quad q's representative in element q, and lane k's in element k, built in registers (not
+  // stored and read back as one vector).
+  const __m512i repIndex = _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3])));
+  const __m512i index = _mm512_permutexvar_epi32(_mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0), repIndex);
   for (const float* p : operands) {
     if (!p) continue;
     const __m512i v = _mm512_loadu_si512(p);
     if ((_mm512_cmpneq_epi32_mask(v, _mm512_permutexvar_epi32(index, v)) & active) != 0) return false;
   }
-  const __m512i repIndex = _mm512_castsi128_si512(_mm_setr_epi32(int(rep[0]), int(rep[1]), int(rep[2]), int(rep[3])));
   // Implicit LOD (derivatives only) with mipmapMode NEAREST: the predicted level's range of
   // ρ_max², when every active quad lies in it, is the answer (NearestLevelRanges).
   thread_local NearestLevelRanges ranges;
