@@ -47,24 +47,10 @@ std::vector<uint8_t> render(VkPhysicalDevice pd) {
   if (!dev) return {};
 
   const VkFormat format = VK_FORMAT_R8G8B8A8_UINT;
-  VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ici.imageType = VK_IMAGE_TYPE_2D;
-  ici.format = format;
-  ici.extent = {kSize, kSize, 1};
-  ici.mipLevels = ici.arrayLayers = 1;
-  ici.samples = VK_SAMPLE_COUNT_1_BIT;
-  ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage image;
-  vkCreateImage(dev, &ici, nullptr, &image);
-  device.bindMemory(image);
-  VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  vci.image = image;
-  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vci.format = format;
-  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView view;
-  vkCreateImageView(dev, &vci, nullptr, &view);
+  const TestDevice::Attachment target = device.createAttachment(
+      format, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  const VkImage image = target.image;
+  const VkImageView view = target.view;
   void *readMap, *maps[2];
   VkBuffer readback = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
   VkBuffer buffers[2];
@@ -186,8 +172,6 @@ std::vector<uint8_t> render(VkPhysicalDevice pd) {
   vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
   for (VkBuffer buffer : buffers) vkDestroyBuffer(dev, buffer, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);
-  vkDestroyImageView(dev, view, nullptr);
-  vkDestroyImage(dev, image, nullptr);
   return pipeline ? texels : std::vector<uint8_t>{};
 }
 
