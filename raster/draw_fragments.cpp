@@ -124,10 +124,14 @@ void FragmentStage::retarget(const DrawState& state) {
                   (s_->depthBoundsTest && s_->depth.base);
   // Early per-fragment tests where the result cannot differ ("Early Fragment Test Mode"):
   // forced by the shader, or when the shader neither changes depth, the stencil reference or
-  // coverage nor discards nor writes memory (so skipping it for failed fragments is invisible).
+  // coverage nor discards nor writes memory (so skipping it for failed fragments is invisible),
+  // nor reads input attachments while the tests write depth or stencil: the attachment may be
+  // one of them, and the shader must read what was there before its own fragment's write
+  // (CTS rasterization_order_attachment_access.{depth,stencil}.samples_1.multi_draw_barriers).
+  const bool testsWrite = (s_->depth.base && s_->depthTest && s_->depthWrite) || (s_->stencil.base && s_->stencilTest);
   early_ = testsEnabled_ && (s_->fragment.earlyFragmentTests ||
                              (!s_->fragment.writesFragDepth && !s_->fragment.writesStencilRef && !s_->fragment.canDiscard &&
-                              !s_->fragment.hasSideEffects &&
+                              !s_->fragment.hasSideEffects && !(s_->fragment.readsInputAttachments && testsWrite) &&
                               !s_->fragment.writesSampleMask && !s_->alphaToCoverage));
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;

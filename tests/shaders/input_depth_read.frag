@@ -1,0 +1,6 @@
+// depth_stencil_input_test.cpp: writes the depth attachment's value at this pixel, read as an
+// input attachment, to a float colour attachment.
+#version 450
+layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput depthInput;
+layout(location = 0) out float outValue;
+void main() { outValue = subpassLoad(depthInput).r; }
