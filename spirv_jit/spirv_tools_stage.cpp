@@ -117,6 +117,36 @@ bool bitcastsNarrowVectorToScalar(const std::vector<uint32_t>& words) {
 
 }  // namespace
 
+bool everyUsedIdIsDefined(const std::vector<uint32_t>& words) {
+  struct Ids {
+    std::vector<bool> defined, used;
+  } ids;
+  if (words.size() < 5 || words[3] > (1u << 22)) return false;  // the bound: ids are below it
+  ids.defined.assign(words[3], false);
+  ids.used.assign(words[3], false);
+  auto onInstruction = [](void* user, const spv_parsed_instruction_t* inst) -> spv_result_t {
+    Ids& ids = *static_cast<Ids*>(user);
+    for (uint16_t i = 0; i < inst->num_operands; ++i) {
+      const spv_parsed_operand_t& op = inst->operands[i];
+      const bool result = op.type == SPV_OPERAND_TYPE_RESULT_ID;
+      if (!result && op.type != SPV_OPERAND_TYPE_ID && op.type != SPV_OPERAND_TYPE_TYPE_ID &&
+          op.type != SPV_OPERAND_TYPE_SCOPE_ID && op.type != SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID)
+        continue;  // a literal or an enumerant
+      const uint32_t id = inst->words[op.offset];
+      if (id >= ids.defined.size()) return SPV_ERROR_INVALID_ID;
+      (result ? ids.defined : ids.used)[id] = true;
+    }
+    return SPV_SUCCESS;
+  };
+  spv_context context = spvContextCreate(SPV_ENV_VULKAN_1_3);
+  const spv_result_t parsed = spvBinaryParse(context, &ids, words.data(), words.size(), nullptr, onInstruction, nullptr);
+  spvContextDestroy(context);
+  if (parsed != SPV_SUCCESS) return false;
+  for (size_t id = 0; id < ids.used.size(); ++id)
+    if (ids.used[id] && !ids.defined[id]) return false;
+  return true;
+}
+
 bool validateSpirv(std::span<const uint32_t> words, const ValidationFeatures& features, std::string* message) {
   if (words.empty()) {
     *message = "empty SPIR-V module";
@@ -152,6 +182,7 @@ SpecializationValues specializationValues(std::span<const SpecializationEntry> e
 
 bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationValues& specialization,
                            OptimizationLevel level, std::string* message) {
+  const std::vector<uint32_t> original = level == OptimizationLevel::Full ? words : std::vector<uint32_t>{};
   guardSignedDivision(words, level == OptimizationLevel::Full);
   spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
   std::string diagnostics;
@@ -186,6 +217,16 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
     *message = diagnostics.empty() ? "SPIR-V optimizer failed" : diagnostics;
     return false;
   }
+  if (!everyUsedIdIsDefined(out)) {
+    // The passes broke the module. Without the optimizing passes it is still correct, only
+    // slower (LLVM optimizes it); the minimal passes breaking it too is an internal error.
+    if (level == OptimizationLevel::Full) {
+      words = original;
+      return specializeAndOptimize(words, specialization, OptimizationLevel::None, message);
+    }
+    *message = "SPIR-V optimizer produced a module using an undefined id";
+    return false;
+  }
   words.swap(out);
   // Aggressive DCE of SPIRV-Tools 2023.1 (Debian 12) dereferences a null pointer on a call to a
   // function that returns a pointer (it takes the callee's id for a pointer operand). Such calls
@@ -199,7 +240,7 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
       *message = diagnostics.empty() ? "SPIR-V optimizer failed" : diagnostics;
       return false;
     }
-    words.swap(out);
+    if (everyUsedIdIsDefined(out)) words.swap(out);  // else the module before DCE, which was whole
   }
   return true;
 }

@@ -35,6 +35,14 @@ SpecializationValues specializationValues(std::span<const SpecializationEntry> e
 // (division_guard.cpp). Expects a validated module.
 void guardSignedDivision(std::vector<uint32_t>& words, bool instructionsToo);
 
+// Whether every id an instruction of `words` uses (operands, result types, scope and
+// semantics ids) is the result of some instruction. A validated module always is; SPIRV-Tools
+// 2023.1's passes have produced modules that are not (the fuzzer found one in CI whose
+// aggressive DCE then dereferenced the missing definition in AddOperandsToWorkList), so
+// specializeAndOptimize checks their output before DCE and translation see it. False also for
+// words that do not parse.
+bool everyUsedIdIsDefined(const std::vector<uint32_t>& words);
+
 enum class OptimizationLevel { None, Full };
 
 // Specializes and (for Full) optimizes words in place. None still flattens decoration groups
