@@ -5,12 +5,15 @@
 // Floating-Point to Normalized Fixed-Point" operation for operation, as raster's
 // encodeUnorm8 does it (NaN -> 0, clamp to [0, 1], times 255 in double, round to nearest even
 // by adding and subtracting 2^52; at W >= 8 the same integer from float arithmetic, see
-// times255Rounded), so the pixels are bit-identical to the loop's.
+// times255Rounded, and with AVX-512 from two instructions with their own rounding mode, see
+// times255RoundedInt), so the pixels are bit-identical to the loop's.
 #include <array>
 #include <cstddef>
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicsX86.h>
 
+#include "tessera/cpu_info.h"
 #include "translator.h"
 
 namespace tessera::jit {
@@ -236,13 +239,30 @@ void Translator::emitDirectColorWrites() {
       r = B.CreateFAdd(r, B.CreateSelect(up, one, zero));
       return B.CreateFSub(r, B.CreateSelect(down, one, zero));
     };
+    // With AVX-512 (W = 16 on such a host) the same integer in two instructions, by AVX-512's
+    // per-instruction rounding: n = floor(rd(f 255 + 0.5)), the fused multiply-add rounded
+    // down ({rd-sae}) and converted rounding down. Every integer up to 256 is a float, so
+    // rounding down never crosses one: n = floor(f 255 + 0.5) exactly, and that is
+    // round-half-even(f 255) because f 255 is never halfway (f = (2k + 1) / 510 is not a
+    // binary fraction). Checked against the codec around every halfway point by
+    // GraphicsStages.FragmentKernelWritesUnorm8AttachmentsItself.
+    const bool embeddedRounding = w == 16 && hostCpu().avx512;
+    auto times255RoundedInt = [&](llvm::Value* f) -> llvm::Value* {
+      if (!embeddedRounding) return B.CreateFPToSI(times255Rounded(f), vi);
+      constexpr uint32_t kRoundDownNoExceptions = 0x9;  // _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC
+      llvm::Value* x = B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_vfmadd_ps_512, {},
+                                         {f, llvm::ConstantFP::get(vf, 255.0), llvm::ConstantFP::get(vf, 0.5),
+                                          B.getInt32(kRoundDownNoExceptions)});
+      return B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_cvtps2dq_512, {},
+                               {x, llvm::Constant::getNullValue(vi), B.getInt16(0xFFFF), B.getInt32(kRoundDownNoExceptions)});
+    };
     auto encode = [&](llvm::Value* const (&colour)[4]) {
       llvm::Value* texel = llvm::Constant::getNullValue(vi);
       for (uint32_t c = 0; c < 4; ++c) {
         llvm::Value* f = colour[c];
         f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
         f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
-        texel = B.CreateOr(texel, B.CreateShl(B.CreateFPToSI(times255Rounded(f), vi), splat(shifts[c])));
+        texel = B.CreateOr(texel, B.CreateShl(times255RoundedInt(f), splat(shifts[c])));
       }
       return texel;
     };

@@ -441,6 +441,10 @@ TEST(GraphicsStages, FragmentKernelWritesUnorm8AttachmentsItself) {
       case 2: return 1.0f + float(rng() % 1000) / 100.0f;
       case 3: return (float(rng() % 255) + 0.5f) / 255.0f;  // halfway between two codes
       case 4: return std::nextafter((float(rng() % 255) + 0.5f) / 255.0f, 2.0f);
+      case 5: {  // within 64 ulps of a halfway point, where a rounding shortcut would go wrong
+        const float halfway = (float(rng() % 255) + 0.5f) / 255.0f;
+        return asFloat(asWord(halfway) + uint32_t(int32_t(rng() % 129) - 64));
+      }
       default: return float(rng() % 100001) / 100000.0f;
     }
   };
@@ -452,7 +456,7 @@ TEST(GraphicsStages, FragmentKernelWritesUnorm8AttachmentsItself) {
     // The block a batch covers: 4x4 pixels at W = 16, 4x2 at W = 8, a 2x2 quad at W = 4
     // (lane l at (2 (l/4 % 2) + l % 2, 2 (l/8) + l/2 % 2)); placed at (3, 2) in a 9x7 image.
     const int32_t imageW = 9, imageH = 7, originX = 3, originY = 2;
-    for (int round = 0; round < 20; ++round) {
+    for (int round = 0; round < 400; ++round) {
       const bool bgra = round & 1;
       const VkFormat format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
       const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
