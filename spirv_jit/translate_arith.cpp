@@ -268,6 +268,19 @@ bool ArithmeticTranslation::run() {
     case Op::OpSelect: {
       if (const Type* rt = t.spirv().type(o.type); rt && rt->kind == TypeKind::Pointer) {
         if (t.isVariablePointer(o.type)) {
+          const Ptr a = t.pointer(o.operand(1)), other = t.pointer(o.operand(2));
+          if (a.kind == Ptr::Kind::DescriptorArray || other.kind == Ptr::Kind::DescriptorArray) {
+            // Between two bindings' descriptor arrays (of buffers): which one is decided per lane
+            // when an access chain picks an element (descriptorElement).
+            if (a.kind != other.kind || a.otherBinding || other.otherBinding || a.storage == spv::StorageClass::UniformConstant)
+              t.fail("a variable pointer choosing among descriptor arrays is supported only as one OpSelect between "
+                     "two buffer bindings' arrays");
+            Ptr chosen = a;
+            chosen.otherBinding = other.binding;
+            chosen.choice = t.scalarValue(o.operand(0));
+            t.definePointer(o.result, chosen);
+            return true;
+          }
           // Variable pointers: each lane takes its pointer's address and bounds, so lanes that
           // chose different buffers keep their own buffer's range.
           Val x = t.pointerValue(t.pointer(o.operand(1))), y = t.pointerValue(t.pointer(o.operand(2)));

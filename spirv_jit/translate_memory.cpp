@@ -419,7 +419,18 @@ class MemoryTranslation {
                                   index->getType()->isVectorTy() ? t.laneType(B.getInt64Ty()) : B.getInt64Ty());
       return p;
     }
-    return bufferPointer(binding, index, element, arrayPtr.storage);
+    if (!arrayPtr.otherBinding) return bufferPointer(binding, index, element, arrayPtr.storage);
+    // Chosen per lane between two bindings' arrays: each binding's element as an absolute
+    // address with its own bound range, then per lane the chosen one's (as OpSelect does for
+    // variable pointers into buffers).
+    const Val first = t.pointerValue(bufferPointer(binding, index, element, arrayPtr.storage));
+    const Val second = t.pointerValue(bufferPointer(*arrayPtr.otherBinding, index, element, arrayPtr.storage));
+    Val chosen;
+    for (size_t i = 0; i < first.leaves.size(); ++i) chosen.leaves.push_back(t.select(arrayPtr.choice, first.leaves[i], second.leaves[i]));
+    Ptr p = t.pointerFromValue(chosen, 0);
+    p.storage = arrayPtr.storage;
+    p.pointee = element;
+    return p;
   }
 
   // ---- globals ----

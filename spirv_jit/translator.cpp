@@ -26,6 +26,7 @@ struct PointerSlots {
   llvm::AllocaInst* limit = nullptr;
   llvm::AllocaInst* floor = nullptr;
   llvm::AllocaInst* component = nullptr;
+  llvm::AllocaInst* choice = nullptr;
 };
 
 struct Translator::FunctionState {
@@ -411,6 +412,7 @@ Ptr Translator::pointer(uint32_t id) {
       if (s->second.limit) p.limit = loadSlot(s->second.limit);
       if (s->second.floor) p.floor = loadSlot(s->second.floor);
       if (s->second.component) p.component = loadSlot(s->second.component);
+      if (s->second.choice) p.choice = loadSlot(s->second.choice);
       return p;
     }
     auto it = fn_->pointers.find(id);
@@ -457,6 +459,7 @@ void Translator::definePointer(uint32_t id, Ptr p) {
     keep(p.limit, s.limit);
     keep(p.floor, s.floor);
     keep(p.component, s.component);
+    keep(p.choice, s.choice);
     s.shape = p;
   }
   fn_->pointers[id] = std::move(p);

@@ -69,6 +69,11 @@ struct Ptr {
   llvm::Value* component = nullptr;
   // DescriptorArray: the binding's first descriptor address.
   const DescriptorBinding* binding = nullptr;
+  // DescriptorArray chosen by an OpSelect between two bindings' arrays (variable pointers): the
+  // lanes where `choice` (i1, scalar or vector) is true take `binding`, the others
+  // `otherBinding`; an access chain into it selects between the two elements' pointers.
+  const DescriptorBinding* otherBinding = nullptr;
+  llvm::Value* choice = nullptr;
   llvm::Value* validLanes = nullptr;  // texel pointers: lanes whose coordinates are in range
 };
 

@@ -141,5 +141,47 @@ TEST(VariablePointers, NullPointersAreValuesAndNeverReachMemory) {
   }
 }
 
+// tests/shaders/var_ptr_descriptor_array.spvasm: OpSelect between two bindings' descriptor arrays
+// (A and B, two buffers each), then an access chain through the chosen array's element e, a load
+// and a store, every lane choosing its own array and element. SPIR-V's meaning, computed here:
+// lane i reads data[i] of buffer (useA ? A : B)[e] and writes 0xC0000 + i to its data[256 + i];
+// the three other buffers keep their words there.
+TEST(VariablePointers, ASelectBetweenDescriptorArraysPicksEachLanesBuffer) {
+  auto fill = [](uint32_t tag) {
+    std::vector<uint32_t> w(2 * kN);
+    for (uint32_t i = 0; i < w.size(); ++i) w[i] = tag + i;
+    return bytesOf(w);
+  };
+  const uint32_t tags[4] = {0x10000, 0x20000, 0x30000, 0x40000};  // A[0], A[1], B[0], B[1]
+  std::vector<uint32_t> s(kN);
+  for (uint32_t i = 0; i < kN; ++i) s[i] = (i * 2654435761u) >> 7;  // lanes disagree on both bits
+  Buffers initial = {fill(tags[0]), fill(tags[1]), fill(tags[2]), fill(tags[3]), bytesOf(s),
+                     bytesOf(std::vector<uint32_t>(kN, 0xEEEEEEEEu))};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "var_ptr_descriptor_array";
+    run.optimize = optimize;
+    run.groups[0] = kN / 64;
+    run.arraySizes = {2, 2, 1, 1};
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      const Buffers& r = results[w];
+      auto out = valuesOf<uint32_t>(r[5]);
+      for (uint32_t i = 0; i < kN; ++i) {
+        const bool useA = s[i] & 1;
+        const uint32_t e = s[i] >> 1 & 1;
+        const uint32_t chosen = (useA ? 0 : 2) + e;
+        auto at = ::testing::Message() << "W=" << kSimdWidths[w] << " optimize=" << optimize << " invocation " << i
+                                       << (useA ? " A[" : " B[") << e << "]";
+        EXPECT_EQ(out[i], tags[chosen] + i) << at;
+        for (uint32_t b = 0; b < 4; ++b)
+          EXPECT_EQ(wordAt(r[b], 0, kN + i), b == chosen ? 0xC0000u + i : tags[b] + kN + i) << at << " buffer " << b;
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
