@@ -460,14 +460,17 @@ FeatureSet supportedFeatures() {
   // draw after a feedback-loop dependency samples what the earlier draws wrote.
   // tests/api/feedback_loop_test.cpp (against the spec's rule and lavapipe).
   f.attachmentFeedbackLoopLayout = true;
-  // VK_EXT/ARM_rasterization_order_attachment_access, colour only: the binned path runs each
-  // tile's primitives in API order, a primitive's fragments shaded and written block by block
+  // VK_EXT/ARM_rasterization_order_attachment_access: the binned path runs each tile's
+  // primitives in API order, a primitive's fragments shaded, tested and written block by block
   // before the next, so a subpassLoad sees every earlier fragment of its pixel; the reference
   // path is primitive by primitive. Work under a later full-tile overwrite is kept when a
-  // reader lies between (raster/draw_binned.cpp drawTile). Depth and stencil are not offered:
-  // early tests write a fragment's depth before its own shader reads the attachment.
-  // tests/api/feedback_loop_test.cpp.
+  // reader lies between (raster/draw_binned.cpp drawTile). For depth and stencil, a shader that
+  // reads input attachments while the tests write runs before them (FragmentStage::retarget),
+  // so it reads what earlier fragments left, not its own fragment's write.
+  // tests/api/feedback_loop_test.cpp, tests/api/depth_stencil_input_test.cpp.
   f.rasterizationOrderColorAttachmentAccess = true;
+  f.rasterizationOrderDepthAttachmentAccess = true;
+  f.rasterizationOrderStencilAttachmentAccess = true;
   // VK_EXT_extended_dynamic_state3: nine states the draw paths read from DrawState per draw
   // (icd/cmd_dynamic_state3.cpp, cmd_draw.cpp drawStateFor). Not offered: the tessellation
   // domain origin (applied like the others, but no test draws it yet), those compiled into

@@ -17,6 +17,14 @@
 // value draw 1 read (0.5 / 3). Pixel centres never lie on that diagonal (2x + y + 1.5 = 64 has
 // no integer solution), so which pixels draw 2 covers follows from "Polygon Rasterization"
 // alone; lavapipe's image is compared too.
+//
+// And without any barrier, in rasterization order (VK_EXT_rasterization_order_attachment_access,
+// rasterizationOrderDepthAttachmentAccess / rasterizationOrderStencilAttachmentAccess): a
+// subpass and pipeline flagged for it draw 8 full-screen triangles (instances of one draw), each
+// fragment reading the attachment and writing what it read as colour; depth writes FragDepth
+// 1/16 deeper than it read, stencil increments. Every fragment must see the one before it
+// ("Rasterization Order"), so every pixel ends with the value after 7 steps as colour: 0.25 +
+// 7/16 for depth (cleared to 0.25), 3 + 7 for stencil (cleared to 3).
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -34,22 +42,33 @@ namespace {
 constexpr uint32_t kSize = 32;
 
 enum class Aspect { Depth, Stencil };
+enum class Order { AfterBarrier, Rasterization };
+constexpr uint32_t kOrderedSteps = 8;  // triangles drawn in rasterization order
 
 struct Values {
   float clear, first, second;  // the clear value and what draws 1 and 2 write
 };
-Values valuesFor(Aspect aspect) { return aspect == Aspect::Depth ? Values{0.5f, 0.25f, 0.75f} : Values{3, 5, 9}; }
+Values valuesFor(Aspect aspect, Order order = Order::AfterBarrier) {
+  if (order == Order::Rasterization) return aspect == Aspect::Depth ? Values{0.25f, 0, 0} : Values{3, 0, 0};
+  return aspect == Aspect::Depth ? Values{0.5f, 0.25f, 0.75f} : Values{3, 5, 9};
+}
 
 bool insideDrawTwo(uint32_t x, uint32_t y) { return 2.0 * (x + 0.5) + (y + 0.5) < 64.0; }
 
 // The colour attachment after the two draws; empty on failure.
-std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
-  TestDevice device(pd);
+std::vector<float> render(VkPhysicalDevice pd, Aspect aspect, Order order) {
+  const bool depth = aspect == Aspect::Depth, ordered = order == Order::Rasterization;
+  VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT orderFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT};
+  orderFeatures.rasterizationOrderDepthAttachmentAccess = depth;
+  orderFeatures.rasterizationOrderStencilAttachmentAccess = !depth;
+  std::vector<const char*> extensions;
+  if (ordered) extensions.push_back(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
+  TestDevice device(pd, nullptr, ordered ? &orderFeatures : nullptr, extensions);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
-  const bool depth = aspect == Aspect::Depth;
-  const Values values = valuesFor(aspect);
+  const Values values = valuesFor(aspect, order);
   const VkFormat colorFormat = VK_FORMAT_R32_SFLOAT, dsFormat = depth ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_S8_UINT;
   const VkImageAspectFlags dsAspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_STENCIL_BIT;
   const TestDevice::Attachment color = device.createAttachment(
@@ -81,6 +100,9 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
   subpass.pDepthStencilAttachment = &dsRef;
   subpass.inputAttachmentCount = 1;
   subpass.pInputAttachments = &inputRef;
+  if (ordered)
+    subpass.flags = depth ? VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT
+                          : VK_SUBPASS_DESCRIPTION_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT;
   const VkPipelineStageFlags tests = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
   VkSubpassDependency self{0, 0, tests, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                            VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT};
@@ -89,7 +111,7 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
   rpci.pAttachments = attachments;
   rpci.subpassCount = 1;
   rpci.pSubpasses = &subpass;
-  rpci.dependencyCount = 1;
+  rpci.dependencyCount = ordered ? 0 : 1;
   rpci.pDependencies = &self;
   VkRenderPass renderPass;
   EXPECT_EQ(vkCreateRenderPass(dev, &rpci, nullptr, &renderPass), VK_SUCCESS);
@@ -125,7 +147,8 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
 
   const VkShaderModule modules[2] = {
       device.createShaderModule(loadCorpusShader("fullscreen_depth_push_vert")),
-      device.createShaderModule(loadCorpusShader(depth ? "input_depth_read_frag" : "input_stencil_read_frag"))};
+      device.createShaderModule(
+          loadCorpusShader(depth ? (ordered ? "input_depth_step_frag" : "input_depth_read_frag") : "input_stencil_read_frag"))};
   VkPipelineShaderStageCreateInfo stages[2] = {
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, modules[0], "main", nullptr},
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main", nullptr}};
@@ -143,7 +166,11 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
   dss.depthTestEnable = dss.depthWriteEnable = depth;
   dss.depthCompareOp = VK_COMPARE_OP_ALWAYS;
   dss.stencilTestEnable = !depth;
-  dss.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 0};
+  dss.front = {VK_STENCIL_OP_KEEP, ordered ? VK_STENCIL_OP_INCREMENT_AND_CLAMP : VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP,
+               VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 0};
+  if (ordered)
+    dss.flags = depth ? VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT
+                      : VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT;
   dss.back = dss.front;
   VkPipelineColorBlendAttachmentState blend{};
   blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT;
@@ -187,7 +214,13 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
   vkCmdBeginRenderPass(cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
-  for (int draw = 0; draw < 2; ++draw) {
+  if (ordered) {
+    const float pushed[2] = {0.5f, 1.0f};  // full screen; FragDepth decides the depth written
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(pushed), pushed);
+    vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
+    vkCmdDraw(cmd, 3, kOrderedSteps, 0, 0);
+  }
+  for (int draw = 0; draw < 2 && !ordered; ++draw) {
     const float written = draw == 0 ? values.first : values.second;
     if (draw == 1) {  // the self-dependency, as the render pass declares it
       VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -228,15 +261,22 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect) {
   return out;
 }
 
-void check(Aspect aspect) {
+void check(Aspect aspect, Order order = Order::AfterBarrier) {
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
   DualDriverInstance drivers;
   ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
-  const Values values = valuesFor(aspect);
-  const std::vector<float> ours = render(drivers.tessera, aspect);
+  const Values values = valuesFor(aspect, order);
+  const std::vector<float> ours = render(drivers.tessera, aspect, order);
   ASSERT_EQ(ours.size(), size_t(kSize * kSize));
-  for (uint32_t y = 0; y < kSize; ++y)
+  if (order == Order::Rasterization) {
+    const float step = aspect == Aspect::Depth ? 1.0f / 16.0f : 1.0f;
+    const float last = values.clear + float(kOrderedSteps - 1) * step;  // what the last fragment read
+    for (uint32_t i = 0; i < ours.size(); ++i)
+      ASSERT_EQ(ours[i], last) << "pixel (" << i % kSize << ", " << i / kSize << "): the last of " << kOrderedSteps
+                               << " fragments must read what the 7 before it left";
+  }
+  for (uint32_t y = 0; y < kSize && order == Order::AfterBarrier; ++y)
     for (uint32_t x = 0; x < kSize; ++x) {
       const bool second = insideDrawTwo(x, y);
       ASSERT_EQ(ours[y * kSize + x], second ? values.first : values.clear)
@@ -244,7 +284,7 @@ void check(Aspect aspect) {
           << (second ? " must read what draw 1 wrote, not its own write" : " must read the clear value, not its own write");
     }
   if (drivers.lavapipe) {
-    const std::vector<float> reference = render(drivers.lavapipe, aspect);
+    const std::vector<float> reference = render(drivers.lavapipe, aspect, order);
     ASSERT_EQ(reference.size(), ours.size());
     for (uint32_t i = 0; i < ours.size(); ++i)
       ASSERT_EQ(ours[i], reference[i]) << "pixel (" << i % kSize << ", " << i / kSize << "): Tessera vs lavapipe";
@@ -254,6 +294,14 @@ void check(Aspect aspect) {
 TEST(DepthStencilInput, ADrawReadsTheDepthThatEarlierDrawsLeftNotItsOwn) { check(Aspect::Depth); }
 
 TEST(DepthStencilInput, ADrawReadsTheStencilThatEarlierDrawsLeftNotItsOwn) { check(Aspect::Stencil); }
+
+TEST(DepthStencilInput, FragmentsReadTheDepthOfTheirPredecessorsInRasterizationOrder) {
+  check(Aspect::Depth, Order::Rasterization);
+}
+
+TEST(DepthStencilInput, FragmentsReadTheStencilOfTheirPredecessorsInRasterizationOrder) {
+  check(Aspect::Stencil, Order::Rasterization);
+}
 
 }  // namespace
 }  // namespace tessera_test
