@@ -158,8 +158,9 @@ TESSERA_LANE_CLONES uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t
 // sets only when some input is interpolated with them. Compiled for AVX2 and AVX-512 too
 // (chosen at load time): the loops are 16 lanes of double arithmetic, one instance per
 // combination so that each drops the arithmetic of what it does not store, and the identity
-// mapping of unclipped triangles is decided once per block, not per lane.
-template <bool Depth, bool Perspective, bool Linear, bool Identity>
+// mapping of unclipped triangles and an affine triangle's division-free perspective weights
+// (SetupTriangle::uniformW) are decided once per block, not per lane.
+template <bool Depth, bool Perspective, bool Linear, bool Identity, bool UniformW>
 inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, const double (*lin)[kBlockLanes],
                                                        BlockPixels& b) {
   for (int l = 0; l < kBlockLanes; ++l) {
@@ -171,8 +172,14 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
     }
     if (!Perspective && !Linear) continue;
     float persp[3], linear[3];
-    if (Identity) pixel::identityWeights(t, at, invW, persp, linear);
-    else pixel::originalWeights(t, at, invW, persp, linear);
+    if (Identity && UniformW) {
+      // pixel::identityWeights with perspectiveWeights' uniform-w case: both sets are `at`.
+      for (int i = 0; i < 3; ++i) persp[i] = linear[i] = static_cast<float>(at[i]);
+    } else if (Identity) {
+      pixel::identityWeights(t, at, invW, persp, linear);
+    } else {
+      pixel::originalWeights(t, at, invW, persp, linear);
+    }
     for (int i = 0; i < 3; ++i) {
       if (Perspective) b.persp[i][l] = persp[i];
       if (Linear) b.linear[i][l] = linear[i];
@@ -183,8 +190,9 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 template <bool Depth, bool Perspective, bool Linear>
 inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, const double (*lin)[kBlockLanes],
                                                        BlockPixels& b) {
-  if (t.identityWeights) storeWeights<Depth, Perspective, Linear, true>(t, lin, b);
-  else storeWeights<Depth, Perspective, Linear, false>(t, lin, b);
+  if (t.identityWeights && t.uniformW) storeWeights<Depth, Perspective, Linear, true, true>(t, lin, b);
+  else if (t.identityWeights) storeWeights<Depth, Perspective, Linear, true, false>(t, lin, b);
+  else storeWeights<Depth, Perspective, Linear, false, false>(t, lin, b);
 }
 
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).

@@ -70,8 +70,12 @@ TESSERA_PIXEL_INLINE double invWAt(const SetupTriangle& t, const double lin[3]) 
 // sum_k a_k / w_k, with one division for the three (the quotient's reciprocal: within an ulp
 // of a double, far below the float the weights become). invW can only reach 0 far outside the
 // triangle (helper pixels beyond the horizon); the linear weights stand in there rather than
-// a division by zero.
+// a division by zero. With every w equal (SetupTriangle::uniformW) the quotient is a_k itself.
 TESSERA_PIXEL_INLINE void perspectiveWeights(const SetupTriangle& t, const double lin[3], double invW, double p[3]) {
+  if (t.uniformW) {
+    for (int k = 0; k < 3; ++k) p[k] = lin[k];
+    return;
+  }
   const double r = invW != 0 ? 1.0 / invW : 0.0;
   for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] * r : lin[k];
 }

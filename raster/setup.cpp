@@ -136,6 +136,7 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
       }
     }
     t.identityWeights = identityWeights(t);
+    t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
     const int64_t fanArea = rules::shoelaceSum(t.x, t.y, 3);
     if (fanArea == 0 || (fanArea > 0) != (shoelace > 0)) continue;
     t.depthBias = bias;
@@ -173,6 +174,7 @@ uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const
     for (int j = 0; j < 3; ++j) t.clipBary[i][j] = t.windowBary[i][j] = i == j ? 1.0f : 0.0f;
   }
   t.identityWeights = true;
+  t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
   const int64_t shoelace = rules::shoelaceSum(t.x, t.y, 3);
   if (shoelace == 0) return 0;
   const bool front = rules::isFrontFacing(shoelace, state.frontFace);

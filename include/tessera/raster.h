@@ -111,6 +111,10 @@ struct SetupTriangle {
   // Both are the identity (every unclipped triangle): the weights need no mapping back
   // (pixel::originalWeights).
   bool identityWeights = false;
+  // Every vertex has the same 1/w (an affine triangle: 2D, UI, full-screen passes): the
+  // perspective-correct weights a_k/w / sum_j a_j/w are the window-space ones a_k exactly
+  // (pixel::perspectiveWeights skips the division).
+  bool uniformW = false;
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
   // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
