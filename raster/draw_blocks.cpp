@@ -315,6 +315,12 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
           if (weights) blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
+          bool testsDone = false;
+          if (blockDepthTests_) {
+            b.coverage = blockDepthTest(bx, by, b);  // the lanes left are those that passed
+            if (!b.coverage) continue;
+            testsDone = true;
+          }
           if (centroids) blockCentroids(st, edges, b);
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
@@ -323,12 +329,53 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
           for (uint32_t first = 0; first < kBlockLanes; first += W) {
             const uint32_t laneMask = W == 16 ? 0xFFFFu : ((1u << W) - 1) << first;
             if (!(b.coverage & laneMask)) continue;
-            shadeBlockBatch(b.coverage >> first, bx, by, first, b);
+            shadeBlockBatch(b.coverage >> first, bx, by, first, b, testsDone);
           }
         }
       }
     }
   }
+}
+
+// runDepthTestD32's single-sample test and write on a whole block's covered pixels at once:
+// the same depths (b.z) compared with the stored D32 values by the same comparison
+// (depthPassLanes), the passing pixels' depths written when depth writes are on. Returns the
+// pixels that passed. A block row whose four pixels are covered is one 16-byte load and store;
+// other rows go pixel by pixel (only covered pixels lie inside the attachment).
+uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, const BlockPixels& b) const {
+  const AttachmentView& d = s_->depth;
+  // Lanes of row r, left to right: quads 2 (r >> 1) and 2 (r >> 1) + 1, pixels 2 (r & 1) and + 1.
+  auto laneOf = [](int r, int p) { return 8 * (r >> 1) + 4 * (p >> 1) + 2 * (r & 1) + (p & 1); };
+  auto bitsOfRow = [&](uint32_t mask, int r) {
+    uint32_t bits = 0;
+    for (int p = 0; p < 4; ++p) bits |= (mask >> laneOf(r, p) & 1) << p;
+    return bits;
+  };
+  float stored[kBlockLanes];
+  for (int r = 0; r < 4; ++r) {
+    const uint8_t* row = d.base + uint64_t(by + r) * d.rowPitch + uint64_t(bx) * 4;
+    const uint32_t rowBits = bitsOfRow(b.coverage, r);
+    float v[4] = {};
+    if (rowBits == 0xF) std::memcpy(v, row, sizeof v);
+    else
+      for (int p = 0; p < 4; ++p)
+        if (rowBits >> p & 1) std::memcpy(&v[p], row + 4 * p, 4);
+    for (int p = 0; p < 4; ++p) stored[laneOf(r, p)] = v[p];
+  }
+  const uint32_t pass = depthPassLanes(kBlockLanes, s_->depthCompare, b.z, stored, b.coverage);
+  if (!pass || !s_->depthWrite) return pass;
+  for (int r = 0; r < 4; ++r) {
+    uint8_t* row = d.base + uint64_t(by + r) * d.rowPitch + uint64_t(bx) * 4;
+    const uint32_t rowBits = bitsOfRow(pass, r);
+    if (!rowBits) continue;
+    float v[4];
+    for (int p = 0; p < 4; ++p) v[p] = b.z[laneOf(r, p)];
+    if (rowBits == 0xF) std::memcpy(row, v, sizeof v);
+    else
+      for (int p = 0; p < 4; ++p)
+        if (rowBits >> p & 1) std::memcpy(row + 4 * p, &v[p], 4);
+  }
+  return pass;
 }
 
 // "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written
@@ -480,7 +527,8 @@ TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, const BlockInput* inputs, 
 
 // One batch of block lanes [first, first + W) (fewer lanes than the reference's batches may
 // hold: a batch never mixes blocks). Mirrors shadeBatch's single-sample branch lane for lane.
-void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b) {
+void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
+                                    bool testsDone) {
   const uint32_t W = s_->simdWidth;
   // The fields that are the same for every single-sample batch (PointCoord and the centroid
   // at the centre, SampleId 0...) were set once (blockBatch_); these change per batch.
@@ -494,7 +542,14 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), laneNeeds_,
                                           b, lanes.px, lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
   if (samples > 1) fillBlockSampleLanes(first, W, b, testsEnabled_ ? &lanes.sampleZ[0][0] : nullptr, fb);
-  if (!earlyTests(fb, lanes, covered)) return;
+  if (testsDone) {
+    // blockDepthTest ran the early tests: the covered lanes are those that passed (SampleMaskIn,
+    // after PostDepthCoverage's tests too, is their one sample, as fillBlockLanes set it).
+    fb.coverage = covered;
+    if (!covered) return;
+  } else if (!earlyTests(fb, lanes, covered)) {
+    return;
+  }
   // "Interpolation": the triangle's prepared input components (prepareBlockInputs).
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());

@@ -467,7 +467,9 @@ class FragmentStage {
   void blockTriangle(const SetupTriangle& st, const Rect& tile);
   // Lanes [first, first + W) of a 4x4 block at (bx, by) (draw_blocks.cpp); `coverage` from lane
   // `first` on; the arrays are per block lane.
-  void shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b);
+  // testsDone: blockDepthTest ran the early tests; `coverage` holds the lanes that passed.
+  void shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
+                       bool testsDone = false);
   // Interpolates the fragment inputs of `lane` with the given weights (Centroid locations in
   // `centroidLocations` with the centroid weights).
   void interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
@@ -547,6 +549,12 @@ class FragmentStage {
   // (runDepthTestD32).
   bool depthOnlyD32_ = false;
   void runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
+  // That test runs early with one sample per pixel (and no side effects, sample 0 in the sample
+  // mask): the block walker runs it, with its writes, on a whole block's covered pixels at once
+  // (blockDepthTest) before any per-lane batch state is built, skips a block where none passes
+  // (most blocks of a scene drawn front to back) and shades the rest with the tests done.
+  bool blockDepthTests_ = false;
+  uint32_t blockDepthTest(int32_t bx, int32_t by, const BlockPixels& b) const;
   bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.
   bool needPerspective_ = false, needLinear_ = false;
