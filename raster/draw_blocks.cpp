@@ -70,7 +70,8 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
 // values are linear: the block's corners bound them, so a block is rejected when one edge fails
 // at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
-// `needEdges`: the caller reads b.edge (weights, depth); otherwise a block covered whole skips them.
+// `needEdges`: the caller reads b.edge (blockCentroids, several samples); otherwise a block
+// covered whole skips them.
 TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, bool needEdges,
                                            BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
@@ -82,7 +83,10 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
     if (std::max(std::max(c00, c30), std::max(c03, c33)) + e.sampleMax[k] < e.threshold[k]) return 0;
     inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
   }
-  if (needEdges || !inside)
+  // The lanes' edge values are kept for the sample tests below and blockCentroids (several
+  // samples); with one sample they are compared where they are computed (blockWeights computes
+  // its own).
+  if (e.samples > 1 && (needEdges || !inside))
     for (int k = 0; k < 3; ++k)
       for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const bool blockInRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
@@ -101,9 +105,15 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   if (inside) {
     for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = inRegion[l] * allSamples;
   } else if (e.samples == 1) {
-    for (int l = 0; l < kBlockLanes; ++l)
-      b.sampleCoverage[l] = inRegion[l] & uint32_t(b.edge[0][l] >= e.threshold[0]) & uint32_t(b.edge[1][l] >= e.threshold[1]) &
-                            uint32_t(b.edge[2][l] >= e.threshold[2]);
+    uint32_t coverage = 0;
+    for (int l = 0; l < kBlockLanes; ++l) {
+      const uint32_t in = inRegion[l] & uint32_t(base[0] + e.laneOffset[0][l] >= e.threshold[0]) &
+                          uint32_t(base[1] + e.laneOffset[1][l] >= e.threshold[1]) &
+                          uint32_t(base[2] + e.laneOffset[2][l] >= e.threshold[2]);
+      b.sampleCoverage[l] = in;
+      coverage |= in << l;
+    }
+    return coverage;
   } else {
     // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
     uint32_t samples[kBlockLanes] = {};
@@ -295,7 +305,9 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   BlockEdges edges;
   if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
   const uint32_t W = s_->simdWidth;
-  prepareBlockInputs(st.samples);
+  // The inputs are prepared when the first block is shaded: with the block depth tests, most
+  // triangles of a scene drawn front to back have none.
+  bool inputsPrepared = false;
   BlockPixels b;
   const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
   const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
@@ -322,6 +334,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
             testsDone = true;
           }
           if (centroids) blockCentroids(st, edges, b);
+          if (!inputsPrepared) prepareBlockInputs(st.samples), inputsPrepared = true;
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
             continue;
