@@ -120,6 +120,10 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
       if (!(r.colorWriteEnables >> i & 1)) s->blend[i].writeMask = 0;
   s->stencilFront = withDynamic(s->stencilFront, g, r, 0);
   s->stencilBack = withDynamic(s->stencilBack, g, r, 1);
+  // Tessera reports strictLines (physical_device.cpp): lines are rasterized by the strict rule,
+  // "Basic Line Segment Rasterization"'s rectangle, which VK_EXT_line_rasterization names
+  // RECTANGULAR; DEFAULT means exactly that when strictLines is VK_TRUE.
+  if (s->raster.lineMode == VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT) s->raster.lineMode = VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT;
   return s;
 }
 

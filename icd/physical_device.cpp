@@ -158,7 +158,9 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.lineWidthRange[1] = raster::kLineWidthRange[1];
   l.pointSizeGranularity = raster::kPointLineGranularity;
   l.lineWidthGranularity = raster::kPointLineGranularity;
-  l.strictLines = VK_FALSE;
+  // Lines of the DEFAULT mode are drawn as RECTANGULAR ones (cmd_draw.cpp drawStateFor): the
+  // strict rule.
+  l.strictLines = VK_TRUE;
   l.standardSampleLocations = VK_TRUE;
   l.optimalBufferCopyOffsetAlignment = 64;
   l.optimalBufferCopyRowPitchAlignment = 64;

@@ -426,7 +426,8 @@ Expected expectedImage(const LineScene& scene, double margin) {
     if (seg.startsStrip) counter = 0;
     const Point a{snappedCoord(scene.points[seg.a].x), snappedCoord(scene.points[seg.a].y)};
     const Point b{snappedCoord(scene.points[seg.b].x), snappedCoord(scene.points[seg.b].y)};
-    if (scene.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
+    // DEFAULT is RECTANGULAR on a device with strictLines (both drivers report it).
+    if (scene.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT || scene.mode == VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT) {
       for (int py = 0; py < kSize; ++py)
         for (int px = 0; px < kSize; ++px) e.add(px, py, rectangularDecision(scene, a, b, counter, px, py, margin));
       counter += std::hypot(b.x - a.x, b.y - a.y);  // the remainder carries over
@@ -807,7 +808,23 @@ TEST(DrawLineRasterization, FeaturesAndProperties) {
   vkGetPhysicalDeviceProperties2(drivers.tessera, &p2);
   EXPECT_EQ(lineProperties.lineSubPixelPrecisionBits, 8u);
   EXPECT_EQ(p2.properties.limits.subPixelPrecisionBits, 8u);
-  EXPECT_FALSE(p2.properties.limits.strictLines);  // DEFAULT lines stay the parallelograms
+  EXPECT_TRUE(p2.properties.limits.strictLines);  // DEFAULT lines are the strict rectangles
+}
+
+TEST(DrawLineRasterization, DefaultLinesAreTheStrictRectangles) {
+  // strictLines: "lines are rasterized as per the strict definition" ("Basic Line Segment
+  // Rasterization"), which VK_EXT_line_rasterization's DEFAULT mode then means: the same images
+  // as RectangularLinesMatchTheRuleAndLavapipe, with the mode left at DEFAULT.
+  for (float width : {1.0f, 3.0f}) {
+    SCOPED_TRACE(width);
+    LineScene scene;
+    scene.mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+    scene.width = width;
+    scene.points = slopedLines();
+    checkScene(scene, int(150 * width));
+    scene.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    checkScene(scene, int(300 * width));
+  }
 }
 
 }  // namespace
