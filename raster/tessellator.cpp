@@ -204,10 +204,22 @@ void tessellateQuads(const TessMode& mode, const float outer[4], const float inn
   auto at = [&](uint32_t i, uint32_t j) -> uint32_t& { return grid[size_t(j) * (n + 1) + i]; };
   for (uint32_t j = 1; j < m; ++j)
     for (uint32_t i = 1; i < n; ++i) at(i, j) = b.add(us[i], vs[j]);
+  // Each grid cell is cut along the diagonal that points away from the domain's centre (the
+  // chapter leaves the cut to the implementation): "/" in the lower-left and upper-right
+  // quarters, "\" in the other two, so the triangles are mirror-symmetric about both axes and
+  // a value interpolated from vertices that depend on the distance to the nearest edge (the
+  // CTS's misc_draw.fill_overlap_quads_*) shows square rings, not staircases along two of the
+  // corners' diagonals.
   for (uint32_t j = 1; j + 1 < m; ++j)
     for (uint32_t i = 1; i + 1 < n; ++i) {
-      b.triangle(at(i, j), at(i + 1, j), at(i + 1, j + 1));
-      b.triangle(at(i, j), at(i + 1, j + 1), at(i, j + 1));
+      const bool lowerLeftOrUpperRight = (us[i] + us[i + 1] < 1.0) == (vs[j] + vs[j + 1] < 1.0);
+      if (lowerLeftOrUpperRight) {
+        b.triangle(at(i, j), at(i + 1, j), at(i + 1, j + 1));
+        b.triangle(at(i, j), at(i + 1, j + 1), at(i, j + 1));
+      } else {
+        b.triangle(at(i, j), at(i + 1, j), at(i, j + 1));
+        b.triangle(at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+      }
     }
   // The inner rectangle's sides, walked the ring's way, positions as the outer side's t.
   std::array<Side, 4> innerRing;

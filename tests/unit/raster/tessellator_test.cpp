@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -367,6 +368,57 @@ TEST(Tessellator, InnerTrianglesAndInnerGridWhereTheChapterPutsThem) {
     EXPECT_NEAR(p.second, e->second, 1e-7);
     ++e;
   }
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+// "Quad Tessellation" leaves how the inner rectangle's cells become triangles to the
+// implementation; Tessera cuts each cell along the diagonal pointing away from the domain's
+// centre, so that the inner triangles are mirror images of each other about u = 1/2 and
+// v = 1/2 (what the CTS's misc_draw.fill_overlap_quads_* reference images show). For every
+// spacing and symmetric levels: the set of inner triangles (no vertex on the outer edge) is
+// unchanged by u -> 1 - u and by v -> 1 - v, except in a cell the mirror axis halves (odd
+// segment counts), whose one diagonal cannot be its own mirror.
+TEST(Tessellator, QuadInnerTrianglesAreMirrorSymmetric) {
+  using Tri = std::array<std::pair<float, float>, 3>;
+  auto key = [](Tri t) {
+    std::sort(t.begin(), t.end());
+    return t;
+  };
+  for (TessSpacing s : {TessSpacing::Equal, TessSpacing::FractionalEven, TessSpacing::FractionalOdd})
+    for (float level : {3.0f, 4.0f, 5.5f, 8.0f, 9.0f, 11.3f}) {
+      const Tessellation t = run(modeOf(TessDomain::Quads, s), {level, level, level, level}, {level, level});
+      std::set<Tri> inner;
+      for (size_t i = 0; i + 2 < t.indices.size(); i += 3) {
+        Tri tri;
+        bool onEdge = false;
+        for (int k = 0; k < 3; ++k) {
+          const TessCoord& c = t.coords[t.indices[i + k]];
+          tri[k] = {c.u, c.v};
+          onEdge |= c.u == 0.0f || c.u == 1.0f || c.v == 0.0f || c.v == 1.0f;
+        }
+        if (!onEdge) inner.insert(key(tri));
+      }
+      ASSERT_FALSE(inner.empty()) << "level " << level;
+      // Whether a triangle lies in a cell that the axis coordinate = 1/2 cuts in half.
+      auto inMiddleCell = [](const Tri& tri, bool u) {
+        float lo = 2.0f, hi = -1.0f;
+        for (const auto& p : tri) lo = std::min(lo, u ? p.first : p.second), hi = std::max(hi, u ? p.first : p.second);
+        return lo < 0.5f && hi > 0.5f;
+      };
+      for (const Tri& tri : inner) {
+        if (inMiddleCell(tri, true) || inMiddleCell(tri, false)) continue;
+        Tri mirrorU = tri, mirrorV = tri;
+        for (auto& p : mirrorU) p.first = 1.0f - p.first;
+        for (auto& p : mirrorV) p.second = 1.0f - p.second;
+        EXPECT_TRUE(inner.count(key(mirrorU))) << "spacing " << int(s) << " level " << level << ": no mirror in u";
+        EXPECT_TRUE(inner.count(key(mirrorV))) << "spacing " << int(s) << " level " << level << ": no mirror in v";
+      }
+    }
 }
 
 }  // namespace
