@@ -160,7 +160,7 @@ struct DrawCmd {
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     ctx.draw(s, call);
   }
 };
@@ -180,7 +180,7 @@ struct DrawIndirectCmd {
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     uint32_t n = drawCount;
     if (countAddress) {
       uint32_t count;
@@ -227,7 +227,7 @@ struct MultiDrawCmd {
     if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     for (uint32_t i = 0; i < count; ++i) ctx.draw(s, calls[i]);
   }
 };
@@ -246,7 +246,7 @@ struct DrawByteCountCmd {
     if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     uint32_t bytes;
     std::memcpy(&bytes, counter, 4);
     raster::DrawCall c = call;

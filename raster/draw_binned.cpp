@@ -441,15 +441,14 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
-      for (uint32_t i = 0; i < instances; ++i) countGenerated(s, m.geometry[i].primitives.size());
+      for (uint32_t i = 0; i < instances; ++i) countGeneratedStreams(s, m.geometry[i]);
     }
     // "Transform Feedback": the group's instances captured in order, on this thread, before
     // rasterizer discard and binning.
     if (s.feedback)
       for (uint32_t i = 0; i < instances; ++i) {
         if (hasPrimitiveStages(s)) {
-          FeedbackWriter writer(s, (*drawn)[i]);
-          for (const GeometryPrimitive& p : m.geometry[i].primitives) writer.primitive(p.vertexCount, p.slots, p.provoking);
+          captureGeometry(s, m.geometry[i], (*drawn)[i]);
         } else {
           captureAssembled(s, m.list.isRestart, c.vertexCount, [&](uint32_t position) { return m.slots.slot(position); },
                            (*shaded)[i]);
