@@ -164,7 +164,7 @@ struct DrawCmd {
     if (!state || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     ctx.draw(s, call);
   }
 };
@@ -184,7 +184,7 @@ struct DrawIndirectCmd {
     if (!state || !commands || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     uint32_t n = drawCount;
     if (countAddress) {
       uint32_t count;
@@ -231,7 +231,7 @@ struct MultiDrawCmd {
     if (!state || !calls || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     for (uint32_t i = 0; i < count; ++i) ctx.draw(s, calls[i]);
   }
 };
@@ -250,7 +250,7 @@ struct DrawByteCountCmd {
     if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;
     if (ctx.statisticsQueries) s.statistics = ctx.statistics;
-    if (ctx.primitivesGeneratedActive) s.primitivesGenerated = &ctx.primitivesGenerated;
+    if (ctx.primitivesGeneratedQueries) s.primitivesGenerated = ctx.primitivesGenerated;
     uint32_t bytes;
     std::memcpy(&bytes, counter, 4);
     raster::DrawCall c = call;

@@ -62,15 +62,21 @@ struct ResetQueryPoolCmd {
 };
 
 // "Occlusion Queries": draws between begin and end add the samples that pass their tests to
-// the execution context's counter; end writes it. "Transform Feedback Queries" (stream 0): the
-// primitives written and needed since the begin, counted by the draws' capture
-// (raster/transform_feedback.cpp). "Primitives Generated Queries" (stream 0): the primitives
-// the draws' last pre-rasterization stage emitted since the begin (raster::countGenerated).
-// Other query types have nothing to count.
+// the execution context's counter; end writes it. "Transform Feedback Queries": the primitives
+// of vertex stream `index` written and needed since the begin, counted by the draws' capture
+// (raster/transform_feedback.cpp). "Primitives Generated Queries": the primitives the draws'
+// last pre-rasterization stage emitted to stream `index` since the begin
+// (raster::countGenerated), whether or not transform feedback is active. Both keep the running
+// counts of their stream at the begin, so that queries of different streams may overlap.
+// Other query types have nothing to count. `index` is vkCmdBeginQueryIndexedEXT's (0 for
+// vkCmdBeginQuery); it must be below maxTransformFeedbackStreams, anything else counts nothing.
 struct BeginQueryCmd {
   QueryPool* pool;
   uint32_t query;
+  uint32_t index;
   void execute(ExecContext& ctx) const {
+    uint64_t* base = pool->countBase ? &pool->countBase[size_t(query) * 2] : nullptr;
+    const uint32_t stream = index < kMaxTransformFeedbackStreams ? index : 0;
     if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
       std::copy_n(ctx.statistics, raster::kPipelineStatistics, &pool->statisticsBase[size_t(query) * raster::kPipelineStatistics]);
       ++ctx.statisticsQueries;
@@ -78,12 +84,12 @@ struct BeginQueryCmd {
       ctx.occlusionActive = true;
       ctx.occlusionSamples = 0;
     } else if (pool->type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
-      ctx.primitivesGeneratedActive = true;
-      ctx.primitivesGenerated = 0;
+      ++ctx.primitivesGeneratedQueries;
+      base[0] = ctx.primitivesGenerated[stream];
     } else if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
-      ctx.feedbackQueryActive = true;
-      ctx.feedbackQueryBase[0] = ctx.feedback.primitivesWritten;
-      ctx.feedbackQueryBase[1] = ctx.feedback.primitivesNeeded;
+      ++ctx.feedbackQueries;
+      base[0] = ctx.feedback.primitivesWritten[stream];
+      base[1] = ctx.feedback.primitivesNeeded[stream];
     }
   }
 };
@@ -91,8 +97,12 @@ struct BeginQueryCmd {
 struct EndQueryCmd {
   QueryPool* pool;
   uint32_t query;
+  uint32_t index;
   void execute(ExecContext& ctx) const {
     writeOtherViews(pool, query, ctx);
+    const uint64_t* base = pool->countBase ? &pool->countBase[size_t(query) * 2] : nullptr;
+    const bool counts = index < kMaxTransformFeedbackStreams;  // else nothing was counted
+    const uint32_t stream = counts ? index : 0;
     if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
       // "Pipeline Statistics Queries": each statistic the pool holds, in bit order, counted
       // since this query's begin.
@@ -106,14 +116,14 @@ struct EndQueryCmd {
       return;
     }
     if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
-      pool->write(query, ctx.feedback.primitivesWritten - ctx.feedbackQueryBase[0],
-                  ctx.feedback.primitivesNeeded - ctx.feedbackQueryBase[1]);
-      ctx.feedbackQueryActive = false;
+      pool->write(query, counts ? ctx.feedback.primitivesWritten[stream] - base[0] : 0,
+                  counts ? ctx.feedback.primitivesNeeded[stream] - base[1] : 0);
+      if (ctx.feedbackQueries) --ctx.feedbackQueries;
       return;
     }
     if (pool->type == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT) {
-      pool->write(query, ctx.primitivesGenerated);
-      ctx.primitivesGeneratedActive = false;
+      pool->write(query, counts ? ctx.primitivesGenerated[stream] - base[0] : 0);
+      if (ctx.primitivesGeneratedQueries) --ctx.primitivesGeneratedQueries;
       return;
     }
     pool->write(query, pool->type == VK_QUERY_TYPE_OCCLUSION ? ctx.occlusionSamples : 0);
@@ -210,24 +220,27 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdResetQueryPool(VkCommandBuffer commandBu
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
                                                   VkQueryControlFlags) {
-  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), query, 0};
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query) {
-  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query};
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>()) *c = {fromHandle<QueryPool>(queryPool), query, 0};
 }
 
-// VK_EXT_transform_feedback's indexed forms: `index` is the vertex stream of a transform
-// feedback or primitives generated query (only stream 0 exists: maxTransformFeedbackStreams is
-// 1, primitivesGeneratedQueryWithNonZeroStreams is not offered) and 0 for the others.
+// VK_EXT_transform_feedback's indexed forms: `index` is the vertex stream (0..3,
+// maxTransformFeedbackStreams) of a transform feedback or primitives generated query
+// (primitivesGeneratedQueryWithNonZeroStreams) and 0 for the others.
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBeginQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
-                                                            uint32_t query, VkQueryControlFlags flags, uint32_t) {
-  tessera_vkCmdBeginQuery(commandBuffer, queryPool, query, flags);
+                                                            uint32_t query, VkQueryControlFlags, uint32_t index) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<BeginQueryCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), query, index};
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndQueryIndexedEXT(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
-                                                          uint32_t query, uint32_t) {
-  tessera_vkCmdEndQuery(commandBuffer, queryPool, query);
+                                                          uint32_t query, uint32_t index) {
+  if (auto* c = fromHandle<CommandBuffer>(commandBuffer)->record<EndQueryCmd>())
+    *c = {fromHandle<QueryPool>(queryPool), query, index};
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdCopyQueryPoolResults(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t first,

@@ -77,14 +77,17 @@ struct ExecContext {
   // vkCmdBegin/EndTransformFeedbackEXT, icd/cmd_transform_feedback.cpp) and whether capture is
   // active; a stream-0 query counts primitives from the counts it saw at its begin.
   FeedbackTargets feedback;
-  // "Primitives Generated Queries" (VK_EXT_primitives_generated_query): the active query's
-  // count since its begin (DrawState::primitivesGenerated).
-  bool primitivesGeneratedActive = false;
-  uint64_t primitivesGenerated = 0;
-  bool feedbackQueryActive = false;
-  uint64_t feedbackQueryBase[2] = {};  // primitivesWritten, primitivesNeeded at the query's begin
+  // "Primitives Generated Queries" (VK_EXT_primitives_generated_query): running counts per
+  // vertex stream (DrawState::primitivesGenerated), counted while any such query is active; a
+  // query keeps its stream's count at its begin (QueryPool::countBase) and writes the
+  // difference at its end, so queries of several streams (or pools) may be active at once.
+  uint32_t primitivesGeneratedQueries = 0;
+  uint64_t primitivesGenerated[kMaxTransformFeedbackStreams] = {};
+  // Active transform feedback stream queries: their counts run in feedback.primitivesWritten /
+  // primitivesNeeded per stream, kept at each query's begin likewise.
+  uint32_t feedbackQueries = 0;
   // The draw's capture target: the execution's when capture or a stream query is active.
-  FeedbackTargets* feedbackFor() { return feedback.capturing || feedbackQueryActive ? &feedback : nullptr; }
+  FeedbackTargets* feedbackFor() { return feedback.capturing || feedbackQueries ? &feedback : nullptr; }
   // Draws since the last other command, accumulated and drawn together (raster::Scene). Any
   // command that is not a draw flushes it first (CommandBuffer::execute), so everything else
   // sees the draws done, in order; so does the end of every command buffer.

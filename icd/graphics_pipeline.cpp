@@ -360,6 +360,16 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     if (const auto* pv = findInChain<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(
             rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT))
       s.provokingVertexLast = pv->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+    // VK_EXT_transform_feedback's rasterization stream: vertex stream 0 is the one rasterized
+    // (a geometry stage's other streams are captured only, raster/draw_geometry.cpp). Another
+    // stream needs transformFeedbackRasterizationStreamSelect, which is not offered.
+    if (const auto* stream = findInChain<VkPipelineRasterizationStateStreamCreateInfoEXT>(
+            rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT);
+        stream && stream->rasterizationStream != 0) {
+      *message = "rasterizationStream " + std::to_string(stream->rasterizationStream) +
+                 ": only stream 0 is rasterized (transformFeedbackRasterizationStreamSelect is not supported)";
+      return VK_ERROR_UNKNOWN;
+    }
   }
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;

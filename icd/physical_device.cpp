@@ -521,8 +521,12 @@ FeatureSet supportedFeatures() {
   // captured per primitive in order, before rasterizer discard (raster/transform_feedback.cpp),
   // into the bound buffers with counter buffers and stream-0 queries (cmd_transform_feedback.cpp,
   // cmd_sync.cpp). tests/unit/raster/transform_feedback_test.cpp, tests/api/transform_feedback_test.cpp
-  // (against lavapipe). One vertex stream only: geometryStreams stays false.
+  // (against lavapipe). Geometry vertex streams 0..3 (OpEmitStreamVertex): each stream's
+  // primitives go to the buffers of its outputs' Stream and count in its indexed queries;
+  // stream 0 alone is rasterized (spirv_jit/translate_geometry.cpp, raster/draw_geometry.cpp;
+  // tests/api/geometry_streams_test.cpp against the spec and lavapipe).
   f.transformFeedback = true;
+  f.geometryStreams = true;
   // VK_EXT_provoking_vertex: the last vertex as the provoking one, per pipeline
   // (DrawState::provokingVertexLast): assembly and the geometry stage's strips name it beside
   // the unchanged vertex order (raster/draw_internal.h assemblePrimitives,
@@ -537,9 +541,11 @@ FeatureSet supportedFeatures() {
   // last pre-rasterization stage emits on both draw paths, with or without transform feedback
   // and with rasterizer discard too (raster::countGenerated, icd/cmd_sync.cpp).
   // tests/api/primitives_generated_query_test.cpp (against the spec's counts and lavapipe).
-  // One vertex stream: primitivesGeneratedQueryWithNonZeroStreams stays false.
+  // Vertex streams 1..3 count through vkCmdBeginQueryIndexedEXT's index (the geometry stage's
+  // primitives of that stream, raster::countGeneratedStreams).
   f.primitivesGeneratedQuery = true;
   f.primitivesGeneratedQueryWithRasterizerDiscard = true;
+  f.primitivesGeneratedQueryWithNonZeroStreams = true;
 
   // The umbrella flag of descriptor indexing (Vulkan12Features::descriptorIndexing, and the
   // feature VK_EXT_descriptor_indexing stands for): true exactly when the minimum set the

@@ -192,11 +192,14 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       continue;
     }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT) {
-      // "Transform Feedback" limits: one stream (geometryStreams is false), four buffers, byte
+      // "Transform Feedback" limits: four vertex streams (geometryStreams), four buffers, byte
       // counts held in the counter buffers' 32-bit words; data sizes and stride at the spec's
-      // minimums. Queries and vkCmdDrawIndirectByteCountEXT work (tests/api/transform_feedback_test.cpp).
+      // minimums. Queries and vkCmdDrawIndirectByteCountEXT work (tests/api/transform_feedback_test.cpp,
+      // geometry_streams_test.cpp). A geometry stage emitting to several streams must output
+      // points (transformFeedbackStreamsLinesTriangles false, as lavapipe), and only stream 0
+      // is rasterized (no rasterization stream select).
       auto* p = reinterpret_cast<VkPhysicalDeviceTransformFeedbackPropertiesEXT*>(s);
-      p->maxTransformFeedbackStreams = 1;
+      p->maxTransformFeedbackStreams = kMaxTransformFeedbackStreams;
       p->maxTransformFeedbackBuffers = kMaxTransformFeedbackBuffers;
       p->maxTransformFeedbackBufferSize = UINT32_MAX;
       p->maxTransformFeedbackStreamDataSize = 512;

@@ -97,10 +97,14 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateQueryPool(VkDevice device, const 
     pool->valuesPerQuery = std::max(1, __builtin_popcount(pool->statisticsFlags));
     pool->statisticsBase.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * raster::kPipelineStatistics]());
   }
+  const bool streamCounts = pInfo->queryType == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ||
+                            pInfo->queryType == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT;
+  if (streamCounts) pool->countBase.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * 2]());
   pool->values.reset(new (std::nothrow) uint64_t[size_t(pInfo->queryCount) * pool->valuesPerQuery]());
   pool->available.reset(new (std::nothrow) bool[pInfo->queryCount]());
   if (!pool->values || !pool->available ||
-      (pInfo->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS && !pool->statisticsBase)) {
+      (pInfo->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS && !pool->statisticsBase) ||
+      (streamCounts && !pool->countBase)) {
     hostDelete(a, pool);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }

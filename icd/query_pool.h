@@ -24,6 +24,10 @@ struct QueryPool {
   // (raster::kPipelineStatistics each).
   VkQueryPipelineStatisticFlags statisticsFlags = 0;
   std::unique_ptr<uint64_t[]> statisticsBase;
+  // VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT and VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT: per
+  // query the execution's running counts of its stream at its begin (2 each: primitives
+  // written and needed, or generated and 0).
+  std::unique_ptr<uint64_t[]> countBase;
   std::mutex mutex;
   std::condition_variable cv;
 

@@ -154,6 +154,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   uint64_t clipped = 0;  // primitives that leave clipping (CLIPPING_PRIMITIVES)
   for (const Assembled* a = first; a != last; ++a) {
     const size_t before = chunk.primitives.size();
+    bool pointLeft = false;  // a point that left clipping, covering a pixel or not
     const ShadedVertices& v = shaded[a->instance];
     const uint32_t vp = a->viewport < s.viewportCount && a->viewport < kMaxViewports ? a->viewport : 0;
     if (!(prepared >> vp & 1)) {
@@ -207,6 +208,9 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
       case Kind::Point: {
         SetupPoint p;
         if (!pointSurvivesUserClipping(v, a->slots[0])) break;
+        // "Pipeline Statistics Queries": counted when inside the clip volume, even if its square
+        // then covers no pixel (as the reference path's FragmentStage::point).
+        pointLeft = pointLeavesClipping(v.position(a->slots[0]), raster);
         if (!setupPoint(v.position(a->slots[0]), v.pointSize[a->slots[0]], raster, &p)) break;
         b.setup = uint32_t(chunk.points.size());
         chunk.points.push_back(p);
@@ -214,7 +218,7 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
         break;
       }
     }
-    clipped += chunk.primitives.size() > before;
+    clipped += chunk.primitives.size() > before || pointLeft;
   }
   countStatistic(s, kClippingPrimitives, clipped);
   // Bins by counting sort: the tiles each primitive's bounds touch, primitive order kept.
@@ -441,15 +445,14 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
-      for (uint32_t i = 0; i < instances; ++i) countGenerated(s, m.geometry[i].primitives.size());
+      for (uint32_t i = 0; i < instances; ++i) countGeneratedStreams(s, m.geometry[i]);
     }
     // "Transform Feedback": the group's instances captured in order, on this thread, before
     // rasterizer discard and binning.
     if (s.feedback)
       for (uint32_t i = 0; i < instances; ++i) {
         if (hasPrimitiveStages(s)) {
-          FeedbackWriter writer(s, (*drawn)[i]);
-          for (const GeometryPrimitive& p : m.geometry[i].primitives) writer.primitive(p.vertexCount, p.slots, p.provoking);
+          captureGeometry(s, m.geometry[i], (*drawn)[i]);
         } else {
           captureAssembled(s, m.list.isRestart, c.vertexCount, [&](uint32_t position) { return m.slots.slot(position); },
                            (*shaded)[i]);

@@ -340,8 +340,11 @@ void FragmentStage::point(const ShadedVertices& vertices, uint32_t slot, float p
   SetupPoint p;
   countStatistic(*s_, kClippingInvocations, 1);
   if (!pointSurvivesUserClipping(vertices, slot)) return;
-  if (!setupPoint(vertices.position(slot), pointSize, raster(), &p)) return;
+  // "Pipeline Statistics Queries": a point inside the clip volume leaves clipping even when its
+  // square covers no pixel (a point on the viewport's edge), as lavapipe counts it.
+  if (!pointLeavesClipping(vertices.position(slot), raster())) return;
   countStatistic(*s_, kClippingPrimitives, 1);
+  if (!setupPoint(vertices.position(slot), pointSize, raster(), &p)) return;
   const uint32_t slots[3] = {slot, slot, slot};
   setUpPoint(vertices, slots, 0, primitiveId, p, evenRect(p.bounds));
 }

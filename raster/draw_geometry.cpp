@@ -87,7 +87,9 @@ namespace {
 // k - 2 triangles with the vertex order of "Triangle Strips"), each with its provoking vertex
 // ("Flat Shading": the output topology's, first or, with DrawState::provokingVertexLast, the
 // strip's v(i+1) of line i and v(i+2) of triangle i), whose PrimitiveId, Layer and
-// ViewportIndex the primitive takes.
+// ViewportIndex the primitive takes. With vertex streams each stream's vertices form their own
+// strips (a record says its stream and whether it starts a strip of that stream): stream 0's
+// primitives go to out.primitives, the others' to out.otherStreams.
 void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uint32_t emitted, GeometryOutput& out) {
   const GeometryInterface& g = s.geometry;
   const uint32_t W = s.simdWidth;
@@ -123,38 +125,51 @@ void collectLane(const DrawState& s, const uint32_t* records, uint32_t lane, uin
     layers[k] = word(k, abi::kGeometryLayer);
     viewports[k] = word(k, abi::kGeometryViewportIndex);
   }
-  // Strips: a vertex flagged kGeometryFlags bit 0 starts a new one.
-  uint32_t stripStart = 0;
+  // Strips, per stream: a vertex flagged kGeometryStripStart starts a new strip of its stream.
+  // `order` holds the stream's vertices (lane-relative) in emission order.
+  std::vector<uint32_t>& order = out.streamScratch;
+  uint32_t stream = 0;
+  uint32_t stripStart = 0;  // index into order
   auto finishStrip = [&](uint32_t end) {
     const uint32_t n = end - stripStart;
-    // p: which of a, b, c is the provoking vertex.
+    std::vector<GeometryPrimitive>& dst = stream == 0 ? out.primitives : out.otherStreams;
+    // a, b, c: positions in the strip; p: which of them is the provoking vertex.
     auto add = [&](uint32_t count, uint32_t a, uint32_t b, uint32_t c, uint32_t p, bool startsStrip = true) {
+      a = order[stripStart + a], b = order[stripStart + b], c = order[stripStart + c];
       const uint32_t pv = p == 0 ? a : p == 1 ? b : c;
-      out.primitives.push_back(GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[pv],
-                                                 layers[pv], viewports[pv], startsStrip, p});
+      dst.push_back(GeometryPrimitive{count, {firstSlot + a, firstSlot + b, firstSlot + c}, primitiveIds[pv], layers[pv],
+                                      viewports[pv], startsStrip, p, stream});
     };
     const bool last = s.provokingVertexLast;
     switch (g.outputTopology) {
       case 0:
-        for (uint32_t i = stripStart; i < end; ++i) add(1, i, i, i, 0);
+        for (uint32_t i = 0; i < n; ++i) add(1, i, i, i, 0);
         break;
       case 1:  // line i: v(i), v(i+1); provoking v(i), LAST: v(i+1)
-        for (uint32_t i = 0; i + 1 < n; ++i)
-          add(2, stripStart + i, stripStart + i + 1, stripStart + i, last ? 1 : 0, i == 0);
+        for (uint32_t i = 0; i + 1 < n; ++i) add(2, i, i + 1, i, last ? 1 : 0, i == 0);
         break;
       default:  // triangle i: v(i), v(i + 1 + i % 2), v(i + 2 - i % 2); provoking v(i), LAST: v(i+2)
-        for (uint32_t i = 0; i + 2 < n; ++i)
-          add(3, stripStart + i, stripStart + i + 1 + i % 2, stripStart + i + 2 - i % 2, last ? 2 - i % 2 : 0);
+        for (uint32_t i = 0; i + 2 < n; ++i) add(3, i, i + 1 + i % 2, i + 2 - i % 2, last ? 2 - i % 2 : 0);
         break;
     }
   };
-  for (uint32_t k = 0; k < emitted; ++k) {
-    if (k > 0 && (word(k, abi::kGeometryFlags) & 1)) {
-      finishStrip(k);
-      stripStart = k;
+  uint32_t streams = 0;  // bit s: the lane emitted to stream s
+  for (uint32_t k = 0; k < emitted; ++k) streams |= 1u << abi::geometryStream(word(k, abi::kGeometryFlags));
+  for (stream = 0; stream < abi::kMaxVertexStreams; ++stream) {
+    if (!(streams >> stream & 1)) continue;
+    order.clear();
+    for (uint32_t k = 0; k < emitted; ++k) {
+      const uint32_t flags = word(k, abi::kGeometryFlags);
+      if (abi::geometryStream(flags) != stream) continue;
+      if (!order.empty() && (flags & abi::kGeometryStripStart)) {
+        finishStrip(uint32_t(order.size()));
+        stripStart = uint32_t(order.size());
+      }
+      order.push_back(k);
     }
+    finishStrip(uint32_t(order.size()));
+    stripStart = 0;
   }
-  finishStrip(emitted);
 }
 
 }  // namespace
@@ -197,6 +212,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   v.words.clear();
   v.pointSize.clear();
   out.primitives.clear();
+  out.otherStreams.clear();
 
   // Input primitives, as slots of `in` (a topology that gives fewer vertices than the shader's
   // input takes repeats its first: the spec requires them to match, a mismatch must not crash).
@@ -250,7 +266,14 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
     for (uint32_t lane = 0; lane < active; ++lane)
       collectLane(s, records.data(), lane, std::min(batch.emitted[lane], g.maxVertices), out);
   }
-  countStatistic(s, kGeometryShaderPrimitives, out.primitives.size());
+  // "each time the geometry shader emits a primitive": every stream's.
+  countStatistic(s, kGeometryShaderPrimitives, out.primitives.size() + out.otherStreams.size());
+}
+
+void countGeneratedStreams(const DrawState& s, const GeometryOutput& g) {
+  if (!s.primitivesGenerated) return;
+  countGenerated(s, g.primitives.size());
+  for (const GeometryPrimitive& p : g.otherStreams) countGenerated(s, 1, p.stream);
 }
 
 }  // namespace tessera::raster

@@ -59,9 +59,11 @@ uint64_t inputPrimitives(const DrawState& s, const std::vector<uint8_t>& isResta
 // to the draw's active query. Both paths count where transform feedback would capture them
 // (before rasterizer discard): without a tessellation or geometry stage the primitives
 // assemblePrimitives makes (inputPrimitives), else the stage's GeometryOutput::primitives.
-inline void countGenerated(const DrawState& s, uint64_t n) {
-  if (s.primitivesGenerated && n)
-    std::atomic_ref<uint64_t>(*s.primitivesGenerated).fetch_add(n, std::memory_order_relaxed);
+// Vertex streams (`stream` 0..3) count separately: s.primitivesGenerated holds one counter per
+// stream.
+inline void countGenerated(const DrawState& s, uint64_t n, uint32_t stream = 0) {
+  if (s.primitivesGenerated && n && stream < kMaxTransformFeedbackStreams)
+    std::atomic_ref<uint64_t>(s.primitivesGenerated[stream]).fetch_add(n, std::memory_order_relaxed);
 }
 
 // "Controlling the Viewport": the raster state of a primitive sent to viewport `index`
@@ -212,6 +214,10 @@ struct GeometryPrimitive {
   // "Flat Shading": which of slots is the provoking vertex (as assemblePrimitives tells it for
   // a triangle): the output topology's first or, in LAST mode, last vertex of each primitive.
   uint32_t provoking = 0;
+  // The vertex stream the geometry stage emitted it to (OpEmitStreamVertex): 0 is rasterized
+  // (rasterizationStream; transformFeedbackRasterizationStreamSelect is not offered), every
+  // stream is captured and counted by its queries.
+  uint32_t stream = 0;
 };
 
 // "Line Stipple": s at the first vertex of each line primitive of a draw, in primitive order.
@@ -242,9 +248,16 @@ class LineStippleCounter {
 };
 struct GeometryOutput {
   ShadedVertices vertices;
-  std::vector<GeometryPrimitive> primitives;
+  std::vector<GeometryPrimitive> primitives;  // stream 0's: rasterized and captured
+  // The primitives of vertex streams 1..3 (GeometryPrimitive::stream), in order within each
+  // stream: captured and counted, never rasterized. Their vertices are in `vertices` too.
+  std::vector<GeometryPrimitive> otherStreams;
   std::vector<uint32_t> primitiveIdScratch, layerScratch, viewportScratch;  // per emitted vertex of one lane
+  std::vector<uint32_t> streamScratch;  // one stream's vertices of one lane, in emission order
 };
+// "Primitives Generated Queries": each stream's primitives of one instance's stage output
+// counted for that stream's query.
+void countGeneratedStreams(const DrawState& s, const GeometryOutput& g);
 // Runs the geometry stage over one instance's input primitives (assembled from the index
 // list with `topology`, adjacency included; slotOf maps an index-list position to its slot in
 // `in`), raster/draw_geometry.cpp.
@@ -293,8 +306,9 @@ void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestar
 bool keepsFeedbackLocation(const DrawState& s, uint32_t location);
 bool keepsFeedbackPointSize(const DrawState& s);
 // Writes the primitives of one set of shaded vertices, in the order given, into
-// s.feedback's buffers as s.feedbackLayout says ("Transform Feedback Capture"), and counts them
-// for the stream query. Does nothing without an active capture or query.
+// s.feedback's buffers as s.feedbackLayout says ("Transform Feedback Capture"): a primitive of
+// vertex stream s into the buffers of stream s only. Counts them for stream s's queries. Does
+// nothing without an active capture or query.
 class FeedbackWriter {
  public:
   FeedbackWriter(const DrawState& s, const ShadedVertices& v);
@@ -303,7 +317,7 @@ class FeedbackWriter {
   // primitive stages give them, slots[provoking] its provoking vertex: written in that
   // winding order from the provoking vertex, or ending with it when
   // DrawState::provokingVertexLast.
-  void primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking);
+  void primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking, uint32_t stream = 0);
 
  private:
   const DrawState& s_;
@@ -315,8 +329,10 @@ class FeedbackWriter {
 // fans decomposed), captured; slotOf maps a position to its slot.
 void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                       const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& v);
-// A tessellation or geometry stage's primitives of one instance, captured in order.
-void captureGeometry(const DrawState& s, const GeometryOutput& g);
+// A tessellation or geometry stage's primitives of one instance (their vertices `v`, which
+// the binned path has moved out of g.vertices), captured in order, each stream's in its
+// buffers.
+void captureGeometry(const DrawState& s, const GeometryOutput& g, const ShadedVertices& v);
 // The outputs of the last stage before rasterization, by location (component bits): the
 // geometry stage's when there is one, else the tessellation evaluation stage's, else the
 // vertex stage's.

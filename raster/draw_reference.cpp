@@ -37,8 +37,8 @@ void drawReference(const DrawState& s, const DrawCall& c) {
     shadeVertexRange(s, c, instance, indices.vertexIndex.data(), 0, c.vertexCount, shaded);
     if (hasPrimitiveStages(s)) {  // "Tessellation", "Geometry Shading": their primitives are rasterized instead
       runPrimitiveStages(s, indices.isRestart, c.vertexCount, [](uint32_t p) { return p; }, shaded, geometry, tessellated);
-      countGenerated(s, geometry.primitives.size());
-      captureGeometry(s, geometry);  // "Transform Feedback": before rasterizer discard
+      countGeneratedStreams(s, geometry);
+      captureGeometry(s, geometry, geometry.vertices);  // "Transform Feedback": before rasterizer discard
       if (s.rasterizerDiscard) continue;
       const ShadedVertices& v = geometry.vertices;
       for (const GeometryPrimitive& p : geometry.primitives) {

@@ -44,6 +44,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   v.pointSize.clear();
   v.layerViewport.clear();
   out.primitives.clear();
+  out.otherStreams.clear();
   // "Layer", "ViewportIndex" from the evaluation stage, when no geometry stage follows (the last
   // pre-rasterization stage controls them): per generated vertex, the provoking one's per primitive.
   const bool layered = !s.geometryShader && (t.evalWritesLayer || t.evalWritesViewportIndex);

@@ -96,13 +96,17 @@ bool setupPointAt(const WindowVertex& v, float pointSize, const RasterState& sta
   return !rules::isEmpty(out->bounds);
 }
 
-bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out) {
+bool pointLeavesClipping(const float position[4], const RasterState& state) {
   // Non-finite positions give no defined primitive.
   for (int k = 0; k < 4; ++k)
     if (!std::isfinite(position[k])) return false;
   // "Primitive Clipping" with pointClippingBehavior ALL_CLIP_PLANES: a point is kept whole or
   // discarded whole, never cut.
-  if (!pointInsideClipVolume(position, state)) return false;
+  return pointInsideClipVolume(position, state);
+}
+
+bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out) {
+  if (!pointLeavesClipping(position, state)) return false;
 
   const double w = position[3];
   // "Coordinate Transformations" and "Controlling the Viewport".

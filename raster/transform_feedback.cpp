@@ -24,16 +24,22 @@ FeedbackWriter::FeedbackWriter(const DrawState& s, const ShadedVertices& v) : s_
     if (v.locations[k] < abi::kMaxInterfaceLocations) locationIndex_[v.locations[k]] = int32_t(k);
 }
 
-void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking) {
-  if (!active_) return;
+void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots, uint32_t provoking, uint32_t stream) {
+  if (!active_ || stream >= kMaxTransformFeedbackStreams) return;
   FeedbackTargets& t = *s_.feedback;
   const FeedbackLayout& layout = *s_.feedbackLayout;
-  ++t.primitivesNeeded;
+  ++t.primitivesNeeded[stream];
   if (!t.capturing) return;
-  // "Any primitive for which ... would overflow" a buffer is not written, in any buffer; the
-  // counters stay where they are. A buffer the shader writes that is not bound takes nothing.
+  // The buffers of this vertex stream: "the vertices of each primitive emitted to stream s are
+  // written to the buffers whose outputs are in stream s".
+  uint32_t buffers = 0;
+  for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b)
+    if ((layout.bufferMask >> b & 1) && layout.bufferStream[b] == stream) buffers |= 1u << b;
+  // "Any primitive for which ... would overflow" a buffer is not written, in any buffer of its
+  // stream; the counters stay where they are. A buffer the shader writes that is not bound
+  // takes nothing.
   for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b) {
-    if (!(layout.bufferMask >> b & 1) || !t.buffers[b].base) continue;
+    if (!(buffers >> b & 1) || !t.buffers[b].base) continue;
     const uint64_t need = uint64_t(vertexCount) * layout.stride[b];
     if (t.buffers[b].written > t.buffers[b].size || need > t.buffers[b].size - t.buffers[b].written) return;
   }
@@ -46,7 +52,7 @@ void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots, uint
     const uint32_t slot = slots[(start + k) % vertexCount];
     for (const FeedbackOutput& o : layout.outputs) {
       FeedbackTargets::Buffer& buf = t.buffers[o.buffer];
-      if (!buf.base) continue;
+      if (!buf.base || !(buffers >> o.buffer & 1)) continue;
       const uint64_t at = buf.written + uint64_t(k) * layout.stride[o.buffer] + o.offset;
       for (uint32_t w = 0; w < o.words; ++w) {
         if (at + 4 * w + 4 > buf.size) break;  // an Offset beyond the stride: never past the range
@@ -79,8 +85,8 @@ void FeedbackWriter::primitive(uint32_t vertexCount, const uint32_t* slots, uint
     }
   }
   for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b)
-    if ((layout.bufferMask >> b & 1) && t.buffers[b].base) t.buffers[b].written += uint64_t(vertexCount) * layout.stride[b];
-  ++t.primitivesWritten;
+    if ((buffers >> b & 1) && t.buffers[b].base) t.buffers[b].written += uint64_t(vertexCount) * layout.stride[b];
+  ++t.primitivesWritten[stream];
 }
 
 void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
@@ -99,10 +105,13 @@ void captureAssembled(const DrawState& s, const std::vector<uint8_t>& isRestart,
       s.provokingVertexLast);
 }
 
-void captureGeometry(const DrawState& s, const GeometryOutput& g) {
-  FeedbackWriter writer(s, g.vertices);
+void captureGeometry(const DrawState& s, const GeometryOutput& g, const ShadedVertices& v) {
+  FeedbackWriter writer(s, v);
   if (!writer.active()) return;
+  // Streams have separate buffers and counts, so stream 0's primitives, then the others' (each
+  // stream's in emission order), write what interleaving them would.
   for (const GeometryPrimitive& p : g.primitives) writer.primitive(p.vertexCount, p.slots, p.provoking);
+  for (const GeometryPrimitive& p : g.otherStreams) writer.primitive(p.vertexCount, p.slots, p.provoking, p.stream);
 }
 
 }  // namespace tessera::raster

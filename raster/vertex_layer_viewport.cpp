@@ -13,6 +13,7 @@ void vertexLayerViewportPrimitives(const DrawState& s, const std::vector<uint8_t
                                    GeometryOutput& out) {
   out.vertices = in;
   out.primitives.clear();
+  out.otherStreams.clear();
   const std::vector<uint32_t>& lv = in.layerViewport;
   uint32_t primitiveId = 0;
   auto add = [&](uint32_t n, uint32_t a, uint32_t b, uint32_t c, uint32_t provoking, bool startsStrip) {

@@ -30,7 +30,7 @@ constexpr uint32_t kNone = ~0u;
 // The decorations that matter here, of an object or of a structure member.
 struct Decorations {
   uint32_t builtIn = kNone, location = kNone, component = 0, offset = kNone, buffer = kNone, stride = kNone,
-           stream = 0;
+           stream = kNone;
   void set(uint32_t decoration, uint32_t value) {
     switch (decoration) {
       case kDecorationBuiltIn: builtIn = value; break;
@@ -128,9 +128,11 @@ class Reader {
       if (var == outputVariables_.end()) continue;
       const Decorations d = decorations_.count(id) ? decorations_[id] : Decorations{};
       const uint32_t type = pointee_.count(var->second) ? pointee_[var->second] : 0;
-      if (d.stream != 0) continue;  // stream 0 only
+      // "Transform Feedback Capture": an output's vertices go to its Stream (0 when undecorated),
+      // a block member's Stream being the member's own or the block's.
+      const uint32_t stream = d.stream == kNone ? 0 : d.stream;
       if (d.offset != kNone) {
-        captureObject(type, d, d.buffer == kNone ? 0 : d.buffer, d.location == kNone ? 0 : d.location, d.offset);
+        captureObject(type, d, d.buffer == kNone ? 0 : d.buffer, d.location == kNone ? 0 : d.location, d.offset, stream);
         continue;
       }
       // A block whose members carry the Offsets (gl_PerVertex, or a user block), or an array
@@ -154,11 +156,14 @@ class Reader {
           if (md.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = md.stride;
           if (d.stride != kNone && buffer < kMaxTransformFeedbackBuffers) out_.stride[buffer] = d.stride;
           const uint32_t locations = locationsOf(t->second.members[m]);
-          if (md.offset != kNone && md.stream == 0) captureObject(t->second.members[m], md, buffer, location, md.offset);
+          if (md.offset != kNone)
+            captureObject(t->second.members[m], md, buffer, location, md.offset, md.stream != kNone ? md.stream : stream);
           if (md.builtIn == kNone) location += locations;
         }
     }
     for (const FeedbackOutput& o : out_.outputs) out_.bufferMask |= 1u << o.buffer;
+    for (uint32_t b = 0; b < kMaxTransformFeedbackBuffers; ++b)
+      if (out_.bufferMask >> b & 1) out_.streamMask |= 1u << out_.bufferStream[b];
     return true;
   }
 
@@ -257,8 +262,19 @@ class Reader {
 
   // An object (variable or member) with an Offset: its elements "written tightly packed in
   // order", vectors component by component, matrices as arrays of columns.
-  void captureObject(uint32_t type, const Decorations& d, uint32_t buffer, uint32_t location, uint32_t offset) {
-    if (buffer >= kMaxTransformFeedbackBuffers) {
+  void captureObject(uint32_t type, const Decorations& d, uint32_t buffer, uint32_t location, uint32_t offset,
+                     uint32_t stream) {
+    if (buffer >= kMaxTransformFeedbackBuffers || stream >= kMaxTransformFeedbackStreams) {
+      out_.unsupportedOutputs = true;
+      return;
+    }
+    // Each buffer belongs to one stream: "all outputs captured to a given transform feedback
+    // buffer must be in the same vertex stream" (a module breaking that is invalid; the
+    // buffer keeps the stream of its first output, and only that stream's vertices reach it).
+    if (!(streamAssigned_ >> buffer & 1)) {
+      out_.bufferStream[buffer] = uint8_t(stream);
+      streamAssigned_ |= 1u << buffer;
+    } else if (out_.bufferStream[buffer] != stream) {
       out_.unsupportedOutputs = true;
       return;
     }
@@ -315,6 +331,7 @@ class Reader {
   }
 
   FeedbackLayout& out_;
+  uint32_t streamAssigned_ = 0;  // bit b: bufferStream[b] is set
   std::unordered_map<uint32_t, Decorations> decorations_;
   std::map<std::pair<uint32_t, uint32_t>, Decorations> memberDecorations_;
   std::unordered_map<uint32_t, Type> types_;

@@ -6,8 +6,11 @@
 // built-in members (Position, PointSize) from the per-vertex position and point size.
 // OpEmitVertex copies the current values of every output into the lane's next vertex record
 // (a masked scatter: lanes emit different numbers of vertices); OpEndPrimitive ends the lane's
-// strip, so that its next vertex starts a new one. The draw loop builds the output primitives
-// from the records (raster/draw_geometry.cpp).
+// strip, so that its next vertex starts a new one. OpEmitStreamVertex / OpEndStreamPrimitive
+// do the same for vertex stream 0..3 (GeometryStreams): the record carries its stream, and
+// each stream has its own open strip (stripOpen bit s), so that one stream's EndPrimitive does
+// not cut another's strip. The draw loop builds the output primitives from the records
+// (raster/draw_geometry.cpp).
 #include "tessera/shader_abi.h"
 #include "translator.h"
 
@@ -116,8 +119,10 @@ Val Translator::geometryBuiltInValue(spv::BuiltIn builtIn) {
   }
 }
 
-// The current outputs of the active lanes as their next vertex record.
-void Translator::emitGeometryVertex() {
+// The current outputs of the active lanes as their next vertex record, on vertex stream
+// `stream`. Outputs decorated with another Stream are in the record as well (the record has
+// one layout); transform feedback reads of stream s's records only what its buffers capture.
+void Translator::emitGeometryVertex(uint32_t stream) {
   auto& B = b();
   const GraphicsFacts::Geometry& g = facts_->geometry;
   const uint32_t W = width();
@@ -128,12 +133,17 @@ void Translator::emitGeometryVertex() {
   llvm::Value* openAt = field(offsetof(abi::GeometryBatch, stripOpen));
   llvm::Value* emitted = B.CreateAlignedLoad(vi, emittedAt, llvm::Align(4));
   llvm::Value* open = B.CreateAlignedLoad(vi, openAt, llvm::Align(4));
-  // Vertices past OutputVertices are dropped ("the results are undefined" if more are emitted).
+  // Vertices past OutputVertices are dropped ("the results are undefined" if more are emitted);
+  // the count covers every stream ("OutputVertices ... the maximum number of vertices the
+  // shader will ever emit").
   llvm::Value* emitting = B.CreateAnd(mask_, B.CreateICmpULT(emitted, splat(B.getInt32(g.maxVertices))));
 
   std::vector<llvm::Value*> words(g.vertexWords, nullptr);
   llvm::Value* zero = llvm::Constant::getNullValue(vi);
-  words[abi::kGeometryFlags] = B.CreateZExt(B.CreateICmpEQ(open, llvm::Constant::getNullValue(vi)), vi);
+  // Flags: the strip-start bit when this stream's strip is not open, and the stream number.
+  llvm::Value* streamBit = splat(B.getInt32(1u << stream));
+  llvm::Value* starts = B.CreateZExt(B.CreateICmpEQ(B.CreateAnd(open, streamBit), zero), vi);
+  words[abi::kGeometryFlags] = B.CreateOr(starts, splat(B.getInt32(stream << abi::kGeometryStreamShift)));
   words[abi::kGeometryPointSize] = B.CreateBitCast(llvm::ConstantFP::get(laneType(B.getFloatTy()), 1.0), vi);
   words[abi::kGeometryPrimitiveId] =
       B.CreateAlignedLoad(vi, field(offsetof(abi::GeometryBatch, primitiveIdIn)), llvm::Align(4));
@@ -167,34 +177,47 @@ void Translator::emitGeometryVertex() {
   }
   B.CreateAlignedStore(B.CreateSelect(emitting, B.CreateAdd(emitted, splat(B.getInt32(1))), emitted), emittedAt,
                        llvm::Align(4));
-  B.CreateAlignedStore(B.CreateSelect(emitting, splat(B.getInt32(1)), open), openAt, llvm::Align(4));
+  B.CreateAlignedStore(B.CreateSelect(emitting, B.CreateOr(open, streamBit), open), openAt, llvm::Align(4));
+}
+
+// Ends the active lanes' strip of `stream`: their next vertex on that stream starts a new one.
+void Translator::endGeometryPrimitive(uint32_t stream) {
+  auto& B = b();
+  llvm::Type* vi = laneType(B.getInt32Ty());
+  llvm::Value* openAt = B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::GeometryBatch, stripOpen));
+  llvm::Value* open = B.CreateAlignedLoad(vi, openAt, llvm::Align(4));
+  llvm::Value* closed = B.CreateAnd(open, splat(B.getInt32(~(1u << stream))));
+  B.CreateAlignedStore(B.CreateSelect(mask_, closed, open), openAt, llvm::Align(4));
+}
+
+// The Stream operand of OpEmitStreamVertex / OpEndStreamPrimitive: "must be an <id> of a
+// constant instruction with a scalar integer type" (SPIR-V), naming a stream below
+// maxTransformFeedbackStreams (the Vulkan spec's runtime SPIR-V rules). Anything else is
+// refused with a message rather than guessed.
+uint32_t Translator::geometryStreamOperand(const Instruction& inst) {
+  const char* name = inst.op == spv::Op::OpEmitStreamVertex ? "OpEmitStreamVertex" : "OpEndStreamPrimitive";
+  if (inst.operandCount < 1) fail(std::string(name) + " without a Stream operand");
+  const std::optional<uint64_t> stream = module_.constantValue(inst.operand(0));
+  if (!stream) fail(std::string(name) + "'s Stream is not a constant");
+  if (*stream >= abi::kMaxVertexStreams)
+    fail(std::string(name) + " to stream " + std::to_string(*stream) + ", outside 0.." +
+         std::to_string(abi::kMaxVertexStreams - 1) + " (maxTransformFeedbackStreams)");
+  return uint32_t(*stream);
 }
 
 bool Translator::translateGeometryOp(const Instruction& inst) {
   using spv::Op;
-  auto& B = b();
-  auto requireStreamZero = [&] {
-    const std::optional<uint64_t> stream = module_.constantValue(inst.operand(0));
-    if (!stream || *stream != 0)
-      fail("geometry shader output streams other than 0 need transform feedback, which Tessera does not offer");
-  };
   switch (inst.op) {
     case Op::OpEmitStreamVertex:
-      requireStreamZero();
-      [[fallthrough]];
-    case Op::OpEmitVertex:
+    case Op::OpEmitVertex: {
       if (stage_ != Stage::Geometry) fail("OpEmitVertex outside a geometry shader");
-      emitGeometryVertex();
+      emitGeometryVertex(inst.op == Op::OpEmitStreamVertex ? geometryStreamOperand(inst) : 0);
       return true;
+    }
     case Op::OpEndStreamPrimitive:
-      requireStreamZero();
-      [[fallthrough]];
     case Op::OpEndPrimitive: {
       if (stage_ != Stage::Geometry) fail("OpEndPrimitive outside a geometry shader");
-      llvm::Type* vi = laneType(B.getInt32Ty());
-      llvm::Value* openAt = B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::GeometryBatch, stripOpen));
-      llvm::Value* open = B.CreateAlignedLoad(vi, openAt, llvm::Align(4));
-      B.CreateAlignedStore(B.CreateSelect(mask_, llvm::Constant::getNullValue(vi), open), openAt, llvm::Align(4));
+      endGeometryPrimitive(inst.op == Op::OpEndStreamPrimitive ? geometryStreamOperand(inst) : 0);
       return true;
     }
     default:

@@ -288,7 +288,9 @@ class Translator {
   void finishGeometryInterface();
   void loadGeometryInputs();
   bool translateGeometryOp(const Instruction& inst);
-  void emitGeometryVertex();
+  void emitGeometryVertex(uint32_t stream);
+  void endGeometryPrimitive(uint32_t stream);
+  uint32_t geometryStreamOperand(const Instruction& inst);
   Val geometryBuiltInValue(spv::BuiltIn builtIn);
   // Tessellation entries (translate_tessellation.cpp): execution modes, inputs per control
   // point and per patch, the control stage's outputs in patch memory and its epilogue.

@@ -212,10 +212,11 @@ struct DrawState {
   // counters, kPipelineStatistics of them indexed by the bit of their
   // VkQueryPipelineStatisticFlagBits, added to atomically (countStatistic); null: none counts.
   uint64_t* statistics = nullptr;
-  // Active primitives generated query (VK_EXT_primitives_generated_query, "Primitives Generated
-  // Queries"): every primitive the last pre-rasterization stage emits is added here, transform
-  // feedback or not, rasterizer discard or not; null: none counts. Added to on the thread that
-  // records the draw into the paths (in order, before any binning).
+  // Active primitives generated queries (VK_EXT_primitives_generated_query, "Primitives
+  // Generated Queries"): kMaxTransformFeedbackStreams running counters, one per vertex stream;
+  // every primitive the last pre-rasterization stage emits to stream s is added to element s,
+  // transform feedback or not, rasterizer discard or not; null: none counts. Added to on the
+  // thread that records the draw into the paths (in order, before any binning).
   uint64_t* primitivesGenerated = nullptr;
 
   bool depthTest = false, depthWrite = false;

@@ -220,8 +220,12 @@ struct SetupPoint {
   uint32_t samples = 1;  // RasterState::samples
 };
 // False when the point is clipped away (view volume; the caller applies clip distances with
-// pointInsideClipDistances).
+// pointInsideClipDistances) or its square covers no pixel of the scissor and viewport.
 bool setupPoint(const float position[4], float pointSize, const RasterState& state, SetupPoint* out);
+// Whether a point leaves the view-volume clipping whole ("Primitive Clipping": a finite
+// position inside the clip volume), whether or not its square then covers a pixel: what
+// VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT counts for a point.
+bool pointLeavesClipping(const float position[4], const RasterState& state);
 // "Primitive Clipping" with pointClippingBehavior ALL_CLIP_PLANES: a point outside any
 // client-defined half-space (a negative ClipDistance) is discarded.
 bool pointInsideClipDistances(const float* clipDistance, uint32_t count);

@@ -254,11 +254,21 @@ static_assert(offsetof(TessControlBatch, scheduler) == offsetof(WorkgroupState, 
 // emitted[i] (records past the OutputVertices count are dropped). A record is the header below,
 // then 4 words per output location the shader writes, in increasing location order, then its
 // ClipDistance and CullDistance elements (GraphicsFacts::clipDistances, cullDistances).
-// stripOpen is the kernel's own state: set by OpEmitVertex, cleared by OpEndPrimitive (the
-// caller zeroes it and emitted).
+// Vertex streams (GeometryStreams, OpEmitStreamVertex / OpEndStreamPrimitive): every record
+// says its stream in kGeometryFlags; the emitted count and OutputVertices cover all streams
+// together, and each stream has its own strip ("Geometry Shading": the stream's primitives are
+// built from its vertices only).
+// stripOpen is the kernel's own state, bit s for stream s: set by emitting to s, cleared by
+// ending s's primitive (the caller zeroes it and emitted).
 constexpr uint32_t kMaxGeometryInputVertices = 6;
+constexpr uint32_t kMaxVertexStreams = 4;  // maxTransformFeedbackStreams
+constexpr uint32_t kGeometryStripStart = 1u;  // kGeometryFlags bit: the vertex starts a strip of its stream
+constexpr uint32_t kGeometryStreamShift = 1;  // kGeometryFlags bits 1..2: the vertex's stream
+constexpr uint32_t kGeometryStreamMask = 3u;
+inline uint32_t geometryStream(uint32_t flags) { return flags >> kGeometryStreamShift & kGeometryStreamMask; }
 enum GeometryRecordWord : uint32_t {
-  kGeometryFlags = 0,         // bit 0: the vertex starts a new strip (first, or after OpEndPrimitive)
+  kGeometryFlags = 0,         // bit 0: the vertex starts a new strip of its stream (first, or after
+                              // OpEnd(Stream)Primitive); bits 1..2: its stream
   kGeometryPosition = 1,      // 4 words
   kGeometryPointSize = 5,     // 1.0 unless written
   kGeometryPrimitiveId = 6,   // PrimitiveId written, else the input's PrimitiveId
@@ -278,7 +288,7 @@ struct GeometryBatch {
   const float* inDistances;
   uint32_t* vertices;                 // out: the emitted records
   uint32_t emitted[kMaxSimdWidth];    // in/out: zero on entry
-  uint32_t stripOpen[kMaxSimdWidth];  // kernel state: zero on entry
+  uint32_t stripOpen[kMaxSimdWidth];  // kernel state, bit s: stream s's strip is open; zero on entry
 };
 using GeometryBatchFn = void (*)(GeometryBatch* batch);
 

@@ -11,6 +11,7 @@
 namespace tessera {
 
 constexpr uint32_t kMaxTransformFeedbackBuffers = 4;  // maxTransformFeedbackBuffers
+constexpr uint32_t kMaxTransformFeedbackStreams = 4;  // maxTransformFeedbackStreams (geometry vertex streams)
 
 // One captured run of 32-bit words of a vertex: `words` words of the source written at byte
 // `offset` of the vertex's record in buffer `buffer` (the Offset decoration, plus the element's
@@ -35,6 +36,10 @@ struct FeedbackLayout {
   bool enabled = false;  // the stage declares Xfb
   uint32_t bufferMask = 0;  // bit b: some output goes to buffer b (or it has an XfbStride)
   uint32_t stride[kMaxTransformFeedbackBuffers] = {};  // XfbStride per buffer
+  // The vertex stream each buffer captures (the Stream of its outputs, 0 when undecorated):
+  // the vertices of stream s go to the buffers of stream s only.
+  uint8_t bufferStream[kMaxTransformFeedbackBuffers] = {};
+  uint32_t streamMask = 0;  // bit s: some buffer captures stream s
   uint32_t locationMask = 0;  // bit l: interface location l is captured (kept by the draw)
   bool pointSize = false;     // PointSize is captured
   // Outputs the draw does not keep (built-ins other than Position, PointSize, ClipDistance and
@@ -46,7 +51,8 @@ struct FeedbackLayout {
 
 // The capture state of a command buffer's execution (icd's ExecContext): per buffer the
 // memory bound by vkCmdBindTransformFeedbackBuffersEXT and the bytes written so far (the
-// counter vkCmdEndTransformFeedbackEXT stores), and the stream-0 query counts.
+// counter vkCmdEndTransformFeedbackEXT stores), and per vertex stream the running counts the
+// transform feedback queries take their differences of.
 struct FeedbackTargets {
   bool capturing = false;  // between vkCmdBegin- and vkCmdEndTransformFeedbackEXT (else queries only count)
   struct Buffer {
@@ -54,8 +60,11 @@ struct FeedbackTargets {
     uint64_t size = 0;        // bytes from base (pSizes or the rest of the buffer)
     uint64_t written = 0;     // byte offset of the next vertex record from base
   } buffers[kMaxTransformFeedbackBuffers];
-  uint64_t primitivesWritten = 0;  // VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT, first value
-  uint64_t primitivesNeeded = 0;   // second value: every primitive that reached the stage
+  // VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT per stream: the first value (primitives
+  // written to the stream's buffers) and the second (every primitive of the stream that
+  // reached the stage while capture or a query was active).
+  uint64_t primitivesWritten[kMaxTransformFeedbackStreams] = {};
+  uint64_t primitivesNeeded[kMaxTransformFeedbackStreams] = {};
 };
 
 }  // namespace tessera

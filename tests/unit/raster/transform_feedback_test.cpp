@@ -81,8 +81,8 @@ TEST(TransformFeedback, TriangleStripIsCapturedAsItsTrianglesInSpecOrder) {
   for (uint32_t i = 0; i < 3; ++i) order.insert(order.end(), {i, i + 1 + i % 2, i + 2 - i % 2});
   EXPECT_EQ(c.memory, c.expected(order, c.memory.size()));
   EXPECT_EQ(c.targets.buffers[0].written, 9u * 12);
-  EXPECT_EQ(c.targets.primitivesWritten, 3u);
-  EXPECT_EQ(c.targets.primitivesNeeded, 3u);
+  EXPECT_EQ(c.targets.primitivesWritten[0], 3u);
+  EXPECT_EQ(c.targets.primitivesNeeded[0], 3u);
 }
 
 TEST(TransformFeedback, TriangleFanAndRestartedLineStripFollowTheirTopologies) {
@@ -97,7 +97,7 @@ TEST(TransformFeedback, TriangleFanAndRestartedLineStripFollowTheirTopologies) {
   Capture strip(4 * 6 * 12, VK_PRIMITIVE_TOPOLOGY_LINE_STRIP);
   strip.run({0, 0, 0, 1, 0, 0, 1, 0}, 8);
   EXPECT_EQ(strip.memory, strip.expected({0, 1, 1, 2, 4, 5}, strip.memory.size()));
-  EXPECT_EQ(strip.targets.primitivesWritten, 3u);
+  EXPECT_EQ(strip.targets.primitivesWritten[0], 3u);
 }
 
 TEST(TransformFeedback, APrimitiveThatDoesNotFitIsNotWrittenAndCountersStay) {
@@ -107,8 +107,8 @@ TEST(TransformFeedback, APrimitiveThatDoesNotFitIsNotWrittenAndCountersStay) {
   std::vector<uint32_t> order{0, 1, 2, 3, 4, 5};
   EXPECT_EQ(c.memory, c.expected(order, c.memory.size()));
   EXPECT_EQ(c.targets.buffers[0].written, 6u * 12);
-  EXPECT_EQ(c.targets.primitivesWritten, 2u);
-  EXPECT_EQ(c.targets.primitivesNeeded, 4u);
+  EXPECT_EQ(c.targets.primitivesWritten[0], 2u);
+  EXPECT_EQ(c.targets.primitivesNeeded[0], 4u);
 }
 
 TEST(TransformFeedback, CaptureResumesAtTheWrittenByteCount) {
@@ -127,8 +127,8 @@ TEST(TransformFeedback, InactiveCaptureOnlyCountsForTheQuery) {
   c.targets.capturing = false;
   c.run({}, 6);
   EXPECT_EQ(c.memory, std::vector<uint32_t>(c.memory.size(), kUntouched));
-  EXPECT_EQ(c.targets.primitivesWritten, 0u);
-  EXPECT_EQ(c.targets.primitivesNeeded, 3u);
+  EXPECT_EQ(c.targets.primitivesWritten[0], 0u);
+  EXPECT_EQ(c.targets.primitivesNeeded[0], 3u);
 }
 
 // ClipDistance and CullDistance are captured element by element from where the shaded vertex
@@ -161,7 +161,53 @@ TEST(TransformFeedback, ClipAndCullDistancesAreCapturedElementByElement) {
     EXPECT_EQ(c.memory[4 * i + 2], 0u);  // ClipDistance[3]: not written by the stage
     EXPECT_EQ(got[3], -8.0f + i) << i;   // CullDistance[0]
   }
-  EXPECT_EQ(c.targets.primitivesWritten, 2u);
+  EXPECT_EQ(c.targets.primitivesWritten[0], 2u);
+}
+
+// Vertex streams ("Transform Feedback Capture", geometryStreams): a primitive of stream s is
+// written to the buffers of stream s only (FeedbackLayout::bufferStream), the overflow rule
+// applies to its stream's buffers only, and each stream counts its own primitives written and
+// needed. Buffer 0 (stream 0) takes location 2's word, buffer 1 (stream 1) Position.y with room
+// for two of its three points.
+TEST(TransformFeedback, EachStreamWritesItsOwnBuffersAndCountsItsOwnPrimitives) {
+  Capture c(64, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+  std::vector<uint32_t> memory1(4, kUntouched);  // 16 bytes: two 8-byte records
+  c.layout = FeedbackLayout{};
+  c.layout.enabled = true;
+  c.layout.bufferMask = 3;
+  c.layout.stride[0] = 4;
+  c.layout.stride[1] = 8;
+  c.layout.bufferStream[1] = 1;
+  c.layout.streamMask = 3;
+  c.layout.locationMask = 1u << 2;
+  c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::Location, 0, 1, 2 * 4, 0});
+  c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::Position, 1, 1, 1, 4});
+  c.targets.buffers[1].base = reinterpret_cast<uint8_t*>(memory1.data());
+  c.targets.buffers[1].size = 16;
+  GeometryOutput g;
+  g.vertices = numberedVertices(6);
+  // Vertices 0, 2, 4 on stream 0; 1, 3, 5 on stream 1.
+  for (uint32_t k = 0; k < 6; ++k) {
+    GeometryPrimitive p{1, {k, k, k}, 0, 0, 0};
+    p.stream = k % 2;
+    (k % 2 ? g.otherStreams : g.primitives).push_back(p);
+  }
+  captureGeometry(c.state, g, g.vertices);
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(c.memory[i], 1000 + 2 * i) << "stream 0's point " << i;
+  EXPECT_EQ(c.memory[3], kUntouched);
+  for (uint32_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(memory1[2 * i], kUntouched) << "bytes 0..3 of stream 1's records are not an output";
+    float y;
+    std::memcpy(&y, &memory1[2 * i + 1], 4);
+    EXPECT_EQ(y, 10.0f * float(2 * i + 1)) << "stream 1's point " << i;
+  }
+  EXPECT_EQ(c.targets.buffers[0].written, 12u);
+  EXPECT_EQ(c.targets.buffers[1].written, 16u);  // the third point would overflow: not written
+  EXPECT_EQ(c.targets.primitivesWritten[0], 3u);
+  EXPECT_EQ(c.targets.primitivesNeeded[0], 3u);
+  EXPECT_EQ(c.targets.primitivesWritten[1], 2u);
+  EXPECT_EQ(c.targets.primitivesNeeded[1], 3u);
+  EXPECT_EQ(c.targets.primitivesNeeded[2], 0u);
 }
 
 }  // namespace

@@ -49,6 +49,33 @@ TEST(FeedbackLayout, VertexStageOutputsAndPerVertexMembers) {
   EXPECT_FALSE(readFeedbackLayout(words, "other", GraphicsStage::Vertex).enabled);
 }
 
+// "Transform Feedback Capture" with vertex streams (xfb_streams.geom): every output is
+// captured whatever its Stream, and each buffer belongs to the stream of its outputs (a
+// variable's Stream decoration, or a block's for its members), so that the draw writes stream
+// s's vertices to stream s's buffers only.
+TEST(FeedbackLayout, EachBufferBelongsToItsOutputsStream) {
+  const FeedbackLayout g = readFeedbackLayout(loadShader("xfb_streams_geom"), "main", GraphicsStage::Geometry);
+  ASSERT_TRUE(g.enabled);
+  EXPECT_FALSE(g.unsupportedOutputs);
+  EXPECT_EQ(g.outputs.size(), 5u);
+  EXPECT_TRUE(has(g, FeedbackOutput::Source::Position, 0, 0, 4, 0));  // gl_PerVertex, stream 0
+  EXPECT_TRUE(has(g, FeedbackOutput::Source::Location, 0, 0 * 4, 1, 16));
+  EXPECT_TRUE(has(g, FeedbackOutput::Source::Location, 1, 1 * 4, 2, 0));
+  EXPECT_TRUE(has(g, FeedbackOutput::Source::Location, 2, 2 * 4, 1, 4));
+  EXPECT_TRUE(has(g, FeedbackOutput::Source::Location, 3, 3 * 4, 4, 0));
+  EXPECT_EQ(g.bufferMask, 0xFu);
+  EXPECT_EQ(g.streamMask, 0xFu);
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(g.bufferStream[b], b) << "buffer " << b;
+  EXPECT_EQ(g.stride[0], 20u);
+  EXPECT_EQ(g.stride[1], 8u);
+  EXPECT_EQ(g.stride[2], 12u);
+  EXPECT_EQ(g.stride[3], 16u);
+  // A stage without streams: every buffer is stream 0's.
+  const FeedbackLayout one = readFeedbackLayout(loadShader("xfb_capture_geom"), "main", GraphicsStage::Geometry);
+  EXPECT_EQ(one.streamMask, 1u);
+  EXPECT_EQ(one.bufferStream[0], 0u);
+}
+
 TEST(FeedbackLayout, GeometryAndTessellationEvaluationStages) {
   const FeedbackLayout g = readFeedbackLayout(loadShader("xfb_capture_geom"), "main", GraphicsStage::Geometry);
   ASSERT_TRUE(g.enabled);

@@ -1,7 +1,7 @@
 // Geometry kernels run directly (no Vulkan), at every SIMD width: the execution modes as facts,
 // per-vertex inputs (gl_in[].gl_Position and user locations), PrimitiveIdIn and InvocationId,
 // and the vertex records OpEmitVertex writes (abi::GeometryBatch: header, then the outputs by
-// location), with EndPrimitive's strip starts ("Geometry Shading"); and a geometry stage's
+// location), with EndPrimitive's strip starts ("Geometry Shading") and vertex streams; and a geometry stage's
 // facts through the application's pipeline cache. Expected values are computed here from the
 // shaders' source (tests/shaders/gs_*.geom).
 #include <gtest/gtest.h>
@@ -195,6 +195,61 @@ TEST(GeometryStage, AdjacencyInputsLayerAndPrimitiveId) {
     for (uint32_t i = 0; i < W; ++i) ids.batch.primitiveIdIn[i] = 5 + i;
     primitiveId->geometry(&ids.batch);
     for (uint32_t i = 0; i < W; ++i) EXPECT_EQ(ids.word(2, abi::kGeometryPrimitiveId, i), 2 * (5 + i) + 1);
+  }
+}
+
+// gs_streams.geom ("Geometry Shading", vertex streams; OpEmitStreamVertex and
+// OpEndStreamPrimitive): every record says its stream in kGeometryFlags, and each stream keeps
+// its own strip: a vertex starts a strip when it is its stream's first or follows that stream's
+// EndStreamPrimitive, whatever the other streams did in between. OutputVertices (10) bounds
+// the vertices of all streams together: the eleventh is dropped.
+TEST(GeometryStage, RecordsCarryTheirStreamAndEachStreamHasItsOwnStrip) {
+  struct Expected {
+    uint32_t stream;
+    bool startsStrip;
+  };
+  // k: EmitStreamVertex(stream) in the shader's order; EndStreamPrimitive(1) after k = 3,
+  // EndStreamPrimitive(0) after k = 7.
+  const Expected want[10] = {{0, true},  {1, true},  {1, false}, {0, false}, {1, true},
+                             {2, true},  {3, true},  {0, false}, {0, true},  {3, false}};
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileGeometry("gs_streams_geom", W);
+    ASSERT_TRUE(program && program->geometry);
+    EXPECT_EQ(program->facts.geometry.maxVertices, 10u);
+    EXPECT_EQ(program->facts.geometry.outputTopology, 0u);
+    GeometryRun run(W, program->facts.geometry);
+    run.batch.count = W;
+    program->geometry(&run.batch);
+    for (uint32_t i = 0; i < W; ++i) {
+      ASSERT_EQ(run.batch.emitted[i], 10u) << "W " << W << " lane " << i << ": OutputVertices counts every stream";
+      for (uint32_t k = 0; k < 10; ++k) {
+        const uint32_t flags = run.word(k, abi::kGeometryFlags, i);
+        EXPECT_EQ(abi::geometryStream(flags), want[k].stream) << "W " << W << " vertex " << k;
+        EXPECT_EQ((flags & abi::kGeometryStripStart) != 0, want[k].startsStrip) << "W " << W << " vertex " << k;
+        EXPECT_EQ(flags & ~(abi::kGeometryStripStart | abi::kGeometryStreamMask << abi::kGeometryStreamShift), 0u);
+        // Outputs of every stream are in every record (location 0 then 1).
+        EXPECT_EQ(run.word(k, abi::kGeometryRecordHeader + 0, i), k);
+        EXPECT_EQ(run.word(k, abi::kGeometryRecordHeader + 4, i), 100 + k);
+      }
+    }
+  }
+}
+
+// A Stream operand that is not a constant (SPIR-V: "must be an <id> of a constant
+// instruction"), or names a stream past maxTransformFeedbackStreams, is a compile failure
+// with a message that says so, never a crash or a guess.
+TEST(GeometryStage, StreamsThatAreNotConstantOrOutOfRangeAreRefused) {
+  for (const char* name : {"gs_stream_not_constant", "gs_stream_out_of_range"}) {
+    std::vector<uint32_t> words = loadShader(name);
+    tessera::jit::GraphicsCompileRequest req;
+    req.stage = GraphicsStage::Geometry;
+    req.spirv = words;
+    req.interface.simdWidth = 8;
+    req.useCache = false;
+    const tessera::jit::GraphicsCompileResult r = tessera::jit::compileGraphicsStage(req);
+    EXPECT_NE(r.status, tessera::jit::CompileStatus::Success) << name;
+    EXPECT_FALSE(r.program) << name;
+    EXPECT_NE(r.message.find("tream"), std::string::npos) << name << ": " << r.message;
   }
 }
 
