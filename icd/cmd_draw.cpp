@@ -246,6 +246,7 @@ struct DrawByteCountCmd {
   const uint8_t* counter;
   uint32_t counterOffset, vertexStride;
   void execute(ExecContext& ctx) const {
+    if (ctx.conditionalDiscard) return;  // "Conditional Rendering" (it names this command too)
     raster::DrawState s;
     if (!state || !counter || vertexStride == 0 || !completeForTargets(*state, ctx.targets, s)) return;
     if (ctx.occlusionActive) s.occlusionSamples = &ctx.occlusionSamples;

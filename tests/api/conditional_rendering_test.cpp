@@ -27,7 +27,7 @@
 namespace tessera_test {
 namespace {
 
-constexpr uint32_t kCell = 4, kSize = 4 * kCell;
+constexpr uint32_t kCell = 4, kWidth = 5 * kCell, kHeight = 4 * kCell;  // 5 columns, 4 cases
 
 struct Predicate {
   uint32_t value;
@@ -40,7 +40,7 @@ constexpr Predicate kCases[4] = {{0, false}, {5, false}, {0, true}, {0xFFFFFFFFu
 constexpr uint32_t kFilledWord = 4;
 
 struct Results {
-  std::vector<uint8_t> pixels;  // kSize x kSize RGBA8
+  std::vector<uint8_t> pixels;  // kWidth x kHeight RGBA8
   float sum = -1;               // the compute shader's y[0]
 };
 
@@ -58,7 +58,7 @@ Pipelines createPipelines(VkDevice dev, TestDevice& device) {
   p.modules[2] = device.createShaderModule(loadCorpusShader("saxpy"));
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   vkCreatePipelineLayout(dev, &plci, nullptr, &p.graphicsLayout);
-  p.graphics = createSimplePipeline(dev, {p.modules[0], p.modules[1], p.graphicsLayout, kSize, kSize});
+  p.graphics = createSimplePipeline(dev, {p.modules[0], p.modules[1], p.graphicsLayout, kWidth, kHeight});
 
   const VkDescriptorSetLayoutBinding bindings[2] = {
       {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
@@ -100,13 +100,22 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &cr};
   v13.dynamicRendering = VK_TRUE;
   v13.maintenance4 = VK_TRUE;  // glslang's SPIR-V 1.6 gives saxpy's workgroup size as LocalSizeId
-  TestDevice device(pd, nullptr, &v13, {VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME});
+  // VK_EXT_transform_feedback for vkCmdDrawIndirectByteCountEXT, a drawing command the block
+  // discards too.
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
+  xfb.transformFeedback = VK_TRUE;
+  cr.pNext = &xfb;
+  TestDevice device(pd, nullptr, &v13, {VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME});
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
   auto begin = reinterpret_cast<PFN_vkCmdBeginConditionalRenderingEXT>(
       vkGetDeviceProcAddr(dev, "vkCmdBeginConditionalRenderingEXT"));
   auto end = reinterpret_cast<PFN_vkCmdEndConditionalRenderingEXT>(vkGetDeviceProcAddr(dev, "vkCmdEndConditionalRenderingEXT"));
+  auto drawByteCount = reinterpret_cast<PFN_vkCmdDrawIndirectByteCountEXT>(
+      vkGetDeviceProcAddr(dev, "vkCmdDrawIndirectByteCountEXT"));
+  EXPECT_NE(drawByteCount, nullptr);
+  if (!drawByteCount) return {};
   EXPECT_NE(begin, nullptr);
   EXPECT_NE(end, nullptr);
   if (!begin || !end) return {};
@@ -115,7 +124,7 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   ici.imageType = VK_IMAGE_TYPE_2D;
   ici.format = VK_FORMAT_R8G8B8A8_UNORM;
-  ici.extent = {kSize, kSize, 1};
+  ici.extent = {kWidth, kHeight, 1};
   ici.mipLevels = ici.arrayLayers = 1;
   ici.samples = VK_SAMPLE_COUNT_1_BIT;
   ici.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -132,14 +141,17 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   vkCreateImageView(dev, &vci, nullptr, &view);
 
   void *readMap, *predicateMap, *indirectMap, *xMap, *yMap;
-  VkBuffer readback = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
+  VkBuffer readback = device.createMappedBuffer(kWidth * kHeight * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
   VkBuffer predicates = device.createMappedBuffer(
       64, VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, &predicateMap);
-  VkBuffer indirect = device.createMappedBuffer(64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &indirectMap);
+  VkBuffer indirect = device.createMappedBuffer(
+      64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_COUNTER_BUFFER_BIT_EXT, &indirectMap);
   VkBuffer xBuffer = device.createMappedBuffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &xMap);
   VkBuffer yBuffer = device.createMappedBuffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &yMap);
   const VkDrawIndirectCommand drawArgs{3, 1, 0, 0};
   std::memcpy(indirectMap, &drawArgs, sizeof(drawArgs));
+  const uint32_t counterBytes = 12;  // vkCmdDrawIndirectByteCountEXT: 12 bytes / stride 4 = 3 vertices
+  std::memcpy(static_cast<uint8_t*>(indirectMap) + 48, &counterBytes, 4);
   const VkDispatchIndirectCommand dispatchArgs{1, 1, 1};
   std::memcpy(static_cast<uint8_t*>(indirectMap) + 32, &dispatchArgs, sizeof(dispatchArgs));
   const float one = 1, zero = 0;
@@ -243,7 +255,8 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   end(cmd);
 
   // Graphics: row k is case k; column 0 vkCmdDraw, 1 vkCmdDrawIndirect, 2 vkCmdClearAttachments
-  // (green), 3 a draw after the block (always). Red draws, a black clear.
+  // (green), 3 a draw after the block (always), 4 vkCmdDrawIndirectByteCountEXT. Red draws, a
+  // black clear.
   VkImageMemoryBarrier ib{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   ib.image = image;
@@ -260,7 +273,7 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   attachment.clearValue.color = {{0, 0, 0, 1}};
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  ri.renderArea = {{0, 0}, {kSize, kSize}};
+  ri.renderArea = {{0, 0}, {kWidth, kHeight}};
   ri.layerCount = 1;
   ri.colorAttachmentCount = 1;
   ri.pColorAttachments = &attachment;
@@ -281,6 +294,9 @@ Results render(VkPhysicalDevice pd, bool inherited) {
     clear.clearValue.color = {{0, 1, 0, 1}};
     const VkClearRect rect{cell(2, k), 0, 1};
     vkCmdClearAttachments(cmd, 1, &clear, 1, &rect);
+    r = cell(4, k);
+    vkCmdSetScissor(cmd, 0, 1, &r);
+    drawByteCount(cmd, 1, 0, indirect, 48, 0, 4);
     end(cmd);
     r = cell(3, k);
     vkCmdSetScissor(cmd, 0, 1, &r);
@@ -295,7 +311,7 @@ Results render(VkPhysicalDevice pd, bool inherited) {
                        nullptr, 1, &ib);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-  region.imageExtent = {kSize, kSize, 1};
+  region.imageExtent = {kWidth, kHeight, 1};
   vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                        VK_ACCESS_HOST_READ_BIT};
@@ -307,7 +323,7 @@ Results render(VkPhysicalDevice pd, bool inherited) {
   for (uint32_t k = 0; k < 4; ++k) std::memcpy(static_cast<uint8_t*>(predicateMap) + 4 * k, &kCases[k].value, 4);
   device.submitAndWait(cmd);
   Results out;
-  out.pixels.resize(kSize * kSize * 4);
+  out.pixels.resize(kWidth * kHeight * 4);
   std::memcpy(out.pixels.data(), readMap, out.pixels.size());
   std::memcpy(&out.sum, yMap, 4);
 
@@ -331,7 +347,7 @@ TEST(ConditionalRendering, DrawsDispatchesAndClearsFollowThePredicateAsTheSpecAn
   ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   const Results ours = render(drivers.tessera, true);
-  ASSERT_EQ(ours.pixels.size(), size_t(kSize * kSize * 4));
+  ASSERT_EQ(ours.pixels.size(), size_t(kWidth * kHeight * 4));
   // lavapipe has no inheritedConditionalRendering: compared without the secondaries.
   const Results oursPrimaryOnly = render(drivers.tessera, false);
   Results reference;
@@ -355,13 +371,13 @@ TEST(ConditionalRendering, DrawsDispatchesAndClearsFollowThePredicateAsTheSpecAn
   }
 
   int failures = 0;
-  for (uint32_t y = 0; y < kSize && failures < 5; ++y)
-    for (uint32_t x = 0; x < kSize && failures < 5; ++x) {
+  for (uint32_t y = 0; y < kHeight && failures < 5; ++y)
+    for (uint32_t x = 0; x < kWidth && failures < 5; ++x) {
       const uint32_t column = x / kCell, k = y / kCell;
       uint8_t want[4] = {0, 0, 0, 255};
-      if (column == 3 || (column < 2 && kCases[k].runs())) want[0] = 255;
+      if (column == 3 || ((column < 2 || column == 4) && kCases[k].runs())) want[0] = 255;
       if (column == 2 && kCases[k].runs()) want[1] = 255;
-      const size_t at = (y * kSize + x) * 4;
+      const size_t at = (y * kWidth + x) * 4;
       for (int c = 0; c < 4; ++c) {
         if (ours.pixels[at + c] != want[c]) {
           ADD_FAILURE() << "pixel (" << x << ", " << y << ") component " << c << ": Tessera " << int(ours.pixels[at + c])
