@@ -84,7 +84,9 @@ void Translator::initializePrivateVariables() {
     p.offset = b().getInt64(privateOffsets_[g.id]);
     llvm::Value* saved = mask_;
     mask_ = allOnes();
-    storeTo(p, constant(g.initializer), p.pointee);
+    // The initializer is a constant, or with variable pointers a global variable whose address
+    // the pointer starts with (CTS variable_init.private.*_from_workgroup).
+    storeTo(p, module_.global(g.initializer) ? pointerOrValue(g.initializer, p.pointee) : constant(g.initializer), p.pointee);
     mask_ = saved;
   }
 }

@@ -695,7 +695,7 @@ bool Translator::translateMemory(const Instruction& inst) {
       p.offset32 = true;
       p.offset = B.getInt32(0);
       definePointer(inst.result, p);
-      if (uint32_t init = inst.operand(1)) storeTo(p, value(init), pt->element);
+      if (uint32_t init = inst.operand(1)) storeTo(p, pointerOrValue(init, pt->element), pt->element);
       return true;
     }
     case Op::OpAccessChain:

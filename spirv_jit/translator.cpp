@@ -341,9 +341,10 @@ llvm::AllocaInst* Translator::entryAlloca(llvm::Type* type, uint32_t align) {
 void Translator::materializeGlobal(uint32_t id) {
   const GlobalVariable* g = module_.global(id);
   if (!g) return;
-  // Built in the function's prologue so it dominates every use.
+  // Built in the function's prologue so it dominates every use; while the prologue is still
+  // being built (a Private variable's initializer naming another variable), right here.
   llvm::IRBuilderBase::InsertPointGuard guard(b());
-  b().SetInsertPoint(fn_->allocaBlock->getTerminator());
+  if (llvm::Instruction* end = fn_->allocaBlock->getTerminator()) b().SetInsertPoint(end);
   globalPointers_[id] = makeGlobalPointer(*g);
 }
 
@@ -952,6 +953,10 @@ void Translator::emitFunctionCall(const Instruction& inst) {
     if (isPhysicalPointerType(inst.type)) definePointer(inst.result, addressToPointer(v.leaf(0), inst.type));
     else if (isVariablePointer(inst.type)) definePointer(inst.result, pointerFromValue(v, inst.type));
     else define(inst.result, v);
+  } else if (inst.result) {
+    // A result without leaves (a function returning an empty struct; void): a value of nothing,
+    // which OpCopyLogical, OpStore and composites of it may still name.
+    define(inst.result, Val{});
   }
 }
 

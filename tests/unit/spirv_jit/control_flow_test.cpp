@@ -299,5 +299,26 @@ TEST(ControlFlow, RandomStructuredPrograms) {
       }
 }
 
+// tests/shaders/empty_struct_call.spvasm: "Function Calls" to a function returning an empty
+// struct (OpTypeStruct with no members), its result stored to a variable (the CTS's
+// empty_struct.function.* cases): the call's result is a value of no leaves, and the shader runs,
+// optimized (inlined) and not (a real call).
+TEST(ControlFlow, AFunctionReturningAnEmptyStructIsCalled) {
+  constexpr uint32_t kN = 128;
+  const Buffers initial = {bytesOf(std::vector<uint32_t>(kN, 0))};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "empty_struct_call";
+    run.optimize = optimize;
+    run.groups[0] = kN / 64;
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto out = valuesOf<uint32_t>(results[w][0]);
+      for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(out[i], 7u + i) << "W=" << kSimdWidths[w] << " optimize=" << optimize;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test

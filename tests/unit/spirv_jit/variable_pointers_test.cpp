@@ -183,5 +183,26 @@ TEST(VariablePointers, ASelectBetweenDescriptorArraysPicksEachLanesBuffer) {
   }
 }
 
+// tests/shaders/var_ptr_private_init.spvasm: a Private variable whose initializer is a Workgroup
+// variable (a variable pointer starting at that variable's address, as the CTS's
+// variable_init.private.*_from_workgroup do). Every invocation reads, through the pointer, what
+// its workgroup's first invocation wrote before the barrier: 0x5EED + the workgroup's number.
+TEST(VariablePointers, APrivatePointerInitializedWithAWorkgroupVariablePointsAtIt) {
+  Buffers initial = {bytesOf(std::vector<uint32_t>(kN, 0xEEEEEEEEu))};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "var_ptr_private_init";
+    run.optimize = optimize;
+    run.groups[0] = kN / 64;
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto out = valuesOf<uint32_t>(results[w][0]);
+      for (uint32_t i = 0; i < kN; ++i)
+        ASSERT_EQ(out[i], 0x5EEDu + i / 64) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " invocation " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
