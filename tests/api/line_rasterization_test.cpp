@@ -562,17 +562,23 @@ std::vector<Point> integerStrip() {
           {36.3, 38.2}, {52.3, 50.2}, {40.3, 59.2}, {7.3, 63.2 - 4}};
 }
 
-TEST(DrawLineRasterization, RectangularLinesMatchTheRuleAndLavapipe) {
-  // "Basic Line Segment Rasterization": rectangles of the width, ends perpendicular.
+// The sloped lines as a list and as a strip, widths 1 and 3, drawn with `mode`.
+void checkSlopedLines(VkLineRasterizationModeEXT mode) {
   for (float width : {1.0f, 3.0f}) {
     SCOPED_TRACE(width);
     LineScene scene;
+    scene.mode = mode;
     scene.width = width;
     scene.points = slopedLines();
     checkScene(scene, int(150 * width));
     scene.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
     checkScene(scene, int(300 * width));
   }
+}
+
+TEST(DrawLineRasterization, RectangularLinesMatchTheRuleAndLavapipe) {
+  // "Basic Line Segment Rasterization": rectangles of the width, ends perpendicular.
+  checkSlopedLines(VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT);
 }
 
 TEST(DrawLineRasterization, StippledRectangularLinesMatchTheRuleAndLavapipe) {
@@ -815,16 +821,7 @@ TEST(DrawLineRasterization, DefaultLinesAreTheStrictRectangles) {
   // strictLines: "lines are rasterized as per the strict definition" ("Basic Line Segment
   // Rasterization"), which VK_EXT_line_rasterization's DEFAULT mode then means: the same images
   // as RectangularLinesMatchTheRuleAndLavapipe, with the mode left at DEFAULT.
-  for (float width : {1.0f, 3.0f}) {
-    SCOPED_TRACE(width);
-    LineScene scene;
-    scene.mode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
-    scene.width = width;
-    scene.points = slopedLines();
-    checkScene(scene, int(150 * width));
-    scene.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
-    checkScene(scene, int(300 * width));
-  }
+  checkSlopedLines(VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT);
 }
 
 }  // namespace
