@@ -70,9 +70,9 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
 // values are linear: the block's corners bound them, so a block is rejected when one edge fails
 // at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
-// `needEdges`: the caller reads b.edge (blockCentroids, several samples); otherwise a block
-// covered whole skips them.
-TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by, bool needEdges,
+// b.edge is written only where a pixel may be partly covered (several samples, the block not
+// inside every edge): the one case blockCentroids reads it.
+TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by,
                                            BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   bool inside = true;
@@ -84,9 +84,9 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
     inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
   }
   // The lanes' edge values are kept for the sample tests below and blockCentroids (several
-  // samples); with one sample they are compared where they are computed (blockWeights computes
-  // its own).
-  if (e.samples > 1 && (needEdges || !inside))
+  // samples, a partly covered block); with one sample they are compared where they are computed
+  // (blockWeights computes its own).
+  if (e.samples > 1 && !inside)
     for (int k = 0; k < 3; ++k)
       for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const bool blockInRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
@@ -148,18 +148,11 @@ SquareClass classifySquare(const BlockEdges& e, const Rect& region, int32_t sx, 
 }
 
 // A block of an Inside square: every sample of every lane covered (blockCoverage's result for
-// it, computed without tests); the lanes' edge values only when the caller reads them.
-TESSERA_LANE_CLONES uint32_t wholeBlock(const BlockEdges& e, int32_t bx, int32_t by, bool needEdges, BlockPixels& b) {
+// it, computed without tests). No pixel is partly covered, so nothing reads its edge values.
+TESSERA_LANE_CLONES uint32_t wholeBlock(const BlockEdges& e, BlockPixels& b) {
   b.singleSample = e.samples == 1;
   const uint32_t allSamples = (1u << e.samples) - 1;
   for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
-  if (needEdges) {
-    const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
-    for (int k = 0; k < 3; ++k) {
-      const int64_t base = e.edge[k].value(cx, cy);
-      for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base + e.laneOffset[k][l];
-    }
-  }
   return 0xFFFFu;
 }
 
@@ -322,8 +315,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
       if (square == SquareClass::Outside) continue;
       for (int32_t by = std::max(sy, blockY0); by < std::min(sy + 16, region.y1); by += 4) {
         for (int32_t bx = std::max(sx, blockX0); bx < std::min(sx + 16, region.x1); bx += 4) {
-          b.coverage = square == SquareClass::Inside ? wholeBlock(edges, bx, by, weights, b)
-                                                     : blockCoverage(edges, region, bx, by, weights, b);
+          b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b) : blockCoverage(edges, region, bx, by, b);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
           if (weights) blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
