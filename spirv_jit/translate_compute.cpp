@@ -104,6 +104,9 @@ Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
     // every lane of the batch shares y (and z), which then stay scalars (e.g. a 16x16 tile at
     // W=16 has one y per batch, and shared-memory rows indexed by it become scalar loads).
     llvm::Value* firstIndex = B.CreateMul(batch, B.getInt32(width()));
+    // x then runs along the lanes: one scalar plus the lane index, a form memory accesses
+    // recognize as contiguous (lane_affine.h).
+    if (axis == 0 && sx % width() == 0) return B.CreateAdd(splat(B.CreateURem(firstIndex, B.getInt32(sx))), lane);
     if (axis == 1 && sx % width() == 0) return B.CreateURem(B.CreateUDiv(firstIndex, B.getInt32(sx)), B.getInt32(sy));
     if (axis == 2 && (sx * sy) % width() == 0) return B.CreateUDiv(firstIndex, B.getInt32(sx * sy));
     switch (axis) {

@@ -11,6 +11,9 @@
 //  - BuiltIn: input built-ins, computed rather than stored.
 #include <llvm/IR/Intrinsics.h>
 
+#include <functional>
+
+#include "lane_affine.h"
 #include "tessera/shader_abi.h"
 #include "translator.h"
 
@@ -149,6 +152,62 @@ class MemoryTranslation {
     return B.CreateAnd(inside, above);
   }
 
+  // Whether the lanes' elements are contiguous and all in bounds, from the form of the offsets
+  // (lane_affine.h): lane i's element at offset[0] + i*size, [offset[0], offset[0] + W*size)
+  // within [floor, limit). Null when the IR shows no such form; else the condition, with
+  // *first = offset[0]. Then one masked vector access does what the gather or scatter would.
+  llvm::Value* contiguousInBounds(const Ptr& p, llvm::Value* chain, llvm::Value* offset, uint32_t size, llvm::Value** first) {
+    if (!offset->getType()->isVectorTy() || !chain->getType()->isVectorTy()) return nullptr;
+    if ((p.limit && p.limit->getType()->isVectorTy()) || (p.floor && p.floor->getType()->isVectorTy())) return nullptr;
+    auto steps = laneSteps(B, offset, t.width());
+    if (!steps || steps->stride != int64_t(size)) return nullptr;
+    llvm::Value* ok = B.getTrue();
+    for (llvm::Value* c : steps->conditions) ok = B.CreateAnd(ok, c);
+    *first = B.CreateExtractElement(offset, uint64_t(0));
+    if (p.limit) {
+      // limit >= W*size and first <= limit - W*size: every lane's element ends by the limit, and
+      // (limit <= 2^30) no lane's offset wrapped around.
+      llvm::Value* span = llvm::ConstantInt::get(p.limit->getType(), uint64_t(t.width()) * size);
+      llvm::Value* room = B.CreateSub(p.limit, span);
+      llvm::Value* f = *first;
+      t.unify(f, room);
+      ok = B.CreateAnd(ok, B.CreateAnd(B.CreateICmpUGE(p.limit, span), B.CreateICmpULE(f, room)));
+    } else if (p.offset32) {
+      return nullptr;  // nothing bounds the lanes: keep the per-lane path
+    }
+    if (p.floor) {
+      llvm::Value* c0 = B.CreateExtractElement(chain, uint64_t(0));
+      llvm::Value* floor = p.floor;
+      t.unify(c0, floor);
+      ok = B.CreateAnd(ok, B.CreateICmpUGE(c0, floor));
+    }
+    return ok;
+  }
+
+  // Runs `fast` when `condition` holds, `slow` otherwise, and joins their values (null: none).
+  llvm::Value* branchOn(llvm::Value* condition, const char* name, const std::function<llvm::Value*()>& fast,
+                        const std::function<llvm::Value*()>& slow) {
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    auto* fastBlock = llvm::BasicBlock::Create(t.context(), std::string(name) + ".lanes", fn);
+    auto* slowBlock = llvm::BasicBlock::Create(t.context(), std::string(name) + ".each", fn);
+    auto* done = llvm::BasicBlock::Create(t.context(), std::string(name) + ".joined", fn);
+    B.CreateCondBr(condition, fastBlock, slowBlock);
+    B.SetInsertPoint(fastBlock);
+    llvm::Value* fv = fast();
+    llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+    B.CreateBr(done);
+    B.SetInsertPoint(slowBlock);
+    llvm::Value* sv = slow();
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    if (!fv) return nullptr;
+    llvm::PHINode* phi = B.CreatePHI(fv->getType(), 2);
+    phi->addIncoming(fv, fastEnd);
+    phi->addIncoming(sv, slowEnd);
+    return phi;
+  }
+
   llvm::Value* loadShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, bool isVolatile) {
     llvm::Type* mt = memoryType(leafType);
     uint32_t size = uint32_t(mt->getPrimitiveSizeInBits() / 8);
@@ -162,6 +221,25 @@ class MemoryTranslation {
       llvm::Value* v = B.CreateAlignedLoad(mt, addr, llvm::Align(1), isVolatile);
       return fromMemory(v, leafType);
     }
+    llvm::Value* first = nullptr;
+    if (llvm::Value* contiguous = isVolatile ? nullptr : contiguousInBounds(p, chain, offset, size, &first)) {
+      llvm::Type* vt = t.laneType(mt);
+      llvm::Value* v = branchOn(
+          contiguous, "ld",
+          [&] {
+            return B.CreateMaskedLoad(vt, sharedAddress(p, first), align, t.mask(), llvm::Constant::getNullValue(vt));
+          },
+          [&] { return loadEachLane(p, mt, size, offset, inb, isVolatile); });
+      return fromMemory(v, leafType);
+    }
+    return fromMemory(loadEachLane(p, mt, size, offset, inb, isVolatile), leafType);
+  }
+
+  // Per-lane offsets: a vector load when they turn out contiguous and all lanes are active and
+  // in bounds, else a gather of the in-bounds active lanes (the others read 0).
+  llvm::Value* loadEachLane(const Ptr& p, llvm::Type* mt, uint32_t size, llvm::Value* offset, llvm::Value* inb,
+                            bool isVolatile) {
+    llvm::Align align(size);
     offset = t.splat(offset);
     llvm::Value* laneMask = t.mask();
     if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
@@ -185,7 +263,7 @@ class MemoryTranslation {
     llvm::PHINode* phi = B.CreatePHI(vt, 2);
     phi->addIncoming(fv, fast);
     phi->addIncoming(sv, slow);
-    return fromMemory(phi, leafType);
+    return phi;
   }
 
   void storeShared(const Ptr& p, uint32_t leafType, uint32_t leafOffset, llvm::Value* v, bool isVolatile) {
@@ -207,8 +285,30 @@ class MemoryTranslation {
       B.CreateAlignedStore(scalar, addr, llvm::Align(1), isVolatile);
       return;
     }
-    offset = t.splat(offset);
     v = t.splat(v);
+    llvm::Value* first = nullptr;
+    if (llvm::Value* contiguous = isVolatile ? nullptr : contiguousInBounds(p, chain, offset, size, &first)) {
+      branchOn(
+          contiguous, "st",
+          [&]() -> llvm::Value* {
+            B.CreateMaskedStore(v, sharedAddress(p, first), align, helpers ? t.sideEffectMask() : t.mask());
+            return nullptr;
+          },
+          [&]() -> llvm::Value* {
+            storeEachLane(p, size, offset, inb, v, helpers, isVolatile);
+            return nullptr;
+          });
+      return;
+    }
+    storeEachLane(p, size, offset, inb, v, helpers, isVolatile);
+  }
+
+  // Per-lane offsets: a vector store when they turn out contiguous and all lanes are active and
+  // in bounds, else a scatter of the in-bounds active lanes.
+  void storeEachLane(const Ptr& p, uint32_t size, llvm::Value* offset, llvm::Value* inb, llvm::Value* v, bool helpers,
+                     bool isVolatile) {
+    llvm::Align align(size);
+    offset = t.splat(offset);
     llvm::Value* laneMask = helpers ? t.sideEffectMask() : t.mask();
     if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
     llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));

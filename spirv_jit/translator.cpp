@@ -1,6 +1,7 @@
 #include "translator.h"
 
 #include "tessera/shader_abi.h"
+#include "full_mask_blocks.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -34,7 +35,11 @@ struct Translator::FunctionState {
   const StructuredCfg* cfg = nullptr;
   llvm::Function* fn = nullptr;
   llvm::BasicBlock* allocaBlock = nullptr;
-  std::vector<llvm::AllocaInst*> blockMask;                       // by block index
+  std::vector<llvm::AllocaInst*> blockMask;                       // by block index (masked blocks)
+  // Blocks that run with all the function's lanes or none (full_mask_blocks.h): their mask is
+  // incomingMask and a scalar flag says whether they run; blockMask is null for them.
+  std::vector<uint8_t> full;
+  std::vector<llvm::AllocaInst*> blockReached;                    // by block index (full blocks)
   std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> phiSlots;
   std::unordered_map<uint32_t, int> defBlock;                     // id -> block index (-1: params)
   std::unordered_set<uint32_t> crossBlock;
@@ -387,8 +392,10 @@ void Translator::define(uint32_t id, Val v) {
         else leaf = uniformize(leaf);
       }
       // Varying values keep the lanes that are not active (a loop with divergent exits
-      // redefines a value for the remaining lanes only).
-      if (isVector(leaf) && mask_) leaf = b().CreateSelect(mask_, leaf, loadSlot(slots[i]));
+      // redefines a value for the remaining lanes only). In a full block every lane of the
+      // function is active: the others never run, so their values do not matter.
+      const bool fullBlock = fn_->currentBlock >= 0 && fn_->full[uint32_t(fn_->currentBlock)];
+      if (isVector(leaf) && mask_ && !fullBlock) leaf = b().CreateSelect(mask_, leaf, loadSlot(slots[i]));
       b().CreateStore(leaf, slots[i]);
     }
   }
@@ -558,11 +565,13 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
       if (!usedElsewhere) st.crossBlock.erase(phi.result);
     }
   findIterationLoops(st);
+  st.full = findFullMaskBlocks(f, cfg, *uniformity_, stage_ == Stage::Fragment);
 
   st.allocaBlock = llvm::BasicBlock::Create(context_, "allocas", fn);
   b().SetInsertPoint(st.allocaBlock);
   llvm::Type* maskTy = laneType(b().getInt1Ty());
   st.blockMask.assign(f.blocks.size(), nullptr);
+  st.blockReached.assign(f.blocks.size(), nullptr);
 
   // Entry environment.
   if (isEntry) {
@@ -611,8 +620,13 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
 
   for (uint32_t bi = 0; bi < f.blocks.size(); ++bi) {
     if (cfg.position[bi] < 0) continue;
-    st.blockMask[bi] = b().CreateAlloca(maskTy);
-    b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
+    if (st.full[bi]) {
+      st.blockReached[bi] = b().CreateAlloca(b().getInt1Ty());
+      b().CreateStore(b().getFalse(), st.blockReached[bi]);
+    } else {
+      st.blockMask[bi] = b().CreateAlloca(maskTy);
+      b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
+    }
     for (const Instruction& phi : f.blocks[bi].phis) {
       // Physical storage buffer pointers are one 64-bit address (a linked-list walk makes such
       // phis), logical ones (variable pointers) their three leaves (pointerValue): leafTypes
@@ -751,6 +765,11 @@ void Translator::emitBlock(uint32_t bi) {
     // so its values dominate every later block and need no slots.
     mask_ = st.incomingMask;
     b().CreateBr(body);
+  } else if (st.full[bi]) {
+    llvm::Value* reached = b().CreateLoad(b().getInt1Ty(), st.blockReached[bi]);
+    b().CreateStore(b().getFalse(), st.blockReached[bi]);
+    mask_ = st.incomingMask;
+    b().CreateCondBr(reached, body, after);
   } else {
     llvm::Value* m = b().CreateLoad(maskTy, st.blockMask[bi]);
     b().CreateStore(llvm::Constant::getNullValue(maskTy), st.blockMask[bi]);
@@ -781,7 +800,9 @@ void Translator::emitBlock(uint32_t bi) {
     // cancelled (the watchdog: a loop that never ends must not hold the device forever; the
     // lanes still in the loop are simply left behind).
     llvm::Value* cancelled = b().CreateICmpNE(b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true), b().getInt32(0));
-    llvm::Value* again = b().CreateAnd(any(b().CreateLoad(maskTy, st.blockMask[header])), b().CreateNot(cancelled));
+    llvm::Value* taken = st.full[header] ? b().CreateLoad(b().getInt1Ty(), st.blockReached[header])
+                                         : any(b().CreateLoad(maskTy, st.blockMask[header]));
+    llvm::Value* again = b().CreateAnd(taken, b().CreateNot(cancelled));
     auto* cont = llvm::BasicBlock::Create(context_, "loop.exit", fn);
     b().CreateCondBr(again, st.checkBlocks[cfg.position[header]], cont);
     b().SetInsertPoint(cont);
@@ -789,12 +810,17 @@ void Translator::emitBlock(uint32_t bi) {
   b().CreateBr(next);
 }
 
+// `edge`: the lanes taking the edge, as a <W x i1> mask, or as an i1 from a full block whose
+// terminator is uniform: then true means all the function's lanes (incomingMask), which a full
+// target records as a scalar flag and a masked one as that mask.
 void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edge) {
   FunctionState& st = *fn_;
   auto it = st.f->blockIndex.find(toLabel);
   if (it == st.f->blockIndex.end()) fail("branch to an unknown block");
   uint32_t to = it->second;
   if (auto* c = llvm::dyn_cast<llvm::Constant>(edge); c && c->isNullValue()) return;
+  if (!isVector(edge) && !st.full[to]) edge = b().CreateAnd(st.incomingMask, splat(edge));
+  llvm::Value* taken = any(edge);
   const Block& target = st.f->blocks[to];
   const uint32_t fromLabel = st.f->blocks[from].label;
   for (const Instruction& phi : target.phis) {
@@ -808,13 +834,18 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
         llvm::Value* nv;
         if (slots[i]->getAllocatedType()->isVectorTy()) nv = b().CreateSelect(edge, splat(leaf), old);
         else {
-          if (isVector(leaf)) leaf = uniformize(leaf, edge);  // the analysis said uniform
-          nv = b().CreateSelect(any(edge), leaf, old);
+          if (isVector(leaf)) leaf = uniformize(leaf, isVector(edge) ? edge : mask_);  // the analysis said uniform
+          nv = b().CreateSelect(taken, leaf, old);
         }
         b().CreateStore(nv, slots[i]);
       }
       break;
     }
+  }
+  if (st.full[to]) {
+    if (!st.blockReached[to]) return;  // unreachable target
+    b().CreateStore(b().CreateOr(b().CreateLoad(b().getInt1Ty(), st.blockReached[to]), taken), st.blockReached[to]);
+    return;
   }
   if (!st.blockMask[to]) return;  // unreachable target
   llvm::Type* maskTy = laneType(b().getInt1Ty());
@@ -827,31 +858,37 @@ void Translator::emitTerminator(uint32_t bi) {
   const Block& blk = st.f->blocks[bi];
   const Instruction& t = blk.terminator;
   llvm::Type* maskTy = laneType(b().getInt1Ty());
-  llvm::Value* m = mask_;
+  // A full block whose lanes all go the same way sends scalar edges (propagateEdge): the
+  // branch condition itself, no mask arithmetic.
+  const bool scalarEdges = st.full[bi] && exitsWithAllLanes(blk, *uniformity_, stage_ == Stage::Fragment);
+  llvm::Value* m = scalarEdges ? static_cast<llvm::Value*>(b().getTrue()) : mask_;
+  auto condition = [&](llvm::Value* c) { return scalarEdges ? uniformize(c, mask_) : splat(c); };
   switch (t.op) {
     case Op::OpBranch:
       propagateEdge(bi, t.operand(0), m);
       return;
     case Op::OpBranchConditional: {
-      llvm::Value* c = splat(scalarValue(t.operand(0)));
       if (t.operand(1) == t.operand(2)) {
         propagateEdge(bi, t.operand(1), m);
         return;
       }
+      llvm::Value* c = condition(scalarValue(t.operand(0)));
       propagateEdge(bi, t.operand(1), b().CreateAnd(m, c));
       propagateEdge(bi, t.operand(2), b().CreateAnd(m, b().CreateNot(c)));
       return;
     }
     case Op::OpSwitch: {
       llvm::Value* sel = scalarValue(t.operand(0));
+      if (scalarEdges) sel = uniformize(sel, mask_);
       uint32_t step = module_.switchLiteralWords(t) + 1;
-      llvm::Value* taken = llvm::Constant::getNullValue(maskTy);
+      llvm::Value* taken = llvm::Constant::getNullValue(m->getType());
       // Several literals may name the same target: OR their masks into one edge.
       std::vector<std::pair<uint32_t, llvm::Value*>> edges;
       for (uint32_t i = 2; i + step - 1 < t.operandCount; i += step) {
         uint64_t lit = t.operand(i);
         if (step == 3) lit |= uint64_t(t.operand(i + 1)) << 32;
-        llvm::Value* hit = splat(b().CreateICmpEQ(sel, constInt(sel->getType(), lit)));
+        llvm::Value* hit = b().CreateICmpEQ(sel, constInt(sel->getType(), lit));
+        if (!scalarEdges) hit = splat(hit);
         hit = b().CreateAnd(m, hit);
         taken = b().CreateOr(taken, hit);
         uint32_t target = t.operand(i + step - 1);
@@ -874,7 +911,7 @@ void Translator::emitTerminator(uint32_t bi) {
         Val v = pointerOrValue(t.operand(0), st.f->resultType);
         for (size_t i = 0; i < st.returnSlots.size() && i < v.leaves.size(); ++i) {
           llvm::Value* old = loadSlot(st.returnSlots[i]);
-          b().CreateStore(b().CreateSelect(m, splat(v.leaves[i]), old), st.returnSlots[i]);
+          b().CreateStore(b().CreateSelect(mask_, splat(v.leaves[i]), old), st.returnSlots[i]);
         }
       }
       return;  // lanes that return take no edge: they drop out of every later mask
@@ -882,7 +919,7 @@ void Translator::emitTerminator(uint32_t bi) {
     case Op::OpTerminateInvocation: {
       if (facts_) facts_->canDiscard = true;
       llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
-      b().CreateStore(b().CreateOr(killed, m), st.killedMask);
+      b().CreateStore(b().CreateOr(killed, mask_), st.killedMask);
       return;
     }
     case Op::OpUnreachable:

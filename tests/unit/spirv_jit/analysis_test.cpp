@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <spirv-tools/libspirv.hpp>
 
+#include "full_mask_blocks.h"
 #include "spirv_module.h"
 #include "structured_cfg.h"
 #include "uniformity.h"
@@ -76,6 +77,10 @@ class Analysis : public ::testing::Test {
         if (i.op == op && nth-- == 0) return i.result;
     }
     return 0;
+  }
+  // full_mask_blocks.h, by block number in module order.
+  std::vector<uint8_t> full(bool callsMayTerminate = false) const {
+    return findFullMaskBlocks(*fn, cfg, *uniformity, callsMayTerminate);
   }
   int position(uint32_t label) const { return cfg.position[fn->blockIndex.at(label)]; }
   uint32_t labelOf(int blockNumber) const { return fn->blocks[blockNumber].label; }
@@ -194,6 +199,93 @@ TEST_F(Analysis, DivergentIfInsideAUniformLoopLeavesTheCounterUniform) {
                OpReturn)");
   EXPECT_FALSE(uniformity->isVarying(resultOf(spv::Op::OpPhi, 0))) << "loop counter";
   EXPECT_TRUE(uniformity->isVarying(resultOf(spv::Op::OpPhi, 2))) << "phi joining the divergent if";
+}
+
+// Full blocks (full_mask_blocks.h): a uniform if/else and a uniform loop keep every block
+// full; a varying if makes its branch masked but its merge full again (every lane leaves a
+// closed construct through its merge).
+TEST_F(Analysis, UniformFlowAndMergesOfClosedConstructsRunWithAllLanes) {
+  analyse(R"(
+          %c = OpULessThan %bool %n %uint_2
+               OpSelectionMerge %m None
+               OpBranchConditional %c %t %f
+          %t = OpLabel
+               OpBranch %m
+          %f = OpLabel
+               OpBranch %m
+          %m = OpLabel
+               OpBranch %h
+          %h = OpLabel
+          %i = OpPhi %uint %uint_0 %m %inext %cont
+               OpLoopMerge %merge %cont None
+               OpBranch %body
+       %body = OpLabel
+         %cv = OpULessThan %bool %x %i
+               OpSelectionMerge %join None
+               OpBranchConditional %cv %then %join
+       %then = OpLabel
+               OpBranch %join
+       %join = OpLabel
+               OpBranch %cont
+       %cont = OpLabel
+      %inext = OpIAdd %uint %i %uint_1
+       %done = OpUGreaterThan %bool %inext %n
+               OpBranchConditional %done %merge %h
+      %merge = OpLabel
+               OpReturn)");
+  // entry 0, t 1, f 2, m 3, h 4, body 5, then 6, join 7, cont 8, merge 9.
+  const std::vector<uint8_t> expected{1, 1, 1, 1, 1, 1, 0, 1, 1, 1};
+  EXPECT_EQ(full(), expected);
+}
+
+// A varying break makes the rest of the loop body, the continue construct and (through the
+// back-edge) the header masked; the loop's merge is full (every lane leaves through it). A
+// varying branch to a return makes everything after it masked: lanes that returned are gone.
+TEST_F(Analysis, VaryingBreaksAndReturnsLeaveMaskedBlocks) {
+  analyse(R"(
+               OpBranch %h
+          %h = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %inext %cont
+               OpLoopMerge %merge %cont None
+               OpBranch %body
+       %body = OpLabel
+       %stop = OpUGreaterThan %bool %i %x
+               OpSelectionMerge %rest None
+               OpBranchConditional %stop %merge %rest
+       %rest = OpLabel
+               OpBranch %cont
+       %cont = OpLabel
+      %inext = OpIAdd %uint %i %uint_1
+       %done = OpUGreaterThan %bool %inext %n
+               OpBranchConditional %done %merge %h
+      %merge = OpLabel
+         %cv = OpULessThan %bool %x %n
+               OpSelectionMerge %after None
+               OpBranchConditional %cv %ret %after
+        %ret = OpLabel
+               OpReturn
+      %after = OpLabel
+               OpReturn)");
+  // entry 0, h 1, body 2, rest 3, cont 4, merge 5, ret 6, after 7.
+  const std::vector<uint8_t> expected{1, 0, 0, 0, 0, 1, 0, 0};
+  EXPECT_EQ(full(), expected);
+}
+
+// In a fragment shader a call may terminate lanes (OpKill in the callee): the blocks after a
+// block that calls are masked when calls may terminate, full otherwise.
+TEST_F(Analysis, ACallThatMayTerminateLanesEndsTheFullRegion) {
+  analyse(R"(
+       %r = OpFunctionCall %void %helper
+            OpBranch %next
+    %next = OpLabel
+            OpReturn
+            OpFunctionEnd
+  %helper = OpFunction %void None %fn
+      %hl = OpLabel
+            OpReturn)");
+  const std::vector<uint8_t> allFull{1, 1}, afterCallMasked{1, 0};
+  EXPECT_EQ(full(false), allFull);
+  EXPECT_EQ(full(true), afterCallMasked);
 }
 
 }  // namespace

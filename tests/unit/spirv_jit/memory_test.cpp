@@ -306,3 +306,68 @@ TEST(Memory, WorkgroupPointerArgumentsKeepTheirBoundsInTheCallee) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// mem_contiguous.comp: loads and stores whose lanes are consecutive elements take one masked
+// vector access when the whole batch is in range (lane_affine.h) and the per-lane path when it
+// straddles an end; either way every lane gets the result robust buffer access defines here:
+// an out-of-range load reads 0 (workgroup memory too), an out-of-range store writes nothing,
+// and memory outside the bound ranges is untouched. Ranges of 250 and 249 elements are no
+// multiple of any W, so batches straddle the ends at W = 4, 8 and 16.
+TEST(Memory, ContiguousLanesStraddlingTheEndsOfTheirRanges) {
+  const uint32_t n = 256, inElements = 250, outElements = 249;
+  std::vector<std::shared_ptr<const tessera::jit::ComputeProgram>> programs;
+  for (uint32_t w : kSimdWidths) {
+    ComputeRun run;
+    run.shader = "mem_contiguous";
+    run.simdWidth = w;
+    run.buffers.resize(3);
+    auto r = compileShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    programs.push_back(r.program);
+  }
+  for (int32_t shift : {0, 3, -5, -70, 13, 245, 1000, INT_MIN})
+    for (uint32_t count : {256u, 37u}) {
+      for (size_t w = 0; w < programs.size(); ++w) {
+        const uint32_t W = kSimdWidths[w];
+        auto in = guarded(4 * inElements, [](uint8_t* p) {
+          for (uint32_t k = 0; k < 250; ++k) {
+            uint32_t v = 0x1000 + k;
+            std::memcpy(p + 4 * k, &v, 4);
+          }
+        });
+        auto o1 = guarded(4 * outElements, [](uint8_t* p) { std::memset(p, 0xEE, 4 * 249); });
+        auto o2 = zeros<uint32_t>(n);
+        ComputeRun run;
+        run.groups[0] = n / 64;
+        run.buffers = {&in, &o1, &o2};
+        run.views = {{kCanary, 4 * inElements}, {kCanary, 4 * outElements}, {}};
+        run.pushConstants = pushBytes(shift, count);
+        dispatch(*programs[w], run);
+        expectCanaries(in, "in", W);
+        expectCanaries(o1, "o1", W);
+        auto loaded = [&](uint32_t i) -> uint32_t {
+          const uint32_t k = i + uint32_t(shift);
+          return k < inElements ? 0x1000 + k : 0;
+        };
+        auto where = [&](const char* what, uint32_t x) {
+          return ::testing::Message() << what << " " << x << ", W=" << W << " shift=" << shift << " count=" << count;
+        };
+        std::vector<uint32_t> expected1(outElements, 0xEEEEEEEEu);
+        for (uint32_t i = 0; i < n && i < count; ++i)
+          if (uint32_t k = i + uint32_t(shift); k < outElements) expected1[k] = loaded(i) + 1;
+        for (uint32_t k = 0; k < outElements; ++k) ASSERT_EQ(word(o1, k), expected1[k]) << where("o1 element", k);
+        auto out2 = valuesOf<uint32_t>(o2);
+        for (uint32_t i = 0; i < n; ++i) {
+          const uint32_t l = i % 64, j = l + 16 + (uint32_t(shift) & 31);  // s[j]: v of lane j - 16
+          const uint32_t expected = j < 80 ? loaded(i - l + (j - 16)) : 0;
+          ASSERT_EQ(out2[i], expected) << where("invocation", i);
+        }
+      }
+    }
+}
+
+}  // namespace
+}  // namespace tessera_test

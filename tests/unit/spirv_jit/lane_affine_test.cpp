@@ -1,0 +1,76 @@
+// lane_affine.h on IR built here: which forms show a constant lane stride, and which clamps
+// add run-time conditions.
+#include <gtest/gtest.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "lane_affine.h"
+
+namespace tessera::jit {
+namespace {
+
+class LaneAffine : public ::testing::Test {
+ protected:
+  static constexpr uint32_t kW = 8;
+  LaneAffine() : module("m", context), B(context) {
+    auto* type = llvm::FunctionType::get(B.getVoidTy(), {B.getInt32Ty()}, false);
+    fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "f", module);
+    B.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", fn));
+    scalar = fn->getArg(0);
+  }
+  llvm::Value* splat(llvm::Value* v) { return B.CreateVectorSplat(kW, v); }
+  llvm::Value* splat(uint32_t c) { return splat(B.getInt32(c)); }
+  llvm::Value* lanes(uint32_t step) {  // <0, step, 2 step, ...>
+    std::vector<llvm::Constant*> c;
+    for (uint32_t i = 0; i < kW; ++i) c.push_back(B.getInt32(i * step));
+    return llvm::ConstantVector::get(c);
+  }
+
+  llvm::LLVMContext context;
+  llvm::Module module;
+  llvm::IRBuilder<> B;
+  llvm::Function* fn = nullptr;
+  llvm::Value* scalar = nullptr;
+};
+
+TEST_F(LaneAffine, ScalarsSplatsAndLaneSequencesAddUp) {
+  auto s = laneSteps(B, scalar, kW);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stride, 0);
+  // (splat(x) + lane) * 4 + splat(16), then << 1: stride 8.
+  llvm::Value* x = B.CreateAdd(splat(scalar), lanes(1));
+  llvm::Value* v = B.CreateShl(B.CreateAdd(B.CreateMul(x, splat(4u)), splat(16u)), splat(1u));
+  s = laneSteps(B, v, kW);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stride, 8);
+  EXPECT_TRUE(s->conditions.empty());
+  // splat - lane: stride -1.
+  s = laneSteps(B, B.CreateSub(splat(scalar), lanes(1)), kW);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stride, -1);
+}
+
+TEST_F(LaneAffine, AClampNoLaneReachesIsAConditionAndOtherFormsAreRefused) {
+  llvm::Value* x = B.CreateAdd(splat(scalar), lanes(4));
+  llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, splat(1000u));
+  auto s = laneSteps(B, clamped, kW);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stride, 4);
+  ASSERT_EQ(s->conditions.size(), 1u);  // x[0] <= 1000 - 7*4
+  auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(s->conditions[0]);
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->getPredicate(), llvm::ICmpInst::ICMP_ULE);
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(cmp->getOperand(1))->getZExtValue(), 1000u - 7 * 4);
+  // A clamp below the span of the lanes can never leave them consecutive.
+  EXPECT_FALSE(laneSteps(B, B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, splat(20u)), kW));
+  // A remainder, a product of two lane-varying values, a non-progression constant.
+  EXPECT_FALSE(laneSteps(B, B.CreateURem(x, splat(16u)), kW));
+  EXPECT_FALSE(laneSteps(B, B.CreateMul(x, x), kW));
+  std::vector<llvm::Constant*> c;
+  for (uint32_t i = 0; i < kW; ++i) c.push_back(B.getInt32(i * i));
+  EXPECT_FALSE(laneSteps(B, llvm::ConstantVector::get(c), kW));
+}
+
+}  // namespace
+}  // namespace tessera::jit
