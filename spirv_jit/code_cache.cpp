@@ -249,7 +249,9 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
   for (uint32_t s : o.info.localSize) u32(s);
   u32(o.info.simdWidth);
   u32(o.info.sharedMemoryBytes);
-  u32(o.info.usesBarrier);
+  // 0: no barrier, 1: barriers switch fibers, 2: barriers are coroutine suspend points (an
+  // older reader refuses 2 and compiles again).
+  u32(o.info.resumable ? 2u : uint32_t(o.info.usesBarrier));
   u32(o.info.zeroInitSharedMemory);
   put(&o.info.stackBytes, 8);
   if (isGraphics(o.kind)) {
@@ -325,12 +327,13 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     return false;
   // Values the runtime divides by or sizes memory with must be sane even in a damaged blob.
   const uint32_t w = o.info.simdWidth;
-  if (w == 0 || w > 64 || (w & (w - 1)) != 0 || flags[0] > 1 || flags[1] > 1 || o.info.stackBytes > (uint64_t(1) << 30) ||
+  if (w == 0 || w > 64 || (w & (w - 1)) != 0 || flags[0] > 2 || flags[1] > 1 || o.info.stackBytes > (uint64_t(1) << 30) ||
       o.info.sharedMemoryBytes > (1u << 30))
     return false;
   for (uint32_t s : o.info.localSize)
     if (s == 0) return false;
   o.info.usesBarrier = flags[0] != 0;
+  o.info.resumable = flags[0] == 2;
   o.info.zeroInitSharedMemory = flags[1] != 0;
   if (isGraphics(o.kind)) {
     GraphicsFacts& f = o.facts;
@@ -493,6 +496,7 @@ AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std:
     p->simdWidth = object.info.simdWidth;
     p->sharedMemoryBytes = object.info.sharedMemoryBytes;
     p->usesBarrier = object.info.usesBarrier;
+    p->resumable = object.info.resumable;
     p->zeroInitSharedMemory = object.info.zeroInitSharedMemory;
     p->stackBytes = object.info.stackBytes;
     p->code = std::move(code);

@@ -47,6 +47,7 @@ struct ProgramInfo {
   uint32_t simdWidth = 8;
   uint32_t sharedMemoryBytes = 0;
   bool usesBarrier = false;
+  bool resumable = false;  // compute: barriers are coroutine suspend points
   bool zeroInitSharedMemory = false;
   uint64_t stackBytes = 0;
 };

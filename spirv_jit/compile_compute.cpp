@@ -89,6 +89,7 @@ static CompileResult compileComputeOnThisStack(const ComputeCompileRequest& req)
     object.info.simdWidth = req.interface.simdWidth;
     object.info.sharedMemoryBytes = translator.sharedMemoryBytes();
     object.info.usesBarrier = translator.usesBarrier();
+    object.info.resumable = translator.resumable();
     object.info.zeroInitSharedMemory = translator.zeroInitShared();
     object.info.stackBytes = translator.stackBytes();
     // Per-invocation memory beyond this cannot be given a stack (it would be W copies).

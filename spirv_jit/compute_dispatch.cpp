@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <boost/context/fiber.hpp>
+#include <memory>
 #include <boost/context/stack_context.hpp>
 
 #include <algorithm>
@@ -107,12 +108,62 @@ struct BarrierScheduler {
   }
 };
 
-// Per worker thread: shared memory and fiber stacks, kept between workgroups and dispatches.
+// Coroutine frames of a resumable kernel's batches (translate_barrier_coroutine.cpp): one
+// block per batch, 64-byte aligned, grown when a kernel needs more and reused by the next
+// workgroup. A batch's block is only replaced when its ramp starts, so no live frame moves.
+struct CoroutineFrames {
+  struct Block {
+    std::unique_ptr<uint8_t[]> memory;
+    size_t size = 0;
+  };
+  std::vector<Block> blocks;
+  void* frame(uint32_t batch, uint64_t bytes) {
+    if (blocks.size() <= batch) blocks.resize(batch + 1);
+    Block& b = blocks[batch];
+    if (b.size < bytes) {
+      b.memory = std::make_unique<uint8_t[]>(bytes + 64);
+      b.size = bytes;
+    }
+    return reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(b.memory.get()) + 63) & ~uintptr_t(63));
+  }
+};
+
+// Per worker thread: shared memory, fiber stacks and coroutine frames, kept between workgroups
+// and dispatches.
 struct ThreadState {
   std::vector<uint8_t> shared;
   StackPool stacks;
   BarrierScheduler scheduler;
+  CoroutineFrames frames;
+  std::vector<void*> handles;
 };
+
+// A resumable kernel's batches: each runs to its first barrier, then each unfinished one is
+// resumed in turn, so every batch reaches a barrier before any passes it (the fibers' order).
+// A batch that finishes early while others wait at a barrier (non-uniform barrier: undefined
+// behaviour) just stops taking turns.
+void runResumableBatches(const ComputeProgram& program, abi::WorkgroupState& wg, ThreadState& ts, uint32_t batches) {
+  auto entry = reinterpret_cast<abi::ResumableComputeBatchFn>(program.entry);
+  wg.scheduler = &ts.frames;
+  ts.handles.resize(batches);
+  using Resume = void (*)(void*);
+  auto resumeOf = [](void* frame) { return *static_cast<Resume*>(frame); };
+  bool any = false;
+  for (uint32_t b = 0; b < batches; ++b) {
+    ts.handles[b] = entry(&wg, b);
+    any |= resumeOf(ts.handles[b]) != nullptr;
+  }
+  while (any) {
+    any = false;
+    for (uint32_t b = 0; b < batches; ++b) {
+      void* frame = ts.handles[b];
+      if (Resume resume = resumeOf(frame)) {
+        resume(frame);
+        any |= resumeOf(frame) != nullptr;
+      }
+    }
+  }
+}
 
 ThreadState& threadState() {
   thread_local ThreadState state;
@@ -130,6 +181,25 @@ void runWorkgroup(const ComputeProgram& program, abi::WorkgroupState& wg, Thread
   // Batches run on the calling thread's stack unless they need to yield at barriers or their
   // per-invocation memory would not fit in it: then each runs on a fiber with a big enough stack.
   const size_t stackSize = stackSizeFor(program);
+  if (program.resumable) {
+    if (stackSize == StackPool::kStackSize) {
+      runResumableBatches(program, wg, ts, batches);
+    } else {
+      // Frames hold only what lives across barriers: the rest still needs a big stack.
+      FiberSanitizer sanitizer;
+      ctx::fiber f(std::allocator_arg, PooledStack{&ts.stacks, stackSize, &sanitizer},
+                   [&program, &wg, &ts, batches, &sanitizer](ctx::fiber&& back) {
+                     sanitizer.arrived();
+                     runResumableBatches(program, wg, ts, batches);
+                     sanitizer.leave(true);
+                     return std::move(back);
+                   });
+      sanitizer.enter();
+      std::move(f).resume();
+      sanitizer.returned();
+    }
+    return;
+  }
   if (!program.usesBarrier || batches == 1) {
     wg.scheduler = nullptr;
     if (stackSize == StackPool::kStackSize) {
@@ -281,4 +351,9 @@ extern "C" void tessera_rt_barrier(tessera::abi::WorkgroupState* wg) {
   s->sanitizers[b].leave(false);
   s->toScheduler[b] = std::move(s->toScheduler[b]).resume();
   s->sanitizers[b].arrived();
+}
+
+// Called by resumable kernels' ramp functions for their coroutine frame.
+extern "C" void* tessera_rt_coroutine_frame(tessera::abi::WorkgroupState* wg, uint64_t bytes, uint32_t batch) {
+  return static_cast<tessera::jit::CoroutineFrames*>(wg->scheduler)->frame(batch, bytes);
 }

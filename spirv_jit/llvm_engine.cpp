@@ -27,6 +27,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <unordered_set>
 
 #include "runtime.h"
@@ -179,24 +180,58 @@ class OrcLoadedCode final : public LoadedCode {
 };
 
 void writePerfMap(const std::vector<char>& object, void* entry, const std::string& name) {
-  // perf's JIT map: "START SIZE symbolname" per line in /tmp/perf-<pid>.map.
+  // perf's JIT map: "START SIZE symbolname" per line in /tmp/perf-<pid>.map. Every function of
+  // the object's section is listed at its offset from the kernel's symbol (a coroutine kernel's
+  // resume and destroy clones are functions of their own).
   static std::mutex mutex;
-  uint64_t size = 0;
+  struct Entry {
+    int64_t offset;
+    uint64_t size;
+    std::string name;
+  };
+  std::vector<Entry> entries;
   auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(object.data(), object.size()), "", false);
   if (auto obj = llvm::object::ObjectFile::createObjectFile(buffer->getMemBufferRef())) {
-    for (auto& [sym, symSize] : llvm::object::computeSymbolSizes(**obj)) {
+    std::optional<uint64_t> kernelAddress;
+    std::optional<llvm::object::section_iterator> kernelSection;
+    auto sized = llvm::object::computeSymbolSizes(**obj);
+    for (auto& [sym, symSize] : sized) {
       auto n = sym.getName();
-      if (n && *n == name) size = symSize;
+      auto a = sym.getAddress();
+      auto sec = sym.getSection();
+      if (n && a && sec && *n == name) kernelAddress = *a, kernelSection = *sec;
+      else {
+        if (!n) llvm::consumeError(n.takeError());
+        if (!a) llvm::consumeError(a.takeError());
+        if (!sec) llvm::consumeError(sec.takeError());
+      }
+    }
+    for (auto& [sym, symSize] : sized) {
+      auto type = sym.getType();
+      auto n = sym.getName();
+      auto a = sym.getAddress();
+      auto sec = sym.getSection();
+      const bool function = type && *type == llvm::object::SymbolRef::ST_Function;
+      if (!type) llvm::consumeError(type.takeError());
+      if (function && n && a && sec && kernelAddress && *sec == *kernelSection)
+        entries.push_back({int64_t(*a - *kernelAddress), symSize, n->str()});
+      else {
+        if (!n) llvm::consumeError(n.takeError());
+        if (!a) llvm::consumeError(a.takeError());
+        if (!sec) llvm::consumeError(sec.takeError());
+      }
     }
   } else {
     llvm::consumeError(obj.takeError());
   }
+  if (entries.empty()) entries.push_back({0, 1, name});
   std::lock_guard lock(mutex);
   char path[64];
   std::snprintf(path, sizeof(path), "/tmp/perf-%d.map", int(getpid()));
   if (FILE* f = std::fopen(path, "a")) {
-    std::fprintf(f, "%lx %lx %s\n", static_cast<unsigned long>(reinterpret_cast<uintptr_t>(entry)),
-                 static_cast<unsigned long>(size ? size : 1), name.c_str());
+    for (const Entry& e : entries)
+      std::fprintf(f, "%lx %lx %s\n", static_cast<unsigned long>(reinterpret_cast<uintptr_t>(entry) + uint64_t(e.offset)),
+                   static_cast<unsigned long>(e.size ? e.size : 1), e.name.c_str());
     std::fclose(f);
   }
 }

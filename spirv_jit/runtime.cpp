@@ -9,6 +9,7 @@ using tessera::abi::TexelBufferDescriptor;
 
 extern "C" {
 void tessera_rt_barrier(tessera::abi::WorkgroupState* wg);
+void* tessera_rt_coroutine_frame(tessera::abi::WorkgroupState* wg, uint64_t bytes, uint32_t batch);
 void tessera_rt_image_read(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, uint32_t*);
 void tessera_rt_image_write(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, const uint32_t*);
 void* tessera_rt_image_texel(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t);
@@ -31,6 +32,7 @@ namespace tessera::jit {
 std::vector<HostSymbol> runtimeSymbols() {
   return {
       {"tessera_rt_barrier", reinterpret_cast<void*>(&tessera_rt_barrier)},
+      {"tessera_rt_coroutine_frame", reinterpret_cast<void*>(&tessera_rt_coroutine_frame)},
       {"tessera_rt_null_resources", const_cast<void*>(static_cast<const void*>(&tessera_rt_null_resources))},
       {"tessera_rt_never_cancelled", const_cast<void*>(static_cast<const void*>(&tessera_rt_never_cancelled))},
       {"tessera_rt_image_read", reinterpret_cast<void*>(&tessera_rt_image_read)},

@@ -35,8 +35,12 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
       if (exec == uint32_t(spv::Scope::Workgroup) || exec == uint32_t(spv::Scope::Device) ||
           exec == uint32_t(spv::Scope::QueueFamily)) {
         usesBarrier_ = true;
-        auto fn = runtime("tessera_rt_barrier", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-        B.CreateCall(fn, {workgroupState()});
+        if (resumable_) {
+          suspendAtBarrier();
+        } else {
+          auto fn = runtime("tessera_rt_barrier", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+          B.CreateCall(fn, {workgroupState()});
+        }
       }
       return true;
     }

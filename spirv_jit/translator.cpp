@@ -6,7 +6,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <unordered_set>
 
 namespace tessera::jit {
@@ -577,6 +579,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
   if (isEntry) {
     if (stage_ == Stage::Compute) setupComputeEnvironment(*entry_);
     else setupGraphicsEnvironment();
+    if (resumable_) beginCoroutine();
     st.incomingMask = mask_;
     st.cancelWord = cancelWord();
   } else {
@@ -683,7 +686,8 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
       b().CreateStore(b().CreateAnd(b().CreateLoad(b().getInt32Ty(), at), b().CreateNot(killedBits)), at);
       emitDirectColorWrites();
     }
-    b().CreateRetVoid();
+    if (resumable_) finishCoroutine();
+    else b().CreateRetVoid();
   } else {
     llvm::Value* killed = b().CreateLoad(maskTy, st.killedMask);
     b().CreateStore(b().CreateAnd(st.incomingMask, b().CreateNot(killed)), st.maskOut);
@@ -1043,7 +1047,15 @@ bool Translator::translateCompute(const EntryPoint& entry, const std::string& ke
     auto& cfg = cfgs_.emplace(f->id, buildStructuredCfg(*f)).first->second;
     uniformity_->analyze(*f, cfg);
     llvm::Type* ptrTy = b().getPtrTy();
-    auto* type = llvm::FunctionType::get(b().getVoidTy(), {ptrTy, b().getInt32Ty()}, false);
+    // Barriers only in the entry function: a coroutine kernel (translate_barrier_coroutine.cpp)
+    // that returns its frame; TESSERA_BARRIER_FIBERS=1 keeps fibers (a measurement knob).
+    static const bool forceFibers = [] {
+      const char* v = std::getenv("TESSERA_BARRIER_FIBERS");
+      return v && std::string(v) == "1";
+    }();
+    resumable_ = !forceFibers && barriersOnlyInEntry(module_, f->id);
+    auto* type = llvm::FunctionType::get(resumable_ ? static_cast<llvm::Type*>(ptrTy) : b().getVoidTy(),
+                                         {ptrTy, b().getInt32Ty()}, false);
     auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage, kernelName, out_);
     functions_[f->id] = kernel;
     translateFunctionBody(*f, kernel, true);

@@ -125,6 +125,9 @@ class Translator {
   // W lane copies each, every function's counted: there is no recursion).
   uint64_t stackBytes() const { return allocaBytes_ + uint64_t(privateBytes_) * width(); }
   bool usesBarrier() const { return usesBarrier_; }
+  // A compute kernel whose workgroup barriers suspend it as an LLVM coroutine (see
+  // translate_barrier_coroutine.cpp) rather than switch fibers.
+  bool resumable() const { return resumable_; }
   bool zeroInitShared() const { return zeroInitShared_; }
   void localSize(uint32_t out[3]) const {
     for (int i = 0; i < 3; ++i) out[i] = localSize_[i];
@@ -244,6 +247,11 @@ class Translator {
   bool translateMemory(const Instruction& inst);
   bool translateGlsl(const Instruction& inst);
   bool translateAtomicOrBarrier(const Instruction& inst);
+  // translate_barrier_coroutine.cpp
+  static bool barriersOnlyInEntry(const Module& module, uint32_t entryFunction);
+  void beginCoroutine();
+  void suspendAtBarrier();
+  void finishCoroutine();
   bool translateSubgroup(const Instruction& inst);
   bool translateImage(const Instruction& inst);
   // OpReadClockKHR (translate_clock.cpp).
@@ -338,6 +346,13 @@ class Translator {
   std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset
   std::unordered_map<uint32_t, uint32_t> sharedOffsets_;   // Workgroup variable -> byte offset
   bool usesBarrier_ = false;
+  // Coroutine kernels (translate_barrier_coroutine.cpp): the frame handle and the blocks every
+  // suspend point branches to.
+  bool resumable_ = false;
+  llvm::Value* coroId_ = nullptr;
+  llvm::Value* coroHandle_ = nullptr;
+  llvm::BasicBlock* coroSuspend_ = nullptr;
+  llvm::BasicBlock* coroCleanup_ = nullptr;
   bool zeroInitShared_ = false;
   const EntryPoint* entry_ = nullptr;
   uint32_t localSize_[3] = {1, 1, 1};

@@ -137,6 +137,11 @@ struct WorkgroupState {
 
 // The machine code of a compute pipeline: runs one batch of one workgroup.
 using ComputeBatchFn = void (*)(WorkgroupState* workgroup, uint32_t batchIndex);
+// The same for a kernel whose workgroup barriers are coroutine suspend points: runs the batch to
+// its first barrier (or its end) and returns its coroutine frame, whose first word is the
+// function that resumes it (called with the frame) or null once the batch has finished. The
+// frame's memory comes from tessera_rt_coroutine_frame(workgroup, bytes, batchIndex).
+using ResumableComputeBatchFn = void* (*)(WorkgroupState* workgroup, uint32_t batchIndex);
 
 // ---- Graphics kernels ----------------------------------------------------------------------
 // Vertex and fragment kernels take W invocations per call, like compute batches. Interface

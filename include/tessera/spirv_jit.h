@@ -100,6 +100,8 @@ struct ComputeProgram {
   uint32_t simdWidth = 8;
   uint32_t sharedMemoryBytes = 0;
   bool usesBarrier = false;
+  // The kernel is a coroutine (abi::ResumableComputeBatchFn): its barriers suspend it.
+  bool resumable = false;
   bool zeroInitSharedMemory = false;
   // Stack the kernel's per-invocation memory (Function and Private variables, W copies each)
   // takes in one batch's frames; the runtime gives batches stacks at least this much larger

@@ -78,6 +78,44 @@ CompiledEntry compileSaxpy(uint32_t salt) {
   return e;
 }
 
+// A kernel whose barriers are coroutine suspend points (translate_barrier_coroutine.cpp) says
+// so in its serialized form: loaded from the application's cache it must still be run as one
+// (its entry returns a frame), and the loaded program gives the same results.
+TEST(CacheTrust, ACoroutineKernelLoadedFromTheCacheIsStillResumable) {
+  static const std::vector<uint32_t> words = loadShader("shared_barrier_call");
+  ComputeCompileRequest req;
+  req.spirv = words;
+  req.interface.simdWidth = 8;
+  req.interface.bindings.push_back({0, 0, kStorageBuffer, 1, 0, -1});
+  const uint32_t value = uint32_t(getpid()) ^ 0x2002;
+  const SpecializationEntry entry{900, 0, 4};  // no such constant: only the key changes
+  req.specialization = {&entry, 1};
+  req.specializationData = &value;
+  req.specializationDataSize = 4;
+  OneEntryCache app;
+  req.external = &app;
+  CompileResult first = compileCompute(req);
+  ASSERT_EQ(first.status, CompileStatus::Success) << first.message;
+  ASSERT_TRUE(first.program->resumable);
+  ASSERT_EQ(app.entries.size(), 1u);
+  CachedObject o;
+  ASSERT_TRUE(deserializeObject(app.entries.begin()->second.data(), app.entries.begin()->second.size(), &o));
+  EXPECT_TRUE(o.info.resumable);
+  EXPECT_TRUE(o.info.usesBarrier);
+  req.cacheOnly = true;
+  req.useCache = true;
+  CompileResult again = compileCompute(req);
+  ASSERT_EQ(again.status, CompileStatus::Success) << again.message;
+  ASSERT_TRUE(again.program->resumable);
+  ComputeRun run;
+  auto out = zeros<uint32_t>(128);
+  run.buffers = {&out};
+  run.groups[0] = 2;
+  dispatch(*again.program, run);
+  auto v = valuesOf<uint32_t>(out);
+  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(v[i], 3 * (i % 64) + 1 + i / 64) << "invocation " << i;
+}
+
 TEST(CacheTrust, EveryByteOfACompiledObjectIsCoveredByTheDigest) {
   const CompiledEntry e = compileSaxpy(0x1001);
   ASSERT_GT(e.blob.size(), 1000u);

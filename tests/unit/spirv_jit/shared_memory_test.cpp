@@ -109,3 +109,37 @@ TEST(SharedMemory, ArraysOfStructsReadAcrossBatches) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// Barriers suspend a coroutine kernel when they are all in the entry function (here after the
+// optimizer inlined the function holding them), and switch fibers when a call holds them; both
+// give every invocation its partner's value at every W, with 1 and several workgroups.
+TEST(SharedMemory, BarriersAsCoroutineSuspendsAndAsFiberSwitchesAgree) {
+  for (bool optimize : {true, false}) {
+    for (uint32_t w : kSimdWidths) {
+      ComputeRun run;
+      run.shader = "shared_barrier_call";
+      run.simdWidth = w;
+      run.optimize = optimize;
+      run.buffers.resize(1);
+      auto r = compileShader(run);
+      ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+      EXPECT_TRUE(r.program->usesBarrier);
+      EXPECT_EQ(r.program->resumable, optimize) << "W=" << w << ": the barriers are in the entry only when inlined";
+      for (uint32_t groups : {1u, 3u}) {
+        auto out = zeros<uint32_t>(64 * groups);
+        run.buffers = {&out};
+        run.groups[0] = groups;
+        dispatch(*r.program, run);
+        auto o = valuesOf<uint32_t>(out);
+        for (uint32_t i = 0; i < 64 * groups; ++i)
+          ASSERT_EQ(o[i], 3 * (i % 64) + 1 + i / 64) << "W=" << w << " optimize=" << optimize << " invocation " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
