@@ -1,9 +1,11 @@
-// Vectors whose lanes step by a constant: v[i] = v[0] + i * stride for every lane i, as exact
-// integers. A memory access whose byte offsets step by the element size is one vector load or
-// store instead of a gather or scatter; proving it from the IR the translator builds (a
-// constant per-lane pattern such as LocalInvocationId.x = scalar + lane, splats of uniform
-// values, and add, sub, mul and shl by constants, and the clamps of bounds-checked indexing)
-// costs a few scalar compares at run time instead of a compare across every lane.
+// Vectors whose lanes differ from lane 0 by constants: v[i] = v[0] + offsets[i] for every lane
+// i, as exact integers. A memory access whose byte offsets step by the element size is one
+// vector load or store instead of a gather or scatter; one whose offsets stay within W
+// elements of lane 0's (a block index i / 8, say) is one vector load and a shuffle. Proving it
+// from the IR the translator builds (constant lane patterns such as LocalInvocationId.x =
+// scalar + lane, splats of uniform values, add, sub, mul and shl by constants, shifts and
+// divisions by powers of two, and the clamps of bounds-checked indexing) costs a few scalar
+// compares at run time instead of a compare across every lane.
 #pragma once
 
 #include <cstdint>
@@ -14,15 +16,20 @@
 
 namespace tessera::jit {
 
-struct LaneSteps {
-  int64_t stride = 0;  // v[i] - v[0], per lane, when every condition holds
-  // Scalar i1 values, emitted at the builder's insertion point: the form is exact only when
-  // all are true (a clamp that no lane reaches, for instance).
+struct LanePattern {
+  std::vector<int64_t> offsets;  // offsets[i] = v[i] - v[0] when every condition holds (offsets[0] = 0)
+  // Scalar i1 values, emitted at the builder's insertion point: the pattern is exact only when
+  // all are true (a clamp that no lane reaches, a low bit that is zero, for instance).
   std::vector<llvm::Value*> conditions;
+
+  // The constant step between neighbouring lanes, if the offsets have one.
+  std::optional<int64_t> stride() const;
+  int64_t minOffset() const;
+  int64_t maxOffset() const;
 };
 
-// The constant lane stride of integer vector `v` (of `width` lanes), or nothing when the IR
-// does not show one. Scalars have stride 0.
-std::optional<LaneSteps> laneSteps(llvm::IRBuilder<>& B, llvm::Value* v, uint32_t width);
+// The lane pattern of integer vector `v` (of `width` lanes), or nothing when the IR does not
+// show one. Scalars have all offsets 0.
+std::optional<LanePattern> lanePattern(llvm::IRBuilder<>& B, llvm::Value* v, uint32_t width);
 
 }  // namespace tessera::jit

@@ -152,28 +152,33 @@ class MemoryTranslation {
     return B.CreateAnd(inside, above);
   }
 
-  // Whether the lanes' elements are contiguous and all in bounds, from the form of the offsets
-  // (lane_affine.h): lane i's element at offset[0] + i*size, [offset[0], offset[0] + W*size)
-  // within [floor, limit). Null when the IR shows no such form; else the condition, with
-  // *first = offset[0]. Then one masked vector access does what the gather or scatter would.
-  llvm::Value* contiguousInBounds(const Ptr& p, llvm::Value* chain, llvm::Value* offset, uint32_t size, llvm::Value** first) {
+  // Lanes whose elements lie at constant offsets from lane 0's (lane_affine.h), all of them
+  // element-aligned, none before lane 0's and all within W elements of it: the condition that
+  // the pattern holds and [offset[0], offset[0] + span) lies within [floor, limit), with
+  // *first = offset[0] and *pattern the offsets. Null when the IR shows no such pattern. Then
+  // one masked vector access (contiguous lanes), or one load and a shuffle, does what the
+  // gather or scatter would.
+  llvm::Value* patternInBounds(const Ptr& p, llvm::Value* chain, llvm::Value* offset, uint32_t size, llvm::Value** first,
+                               LanePattern* pattern) {
     if (!offset->getType()->isVectorTy() || !chain->getType()->isVectorTy()) return nullptr;
     if ((p.limit && p.limit->getType()->isVectorTy()) || (p.floor && p.floor->getType()->isVectorTy())) return nullptr;
-    auto steps = laneSteps(B, offset, t.width());
-    if (!steps || steps->stride != int64_t(size)) return nullptr;
+    if (!p.limit && p.offset32) return nullptr;  // nothing bounds the lanes: keep the per-lane path
+    auto found = lanePattern(B, offset, t.width());
+    if (!found || found->minOffset() < 0 || found->maxOffset() >= int64_t(t.width()) * size) return nullptr;
+    for (int64_t o : found->offsets)
+      if (o % size) return nullptr;
+    *pattern = *found;
     llvm::Value* ok = B.getTrue();
-    for (llvm::Value* c : steps->conditions) ok = B.CreateAnd(ok, c);
+    for (llvm::Value* c : found->conditions) ok = B.CreateAnd(ok, c);
     *first = B.CreateExtractElement(offset, uint64_t(0));
     if (p.limit) {
-      // limit >= W*size and first <= limit - W*size: every lane's element ends by the limit, and
+      // limit >= span and first <= limit - span: every lane's element ends by the limit, and
       // (limit <= 2^30) no lane's offset wrapped around.
-      llvm::Value* span = llvm::ConstantInt::get(p.limit->getType(), uint64_t(t.width()) * size);
+      llvm::Value* span = llvm::ConstantInt::get(p.limit->getType(), uint64_t(found->maxOffset()) + size);
       llvm::Value* room = B.CreateSub(p.limit, span);
       llvm::Value* f = *first;
       t.unify(f, room);
       ok = B.CreateAnd(ok, B.CreateAnd(B.CreateICmpUGE(p.limit, span), B.CreateICmpULE(f, room)));
-    } else if (p.offset32) {
-      return nullptr;  // nothing bounds the lanes: keep the per-lane path
     }
     if (p.floor) {
       llvm::Value* c0 = B.CreateExtractElement(chain, uint64_t(0));
@@ -182,6 +187,25 @@ class MemoryTranslation {
       ok = B.CreateAnd(ok, B.CreateICmpUGE(c0, floor));
     }
     return ok;
+  }
+
+  // The elements of a lane pattern (patternInBounds): a masked load of the contiguous lanes, or
+  // a load of the span's elements shuffled into the lanes.
+  llvm::Value* loadPattern(const Ptr& p, llvm::Type* vt, llvm::Value* first, const LanePattern& pattern, uint32_t size) {
+    llvm::Align align(size);
+    llvm::Value* zero = llvm::Constant::getNullValue(vt);
+    if (pattern.stride() == int64_t(size))
+      return B.CreateMaskedLoad(vt, sharedAddress(p, first), align, t.mask(), zero);
+    // Only the elements up to the last one a lane needs: the rest may lie past the range.
+    const uint64_t needed = uint64_t(pattern.maxOffset()) / size + 1;
+    std::vector<llvm::Constant*> loadLanes;
+    std::vector<int> shuffle;
+    for (uint32_t i = 0; i < t.width(); ++i) {
+      loadLanes.push_back(B.getInt1(i < needed));
+      shuffle.push_back(int(pattern.offsets[i] / size));
+    }
+    llvm::Value* block = B.CreateMaskedLoad(vt, sharedAddress(p, first), align, llvm::ConstantVector::get(loadLanes), zero);
+    return B.CreateShuffleVector(block, shuffle);
   }
 
   // Runs `fast` when `condition` holds, `slow` otherwise, and joins their values (null: none).
@@ -222,13 +246,11 @@ class MemoryTranslation {
       return fromMemory(v, leafType);
     }
     llvm::Value* first = nullptr;
-    if (llvm::Value* contiguous = isVolatile ? nullptr : contiguousInBounds(p, chain, offset, size, &first)) {
+    LanePattern pattern;
+    if (llvm::Value* fits = isVolatile ? nullptr : patternInBounds(p, chain, offset, size, &first, &pattern)) {
       llvm::Type* vt = t.laneType(mt);
       llvm::Value* v = branchOn(
-          contiguous, "ld",
-          [&] {
-            return B.CreateMaskedLoad(vt, sharedAddress(p, first), align, t.mask(), llvm::Constant::getNullValue(vt));
-          },
+          fits, "ld", [&] { return loadPattern(p, vt, first, pattern, size); },
           [&] { return loadEachLane(p, mt, size, offset, inb, isVolatile); });
       return fromMemory(v, leafType);
     }
@@ -287,7 +309,10 @@ class MemoryTranslation {
     }
     v = t.splat(v);
     llvm::Value* first = nullptr;
-    if (llvm::Value* contiguous = isVolatile ? nullptr : contiguousInBounds(p, chain, offset, size, &first)) {
+    LanePattern pattern;
+    llvm::Value* fits = isVolatile ? nullptr : patternInBounds(p, chain, offset, size, &first, &pattern);
+    if (fits && pattern.stride() == int64_t(size)) {
+      llvm::Value* contiguous = fits;
       branchOn(
           contiguous, "st",
           [&]() -> llvm::Value* {

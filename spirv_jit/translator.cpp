@@ -2,6 +2,7 @@
 
 #include "tessera/shader_abi.h"
 #include "full_mask_blocks.h"
+#include "lane_affine.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -52,6 +53,18 @@ struct Translator::FunctionState {
   // blocks that are not headers).
   std::vector<int> outerLoop;
   std::unordered_map<uint32_t, std::vector<llvm::AllocaInst*>> valueSlots;
+  // Per value slot leaf: the constant lane offsets of a leaf kept as lane 0's scalar (its lanes
+  // are that plus the offsets, lane_affine.h), or null for a leaf kept whole.
+  std::unordered_map<uint32_t, std::vector<llvm::Constant*>> slotOffsets;
+  // Loop-header phis that step by a uniform amount each iteration from a lane pattern (a
+  // grid-stride loop's index): kept as lane 0's scalar while the lanes follow the pattern.
+  struct SteppingPhi {
+    uint32_t backValue = 0;
+    llvm::AllocaInst* first = nullptr;  // lane 0's value
+    bool decided = false;               // the edge into the loop was seen
+    llvm::Constant* offsets = nullptr;  // the pattern, null when the entry value showed none
+  };
+  std::unordered_map<uint32_t, SteppingPhi> steppingPhis;
   std::unordered_map<uint32_t, PointerSlots> pointerSlots;
   std::unordered_map<uint32_t, Val> values;
   std::unordered_map<uint32_t, Ptr> pointers;
@@ -366,13 +379,42 @@ Val Translator::value(uint32_t id) {
       auto slots = fn_->valueSlots.find(id);
       if (slots == fn_->valueSlots.end()) fail("value %" + std::to_string(id) + " used before its definition");
       Val v;
-      for (llvm::AllocaInst* s : slots->second) v.leaves.push_back(loadSlot(s));
+      const std::vector<llvm::Constant*>& offsets = fn_->slotOffsets[id];
+      for (size_t i = 0; i < slots->second.size(); ++i) {
+        llvm::Value* leaf = loadSlot(slots->second[i]);
+        if (i < offsets.size() && offsets[i]) leaf = b().CreateAdd(splat(leaf), offsets[i]);
+        v.leaves.push_back(leaf);
+      }
       return v;
     }
     auto it = fn_->values.find(id);
     if (it != fn_->values.end()) return it->second;
   }
   fail("no value for id %" + std::to_string(id));
+}
+
+// Whether every use of cross-block value `id` lies in the innermost loop around its definition
+// (or it is defined outside every loop): then the lanes active at a use were active at the
+// definition in the same iteration, and no lane's value from an earlier one is ever read.
+bool Translator::staysInItsLoop(uint32_t id) const {
+  auto def = fn_->defBlock.find(id);
+  if (def == fn_->defBlock.end() || def->second < 0) return false;
+  const int loop = fn_->cfg->innermostLoop[uint32_t(def->second)];
+  if (loop < 0) return true;
+  auto it = fn_->iterationLoop.find(id);
+  return it != fn_->iterationLoop.end() && int(it->second) == loop;
+}
+
+// The constant lane offsets of an integer leaf whose lanes provably follow them without any
+// run-time condition (lane_affine.h), as a constant vector of its type; null otherwise.
+llvm::Constant* Translator::laneOffsets(llvm::Value* leaf) {
+  llvm::Type* scalar = leaf->getType()->getScalarType();
+  if (!scalar->isIntegerTy() || scalar->isIntegerTy(1)) return nullptr;
+  auto pattern = lanePattern(b(), leaf, width());
+  if (!pattern || !pattern->conditions.empty()) return nullptr;
+  std::vector<llvm::Constant*> lanes;
+  for (int64_t o : pattern->offsets) lanes.push_back(llvm::ConstantInt::get(scalar, uint64_t(o), true));
+  return llvm::ConstantVector::get(lanes);
 }
 
 void Translator::define(uint32_t id, Val v) {
@@ -382,13 +424,25 @@ void Translator::define(uint32_t id, Val v) {
     // earlier iterations must keep the value they saw.
     const bool varying = isVarying(id);
     auto& slots = fn_->valueSlots[id];
+    auto& offsets = fn_->slotOffsets[id];
     if (slots.empty())
       for (llvm::Value* leaf : v.leaves) {
-        slots.push_back(makeSlot(b(), fn_->allocaBlock, varying ? laneType(leaf->getType()->getScalarType()) : leaf->getType()));
+        // An integer whose lanes follow a constant pattern keeps only lane 0, so that its uses
+        // in other blocks still see the pattern (contiguous memory accesses, lane_affine.h).
+        // Only where no lane's older value can be read: the value never leaves its loop.
+        llvm::Constant* pattern = varying && staysInItsLoop(id) ? laneOffsets(leaf) : nullptr;
+        offsets.push_back(pattern);
+        llvm::Type* scalar = leaf->getType()->getScalarType();
+        llvm::Type* slotType = pattern ? scalar : varying ? laneType(scalar) : leaf->getType();
+        slots.push_back(makeSlot(b(), fn_->allocaBlock, slotType));
         iterationLocalSlot(id, slots.back());
       }
     for (size_t i = 0; i < v.leaves.size(); ++i) {
       llvm::Value* leaf = v.leaves[i];
+      if (i < offsets.size() && offsets[i]) {
+        b().CreateStore(isVector(leaf) ? b().CreateExtractElement(leaf, uint64_t(0)) : leaf, slots[i]);
+        continue;
+      }
       if (slots[i]->getAllocatedType() != leaf->getType()) {
         if (slots[i]->getAllocatedType()->isVectorTy()) leaf = splat(leaf);
         else leaf = uniformize(leaf);
@@ -568,6 +622,7 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
     }
   findIterationLoops(st);
   st.full = findFullMaskBlocks(f, cfg, *uniformity_, stage_ == Stage::Fragment);
+  findSteppingPhis(st);
 
   st.allocaBlock = llvm::BasicBlock::Create(context_, "allocas", fn);
   b().SetInsertPoint(st.allocaBlock);
@@ -634,6 +689,10 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
       // Physical storage buffer pointers are one 64-bit address (a linked-list walk makes such
       // phis), logical ones (variable pointers) their three leaves (pointerValue): leafTypes
       // gives either.
+      if (auto stepping = st.steppingPhis.find(phi.result); stepping != st.steppingPhis.end()) {
+        stepping->second.first = b().CreateAlloca(scalarType(phi.type));
+        b().CreateStore(llvm::Constant::getNullValue(scalarType(phi.type)), stepping->second.first);
+      }
       auto& slots = st.phiSlots[phi.result];
       for (uint32_t leaf : leafTypes(phi.type)) {
         llvm::Type* t = scalarType(leaf);
@@ -712,6 +771,43 @@ void Translator::translateFunctionBody(const Function& f, llvm::Function* fn, bo
   b().restoreIP(savedInsert);
 }
 
+// Loop-header phis of a grid-stride loop: two incoming values, the back-edge one the phi plus a
+// uniform value (OpIAdd), varying, and never used outside the loop (staysInItsLoop: lanes that
+// left the loop early need no value of their own). Whether the value entering the loop has a
+// lane pattern is only known when its edge is translated (propagateEdge).
+void Translator::findSteppingPhis(FunctionState& st) {
+  const Function& f = *st.f;
+  const StructuredCfg& cfg = *st.cfg;
+  std::unordered_map<uint32_t, const Instruction*> definitions;
+  for (const Block& blk : f.blocks)
+    for (const Instruction& i : blk.body)
+      if (i.result) definitions[i.result] = &i;
+  for (uint32_t h = 0; h < f.blocks.size(); ++h) {
+    if (cfg.position[h] < 0 || cfg.loopLast[h] < 0) continue;
+    for (const Instruction& phi : f.blocks[h].phis) {
+      if (phi.operandCount != 4 || !isVarying(phi.result)) continue;
+      const Type* type = module_.type(phi.type);
+      if (!type || type->kind != TypeKind::Int) continue;
+      uint32_t back = 0;
+      int backEdges = 0;
+      for (uint32_t k = 0; k < 4; k += 2) {
+        auto pred = f.blockIndex.find(phi.operand(k + 1));
+        if (pred != f.blockIndex.end() && cfg.position[pred->second] >= 0 && cfg.isBackEdge(pred->second, h))
+          back = phi.operand(k), ++backEdges;
+      }
+      if (backEdges != 1) continue;
+      auto def = definitions.find(back);
+      if (def == definitions.end() || def->second->op != spv::Op::OpIAdd) continue;
+      const Instruction& add = *def->second;
+      const uint32_t other = add.operand(0) == phi.result ? add.operand(1) : add.operand(1) == phi.result ? add.operand(0) : 0;
+      if (!other || isVarying(other)) continue;
+      auto loop = st.iterationLoop.find(phi.result);
+      if (loop == st.iterationLoop.end() || loop->second != h) continue;
+      st.steppingPhis[phi.result].backValue = back;
+    }
+  }
+}
+
 // For each cross-block id defined in a loop: the innermost loop that also holds every use
 // (iterationLocalSlot). A phi operand is used where its edge leaves, in the predecessor.
 void Translator::findIterationLoops(FunctionState& st) {
@@ -785,6 +881,12 @@ void Translator::emitBlock(uint32_t bi) {
   st.currentBlock = int(bi);
   for (const Instruction& phi : blk.phis) {
     Val v;
+    auto stepping = st.steppingPhis.find(phi.result);
+    if (stepping != st.steppingPhis.end() && stepping->second.offsets) {
+      v.leaves.push_back(b().CreateAdd(splat(loadSlot(stepping->second.first)), stepping->second.offsets));
+      define(phi.result, v);
+      continue;
+    }
     for (llvm::AllocaInst* s : st.phiSlots[phi.result]) v.leaves.push_back(loadSlot(s));
     if (isPhysicalPointerType(phi.type)) definePointer(phi.result, addressToPointer(v.leaf(0), phi.type));
     else if (isVariablePointer(phi.type)) definePointer(phi.result, pointerFromValue(v, phi.type));
@@ -831,6 +933,24 @@ void Translator::propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edg
     for (uint32_t k = 0; k + 1 < phi.operandCount; k += 2) {
       if (phi.operand(k + 1) != fromLabel) continue;
       Val v = pointerOrValue(phi.operand(k), phi.type);
+      if (auto stepping = st.steppingPhis.find(phi.result); stepping != st.steppingPhis.end()) {
+        FunctionState::SteppingPhi& sp = stepping->second;
+        const bool entering = phi.operand(k) != sp.backValue;
+        if (entering && !sp.decided) {
+          // The edge into the loop comes first in structured order: its value decides.
+          sp.decided = true;
+          sp.offsets = laneOffsets(v.leaf(0));
+        }
+        if (sp.offsets) {
+          // Lane 0 of the value less the pattern: on the entering edge the pattern itself; on
+          // the back-edge (the phi plus a uniform step) any lane taking the edge gives it.
+          llvm::Value* leaf = v.leaf(0);
+          llvm::Value* first = entering ? (isVector(leaf) ? b().CreateExtractElement(leaf, uint64_t(0)) : leaf)
+                                        : uniformize(b().CreateSub(splat(leaf), sp.offsets), isVector(edge) ? edge : mask_);
+          b().CreateStore(b().CreateSelect(taken, first, loadSlot(sp.first)), sp.first);
+          break;
+        }
+      }
       auto& slots = st.phiSlots[phi.result];
       for (size_t i = 0; i < slots.size() && i < v.leaves.size(); ++i) {
         llvm::Value* leaf = v.leaves[i];

@@ -264,6 +264,9 @@ class Translator {
   void emitBlock(uint32_t blockIndex);
   void findIterationLoops(FunctionState& st);
   void iterationLocalSlot(uint32_t id, llvm::AllocaInst* slot);
+  bool staysInItsLoop(uint32_t id) const;
+  void findSteppingPhis(FunctionState& st);
+  llvm::Constant* laneOffsets(llvm::Value* leaf);
   void emitTerminator(uint32_t blockIndex);
   void propagateEdge(uint32_t from, uint32_t toLabel, llvm::Value* edgeMask);
   void emitFunctionCall(const Instruction& inst);

@@ -322,3 +322,51 @@ TEST(ControlFlow, AFunctionReturningAnEmptyStructIsCalled) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// grid_stride.comp: a grid-stride loop's index (kept as one scalar plus the lane pattern), a
+// loop index with a varying exit used after its loop (every lane keeps its own), a lane-pattern
+// value used in later blocks; against C++ at every W, optimized and not, with loop counts that
+// are and are not multiples of the workgroup size.
+TEST(ControlFlow, GridStrideLoopsAndLoopIndicesUsedAfterTheirLoop) {
+  Rng rng(19);
+  std::vector<uint32_t> a(1000), lim(256);
+  for (uint32_t& x : a) x = uint32_t(rng.range(0, 100000));
+  for (uint32_t& x : lim) x = uint32_t(rng.range(0, 200));
+  for (bool optimize : {true, false})
+    for (uint32_t w : kSimdWidths) {
+      ComputeRun run;
+      run.shader = "grid_stride";
+      run.simdWidth = w;
+      run.optimize = optimize;
+      run.buffers.resize(3);
+      auto r = compileShader(run);
+      ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+      for (auto [n, step] : {std::pair{1000u, 16u}, std::pair{37u, 5u}, std::pair{0u, 1u}, std::pair{640u, 64u}}) {
+        auto in = bytesOf(a), limits = bytesOf(lim);
+        auto out = zeros<uint32_t>(768);
+        run.buffers = {&in, &limits, &out};
+        run.groups[0] = 4;
+        run.pushConstants = pushBytes(n, step);
+        dispatch(*r.program, run);
+        auto o = valuesOf<uint32_t>(out);
+        for (uint32_t k = 0; k < 256; ++k) {
+          const uint32_t l = k % 64;
+          uint32_t sum = 0;
+          for (uint32_t i = l; i < n; i += 64) sum += a[i] * 3 + a[i / 4];
+          uint32_t j = l;
+          while (j < lim[k]) j += step;
+          ASSERT_EQ(o[k], sum) << "W=" << w << " optimize=" << optimize << " n=" << n << " invocation " << k;
+          ASSERT_EQ(o[256 + k], j) << "W=" << w << " optimize=" << optimize << " step=" << step << " invocation " << k;
+          uint32_t it = 0;
+          while (l + it * 64 < lim[k] + l) ++it;
+          ASSERT_EQ(o[512 + k], l + it * 64) << "W=" << w << " optimize=" << optimize << " invocation " << k;
+        }
+      }
+    }
+}
+
+}  // namespace
+}  // namespace tessera_test

@@ -35,41 +35,53 @@ class LaneAffine : public ::testing::Test {
 };
 
 TEST_F(LaneAffine, ScalarsSplatsAndLaneSequencesAddUp) {
-  auto s = laneSteps(B, scalar, kW);
+  auto s = lanePattern(B, scalar, kW);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->stride, 0);
+  EXPECT_EQ(s->stride(), 0);
   // (splat(x) + lane) * 4 + splat(16), then << 1: stride 8.
   llvm::Value* x = B.CreateAdd(splat(scalar), lanes(1));
   llvm::Value* v = B.CreateShl(B.CreateAdd(B.CreateMul(x, splat(4u)), splat(16u)), splat(1u));
-  s = laneSteps(B, v, kW);
+  s = lanePattern(B, v, kW);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->stride, 8);
+  EXPECT_EQ(s->stride(), 8);
   EXPECT_TRUE(s->conditions.empty());
   // splat - lane: stride -1.
-  s = laneSteps(B, B.CreateSub(splat(scalar), lanes(1)), kW);
+  s = lanePattern(B, B.CreateSub(splat(scalar), lanes(1)), kW);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->stride, -1);
+  EXPECT_EQ(s->stride(), -1);
+  EXPECT_EQ(s->minOffset(), -int64_t(kW - 1));
+  // Constant lanes of no single step: their offsets from lane 0.
+  std::vector<llvm::Constant*> c;
+  for (uint32_t i = 0; i < kW; ++i) c.push_back(B.getInt32(5 + i * i));
+  s = lanePattern(B, llvm::ConstantVector::get(c), kW);
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->stride());
+  for (uint32_t i = 0; i < kW; ++i) EXPECT_EQ(s->offsets[i], int64_t(i * i));
 }
 
-TEST_F(LaneAffine, AClampNoLaneReachesIsAConditionAndOtherFormsAreRefused) {
+TEST_F(LaneAffine, ClampsAndShiftsBecomeConditionsAndOtherFormsAreRefused) {
   llvm::Value* x = B.CreateAdd(splat(scalar), lanes(4));
   llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, splat(1000u));
-  auto s = laneSteps(B, clamped, kW);
+  auto s = lanePattern(B, clamped, kW);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->stride, 4);
+  EXPECT_EQ(s->stride(), 4);
   ASSERT_EQ(s->conditions.size(), 1u);  // x[0] <= 1000 - 7*4
   auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(s->conditions[0]);
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->getPredicate(), llvm::ICmpInst::ICMP_ULE);
   EXPECT_EQ(llvm::cast<llvm::ConstantInt>(cmp->getOperand(1))->getZExtValue(), 1000u - 7 * 4);
-  // A clamp below the span of the lanes can never leave them consecutive.
-  EXPECT_FALSE(laneSteps(B, B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, splat(20u)), kW));
-  // A remainder, a product of two lane-varying values, a non-progression constant.
-  EXPECT_FALSE(laneSteps(B, B.CreateURem(x, splat(16u)), kW));
-  EXPECT_FALSE(laneSteps(B, B.CreateMul(x, x), kW));
-  std::vector<llvm::Constant*> c;
-  for (uint32_t i = 0; i < kW; ++i) c.push_back(B.getInt32(i * i));
-  EXPECT_FALSE(laneSteps(B, llvm::ConstantVector::get(c), kW));
+  // A clamp below the span of the lanes can never leave them as they are.
+  EXPECT_FALSE(lanePattern(B, B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, splat(20u)), kW));
+  // (splat(y) + lane) / 4: offsets lane / 4, if y's low two bits are zero and nothing wrapped.
+  llvm::Value* y = B.CreateAdd(splat(scalar), lanes(1));
+  s = lanePattern(B, B.CreateUDiv(y, splat(4u)), kW);
+  ASSERT_TRUE(s);
+  for (uint32_t i = 0; i < kW; ++i) EXPECT_EQ(s->offsets[i], int64_t(i / 4));
+  EXPECT_EQ(s->conditions.size(), 2u);
+  // A remainder, a product of two lane-varying values, a division of descending lanes.
+  EXPECT_FALSE(lanePattern(B, B.CreateURem(x, splat(16u)), kW));
+  EXPECT_FALSE(lanePattern(B, B.CreateMul(x, x), kW));
+  EXPECT_FALSE(lanePattern(B, B.CreateLShr(B.CreateSub(splat(scalar), lanes(1)), splat(1u)), kW));
 }
 
 }  // namespace

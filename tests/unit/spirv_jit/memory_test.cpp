@@ -315,7 +315,9 @@ namespace {
 // straddles an end; either way every lane gets the result robust buffer access defines here:
 // an out-of-range load reads 0 (workgroup memory too), an out-of-range store writes nothing,
 // and memory outside the bound ranges is untouched. Ranges of 250 and 249 elements are no
-// multiple of any W, so batches straddle the ends at W = 4, 8 and 16.
+// multiple of any W, so batches straddle the ends at W = 4, 8 and 16. Lanes reading a block
+// index (i / 4) or all one element take one load and a shuffle when lane 0's index has its low
+// bits clear, and the per-lane path otherwise.
 TEST(Memory, ContiguousLanesStraddlingTheEndsOfTheirRanges) {
   const uint32_t n = 256, inElements = 250, outElements = 249;
   std::vector<std::shared_ptr<const tessera::jit::ComputeProgram>> programs;
@@ -323,12 +325,12 @@ TEST(Memory, ContiguousLanesStraddlingTheEndsOfTheirRanges) {
     ComputeRun run;
     run.shader = "mem_contiguous";
     run.simdWidth = w;
-    run.buffers.resize(3);
+    run.buffers.resize(4);
     auto r = compileShader(run);
     ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
     programs.push_back(r.program);
   }
-  for (int32_t shift : {0, 3, -5, -70, 13, 245, 1000, INT_MIN})
+  for (int32_t shift : {0, 3, -5, -70, 13, 245, 1000, INT_MIN, 4, 8, 996})
     for (uint32_t count : {256u, 37u}) {
       for (size_t w = 0; w < programs.size(); ++w) {
         const uint32_t W = kSimdWidths[w];
@@ -340,10 +342,11 @@ TEST(Memory, ContiguousLanesStraddlingTheEndsOfTheirRanges) {
         });
         auto o1 = guarded(4 * outElements, [](uint8_t* p) { std::memset(p, 0xEE, 4 * 249); });
         auto o2 = zeros<uint32_t>(n);
+        auto o3 = zeros<uint32_t>(n);
         ComputeRun run;
         run.groups[0] = n / 64;
-        run.buffers = {&in, &o1, &o2};
-        run.views = {{kCanary, 4 * inElements}, {kCanary, 4 * outElements}, {}};
+        run.buffers = {&in, &o1, &o2, &o3};
+        run.views = {{kCanary, 4 * inElements}, {kCanary, 4 * outElements}, {}, {}};
         run.pushConstants = pushBytes(shift, count);
         dispatch(*programs[w], run);
         expectCanaries(in, "in", W);
@@ -364,6 +367,12 @@ TEST(Memory, ContiguousLanesStraddlingTheEndsOfTheirRanges) {
           const uint32_t l = i % 64, j = l + 16 + (uint32_t(shift) & 31);  // s[j]: v of lane j - 16
           const uint32_t expected = j < 80 ? loaded(i - l + (j - 16)) : 0;
           ASSERT_EQ(out2[i], expected) << where("invocation", i);
+        }
+        auto out3 = valuesOf<uint32_t>(o3);
+        for (uint32_t i = 0; i < n; ++i) {
+          const uint32_t k = (i + uint32_t(shift)) / 4;
+          const uint32_t expected = (k < inElements ? 0x1000 + k : 0) + 0x1000 + (uint32_t(shift) & 7);
+          ASSERT_EQ(out3[i], expected) << where("o3 of invocation", i);
         }
       }
     }
