@@ -149,12 +149,6 @@ Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
     case spv::BuiltIn::WorkgroupSize:
       for (int i = 0; i < 3; ++i) v.leaves.push_back(B.getInt32(localSize_[i]));
       break;
-    case spv::BuiltIn::SubgroupSize:
-      v.leaves = {B.getInt32(width())};
-      break;
-    case spv::BuiltIn::SubgroupLocalInvocationId:
-      v.leaves = {lane};
-      break;
     case spv::BuiltIn::SubgroupId:
       v.leaves = {batch};
       break;
@@ -163,26 +157,15 @@ Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {
       v.leaves = {B.getInt32((total + width() - 1) / width())};
       break;
     }
+    case spv::BuiltIn::SubgroupSize:
+    case spv::BuiltIn::SubgroupLocalInvocationId:
     case spv::BuiltIn::SubgroupEqMask:
     case spv::BuiltIn::SubgroupGeMask:
     case spv::BuiltIn::SubgroupGtMask:
     case spv::BuiltIn::SubgroupLeMask:
-    case spv::BuiltIn::SubgroupLtMask: {
-      llvm::Type* vi = laneType(i32);
-      llvm::Value* one = constInt(vi, 1);
-      llvm::Value* bit = B.CreateShl(one, lane);
-      llvm::Value* subgroup = constInt(vi, width() >= 32 ? ~0u : ((1u << width()) - 1));
-      llvm::Value* m = nullptr;
-      switch (builtIn) {
-        case spv::BuiltIn::SubgroupEqMask: m = bit; break;
-        case spv::BuiltIn::SubgroupGeMask: m = B.CreateAnd(B.CreateNeg(bit), subgroup); break;
-        case spv::BuiltIn::SubgroupGtMask: m = B.CreateAnd(B.CreateShl(B.CreateNeg(bit), one), subgroup); break;
-        case spv::BuiltIn::SubgroupLeMask: m = B.CreateSub(B.CreateShl(bit, one), one); break;
-        default: m = B.CreateSub(bit, one); break;
-      }
-      v.leaves = {m, B.getInt32(0), B.getInt32(0), B.getInt32(0)};
+    case spv::BuiltIn::SubgroupLtMask:
+      v = subgroupBuiltInValue(builtIn);
       break;
-    }
     case spv::BuiltIn::DeviceIndex:
     case spv::BuiltIn::ViewIndex:
       v.leaves = {B.getInt32(0)};

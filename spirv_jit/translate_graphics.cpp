@@ -843,6 +843,18 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
       break;
     case spv::BuiltIn::PrimitiveId: v.leaves = {batchField(offsetof(abi::FragmentBatch, primitiveId), i32)}; break;
     case spv::BuiltIn::HelperInvocation: v.leaves = {B.CreateNot(aliveMask())}; break;
+    // Quad operations work in fragment shaders (quadOperationsInAllStages is VK_FALSE: they are
+    // promised in fragment and compute); a batch, whose quads are lanes 4q .. 4q+3, is the
+    // subgroup, and derivatives in dynamic control flow are computed by hand from these.
+    case spv::BuiltIn::SubgroupSize:
+    case spv::BuiltIn::SubgroupLocalInvocationId:
+    case spv::BuiltIn::SubgroupEqMask:
+    case spv::BuiltIn::SubgroupGeMask:
+    case spv::BuiltIn::SubgroupGtMask:
+    case spv::BuiltIn::SubgroupLeMask:
+    case spv::BuiltIn::SubgroupLtMask:
+      v = subgroupBuiltInValue(builtIn);
+      break;
     case spv::BuiltIn::PointCoord:
       for (uint32_t c = 0; c < 2; ++c)
         v.leaves.push_back(B.CreateAlignedLoad(

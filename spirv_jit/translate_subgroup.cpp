@@ -349,4 +349,39 @@ bool Translator::translateSubgroup(const Instruction& inst) {
   return s.run();
 }
 
+// The subgroup built-ins every stage with subgroups shares: a subgroup is one batch, so the
+// invocation's index in it is its lane and the masks are bits of the lane.
+Val Translator::subgroupBuiltInValue(spv::BuiltIn builtIn) {
+  auto& B = b();
+  llvm::Type* i32 = B.getInt32Ty();
+  llvm::Value* lane = laneIndex();
+  Val v;
+  switch (builtIn) {
+    case spv::BuiltIn::SubgroupSize:
+      v.leaves = {B.getInt32(width())};
+      break;
+    case spv::BuiltIn::SubgroupLocalInvocationId:
+      v.leaves = {lane};
+      break;
+    default: {
+      llvm::Type* vi = laneType(i32);
+      llvm::Value* one = constInt(vi, 1);
+      llvm::Value* bit = B.CreateShl(one, lane);
+      llvm::Value* subgroup = constInt(vi, width() >= 32 ? ~0u : ((1u << width()) - 1));
+      llvm::Value* m = nullptr;
+      switch (builtIn) {
+        case spv::BuiltIn::SubgroupEqMask: m = bit; break;
+        case spv::BuiltIn::SubgroupGeMask: m = B.CreateAnd(B.CreateNeg(bit), subgroup); break;
+        case spv::BuiltIn::SubgroupGtMask: m = B.CreateAnd(B.CreateShl(B.CreateNeg(bit), one), subgroup); break;
+        case spv::BuiltIn::SubgroupLeMask: m = B.CreateSub(B.CreateShl(bit, one), one); break;
+        case spv::BuiltIn::SubgroupLtMask: m = B.CreateSub(bit, one); break;
+        default: fail("not a subgroup built-in: " + std::to_string(uint32_t(builtIn)));
+      }
+      v.leaves = {m, B.getInt32(0), B.getInt32(0), B.getInt32(0)};
+      break;
+    }
+  }
+  return v;
+}
+
 }  // namespace tessera::jit

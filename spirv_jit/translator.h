@@ -265,6 +265,7 @@ class Translator {
   void findIterationLoops(FunctionState& st);
   void iterationLocalSlot(uint32_t id, llvm::AllocaInst* slot);
   bool staysInItsLoop(uint32_t id) const;
+  Val subgroupBuiltInValue(spv::BuiltIn builtIn);  // SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask
   void findSteppingPhis(FunctionState& st);
   llvm::Constant* laneOffsets(llvm::Value* leaf);
   void emitTerminator(uint32_t blockIndex);

@@ -735,3 +735,51 @@ TEST(GraphicsStages, SixtyFourBitOutputsAndInputsTravelAsTwoWordsEach) {
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// stage_quad_subgroup.frag: a fragment batch is the subgroup, its quads lanes 4q .. 4q+3 in the
+// order "Quad Group Operations" numbers them (0 top left, 1 top right, 2 bottom left, 3 bottom
+// right); quad swaps give the fine derivatives, the built-ins the lane, W and its bits.
+TEST(GraphicsStages, SubgroupBuiltInsAndQuadSwapsInAFragmentShader) {
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("stage_quad_subgroup_frag", GraphicsStage::Fragment, W, {});
+    ASSERT_TRUE(program && program->fragment) << "W=" << W;
+    tessera::abi::BoundResources resources{};
+    std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0);
+    std::vector<uint32_t> outputs(kMaxInterfaceLocations * 4 * W, 0);
+    tessera::abi::FragmentBatch batch{};
+    batch.resources = &resources;
+    const uint32_t all = (W == 32 ? 0u : (1u << W)) - 1;
+    batch.coverage = all;
+    batch.frontFacing = 1;
+    auto value = [](uint32_t x, uint32_t y) { return float(x * x + 10 * y * y + x * y); };
+    for (uint32_t l = 0; l < W; ++l) {
+      const uint32_t x = 2 * (l / 4) + (l & 1), y = (l >> 1) & 1;
+      batch.fragCoord[0][l] = float(x) + 0.5f;
+      batch.fragCoord[1][l] = float(y) + 0.5f;
+      batch.fragCoord[3][l] = 1.0f;
+      inputs[(0 * 4 + 0) * W + l] = asWord(value(x, y));
+    }
+    batch.inputs = inputs.data();
+    batch.outputs = outputs.data();
+    program->fragment(&batch);
+    for (uint32_t l = 0; l < W; ++l) {
+      const uint32_t x = 2 * (l / 4) + (l & 1), y = (l >> 1) & 1, x0 = x & ~1u, y0 = y & ~1u;
+      auto out = [&](uint32_t loc, uint32_t c) { return outputs[(loc * 4 + c) * W + l]; };
+      const float dx = value(x0 + 1, y) - value(x0, y), dy = value(x, y0 + 1) - value(x, y0);
+      EXPECT_EQ(asFloat(out(0, 0)), dx) << "quad swap horizontal, W=" << W << " lane " << l;
+      EXPECT_EQ(asFloat(out(0, 1)), dy) << "quad swap vertical, W=" << W << " lane " << l;
+      EXPECT_EQ(asFloat(out(0, 2)), dx) << "dFdxFine, W=" << W << " lane " << l;
+      EXPECT_EQ(asFloat(out(0, 3)), dy) << "dFdyFine, W=" << W << " lane " << l;
+      EXPECT_EQ(out(1, 0), l) << "gl_SubgroupInvocationID";
+      EXPECT_EQ(out(1, 1), W) << "gl_SubgroupSize";
+      EXPECT_EQ(out(1, 2), all) << "subgroupBallot(true)";
+      EXPECT_EQ(out(1, 3), 1u << l) << "gl_SubgroupEqMask";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
