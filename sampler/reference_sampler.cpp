@@ -354,6 +354,28 @@ Texel filterAnisotropic(const Sample& centre, const LevelSelection& sel, const A
   return sum.result();
 }
 
+// "Image Level of Detail Query" (OpImageQueryLod): the level of detail the sample would use,
+// from the same derivatives and sampler (its own filters: no integer-format substitution).
+// f[1] is λ' ("LOD Operation": λ_base plus the biases, before minLod and maxLod clamp it;
+// -inf for a zero footprint); f[0] the level "Image Level(s) Selection" picks from λ: d for
+// mipmapMode NEAREST, d' = clamp(λ, 0, q) for LINEAR. Unnormalized coordinates have no LOD.
+TexelValue queryLod(const Sample& smp, const abi::SamplerState& sampler, const SampleRequest& request,
+                    const double dsdx[3], const double dsdy[3], uint32_t levelCount) {
+  TexelValue v{};
+  if (smp.unnormalized) return v;
+  const abi::ImageLevel& l0 = smp.view->levels[0];
+  const uint32_t baseSize[3] = {l0.width, smp.dim == Dim::D1 ? 1u : l0.height, smp.dim == Dim::D3 ? l0.depth : 1u};
+  const bool anisotropic = sampler.anisotropyEnable && sampler.maxAnisotropy > 1.0f;
+  const double lambdaBase = anisotropic
+                                ? anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy).lambdaBase
+                                : lambdaFromGradients(dsdx, dsdy, baseSize);
+  const LevelSelection sel = selectLevels(sampler, request, lambdaBase, levelCount);
+  const double level = sel.mipLinear ? double(sel.dHi) + sel.delta : double(sel.d);
+  v.u[0] = canonicalFloatBits(level);
+  v.u[1] = canonicalFloatBits(lambdaPrime(sampler, request, lambdaBase));
+  return v;
+}
+
 TexelValue toTexelValue(const Texel& t, TexelKind kind) {
   TexelValue v;
   for (int c = 0; c < 4; ++c) {
@@ -416,6 +438,7 @@ TexelValue sampleImage(const abi::ImageViewState& view, const abi::SamplerState&
   }
 
   if (request.kind == SampleKind::Gather) return toTexelValue(gather(smp, request), resultKind);
+  if (request.kind == SampleKind::QueryLod) return queryLod(smp, sampler, request, dsdx, dsdy, levelCount);
 
   // Integer formats cannot be filtered LINEAR (a weighted average of integers is not a
   // texel value; the format features forbid it): they are sampled as if the filters and the

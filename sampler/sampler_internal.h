@@ -80,6 +80,9 @@ struct AnisotropicFootprint {
 AnisotropicFootprint anisotropicFootprint(const ScaleFactors& rho, double maxAniso);
 LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
                             uint32_t levelCount);
+// "LOD Operation": λ' = λ_base + the sampler's and the shader's bias, clamped to
+// ±maxSamplerLodBias (before minLod and maxLod clamp it to λ).
+double lambdaPrime(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase);
 
 // A float result's bits: float(x), or the canonical quiet NaN 0x7FC00000 when x is NaN
 // (reference_sampler.cpp says why).

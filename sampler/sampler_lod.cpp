@@ -84,14 +84,18 @@ AnisotropicFootprint anisotropicFootprint(const ScaleFactors& rho, double maxAni
   return f;
 }
 
-LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
-                            uint32_t levelCount) {
-  LevelSelection out{};
+double lambdaPrime(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase) {
   // "LOD Operation":
   //   λ' = λ_base + clamp(sampler.bias + shaderOp.bias, -maxSamplerLodBias, maxSamplerLodBias)
   const double bias = std::clamp(double(sampler.mipLodBias) + double(request.bias), -kMaxSamplerLodBias,
                                  kMaxSamplerLodBias);
-  const double lambdaPrime = lambdaBase + bias;
+  return lambdaBase + bias;
+}
+
+LevelSelection selectLevels(const abi::SamplerState& sampler, const SampleRequest& request, double lambdaBase,
+                            uint32_t levelCount) {
+  LevelSelection out{};
+  const double lambdaPrime = tessera::sampler_detail::lambdaPrime(sampler, request, lambdaBase);
   //   lod_min = max(sampler.lod_min, shaderOp.lod_min), shaderOp.lod_min = MinLod or 0;
   //   lod_max = sampler.maxLod; λ = clamp of λ' to [lod_min, lod_max]. lod_min > lod_max is
   //   undefined; then λ = lod_max (the first case of the spec's formula that applies).

@@ -32,7 +32,9 @@ extern "C" void tessera_rt_image_sample(const ImageDescriptor* image, const Imag
   // A null descriptor (or a sampler descriptor without a sampler) reads as zero.
   if (!image || !image->view || !sampler || !sampler->sampler) return;
   tessera::SampleRequest r;
-  r.kind = (flags & kFlagGather) ? tessera::SampleKind::Gather : tessera::SampleKind::Sample;
+  r.kind = (flags & kFlagGather)     ? tessera::SampleKind::Gather
+           : (flags & kFlagQueryLod) ? tessera::SampleKind::QueryLod
+                                     : tessera::SampleKind::Sample;
   const uint32_t coordCount = (flags >> kCoordCountShift) & 3;
   float c[4];
   for (uint32_t i = 0; i < 4; ++i) c[i] = wordAsFloat(words[kCoord + i]);
@@ -87,7 +89,9 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
   shape.width = width;
   // No routine (TESSERA_SAMPLING_ROUTINES=0 among the reasons: findSampleRoutine reads it) runs
   // the reference lane by lane below.
-  tessera::SampleRoutine routine = findSampleRoutine(*image->view, *sampler->sampler, shape);
+  // LOD queries have no routine: the reference answers them.
+  tessera::SampleRoutine routine =
+      (flags & kFlagQueryLod) ? nullptr : findSampleRoutine(*image->view, *sampler->sampler, shape);
   if (routine) {
     auto word = [&](uint32_t w) { return reinterpret_cast<const float*>(words + size_t(w) * width); };
     tessera::SampleLanes lanes;

@@ -35,6 +35,7 @@ constexpr uint32_t kFlagArrayed = 1u << 7;
 constexpr uint32_t kFlagMinLod = 1u << 10;
 constexpr uint32_t kFlagBias = 1u << 11;    // the Bias image operand (else the bias is 0)
 constexpr uint32_t kFlagOffset = 1u << 12;  // Offset or ConstOffset (else the offsets are 0)
+constexpr uint32_t kFlagQueryLod = 1u << 13;  // OpImageQueryLod: the LOD, not a texel
 constexpr uint32_t kCoordCountShift = 8;  // bits 8-9: coordinates the image's Dim needs (1-3)
 }  // namespace sample_flag
 

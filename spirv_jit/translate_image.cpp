@@ -183,8 +183,10 @@ void Images::sample() {
   const bool gather = inst.op == Op::OpImageGather || inst.op == Op::OpImageDrefGather;
   bool dref = inst.op == Op::OpImageSampleDrefExplicitLod || inst.op == Op::OpImageSampleProjDrefExplicitLod ||
               inst.op == Op::OpImageDrefGather;
+  const bool queryLod = inst.op == Op::OpImageQueryLod;
   const bool implicit = inst.op == Op::OpImageSampleImplicitLod || inst.op == Op::OpImageSampleDrefImplicitLod ||
-                        inst.op == Op::OpImageSampleProjImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
+                        inst.op == Op::OpImageSampleProjImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod ||
+                        queryLod;
   if (implicit) dref = inst.op == Op::OpImageSampleDrefImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
   // Implicit projective forms divide here, so that the derivatives are those of s/q, t/q.
   const bool implicitProj = inst.op == Op::OpImageSampleProjImplicitLod || inst.op == Op::OpImageSampleProjDrefImplicitLod;
@@ -231,7 +233,8 @@ void Images::sample() {
     words[kCoord + c] = asWord(v);
   }
   uint32_t flags = (coordCount << kCoordCountShift) | (gather ? kFlagGather : 0) | (dref ? kFlagCompare : 0) |
-                   (proj ? kFlagProjective : 0) | (it->image.arrayed ? kFlagArrayed : 0);
+                   (proj ? kFlagProjective : 0) | (it->image.arrayed && !queryLod ? kFlagArrayed : 0) |
+                   (queryLod ? kFlagQueryLod : 0);
   uint32_t at = 2;
   if (dref) {
     llvm::Value* d = t.scalarValue(inst.operand(at++));
@@ -515,7 +518,11 @@ bool Images::run() {
       sample();
       return true;
     case Op::OpImageQueryLod:
-      t.fail("OpImageQueryLod is not supported yet");
+      // The LOD an implicit-LOD sample would use: the same quad derivatives, the reference
+      // sampler's "Image Level of Detail Query" (SampleKind::QueryLod).
+      if (t.stage() != Translator::Stage::Fragment) t.fail("OpImageQueryLod outside a fragment shader");
+      sample();
+      return true;
     default:
       return false;
   }

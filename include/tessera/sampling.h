@@ -69,6 +69,9 @@ abi::SamplerState makeSamplerState(const VkSamplerCreateInfo& info, VkSamplerRed
 enum class SampleKind : uint32_t {
   Sample,  // OpImageSample*: filtered value (or the Dref comparison result in .f[0])
   Gather,  // OpImageGather / OpImageDrefGather: one component of the four texels of a 2x2 footprint
+  // OpImageQueryLod ("Image Level of Detail Query"): f[0] the mipmap level that would be
+  // accessed, f[1] the computed level of detail λ' relative to the base level.
+  QueryLod,
 };
 
 // One invocation's image operation, coordinates already divided by q for projective forms.

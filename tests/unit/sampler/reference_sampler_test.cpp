@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
+#include <utility>
 #include <cstdint>
 #include <functional>
 
@@ -989,6 +991,51 @@ TEST(ComponentSwizzle, RearrangesAndSubstitutesZeroAndOne) {
   d32.set<float>(0, 0, 0, 0, 0, {0.75f});
   d32.setSwizzle(VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A);
   expectFloats(sampleImage(d32.state, bake(samplerInfo()), at(0.5f, 0.5f)), 0.75, 0.75, 0.75, 1);
+}
+
+}  // namespace
+}  // namespace tessera
+
+namespace tessera {
+namespace {
+
+// "Image Level of Detail Query" (OpImageQueryLod): f[1] = λ' (λ_base from the derivatives plus
+// the biases, before minLod/maxLod), f[0] = the level "Image Level(s) Selection" picks from λ:
+// d for mipmapMode NEAREST, d' for LINEAR.
+TEST(ImageLevelOfDetailQuery, LevelAndLambdaPrimeFromTheDerivatives) {
+  test::SamplingTestView view(VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 7);
+  auto query = [&](const abi::SamplerState& s, float dsdx, float bias = 0) {
+    SampleRequest req = at(0.5f, 0.5f);
+    req.kind = SampleKind::QueryLod;
+    req.hasGrad = true;
+    req.dPdx[0] = dsdx;  // ρ = 64 × dsdx
+    req.dPdy[1] = dsdx / 2;
+    req.bias = bias;
+    const TexelValue v = sampleImage(view.state, s, req);
+    return std::pair{v.f[0], v.f[1]};
+  };
+  VkSamplerCreateInfo info = samplerInfo(VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST);
+  info.mipLodBias = 0.5f;
+  auto [level, lambda] = query(bake(info), 4.0f / 64);  // λ_base = 2, λ' = 2.5
+  EXPECT_NEAR(lambda, 2.5, kEps);
+  EXPECT_EQ(level, 2.0f) << "NEAREST: ceil(2.5 + 0.5) - 1 rounds the tie down";
+  std::tie(level, lambda) = query(bake(info), 4.0f / 64, 0.75f);  // the shader's bias adds
+  EXPECT_NEAR(lambda, 3.25, kEps);
+  EXPECT_EQ(level, 3.0f);
+  info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  std::tie(level, lambda) = query(bake(info), 4.0f / 64);
+  EXPECT_NEAR(level, 2.5, kEps) << "LINEAR: d' itself";
+  info.maxLod = 1.25f;  // λ is clamped, λ' is not
+  std::tie(level, lambda) = query(bake(info), 4.0f / 64);
+  EXPECT_NEAR(level, 1.25, kEps);
+  EXPECT_NEAR(lambda, 2.5, kEps);
+  info.maxLod = VK_LOD_CLAMP_NONE;
+  std::tie(level, lambda) = query(bake(info), 1024.0f / 64);  // λ = 10 beyond the last level (6)
+  EXPECT_NEAR(level, 6.0, kEps);
+  // A zero footprint: λ_base = -inf; the level is the finest one.
+  std::tie(level, lambda) = query(bake(info), 0.0f);
+  EXPECT_TRUE(std::isinf(lambda) && lambda < 0);
+  EXPECT_EQ(level, 0.0f);
 }
 
 }  // namespace
