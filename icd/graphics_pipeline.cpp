@@ -3,11 +3,13 @@
 // pipeline declares dynamic is left for the command buffer to supply at draw time.
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "device.h"
 #include "entrypoints.h"
+#include "graphics_pipeline_library.h"
 #include "host_allocator.h"
 #include "instance.h"
 #include "physical_device.h"
@@ -461,11 +463,30 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
     pPipelines[i] = VK_NULL_HANDLE;
     if (stop) continue;
     auto state = std::make_unique<GraphicsPipelineState>();
+    std::unique_ptr<GraphicsLibraryState> library;
     std::string message;
     StageOutcome outcome;
     const auto start = std::chrono::steady_clock::now();
-    // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
-    VkResult r = buildState(dev, pCreateInfos[i], cache, *state, outcome, &message);
+    VkResult r = VK_SUCCESS;
+    try {
+      // "Graphics Pipeline Libraries": a create info that links libraries is assembled into a
+      // complete one first; a library keeps a copy of its parts and compiles nothing.
+      std::unique_ptr<LinkedCreateInfo> linked;
+      const VkGraphicsPipelineCreateInfo* info = &pCreateInfos[i];
+      VkGraphicsPipelineLibraryFlagsEXT parts = ownGraphicsParts(*info);
+      if (linkedLibraries(*info)) {
+        linked = std::make_unique<LinkedCreateInfo>(*info);
+        info = &linked->info;
+        parts = linked->parts;
+      }
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)
+        library = std::make_unique<GraphicsLibraryState>(*info, parts);
+      else  // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
+        r = buildState(dev, *info, cache, *state, outcome, &message);
+    } catch (const std::bad_alloc&) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      message = "out of host memory";
+    }
     // VK_EXT_pipeline_creation_feedback: the time it took and, per stage, whether the
     // application's pipeline cache held it (the pipeline: whether it held every stage).
     if (auto* fb = findInChain<VkPipelineCreationFeedbackCreateInfo>(pCreateInfos[i].pNext,
@@ -505,7 +526,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
       continue;
     }
     p->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    p->graphics = std::move(state);
+    if (library) p->library = std::move(library);
+    else p->graphics = std::move(state);
     pPipelines[i] = toHandle<VkPipeline>(p);
   }
   return result;

@@ -536,6 +536,10 @@ FeatureSet supportedFeatures() {
   // (raster/transform_feedback.cpp). tests/api/provoking_vertex_test.cpp (against the spec's
   // tables and lavapipe, both draw paths).
   f.provokingVertexLast = true;
+  // VK_EXT_graphics_pipeline_library (graphicsPipelineLibrary) stays off, and its feature
+  // struct ungenerated, until tests/api/graphics_pipeline_library_test.cpp passes in full:
+  // libraries copy their parts' state and linking compiles the assembled create info
+  // (icd/graphics_pipeline_library.cpp), but the test is disabled for now (see there).
   f.transformFeedbackPreservesProvokingVertex = true;
   // VK_EXT_primitives_generated_query: VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT counts what the
   // last pre-rasterization stage emits on both draw paths, with or without transform feedback

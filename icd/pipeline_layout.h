@@ -59,4 +59,13 @@ struct PipelineLayout {
   bool equivalent(const PipelineLayout& other) const;
 };
 
+// The union of `layouts` (null entries skipped), for pipelines linked from graphics pipeline
+// libraries ("Pipeline Layouts": with VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT each
+// library's layout may leave the other libraries' sets NULL): set s comes from the first layout
+// whose set s has bindings, push constant ranges from all of them. Also a layout's copy (one
+// entry). Allocated with `a`; nullptr when out of memory.
+PipelineLayout* unitePipelineLayouts(const VkAllocationCallbacks* a, std::span<const PipelineLayout* const> layouts);
+// Frees a layout of vkCreatePipelineLayout or unitePipelineLayouts.
+void destroyPipelineLayout(const VkAllocationCallbacks* a, PipelineLayout* pl);
+
 }  // namespace tessera
