@@ -464,6 +464,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
     if (stop) continue;
     auto state = std::make_unique<GraphicsPipelineState>();
     std::unique_ptr<GraphicsLibraryState> library;
+    DynamicOffsetMap dynamicOffsets;
     std::string message;
     StageOutcome outcome;
     const auto start = std::chrono::steady_clock::now();
@@ -479,10 +480,12 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
         info = &linked->info;
         parts = linked->parts;
       }
-      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) {
         library = std::make_unique<GraphicsLibraryState>(*info, parts);
-      else  // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
+      } else {  // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
         r = buildState(dev, *info, cache, *state, outcome, &message);
+        dynamicOffsets = DynamicOffsetMap::of(fromHandle<PipelineLayout>(info->layout));
+      }
     } catch (const std::bad_alloc&) {
       r = VK_ERROR_OUT_OF_HOST_MEMORY;
       message = "out of host memory";
@@ -528,6 +531,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
     p->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
     if (library) p->library = std::move(library);
     else p->graphics = std::move(state);
+    p->dynamicOffsets = dynamicOffsets;
     pPipelines[i] = toHandle<VkPipeline>(p);
   }
   return result;

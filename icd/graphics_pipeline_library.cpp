@@ -139,9 +139,9 @@ void GraphicsLibraryState::copyStage(const VkPipelineShaderStageCreateInfo& src,
 GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& src, VkGraphicsPipelineLibraryFlagsEXT parts_)
     : parts(parts_ & kAllGraphicsParts) {
   info.flags = src.flags;
-  if (src.pDynamicState && src.pDynamicState->dynamicStateCount)
-    dynamicStates.assign(src.pDynamicState->pDynamicStates,
-                         src.pDynamicState->pDynamicStates + src.pDynamicState->dynamicStateCount);
+  if (const VkPipelineDynamicStateCreateInfo* d = src.pDynamicState)
+    for (uint32_t i = 0; i < d->dynamicStateCount; ++i)
+      if (dynamicStateParts(d->pDynamicStates[i]) & parts) dynamicStates.push_back(d->pDynamicStates[i]);
 
   // Rendering formats: "Graphics Pipeline Libraries" gives the render pass (or, without one,
   // VkPipelineRenderingCreateInfo) to the pre-rasterization, fragment shader and fragment

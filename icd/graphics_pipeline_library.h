@@ -30,6 +30,9 @@ VkGraphicsPipelineLibraryFlagsEXT ownGraphicsParts(const VkGraphicsPipelineCreat
 // The libraries a create info links (VkPipelineLibraryCreateInfoKHR), or nullptr.
 const VkPipelineLibraryCreateInfoKHR* linkedLibraries(const VkGraphicsPipelineCreateInfo& info);
 
+// The parts whose state `state` makes dynamic (graphics_library_dynamic_state.cpp).
+VkGraphicsPipelineLibraryFlagsEXT dynamicStateParts(VkDynamicState state);
+
 // A deep copy of the state of some parts of a graphics pipeline. Pointers in `info` point into
 // this object (or are null for state outside `parts`); shader stages carry their SPIR-V inline
 // (a VkShaderModuleCreateInfo in the stage's pNext, module VK_NULL_HANDLE); a render pass is kept
@@ -45,6 +48,8 @@ class GraphicsLibraryState {
 
   VkGraphicsPipelineLibraryFlagsEXT parts = 0;
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  // The create info's dynamic states that belong to `parts` (dynamicStateParts): a library
+  // ignores the others, and a link must not take them from it.
   std::vector<VkDynamicState> dynamicStates;
   // Rendering formats and view mask: from VkPipelineRenderingCreateInfo or the render pass's subpass.
   bool hasRendering = false;

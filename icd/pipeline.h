@@ -10,6 +10,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "graphics_pipeline_library.h"
+#include "pipeline_layout.h"
 #include "tessera/draw.h"
 #include "tessera/spirv_jit.h"
 
@@ -67,6 +68,7 @@ struct Pipeline {
   std::shared_ptr<const jit::ComputeProgram> compute;
   std::unique_ptr<GraphicsPipelineState> graphics;   // null for a library: it cannot be bound
   std::unique_ptr<GraphicsLibraryState> library;     // a library's parts; null otherwise
+  DynamicOffsetMap dynamicOffsets;  // from the pipeline's layout (the linked one for a link)
 };
 
 }  // namespace tessera

@@ -53,6 +53,15 @@ bool PipelineLayout::equivalent(const PipelineLayout& o) const {
          std::memcmp(bindings, o.bindings, sizeof(DescriptorLocation) * bindingCount) == 0;
 }
 
+DynamicOffsetMap DynamicOffsetMap::of(const PipelineLayout* layout) {
+  DynamicOffsetMap m;
+  for (uint32_t s = 0; layout && s < layout->setCount; ++s) {
+    m.base[s] = uint8_t(std::min(layout->sets[s].dynamicBase, abi::kMaxDynamicBuffers));
+    m.count[s] = uint8_t(std::min(layout->sets[s].dynamicCount, abi::kMaxDynamicBuffers - m.base[s]));
+  }
+  return m;
+}
+
 namespace {
 
 // One allocation: the PipelineLayout, then its bindings, then its push constant ranges.
