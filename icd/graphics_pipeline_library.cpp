@@ -136,8 +136,9 @@ void GraphicsLibraryState::copyStage(const VkPipelineShaderStageCreateInfo& src,
   }
 }
 
-GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& src, VkGraphicsPipelineLibraryFlagsEXT parts_)
-    : parts(parts_ & kAllGraphicsParts) {
+GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& src, VkGraphicsPipelineLibraryFlagsEXT parts_,
+                                           VkShaderStageFlags inheritedViewIndexStages)
+    : parts(parts_ & kAllGraphicsParts), viewIndexFromDeviceIndexStages(inheritedViewIndexStages) {
   info.flags = src.flags;
   if (const VkPipelineDynamicStateCreateInfo* d = src.pDynamicState)
     for (uint32_t i = 0; i < d->dynamicStateCount; ++i)
@@ -201,6 +202,7 @@ GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& s
     const VkGraphicsPipelineLibraryFlagsEXT part = stage == VK_SHADER_STAGE_FRAGMENT_BIT ? kFragment : kPreRaster;
     if (!(parts & part)) continue;
     tessellation |= stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT || stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+    if (src.flags & VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT) viewIndexFromDeviceIndexStages |= stage;
     copyStage(src.pStages[i], stages_.emplace_back());
   }
   info.stageCount = uint32_t(stages_.size());
@@ -253,7 +255,7 @@ LinkedCreateInfo::LinkedCreateInfo(const VkGraphicsPipelineCreateInfo& link) {
     for (uint32_t i = 0; i < libs->libraryCount; ++i)
       if (const Pipeline* p = fromHandle<Pipeline>(libs->pLibraries[i]); p && p->library) sources.push_back(p->library.get());
 
-  info.flags = link.flags & ~VkPipelineCreateFlags(VK_PIPELINE_CREATE_LIBRARY_BIT_KHR);
+  info.flags = link.flags & ~VkPipelineCreateFlags(VK_PIPELINE_CREATE_LIBRARY_BIT_KHR | VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT);
   const GraphicsLibraryState* multisampleFrom = nullptr;
   const GraphicsLibraryState* renderingFrom = nullptr;
   std::vector<const PipelineLayout*> layouts;
@@ -278,6 +280,7 @@ LinkedCreateInfo::LinkedCreateInfo(const VkGraphicsPipelineCreateInfo& link) {
     if (s->hasRendering && (!renderingFrom || ((s->parts & kFragmentOutput) && !(renderingFrom->parts & kFragmentOutput))))
       renderingFrom = s;
     stages_.insert(stages_.end(), i.pStages, i.pStages + i.stageCount);
+    viewIndexFromDeviceIndexStages |= s->viewIndexFromDeviceIndexStages;
     for (VkDynamicState d : s->dynamicStates)
       if (std::find(dynamicStates_.begin(), dynamicStates_.end(), d) == dynamicStates_.end()) dynamicStates_.push_back(d);
     layouts.push_back(s->layout);

@@ -40,8 +40,10 @@ VkGraphicsPipelineLibraryFlagsEXT dynamicStateParts(VkDynamicState state);
 // reads of it (graphics_pipeline.cpp readableStates). Not copyable: `info` points into it.
 class GraphicsLibraryState {
  public:
-  // Copies `parts` of `info`. Throws std::bad_alloc.
-  GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts);
+  // Copies `parts` of `info`. `inheritedViewIndexStages`: for a library linked from libraries,
+  // their stages that read ViewIndex as DeviceIndex. Throws std::bad_alloc.
+  GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& info, VkGraphicsPipelineLibraryFlagsEXT parts,
+                       VkShaderStageFlags inheritedViewIndexStages = 0);
   ~GraphicsLibraryState();
   GraphicsLibraryState(const GraphicsLibraryState&) = delete;
   GraphicsLibraryState& operator=(const GraphicsLibraryState&) = delete;
@@ -56,6 +58,9 @@ class GraphicsLibraryState {
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
   // A copy of info.layout (null when it had none), owned.
   PipelineLayout* layout = nullptr;
+  // The stages created with VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT: the flag of the
+  // library a stage comes from holds for that stage alone.
+  VkShaderStageFlags viewIndexFromDeviceIndexStages = 0;
 
  private:
   template <typename T>
@@ -78,6 +83,9 @@ class LinkedCreateInfo {
 
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   VkGraphicsPipelineLibraryFlagsEXT parts = 0;  // what the libraries and the create info give together
+  // Its stages that read ViewIndex as DeviceIndex (GraphicsLibraryState); `info.flags` leaves
+  // VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT out, as it holds per library.
+  VkShaderStageFlags viewIndexFromDeviceIndexStages = 0;
 
  private:
   std::unique_ptr<GraphicsLibraryState> own_;  // the create info's own parts
