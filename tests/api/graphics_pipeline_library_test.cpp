@@ -401,3 +401,45 @@ TEST(GraphicsPipelineLibrary, LinkedLibrariesDrawAsTheMonolithicPipelineAndLavap
 
 }  // namespace
 }  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// "Graphics Pipeline Libraries": a pipeline that is not a library must get all four parts from
+// its libraries and itself. Linking only the fragment output part is invalid usage; Tessera
+// answers it with an error and no pipeline, never a crash (no layers: the validation layer
+// would stop the call).
+TEST(GraphicsPipelineLibrary, LinkingWithoutEveryPartIsAnErrorNotACrash) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "Tessera's answer to invalid usage";
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance), VK_SUCCESS);
+  uint32_t count = 1;
+  VkPhysicalDevice pd = VK_NULL_HANDLE;
+  vkEnumeratePhysicalDevices(instance, &count, &pd);
+  ASSERT_NE(pd, VK_NULL_HANDLE);
+  {
+    VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gpl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
+    gpl.graphicsPipelineLibrary = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &gpl};
+    v13.dynamicRendering = VK_TRUE;
+    TestDevice device(pd, nullptr, &v13, {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME});
+    ASSERT_NE(device.dev, VK_NULL_HANDLE);
+    PipelineState state(VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    VkPipeline output = createLibrary(device.dev, state, kFragmentOutput, VK_NULL_HANDLE, 0);
+    ASSERT_NE(output, VK_NULL_HANDLE);
+    VkPipelineLibraryCreateInfoKHR link{VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR, nullptr, 1, &output};
+    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &link};
+    VkPipeline pipeline = reinterpret_cast<VkPipeline>(uintptr_t(1));  // must come back VK_NULL_HANDLE
+    EXPECT_NE(vkCreateGraphicsPipelines(device.dev, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline), VK_SUCCESS);
+    EXPECT_EQ(pipeline, VK_NULL_HANDLE);
+    vkDestroyPipeline(device.dev, output, nullptr);
+  }
+  vkDestroyInstance(instance, nullptr);
+}
+
+}  // namespace
+}  // namespace tessera_test
