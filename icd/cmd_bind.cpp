@@ -27,10 +27,9 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindDescriptorSets(VkCommandBuffer comma
     const DescriptorSet* set = fromHandle<DescriptorSet>(pDescriptorSets[i]);  // NULL: unbound
     r.sets[s] = set ? set->memory : nullptr;
     // The pipeline layout's set layout and the set's are compatible (same dynamic count).
-    for (uint32_t d = 0; d < pl.sets[s].dynamicCount && nextOffset < dynamicOffsetCount; ++d, ++nextOffset) {
-      const uint32_t index = pl.sets[s].dynamicBase + d;
-      if (index < abi::kMaxDynamicBuffers) r.dynamicOffsets[index] = pDynamicOffsets[nextOffset];
-    }
+    // Kept per set: CommandBuffer::snapshotResources numbers them as the bound pipeline does.
+    for (uint32_t d = 0; d < pl.sets[s].dynamicCount && nextOffset < dynamicOffsetCount; ++d, ++nextOffset)
+      if (d < abi::kMaxDynamicBuffers) state->setDynamicOffsets[s][d] = pDynamicOffsets[nextOffset];
   }
   state->snapshot = nullptr;
 }

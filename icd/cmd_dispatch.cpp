@@ -66,8 +66,12 @@ extern "C" {
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
                                                     VkPipeline pipeline) {
-  if (BindPointState* state = fromHandle<CommandBuffer>(commandBuffer)->bindPoint(bindPoint))
-    state->pipeline = fromHandle<Pipeline>(pipeline);
+  BindPointState* state = fromHandle<CommandBuffer>(commandBuffer)->bindPoint(bindPoint);
+  if (!state) return;
+  const Pipeline* p = fromHandle<Pipeline>(pipeline);
+  // A pipeline that numbers dynamic offsets differently needs a new snapshot (snapshotResources).
+  if (!state->pipeline || !p || !(state->pipeline->dynamicOffsets == p->dynamicOffsets)) state->snapshot = nullptr;
+  state->pipeline = p;
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdDispatch(VkCommandBuffer commandBuffer, uint32_t x, uint32_t y, uint32_t z) {

@@ -9,6 +9,7 @@
 #include "entrypoints.h"
 #include "host_allocator.h"
 #include "multiview.h"
+#include "pipeline.h"
 
 namespace tessera {
 
@@ -59,6 +60,12 @@ const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint 
       return nullptr;
     }
     auto* snapshot = new (mem) abi::BoundResources(s->resources);
+    // Dynamic offsets where the bound pipeline's layout numbers them (DynamicOffsetMap).
+    if (s->pipeline) {
+      const DynamicOffsetMap& m = s->pipeline->dynamicOffsets;
+      for (uint32_t set = 0; set < abi::kMaxBoundSets; ++set)
+        std::memcpy(&snapshot->dynamicOffsets[m.base[set]], s->setDynamicOffsets[set], sizeof(uint32_t) * m.count[set]);
+    }
     // Kernels and the draw and dispatch loops stop when the device's work is cancelled.
     if (pool && pool->device) snapshot->cancel = pool->device->cancelWord();
     s->snapshot = snapshot;

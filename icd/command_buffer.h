@@ -188,8 +188,12 @@ struct Pipeline;
 struct DescriptorSetLayout;
 struct BindPointState {
   const Pipeline* pipeline = nullptr;  // vkCmdBindPipeline
-  abi::BoundResources resources{};
+  abi::BoundResources resources{};  // dynamicOffsets excepted: see setDynamicOffsets
   const abi::BoundResources* snapshot = nullptr;  // null after a change
+  // vkCmdBindDescriptorSets's dynamic offsets, set by set (each in binding order). A snapshot
+  // places them where the bound pipeline's kernels read them (Pipeline::dynamicOffsets): the
+  // layout bound with need not number them as the pipeline's does (independent sets).
+  uint32_t setDynamicOffsets[abi::kMaxBoundSets][abi::kMaxDynamicBuffers] = {};
   // The last push descriptor set (icd/cmd_push_descriptor.cpp): arena memory and its layout;
   // the next push to the same set starts from a copy of it.
   const uint8_t* pushedMemory = nullptr;

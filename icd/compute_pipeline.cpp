@@ -123,6 +123,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateComputePipelines(VkDevice device,
     }
     p->bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
     p->compute = std::move(o.program);
+    p->dynamicOffsets = DynamicOffsetMap::of(fromHandle<PipelineLayout>(pCreateInfos[i].layout));
     pPipelines[i] = toHandle<VkPipeline>(p);
   }
   return result;

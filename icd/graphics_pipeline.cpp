@@ -3,11 +3,13 @@
 // pipeline declares dynamic is left for the command buffer to supply at draw time.
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "device.h"
 #include "entrypoints.h"
+#include "graphics_pipeline_library.h"
 #include "host_allocator.h"
 #include "instance.h"
 #include "physical_device.h"
@@ -30,7 +32,7 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
                                                          const PipelineLayout* layout, PipelineCacheStore* cache,
                                                          const uint32_t* colorBlend, uint32_t colorSamples,
                                                          const VkPipelineVertexInputStateCreateInfo* vertexInput,
-                                                         bool cacheOnly, bool* hit,
+                                                         bool viewIndexFromDeviceIndex, bool cacheOnly, bool* hit,
                                                          bool* compileRequired, std::string* message) {
   StageSource src = stageSource(stage);
   jit::GraphicsCompileRequest req;
@@ -45,6 +47,7 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, layout);
+  req.interface.viewIndexFromDeviceIndex = viewIndexFromDeviceIndex;
   if (req.stage == jit::GraphicsStage::Fragment) {
     std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
     req.interface.colorSamples = colorSamples;
@@ -132,8 +135,10 @@ void colorBlendPlan(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipe
 }
 
 // Builds the pipeline's state; returns VK_SUCCESS or an error with *message set.
-VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, PipelineCacheStore* cache,
-                    GraphicsPipelineState& g, StageOutcome& outcome, std::string* message) {
+// viewIndexFromDeviceIndexStages: the stages compiled with VK_PIPELINE_CREATE_VIEW_INDEX_FROM_
+// DEVICE_INDEX_BIT (the pipeline's flag, or each library's for its own stages).
+VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkShaderStageFlags viewIndexFromDeviceIndexStages,
+                    PipelineCacheStore* cache, GraphicsPipelineState& g, StageOutcome& outcome, std::string* message) {
   const PipelineLayout* layout = fromHandle<PipelineLayout>(info.layout);
   raster::DrawState& s = g.base;
   s.simdWidth = dev->physical->simdWidth;
@@ -162,6 +167,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, Pipel
     const bool dynamicVertexInput = g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
     auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
                                 dynamicVertexInput ? nullptr : info.pVertexInputState,
+                                (viewIndexFromDeviceIndexStages & st.stage) != 0,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
     if (i < 5) outcome.stageHit[i] = hit;
@@ -461,11 +467,37 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
     pPipelines[i] = VK_NULL_HANDLE;
     if (stop) continue;
     auto state = std::make_unique<GraphicsPipelineState>();
+    std::unique_ptr<GraphicsLibraryState> library;
+    DynamicOffsetMap dynamicOffsets;
     std::string message;
     StageOutcome outcome;
     const auto start = std::chrono::steady_clock::now();
-    // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
-    VkResult r = buildState(dev, pCreateInfos[i], cache, *state, outcome, &message);
+    VkResult r = VK_SUCCESS;
+    try {
+      // "Graphics Pipeline Libraries": a create info that links libraries is assembled into a
+      // complete one first; a library keeps a copy of its parts and compiles nothing.
+      std::unique_ptr<LinkedCreateInfo> linked;
+      const VkGraphicsPipelineCreateInfo* info = &pCreateInfos[i];
+      VkGraphicsPipelineLibraryFlagsEXT parts = ownGraphicsParts(*info);
+      if (linkedLibraries(*info)) {
+        linked = std::make_unique<LinkedCreateInfo>(*info);
+        info = &linked->info;
+        parts = linked->parts;
+      }
+      // A link's stages carry their libraries' VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT.
+      const VkShaderStageFlags viewIndexStages =
+          linked ? linked->viewIndexFromDeviceIndexStages
+                 : (info->flags & VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT) ? VkShaderStageFlags(VK_SHADER_STAGE_ALL_GRAPHICS) : 0;
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) {
+        library = std::make_unique<GraphicsLibraryState>(*info, parts, linked ? viewIndexStages : 0);
+      } else {  // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
+        r = buildState(dev, *info, viewIndexStages, cache, *state, outcome, &message);
+        dynamicOffsets = DynamicOffsetMap::of(fromHandle<PipelineLayout>(info->layout));
+      }
+    } catch (const std::bad_alloc&) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      message = "out of host memory";
+    }
     // VK_EXT_pipeline_creation_feedback: the time it took and, per stage, whether the
     // application's pipeline cache held it (the pipeline: whether it held every stage).
     if (auto* fb = findInChain<VkPipelineCreationFeedbackCreateInfo>(pCreateInfos[i].pNext,
@@ -505,7 +537,9 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
       continue;
     }
     p->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    p->graphics = std::move(state);
+    if (library) p->library = std::move(library);
+    else p->graphics = std::move(state);
+    p->dynamicOffsets = dynamicOffsets;
     pPipelines[i] = toHandle<VkPipeline>(p);
   }
   return result;

@@ -537,6 +537,11 @@ FeatureSet supportedFeatures() {
   // tables and lavapipe, both draw paths).
   f.provokingVertexLast = true;
   f.transformFeedbackPreservesProvokingVertex = true;
+  // VK_EXT_graphics_pipeline_library: libraries copy their parts' state and linking compiles
+  // the assembled create info (icd/graphics_pipeline_library.cpp); dynamic offsets follow the
+  // layout a set is bound with (DynamicOffsetMap). tests/api/graphics_pipeline_library_test.cpp
+  // and graphics_pipeline_library_sets_test.cpp (against monolithic pipelines and lavapipe).
+  f.graphicsPipelineLibrary = true;
   // VK_EXT_primitives_generated_query: VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT counts what the
   // last pre-rasterization stage emits on both draw paths, with or without transform feedback
   // and with rasterizer discard too (raster::countGenerated, icd/cmd_sync.cpp).

@@ -218,6 +218,15 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->robustUniformBufferAccessSizeAlignment = 1;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT) {
+      // Linking compiles every stage no cache holds, so it is not "fast". The interpolation of
+      // a fragment input comes from the fragment shader's decorations alone (the JIT's
+      // GraphicsFacts::inputInterpolation), whatever the last pre-rasterization stage says.
+      auto* p = reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT*>(s);
+      p->graphicsPipelineLibraryFastLinking = VK_FALSE;
+      p->graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT) {
       // Each draw carries its pipeline's mode (DrawState::provokingVertexLast), so pipelines of
       // both modes may share a render pass instance; a fan's triangles are captured with the

@@ -1,12 +1,16 @@
 // VkPipeline. A compute pipeline holds its compiled kernel (shared with every pipeline of the
 // same cache key; see spirv_jit/code_cache.h); a graphics pipeline its vertex and fragment
-// kernels and the fixed-function state it was created with (graphics_pipeline.cpp).
+// kernels and the fixed-function state it was created with (graphics_pipeline.cpp); a graphics
+// pipeline library (VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) only the copied state of its parts,
+// compiled when a pipeline links it (graphics_pipeline_library.h).
 #pragma once
 
 #include <iterator>
 #include <memory>
 #include <vulkan/vulkan_core.h>
 
+#include "graphics_pipeline_library.h"
+#include "pipeline_layout.h"
 #include "tessera/draw.h"
 #include "tessera/spirv_jit.h"
 
@@ -62,7 +66,9 @@ static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_PRIMITIVE_
 struct Pipeline {
   VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
   std::shared_ptr<const jit::ComputeProgram> compute;
-  std::unique_ptr<GraphicsPipelineState> graphics;
+  std::unique_ptr<GraphicsPipelineState> graphics;   // null for a library: it cannot be bound
+  std::unique_ptr<GraphicsLibraryState> library;     // a library's parts; null otherwise
+  DynamicOffsetMap dynamicOffsets;  // from the pipeline's layout (the linked one for a link)
 };
 
 }  // namespace tessera

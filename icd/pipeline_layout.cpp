@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "descriptors.h"
 #include "device.h"
@@ -52,6 +53,94 @@ bool PipelineLayout::equivalent(const PipelineLayout& o) const {
          std::memcmp(bindings, o.bindings, sizeof(DescriptorLocation) * bindingCount) == 0;
 }
 
+DynamicOffsetMap DynamicOffsetMap::of(const PipelineLayout* layout) {
+  DynamicOffsetMap m;
+  for (uint32_t s = 0; layout && s < layout->setCount; ++s) {
+    m.base[s] = uint8_t(std::min(layout->sets[s].dynamicBase, abi::kMaxDynamicBuffers));
+    m.count[s] = uint8_t(std::min(layout->sets[s].dynamicCount, abi::kMaxDynamicBuffers - m.base[s]));
+  }
+  return m;
+}
+
+namespace {
+
+// One allocation: the PipelineLayout, then its bindings, then its push constant ranges.
+PipelineLayout* allocateLayout(const VkAllocationCallbacks* a, uint32_t bindingCount, uint32_t rangeCount) {
+  const size_t bindingsAt = alignUp(sizeof(PipelineLayout), alignof(DescriptorLocation));
+  const size_t rangesAt = alignUp(bindingsAt + sizeof(DescriptorLocation) * bindingCount, alignof(VkPushConstantRange));
+  const size_t total = rangesAt + sizeof(VkPushConstantRange) * rangeCount;
+  auto* base = static_cast<uint8_t*>(hostAlloc(a, total, alignof(PipelineLayout), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
+  if (!base) return nullptr;
+  auto* pl = new (base) PipelineLayout;
+  pl->bindingCount = bindingCount;
+  pl->bindings = reinterpret_cast<DescriptorLocation*>(base + bindingsAt);
+  pl->pushConstantRangeCount = rangeCount;
+  pl->pushConstantRanges = reinterpret_cast<VkPushConstantRange*>(base + rangesAt);
+  return pl;
+}
+
+void finishLayout(PipelineLayout& pl) {
+  for (uint32_t i = 0; i < pl.pushConstantRangeCount; ++i)
+    pl.pushConstantSize = std::max(pl.pushConstantSize, pl.pushConstantRanges[i].offset + pl.pushConstantRanges[i].size);
+  pl.hash = hashLayout(pl);
+}
+
+}  // namespace
+
+PipelineLayout* unitePipelineLayouts(const VkAllocationCallbacks* a, std::span<const PipelineLayout* const> layouts) {
+  const PipelineLayout* from[abi::kMaxBoundSets] = {};
+  uint32_t setCount = 0, bindingCount = 0;
+  std::vector<VkPushConstantRange> ranges;
+  for (const PipelineLayout* l : layouts) {
+    if (!l) continue;
+    setCount = std::max(setCount, l->setCount);
+    for (uint32_t s = 0; s < l->setCount; ++s)
+      if (!from[s] || (from[s]->sets[s].bindingCount == 0 && l->sets[s].bindingCount > 0)) from[s] = l;
+    for (uint32_t i = 0; i < l->pushConstantRangeCount; ++i) {
+      const VkPushConstantRange& r = l->pushConstantRanges[i];
+      if (std::none_of(ranges.begin(), ranges.end(), [&](const VkPushConstantRange& o) {
+            return o.stageFlags == r.stageFlags && o.offset == r.offset && o.size == r.size;
+          }))
+        ranges.push_back(r);
+    }
+  }
+  for (uint32_t s = 0; s < setCount; ++s)
+    if (from[s]) bindingCount += from[s]->sets[s].bindingCount;
+  PipelineLayout* pl = allocateLayout(a, bindingCount, uint32_t(ranges.size()));
+  if (!pl) return nullptr;
+  pl->setCount = setCount;
+  auto* bindings = const_cast<DescriptorLocation*>(pl->bindings);
+  uint32_t next = 0, dynamicBase = 0;
+  for (uint32_t s = 0; s < setCount; ++s) {
+    PipelineLayoutSet& set = pl->sets[s];
+    const PipelineLayout* src = from[s];
+    set = {next, src ? src->sets[s].bindingCount : 0, dynamicBase, src ? src->sets[s].dynamicCount : 0};
+    for (const DescriptorLocation& d : src ? src->setBindings(s) : std::span<const DescriptorLocation>{}) {
+      DescriptorLocation c = d;
+      // Dynamic offsets are numbered in pipeline-layout order: renumber after this layout's sets.
+      if (c.dynamicIndex >= 0) c.dynamicIndex = int32_t(dynamicBase + uint32_t(d.dynamicIndex) - src->sets[s].dynamicBase);
+      new (&bindings[next++]) DescriptorLocation(c);
+    }
+    dynamicBase += set.dynamicCount;
+    if (src && src->pushSetLayout && src->pushSet == s && !pl->pushSetLayout) {
+      src->pushSetLayout->retain();
+      pl->pushSetLayout = src->pushSetLayout;
+      pl->pushSet = s;
+    }
+  }
+  pl->dynamicCount = dynamicBase;
+  std::copy(ranges.begin(), ranges.end(), const_cast<VkPushConstantRange*>(pl->pushConstantRanges));
+  finishLayout(*pl);
+  return pl;
+}
+
+void destroyPipelineLayout(const VkAllocationCallbacks* a, PipelineLayout* pl) {
+  if (!pl) return;
+  if (pl->pushSetLayout) pl->pushSetLayout->release();
+  pl->~PipelineLayout();
+  hostFree(a, pl);
+}
+
 }  // namespace tessera
 
 using namespace tessera;
@@ -69,18 +158,11 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, c
   for (uint32_t s = 0; s < setCount; ++s)
     if (const DescriptorSetLayout* l = setLayout(s)) bindingCount += l->bindingCount;  // NULL: an empty set
 
-  const size_t bindingsAt = alignUp(sizeof(PipelineLayout), alignof(DescriptorLocation));
-  const size_t rangesAt = alignUp(bindingsAt + sizeof(DescriptorLocation) * bindingCount, alignof(VkPushConstantRange));
-  const size_t total = rangesAt + sizeof(VkPushConstantRange) * pCreateInfo->pushConstantRangeCount;
-  auto* base = static_cast<uint8_t*>(hostAlloc(a, total, alignof(PipelineLayout), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
-  if (!base) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  auto* pl = new (base) PipelineLayout;
-  auto* bindings = reinterpret_cast<DescriptorLocation*>(base + bindingsAt);
-  auto* ranges = reinterpret_cast<VkPushConstantRange*>(base + rangesAt);
-
+  PipelineLayout* pl = allocateLayout(a, bindingCount, pCreateInfo->pushConstantRangeCount);
+  if (!pl) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  auto* bindings = const_cast<DescriptorLocation*>(pl->bindings);
+  auto* ranges = const_cast<VkPushConstantRange*>(pl->pushConstantRanges);
   pl->setCount = setCount;
-  pl->bindingCount = bindingCount;
-  pl->bindings = bindings;
   uint32_t next = 0, dynamicBase = 0;
   for (uint32_t s = 0; s < setCount; ++s) {
     DescriptorSetLayout* l = setLayout(s);
@@ -99,13 +181,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, c
     }
   }
   pl->dynamicCount = dynamicBase;
-  pl->pushConstantRangeCount = pCreateInfo->pushConstantRangeCount;
-  pl->pushConstantRanges = ranges;
-  for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; ++i) {
-    ranges[i] = pCreateInfo->pPushConstantRanges[i];
-    pl->pushConstantSize = std::max(pl->pushConstantSize, ranges[i].offset + ranges[i].size);
-  }
-  pl->hash = hashLayout(*pl);
+  for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; ++i) ranges[i] = pCreateInfo->pPushConstantRanges[i];
+  finishLayout(*pl);
   *pPipelineLayout = toHandle<VkPipelineLayout>(pl);
   return VK_SUCCESS;
 }
@@ -113,10 +190,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreatePipelineLayout(VkDevice device, c
 VKAPI_ATTR void VKAPI_CALL tessera_vkDestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout,
                                                           const VkAllocationCallbacks* pAllocator) {
   if (!pipelineLayout) return;
-  auto* pl = fromHandle<PipelineLayout>(pipelineLayout);
-  if (pl->pushSetLayout) pl->pushSetLayout->release();
-  pl->~PipelineLayout();
-  hostFree(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()), pl);
+  destroyPipelineLayout(pickAllocator(pAllocator, fromHandle<Device>(device)->allocator()),
+                        fromHandle<PipelineLayout>(pipelineLayout));
 }
 
 }  // extern "C"

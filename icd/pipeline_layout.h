@@ -59,4 +59,27 @@ struct PipelineLayout {
   bool equivalent(const PipelineLayout& other) const;
 };
 
+// Where a pipeline's kernels read each set's dynamic offsets in abi::BoundResources::
+// dynamicOffsets: set s's at [base[s], base[s] + count[s]), from the pipeline's layout.
+// vkCmdBindDescriptorSets keeps offsets per set and a draw or dispatch places them by the bound
+// pipeline's map, because with VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT the layout an
+// application binds with may leave NULL an earlier set that has dynamic buffers in the linked
+// pipeline's layout ("Pipeline Layouts"), which moves the later sets' offsets.
+struct DynamicOffsetMap {
+  uint8_t base[abi::kMaxBoundSets] = {};
+  uint8_t count[abi::kMaxBoundSets] = {};
+  static DynamicOffsetMap of(const PipelineLayout* layout);
+  bool operator==(const DynamicOffsetMap&) const = default;
+};
+static_assert(abi::kMaxDynamicBuffers <= 255);
+
+// The union of `layouts` (null entries skipped), for pipelines linked from graphics pipeline
+// libraries ("Pipeline Layouts": with VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT each
+// library's layout may leave the other libraries' sets NULL): set s comes from the first layout
+// whose set s has bindings, push constant ranges from all of them. Also a layout's copy (one
+// entry). Allocated with `a`; nullptr when out of memory.
+PipelineLayout* unitePipelineLayouts(const VkAllocationCallbacks* a, std::span<const PipelineLayout* const> layouts);
+// Frees a layout of vkCreatePipelineLayout or unitePipelineLayouts.
+void destroyPipelineLayout(const VkAllocationCallbacks* a, PipelineLayout* pl);
+
 }  // namespace tessera

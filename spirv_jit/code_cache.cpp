@@ -98,6 +98,8 @@ void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
     h.u64(a.location), h.u64(a.binding), h.u64(a.offset), h.u64(a.format);
   h.u64(r.interface.vertexBindings.size());
   for (const ShaderInterface::VertexBindingInput& b : r.interface.vertexBindings) h.u64(b.perInstance), h.u64(b.divisor);
+  // Hashed only when set, so that the keys of every other stage stay what they were.
+  if (r.interface.viewIndexFromDeviceIndex) h.str("viewIndexFromDeviceIndex");
   h.str(r.entryPoint);
   h.bytes(r.spirv.data(), r.spirv.size_bytes());
   // Specialization: the value bytes by constant id, in id order.

@@ -221,8 +221,10 @@ llvm::Value* Translator::batchField(size_t offset, llvm::Type* type) {
 }
 
 // ViewIndex: the same for the whole draw, so the draw's resources carry it
-// (abi::BoundResources::viewIndex; 0 outside multiview render pass instances).
+// (abi::BoundResources::viewIndex; 0 outside multiview render pass instances). With
+// VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT it is the DeviceIndex, always 0.
 llvm::Value* Translator::viewIndex() {
+  if (interface_.viewIndexFromDeviceIndex) return b().getInt32(0);
   return b().CreateLoad(b().getInt32Ty(),
                         b().CreateConstGEP1_32(b().getInt8Ty(), resources_, uint32_t(offsetof(abi::BoundResources, viewIndex))));
 }

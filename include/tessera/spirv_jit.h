@@ -50,6 +50,10 @@ struct ShaderInterface {
   };
   std::vector<VertexAttributeInput> vertexAttributes;
   std::vector<VertexBindingInput> vertexBindings;  // by binding number
+  // VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT on the pipeline (or, with graphics
+  // pipeline libraries, the library) the stage belongs to: ViewIndex reads "as if ... decorated
+  // as DeviceIndex", which is 0 (Tessera's device groups have one device).
+  bool viewIndexFromDeviceIndex = false;
 
   const DescriptorBinding* find(uint32_t set, uint32_t binding) const {
     for (const DescriptorBinding& b : bindings)

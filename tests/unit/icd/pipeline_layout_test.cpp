@@ -2,6 +2,7 @@
 // vkCmdBindDescriptorSets / vkCmdPushConstants leave in a command buffer.
 #include "command_buffer.h"
 #include "descriptor_test_util.h"
+#include "pipeline.h"
 #include "pipeline_layout.h"
 
 namespace tessera_test {
@@ -109,6 +110,13 @@ class BoundState : public ::testing::Test {
     tessera_vkDestroyDescriptorSetLayout(d.handle(), plainLayout, nullptr);
   }
   VkCommandBuffer handle() { return toHandle<VkCommandBuffer>(&cb); }
+  // Binds a pipeline whose kernels read dynamic offsets as `pipelineLayout` numbers them (the
+  // snapshot places each set's offsets by the bound pipeline's DynamicOffsetMap).
+  void bindPipelineOf(VkPipelineBindPoint bindPoint, VkPipelineLayout pipelineLayout, tessera::Pipeline& p) {
+    p.bindPoint = bindPoint;
+    p.dynamicOffsets = tessera::DynamicOffsetMap::of(&pipelineLayoutOf(pipelineLayout));
+    tessera_vkCmdBindPipeline(handle(), bindPoint, toHandle<VkPipeline>(&p));
+  }
 
   FakeDevice d;
   tessera::CommandPool cmdPool;
@@ -122,6 +130,8 @@ class BoundState : public ::testing::Test {
 TEST_F(BoundState, SetsAndDynamicOffsetsLandWhereThePipelineLayoutSays) {
   const uint32_t offsets[] = {16, 32, 48, 64, 80, 96};
   VkDescriptorSet sets[] = {dynSet, dynSet};
+  tessera::Pipeline pipeline;
+  bindPipelineOf(VK_PIPELINE_BIND_POINT_COMPUTE, layout, pipeline);
   // Sets 1 and 2 of the layout: their dynamic offsets start at index 0 (set 0 has none).
   tessera_vkCmdBindDescriptorSets(handle(), VK_PIPELINE_BIND_POINT_COMPUTE, layout, 1, 2, sets, 6, offsets);
   tessera_vkCmdBindDescriptorSets(handle(), VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &plainSet, 0, nullptr);
@@ -141,6 +151,36 @@ TEST_F(BoundState, SetsAndDynamicOffsetsLandWhereThePipelineLayoutSays) {
   EXPECT_EQ(r->dynamicOffsets[5], 3000u);
   // The graphics bind point is separate.
   EXPECT_EQ(cb.snapshotResources(VK_PIPELINE_BIND_POINT_GRAPHICS)->sets[0], nullptr);
+}
+
+// "Pipeline Layouts": with VK_PIPELINE_LAYOUT_CREATE_INDEPENDENT_SETS_BIT_EXT "the properties
+// and/or absence of a particular descriptor set do not influence any other properties of the
+// pipeline layout". A set bound through a layout whose earlier sets are NULL gets its offsets
+// where the bound pipeline's layout (with those sets present) numbers them, whichever of the
+// two is bound first; a pipeline numbering them differently takes a new snapshot.
+TEST_F(BoundState, DynamicOffsetsLandWhereTheBoundPipelinesLayoutSays) {
+  VkPipelineLayout full = makePipelineLayout(d.handle(), {dynLayout, dynLayout});
+  VkPipelineLayout secondOnly = makePipelineLayout(d.handle(), {VK_NULL_HANDLE, dynLayout});
+  const uint32_t first[] = {16, 32, 48}, second[] = {1000, 2000, 3000};
+  // Bound through `secondOnly`, set 1's offsets are that layout's first three.
+  tessera_vkCmdBindDescriptorSets(handle(), VK_PIPELINE_BIND_POINT_GRAPHICS, secondOnly, 1, 1, &dynSet, 3, second);
+  tessera::Pipeline linked, other;
+  bindPipelineOf(VK_PIPELINE_BIND_POINT_GRAPHICS, full, linked);
+  tessera_vkCmdBindDescriptorSets(handle(), VK_PIPELINE_BIND_POINT_GRAPHICS, full, 0, 1, &dynSet, 3, first);
+  const tessera::abi::BoundResources* r = cb.snapshotResources(VK_PIPELINE_BIND_POINT_GRAPHICS);
+  ASSERT_NE(r, nullptr);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r->dynamicOffsets[i], first[i]) << i;
+    EXPECT_EQ(r->dynamicOffsets[3 + i], second[i]) << i;  // the full layout's set 1 starts at 3
+  }
+  // A pipeline of `secondOnly` reads set 1's offsets from index 0.
+  bindPipelineOf(VK_PIPELINE_BIND_POINT_GRAPHICS, secondOnly, other);
+  const tessera::abi::BoundResources* r2 = cb.snapshotResources(VK_PIPELINE_BIND_POINT_GRAPHICS);
+  EXPECT_NE(r2, r);
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(r2->dynamicOffsets[i], second[i]) << i;
+  EXPECT_EQ(r->dynamicOffsets[0], first[0]);  // an earlier snapshot never changes
+  tessera_vkDestroyPipelineLayout(d.handle(), full, nullptr);
+  tessera_vkDestroyPipelineLayout(d.handle(), secondOnly, nullptr);
 }
 
 TEST_F(BoundState, SnapshotsAreSharedUntilSomethingChanges) {
