@@ -493,7 +493,9 @@ AnyProgram CodeCache::load(const CacheKey& key, const CachedObject& object, std:
   AnyProgram program;
   if (object.kind == ObjectKind::Compute) {
     auto p = std::make_shared<LoadedProgram>();
-    p->entry = reinterpret_cast<abi::ComputeBatchFn>(fn);
+    // The symbol's type depends on how its barriers were compiled.
+    if (object.info.resumable) p->resumableEntry = reinterpret_cast<abi::ResumableComputeBatchFn>(fn);
+    else p->entry = reinterpret_cast<abi::ComputeBatchFn>(fn);
     for (int i = 0; i < 3; ++i) p->localSize[i] = object.info.localSize[i];
     p->simdWidth = object.info.simdWidth;
     p->sharedMemoryBytes = object.info.sharedMemoryBytes;

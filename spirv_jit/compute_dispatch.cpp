@@ -143,7 +143,7 @@ struct ThreadState {
 // A batch that finishes early while others wait at a barrier (non-uniform barrier: undefined
 // behaviour) just stops taking turns.
 void runResumableBatches(const ComputeProgram& program, abi::WorkgroupState& wg, ThreadState& ts, uint32_t batches) {
-  auto entry = reinterpret_cast<abi::ResumableComputeBatchFn>(program.entry);
+  const abi::ResumableComputeBatchFn entry = program.resumableEntry;
   wg.scheduler = &ts.frames;
   ts.handles.resize(batches);
   using Resume = void (*)(void*);

@@ -99,12 +99,13 @@ struct ComputeCompileRequest {
 
 // A compiled compute kernel. Its machine code lives as long as this object.
 struct ComputeProgram {
-  abi::ComputeBatchFn entry = nullptr;
+  abi::ComputeBatchFn entry = nullptr;            // set unless `resumable`
+  abi::ResumableComputeBatchFn resumableEntry = nullptr;  // set when `resumable`
   uint32_t localSize[3] = {1, 1, 1};
   uint32_t simdWidth = 8;
   uint32_t sharedMemoryBytes = 0;
   bool usesBarrier = false;
-  // The kernel is a coroutine (abi::ResumableComputeBatchFn): its barriers suspend it.
+  // The kernel is a coroutine (resumableEntry): its barriers suspend it.
   bool resumable = false;
   bool zeroInitSharedMemory = false;
   // Stack the kernel's per-invocation memory (Function and Private variables, W copies each)
