@@ -379,10 +379,11 @@ Val Translator::value(uint32_t id) {
       auto slots = fn_->valueSlots.find(id);
       if (slots == fn_->valueSlots.end()) fail("value %" + std::to_string(id) + " used before its definition");
       Val v;
-      const std::vector<llvm::Constant*>& offsets = fn_->slotOffsets[id];
+      auto pattern = fn_->slotOffsets.find(id);  // a lookup: reading must not add entries
       for (size_t i = 0; i < slots->second.size(); ++i) {
         llvm::Value* leaf = loadSlot(slots->second[i]);
-        if (i < offsets.size() && offsets[i]) leaf = b().CreateAdd(splat(leaf), offsets[i]);
+        if (pattern != fn_->slotOffsets.end() && i < pattern->second.size() && pattern->second[i])
+          leaf = b().CreateAdd(splat(leaf), pattern->second[i]);
         v.leaves.push_back(leaf);
       }
       return v;
