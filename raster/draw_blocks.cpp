@@ -22,18 +22,11 @@
 #define TESSERA_LANE_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 
 namespace tessera::raster {
-namespace {
 
-constexpr int kBlockLanes = 16;
-
-// Block lane l is pixel (dx, dy) of the block: quads in rows (q = l / 4 at (2 (q & 1), 2 (q >> 1))),
-// pixels in a quad as a FragmentBatch orders them.
-constexpr int laneX(int l) { return 2 * ((l >> 2) & 1) + (l & 1); }
-constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
-
+// A triangle's edge functions prepared for the block walker (makeBlockEdges).
 struct BlockEdges {
   int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
-  int64_t laneOffset[3][kBlockLanes];  // change from the block's first pixel to each lane's
+  int64_t laneOffset[3][16];   // change from the block's first pixel to each lane's
   // With 4 samples: change from a pixel's centre to each sample location, and its extremes.
   uint32_t samples = 1;
   int64_t sampleOffset[3][kMaxSamples];
@@ -42,6 +35,15 @@ struct BlockEdges {
   rules::EdgeFunction edge[3];
   double invArea2;
 };
+
+namespace {
+
+constexpr int kBlockLanes = 16;
+
+// Block lane l is pixel (dx, dy) of the block: quads in rows (q = l / 4 at (2 (q & 1), 2 (q >> 1))),
+// pixels in a quad as a FragmentBatch orders them.
+constexpr int laneX(int l) { return 2 * ((l >> 2) & 1) + (l & 1); }
+constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
 
 bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
@@ -313,6 +315,13 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
     for (int32_t sx = gx.square0; sx < region.x1; sx += 16) {
       const SquareClass square = classifySquare(edges, region, sx, sy);
       if (square == SquareClass::Outside) continue;
+      if (square == SquareClass::Inside && wholeBlocksInKernel_) {
+        // Every block of the square is whole and only the kernel touches it.
+        if (!inputsPrepared) prepareBlockInputs(st.samples), inputsPrepared = true;
+        shadeWholeSquare(st, edges, std::max(sx, blockX0), std::max(sy, blockY0), std::min(sx + 16, region.x1),
+                         std::min(sy + 16, region.y1), weights, b);
+        continue;
+      }
       for (int32_t by = std::max(sy, blockY0); by < std::min(sy + 16, region.y1); by += 4) {
         for (int32_t bx = std::max(sx, blockX0); bx < std::min(sx + 16, region.x1); bx += 4) {
           b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b) : blockCoverage(edges, region, bx, by, b);
@@ -569,12 +578,12 @@ void FragmentStage::setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by
     if (bits & 1) fb.direct[i].row = texelAt(s_->color[i], bx + kLanes.x[first], by + kLanes.y[first]);
 }
 
-// A block whose pixels have every sample covered and whose only work is the kernel's
-// (wholeBlocksInKernel_): the batch fields shadeBlockBatch would set, without per-lane coverage,
-// tests or writes. Every lane is covered with all its samples (1 or 4; the sample mask keeps
-// them all); the kernel writes the attachments (FragmentBatch::direct, every sample of every
-// lane with 4), and the Centroid location of a fully covered pixel is its centre.
-void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b) {
+// The batch fields of blocks whose pixels have every sample covered and whose only work is
+// the kernel's (wholeBlocksInKernel_), set once for a run of such blocks: every lane covered
+// with all its samples (1 or 4; the sample mask keeps them all), the kernel writing the
+// attachments (FragmentBatch::direct, every sample of every lane with 4), and the Centroid
+// location of a fully covered pixel its centre.
+void FragmentStage::beginWholeBlocks() {
   const uint32_t W = s_->simdWidth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t allSamples = (1u << samples) - 1;
@@ -587,11 +596,19 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
   fb.inputs = inputs_.data();
   fb.outputs = outputs_.data();
   fb.directSamples = directColor_ && samples > 1 ? kFourSamples : nullptr;
-  const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
   for (uint32_t j = 0; j < W; ++j) fb.sampleMaskIn[j] = allSamples;  // SampleMaskIn: the covered samples
   if (samples > 1)
     for (uint32_t j = 0; j < W; ++j) fb.centroid[0][j] = fb.centroid[1][j] = 0.5f;
-  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
+}
+
+// One block after beginWholeBlocks, without per-lane coverage, tests or writes. The centroid
+// weight sets are the centre's (a fully covered pixel's Centroid location is its centre).
+void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPixels& b) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
+  abi::FragmentBatch& fb = *blockBatch_;
+  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
   for (uint32_t first = 0; first < kBlockLanes; first += W) {
     fb.coverage = all;
     if (laneNeeds_ & kLaneFragXY)
@@ -603,13 +620,36 @@ void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b
       std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
       std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
     }
-    interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
+    if (!blockInputs_.empty())
+      interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
     setDirectRows(fb, bx, by, first);
     if (s_->statistics) fragmentInvocations_ += W;  // every lane covered
     s_->fragmentShader(&fb);
     // "Sample Counting": each lane left alive passed with all its samples.
     if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all)) * samples;
   }
+}
+
+void FragmentStage::shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b) {
+  beginWholeBlocks();
+  shadeWholeBlockBatches(bx, by, b);
+}
+
+// The blocks from (x0, y0) to (x1, y1) of a 16x16 square inside every edge and the region,
+// every one whole (blockTriangle's Inside square with wholeBlocksInKernel_): the batch is set up
+// once for the square, then each block costs its weights (when inputs need them) and the
+// kernel calls.
+void FragmentStage::shadeWholeSquare(const SetupTriangle& st, const BlockEdges& edges, int32_t x0, int32_t y0,
+                                     int32_t x1, int32_t y1, bool weights, BlockPixels& b) {
+  beginWholeBlocks();
+  const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
+  for (int32_t by = y0; by < y1; by += 4)
+    for (int32_t bx = x0; bx < x1; bx += 4) {
+      if (weights)
+        blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids,
+                     testsEnabled_, b);
+      shadeWholeBlockBatches(bx, by, b);
+    }
 }
 
 namespace {

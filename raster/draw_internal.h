@@ -394,6 +394,8 @@ uint32_t depthPassLanes(uint32_t w, VkCompareOp op, const float* z, const float*
 
 // One 4x4 block of a triangle as the block walker computes it (draw_blocks.cpp), per block lane
 // (quads in rows, pixels in a quad as FragmentBatch orders them).
+struct BlockEdges;  // draw_blocks.cpp: a triangle's edge values stepped over 4x4 blocks
+
 struct BlockPixels {
   uint32_t coverage;                // bit l: pixel l has a covered sample
   bool singleSample;                // the triangle is rasterized with one sample
@@ -549,6 +551,10 @@ class FragmentStage {
   // the per-lane bookkeeping (shadeWholeBlock).
   bool wholeBlocksInKernel_ = false;
   void shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b);
+  void beginWholeBlocks();
+  void shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPixels& b);
+  void shadeWholeSquare(const SetupTriangle& st, const BlockEdges& edges, int32_t x0, int32_t y0, int32_t x1,
+                        int32_t y1, bool weights, BlockPixels& b);
   void setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by, uint32_t first) const;
 
   const DrawState* s_ = nullptr;
