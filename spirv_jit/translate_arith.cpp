@@ -24,6 +24,31 @@ llvm::Value* toWidthOf(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Value* like, 
   return isSigned ? b.CreateSExtOrTrunc(v, t) : b.CreateZExtOrTrunc(v, t);
 }
 
+// llvm.fpto[us]i.sat from f32 to i32 written as selects around the plain conversion: x86
+// lowers the intrinsic on vectors lane by lane (a scalar convert and two cmovs each; uvec2(
+// gl_FragCoord.xy) cost ~200 instructions per batch), the plain conversions are one
+// vcvttps2[u]dq. Same results: NaN gives 0, values below the range its minimum, values at or
+// above 2^32 (2^31 signed) its maximum, the rest truncated toward zero.
+llvm::Value* saturatingFloatToInt32(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Type* resultType, bool toUnsigned) {
+  llvm::Type* ft = x->getType();
+  auto constant = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+  auto intConstant = [&](uint64_t v) { return llvm::ConstantInt::get(resultType, v); };
+  if (toUnsigned) {
+    llvm::Value* nonNegative = b.CreateSelect(b.CreateFCmpOGT(x, constant(0.0)), x, constant(0.0));  // NaN: 0
+    llvm::Value* tooLarge = b.CreateFCmpOGE(nonNegative, constant(4294967296.0));
+    llvm::Value* inRange = b.CreateSelect(tooLarge, constant(0.0), nonNegative);
+    return b.CreateSelect(tooLarge, intConstant(0xFFFFFFFFu), b.CreateFPToUI(inRange, resultType));
+  }
+  llvm::Value* isNan = b.CreateFCmpUNO(x, x);
+  llvm::Value* tooLarge = b.CreateFCmpOGE(x, constant(2147483648.0));
+  llvm::Value* tooSmall = b.CreateFCmpOLT(x, constant(-2147483648.0));
+  llvm::Value* inRange = b.CreateSelect(b.CreateOr(b.CreateOr(isNan, tooLarge), tooSmall), constant(0.0), x);
+  llvm::Value* r = b.CreateFPToSI(inRange, resultType);
+  r = b.CreateSelect(tooLarge, intConstant(0x7FFFFFFFu), r);
+  r = b.CreateSelect(tooSmall, intConstant(0x80000000u), r);
+  return r;
+}
+
 }  // namespace
 
 struct ArithmeticTranslation {
@@ -74,6 +99,31 @@ struct ArithmeticTranslation {
       bad = b.CreateOr(bad, b.CreateAnd(b.CreateICmpEQ(den, minusOne), b.CreateICmpEQ(num, minValue)));
     }
     return b.CreateSelect(bad, one, den);
+  }
+
+  // a / d and a % d of 32-bit integers (d made safe). x86 has no vector integer division, so
+  // LLVM divides a lane vector by a run-time divisor lane by lane (a scalar div of ~10-20
+  // cycles each); these divide in double instead: both operands convert exactly, and the
+  // truncated correctly rounded double quotient is the exact integer quotient (the quotient's
+  // fraction is at least 1/d away from the next integer, more than half an ulp of a quotient
+  // below 2^32 for d below 2^32). Constant divisors keep LLVM's multiply-by-reciprocal code.
+  bool dividesInDouble(llvm::Value* a, llvm::Value* d) const {
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(a->getType());
+    return vt && vt->getNumElements() >= 4 && vt->getElementType()->isIntegerTy(32) && !llvm::isa<llvm::Constant>(d);
+  }
+  llvm::Value* divide(llvm::Value* a, llvm::Value* d, bool isSigned) {
+    if (!dividesInDouble(a, d)) return isSigned ? b.CreateSDiv(a, d) : b.CreateUDiv(a, d);
+    llvm::IRBuilder<>::FastMathFlagGuard guard(b);
+    b.clearFastMathFlags();  // a reciprocal would not be exact
+    auto* vt = llvm::cast<llvm::FixedVectorType>(a->getType());
+    llvm::Type* doubles = llvm::FixedVectorType::get(b.getDoubleTy(), vt->getNumElements());
+    if (isSigned)
+      return b.CreateFPToSI(b.CreateFDiv(b.CreateSIToFP(a, doubles), b.CreateSIToFP(d, doubles)), vt);
+    return b.CreateFPToUI(b.CreateFDiv(b.CreateUIToFP(a, doubles), b.CreateUIToFP(d, doubles)), vt);
+  }
+  llvm::Value* remainder(llvm::Value* a, llvm::Value* d, bool isSigned) {
+    if (!dividesInDouble(a, d)) return isSigned ? b.CreateSRem(a, d) : b.CreateURem(a, d);
+    return b.CreateSub(a, b.CreateMul(divide(a, d, isSigned), d));
   }
 
   llvm::Value* bitMask(llvm::Value* count, llvm::Value* like) {
@@ -135,15 +185,15 @@ bool ArithmeticTranslation::run() {
     case Op::OpIAdd: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateAdd(a, c); }); return true;
     case Op::OpISub: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateSub(a, c); }); return true;
     case Op::OpIMul: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateMul(a, c); }); return true;
-    case Op::OpUDiv: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateUDiv(a, safeDivisor(a, c, false)); }); return true;
-    case Op::OpSDiv: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateSDiv(a, safeDivisor(a, c, true)); }); return true;
-    case Op::OpUMod: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateURem(a, safeDivisor(a, c, false)); }); return true;
-    case Op::OpSRem: op2([&](llvm::Value* a, llvm::Value* c) { return b.CreateSRem(a, safeDivisor(a, c, true)); }); return true;
+    case Op::OpUDiv: op2([&](llvm::Value* a, llvm::Value* c) { return divide(a, safeDivisor(a, c, false), false); }); return true;
+    case Op::OpSDiv: op2([&](llvm::Value* a, llvm::Value* c) { return divide(a, safeDivisor(a, c, true), true); }); return true;
+    case Op::OpUMod: op2([&](llvm::Value* a, llvm::Value* c) { return remainder(a, safeDivisor(a, c, false), false); }); return true;
+    case Op::OpSRem: op2([&](llvm::Value* a, llvm::Value* c) { return remainder(a, safeDivisor(a, c, true), true); }); return true;
     case Op::OpSMod:
       // Sign of the divisor: adjust a remainder whose sign differs from it.
       op2([&](llvm::Value* a, llvm::Value* c) {
         llvm::Value* d = safeDivisor(a, c, true);
-        llvm::Value* r = b.CreateSRem(a, d);
+        llvm::Value* r = remainder(a, d, true);
         llvm::Value* zero = llvm::Constant::getNullValue(r->getType());
         llvm::Value* fix = b.CreateAnd(b.CreateICmpNE(r, zero), b.CreateICmpSLT(b.CreateXor(r, d), zero));
         return b.CreateSelect(fix, b.CreateAdd(r, d), r);
@@ -309,9 +359,12 @@ bool ArithmeticTranslation::run() {
     // ---- conversions
     case Op::OpConvertFToU:
     case Op::OpConvertFToS: {
-      auto id = o.op == Op::OpConvertFToU ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat;
-      op1([&](llvm::Value* a) {
+      const bool toUnsigned = o.op == Op::OpConvertFToU;
+      auto id = toUnsigned ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat;
+      op1([&](llvm::Value* a) -> llvm::Value* {
         llvm::Type* rt = convertType(a, resultElem());
+        if (a->getType()->getScalarType()->isFloatTy() && rt->getScalarSizeInBits() == 32)
+          return saturatingFloatToInt32(b, a, rt, toUnsigned);
         return b.CreateIntrinsic(id, {rt, a->getType()}, {a});
       });
       return true;

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "compute_harness.h"
 
@@ -13,7 +14,9 @@ namespace tessera_test {
 namespace {
 
 const int32_t kSpecial32[] = {0, 1, -1, 2, -2, 7, -7, 31, 32, 33, 64, 1000, -1000, 0x12345678, -0x12345678,
-                              INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1, 0x55555555, int32_t(0xAAAAAAAA)};
+                              INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1, 0x55555555, int32_t(0xAAAAAAAA),
+                              // divisors whose quotients of large dividends sit just below an integer
+                              3, -3, 65535, 65537, -65537, int32_t(0xFFFFFFFE), 0x7FFFFFFD};
 
 std::vector<std::pair<int32_t, int32_t>> pairs32() {
   std::vector<std::pair<int32_t, int32_t>> v;
@@ -54,7 +57,12 @@ TEST(Types, Int32ArithmeticAndBitOperations) {
       EXPECT_EQ(r[1], int32_t(ux - uy)) << at(1);
       EXPECT_EQ(r[2], int32_t(ux * uy)) << at(2);
       if (y != 0 && !(x == INT_MIN && y == -1)) { EXPECT_EQ(r[3], x / y) << at(3); }
-      if (x >= 0 && y > 0) { EXPECT_EQ(r[4], x % y) << at(4); }
+      // GLSL's % on ints is OpSMod: the remainder with the divisor's sign ("OpSMod"), defined
+      // in SPIR-V for every operand pair but y == 0 and INT_MIN / -1.
+      if (y != 0 && !(x == INT_MIN && y == -1)) {
+        const int32_t rem = x % y;
+        EXPECT_EQ(r[4], rem != 0 && (rem < 0) != (y < 0) ? rem + y : rem) << at(4);
+      }
       if (uy != 0) { EXPECT_EQ(uint32_t(r[5]), ux / uy) << at(5); }
       if (uy != 0) { EXPECT_EQ(uint32_t(r[6]), ux % uy) << at(6); }
       EXPECT_EQ(r[7], int32_t(ux << (uy & 31))) << at(7);
@@ -104,6 +112,49 @@ TEST(Types, Int32ArithmeticAndBitOperations) {
   }
   // Undefined results (x / 0, INT_MIN / -1, oversized shifts) may be anything, but the same
   // anything at every width is not required either; only that nothing crashed to get here.
+}
+
+// OpConvertFToS / OpConvertFToU from 32-bit floats to 32-bit integers. Out-of-range values are
+// undefined in SPIR-V; Tessera saturates them (llvm.fpto[us]i.sat's rules: NaN gives 0, values
+// beyond the range its nearest end) at every width, which this holds, together with the
+// truncation toward zero that the spec defines for every value in range.
+TEST(Types, Float32ToInt32ConversionsTruncateAndSaturate) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> in = {0.0f, -0.0f, 0.5f, -0.5f, 0.999f, -0.999f, 1.0f, -1.0f, 1.5f, -1.5f, 3.7f, -3.7f,
+                           nan, -nan, inf, -inf, 1e10f, -1e10f, 2147483520.0f, 2147483648.0f, -2147483648.0f,
+                           -2147483904.0f, 4294967040.0f, 4294967296.0f, 16777217.0f, 123456.789f, 1920.5f, 1079.5f};
+  Rng rng(7);
+  for (int i = 0; i < 200; ++i) {
+    uint32_t bits = uint32_t(rng.next());
+    float f;
+    std::memcpy(&f, &bits, 4);
+    in.push_back(f);
+  }
+  const uint32_t n = uint32_t(in.size());
+  ComputeRun run;
+  run.shader = "types_float_to_int32";
+  run.groups[0] = (n + 63) / 64;
+  run.pushConstants = pushBytes(n);
+  auto results = runAtEveryWidth(run, {bytesOf(in), zeros<int32_t>(n * 2)});
+  ASSERT_EQ(results.size(), 3u);
+  auto toInt = [](float f) -> int32_t {
+    if (std::isnan(f)) return 0;
+    if (f >= 2147483648.0f) return INT_MAX;
+    if (f < -2147483648.0f) return INT_MIN;
+    return int32_t(f);
+  };
+  auto toUint = [](float f) -> uint32_t {
+    if (!(f > 0.0f)) return 0;
+    if (f >= 4294967296.0f) return UINT_MAX;
+    return uint32_t(f);
+  };
+  for (size_t w = 0; w < results.size(); ++w) {
+    auto o = valuesOf<int32_t>(results[w][1]);
+    for (uint32_t i = 0; i < n; ++i) {
+      EXPECT_EQ(o[2 * i], toInt(in[i])) << "W=" << kSimdWidths[w] << " int(" << in[i] << ")";
+      EXPECT_EQ(uint32_t(o[2 * i + 1]), toUint(in[i])) << "W=" << kSimdWidths[w] << " uint(" << in[i] << ")";
+    }
+  }
 }
 
 TEST(Types, Int64ArithmeticShiftsAndConversions) {
