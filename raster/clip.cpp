@@ -88,19 +88,22 @@ double userDistance(const double bary[3], const double d[3]) {
 // loop below decides it, for finite coordinates: a plane's distance c . p + offset with its zero
 // coefficients left out is the same double (x + 0 = x, and -0 vs +0 does not change `< 0`).
 // Most triangles need no clipping; this saves building the planes and the polygon for them.
-bool triviallyInside(const ClipTriangle& tri, const RasterState& state) {
+bool vertexTriviallyInside(const float position[4], const RasterState& state) {
   const Viewport& vp = state.viewport;
   const double hx = double{vp.width} / 2, ox = double{vp.x} + hx;
   const double hy = double{vp.height} / 2, oy = double{vp.y} + hy;
-  const bool clipZ = rules::clipsDepth(state);
-  const double nearW = rules::nearPlaneWCoefficient(state);
+  const double x = position[0], y = position[1], z = position[2], w = position[3];
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !std::isfinite(w)) return false;
+  if (w + -kMinClipW < 0) return false;
+  if (rules::clipsDepth(state) && (z + rules::nearPlaneWCoefficient(state) * w < 0 || -z + w < 0)) return false;
+  if (hx * x + (ox + kGuardBand) * w < 0 || -hx * x + (kGuardBand - ox) * w < 0) return false;
+  if (hy * y + (oy + kGuardBand) * w < 0 || -hy * y + (kGuardBand - oy) * w < 0) return false;
+  return true;
+}
+
+bool triviallyInside(const ClipTriangle& tri, const RasterState& state) {
   for (int i = 0; i < 3; ++i) {
-    const double x = tri.position[i][0], y = tri.position[i][1], z = tri.position[i][2], w = tri.position[i][3];
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !std::isfinite(w)) return false;
-    if (w + -kMinClipW < 0) return false;
-    if (clipZ && (z + nearW * w < 0 || -z + w < 0)) return false;
-    if (hx * x + (ox + kGuardBand) * w < 0 || -hx * x + (kGuardBand - ox) * w < 0) return false;
-    if (hy * y + (oy + kGuardBand) * w < 0 || -hy * y + (kGuardBand - oy) * w < 0) return false;
+    if (!vertexTriviallyInside(tri.position[i], state)) return false;
     for (uint32_t p = 0; p < tri.clipDistances; ++p)
       if (tri.clipDistance[i][p] < 0) return false;
   }

@@ -43,6 +43,9 @@ bool clipTriangle(const ClipTriangle& tri, const RasterState& state, ClipPolygon
 // Whether `tri` lies inside every half-space clipTriangle clips against (all coordinates finite):
 // then clipTriangle returns it unchanged. Decided exactly as the plane-by-plane loop decides it.
 bool triviallyInside(const ClipTriangle& tri, const RasterState& state);
+// triviallyInside's test of one vertex without user clip distances (finite, and inside every
+// other half-space): a triangle is trivially inside when its three vertices are.
+bool vertexTriviallyInside(const float position[4], const RasterState& state);
 // The same, plane by plane for every triangle: clipTriangle's result, without its quick
 // acceptance of triangles inside every plane (the tests compare the two).
 bool clipTriangleByPlanes(const ClipTriangle& tri, const RasterState& state, ClipPolygon& out);

@@ -114,10 +114,15 @@ void mapVertexSlots(const DrawCall& c, const VertexIndexList& list, VertexSlots&
     return;
   }
   uint32_t lo = UINT32_MAX, hi = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!list.isRestart.empty() && list.isRestart[i]) continue;
-    lo = std::min(lo, list.vertexIndex[i]);
-    hi = std::max(hi, list.vertexIndex[i]);
+  const uint32_t* indices = list.vertexIndex.data();
+  if (list.isRestart.empty()) {
+    for (uint32_t i = 0; i < n; ++i) lo = std::min(lo, indices[i]), hi = std::max(hi, indices[i]);  // vectorizes
+  } else {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (list.isRestart[i]) continue;
+      lo = std::min(lo, indices[i]);
+      hi = std::max(hi, indices[i]);
+    }
   }
   if (lo > hi || uint64_t(hi) - lo >= 4ull * n + 4096) {
     out.vertexIndex = list.vertexIndex;
@@ -134,6 +139,35 @@ void mapVertexSlots(const DrawCall& c, const VertexIndexList& list, VertexSlots&
       out.vertexIndex.push_back(list.vertexIndex[i]);
     }
     out.slotOf[i] = slot;
+  }
+}
+
+// Whether a draw's triangles are set up from vertices projected once per slot
+// (ShadedVertices::projected): triangles filled (not polygon modes), the vertex stage the last
+// one before rasterization, no user clip or cull distances (the projection's inside test knows
+// none), viewport 0 for every primitive. An indexed mesh shares each vertex among ~6 triangles;
+// setupTriangle projects a vertex for each of them (three divisions and the viewport
+// transform, in double).
+bool projectsVertices(const DrawState& s) {
+  const VkPrimitiveTopology t = s.topology;
+  const bool triangles = t == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST || t == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ||
+                         t == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN || t == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY ||
+                         t == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY;
+  return triangles && s.polygonMode == VK_POLYGON_MODE_FILL && !hasPrimitiveStages(s) && !s.rasterizerDiscard &&
+         s.vertexClipDistances == 0 && s.vertexCullDistances == 0 && !vertexSelectsLayerOrViewport(s);
+}
+
+void projectVertexRange(const RasterState& raster, size_t begin, size_t end, ShadedVertices& v) {
+  for (size_t slot = begin; slot < end; ++slot) {
+    // Only a vertex inside is projected: outside the guard band (or with w <= 0, or not
+    // finite) the window position need not fit the snapped integers.
+    const float* position = v.position(uint32_t(slot));
+    ProjectedVertex& p = v.projected[slot];
+    p.inside = vertexTriviallyInside(position, raster);
+    if (p.inside) {
+      p = projectVertex(position, raster);
+      p.inside = true;
+    }
   }
 }
 
@@ -167,6 +201,20 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
     Binned b{a->kind, a->instance, {a->slots[0], a->slots[1], a->slots[2]}, a->primitiveId, 0, vp, a->provoking};
     switch (a->kind) {
       case Kind::Triangle: {
+        // Vertices projected once for the draw (projectsVertices): a triangle inside every
+        // clip half-space is set up from them, as setupTriangle would set it up.
+        if (vp == 0 && !v.projected.empty()) {
+          const ProjectedVertex &p0 = v.projected[a->slots[0]], &p1 = v.projected[a->slots[1]], &p2 = v.projected[a->slots[2]];
+          if (p0.inside && p1.inside && p2.inside) {
+            const size_t before = chunk.triangles.size();
+            setupProjected(p0, p1, p2, raster, setupConstants, chunk.triangles);
+            for (size_t k = before; k < chunk.triangles.size(); ++k) {
+              b.setup = uint32_t(k);
+              chunk.primitives.push_back(b);
+            }
+            break;
+          }
+        }
         ClipTriangle tri;
         for (int k = 0; k < 3; ++k) std::memcpy(tri.position[k], v.position(a->slots[k]), 16);
         if (!userClipping(v, a->slots, 3, tri.clipDistances, tri.clipDistance)) break;
@@ -425,13 +473,19 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     const uint32_t instances = std::min(groupSize, c.instanceCount - groupFirst);
     // Vertex shading, ranges of every instance of the group over the pool.
     const std::shared_ptr<std::vector<ShadedVertices>> shaded = m.shadedGroup(instances);
-    for (uint32_t i = 0; i < instances; ++i) prepareShadedVertices(s, slotCount, (*shaded)[i]);
+    const bool project = projectsVertices(s);
+    for (uint32_t i = 0; i < instances; ++i) {
+      prepareShadedVertices(s, slotCount, (*shaded)[i]);
+      if (project) (*shaded)[i].projected.resize(slotCount);
+      else (*shaded)[i].projected.clear();
+    }
     const uint32_t rangesPerInstance = (slotCount + kVertexRange - 1) / kVertexRange;
     countStatistic(s, kVertexShaderInvocations, uint64_t(slotCount) * instances);
     m.pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
       const uint32_t i = uint32_t(task / rangesPerInstance), r = uint32_t(task % rangesPerInstance);
       const size_t begin = size_t(r) * kVertexRange, end = std::min<size_t>(slotCount, begin + kVertexRange);
       shadeVertexRange(s, c, c.firstInstance + groupFirst + i, m.slots.vertexIndex.data(), begin, end, (*shaded)[i]);
+      if (project) projectVertexRange(s.raster, begin, end, (*shaded)[i]);
     });
     // "Geometry Shading": each instance's geometry stage on the pool; its emitted vertices are
     // what the windows draw, its output primitives what is set up.

@@ -14,6 +14,7 @@
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/raster.h"
+#include "polygon.h"
 
 namespace tessera::raster {
 
@@ -37,6 +38,9 @@ struct ShadedVertices {
     return reinterpret_cast<const float*>(&words[size_t(slot) * stride + distanceWord()]);
   }
   const float* cullDistance(uint32_t slot) const { return clipDistance(slot) + clipDistances; }
+  // Per slot, its projection for viewport 0 when the binned path sets triangles up from
+  // projected vertices (draw_binned.cpp, projectsVertices); empty otherwise.
+  std::vector<ProjectedVertex> projected;
   // Sets the layout: `locations` already chosen, then the distances.
   void setLayout(uint32_t clip, uint32_t cull) {
     clipDistances = clip, cullDistances = cull;

@@ -111,15 +111,6 @@ inline __attribute__((always_inline)) void fetchAttribute(const AttributeFetch& 
   }
 }
 
-uint32_t readIndex(const DrawCall& c, uint32_t i) {
-  const uint32_t size = c.indexType == VK_INDEX_TYPE_UINT16 ? 2 : c.indexType == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
-  const uint64_t at = uint64_t(c.firstIndex + i) * size;
-  if (!c.indices || at + size > c.indexBytes) return 0;  // robust: out-of-range indices read 0
-  uint32_t v = 0;
-  std::memcpy(&v, c.indices + at, size);
-  return v;
-}
-
 uint32_t restartValue(VkIndexType t) {
   return t == VK_INDEX_TYPE_UINT16 ? 0xFFFFu : t == VK_INDEX_TYPE_UINT8_EXT ? 0xFFu : 0xFFFFFFFFu;
 }
@@ -140,11 +131,35 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
   }
   const uint32_t restart = restartValue(c.indexType);
   if (s.primitiveRestart) out.isRestart.assign(c.vertexCount, 0);
-  for (uint32_t i = 0; i < c.vertexCount; ++i) {
-    const uint32_t index = readIndex(c, i);
-    if (s.primitiveRestart && index == restart) out.isRestart[i] = 1;
-    out.vertexIndex[i] = uint32_t(int64_t(index) + c.vertexOffset);
-  }
+  // One index type at a time: the positions whose index lies in the buffer in a loop the
+  // compiler vectorizes (a draw of millions of indices spent most of its serial time in a
+  // per-index read with its type and bounds checks), then the rest, which read index 0
+  // (robust buffer access: an index past the buffer's end).
+  const uint32_t size = c.indexType == VK_INDEX_TYPE_UINT16 ? 2 : c.indexType == VK_INDEX_TYPE_UINT8_EXT ? 1 : 4;
+  const uint64_t start = uint64_t(c.firstIndex) * size;
+  const uint64_t available = c.indices && start < c.indexBytes ? (c.indexBytes - start) / size : 0;
+  const uint32_t inBuffer = uint32_t(std::min<uint64_t>(c.vertexCount, available));
+  const uint32_t offset = uint32_t(c.vertexOffset);  // int64(index) + offset, truncated: the same bits
+  uint32_t* __restrict to = out.vertexIndex.data();
+  const uint8_t* __restrict bytes = c.indices ? c.indices + start : nullptr;
+  // (memcpy: the application's offset may leave the indices unaligned for their type.)
+  auto copy = [&]<typename T>(T) {
+    for (uint32_t i = 0; i < inBuffer; ++i) {
+      T index;
+      std::memcpy(&index, bytes + size_t(i) * sizeof(T), sizeof(T));
+      to[i] = uint32_t(index) + offset;
+    }
+    if (s.primitiveRestart)
+      for (uint32_t i = 0; i < inBuffer; ++i) {
+        T index;
+        std::memcpy(&index, bytes + size_t(i) * sizeof(T), sizeof(T));
+        out.isRestart[i] = uint32_t(index) == restart;
+      }
+  };
+  if (size == 4) copy(uint32_t{});
+  else if (size == 2) copy(uint16_t{});
+  else copy(uint8_t{});
+  for (uint32_t i = inBuffer; i < c.vertexCount; ++i) to[i] = offset;  // index 0, never the restart value
 }
 
 void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out) {

@@ -22,6 +22,22 @@ struct WindowVertex {
 // Projects a clipped vertex (setup.cpp; the weights' derivation is there).
 WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne);
 
+// A vertex as setupTriangle projects it when its triangle is inside every clip half-space
+// (projectVertex, setupProjected): the same operations on the same values, so that a draw whose triangles
+// share vertices can project each vertex once (draw_binned.cpp) and set its triangles up from
+// those (setupProjected) with the results setupTriangle gives.
+struct ProjectedVertex {
+  int64_t sx, sy;  // snapped window position (1/256 pixel)
+  double z;        // window depth
+  float invW;      // 1 / w_c
+  bool inside;     // vertexTriviallyInside (set by the caller that needs it)
+};
+ProjectedVertex projectVertex(const float position[4], const RasterState& state);
+// setupTriangle for a triangle without user clip distances whose three vertices are inside
+// (ProjectedVertex::inside): 0 or 1 triangles appended.
+uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, const ProjectedVertex& c,
+                        const RasterState& state, const TriangleSetupConstants& constants, std::vector<SetupTriangle>& out);
+
 // "Polygon Mode": "a polygon's vertices are shaded and the polygon is clipped and possibly
 // culled before these modes are applied". What is left for the mode to draw.
 struct WindowPolygon {

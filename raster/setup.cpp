@@ -153,45 +153,59 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
   return emitted;
 }
 
+}  // namespace
+
+ProjectedVertex projectVertex(const float position[4], const RasterState& state) {
+  ProjectedVertex p;
+  const double w = position[3];
+  const rules::FramebufferPoint f =
+      rules::viewportTransform(state.viewport, state.negativeOneToOne, position[0] / w, position[1] / w, position[2] / w);
+  p.z = f.z;
+  p.sx = rules::snapToSubPixelGrid(f.x);
+  p.sy = rules::snapToSubPixelGrid(f.y);
+  p.invW = static_cast<float>(1.0 / w);
+  p.inside = false;
+  return p;
+}
+
 // A triangle inside every clip half-space (triviallyInside): the polygon is the triangle, its
 // vertices' barycentrics the identity, the fan one triangle. setupPolygon's arithmetic for that
 // polygon without building it: toWindow's weights w_i / w_i = 1 and 0 * w_j / w_i = +0 (every
 // w > 0) are the identity exactly, and the fan triangle's area is the polygon's. The tests
 // compare the two paths (tests/unit/raster/clip_test.cpp).
-uint32_t setupUnclipped(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,
-                        std::vector<SetupTriangle>& out) {
+uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, const ProjectedVertex& c,
+                        const RasterState& state, const TriangleSetupConstants& constants, std::vector<SetupTriangle>& out) {
+  const ProjectedVertex* p[3] = {&a, &b, &c};
+  // Area, facing, culling and bounds first: most triangles of a dense mesh are dropped there
+  // (no sample inside), before the rest of the record is written.
+  const int64_t xs[3] = {a.sx, b.sx, c.sx}, ys[3] = {a.sy, b.sy, c.sy};
+  const int64_t shoelace = rules::shoelaceSum(xs, ys, 3);
+  if (shoelace == 0) return 0;
+  const bool front = rules::isFrontFacing(shoelace, state.frontFace);
+  if (rules::isCulled(state.cullMode, front)) return 0;
+  const Rect bounds = rules::intersect(boundingPixels(xs, ys, constants.samples), constants.clipRect);
+  if (rules::isEmpty(bounds)) return 0;
+  SetupTriangle& t = out.emplace_back();
   WindowVertex v[3];
-  SetupTriangle t;
   for (int i = 0; i < 3; ++i) {
-    const double w = tri.position[i][3];
-    const rules::FramebufferPoint f = rules::viewportTransform(state.viewport, state.negativeOneToOne, tri.position[i][0] / w,
-                                                               tri.position[i][1] / w, tri.position[i][2] / w);
-    v[i].z = f.z;
-    v[i].sx = t.x[i] = rules::snapToSubPixelGrid(f.x);
-    v[i].sy = t.y[i] = rules::snapToSubPixelGrid(f.y);
-    t.z[i] = static_cast<float>(f.z);
-    t.invW[i] = static_cast<float>(1.0 / w);
+    v[i].z = p[i]->z;
+    v[i].sx = t.x[i] = p[i]->sx;
+    v[i].sy = t.y[i] = p[i]->sy;
+    t.z[i] = static_cast<float>(p[i]->z);
+    t.invW[i] = p[i]->invW;
     for (int j = 0; j < 3; ++j) t.clipBary[i][j] = t.windowBary[i][j] = i == j ? 1.0f : 0.0f;
   }
   t.identityWeights = true;
   t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
-  const int64_t shoelace = rules::shoelaceSum(t.x, t.y, 3);
-  if (shoelace == 0) return 0;
-  const bool front = rules::isFrontFacing(shoelace, state.frontFace);
-  if (rules::isCulled(state.cullMode, front)) return 0;
   t.depthBias = state.depthBiasEnable ? static_cast<float>(polygonDepthBias(v, 3, state)) : 0.0f;
   t.depthMin = constants.depthMin;
   t.depthMax = constants.depthMax;
   t.frontFacing = front;
   t.samples = constants.samples;
   t.sampleWeights = state.sampleWeights;
-  t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), constants.clipRect);
-  if (rules::isEmpty(t.bounds)) return 0;
-  out.push_back(t);
+  t.bounds = bounds;
   return 1;
 }
-
-}  // namespace
 
 WindowVertex toWindow(const ClipVertex& cv, const ClipTriangle& original, const Viewport& vp, bool negativeOneToOne) {
   WindowVertex v;
@@ -239,7 +253,9 @@ uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, const 
   // Non-finite positions give no defined primitive; drop it rather than feed NaN to the
   // fixed-point conversion.
   if (!allFinite(tri)) return 0;
-  if (triviallyInside(tri, state)) return setupUnclipped(tri, state, constants, out);
+  if (triviallyInside(tri, state))
+    return setupProjected(projectVertex(tri.position[0], state), projectVertex(tri.position[1], state),
+                          projectVertex(tri.position[2], state), state, constants, out);
   ClipPolygon poly;
   if (!clipTriangleByPlanes(tri, state, poly)) return 0;
   return setupPolygon(tri, poly, state, constants, out);
