@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "block_depth.h"
 #include "draw_internal.h"
 #include "pixel_weights.h"
 
@@ -352,44 +353,11 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
 }
 
 // runDepthTestD32's single-sample test and write on a whole block's covered pixels at once:
-// the same depths (b.z) compared with the stored D32 values by the same comparison
-// (depthPassLanes), the passing pixels' depths written when depth writes are on. Returns the
-// pixels that passed. A block row whose four pixels are covered is one 16-byte load and store;
-// other rows go pixel by pixel (only covered pixels lie inside the attachment).
+// the same depths (b.z) compared with the stored D32 values by the same comparisons, the
+// passing pixels' depths written when depth writes are on (block_depth.h). Returns the pixels
+// that passed.
 uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, const BlockPixels& b) const {
-  const AttachmentView& d = s_->depth;
-  // Lanes of row r, left to right: quads 2 (r >> 1) and 2 (r >> 1) + 1, pixels 2 (r & 1) and + 1.
-  auto laneOf = [](int r, int p) { return 8 * (r >> 1) + 4 * (p >> 1) + 2 * (r & 1) + (p & 1); };
-  auto bitsOfRow = [&](uint32_t mask, int r) {
-    uint32_t bits = 0;
-    for (int p = 0; p < 4; ++p) bits |= (mask >> laneOf(r, p) & 1) << p;
-    return bits;
-  };
-  float stored[kBlockLanes];
-  for (int r = 0; r < 4; ++r) {
-    const uint8_t* row = d.base + uint64_t(by + r) * d.rowPitch + uint64_t(bx) * 4;
-    const uint32_t rowBits = bitsOfRow(b.coverage, r);
-    float v[4] = {};
-    if (rowBits == 0xF) std::memcpy(v, row, sizeof v);
-    else
-      for (int p = 0; p < 4; ++p)
-        if (rowBits >> p & 1) std::memcpy(&v[p], row + 4 * p, 4);
-    for (int p = 0; p < 4; ++p) stored[laneOf(r, p)] = v[p];
-  }
-  const uint32_t pass = depthPassLanes(kBlockLanes, s_->depthCompare, b.z, stored, b.coverage);
-  if (!pass || !s_->depthWrite) return pass;
-  for (int r = 0; r < 4; ++r) {
-    uint8_t* row = d.base + uint64_t(by + r) * d.rowPitch + uint64_t(bx) * 4;
-    const uint32_t rowBits = bitsOfRow(pass, r);
-    if (!rowBits) continue;
-    float v[4];
-    for (int p = 0; p < 4; ++p) v[p] = b.z[laneOf(r, p)];
-    if (rowBits == 0xF) std::memcpy(row, v, sizeof v);
-    else
-      for (int p = 0; p < 4; ++p)
-        if (rowBits >> p & 1) std::memcpy(row + 4 * p, &v[p], 4);
-  }
-  return pass;
+  return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
 }
 
 // "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written

@@ -1,0 +1,111 @@
+// blockDepthTestD32 (block_depth.h): a portable definition and an AVX-512 one. The portable one
+// handles each row's pixels with branches (a small triangle's rows are mostly partly covered,
+// so they mispredict) and gathers the lanes into row order one float at a time; with AVX-512 a
+// row is one masked load or store (masked-out pixels are neither read nor written, and cannot
+// fault), the lanes go to row order and back by one permutation each, and the comparison is
+// one instruction with the predicate that matches C++'s operator on floats.
+#include "block_depth.h"
+
+#include <immintrin.h>
+
+#include <cstring>
+
+namespace tessera::raster {
+namespace {
+
+// Block lane of pixel p of row r (draw_blocks.cpp: laneX, laneY).
+constexpr int laneOf(int r, int p) { return 8 * (r >> 1) + 4 * (p >> 1) + 2 * (r & 1) + (p & 1); }
+
+bool passes(VkCompareOp op, float a, float b) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return false;
+    case VK_COMPARE_OP_LESS: return a < b;
+    case VK_COMPARE_OP_EQUAL: return a == b;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return a <= b;
+    case VK_COMPARE_OP_GREATER: return a > b;
+    case VK_COMPARE_OP_NOT_EQUAL: return a != b;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return a >= b;
+    default: return true;  // ALWAYS
+  }
+}
+
+#define TESSERA_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
+
+// A 16-bit mask permuted as _mm512_permutexvar_epi32 permutes elements: bit i of the result
+// is bit from[i] of `bits` (between lane order and row order, where bit 4 r + p is pixel p
+// of row r).
+TESSERA_AVX512 inline __mmask16 permuteBits(__mmask16 bits, __m512i from) {
+  const __m512i permuted = _mm512_permutexvar_epi32(from, _mm512_maskz_set1_epi32(bits, 1));
+  return _mm512_test_epi32_mask(permuted, permuted);
+}
+
+}  // namespace
+
+uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                   uint32_t coverage, VkCompareOp op, bool write) {
+  uint32_t pass = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < 4; ++p) {
+      const int l = laneOf(r, p);
+      if (!(coverage >> l & 1)) continue;
+      float* texel = reinterpret_cast<float*>(base + uint64_t(by + r) * rowPitch + uint64_t(bx + p) * 4);
+      float stored;
+      std::memcpy(&stored, texel, 4);
+      if (!passes(op, z[l], stored)) continue;
+      pass |= 1u << l;
+      if (write) std::memcpy(texel, &z[l], 4);
+    }
+  return pass;
+}
+
+bool blockDepthTestD32VectorAvailable() {
+  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  return available;
+}
+
+TESSERA_AVX512 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
+                                                const float* z, uint32_t coverage, VkCompareOp op, bool write) {
+  // Row-order element i = 4 r + p takes lane toLane[i]; lane l takes row-order element toRow[l].
+  const __m512i toLane = _mm512_setr_epi32(laneOf(0, 0), laneOf(0, 1), laneOf(0, 2), laneOf(0, 3), laneOf(1, 0),
+                                           laneOf(1, 1), laneOf(1, 2), laneOf(1, 3), laneOf(2, 0), laneOf(2, 1),
+                                           laneOf(2, 2), laneOf(2, 3), laneOf(3, 0), laneOf(3, 1), laneOf(3, 2), laneOf(3, 3));
+  // laneOf is its own inverse on 0..15 (it swaps two bits of the index), so the same table
+  // maps back.
+  const __m512i toRow = toLane;
+  const __mmask16 covered = permuteBits(__mmask16(coverage), toLane);
+  const __m512 depth = _mm512_permutexvar_ps(toLane, _mm512_loadu_ps(z));
+  uint8_t* rows[4];
+  for (int r = 0; r < 4; ++r) rows[r] = base + uint64_t(by + r) * rowPitch + uint64_t(bx) * 4;
+  __m512 stored = _mm512_castps128_ps512(_mm_maskz_loadu_ps(__mmask8(covered & 0xF), rows[0]));
+  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 4 & 0xF), rows[1]), 1);
+  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 8 & 0xF), rows[2]), 2);
+  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 12 & 0xF), rows[3]), 3);
+  __mmask16 pass;
+  switch (op) {  // the predicates of C++'s <, ==, <=, >, !=, >= (ordered, except != on NaN)
+    case VK_COMPARE_OP_NEVER: pass = 0; break;
+    case VK_COMPARE_OP_LESS: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LT_OQ); break;
+    case VK_COMPARE_OP_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_EQ_OQ); break;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LE_OQ); break;
+    case VK_COMPARE_OP_GREATER: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GT_OQ); break;
+    case VK_COMPARE_OP_NOT_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_NEQ_UQ); break;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GE_OQ); break;
+    default: pass = covered; break;  // ALWAYS
+  }
+  if (!pass) return 0;
+  if (write) {
+    _mm_mask_storeu_ps(rows[0], __mmask8(pass & 0xF), _mm512_castps512_ps128(depth));
+    _mm_mask_storeu_ps(rows[1], __mmask8(pass >> 4 & 0xF), _mm512_extractf32x4_ps(depth, 1));
+    _mm_mask_storeu_ps(rows[2], __mmask8(pass >> 8 & 0xF), _mm512_extractf32x4_ps(depth, 2));
+    _mm_mask_storeu_ps(rows[3], __mmask8(pass >> 12 & 0xF), _mm512_extractf32x4_ps(depth, 3));
+  }
+  return permuteBits(pass, toRow);
+}
+
+uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
+                           VkCompareOp op, bool write) {
+  if (blockDepthTestD32VectorAvailable()) return blockDepthTestD32Vector(base, rowPitch, bx, by, z, coverage, op, write);
+  return blockDepthTestD32Portable(base, rowPitch, bx, by, z, coverage, op, write);
+}
+
+}  // namespace tessera::raster

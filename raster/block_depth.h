@@ -1,0 +1,31 @@
+// The block walker's early depth test on a 4x4 block of a single-sample D32_SFLOAT attachment
+// (FragmentStage::blockDepthTest, draw_blocks.cpp): "Depth Test" with the reference's
+// comparisons (draw_fragments.cpp: compare, NaN included) on the block's covered pixels, and
+// the depth write of those that pass.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+namespace tessera::raster {
+
+// Block lanes are in FragmentBatch order (quads in rows, pixels in a quad: draw_blocks.cpp's
+// laneX/laneY); `z` holds each lane's depth and `coverage` the covered lanes. The pixel of
+// lane l is (bx + laneX(l), by + laneY(l)) of the attachment at `base` with `rowPitch` bytes
+// per row; only covered pixels are read and only passing ones written (when `write`), so a
+// block may hang over the attachment's edge where it is not covered. Returns the lanes that
+// passed.
+uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
+                           VkCompareOp op, bool write);
+
+// The same, one row and pixel at a time in portable C++: the definition the vector version
+// (used where the processor has AVX-512) is tested against (tests/unit/raster/block_depth_test.cpp).
+uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                   uint32_t coverage, VkCompareOp op, bool write);
+// The AVX-512 version (false from blockDepthTestD32Vector's `available`: not on this processor).
+bool blockDepthTestD32VectorAvailable();
+uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                 uint32_t coverage, VkCompareOp op, bool write);
+
+}  // namespace tessera::raster
