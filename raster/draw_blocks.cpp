@@ -53,10 +53,18 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
     e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
     e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
-    for (int l = 0; l < kBlockLanes; ++l) e.laneOffset[k][l] = laneX(l) * e.stepX[k] + laneY(l) * e.stepY[k];
-    // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre.
+    // (Sums of the steps, not products: laneX and laneY are 0..3.)
+    const int64_t x[4] = {0, e.stepX[k], 2 * e.stepX[k], 3 * e.stepX[k]};
+    const int64_t y[4] = {0, e.stepY[k], 2 * e.stepY[k], 3 * e.stepY[k]};
+    for (int l = 0; l < kBlockLanes; ++l) e.laneOffset[k][l] = x[laneX(l)] + y[laneY(l)];
+    // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre; one
+    // sample is the centre itself.
     e.samples = t.samples;
     e.sampleMin[k] = e.sampleMax[k] = 0;
+    if (t.samples == 1) {
+      e.sampleOffset[k][0] = 0;
+      continue;
+    }
     for (uint32_t smp = 0; smp < t.samples; ++smp) {
       int64_t sx, sy;
       rules::sampleLocation(0, 0, t.samples, smp, &sx, &sy);
@@ -208,8 +216,10 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 // lane. (A microbenchmark on this AMD host found 512-bit store-to-load forwarding working, so
 // the wait is not simply a forwarding failure; narrower stores read back as one wider load,
 // which the default clone of wholeBlock made, do fail to forward.)
+// invW: b.invW is read (FragCoord.w); without it a block whose only need is depth (the early
+// depth test of a pipeline without interpolated inputs) computes depth alone.
 TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, bool depth,
-                                      bool perspective, bool linearWeights, bool sampleDepths, BlockPixels& b) {
+                                      bool perspective, bool linearWeights, bool sampleDepths, bool invW, BlockPixels& b) {
   // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
   // (the same values), so that the loops vectorize at every width.
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
@@ -223,7 +233,16 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
     case 1: storeWeights<false, false, true>(t, lin, b); break;
     case 2: storeWeights<false, true, false>(t, lin, b); break;
     case 3: storeWeights<false, true, true>(t, lin, b); break;
-    case 4: storeWeights<true, false, false>(t, lin, b); break;
+    case 4:
+      if (invW) {
+        storeWeights<true, false, false>(t, lin, b);
+      } else {
+        for (int l = 0; l < kBlockLanes; ++l) {
+          const double at[3] = {lin[0][l], lin[1][l], lin[2][l]};
+          b.z[l] = pixel::depthAt(t, at);
+        }
+      }
+      break;
     case 5: storeWeights<true, false, true>(t, lin, b); break;
     case 6: storeWeights<true, true, false>(t, lin, b); break;
     default: storeWeights<true, true, true>(t, lin, b); break;
@@ -328,7 +347,9 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
           b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b) : blockCoverage(edges, region, bx, by, b);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
-          if (weights) blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids, testsEnabled_, b);
+          if (weights)
+            blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids,
+                         testsEnabled_, laneNeeds_ & kLaneFragZW, b);
           bool testsDone = false;
           if (blockDepthTests_) {
             b.coverage = blockDepthTest(bx, by, b);  // the lanes left are those that passed
@@ -615,7 +636,7 @@ void FragmentStage::shadeWholeSquare(const SetupTriangle& st, const BlockEdges& 
     for (int32_t bx = x0; bx < x1; bx += 4) {
       if (weights)
         blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids,
-                     testsEnabled_, b);
+                     testsEnabled_, laneNeeds_ & kLaneFragZW, b);
       shadeWholeBlockBatches(bx, by, b);
     }
 }
