@@ -39,6 +39,33 @@ TESSERA_AVX512 inline __mmask16 permuteBits(__mmask16 bits, __m512i from) {
   return _mm512_test_epi32_mask(permuted, permuted);
 }
 
+// For row r of a 4-sample block, element 4 p + s: lane laneOf(r, p) of the first (s even) or
+// second (s odd) source of a two-source permutation.
+struct RowSampleIndex {
+  alignas(64) int32_t index[4][16];
+  constexpr RowSampleIndex() : index() {
+    for (int r = 0; r < 4; ++r)
+      for (int p = 0; p < 4; ++p)
+        for (int smp = 0; smp < 4; ++smp) index[r][4 * p + smp] = laneOf(r, p) + 16 * (smp & 1);
+  }
+};
+constexpr RowSampleIndex kRowSampleIndex;
+
+// The elements of `depth` among `covered` that pass `op` against `stored`: the predicates of
+// C++'s <, ==, <=, >, !=, >= on floats (ordered, except != on NaN).
+TESSERA_AVX512 inline __mmask16 passMask(VkCompareOp op, __mmask16 covered, __m512 depth, __m512 stored) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return 0;
+    case VK_COMPARE_OP_LESS: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LT_OQ);
+    case VK_COMPARE_OP_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_EQ_OQ);
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LE_OQ);
+    case VK_COMPARE_OP_GREATER: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GT_OQ);
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_NEQ_UQ);
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GE_OQ);
+    default: return covered;  // ALWAYS
+  }
+}
+
 }  // namespace
 
 uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
@@ -81,17 +108,7 @@ TESSERA_AVX512 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch
   stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 4 & 0xF), rows[1]), 1);
   stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 8 & 0xF), rows[2]), 2);
   stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 12 & 0xF), rows[3]), 3);
-  __mmask16 pass;
-  switch (op) {  // the predicates of C++'s <, ==, <=, >, !=, >= (ordered, except != on NaN)
-    case VK_COMPARE_OP_NEVER: pass = 0; break;
-    case VK_COMPARE_OP_LESS: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LT_OQ); break;
-    case VK_COMPARE_OP_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_EQ_OQ); break;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LE_OQ); break;
-    case VK_COMPARE_OP_GREATER: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GT_OQ); break;
-    case VK_COMPARE_OP_NOT_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_NEQ_UQ); break;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: pass = _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GE_OQ); break;
-    default: pass = covered; break;  // ALWAYS
-  }
+  const __mmask16 pass = passMask(op, covered, depth, stored);
   if (!pass) return 0;
   if (write) {
     _mm_mask_storeu_ps(rows[0], __mmask8(pass & 0xF), _mm512_castps512_ps128(depth));
@@ -106,6 +123,63 @@ uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t
                            VkCompareOp op, bool write) {
   if (blockDepthTestD32VectorAvailable()) return blockDepthTestD32Vector(base, rowPitch, bx, by, z, coverage, op, write);
   return blockDepthTestD32Portable(base, rowPitch, bx, by, z, coverage, op, write);
+}
+
+uint32_t blockDepthTestD32x4Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                                     const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed) {
+  uint32_t lanes = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < 4; ++p) {
+      const int l = laneOf(r, p);
+      passed[l] = 0;
+      for (int smp = 0; smp < 4; ++smp) {
+        if (!(covered[l] >> smp & 1)) continue;
+        uint8_t* texel = base + uint64_t(by + r) * rowPitch + uint64_t(bx + p) * 16 + 4 * smp;
+        float stored;
+        std::memcpy(&stored, texel, 4);
+        if (!passes(op, sampleZ[smp][l], stored)) continue;
+        passed[l] |= 1u << smp;
+        if (write) std::memcpy(texel, &sampleZ[smp][l], 4);
+      }
+      if (passed[l]) lanes |= 1u << l;
+    }
+  return lanes;
+}
+
+TESSERA_AVX512 uint32_t blockDepthTestD32x4Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
+                                                  const float (*sampleZ)[16], const uint32_t* covered, VkCompareOp op,
+                                                  bool write, uint32_t* passed) {
+  const __m512 z0 = _mm512_loadu_ps(sampleZ[0]), z1 = _mm512_loadu_ps(sampleZ[1]);
+  const __m512 z2 = _mm512_loadu_ps(sampleZ[2]), z3 = _mm512_loadu_ps(sampleZ[3]);
+  uint32_t lanes = 0;
+  for (int r = 0; r < 4; ++r) {
+    // Row element 4 p + s is sample s of pixel p: from z_s at lane laneOf(r, p). One
+    // permutation takes samples 0 and 1 from z0 and z1, another (the same indices) 2 and 3
+    // from z2 and z3.
+    uint32_t rowCovered = 0;
+    for (int p = 0; p < 4; ++p) rowCovered |= (covered[laneOf(r, p)] & 0xF) << (4 * p);
+    const __m512i index = _mm512_load_si512(kRowSampleIndex.index[r]);
+    const __m512 depth = _mm512_mask_blend_ps(__mmask16(0xCCCC), _mm512_permutex2var_ps(z0, index, z1),
+                                              _mm512_permutex2var_ps(z2, index, z3));
+    uint8_t* row = base + uint64_t(by + r) * rowPitch + uint64_t(bx) * 16;
+    const __mmask16 tested = __mmask16(rowCovered);
+    const __m512 stored = _mm512_maskz_loadu_ps(tested, row);
+    const __mmask16 pass = tested ? passMask(op, tested, depth, stored) : 0;
+    if (write && pass) _mm512_mask_storeu_ps(row, pass, depth);
+    for (int p = 0; p < 4; ++p) {
+      const int l = laneOf(r, p);
+      passed[l] = uint32_t(pass) >> (4 * p) & 0xF;
+      if (passed[l]) lanes |= 1u << l;
+    }
+  }
+  return lanes;
+}
+
+uint32_t blockDepthTestD32x4(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                             const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed) {
+  if (blockDepthTestD32VectorAvailable())
+    return blockDepthTestD32x4Vector(base, rowPitch, bx, by, sampleZ, covered, op, write, passed);
+  return blockDepthTestD32x4Portable(base, rowPitch, bx, by, sampleZ, covered, op, write, passed);
 }
 
 }  // namespace tessera::raster

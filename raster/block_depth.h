@@ -28,4 +28,15 @@ bool blockDepthTestD32VectorAvailable();
 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
                                  uint32_t coverage, VkCompareOp op, bool write);
 
+// The same on a 4-sample D32 attachment (a pixel's four samples are consecutive floats, so a
+// block row is 64 bytes): sampleZ[s][l] is lane l's depth at sample s, covered[l] the samples
+// to test (bits 0-3; the sample mask already applied). passed[l] receives the samples that
+// passed; returns the lanes with at least one.
+uint32_t blockDepthTestD32x4(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                             const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
+uint32_t blockDepthTestD32x4Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                                     const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
+uint32_t blockDepthTestD32x4Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                                   const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
+
 }  // namespace tessera::raster

@@ -377,8 +377,16 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
 // the same depths (b.z) compared with the stored D32 values by the same comparisons, the
 // passing pixels' depths written when depth writes are on (block_depth.h). Returns the pixels
 // that passed.
-uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, const BlockPixels& b) const {
-  return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
+uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const {
+  if (s_->raster.samples <= 1)
+    return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
+  // 4 samples: each covered sample inside the sample mask ("Sample Mask Test") against its own
+  // depth; b.sampleCoverage keeps the coverage before the test (SampleMaskIn, Centroid).
+  uint32_t tested[kBlockLanes];
+  const uint32_t mask = s_->sampleMask & 0xFu;
+  for (int l = 0; l < kBlockLanes; ++l) tested[l] = (b.coverage >> l & 1) * (b.sampleCoverage[l] & mask);
+  return blockDepthTestD32x4(s_->depth.base, s_->depth.rowPitch, bx, by, b.sampleZ, tested, s_->depthCompare,
+                             s_->depthWrite, b.passedSamples);
 }
 
 // "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written
@@ -542,12 +550,22 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
   LaneState lanes;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   // "Sample Mask Test": samples outside pSampleMask are not covered.
-  const uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), laneNeeds_,
+  uint32_t covered = fillBlockLanes(first, W, bx, by, coverage, s_->sampleMask & ((1u << samples) - 1), laneNeeds_,
                                           b, lanes.px, lanes.py, lanes.sampleBits, &lanes.sampleZ[0][0], fb);
   if (samples > 1) fillBlockSampleLanes(first, W, b, testsEnabled_ ? &lanes.sampleZ[0][0] : nullptr, fb);
   if (testsDone) {
-    // blockDepthTest ran the early tests: the covered lanes are those that passed (SampleMaskIn,
-    // after PostDepthCoverage's tests too, is their one sample, as fillBlockLanes set it).
+    // blockDepthTest ran the early tests: the covered lanes are those that passed. With one
+    // sample SampleMaskIn, after PostDepthCoverage's tests too, is their one sample, as
+    // fillBlockLanes set it; with 4 the samples that passed are the lanes' samples from here on
+    // (SampleMaskIn keeps the coverage before the tests unless PostDepthCoverage).
+    if (samples > 1) {
+      covered = 0;
+      for (uint32_t j = 0; j < W; ++j) {
+        lanes.sampleBits[j] = (coverage >> j & 1) * b.passedSamples[first + j];
+        if (s_->fragment.postDepthCoverage) fb.sampleMaskIn[j] = lanes.sampleBits[j];
+        covered |= uint32_t(lanes.sampleBits[j] != 0) << j;
+      }
+    }
     fb.coverage = covered;
     if (!covered) return;
   } else if (!earlyTests(fb, lanes, covered)) {

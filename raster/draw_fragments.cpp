@@ -165,8 +165,8 @@ void FragmentStage::retarget(const DrawState& state) {
                   std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples &&
                   s_->depthTest && s_->depth.base &&
                   !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
-  blockDepthTests_ = depthOnlyD32_ && early_ && s_->raster.samples <= 1 && (s_->sampleMask & 1) &&
-                     !s_->fragment.hasSideEffects;
+  blockDepthTests_ = depthOnlyD32_ && early_ && !s_->fragment.hasSideEffects &&
+                     (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;

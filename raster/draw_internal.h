@@ -409,6 +409,7 @@ struct BlockPixels {
   float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
   float persp[3][16], linear[3][16];
   float centroidPersp[3][16], centroidLinear[3][16];  // with Centroid inputs and 4 samples
+  uint32_t passedSamples[16];       // with 4 samples and blockDepthTest: the samples that passed
 };
 
 // What the block walker's batches must carry besides coverage (FragmentStage::laneNeeds_): each
@@ -575,12 +576,13 @@ class FragmentStage {
   // (runDepthTestD32).
   bool depthOnlyD32_ = false;
   void runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth);
-  // That test runs early with one sample per pixel (and no side effects, sample 0 in the sample
-  // mask): the block walker runs it, with its writes, on a whole block's covered pixels at once
-  // (blockDepthTest) before any per-lane batch state is built, skips a block where none passes
-  // (most blocks of a scene drawn front to back) and shades the rest with the tests done.
+  // That test runs early with one sample per pixel (sample 0 in the sample mask) or with 4, and
+  // no side effects: the block walker runs it, with its writes, on a whole block's covered
+  // samples at once (blockDepthTest, raster/block_depth.h) before any per-lane batch state is
+  // built, skips a block where none passes (most blocks of a scene drawn front to back) and
+  // shades the rest with the tests done (with 4 samples, BlockPixels::passedSamples).
   bool blockDepthTests_ = false;
-  uint32_t blockDepthTest(int32_t bx, int32_t by, const BlockPixels& b) const;
+  uint32_t blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const;
   bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.
   bool needPerspective_ = false, needLinear_ = false;
