@@ -339,8 +339,11 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
     s.primitiveRestart = ia->primitiveRestartEnable;
     // Patch lists go with tessellation, and tessellation with patch lists. Adjacency
     // topologies (with the geometryShader feature) draw their primitives with or without a
-    // geometry stage.
-    if ((ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) != bool(g.tessControl)) {
+    // geometry stage. A dynamic topology may be of any class here
+    // (dynamicPrimitiveTopologyUnrestricted): the draw's topology is the one that counts, and
+    // the draw paths read it per draw.
+    if (!g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY) &&
+        (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) != bool(g.tessControl)) {
       *message = "patch lists need tessellation shaders, and tessellation shaders a patch list";
       return VK_ERROR_UNKNOWN;
     }

@@ -1,8 +1,8 @@
-// VK_EXT_extended_dynamic_state3's colour blend, coverage and tessellation states through the
-// loader with validation, on Tessera and on lavapipe in the same test (the sibling of
-// extended_dynamic_state3_test.cpp, which has the rasterization states). "Dynamic State": a
-// state the pipeline lists as dynamic takes the command buffer's value instead of the
-// pipeline's.
+// VK_EXT_extended_dynamic_state3's colour blend, coverage and tessellation states, and
+// dynamicPrimitiveTopologyUnrestricted, through the loader with validation, on Tessera and on
+// lavapipe in the same test (the sibling of extended_dynamic_state3_test.cpp, which has the
+// rasterization states). "Dynamic State": a state the pipeline lists as dynamic takes the
+// command buffer's value instead of the pipeline's.
 //
 // Each render is two draws in one render pass instance: triangle A with value v of the state,
 // then triangle B, which overlaps it, with the other value. Statically that is two pipelines;
@@ -29,8 +29,10 @@
 //  - LOGIC_OP_ENABLE_EXT: off and on (logicOp XOR);
 //  - ALPHA_TO_COVERAGE_ENABLE_EXT: off and on (alpha < 0.5 with one sample covers nothing);
 //  - TESSELLATION_DOMAIN_ORIGIN_EXT: UPPER_LEFT and LOWER_LEFT, each triangle a patch
-//    (tests/shaders/eds3_domain_origin.tesc/.tese, level 1), back faces culled: the origin
+//    (tests/shaders/eds3_domain_origin.tesc/.tese, level 2), back faces culled: the origin
 //    decides the generated triangles' winding;
+//  - PRIMITIVE_TOPOLOGY (dynamicPrimitiveTopologyUnrestricted): TRIANGLE_LIST and POINT_LIST,
+//    the dynamic pipeline created with the other class.
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -353,6 +355,7 @@ TEST(ExtendedDynamicState3Draws, ColorBlendEquation) { check(State::BlendEquatio
 TEST(ExtendedDynamicState3Draws, LogicOpEnable) { check(State::LogicOpEnable, "logic op enable"); }
 TEST(ExtendedDynamicState3Draws, AlphaToCoverageEnable) { check(State::AlphaToCoverage, "alpha to coverage"); }
 TEST(ExtendedDynamicState3Draws, TessellationDomainOrigin) { check(State::DomainOrigin, "tessellation domain origin"); }
+TEST(ExtendedDynamicState3Draws, PrimitiveTopologyUnrestricted) { check(State::Topology, "primitive topology"); }
 
 }  // namespace
 }  // namespace tessera_test
