@@ -114,6 +114,14 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)) s->raster.lineMode = r.lineMode;
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) s->raster.lineStippleEnable = r.lineStippleEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)) s->raster.negativeOneToOne = r.negativeOneToOne;
+  // "Multisampling", "Sample Shading": the draw's samples per pixel, and so whether it shades
+  // per sample. The fragment kernel's own writes address the count it was compiled for
+  // (FragmentInterface::directSamples), which the walker compares with the draw's.
+  if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) {
+    s->raster.samples = r.rasterizationSamples;
+    s->sampleShading = g.sampleShadingEnable && g.minSampleShading * float(s->raster.samples) > 1.0f;
+    s->raster.sampleWeights = s->raster.samples > 1 && (s->sampleShading || s->fragment.perSampleShading);
+  }
   // Its colour blend states ("Color Blending", "Logical Operations", "Multisample Coverage"):
   // the loop reads them per draw, and the fragment kernel's own writes serve the draw only
   // where they equal the state it was compiled with (raster/draw_fragments.cpp retarget).

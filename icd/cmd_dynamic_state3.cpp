@@ -1,4 +1,4 @@
-// VK_EXT_extended_dynamic_state3's commands. Fifteen of its states are offered (their
+// VK_EXT_extended_dynamic_state3's commands. Sixteen of its states are offered (their
 // extendedDynamicState3* features, icd/physical_device.cpp): each command stores its value in the
 // command buffer's GraphicsRecordState, and drawStateFor (cmd_draw.cpp) applies it to the draws of
 // pipelines that list the state as dynamic. The others have no feature, so a valid program never
@@ -88,8 +88,14 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetAlphaToCoverageEnableEXT(VkCommandBuf
   stateOf(commandBuffer).alphaToCoverage = alphaToCoverageEnable;
 }
 
+// "Multisampling": 1 or 4 samples per pixel (framebufferColorSampleCounts and its kind), which
+// drawStateFor gives DrawState::raster.samples, deciding sample shading with it.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuffer commandBuffer,
+                                                                  VkSampleCountFlagBits rasterizationSamples) {
+  stateOf(commandBuffer).rasterizationSamples = uint32_t(rasterizationSamples);
+}
+
 // Not offered (their features are false): nothing recorded.
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuffer, VkSampleCountFlagBits) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationStreamEXT(VkCommandBuffer, uint32_t) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetConservativeRasterizationModeEXT(VkCommandBuffer, VkConservativeRasterizationModeEXT) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetExtraPrimitiveOverestimationSizeEXT(VkCommandBuffer, float) {}

@@ -143,6 +143,7 @@ struct GraphicsRecordState {
   static_assert(abi::kMaxColorAttachments == 8, "one initializer per attachment");
   VkColorComponentFlags colorWriteMasks[abi::kMaxColorAttachments] = {0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF};
   bool logicOpEnable = false, alphaToCoverage = false;
+  uint32_t rasterizationSamples = 1;  // vkCmdSetRasterizationSamplesEXT
   // vkCmdSetVertexInputEXT (VK_EXT_vertex_input_dynamic_state): bindings by number (stride,
   // rate, divisor; the buffers come from the binds) and the attributes.
   struct VertexInputBinding {

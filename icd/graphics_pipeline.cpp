@@ -100,6 +100,10 @@ struct ReadableStates {
   // VK_EXT_extended_dynamic_state3: pColorBlendState is ignored when every state it holds is
   // dynamic, and its pAttachments when the blend enable, equation and write mask are.
   bool colorBlendIgnored = false, blendAttachmentsIgnored = false;
+  // And pMultisampleState when its rasterization samples, sample mask, alpha to coverage and
+  // alpha to one are (the spec's condition for alpha to one is weaker: without the alphaToOne
+  // feature the pointer may be NULL, which is checked wherever it is read).
+  bool multisampleIgnored = false;
 };
 ReadableStates readableStates(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g) {
   ReadableStates r;
@@ -108,6 +112,9 @@ ReadableStates readableStates(const VkGraphicsPipelineCreateInfo& info, const Gr
                               g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
   r.colorBlendIgnored = r.blendAttachmentsIgnored && g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT) &&
                         g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT) && g.isDynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS);
+  r.multisampleIgnored = g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) && g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT) &&
+                         g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT) &&
+                         g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT);
   const bool discard = info.pRasterizationState && info.pRasterizationState->rasterizerDiscardEnable;
   r.discardStatic = discard && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
   if (auto* rendering = findInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
@@ -162,9 +169,13 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
 
   uint32_t colorBlend[abi::kMaxColorAttachments] = {};
   colorBlendPlan(info, g, colorBlend);
-  // The kernel's own attachment writes address this many samples per pixel.
-  const uint32_t colorSamples =
-      info.pMultisampleState && info.pMultisampleState->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 4u : 1u;
+  // The kernel's own attachment writes address this many samples per pixel (with the count
+  // dynamic, 1: a draw of 4 is written by the loop).
+  const VkPipelineMultisampleStateCreateInfo* multisample = readableStates(info, g).multisampleIgnored ? nullptr : info.pMultisampleState;
+  const uint32_t colorSamples = multisample && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) &&
+                                        multisample->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT
+                                    ? 4u
+                                    : 1u;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT &&
@@ -396,12 +407,15 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;
   const VkPipelineViewportStateCreateInfo* viewportState = discardStatic ? nullptr : info.pViewportState;
-  if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic ? nullptr : info.pMultisampleState) {
-    s.raster.samples = uint32_t(ms->rasterizationSamples);
+  if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic || readable.multisampleIgnored ? nullptr : info.pMultisampleState) {
+    // A dynamic count is the draw's (cmd_draw.cpp drawStateFor), the static one ignored.
+    if (!g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) s.raster.samples = uint32_t(ms->rasterizationSamples);
     if (s.raster.samples != 1 && s.raster.samples != 4) {
       *message = "rasterizationSamples must be 1 or 4";
       return VK_ERROR_UNKNOWN;
     }
+    g.sampleShadingEnable = ms->sampleShadingEnable;
+    g.minSampleShading = ms->minSampleShading;
     if (ms->pSampleMask) s.sampleMask = ms->pSampleMask[0];
     s.alphaToCoverage = ms->alphaToCoverageEnable;
     s.alphaToOne = ms->alphaToOneEnable;

@@ -473,17 +473,18 @@ FeatureSet supportedFeatures() {
   f.rasterizationOrderColorAttachmentAccess = true;
   f.rasterizationOrderDepthAttachmentAccess = true;
   f.rasterizationOrderStencilAttachmentAccess = true;
-  // VK_EXT_extended_dynamic_state3: fifteen states the draw paths read from DrawState per draw
+  // VK_EXT_extended_dynamic_state3: sixteen states the draw paths read from DrawState per draw
   // (icd/cmd_dynamic_state3.cpp, cmd_draw.cpp drawStateFor). The colour blend states (blend
-  // enable, equation, write mask, logic op enable) and alpha to coverage also decide whether the
-  // fragment kernel's compiled attachment writes may serve a draw: only when the draw's state
-  // is the compiled one (raster/draw_fragments.cpp FragmentStage::retarget), else the loop
-  // blends, masks and writes; a pipeline with the blend enable or equation dynamic compiles its
-  // kernel without blending (graphics_pipeline.cpp colorBlendPlan). Not offered: rasterization
-  // samples (the kernel's writes and the sample shading decision are per pipeline) and what
-  // Tessera lacks (streams, conservative rasterization, sample locations, advanced blending,
-  // the NV states). tests/api/extended_dynamic_state3_test.cpp and
-  // extended_dynamic_state3_draws_test.cpp (against lavapipe, both draw paths).
+  // enable, equation, write mask, logic op enable), alpha to coverage and the rasterization
+  // samples also decide whether the fragment kernel's compiled attachment writes may serve a
+  // draw: only when the draw's state is the compiled one (raster/draw_fragments.cpp
+  // FragmentStage::retarget), else the loop blends, masks and writes; a pipeline with the blend
+  // enable or equation dynamic compiles its kernel without blending, one with the samples
+  // dynamic for 1 sample (graphics_pipeline.cpp colorBlendPlan, buildState), and a dynamic
+  // count decides sample shading per draw. Not offered: what Tessera lacks (streams,
+  // conservative rasterization, sample locations, advanced blending, the NV states).
+  // tests/api/extended_dynamic_state3_test.cpp and extended_dynamic_state3_draws_test.cpp
+  // (against lavapipe, both draw paths).
   f.extendedDynamicState3DepthClampEnable = true;
   // VK_EXT_vertex_input_dynamic_state: a pipeline with the vertex input dynamic compiles a
   // vertex kernel that fetches no attribute itself, and each draw decodes the attributes
@@ -504,6 +505,7 @@ FeatureSet supportedFeatures() {
   f.extendedDynamicState3ColorBlendEquation = true;
   f.extendedDynamicState3LogicOpEnable = true;
   f.extendedDynamicState3AlphaToCoverageEnable = true;
+  f.extendedDynamicState3RasterizationSamples = true;
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;

@@ -64,11 +64,18 @@ struct GraphicsPipelineState {
       // (raster/draw_fragments.cpp retarget).
       VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,           VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT,
       VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,       VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT,
-      VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT};
+      VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT,
+      // The samples per pixel: the kernel's own writes address the pipeline's static count (1
+      // when dynamic), so a draw of another count is written by the loop.
+      VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT};
   static_assert(std::size(kDynamicState3) <= 23, "bits 9..31");
   // VkPipelineColorWriteCreateInfoEXT's static enables (bit i: attachment i), kept apart from
   // the write masks because a dynamic write mask replaces the masks and not the enables.
   uint32_t staticColorWriteEnables = ~0u;
+  // "Sample Shading" as created, for a draw whose rasterization samples are dynamic: whether it
+  // shades per sample depends on minSampleShading x the draw's sample count.
+  bool sampleShadingEnable = false;
+  float minSampleShading = 0.0f;
 };
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_STENCIL_OP) == 43);
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE) == 48);

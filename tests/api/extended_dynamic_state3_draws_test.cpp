@@ -32,7 +32,12 @@
 //    (tests/shaders/eds3_domain_origin.tesc/.tese, level 2), back faces culled: the origin
 //    decides the generated triangles' winding;
 //  - PRIMITIVE_TOPOLOGY (dynamicPrimitiveTopologyUnrestricted): TRIANGLE_LIST and POINT_LIST,
-//    the dynamic pipeline created with the other class.
+//    the dynamic pipeline created with the other class;
+//  - RASTERIZATION_SAMPLES_EXT: 1 and 4, both draws with the value (it must match the
+//    attachment's samples), resolved for reading: the kernel of the dynamic pipeline is
+//    compiled for 1 sample, so its draws of 4 are written by the loop, the static pipeline's by
+//    the kernel (and a draw that kept the pipeline's count, which Tessera takes as 1 when it
+//    is dynamic, would not cover the attachment's samples).
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -55,7 +60,7 @@ struct Vertex {
   float color[4];
 };
 
-enum class State { WriteMask, BlendEnable, BlendEquation, LogicOpEnable, AlphaToCoverage, DomainOrigin, Topology };
+enum class State { WriteMask, BlendEnable, BlendEquation, LogicOpEnable, AlphaToCoverage, DomainOrigin, Topology, Samples };
 
 constexpr VkColorBlendEquationEXT kEquations[2] = {
     {VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
@@ -64,6 +69,7 @@ constexpr VkColorBlendEquationEXT kEquations[2] = {
      VK_BLEND_OP_MAX}};
 constexpr VkColorComponentFlags kWriteMasks[2] = {0xF, VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT};
 constexpr VkPrimitiveTopology kTopologies[2] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+constexpr VkSampleCountFlagBits kSamples[2] = {VK_SAMPLE_COUNT_1_BIT, VK_SAMPLE_COUNT_4_BIT};
 
 VkDynamicState dynamicStateOf(State state) {
   switch (state) {
@@ -74,6 +80,7 @@ VkDynamicState dynamicStateOf(State state) {
     case State::AlphaToCoverage: return VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT;
     case State::DomainOrigin: return VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT;
     case State::Topology: return VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY;
+    case State::Samples: return VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT;
   }
   return VK_DYNAMIC_STATE_MAX_ENUM;
 }
@@ -107,7 +114,7 @@ VkPipeline makePipeline(VkDevice dev, VkPipelineLayout layout, const VkPipelineS
   rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   rs.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  ms.rasterizationSamples = state == State::Samples ? kSamples[value] : VK_SAMPLE_COUNT_1_BIT;
   ms.alphaToCoverageEnable = state == State::AlphaToCoverage && value;
   VkPipelineColorBlendAttachmentState blend{};
   blend.colorWriteMask = state == State::WriteMask ? kWriteMasks[value] : 0xF;
@@ -183,6 +190,12 @@ bool setDynamic(VkDevice dev, VkCommandBuffer cmd, State state, int value) {
       return set;
     }
     case State::Topology: vkCmdSetPrimitiveTopology(cmd, kTopologies[value]); return true;
+    case State::Samples: {
+      auto set =
+          reinterpret_cast<PFN_vkCmdSetRasterizationSamplesEXT>(vkGetDeviceProcAddr(dev, "vkCmdSetRasterizationSamplesEXT"));
+      if (set) set(cmd, kSamples[value]);
+      return set;
+    }
   }
   return false;
 }
@@ -199,6 +212,7 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   eds3.extendedDynamicState3LogicOpEnable = VK_TRUE;
   eds3.extendedDynamicState3AlphaToCoverageEnable = VK_TRUE;
   eds3.extendedDynamicState3TessellationDomainOrigin = VK_TRUE;
+  eds3.extendedDynamicState3RasterizationSamples = VK_TRUE;
   VkPhysicalDeviceFeatures features{};
   features.logicOp = VK_TRUE;
   features.tessellationShader = VK_TRUE;
@@ -207,9 +221,16 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
 
-  const TestDevice::Attachment color =
-      device.createAttachment(VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize,
-                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  // The rasterization samples must be the attachment's: 4 are resolved into a second one to be read.
+  const bool resolve = state == State::Samples && value == 1;
+  const TestDevice::Attachment color = device.createAttachment(
+      VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      VK_IMAGE_ASPECT_COLOR_BIT, resolve ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT);
+  const TestDevice::Attachment resolved =
+      resolve ? device.createAttachment(VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize,
+                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT)
+              : TestDevice::Attachment{};
+  const VkImage readImage = resolve ? resolved.image : color.image;
   void* readMap;
   VkBuffer readback = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
   // A counter-clockwise in framebuffer coordinates (y down), B clockwise; every vertex inside a
@@ -239,12 +260,18 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
                       VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, modules[3], "main", nullptr});
   }
   // Static: a pipeline per draw. Dynamic: one pipeline whose static value is the other one.
+  // The second draw takes the other value, but for the samples, which the attachment fixes.
+  const int secondValue = state == State::Samples ? value : 1 - value;
   std::vector<VkPipeline> pipelines;
   if (dynamic) {
-    pipelines.push_back(makePipeline(dev, layout, stages.data(), uint32_t(stages.size()), state, 1 - value, true));
+    // (But for the samples: the validation layer here compares the pipeline's static count with
+    // the attachment's even when the count is dynamic, VUID-vkCmdDraw-colorAttachmentCount-06188.
+    // Tessera ignores a dynamic count's static value, so the draw still takes the set one.)
+    const int staticValue = state == State::Samples ? value : 1 - value;
+    pipelines.push_back(makePipeline(dev, layout, stages.data(), uint32_t(stages.size()), state, staticValue, true));
   } else {
     pipelines.push_back(makePipeline(dev, layout, stages.data(), uint32_t(stages.size()), state, value, false));
-    pipelines.push_back(makePipeline(dev, layout, stages.data(), uint32_t(stages.size()), state, 1 - value, false));
+    pipelines.push_back(makePipeline(dev, layout, stages.data(), uint32_t(stages.size()), state, secondValue, false));
   }
 
   VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -257,19 +284,27 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   vkBeginCommandBuffer(cmd, &bi);
   VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = color.image;
   b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   b.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   b.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &b);
+  for (VkImage image : {color.image, resolved.image}) {
+    if (!image) continue;
+    b.image = image;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &b);
+  }
   VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   attachment.imageView = color.view;
   attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
   attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   attachment.clearValue.color = {{0.2f, 0.4f, 0.6f, 0.8f}};
+  if (resolve) {
+    attachment.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+    attachment.resolveImageView = resolved.view;
+    attachment.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  }
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, {kSize, kSize}};
   ri.layerCount = 1;
@@ -282,7 +317,7 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   for (int draw = 0; draw < 2; ++draw) {
     if (dynamic) {
       if (draw == 0) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[0]);
-      set = set && setDynamic(dev, cmd, state, draw == 0 ? value : 1 - value);
+      set = set && setDynamic(dev, cmd, state, draw == 0 ? value : secondValue);
     } else {
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[draw]);
     }
@@ -290,6 +325,7 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   }
   EXPECT_TRUE(set) << "the dynamic state's command";
   vkCmdEndRendering(cmd);
+  b.image = readImage;
   b.oldLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
   b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
@@ -299,7 +335,7 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, State state, int value, bool dy
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {kSize, kSize, 1};
-  vkCmdCopyImageToBuffer(cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
+  vkCmdCopyImageToBuffer(cmd, readImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
   vkEndCommandBuffer(cmd);
@@ -356,6 +392,7 @@ TEST(ExtendedDynamicState3Draws, LogicOpEnable) { check(State::LogicOpEnable, "l
 TEST(ExtendedDynamicState3Draws, AlphaToCoverageEnable) { check(State::AlphaToCoverage, "alpha to coverage"); }
 TEST(ExtendedDynamicState3Draws, TessellationDomainOrigin) { check(State::DomainOrigin, "tessellation domain origin"); }
 TEST(ExtendedDynamicState3Draws, PrimitiveTopologyUnrestricted) { check(State::Topology, "primitive topology"); }
+TEST(ExtendedDynamicState3Draws, RasterizationSamples) { check(State::Samples, "rasterization samples"); }
 
 }  // namespace
 }  // namespace tessera_test
