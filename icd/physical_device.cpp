@@ -312,10 +312,12 @@ FeatureSet supportedFeatures() {
   f.shaderTessellationAndGeometryPointSize = true;
   // Primitive restart in list topologies ("Primitive Restart"): both draw paths assemble each
   // run of indices between restarts on its own (assemblePrimitives, assembleGeometryInputs),
-  // which drops an incomplete primitive before a restart as the spec says. Patch lists are cut
-  // into patches without looking at restarts, so primitiveTopologyPatchListRestart stays off.
-  // tests/api/draw_state_test.cpp ListTopologiesRestart...
+  // which drops an incomplete primitive before a restart as the spec says; patch lists too
+  // (raster/draw_internal.h forEachPatch, for the tessellation stages and the statistics).
+  // tests/api/draw_state_test.cpp ListTopologiesRestart..., tests/api/tessellation_test.cpp
+  // PatchListRestartStartsNewPatches (against the spec and lavapipe).
   f.primitiveTopologyListRestart = true;
+  f.primitiveTopologyPatchListRestart = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.
