@@ -101,7 +101,8 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT)) s->logicOp = r.logicOp;
   if (g.isDynamic(VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)) s->tessellation.patchControlPoints = r.patchControlPoints;
   // VK_EXT_extended_dynamic_state3: each value where the pipeline states it (graphics_pipeline.cpp
-  // buildState), read by the draw paths per draw; none reaches compiled code.
+  // buildState), read by the draw paths per draw; none reaches compiled code (the colour blend
+  // states below decide only whether the kernel's compiled writes may serve the draw).
   if (g.isDynamic(VK_DYNAMIC_STATE_TESSELLATION_DOMAIN_ORIGIN_EXT)) s->tessellation.lowerLeftOrigin = r.lowerLeftOrigin;
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)) s->raster.depthClampEnable = r.depthClampEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_POLYGON_MODE_EXT)) s->polygonMode = r.polygonMode;
@@ -113,6 +114,33 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)) s->raster.lineMode = r.lineMode;
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) s->raster.lineStippleEnable = r.lineStippleEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)) s->raster.negativeOneToOne = r.negativeOneToOne;
+  // "Multisampling", "Sample Shading": the draw's samples per pixel, and so whether it shades
+  // per sample. The fragment kernel's own writes address the count it was compiled for
+  // (FragmentInterface::directSamples), which the walker compares with the draw's.
+  if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) {
+    s->raster.samples = r.rasterizationSamples;
+    s->sampleShading = g.sampleShadingEnable && g.minSampleShading * float(s->raster.samples) > 1.0f;
+    s->raster.sampleWeights = s->raster.samples > 1 && (s->sampleShading || s->fragment.perSampleShading);
+  }
+  // Its colour blend states ("Color Blending", "Logical Operations", "Multisample Coverage"):
+  // the loop reads them per draw, and the fragment kernel's own writes serve the draw only
+  // where they equal the state it was compiled with (raster/draw_fragments.cpp retarget).
+  if (g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)) s->logicOpEnable = r.logicOpEnable;
+  if (g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)) s->alphaToCoverage = r.alphaToCoverage;
+  const bool dynBlendEnable = g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT);
+  const bool dynEquation = g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT);
+  const bool dynWriteMask = g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
+  for (uint32_t i = 0; (dynBlendEnable || dynEquation || dynWriteMask) && i < abi::kMaxColorAttachments; ++i) {
+    raster::BlendAttachment& b = s->blend[i];
+    if (dynBlendEnable) b.enable = r.colorBlendEnables >> i & 1;
+    if (dynEquation) {
+      const VkColorBlendEquationEXT& e = r.blendEquations[i];
+      b.srcColor = e.srcColorBlendFactor, b.dstColor = e.dstColorBlendFactor, b.colorOp = e.colorBlendOp;
+      b.srcAlpha = e.srcAlphaBlendFactor, b.dstAlpha = e.dstAlphaBlendFactor, b.alphaOp = e.alphaBlendOp;
+    }
+    // A static colour write enable of VK_FALSE still holds under a dynamic write mask.
+    if (dynWriteMask) b.writeMask = g.staticColorWriteEnables >> i & 1 ? r.colorWriteMasks[i] : 0;
+  }
   // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
   // for the static state).
   if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))

@@ -1,6 +1,5 @@
-// VK_EXT_extended_dynamic_state3's commands. Nine of its states are offered (their
-// extendedDynamicState3* features, icd/physical_device.cpp; the tessellation domain origin is
-// applied the same way but not offered until a test draws it): each command stores its value in the
+// VK_EXT_extended_dynamic_state3's commands. Sixteen of its states are offered (their
+// extendedDynamicState3* features, icd/physical_device.cpp): each command stores its value in the
 // command buffer's GraphicsRecordState, and drawStateFor (cmd_draw.cpp) applies it to the draws of
 // pipelines that list the state as dynamic. The others have no feature, so a valid program never
 // calls them; they record nothing (the extension needs every command present to be offered).
@@ -18,7 +17,8 @@ GraphicsRecordState& stateOf(VkCommandBuffer commandBuffer) { return fromHandle<
 extern "C" {
 
 // The states Tessera applies ("Fixed-Function Vertex Post-Processing", "Rasterization",
-// "Multisampling", "Tessellation", "Line Segments", "Flat Shading").
+// "Multisampling", "Tessellation", "Line Segments", "Flat Shading"). The tessellation domain
+// origin reaches the tessellator per draw (TessellationInterface::lowerLeftOrigin).
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetTessellationDomainOriginEXT(VkCommandBuffer commandBuffer,
                                                                       VkTessellationDomainOrigin domainOrigin) {
   stateOf(commandBuffer).lowerLeftOrigin = domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
@@ -55,13 +55,47 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthClipNegativeOneToOneEXT(VkComman
   stateOf(commandBuffer).negativeOneToOne = negativeOneToOne;
 }
 
+// "Color Blending", "Logical Operations", "Multisample Coverage": values per colour attachment
+// from firstAttachment on. drawStateFor puts them in DrawState::blend, logicOpEnable and
+// alphaToCoverage, which the loop's blending and writes read per draw; the fragment kernel's
+// own attachment writes are used only where the draw's state is the one compiled into it
+// (raster/draw_fragments.cpp FragmentStage::retarget).
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorWriteMaskEXT(VkCommandBuffer commandBuffer, uint32_t firstAttachment,
+                                                            uint32_t attachmentCount, const VkColorComponentFlags* pColorWriteMasks) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < attachmentCount && firstAttachment + i < abi::kMaxColorAttachments; ++i)
+    r.colorWriteMasks[firstAttachment + i] = pColorWriteMasks[i];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorBlendEnableEXT(VkCommandBuffer commandBuffer, uint32_t firstAttachment,
+                                                              uint32_t attachmentCount, const VkBool32* pColorBlendEnables) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < attachmentCount && firstAttachment + i < abi::kMaxColorAttachments; ++i) {
+    const uint32_t bit = 1u << (firstAttachment + i);
+    r.colorBlendEnables = pColorBlendEnables[i] ? r.colorBlendEnables | bit : r.colorBlendEnables & ~bit;
+  }
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorBlendEquationEXT(VkCommandBuffer commandBuffer, uint32_t firstAttachment,
+                                                                uint32_t attachmentCount,
+                                                                const VkColorBlendEquationEXT* pColorBlendEquations) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  for (uint32_t i = 0; i < attachmentCount && firstAttachment + i < abi::kMaxColorAttachments; ++i)
+    r.blendEquations[firstAttachment + i] = pColorBlendEquations[i];
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEnableEXT(VkCommandBuffer commandBuffer, VkBool32 logicOpEnable) {
+  stateOf(commandBuffer).logicOpEnable = logicOpEnable;
+}
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetAlphaToCoverageEnableEXT(VkCommandBuffer commandBuffer, VkBool32 alphaToCoverageEnable) {
+  stateOf(commandBuffer).alphaToCoverage = alphaToCoverageEnable;
+}
+
+// "Multisampling": 1 or 4 samples per pixel (framebufferColorSampleCounts and its kind), which
+// drawStateFor gives DrawState::raster.samples, deciding sample shading with it.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuffer commandBuffer,
+                                                                  VkSampleCountFlagBits rasterizationSamples) {
+  stateOf(commandBuffer).rasterizationSamples = uint32_t(rasterizationSamples);
+}
+
 // Not offered (their features are false): nothing recorded.
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuffer, VkSampleCountFlagBits) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetAlphaToCoverageEnableEXT(VkCommandBuffer, VkBool32) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLogicOpEnableEXT(VkCommandBuffer, VkBool32) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorBlendEnableEXT(VkCommandBuffer, uint32_t, uint32_t, const VkBool32*) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorBlendEquationEXT(VkCommandBuffer, uint32_t, uint32_t, const VkColorBlendEquationEXT*) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorWriteMaskEXT(VkCommandBuffer, uint32_t, uint32_t, const VkColorComponentFlags*) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationStreamEXT(VkCommandBuffer, uint32_t) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetConservativeRasterizationModeEXT(VkCommandBuffer, VkConservativeRasterizationModeEXT) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetExtraPrimitiveOverestimationSizeEXT(VkCommandBuffer, float) {}

@@ -137,6 +137,13 @@ struct GraphicsRecordState {
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   uint32_t sampleMask = ~0u;
   VkLineRasterizationModeEXT lineMode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+  // Its colour blend states, per colour attachment (bit i or element i: attachment i).
+  uint32_t colorBlendEnables = 0;
+  VkColorBlendEquationEXT blendEquations[abi::kMaxColorAttachments] = {};
+  static_assert(abi::kMaxColorAttachments == 8, "one initializer per attachment");
+  VkColorComponentFlags colorWriteMasks[abi::kMaxColorAttachments] = {0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF};
+  bool logicOpEnable = false, alphaToCoverage = false;
+  uint32_t rasterizationSamples = 1;  // vkCmdSetRasterizationSamplesEXT
   // vkCmdSetVertexInputEXT (VK_EXT_vertex_input_dynamic_state): bindings by number (stride,
   // rate, divisor; the buffers come from the binds) and the attributes.
   struct VertexInputBinding {

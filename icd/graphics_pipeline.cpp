@@ -97,9 +97,24 @@ raster::StencilFace stencilFace(const VkStencilOpState& s) {
 // colour blend states; no depth/stencil or colour attachment ignores those states).
 struct ReadableStates {
   bool discardStatic = false, hasDepthStencil = true, hasColor = true;
+  // VK_EXT_extended_dynamic_state3: pColorBlendState is ignored when every state it holds is
+  // dynamic, and its pAttachments when the blend enable, equation and write mask are.
+  bool colorBlendIgnored = false, blendAttachmentsIgnored = false;
+  // And pMultisampleState when its rasterization samples, sample mask, alpha to coverage and
+  // alpha to one are (the spec's condition for alpha to one is weaker: without the alphaToOne
+  // feature the pointer may be NULL, which is checked wherever it is read).
+  bool multisampleIgnored = false;
 };
 ReadableStates readableStates(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g) {
   ReadableStates r;
+  r.blendAttachmentsIgnored = g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) &&
+                              g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT) &&
+                              g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
+  r.colorBlendIgnored = r.blendAttachmentsIgnored && g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT) &&
+                        g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_EXT) && g.isDynamic(VK_DYNAMIC_STATE_BLEND_CONSTANTS);
+  r.multisampleIgnored = g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) && g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_MASK_EXT) &&
+                         g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT) &&
+                         g.isDynamic(VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT);
   const bool discard = info.pRasterizationState && info.pRasterizationState->rasterizerDiscardEnable;
   r.discardStatic = discard && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
   if (auto* rendering = findInChain<VkPipelineRenderingCreateInfo>(info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
@@ -122,10 +137,15 @@ ReadableStates readableStates(const VkGraphicsPipelineCreateInfo& info, const Gr
 
 // The colour attachments' blend states (abi::packBlend) the fragment kernel compiles into its own
 // attachment writes; the draw loop uses those writes only when a draw's state is the same.
+// With the blend enable or equation dynamic the kernel is compiled without blending, so its
+// writes serve the draws that do not blend and the loop blends the others; with the logic op
+// enable dynamic, with the static blend state (a draw with the logic op enabled never uses them).
 void colorBlendPlan(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g, uint32_t plan[]) {
   const ReadableStates r = readableStates(info, g);
-  const VkPipelineColorBlendStateCreateInfo* cb = r.discardStatic || !r.hasColor ? nullptr : info.pColorBlendState;
-  if (!cb || cb->logicOpEnable || !cb->pAttachments) return;
+  if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) || g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT)) return;
+  const VkPipelineColorBlendStateCreateInfo* cb =
+      r.discardStatic || !r.hasColor || r.colorBlendIgnored ? nullptr : info.pColorBlendState;
+  if (!cb || (cb->logicOpEnable && !g.isDynamic(VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)) || !cb->pAttachments) return;
   for (uint32_t i = 0; i < cb->attachmentCount && i < abi::kMaxColorAttachments; ++i) {
     const VkPipelineColorBlendAttachmentState& a = cb->pAttachments[i];
     if (a.blendEnable)
@@ -149,9 +169,13 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
 
   uint32_t colorBlend[abi::kMaxColorAttachments] = {};
   colorBlendPlan(info, g, colorBlend);
-  // The kernel's own attachment writes address this many samples per pixel.
-  const uint32_t colorSamples =
-      info.pMultisampleState && info.pMultisampleState->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 4u : 1u;
+  // The kernel's own attachment writes address this many samples per pixel (with the count
+  // dynamic, 1: a draw of 4 is written by the loop).
+  const VkPipelineMultisampleStateCreateInfo* multisample = readableStates(info, g).multisampleIgnored ? nullptr : info.pMultisampleState;
+  const uint32_t colorSamples = multisample && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) &&
+                                        multisample->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT
+                                    ? 4u
+                                    : 1u;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT &&
@@ -326,8 +350,11 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
     s.primitiveRestart = ia->primitiveRestartEnable;
     // Patch lists go with tessellation, and tessellation with patch lists. Adjacency
     // topologies (with the geometryShader feature) draw their primitives with or without a
-    // geometry stage.
-    if ((ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) != bool(g.tessControl)) {
+    // geometry stage. A dynamic topology may be of any class here
+    // (dynamicPrimitiveTopologyUnrestricted): the draw's topology is the one that counts, and
+    // the draw paths read it per draw.
+    if (!g.isDynamic(VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY) &&
+        (ia->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) != bool(g.tessControl)) {
       *message = "patch lists need tessellation shaders, and tessellation shaders a patch list";
       return VK_ERROR_UNKNOWN;
     }
@@ -380,12 +407,15 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   const ReadableStates readable = readableStates(info, g);
   const bool discardStatic = readable.discardStatic, hasDepthStencil = readable.hasDepthStencil, hasColor = readable.hasColor;
   const VkPipelineViewportStateCreateInfo* viewportState = discardStatic ? nullptr : info.pViewportState;
-  if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic ? nullptr : info.pMultisampleState) {
-    s.raster.samples = uint32_t(ms->rasterizationSamples);
+  if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic || readable.multisampleIgnored ? nullptr : info.pMultisampleState) {
+    // A dynamic count is the draw's (cmd_draw.cpp drawStateFor), the static one ignored.
+    if (!g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) s.raster.samples = uint32_t(ms->rasterizationSamples);
     if (s.raster.samples != 1 && s.raster.samples != 4) {
       *message = "rasterizationSamples must be 1 or 4";
       return VK_ERROR_UNKNOWN;
     }
+    g.sampleShadingEnable = ms->sampleShadingEnable;
+    g.minSampleShading = ms->minSampleShading;
     if (ms->pSampleMask) s.sampleMask = ms->pSampleMask[0];
     s.alphaToCoverage = ms->alphaToCoverageEnable;
     s.alphaToOne = ms->alphaToOneEnable;
@@ -397,7 +427,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   s.raster.sampleWeights = s.raster.samples > 1 && (s.sampleShading || s.fragment.perSampleShading);
   const VkPipelineDepthStencilStateCreateInfo* depthStencilState =
       discardStatic || !hasDepthStencil ? nullptr : info.pDepthStencilState;
-  const VkPipelineColorBlendStateCreateInfo* colorBlendState = discardStatic || !hasColor ? nullptr : info.pColorBlendState;
+  const VkPipelineColorBlendStateCreateInfo* colorBlendState =
+      discardStatic || !hasColor || readable.colorBlendIgnored ? nullptr : info.pColorBlendState;
   if (const auto* vp = viewportState) {
     // "Controlling the Viewport": viewport and scissor i serve the primitives sent to viewport i.
     g.viewportCount = std::clamp(vp->viewportCount, 1u, raster::kMaxViewports);
@@ -422,7 +453,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   if (const auto* cb = colorBlendState) {
     s.logicOpEnable = cb->logicOpEnable;
     s.logicOp = cb->logicOp;
-    for (uint32_t i = 0; i < cb->attachmentCount && i < abi::kMaxColorAttachments; ++i) {
+    const uint32_t attachments = readable.blendAttachmentsIgnored || !cb->pAttachments ? 0 : cb->attachmentCount;
+    for (uint32_t i = 0; i < attachments && i < abi::kMaxColorAttachments; ++i) {
       const auto& a = cb->pAttachments[i];
       raster::BlendAttachment& b = s.blend[i];
       b.enable = a.blendEnable;
@@ -441,7 +473,10 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
                                                                         VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT);
         cw && cw->pColorWriteEnables && !g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))
       for (uint32_t i = 0; i < cw->attachmentCount && i < abi::kMaxColorAttachments; ++i)
-        if (!cw->pColorWriteEnables[i]) s.blend[i].writeMask = 0;
+        if (!cw->pColorWriteEnables[i]) {
+          s.blend[i].writeMask = 0;
+          g.staticColorWriteEnables &= ~(1u << i);  // kept for a dynamic write mask (cmd_draw.cpp)
+        }
     std::memcpy(s.blendConstants, cb->blendConstants, sizeof(s.blendConstants));
   }
   return VK_SUCCESS;

@@ -230,12 +230,19 @@ GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& s
     info.pMultisampleState = c;
   }
   if (parts & kFragmentOutput) {
-    // No colour attachment: the colour blend state is ignored.
+    // No colour attachment: the colour blend state is ignored. So are its attachments when their
+    // blend enable, equation and write mask are dynamic (VK_EXT_extended_dynamic_state3), and
+    // the whole state when the logic op, its enable and the blend constants are too.
     const bool hasColor = rendering.colorAttachmentCount > 0;
-    if (const auto* cb = hasColor ? src.pColorBlendState : nullptr) {
+    const bool attachmentsIgnored = hasDynamic(src, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) &&
+                                    hasDynamic(src, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT) &&
+                                    hasDynamic(src, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT);
+    const bool blendIgnored = attachmentsIgnored && hasDynamic(src, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT) &&
+                              hasDynamic(src, VK_DYNAMIC_STATE_LOGIC_OP_EXT) && hasDynamic(src, VK_DYNAMIC_STATE_BLEND_CONSTANTS);
+    if (const auto* cb = hasColor && !blendIgnored ? src.pColorBlendState : nullptr) {
       auto* c = copy(cb);
       c->pNext = copyChain(cb->pNext);
-      c->pAttachments = copy(cb->pAttachments, cb->attachmentCount);
+      c->pAttachments = attachmentsIgnored ? nullptr : copy(cb->pAttachments, cb->attachmentCount);
       info.pColorBlendState = c;
     }
   }

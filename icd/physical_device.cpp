@@ -312,10 +312,12 @@ FeatureSet supportedFeatures() {
   f.shaderTessellationAndGeometryPointSize = true;
   // Primitive restart in list topologies ("Primitive Restart"): both draw paths assemble each
   // run of indices between restarts on its own (assemblePrimitives, assembleGeometryInputs),
-  // which drops an incomplete primitive before a restart as the spec says. Patch lists are cut
-  // into patches without looking at restarts, so primitiveTopologyPatchListRestart stays off.
-  // tests/api/draw_state_test.cpp ListTopologiesRestart...
+  // which drops an incomplete primitive before a restart as the spec says; patch lists too
+  // (raster/draw_internal.h forEachPatch, for the tessellation stages and the statistics).
+  // tests/api/draw_state_test.cpp ListTopologiesRestart..., tests/api/tessellation_test.cpp
+  // PatchListRestartStartsNewPatches (against the spec and lavapipe).
   f.primitiveTopologyListRestart = true;
+  f.primitiveTopologyPatchListRestart = true;
   f.shaderImageGatherExtended = true;       // Offset and ConstOffsets on gathers
   // Cube array views: the reference sampler selects cube 6 * RNE(a) and its face
   // (reference_sampler.cpp); tests/api/cube_array_test.cpp samples every face of two cubes.
@@ -473,13 +475,18 @@ FeatureSet supportedFeatures() {
   f.rasterizationOrderColorAttachmentAccess = true;
   f.rasterizationOrderDepthAttachmentAccess = true;
   f.rasterizationOrderStencilAttachmentAccess = true;
-  // VK_EXT_extended_dynamic_state3: nine states the draw paths read from DrawState per draw
-  // (icd/cmd_dynamic_state3.cpp, cmd_draw.cpp drawStateFor). Not offered: the tessellation
-  // domain origin (applied like the others, but no test draws it yet), those compiled into
-  // the fragment kernel's own attachment writes (blend enable, equation, write mask, logic op
-  // enable, alpha to coverage), rasterization samples, and what Tessera lacks (streams,
+  // VK_EXT_extended_dynamic_state3: sixteen states the draw paths read from DrawState per draw
+  // (icd/cmd_dynamic_state3.cpp, cmd_draw.cpp drawStateFor). The colour blend states (blend
+  // enable, equation, write mask, logic op enable), alpha to coverage and the rasterization
+  // samples also decide whether the fragment kernel's compiled attachment writes may serve a
+  // draw: only when the draw's state is the compiled one (raster/draw_fragments.cpp
+  // FragmentStage::retarget), else the loop blends, masks and writes; a pipeline with the blend
+  // enable or equation dynamic compiles its kernel without blending, one with the samples
+  // dynamic for 1 sample (graphics_pipeline.cpp colorBlendPlan, buildState), and a dynamic
+  // count decides sample shading per draw. Not offered: what Tessera lacks (streams,
   // conservative rasterization, sample locations, advanced blending, the NV states).
-  // tests/api/extended_dynamic_state3_test.cpp (against lavapipe).
+  // tests/api/extended_dynamic_state3_test.cpp and extended_dynamic_state3_draws_test.cpp
+  // (against lavapipe, both draw paths).
   f.extendedDynamicState3DepthClampEnable = true;
   // VK_EXT_vertex_input_dynamic_state: a pipeline with the vertex input dynamic compiles a
   // vertex kernel that fetches no attribute itself, and each draw decodes the attributes
@@ -494,6 +501,13 @@ FeatureSet supportedFeatures() {
   f.extendedDynamicState3LineRasterizationMode = true;
   f.extendedDynamicState3LineStippleEnable = true;
   f.extendedDynamicState3DepthClipNegativeOneToOne = true;
+  f.extendedDynamicState3TessellationDomainOrigin = true;
+  f.extendedDynamicState3ColorWriteMask = true;
+  f.extendedDynamicState3ColorBlendEnable = true;
+  f.extendedDynamicState3ColorBlendEquation = true;
+  f.extendedDynamicState3LogicOpEnable = true;
+  f.extendedDynamicState3AlphaToCoverageEnable = true;
+  f.extendedDynamicState3RasterizationSamples = true;
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;

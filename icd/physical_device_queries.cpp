@@ -236,6 +236,14 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->transformFeedbackPreservesTriangleFanProvokingVertex = VK_TRUE;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_PROPERTIES_EXT) {
+      // A draw's topology is read per draw by both paths (assembly, set-up, the stages), and
+      // pipeline creation checks the patch list against the tessellation stages only when the
+      // topology is static (graphics_pipeline.cpp), so a dynamic topology may change class.
+      // tests/api/extended_dynamic_state3_draws_test.cpp (PrimitiveTopologyUnrestricted).
+      reinterpret_cast<VkPhysicalDeviceExtendedDynamicState3PropertiesEXT*>(s)->dynamicPrimitiveTopologyUnrestricted = VK_TRUE;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT) {
       // Line endpoints are snapped to the grid of every vertex (raster/rules.h: kSubPixelBits).
       reinterpret_cast<VkPhysicalDeviceLineRasterizationPropertiesEXT*>(s)->lineSubPixelPrecisionBits =

@@ -32,22 +32,22 @@ struct GraphicsPipelineState {
   uint64_t dynamicMask = 0;  // bit dynamicStateBit(state) per dynamic state
   bool isDynamic(VkDynamicState s) const { return dynamicStateBit(s) >= 0 && (dynamicMask >> dynamicStateBit(s) & 1); }
 
-  // A bit per dynamic state Tessera knows, or -1. The 1.0 states are 0..8; the 1.3 ones keep
-  // the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
-  // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed after;
-  // VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line stipple 50;
-  // the VK_EXT_extended_dynamic_state3 states Tessera makes dynamic (kDynamicState3) 51..60;
-  // VK_EXT_vertex_input_dynamic_state's 61.
+  // A bit per dynamic state Tessera knows, or -1. The 1.0 states are 0..8; the
+  // VK_EXT_extended_dynamic_state3 states Tessera makes dynamic (kDynamicState3) 9..31; the 1.3
+  // ones keep the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
+  // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed at
+  // 32..48; VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line
+  // stipple 50; VK_EXT_vertex_input_dynamic_state's 61.
   static constexpr int dynamicStateBit(VkDynamicState s) {
     const int64_t v = int64_t(s);
-    if (v >= 0 && v < 32) return int(v);
+    if (v >= 0 && v <= VK_DYNAMIC_STATE_STENCIL_REFERENCE) return int(v);
     if (v >= 1000267000 && v < 1000267012) return int(32 + v - 1000267000);
     if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
     if (v == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT) return 49;
     if (v == VK_DYNAMIC_STATE_LINE_STIPPLE_EXT) return 50;
     if (v == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) return 61;
     for (int i = 0; i < int(std::size(kDynamicState3)); ++i)
-      if (s == kDynamicState3[i]) return 51 + i;
+      if (s == kDynamicState3[i]) return 9 + i;
     return -1;
   }
   // VK_EXT_extended_dynamic_state3's states that draws read from DrawState (cmd_draw.cpp), in
@@ -58,7 +58,24 @@ struct GraphicsPipelineState {
       VK_DYNAMIC_STATE_POLYGON_MODE_EXT,               VK_DYNAMIC_STATE_SAMPLE_MASK_EXT,
       VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
       VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT,      VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
-      VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT};
+      VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT,        VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT,
+      // Colour blend states: the draw's values reach the loop's blending and writes; the
+      // fragment kernel's own writes serve only a draw whose state is the compiled one
+      // (raster/draw_fragments.cpp retarget).
+      VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,           VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT,
+      VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,       VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT,
+      VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT,
+      // The samples per pixel: the kernel's own writes address the pipeline's static count (1
+      // when dynamic), so a draw of another count is written by the loop.
+      VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT};
+  static_assert(std::size(kDynamicState3) <= 23, "bits 9..31");
+  // VkPipelineColorWriteCreateInfoEXT's static enables (bit i: attachment i), kept apart from
+  // the write masks because a dynamic write mask replaces the masks and not the enables.
+  uint32_t staticColorWriteEnables = ~0u;
+  // "Sample Shading" as created, for a draw whose rasterization samples are dynamic: whether it
+  // shades per sample depends on minSampleShading x the draw's sample count.
+  bool sampleShadingEnable = false;
+  float minSampleShading = 0.0f;
 };
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_STENCIL_OP) == 43);
 static_assert(GraphicsPipelineState::dynamicStateBit(VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE) == 48);

@@ -200,6 +200,26 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
   emitRun(runStart, count);
 }
 
+// "Patch Lists" with "Primitive Restart" (primitiveTopologyPatchListRestart): calls
+// patch(first) with the position in the index list of each complete patch of n vertices, in
+// order, each restart-delimited run cut into patches on its own (a run's incomplete last patch
+// is dropped, as a list's incomplete primitive is).
+template <typename Patch>
+void forEachPatch(const std::vector<uint8_t>& isRestart, uint32_t count, uint32_t n, Patch&& patch) {
+  if (n == 0) return;
+  auto emitRun = [&](uint32_t begin, uint32_t end) {
+    for (uint32_t first = begin; uint64_t(first) + n <= end; first += n) patch(first);
+  };
+  uint32_t runStart = 0;
+  if (!isRestart.empty())
+    for (uint32_t i = 0; i < count; ++i) {
+      if (!isRestart[i]) continue;
+      emitRun(runStart, i);
+      runStart = i + 1;
+    }
+  emitRun(runStart, count);
+}
+
 // "Geometry Shading": the geometry stage's results for one instance. Its emitted vertices as
 // shaded vertices (position, then the outputs the fragment stage reads; point sizes when it
 // emits points), and the primitives made from its strips, in rasterization order ("Geometry
@@ -271,7 +291,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
 // `count` entries cut into patchControlPoints; slotOf maps a position to its slot in `in`)
 // through the control shader, the tessellator and the evaluation shader; the generated
 // primitives and vertices in `out`, as a geometry stage would leave them.
-void runTessellationStages(const DrawState& s, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
+void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
                            const ShadedVertices& in, GeometryOutput& out);
 // The stages between vertex shading and rasterization that make new primitives: tessellation,
 // then the geometry stage (on the tessellated primitives when both are there; `scratch` holds

@@ -1,6 +1,7 @@
 // The tessellation stages of a draw, shared by both paths ("Tessellation"): the index list cut
 // into patches of patchControlPoints vertices ("Patch Lists"; an incomplete last patch is
-// dropped), and per patch, in order: the control shader (one invocation per output vertex,
+// dropped, and with primitive restart each run between restarts is cut on its own,
+// forEachPatch), and per patch, in order: the control shader (one invocation per output vertex,
 // spirv_jit's runTessControlPatch), the fixed-function tessellator on the levels it wrote
 // (tessellator.h) and the evaluation shader on each generated coordinate. The generated
 // points, lines or triangles, with the patch's index as PrimitiveId, are what the geometry
@@ -29,8 +30,8 @@ TessMode tessMode(const TessellationInterface& t) {
 
 }  // namespace
 
-void runTessellationStages(const DrawState& s, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
-                           const ShadedVertices& in, GeometryOutput& out) {
+void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                           const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out) {
   const TessellationInterface& t = s.tessellation;
   const uint32_t W = s.simdWidth;
   // The evaluation stage's outputs that the next stage reads.
@@ -83,10 +84,13 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
   batch.patchVertices = t.outputVertices;
   batch.layerViewport = layerViewport.data();
 
-  for (uint32_t patch = 0; uint64_t(patch + 1) * n <= count; ++patch) {
+  // PrimitiveId counts the patches drawn so far (restarts do not reset it).
+  uint32_t patch = 0;
+  forEachPatch(isRestart, count, n, [&](uint32_t firstPosition) {
+    const uint32_t patchIndex = patch++;
     // The control shader's inputs: the patch's vertices as the vertex stage left them.
     for (uint32_t k = 0; k < n; ++k) {
-      const uint32_t slot = slotOf(patch * n + k);
+      const uint32_t slot = slotOf(firstPosition + k);
       std::memcpy(input.position[k], in.position(slot), 16);
       input.pointSize[k] = in.pointSize.empty() ? 1.0f : in.pointSize[slot];
       const uint32_t* o = in.outputs(slot);
@@ -102,7 +106,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     abi::TessControlBatch control{};
     control.resources = s.resources;
     control.outputVertices = t.outputVertices;
-    control.primitiveId = patch;
+    control.primitiveId = patchIndex;
     control.patchVertices = n;
     control.patchMemory = memory;
     control.in = &input;
@@ -110,7 +114,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     t.runControl(s.tessControlShader, W, t.usesBarrier, t.controlStackBytes, &control);
     countStatistic(s, kTessellationControlShaderPatches, 1);
 
-    if (!tessellate(mode, output.tessLevelOuter, output.tessLevelInner, tess)) continue;  // "Tessellator Patch Discard"
+    if (!tessellate(mode, output.tessLevelOuter, output.tessLevelInner, tess)) return;  // "Tessellator Patch Discard"
     const uint32_t firstSlot = uint32_t(v.words.size() / v.stride);
     const uint32_t vertices = uint32_t(tess.coords.size());
     countStatistic(s, kTessellationEvaluationShaderInvocations, vertices);
@@ -118,7 +122,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     v.words.resize(size_t(firstSlot + vertices) * v.stride);
     v.pointSize.resize(firstSlot + vertices, 1.0f);
     if (layered) v.layerViewport.resize(2 * size_t(firstSlot + vertices), 0);
-    batch.primitiveId = patch;
+    batch.primitiveId = patchIndex;
     for (uint32_t first = 0; first < vertices; first += W) {
       const uint32_t active = std::min(W, vertices - first);
       batch.count = active;
@@ -147,7 +151,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
     }
     const uint32_t per = tess.verticesPerPrimitive;
     for (size_t i = 0; i + per <= tess.indices.size(); i += per) {
-      GeometryPrimitive p{per, {}, patch, 0};
+      GeometryPrimitive p{per, {}, patchIndex, 0};
       for (uint32_t k = 0; k < 3; ++k) p.slots[k] = firstSlot + tess.indices[i + (k < per ? k : 0)];
       // "Flat Shading": with tessellation and no geometry stage "the provoking vertex may be
       // any of the vertices in each primitive"; the first or, in LAST mode, the last in the
@@ -160,7 +164,7 @@ void runTessellationStages(const DrawState& s, uint32_t count, const std::functi
       }
       out.primitives.push_back(p);
     }
-  }
+  });
 }
 
 // With a geometry stage after tessellation, the generated primitives are its input
@@ -177,10 +181,10 @@ void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestar
     return;
   }
   if (!s.geometryShader) {
-    runTessellationStages(s, count, slotOf, in, out);
+    runTessellationStages(s, isRestart, count, slotOf, in, out);
     return;
   }
-  runTessellationStages(s, count, slotOf, in, scratch);
+  runTessellationStages(s, isRestart, count, slotOf, in, scratch);
   std::vector<uint32_t> list;
   list.reserve(scratch.primitives.size() * 3);
   uint32_t per = 1;

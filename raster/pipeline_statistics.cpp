@@ -4,10 +4,11 @@
 namespace tessera::raster {
 
 uint64_t inputPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t vertexCount) {
-  // "Patch Lists": complete patches of patchControlPoints vertices.
+  // "Patch Lists": complete patches of patchControlPoints vertices (between restarts).
   if (s.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
-    const uint32_t n = s.tessellation.patchControlPoints;
-    return n ? vertexCount / n : 0;
+    uint64_t patches = 0;
+    forEachPatch(isRestart, vertexCount, s.tessellation.patchControlPoints, [&](uint32_t) { ++patches; });
+    return patches;
   }
   uint64_t primitives = 0;
   assemblePrimitives(

@@ -39,6 +39,9 @@ struct TessellationSetup {
   std::vector<std::array<float, 4>> positions;  // binding 0, one per control point
   uint32_t layers = 1;    // of the target (a 2D array view when more than 1), all read back
   uint32_t viewMask = 0;  // multiview (dynamic rendering's viewMask), with multiviewTessellationShader
+  // An indexed draw of these 32-bit indices with primitive restart (0xFFFFFFFF) enabled,
+  // primitiveTopologyPatchListRestart; when empty, a plain draw of every position.
+  std::vector<uint32_t> indices;
 };
 
 std::array<float, 4> pixel(float x, float y) { return {x / 16.0f - 1.0f, y / 16.0f - 1.0f, 0.0f, 1.0f}; }
@@ -56,7 +59,14 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   VkPhysicalDeviceFeatures features{};
   features.tessellationShader = VK_TRUE;
   features.geometryShader = setup.geometryShader != nullptr;
-  TestDevice device(pd, &features, &v11);
+  // Primitive restart in a patch list needs VK_EXT_primitive_topology_list_restart's features.
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT listRestart{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT, &v11};
+  listRestart.primitiveTopologyListRestart = listRestart.primitiveTopologyPatchListRestart = VK_TRUE;
+  const bool indexed = !setup.indices.empty();
+  TestDevice device(pd, &features, indexed ? static_cast<const void*>(&listRestart) : &v11,
+                    indexed ? std::vector<const char*>{VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME}
+                            : std::vector<const char*>{});
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE) << "vkCreateDevice with tessellationShader";
   if (!dev) return {};
@@ -87,6 +97,10 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   if (!setup.positions.empty()) std::memcpy(vertexMap, setup.positions.data(), setup.positions.size() * 16);
   const VkBuffer readback =
       device.createMappedBuffer(kSize * kSize * 16 * setup.layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readbackMap);
+  void* indexMap;
+  const VkBuffer indexBuffer =
+      indexed ? device.createMappedBuffer(setup.indices.size() * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &indexMap) : VK_NULL_HANDLE;
+  if (indexed) std::memcpy(indexMap, setup.indices.data(), setup.indices.size() * 4);
 
   std::vector<VkShaderModule> modules;
   std::vector<VkPipelineShaderStageCreateInfo> stages;
@@ -118,6 +132,7 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   vi.pVertexAttributeDescriptions = &attribute;
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   ia.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+  ia.primitiveRestartEnable = indexed;
   VkPipelineTessellationStateCreateInfo ts{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
   ts.patchControlPoints = setup.patchControlPoints;
   VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
@@ -184,7 +199,12 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   float constants[9] = {setup.outer[0], setup.outer[1], setup.outer[2], setup.outer[3], setup.inner[0], setup.inner[1], 0, 0,
                         setup.displacement};
   vkCmdPushConstants(cmd, layout, pushStages, 0, 36, constants);
-  vkCmdDraw(cmd, uint32_t(setup.positions.size()), 1, 0, 0);
+  if (indexed) {
+    vkCmdBindIndexBuffer(cmd, indexBuffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexed(cmd, uint32_t(setup.indices.size()), 1, 0, 0, 0);
+  } else {
+    vkCmdDraw(cmd, uint32_t(setup.positions.size()), 1, 0, 0);
+  }
   vkCmdEndRendering(cmd);
   VkImageMemoryBarrier toTransfer = toAttachment;
   toTransfer.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
@@ -212,6 +232,7 @@ Image render(VkPhysicalDevice pd, const TessellationSetup& setup) {
   vkDestroyImage(dev, color, nullptr);
   vkDestroyBuffer(dev, vertices, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);
+  if (indexBuffer) vkDestroyBuffer(dev, indexBuffer, nullptr);
   return texels;
 }
 
@@ -296,6 +317,39 @@ TEST(Tessellation, DiscardedAndIncompletePatchesDrawNothing) {
   Image one(kSize * kSize * 4, 0);
   fillRect(one, 2, 2, 14, 14, {1, 0, 0, 1});
   checkBothDrivers("incomplete patch", incomplete, &one);
+}
+
+// "Primitive Restart" in a patch list (primitiveTopologyPatchListRestart): each run of indices
+// between restarts is cut into patches on its own, an incomplete patch before a restart or at
+// the end dropped like a list's incomplete primitive. Quads A, B and C are positions 0-3, 4-7
+// and 8-11; the indices {8, 9, R, A, R, B, 8, 9} draw A and B only (read across the restarts
+// they would make other patches). PrimitiveId counts the patches drawn: A is 0, B is 1
+// ("Restarting a primitive topology using primitive restart has no effect on the value of
+// variables decorated with PrimitiveId", "Built-In Variables"). lavapipe draws the same patches
+// but starts PrimitiveId again at 0 after a restart (measured here), so only where it draws is
+// compared with it.
+TEST(Tessellation, PatchListRestartStartsNewPatches) {
+  SKIP_WHEN_OTHER_DRIVER();
+  TessellationSetup setup;
+  addQuad(setup, 2, 2, 14, 14);
+  addQuad(setup, 18, 2, 30, 14);
+  addQuad(setup, 2, 18, 14, 30);
+  const uint32_t R = 0xFFFFFFFFu;
+  setup.indices = {8, 9, R, 0, 1, 2, 3, R, 4, 5, 6, 7, 8, 9};
+  Image expected(kSize * kSize * 4, 0);
+  fillRect(expected, 2, 2, 14, 14, {1, 0, 0, 1});
+  fillRect(expected, 18, 2, 30, 14, {2, 1, 0, 1});
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  const Image ours = render(drivers.tessera, setup);
+  expectSameImage("patch list restart, Tessera against the spec", ours, expected);
+  if (!drivers.lavapipe) return;
+  auto drawn = [](const Image& img) {
+    Image covered(img.size(), 0);
+    for (size_t i = 3; i < img.size(); i += 4) covered[i] = img[i];  // the evaluation stage's 1
+    return covered;
+  };
+  expectSameImage("patch list restart, where lavapipe draws", drawn(render(drivers.lavapipe, setup)), drawn(expected));
 }
 
 // A surface displaced by sin(pi u): its outline follows the outer edges' vertices, which with
