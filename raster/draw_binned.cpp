@@ -473,7 +473,11 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     const uint32_t instances = std::min(groupSize, c.instanceCount - groupFirst);
     // Vertex shading, ranges of every instance of the group over the pool.
     const std::shared_ptr<std::vector<ShadedVertices>> shaded = m.shadedGroup(instances);
-    const bool project = projectsVertices(s);
+    // Only where vertices are shared (an indexed draw naming each vertex twice or more on
+    // average): otherwise the projections are as many as set-up would compute, and writing and
+    // reading them back (32 bytes a vertex) costs memory bandwidth (tris_small, 3M unshared
+    // vertices: 5% slower at two threads).
+    const bool project = projectsVertices(s) && c.indexed && uint64_t(slotCount) * 2 <= c.vertexCount;
     for (uint32_t i = 0; i < instances; ++i) {
       prepareShadedVertices(s, slotCount, (*shaded)[i]);
       if (project) (*shaded)[i].projected.resize(slotCount);
