@@ -40,14 +40,14 @@ TEST(MultisampleResolve, InlineUnorm8AverageEqualsTheCodecPath) {
   auto next = [&] { return state = state * 1664525u + 1013904223u; };
   for (uint32_t samples : {2u, 4u, 8u}) {
     for (VkFormat inlined : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM}) {
-      TestImage fast(inlined, 67, 9, 1, samples), codec(VK_FORMAT_A8B8G8R8_UNORM_PACK32, 67, 9, 1, samples);
+      TestImage fast(inlined, 67, 61, 1, samples), codec(VK_FORMAT_A8B8G8R8_UNORM_PACK32, 67, 61, 1, samples);
       for (size_t i = 0; i < fast.bytes.size(); ++i) fast.bytes[i] = codec.bytes[i] = uint8_t(next() >> 13);
       // Some pixels with equal samples and extremes, where rounding ties are likeliest.
       for (uint32_t s = 0; s < samples; ++s) {
         fast.set<uint8_t>(0, 0, 0, s, {0, 255, uint8_t(s % 2 ? 255 : 0), uint8_t(s % 2 ? 1 : 0)});
         codec.set<uint8_t>(0, 0, 0, s, {0, 255, uint8_t(s % 2 ? 255 : 0), uint8_t(s % 2 ? 1 : 0)});
       }
-      TestImage fastOut(inlined, 67, 9), codecOut(VK_FORMAT_A8B8G8R8_UNORM_PACK32, 67, 9);
+      TestImage fastOut(inlined, 67, 61), codecOut(VK_FORMAT_A8B8G8R8_UNORM_PACK32, 67, 61);
       resolveAll(fast, fastOut);
       resolveAll(codec, codecOut);
       EXPECT_EQ(fastOut.bytes, codecOut.bytes) << "samples " << samples << ", format " << inlined;
