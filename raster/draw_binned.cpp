@@ -307,11 +307,21 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
     });
   }
   chunk.tileX0 = tileX0, chunk.tileY0 = tileY0, chunk.tileX1 = tileX1, chunk.tileY1 = tileY1;
-  for (uint32_t t = 0; t < grid.count(); ++t) chunk.binStart[t + 1] += chunk.binStart[t];
-  chunk.binned.resize(chunk.binStart[grid.count()]);
-  std::vector<uint32_t> fill(chunk.binStart.begin(), chunk.binStart.end() - 1);
+  if (tileX0 >= tileX1) {
+    chunk.binned.clear();
+    return;
+  }
+  // The running sum over the tiles from the range's first to its last (before it every count
+  // is 0; after it the total): a small draw's chunk does not add up the whole grid.
+  const uint32_t firstTile = uint32_t(tileY0) * uint32_t(grid.columns) + uint32_t(tileX0);
+  const uint32_t lastTile = uint32_t(tileY1 - 1) * uint32_t(grid.columns) + uint32_t(tileX1 - 1);
+  for (uint32_t t = firstTile; t <= lastTile; ++t) chunk.binStart[t + 1] += chunk.binStart[t];
+  std::fill(chunk.binStart.begin() + lastTile + 2, chunk.binStart.end(), chunk.binStart[lastTile + 1]);
+  chunk.binned.resize(chunk.binStart[lastTile + 1]);
+  thread_local std::vector<uint32_t> fill;
+  fill.assign(chunk.binStart.begin() + firstTile, chunk.binStart.begin() + lastTile + 1);
   for (uint32_t i = 0; i < chunk.primitives.size(); ++i)
-    forEachTile(bounds(chunk.primitives[i]), [&](uint32_t t) { chunk.binned[fill[t]++] = i; });
+    forEachTile(bounds(chunk.primitives[i]), [&](uint32_t t) { chunk.binned[fill[t - firstTile]++] = i; });
 }
 
 // Whether two draws render into the same attachments over the same area (one scene).
