@@ -516,8 +516,9 @@ FeatureSet supportedFeatures() {
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;
   f.formatA4B4G4R4 = true;
-  // Texel buffer offsets need only the 1.3 properties' 16-byte alignment, which is also
-  // minTexelBufferOffsetAlignment: nothing else is asked of VK_EXT_texel_buffer_alignment.
+  // Texel buffer offsets need only one texel's alignment (of one component for 3-component
+  // formats), at most the 16 bytes of minTexelBufferOffsetAlignment: the 1.3 properties
+  // (physical_device_queries.cpp) say so; tests/api/texel_buffer_offset_test.cpp.
   f.texelBufferAlignment = true;
   // The 1.3 dynamic states of VK_EXT_extended_dynamic_state(2) (icd/cmd_draw.cpp applies them
   // at each draw; tests/api/draw_state_test.cpp), and VK_EXT_extended_dynamic_state2's logic op

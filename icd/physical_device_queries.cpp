@@ -118,10 +118,15 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v13.maxDescriptorSetInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
   v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
   v13.maxInlineUniformTotalSize = kMaxInlineUniformBlockSize * kMaxInlineUniformBlocksPerSet;
+  // A texel buffer's texels are read and written one at a time by the JIT's runtime helpers
+  // (spirv_jit/runtime_image.cpp) at view address + index * texel size, with single loads and
+  // stores only for 4- and 8-byte texels, which single-texel offsets keep aligned; every other
+  // size is copied bytewise. So any offset that is a multiple of the texel (or, for 3-component
+  // formats, of the component) works: tests/api/texel_buffer_offset_test.cpp.
   v13.storageTexelBufferOffsetAlignmentBytes = 16;
-  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   v13.uniformTexelBufferOffsetAlignmentBytes = 16;
-  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   v13.maxBufferSize = pd.memory.memoryHeaps[0].size;
   return c;
 }
