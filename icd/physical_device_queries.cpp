@@ -82,6 +82,11 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.shaderRoundingModeRTEFloat16 = VK_TRUE;
   v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
   v12.shaderRoundingModeRTEFloat64 = VK_TRUE;
+  // Descriptors are read from set memory when a command executes (icd/cmd_bind.cpp snapshots
+  // point at it) and every buffer and texel-buffer access is checked against the descriptor it
+  // reads then, so robustBufferAccess holds for descriptors updated after binding too:
+  // tests/api/update_after_bind_robustness_test.cpp.
+  v12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
