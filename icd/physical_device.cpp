@@ -143,7 +143,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;  // shaderStorageImageMultisample
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
   l.timestampPeriod = 1.0f;  // timestamps are nanoseconds of CLOCK_MONOTONIC
@@ -197,6 +197,11 @@ FeatureSet supportedFeatures() {
   f.shaderStorageImageReadWithoutFormat = true;   // runtime_image.cpp decodes the view's format
   f.shaderStorageImageWriteWithoutFormat = true;
   f.shaderStorageImageExtendedFormats = true;     // every codec format supports storage
+  // Storage images with 4 samples: a multisampled image keeps a texel's samples side by side
+  // (icd/image.cpp), and the runtime helpers address sample s of texel x as x * samples + s
+  // for loads, stores, atomics and OpImageQuerySamples alike (runtime_image.cpp), as they do
+  // for multisampled input attachments; tests/api/storage_image_multisample_test.cpp.
+  f.shaderStorageImageMultisample = true;
   f.shaderUniformBufferArrayDynamicIndexing = true;
   f.shaderStorageBufferArrayDynamicIndexing = true;
   f.shaderStorageImageArrayDynamicIndexing = true;
