@@ -120,16 +120,16 @@ VkFormatFeatureFlags2 bufferFormatFeatures(VkFormat format) {
 namespace {
 
 // "Supported Sample Counts" (VkImageFormatProperties::sampleCounts): 1 for linear tiling,
-// non-2D images, cube-compatible images, formats that cannot be attachments, and storage usage
-// (storageImageSampleCounts is 1: no shaderStorageImageMultisample); else every count the
-// limits offer for the usage, which for Tessera is always 1 and 4.
+// non-2D images, cube-compatible images and formats that cannot be attachments; else every
+// count the limits offer for the usage, which for Tessera is always 1 and 4 (storage usage
+// included: storageImageSampleCounts, shaderStorageImageMultisample).
 VkSampleCountFlags supportedSampleCounts(const FormatInfo& info, VkImageType type, VkImageTiling tiling,
-                                         VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                         VkImageCreateFlags flags,
                                          VkFormatFeatureFlags2 optimalFeatures) {
   const bool attachment = (optimalFeatures & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT |
                                               VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)) != 0;
   if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D || (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) ||
-      !attachment || info.isCompressed() || info.planeCount > 1 || (usage & VK_IMAGE_USAGE_STORAGE_BIT))
+      !attachment || info.isCompressed() || info.planeCount > 1)
     return VK_SAMPLE_COUNT_1_BIT;
   return VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
 }
@@ -191,7 +191,7 @@ VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImag
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   *out = maxProperties(*info, type, tiling, flags, pd.memory.memoryHeaps[0].size);
   out->sampleCounts =
-      supportedSampleCounts(*info, type, tiling, usage, flags, formatFeatures(format, VK_IMAGE_TILING_OPTIMAL));
+      supportedSampleCounts(*info, type, tiling, flags, formatFeatures(format, VK_IMAGE_TILING_OPTIMAL));
   return VK_SUCCESS;
 }
 

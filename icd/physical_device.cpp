@@ -143,7 +143,7 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;  // shaderStorageImageMultisample
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
   l.timestampPeriod = 1.0f;  // timestamps are nanoseconds of CLOCK_MONOTONIC
@@ -197,6 +197,11 @@ FeatureSet supportedFeatures() {
   f.shaderStorageImageReadWithoutFormat = true;   // runtime_image.cpp decodes the view's format
   f.shaderStorageImageWriteWithoutFormat = true;
   f.shaderStorageImageExtendedFormats = true;     // every codec format supports storage
+  // Storage images with 4 samples: a multisampled image keeps a texel's samples side by side
+  // (icd/image.cpp), and the runtime helpers address sample s of texel x as x * samples + s
+  // for loads, stores, atomics and OpImageQuerySamples alike (runtime_image.cpp), as they do
+  // for multisampled input attachments; tests/api/storage_image_multisample_test.cpp.
+  f.shaderStorageImageMultisample = true;
   f.shaderUniformBufferArrayDynamicIndexing = true;
   f.shaderStorageBufferArrayDynamicIndexing = true;
   f.shaderStorageImageArrayDynamicIndexing = true;
@@ -516,8 +521,9 @@ FeatureSet supportedFeatures() {
   // format: sampled, filtered, blitted, attachments (tests/unit/sampler/texel_codec_test.cpp).
   f.formatA4R4G4B4 = true;
   f.formatA4B4G4R4 = true;
-  // Texel buffer offsets need only the 1.3 properties' 16-byte alignment, which is also
-  // minTexelBufferOffsetAlignment: nothing else is asked of VK_EXT_texel_buffer_alignment.
+  // Texel buffer offsets need only one texel's alignment (of one component for 3-component
+  // formats), at most the 16 bytes of minTexelBufferOffsetAlignment: the 1.3 properties
+  // (physical_device_queries.cpp) say so; tests/api/texel_buffer_offset_test.cpp.
   f.texelBufferAlignment = true;
   // The 1.3 dynamic states of VK_EXT_extended_dynamic_state(2) (icd/cmd_draw.cpp applies them
   // at each draw; tests/api/draw_state_test.cpp), and VK_EXT_extended_dynamic_state2's logic op

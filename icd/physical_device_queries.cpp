@@ -82,6 +82,11 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.shaderRoundingModeRTEFloat16 = VK_TRUE;
   v12.shaderRoundingModeRTEFloat32 = VK_TRUE;
   v12.shaderRoundingModeRTEFloat64 = VK_TRUE;
+  // Descriptors are read from set memory when a command executes (icd/cmd_bind.cpp snapshots
+  // point at it) and every buffer and texel-buffer access is checked against the descriptor it
+  // reads then, so robustBufferAccess holds for descriptors updated after binding too:
+  // tests/api/update_after_bind_robustness_test.cpp.
+  v12.robustBufferAccessUpdateAfterBind = VK_TRUE;
   v12.maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindSamplers = 1u << 20;
   v12.maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
@@ -118,10 +123,15 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v13.maxDescriptorSetInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
   v13.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = kMaxInlineUniformBlocksPerSet;
   v13.maxInlineUniformTotalSize = kMaxInlineUniformBlockSize * kMaxInlineUniformBlocksPerSet;
+  // A texel buffer's texels are read and written one at a time by the JIT's runtime helpers
+  // (spirv_jit/runtime_image.cpp) at view address + index * texel size, with single loads and
+  // stores only for 4- and 8-byte texels, which single-texel offsets keep aligned; every other
+  // size is copied bytewise. So any offset that is a multiple of the texel (or, for 3-component
+  // formats, of the component) works: tests/api/texel_buffer_offset_test.cpp.
   v13.storageTexelBufferOffsetAlignmentBytes = 16;
-  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.storageTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   v13.uniformTexelBufferOffsetAlignmentBytes = 16;
-  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+  v13.uniformTexelBufferOffsetSingleTexelAlignment = VK_TRUE;
   v13.maxBufferSize = pd.memory.memoryHeaps[0].size;
   return c;
 }
