@@ -41,16 +41,16 @@ namespace {
 constexpr int32_t kTileShift = 6;
 constexpr int32_t kTileSize = 1 << kTileShift;
 constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
-constexpr uint32_t kChunkPrimitives = 4096;      // primitives per set-up and binning task (below)
+constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task (below)
 constexpr uint32_t kScenePrimitives = 1u << 17;  // set-up primitives a scene holds before it is flushed
 constexpr size_t kSceneDraws = 1024;             // draw windows a scene holds before it is flushed
 constexpr uint64_t kSceneVertexBytes = 256ull << 20;  // shaded vertices a scene holds before it is flushed
 constexpr uint64_t kInstanceGroupSlots = 1u << 18;  // shaded vertices kept for one group of instances
 // kChunkPrimitives: a tile visits every chunk of the scene (its bin start, a few entries, the
-// prefetches for later chunks: four dependent loads that miss), so fewer, larger chunks cost
-// less per tile; too few would leave set-up without parallel tasks (a scene flushes at
-// kScenePrimitives, 32 chunks). tris_small_f2b, one thread, two rounds on a busy machine:
-// 2048 -> 660-673 ms, 4096 -> 577-592, 8192 -> 601-630, 16384 -> 623-634, 32768 -> 648-668.
+// prefetches for later chunks), so fewer, larger chunks cost less per tile, but 4096 measured
+// slower at two threads on a quiet machine (tris_small_b2f 315-346 ms against 301-305,
+// tris_small_f2b 295-315 against 284-292, alternated processes), though faster at one thread
+// while another process loaded the second core.
 // Below this many pixels of primitive bounds a draw's tiles run on the calling thread (a pool
 // hand-off costs tens of microseconds; 4096 pixels take about as long).
 constexpr uint64_t kInlineDrawPixels = 4096;
