@@ -266,7 +266,7 @@ std::vector<Case> cases() {
     LD want = exp2l(it.a[0]);
     return near(r.r[0], want, (3 + 2 * std::fabs(it.a[0])) * ulp(double(want)));
   });
-  add(27, "log2", unary({1, 0.5f, 2, 1024, 1e30f, 1e-30f}, 1e-3f, 1000), [](const Item& it, Result r) {
+  add(27, "log2", unary({1, 0.5f, 2, 1024, 1e30f, 1e-30f, 3e38f, 1.5e-38f, 0.70710677f, 0.7071068f, 1.4142135f}, 1e-3f, 1000), [](const Item& it, Result r) {
     LD want = log2l(it.a[0]);
     return near(r.r[0], want, logError(it.a[0], double(want)));
   });
