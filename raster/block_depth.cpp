@@ -6,6 +6,8 @@
 // one instruction with the predicate that matches C++'s operator on floats.
 #include "block_depth.h"
 
+#include "tessera/cpu_info.h"
+
 #include <immintrin.h>
 
 #include <cstring>
@@ -85,11 +87,7 @@ uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx,
   return pass;
 }
 
-bool blockDepthTestD32VectorAvailable() {
-  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-  return available;
-}
+bool blockDepthTestD32VectorAvailable() { return hostCpu().avx512; }  // F, BW, DQ, VL
 
 TESSERA_AVX512 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
                                                 const float* z, uint32_t coverage, VkCompareOp op, bool write) {

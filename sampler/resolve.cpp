@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "tessera/blit.h"
+#include "tessera/cpu_info.h"
 #include "tessera/texel_codec.h"
 
 namespace tessera {
@@ -78,12 +79,6 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void averageUnorm8
   }
 }
 
-bool hasAvx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
-  return has;
-}
-
 __attribute__((target_clones("default", "arch=x86-64-v3"))) void averageUnorm8RowPortable(const uint8_t* s,
                                                                                           uint32_t samples,
                                                                                           uint8_t* d,
@@ -95,7 +90,7 @@ __attribute__((target_clones("default", "arch=x86-64-v3"))) void averageUnorm8Ro
 }
 
 void averageUnorm8Row(const uint8_t* s, uint32_t samples, uint8_t* d, uint32_t count) {
-  if (samples == 4 && hasAvx512()) return averageUnorm8Row4Avx512(s, d, count);
+  if (samples == 4 && hostCpu().avx512) return averageUnorm8Row4Avx512(s, d, count);
   averageUnorm8RowPortable(s, samples, d, count);
 }
 
