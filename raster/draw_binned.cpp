@@ -388,6 +388,19 @@ bool coversRect(const SetupTriangle& t, const Rect& r) {
 
 }  // namespace
 
+// Which shaded vertices of a triangle the tile pass reads (FragmentStage::prepareBlockInputs and
+// the reference's interpolation): the three when some output is interpolated or the shader
+// reads clip or cull distances, only the provoking vertex when every output is flat, none
+// without outputs. Decides what runTiles prefetches, nothing else.
+enum class VertexReads : uint8_t { None, Provoking, All };
+VertexReads triangleVertexReads(const DrawState& s, const std::vector<ShadedVertices>& vertices) {
+  if (vertices.empty() || s.fragment.clipDistances || s.fragment.cullDistances) return VertexReads::All;
+  if (vertices.front().locations.empty()) return VertexReads::None;
+  for (uint32_t loc : vertices.front().locations)
+    if (loc >= abi::kMaxInterfaceLocations || s.fragment.inputInterpolation[loc] != 2) return VertexReads::All;
+  return VertexReads::Provoking;
+}
+
 // One window of one instance group of one draw, set up and binned.
 struct Scene::Window {
   const DrawState* state = nullptr;  // null: a window of clears
@@ -395,6 +408,7 @@ struct Scene::Window {
   std::vector<Chunk> chunks;
   std::vector<ClearRegion> clears;
   bool droppable = false, overwrites = false;
+  VertexReads triangleReads = VertexReads::All;  // triangleVertexReads(*state, vertices)
   // Whether the window has work in tile `t` (whose pixels are `rect`).
   bool touches(uint32_t t, const Rect& rect) const {
     for (const ClearRegion& c : clears)
@@ -615,6 +629,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
         w.vertices = drawn;
         w.droppable = !layered && droppable(ws);
         w.overwrites = !layered && overwritesColour(ws);
+        w.triangleReads = triangleVertexReads(ws, *drawn);
         const size_t chunkCount = (count + kChunkPrimitives - 1) / kChunkPrimitives;
         if (!m.spareChunks.empty()) {
           w.chunks = std::move(m.spareChunks.back());
@@ -691,13 +706,18 @@ inline __attribute__((always_inline)) void prefetchBytes(const void* p, size_t b
   __builtin_prefetch(c + bytes - 1);
 }
 
-inline __attribute__((always_inline)) void prefetchPrimitive(const Chunk& chunk, const Binned& b, const std::vector<ShadedVertices>& vertices) {
+inline __attribute__((always_inline)) void prefetchPrimitive(const Chunk& chunk, const Binned& b, const std::vector<ShadedVertices>& vertices,
+                                                            VertexReads triangleReads) {
   const ShadedVertices& v = vertices[b.instance];
   const size_t vertexBytes = size_t(v.stride) * 4;
   switch (b.kind) {
     case Kind::Triangle:
-      prefetchBytes(&chunk.triangles[b.setup], sizeof(SetupTriangle));
-      for (int i = 0; i < 3; ++i) prefetchBytes(&v.words[size_t(b.slots[i]) * v.stride], vertexBytes);
+      // The record's lines an unclipped triangle reads, and the vertices its inputs read.
+      prefetchBytes(&chunk.triangles[b.setup], kSetupTriangleHotBytes);
+      if (triangleReads == VertexReads::All)
+        for (int i = 0; i < 3; ++i) prefetchBytes(&v.words[size_t(b.slots[i]) * v.stride], vertexBytes);
+      else if (triangleReads == VertexReads::Provoking)
+        prefetchBytes(&v.words[size_t(b.slots[b.provoking < 3 ? b.provoking : 0]) * v.stride], vertexBytes);
       break;
     case Kind::Line:
       prefetchBytes(&chunk.lines[b.setup], sizeof(SetupLine));
@@ -715,7 +735,8 @@ inline __attribute__((always_inline)) void prefetchPrimitive(const Chunk& chunk,
 // cache (the chunk's bin start, its bin entries, their records, the records' set-up data and
 // vertices). While one chunk is drawn, each level is prefetched for a later chunk, one level
 // per chunk ahead, so that every load finds its address already in cache.
-inline __attribute__((always_inline)) void prefetchChunks(const std::vector<Chunk>& chunks, size_t ci, uint32_t tile, const std::vector<ShadedVertices>& vertices) {
+inline __attribute__((always_inline)) void prefetchChunks(const std::vector<Chunk>& chunks, size_t ci, uint32_t tile, const std::vector<ShadedVertices>& vertices,
+                                                         VertexReads triangleReads) {
   if (ci + 4 < chunks.size()) __builtin_prefetch(&chunks[ci + 4].binStart[tile]);
   if (ci + 3 < chunks.size()) {
     const Chunk& c = chunks[ci + 3];
@@ -728,7 +749,7 @@ inline __attribute__((always_inline)) void prefetchChunks(const std::vector<Chun
   }
   if (ci + 1 < chunks.size()) {
     const Chunk& c = chunks[ci + 1];
-    for (uint32_t k = c.binStart[tile]; k < c.binStart[tile + 1]; ++k) prefetchPrimitive(c, c.primitives[c.binned[k]], vertices);
+    for (uint32_t k = c.binStart[tile]; k < c.binStart[tile + 1]; ++k) prefetchPrimitive(c, c.primitives[c.binned[k]], vertices, triangleReads);
   }
 }
 
@@ -859,7 +880,7 @@ void Scene::runTiles() {
           if (ci < coverChunk) continue;
           if (ci == coverChunk) k = coverEntry;
         }
-        prefetchChunks(w.chunks, ci, tile, *w.vertices);
+        prefetchChunks(w.chunks, ci, tile, *w.vertices, w.triangleReads);
         const uint32_t end = chunk.binStart[tile + 1];
         for (; k < end; ++k) {
           const Binned& b = chunk.primitives[chunk.binned[k]];

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "block_depth.h"
+#include "block_edges.h"
 #include "draw_internal.h"
 #include "pixel_weights.h"
 
@@ -24,27 +25,7 @@
 
 namespace tessera::raster {
 
-// A triangle's edge functions prepared for the block walker (makeBlockEdges).
-struct BlockEdges {
-  int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
-  int64_t laneOffset[3][16];   // change from the block's first pixel to each lane's
-  // With 4 samples: change from a pixel's centre to each sample location, and its extremes.
-  uint32_t samples = 1;
-  int64_t sampleOffset[3][kMaxSamples];
-  int64_t sampleMin[3], sampleMax[3];
-  int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
-  rules::EdgeFunction edge[3];
-  double invArea2;
-};
-
 namespace {
-
-constexpr int kBlockLanes = 16;
-
-// Block lane l is pixel (dx, dy) of the block: quads in rows (q = l / 4 at (2 (q & 1), 2 (q >> 1))),
-// pixels in a quad as a FragmentBatch orders them.
-constexpr int laneX(int l) { return 2 * ((l >> 2) & 1) + (l & 1); }
-constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
 
 bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
@@ -78,6 +59,30 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
 }
 
 
+// Bit l set where block lane l's pixel lies in `columns` (bit dx: pixel column bx + dx) and
+// `rows` (bit dy: row by + dy): every pair of 4-bit spans, as one table.
+struct RegionLaneTable {
+  uint16_t lanes[16][16];
+  constexpr RegionLaneTable() : lanes() {
+    for (uint32_t columns = 0; columns < 16; ++columns)
+      for (uint32_t rows = 0; rows < 16; ++rows)
+        for (int l = 0; l < kBlockLanes; ++l)
+          if ((columns >> laneX(l) & 1) && (rows >> laneY(l) & 1)) lanes[columns][rows] |= uint16_t(1u << l);
+  }
+};
+constexpr RegionLaneTable kRegionLanes;
+
+// Bit d set where b + d (d < 4) lies in [lo, hi).
+inline uint32_t spanBits(int32_t b, int32_t lo, int32_t hi) {
+  const int32_t from = std::clamp(lo - b, 0, 4), to = std::clamp(hi - b, 0, 4);
+  return to > from ? ((1u << to) - 1) & ~((1u << from) - 1) : 0u;
+}
+
+// The block's lanes whose pixel lies in `region`.
+inline uint32_t regionLanes(const Rect& region, int32_t bx, int32_t by) {
+  return kRegionLanes.lanes[spanBits(bx, region.x0, region.x1)][spanBits(by, region.y0, region.y1)];
+}
+
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
 // values are linear: the block's corners bound them, so a block is rejected when one edge fails
 // at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
@@ -100,45 +105,32 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   if (e.samples > 1 && !inside)
     for (int k = 0; k < 3; ++k)
       for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
-  const bool blockInRegion = bx >= region.x0 && bx + 4 <= region.x1 && by >= region.y0 && by + 4 <= region.y1;
+  const uint32_t inRegion = regionLanes(region, bx, by);
   const uint32_t allSamples = (1u << e.samples) - 1;
   b.singleSample = e.samples == 1;
-  if (inside && blockInRegion) {
-    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = allSamples;
-    return 0xFFFFu;
-  }
-  // Branch-free lane loops (they vectorize): the region test, then the edge tests.
-  uint32_t inRegion[kBlockLanes];
-  for (int l = 0; l < kBlockLanes; ++l) {
-    const int32_t px = bx + laneX(l), py = by + laneY(l);
-    inRegion[l] = uint32_t(px >= region.x0) & uint32_t(px < region.x1) & uint32_t(py >= region.y0) & uint32_t(py < region.y1);
-  }
   if (inside) {
-    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = inRegion[l] * allSamples;
-  } else if (e.samples == 1) {
-    uint32_t coverage = 0;
-    for (int l = 0; l < kBlockLanes; ++l) {
-      const uint32_t in = inRegion[l] & uint32_t(base[0] + e.laneOffset[0][l] >= e.threshold[0]) &
-                          uint32_t(base[1] + e.laneOffset[1][l] >= e.threshold[1]) &
-                          uint32_t(base[2] + e.laneOffset[2][l] >= e.threshold[2]);
-      b.sampleCoverage[l] = in;
-      coverage |= in << l;
-    }
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = (inRegion >> l & 1) * allSamples;
+    return inRegion;
+  }
+  if (e.samples == 1) {
+    const uint32_t coverage = inRegion & centreLanes(e, base);
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = coverage >> l & 1;
     return coverage;
-  } else {
-    // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
-    uint32_t samples[kBlockLanes] = {};
-    for (uint32_t smp = 0; smp < e.samples; ++smp) {
-      const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
-      for (int l = 0; l < kBlockLanes; ++l)
-        samples[l] |= (uint32_t(b.edge[0][l] + o0 >= e.threshold[0]) & uint32_t(b.edge[1][l] + o1 >= e.threshold[1]) &
-                       uint32_t(b.edge[2][l] + o2 >= e.threshold[2]))
-                      << smp;
-    }
-    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = inRegion[l] * samples[l];
+  }
+  // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
+  uint32_t samples[kBlockLanes] = {};
+  for (uint32_t smp = 0; smp < e.samples; ++smp) {
+    const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
+    for (int l = 0; l < kBlockLanes; ++l)
+      samples[l] |= (uint32_t(b.edge[0][l] + o0 >= e.threshold[0]) & uint32_t(b.edge[1][l] + o1 >= e.threshold[1]) &
+                     uint32_t(b.edge[2][l] + o2 >= e.threshold[2]))
+                    << smp;
   }
   uint32_t coverage = 0;
-  for (int l = 0; l < kBlockLanes; ++l) coverage |= uint32_t(b.sampleCoverage[l] != 0) << l;
+  for (int l = 0; l < kBlockLanes; ++l) {
+    b.sampleCoverage[l] = (inRegion >> l & 1) * samples[l];
+    coverage |= uint32_t(b.sampleCoverage[l] != 0) << l;
+  }
   return coverage;
 }
 
@@ -360,6 +352,10 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
           if (!inputsPrepared) prepareBlockInputs(st.samples), inputsPrepared = true;
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
+            continue;
+          }
+          if (kernelBlocks_) {
+            shadeKernelBlock(bx, by, b);
             continue;
           }
           for (uint32_t first = 0; first < kBlockLanes; first += W) {
@@ -634,6 +630,46 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
     s_->fragmentShader(&fb);
     // "Sample Counting": each lane left alive passed with all its samples.
     if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all)) * samples;
+  }
+}
+
+// A single-sample block of kernelBlocks_: per batch, the covered lanes (those that passed the
+// block depth test when it ran) are the batch's coverage and SampleMaskIn, the rest of the
+// batch as shadeWholeBlockBatches sets it. shadeBlockBatch gives the same batch (the lanes'
+// pixels, sample bits and depths it also fills are read only by the loop's tests and writes,
+// which this pipeline does not have).
+void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b) {
+  const uint32_t W = s_->simdWidth;
+  const uint32_t laneMask = uint32_t((uint64_t(1) << W) - 1);
+  abi::FragmentBatch& fb = *blockBatch_;
+  fb.frontFacing = frontFacing_;
+  fb.primitiveId = primitiveId_;
+  fb.viewportIndex = viewport_;
+  fb.inputs = inputs_.data();
+  fb.outputs = outputs_.data();
+  fb.directSamples = nullptr;
+  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
+  for (uint32_t first = 0; first < kBlockLanes; first += W) {
+    const uint32_t covered = b.coverage >> first & laneMask;
+    if (!covered) continue;
+    fb.coverage = covered;
+    // (All kMaxSimdWidth entries, a constant count that vectorizes; bits from W on are 0.)
+    for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) fb.sampleMaskIn[j] = covered >> j & 1;
+    if (laneNeeds_ & kLaneFragXY)
+      for (uint32_t j = 0; j < W; ++j) {
+        fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
+        fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
+      }
+    if (laneNeeds_ & kLaneFragZW) {
+      std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
+      std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+    }
+    if (!blockInputs_.empty())
+      interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
+    setDirectRows(fb, bx, by, first);
+    if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(covered));
+    s_->fragmentShader(&fb);
+    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & covered));
   }
 }
 

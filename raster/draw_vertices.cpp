@@ -226,13 +226,22 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
       buffers[b] = {s.bindings[b].base, s.bindings[b].base ? s.bindings[b].size : 0, s.bindings[b].stride, 0};
     batch.buffers = buffers;
   }
+  // The arrays' addresses once: each use of a thread_local in a shared library is a call to
+  // __tls_get_addr, which GCC repeats after every call to the kernel (~1% of a small-triangle scene).
+  uint32_t* const inputWords = inputs.data();
+  const uint32_t* const outputWords = outputs.data();
+  const float* const positions = position.data();
+  const float* const pointSizes = pointSize.data();
+  const float* const clips = clip.data();
+  const float* const culls = cull.data();
+  const uint32_t* const layerViewports = layerViewport.data();
   for (size_t first = begin; first < end; first += W) {
     const uint32_t count = uint32_t(std::min<size_t>(W, end - first));
     batch.count = count;
     for (uint32_t lane = 0; lane < W; ++lane) batch.vertexIndex[lane] = lane < count ? vertexIndices[first + lane] : 0;
     // Attribute by attribute, lane by lane: the attribute's plan stays in registers.
     for (uint32_t a = 0; a < fetchCount; ++a) {
-      uint32_t* words = &inputs[size_t(fetch[a].location) * 4 * W];
+      uint32_t* words = &inputWords[size_t(fetch[a].location) * 4 * W];
       for (uint32_t lane = 0; lane < count; ++lane) {
         uint32_t v[4];
         fetchAttribute(fetch[a], batch.vertexIndex[lane], instance, c.firstInstance, v);
@@ -241,20 +250,20 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
     }
     s.vertexShader(&batch);
     if (!out.pointSize.empty())
-      for (uint32_t lane = 0; lane < count; ++lane) out.pointSize[first + lane] = pointSize[lane];
+      for (uint32_t lane = 0; lane < count; ++lane) out.pointSize[first + lane] = pointSizes[lane];
     if (!out.layerViewport.empty())
       for (uint32_t lane = 0; lane < count; ++lane) {
-        out.layerViewport[2 * (first + lane)] = layerViewport[lane];
-        out.layerViewport[2 * (first + lane) + 1] = layerViewport[W + lane];
+        out.layerViewport[2 * (first + lane)] = layerViewports[lane];
+        out.layerViewport[2 * (first + lane) + 1] = layerViewports[W + lane];
       }
     for (uint32_t lane = 0; lane < count; ++lane) {
       uint32_t* v = &out.words[(first + lane) * out.stride];
-      for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &position[comp * W + lane], 4);
+      for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &positions[comp * W + lane], 4);
       for (size_t k = 0; k < out.locations.size(); ++k)
-        for (uint32_t comp = 0; comp < 4; ++comp) v[4 + 4 * k + comp] = outputs[(out.locations[k] * 4 + comp) * W + lane];
+        for (uint32_t comp = 0; comp < 4; ++comp) v[4 + 4 * k + comp] = outputWords[(out.locations[k] * 4 + comp) * W + lane];
       uint32_t* distances = v + out.distanceWord();
-      for (uint32_t d = 0; d < out.clipDistances; ++d) std::memcpy(&distances[d], &clip[d * W + lane], 4);
-      for (uint32_t d = 0; d < out.cullDistances; ++d) std::memcpy(&distances[out.clipDistances + d], &cull[d * W + lane], 4);
+      for (uint32_t d = 0; d < out.clipDistances; ++d) std::memcpy(&distances[d], &clips[d * W + lane], 4);
+      for (uint32_t d = 0; d < out.cullDistances; ++d) std::memcpy(&distances[out.clipDistances + d], &culls[d * W + lane], 4);
     }
   }
 }

@@ -13,6 +13,7 @@
 // depth at each sample, and centroid weights for the Centroid decoration.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -97,35 +98,45 @@ struct ClipTriangle {
 // culling and setup). Clipping may turn one ClipTriangle into several of these; every one
 // refers back to the original triangle's three vertices, so that the draw loop interpolates
 // vertex outputs from those three vertices only.
-struct SetupTriangle {
+// The fields the binned path's tile pass reads for every triangle come first and fill the first
+// two of its three cache lines (alignas(64): an element of a vector of them starts a line); the
+// barycentric maps of clipped triangles, read only when identityWeights is false, take the
+// third. A scene of small triangles reads one record per triangle and tile from memory, so the
+// lines it touches are most of its traffic.
+struct alignas(64) SetupTriangle {
   // Window coordinates of the (clipped) triangle's vertices, snapped to the sub-pixel grid
   // (subPixelPrecisionBits = 8), as integers in 1/256 pixel.
   int64_t x[3], y[3];
   float z[3];         // window depth (after viewport transform, before bias)
   float invW[3];      // 1 / w_clip of each vertex
-  // Barycentric coordinates of each (clipped) vertex relative to the ORIGINAL triangle, in clip
-  // space (weights for perspective-correct interpolation) and in window space (for
-  // NoPerspective). For an unclipped triangle both are the identity.
-  float clipBary[3][3];
-  float windowBary[3][3];
-  // Both are the identity (every unclipped triangle): the weights need no mapping back
-  // (pixel::originalWeights).
+  // clipBary and windowBary (below) are both the identity (every unclipped triangle): the
+  // weights need no mapping back (pixel::originalWeights).
   bool identityWeights = false;
   // Every vertex has the same 1/w (an affine triangle: 2D, UI, full-screen passes): the
   // perspective-correct weights a_k/w / sum_j a_j/w are the window-space ones a_k exactly
   // (pixel::perspectiveWeights skips the division).
   bool uniformW = false;
+  bool frontFacing;
+  bool sampleWeights = false;  // RasterState::sampleWeights
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
   // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
   float depthMin, depthMax;
-  bool frontFacing;
   // Covered pixels lie inside (bounding box ∩ scissor ∩ viewport rectangle); with samples > 1
   // the box takes in every pixel with some sample location inside the triangle's bounding box.
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples: where rasterizeTriangle samples
-  bool sampleWeights = false;  // RasterState::sampleWeights
+  // Barycentric coordinates of each (clipped) vertex relative to the ORIGINAL triangle, in clip
+  // space (weights for perspective-correct interpolation) and in window space (for
+  // NoPerspective). For an unclipped triangle both are the identity.
+  float clipBary[3][3];
+  float windowBary[3][3];
 };
+// Where the third cache line starts: the tile pass touches only what lies before it for an
+// unclipped triangle.
+inline constexpr size_t kSetupTriangleHotBytes = 128;
+static_assert(offsetof(SetupTriangle, samples) + sizeof(uint32_t) <= kSetupTriangleHotBytes &&
+              offsetof(SetupTriangle, clipBary) >= offsetof(SetupTriangle, samples));
 
 // Clips, projects, culls and sets up one triangle; appends 0 or more SetupTriangles to `out`.
 // Returns the number appended. Degenerate (zero-area) and culled triangles give none.

@@ -1,0 +1,42 @@
+// A triangle's edge functions prepared for the block walker (FragmentStage::blockTriangle,
+// draw_blocks.cpp: makeBlockEdges fills them), and the single-sample coverage test of one 4x4
+// block's pixel centres against them ("Basic Polygon Rasterization": a sample is inside when
+// every edge function is positive there, or zero on a top-left edge).
+#pragma once
+
+#include <cstdint>
+
+#include "rules.h"
+#include "tessera/raster.h"
+
+namespace tessera::raster {
+
+inline constexpr int kBlockLanes = 16;
+
+// Block lane l is pixel (laneX(l), laneY(l)) of the block: quads in rows (q = l / 4 at
+// (2 (q & 1), 2 (q >> 1))), pixels in a quad as a FragmentBatch orders them.
+constexpr int laneX(int l) { return 2 * ((l >> 2) & 1) + (l & 1); }
+constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
+
+struct BlockEdges {
+  int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
+  int64_t laneOffset[3][16];   // change from the block's first pixel to each lane's
+  // With 4 samples: change from a pixel's centre to each sample location, and its extremes.
+  uint32_t samples = 1;
+  int64_t sampleOffset[3][kMaxSamples];
+  int64_t sampleMin[3], sampleMax[3];
+  int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
+  rules::EdgeFunction edge[3];
+  double invArea2;
+};
+
+// The lanes (bit l) whose pixel centre is inside all three edges, given the edge values
+// base[k] at the block's first pixel centre: base[k] + laneOffset[k][l] >= threshold[k] for
+// every k. The AVX-512 version where the processor has it (F, BW, DQ, VL), else the portable
+// loop; both give the same bits (tests/unit/raster/block_edges_test.cpp).
+uint32_t centreLanes(const BlockEdges& e, const int64_t base[3]);
+uint32_t centreLanesPortable(const BlockEdges& e, const int64_t base[3]);
+bool centreLanesVectorAvailable();
+uint32_t centreLanesVector(const BlockEdges& e, const int64_t base[3]);
+
+}  // namespace tessera::raster

@@ -1,0 +1,76 @@
+// The block walker's single-sample centre test (raster/block_edges.h): for random triangles
+// and blocks, the portable loop and the AVX-512 version give exactly the lanes whose pixel
+// centre the triangle covers by "Basic Polygon Rasterization"'s rule (inside every edge, or on
+// a top-left edge: rules::EdgeFunction::covers), computed here pixel by pixel.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "block_edges.h"
+
+namespace tessera::raster {
+namespace {
+
+// The edges of triangle (x, y) as the block walker prepares them, each lane's offset taken as
+// the difference of two edge values (not the walker's sums of steps).
+BlockEdges edgesOf(const int64_t x[3], const int64_t y[3]) {
+  BlockEdges e;
+  const int orientation = rules::shoelaceSum(x, y, 3) > 0 ? 1 : -1;
+  for (int k = 0; k < 3; ++k) {
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    e.edge[k] = rules::makeEdge(x[a], y[a], x[b], y[b], orientation);
+    e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
+    const int64_t origin = e.edge[k].value(rules::pixelCenter(0), rules::pixelCenter(0));
+    for (int l = 0; l < kBlockLanes; ++l)
+      e.laneOffset[k][l] = e.edge[k].value(rules::pixelCenter(laneX(l)), rules::pixelCenter(laneY(l))) - origin;
+  }
+  return e;
+}
+
+// A coordinate near `centre` (1/256 pixel), often on a half-pixel (so that pixel centres lie on
+// edges and the top-left rule decides).
+int64_t coordinate(std::mt19937_64& rng, int64_t centre, int64_t spread) {
+  const int64_t v = centre + int64_t(rng() % uint64_t(2 * spread + 1)) - spread;
+  return rng() % 2 ? v & ~int64_t(127) : v;
+}
+
+TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres) {
+  std::mt19937_64 rng(7);
+  const bool vector = centreLanesVectorAvailable();
+  uint64_t partlyCovered = 0, ties = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    // Small triangles around the block and large ones reaching the guard band (2^29 / 256 px).
+    const int64_t spread = trial % 4 == 0 ? (int64_t(1) << 28) : 12 * rules::kSubPixelOne;
+    const int32_t bx = int32_t(rng() % 4096) * 2 - 4096, by = int32_t(rng() % 4096) * 2 - 4096;
+    const int64_t cx = rules::pixelCenter(bx + 2), cy = rules::pixelCenter(by + 2);
+    int64_t x[3], y[3];
+    for (int i = 0; i < 3; ++i) x[i] = coordinate(rng, cx, spread), y[i] = coordinate(rng, cy, spread);
+    if (rules::shoelaceSum(x, y, 3) == 0) continue;
+    const BlockEdges e = edgesOf(x, y);
+    int64_t base[3];
+    for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(rules::pixelCenter(bx), rules::pixelCenter(by));
+    uint32_t expected = 0;
+    for (int l = 0; l < kBlockLanes; ++l) {
+      bool in = true;
+      for (int k = 0; k < 3; ++k) {
+        const int64_t v = e.edge[k].value(rules::pixelCenter(bx + laneX(l)), rules::pixelCenter(by + laneY(l)));
+        ties += v == 0;
+        in = in && e.edge[k].covers(v);
+      }
+      expected |= uint32_t(in) << l;
+    }
+    partlyCovered += expected != 0 && expected != 0xFFFFu;
+    ASSERT_EQ(centreLanesPortable(e, base), expected) << "trial " << trial;
+    if (vector) {
+      ASSERT_EQ(centreLanesVector(e, base), expected) << "trial " << trial;
+    }
+    ASSERT_EQ(centreLanes(e, base), expected) << "trial " << trial;
+  }
+  // The cases that matter were met: partly covered blocks and pixel centres on edges.
+  EXPECT_GT(partlyCovered, 1000u);
+  EXPECT_GT(ties, 100u);
+  if (!vector) GTEST_LOG_(INFO) << "no AVX-512 here: only the portable loop was checked";
+}
+
+}  // namespace
+}  // namespace tessera::raster
