@@ -10,7 +10,9 @@
 
 namespace tessera::raster {
 
-uint32_t centreLanesPortable(const BlockEdges& e, const int64_t base[3]) {
+// Compiled for AVX2 as well (chosen at load time): hosts without AVX-512 run this loop.
+__attribute__((target_clones("default", "arch=x86-64-v3"))) uint32_t centreLanesPortable(const BlockEdges& e,
+                                                                                         const int64_t base[3]) {
   uint32_t bits = 0;
   for (int l = 0; l < kBlockLanes; ++l)
     bits |= (uint32_t(base[0] + e.laneOffset[0][l] >= e.threshold[0]) & uint32_t(base[1] + e.laneOffset[1][l] >= e.threshold[1]) &

@@ -29,6 +29,7 @@
 #include <memory>
 
 #include "draw_internal.h"
+#include "project_lanes.h"
 #include "pixel_weights.h"
 #include "rules.h"
 #include "tessera/thread_pool.h"
@@ -181,6 +182,48 @@ void projectVertexRange(const RasterState& raster, size_t begin, size_t end, Sha
   }
 }
 
+// A chunk's triangle vertices in projectLanes' arrays (setUpChunk), reused by the thread.
+struct ChunkProjection {
+  bool used = false;
+  std::vector<float> x, y, z, w;
+  std::vector<int64_t> sx, sy;
+  std::vector<double> windowZ;
+  std::vector<float> invW;
+  std::vector<uint8_t> inside;
+  ProjectedVertex vertex(size_t i) const { return ProjectedVertex{sx[i], sy[i], windowZ[i], invW[i], true}; }
+};
+
+ChunkProjection& chunkProjection(const DrawState& s, const std::vector<ShadedVertices>& shaded, const Assembled* first,
+                                 const Assembled* last) {
+  thread_local ChunkProjection p;
+  p.used = false;
+  if (s.polygonMode != VK_POLYGON_MODE_FILL) return p;
+  const size_t n = size_t(last - first) * 3;
+  for (std::vector<float>* v : {&p.x, &p.y, &p.z, &p.w, &p.invW}) v->resize(n);
+  p.sx.resize(n), p.sy.resize(n), p.windowZ.resize(n), p.inside.resize(n);
+  float *x = p.x.data(), *y = p.y.data(), *z = p.z.data(), *w = p.w.data();
+  size_t triangles = 0;
+  for (const Assembled* a = first; a != last; ++a) {
+    const size_t at = size_t(a - first) * 3;
+    const ShadedVertices& v = shaded[a->instance];
+    // Entries of other primitives stay outside (w = NaN fails every test).
+    const bool projected = a->kind == Kind::Triangle && v.projected.empty() && !v.clipDistances && !v.cullDistances;
+    for (int k = 0; k < 3; ++k) {
+      if (!projected) {
+        x[at + k] = y[at + k] = z[at + k] = 0.0f, w[at + k] = NAN;
+        continue;
+      }
+      const float* position = v.position(a->slots[k]);
+      x[at + k] = position[0], y[at + k] = position[1], z[at + k] = position[2], w[at + k] = position[3];
+    }
+    triangles += projected;
+  }
+  if (triangles == 0) return p;
+  projectLanes(s.raster, n, ProjectLanes{x, y, z, w, p.sx.data(), p.sy.data(), p.windowZ.data(), p.invW.data(), p.inside.data()});
+  p.used = true;
+  return p;
+}
+
 // Step 2 for one chunk: set-up, then the chunk's bins.
 void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, const Assembled* first,
                 const Assembled* last, const TileGrid& grid, Chunk& chunk) {
@@ -196,6 +239,11 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   rasters[0] = s.raster;
   constants[0] = triangleSetupConstants(s.raster);
   uint64_t clipped = 0;  // primitives that leave clipping (CLIPPING_PRIMITIVES)
+  // The vertices of the chunk's triangles projected together (projectLanes: vectorized), entry
+  // 3 i + k for vertex k of primitive i, when the draw fills polygons without user clip or cull
+  // distances and its vertices were not projected already (projectsVertices). Viewport 0's
+  // state: triangles sent to another viewport take the per-triangle path.
+  ChunkProjection& projection = chunkProjection(s, shaded, first, last);
   for (const Assembled* a = first; a != last; ++a) {
     const size_t before = chunk.primitives.size();
     bool pointLeft = false;  // a point that left clipping, covering a pixel or not
@@ -218,6 +266,19 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
           if (p0.inside && p1.inside && p2.inside) {
             const size_t before = chunk.triangles.size();
             setupProjected(p0, p1, p2, raster, setupConstants, chunk.triangles);
+            for (size_t k = before; k < chunk.triangles.size(); ++k) {
+              b.setup = uint32_t(k);
+              chunk.primitives.push_back(b);
+            }
+            break;
+          }
+        }
+        if (vp == 0 && projection.used) {
+          const size_t at = size_t(a - first) * 3;
+          if (projection.inside[at] & projection.inside[at + 1] & projection.inside[at + 2]) {
+            const size_t before = chunk.triangles.size();
+            setupProjected(projection.vertex(at), projection.vertex(at + 1), projection.vertex(at + 2), raster,
+                           setupConstants, chunk.triangles);
             for (size_t k = before; k < chunk.triangles.size(); ++k) {
               b.setup = uint32_t(k);
               chunk.primitives.push_back(b);

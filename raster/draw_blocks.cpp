@@ -323,9 +323,12 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   // whole without a test each; the others are tested block by block.
   const BlockGrid gx = blockGrid(region.x0, region.x1), gy = blockGrid(region.y0, region.y1);
   const int32_t blockX0 = gx.block0, blockY0 = gy.block0;
+  const bool smallRegion = region.x1 - region.x0 < 16 || region.y1 - region.y0 < 16;
   for (int32_t sy = gy.square0; sy < region.y1; sy += 16) {
     for (int32_t sx = gx.square0; sx < region.x1; sx += 16) {
-      const SquareClass square = classifySquare(edges, region, sx, sy);
+      // A region narrower or shorter than a square holds no Inside square, and an Outside one
+      // would only be found again block by block: a small triangle skips the test.
+      const SquareClass square = smallRegion ? SquareClass::Partial : classifySquare(edges, region, sx, sy);
       if (square == SquareClass::Outside) continue;
       if (square == SquareClass::Inside && wholeBlocksInKernel_) {
         // Every block of the square is whole and only the kernel touches it.

@@ -193,8 +193,9 @@ uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, cons
     v[i].sy = t.y[i] = p[i]->sy;
     t.z[i] = static_cast<float>(p[i]->z);
     t.invW[i] = p[i]->invW;
-    for (int j = 0; j < 3; ++j) t.clipBary[i][j] = t.windowBary[i][j] = i == j ? 1.0f : 0.0f;
   }
+  // The barycentric maps are the identity and left unwritten (SetupTriangle::identityWeights):
+  // the record's third cache line is never touched.
   t.identityWeights = true;
   t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
   t.depthBias = state.depthBiasEnable ? static_cast<float>(polygonDepthBias(v, 3, state)) : 0.0f;
