@@ -358,7 +358,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
             continue;
           }
           if (kernelBlocks_) {
-            shadeKernelBlock(bx, by, b);
+            shadeKernelBlock(bx, by, b, testsDone);
             continue;
           }
           for (uint32_t first = 0; first < kBlockLanes; first += W) {
@@ -636,28 +636,53 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
   }
 }
 
-// A single-sample block of kernelBlocks_: per batch, the covered lanes (those that passed the
-// block depth test when it ran) are the batch's coverage and SampleMaskIn, the rest of the
-// batch as shadeWholeBlockBatches sets it. shadeBlockBatch gives the same batch (the lanes'
-// pixels, sample bits and depths it also fills are read only by the loop's tests and writes,
-// which this pipeline does not have).
-void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b) {
+// A block of kernelBlocks_: per batch, the covered lanes and their samples are all the state
+// the kernel needs besides what shadeWholeBlockBatches sets, so the lane arrays shadeBlockBatch
+// builds for the loop's tests and writes (pixels, sample bits, sample depths) are skipped.
+// With one sample the lanes are the block's coverage (after the block depth test when it ran)
+// and SampleMaskIn their one sample. With 4 (a kernel compiled for them, writing each sample
+// itself), as shadeBlockBatch: SampleMaskIn the covered samples inside the sample mask, the
+// kernel's samples (FragmentBatch::directSamples) those that passed the block depth test
+// (SampleMaskIn too with PostDepthCoverage), the Centroid location of a partly covered pixel
+// its lowest covered sample (fillBlockSampleLanes).
+void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b, bool testsDone) {
   const uint32_t W = s_->simdWidth;
   const uint32_t laneMask = uint32_t((uint64_t(1) << W) - 1);
+  const uint32_t samples = std::max(s_->raster.samples, 1u);
+  const uint32_t sampleMask = s_->sampleMask & ((1u << samples) - 1);
   abi::FragmentBatch& fb = *blockBatch_;
   fb.frontFacing = frontFacing_;
   fb.primitiveId = primitiveId_;
   fb.viewportIndex = viewport_;
   fb.inputs = inputs_.data();
   fb.outputs = outputs_.data();
-  fb.directSamples = nullptr;
-  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
+  uint32_t written[abi::kMaxSimdWidth];  // per lane, the samples the kernel writes
+  fb.directSamples = samples > 1 ? written : nullptr;
+  const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
   for (uint32_t first = 0; first < kBlockLanes; first += W) {
-    const uint32_t covered = b.coverage >> first & laneMask;
+    uint32_t covered = b.coverage >> first & laneMask;
     if (!covered) continue;
+    if (samples == 1) {
+      // (All kMaxSimdWidth entries, a constant count that vectorizes; bits from W on are 0.)
+      for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) fb.sampleMaskIn[j] = covered >> j & 1;
+    } else {
+      uint32_t withSamples = 0;
+      for (uint32_t j = 0; j < W; ++j) {
+        const uint32_t l = first + j, in = covered >> j & 1;
+        const uint32_t before = in * (b.sampleCoverage[l] & sampleMask);
+        written[j] = testsDone ? in * b.passedSamples[l] : before;
+        fb.sampleMaskIn[j] = testsDone && s_->fragment.postDepthCoverage ? written[j] : before;
+        withSamples |= uint32_t(written[j] != 0) << j;
+        const uint32_t mask = b.sampleCoverage[l];
+        const bool partial = mask != 0 && mask != 0xFu;
+        const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
+        fb.centroid[0][j] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
+        fb.centroid[1][j] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
+      }
+      covered = withSamples;
+      if (!covered) continue;
+    }
     fb.coverage = covered;
-    // (All kMaxSimdWidth entries, a constant count that vectorizes; bits from W on are 0.)
-    for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) fb.sampleMaskIn[j] = covered >> j & 1;
     if (laneNeeds_ & kLaneFragXY)
       for (uint32_t j = 0; j < W; ++j) {
         fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
@@ -672,7 +697,15 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
     setDirectRows(fb, bx, by, first);
     if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(covered));
     s_->fragmentShader(&fb);
-    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & covered));
+    if (!s_->occlusionSamples) continue;
+    // "Sample Counting": the samples of the lanes left alive.
+    const uint32_t alive = fb.alive & covered;
+    if (samples == 1) {
+      occlusionSamples_ += uint32_t(__builtin_popcount(alive));
+    } else {
+      for (uint32_t j = 0; j < W; ++j)
+        if (alive >> j & 1) occlusionSamples_ += uint32_t(__builtin_popcount(written[j]));
+    }
   }
 }
 

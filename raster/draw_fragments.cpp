@@ -208,8 +208,8 @@ void FragmentStage::retarget(const DrawState& state) {
   wholeBlocksInKernel_ = blocks_ && s_->fragmentShader && (samples == 1 || samples == s_->fragment.directSamples) &&
                          !testsEnabled_ && !loopWrites && !afterShaderChangesCoverage &&
                          (s_->sampleMask & allSamples) == allSamples;
-  kernelBlocks_ = blocks_ && s_->fragmentShader && samples == 1 && !loopWrites && !afterShaderChangesCoverage &&
-                  (s_->sampleMask & 1) && (!testsEnabled_ || blockDepthTests_);
+  kernelBlocks_ = blocks_ && s_->fragmentShader && (samples == 1 || samples == s_->fragment.directSamples) && !loopWrites &&
+                  !afterShaderChangesCoverage && (s_->sampleMask & allSamples) != 0 && (!testsEnabled_ || blockDepthTests_);
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {

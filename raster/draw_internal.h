@@ -575,12 +575,13 @@ class FragmentStage {
   // written attachment written by the kernel, no coverage change after it. Such blocks skip
   // the per-lane bookkeeping (shadeWholeBlock).
   bool wholeBlocksInKernel_ = false;
-  // The same for single-sample blocks of any coverage, after the block depth test where the
-  // pipeline has one (blockDepthTests_): every attachment write is the kernel's and nothing
-  // after it changes coverage, so a partly covered block needs only its coverage bits (and
-  // SampleMaskIn from them), not the per-lane state shadeBlockBatch builds (shadeKernelBlock).
+  // The same for blocks of any coverage (1 sample, or 4 with a kernel compiled for them),
+  // after the block depth test where the pipeline has one (blockDepthTests_): every attachment
+  // write is the kernel's and nothing after it changes coverage, so a partly covered block needs
+  // only its coverage and samples, not the per-lane state shadeBlockBatch builds
+  // (shadeKernelBlock; testsDone: the block depth test ran).
   bool kernelBlocks_ = false;
-  void shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b);
+  void shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b, bool testsDone);
   void shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b);
   void beginWholeBlocks();
   void shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPixels& b);
