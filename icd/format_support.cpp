@@ -1,8 +1,8 @@
 // Which format features Tessera implements, derived from what the code can do with each
 // format rather than listed by hand: copies work on any single-plane format (they move bytes),
 // blits and clears need the texel codec, linear blits a float-decoded format; sampling, storage
-// and texel buffers whatever the codec and the reference sampler read (ETC2/EAC: sampling and
-// blit sources through their block decoder). Attachments wait for the rasterizer.
+// and texel buffers whatever the codec and the reference sampler read (ETC2/EAC and BC: sampling
+// and blit sources through their block decoders). Attachments wait for the rasterizer.
 #include <bit>
 #include <cmath>
 
@@ -63,10 +63,12 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
     features |= storageFeatures(format);
     features |= attachmentFeatures(*info);
   } else if (hasBlockDecoder(*info)) {
-    // ETC2/EAC (sampler/etc2_decode.cpp): the reference sampler and the blit's generic path
-    // decode their blocks, giving floats that can be filtered. These are the bits the spec's
-    // "Mandatory format support: ETC2 and EAC compressed formats" table requires with
-    // textureCompressionETC2. BC and ASTC have no decoder and stay transfer-only.
+    // ETC2/EAC (sampler/etc2_decode.cpp) and BC1-BC7 (sampler/bc_decode.cpp,
+    // bptc_decode.cpp): the reference sampler, texelFetch and the blit's generic path decode
+    // their blocks, giving floats that can be filtered. These are the bits the spec's
+    // "Mandatory format support" tables for ETC2/EAC and for BC compressed formats require with
+    // textureCompressionETC2 and textureCompressionBC. ASTC has no decoder and stays
+    // transfer-only.
     features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                 VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
   }
