@@ -334,5 +334,56 @@ TEST(BcTexture, FetchSampleAndBlitOfEveryFormatMatchTheSpecAndLavapipe) {
   }
 }
 
+// vkGetPhysicalDeviceImageFormatProperties2 for BC images with views of other formats and with
+// linear tiling. VK_IMAGE_CREATE_EXTENDED_USAGE_BIT: "the image can be created with usage flags
+// that are not supported for the format the image is created with but are supported for at
+// least one format a VkImageView created from the image can have". BC1 has no storage; with
+// BLOCK_TEXEL_VIEW_COMPATIBLE_BIT a view may be an uncompressed 64-bit format (R32G32_UINT has
+// storage), without it only BC1 formats.
+TEST(BcTexture, ExtendedUsageFollowsTheViewFormatsAndLinearTilingIsOffered) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "checks Tessera's answers";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  auto query = [&](VkFormat format, VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                   std::vector<VkFormat> viewFormats = {}) {
+    VkImageFormatListCreateInfo list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO, nullptr,
+                                     uint32_t(viewFormats.size()), viewFormats.data()};
+    VkPhysicalDeviceImageFormatInfo2 info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
+                                          viewFormats.empty() ? nullptr : &list, format, VK_IMAGE_TYPE_2D, tiling, usage,
+                                          flags};
+    VkImageFormatProperties2 props{VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2};
+    return vkGetPhysicalDeviceImageFormatProperties2(drivers.tessera, &info, &props);
+  };
+  const VkImageUsageFlags storage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  const VkImageCreateFlags extended = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+  const VkImageCreateFlags blockViews = extended | VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+  const VkFormat bc1 = VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+  EXPECT_EQ(query(bc1, VK_IMAGE_TILING_OPTIMAL, storage, 0), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  EXPECT_EQ(query(bc1, VK_IMAGE_TILING_OPTIMAL, storage, extended), VK_ERROR_FORMAT_NOT_SUPPORTED);
+  EXPECT_EQ(query(bc1, VK_IMAGE_TILING_OPTIMAL, storage, blockViews), VK_SUCCESS);
+  EXPECT_EQ(query(bc1, VK_IMAGE_TILING_OPTIMAL, storage, blockViews, {VK_FORMAT_R32G32_UINT}), VK_SUCCESS);
+  // BC7's 128-bit blocks: R32G32B32A32_UINT views.
+  EXPECT_EQ(query(VK_FORMAT_BC7_UNORM_BLOCK, VK_IMAGE_TILING_OPTIMAL, storage, blockViews), VK_SUCCESS);
+  // Without EXTENDED_USAGE_BIT the image's own format decides.
+  EXPECT_EQ(query(bc1, VK_IMAGE_TILING_OPTIMAL, storage,
+                  VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT),
+            VK_ERROR_FORMAT_NOT_SUPPORTED);
+
+  // Linear tiling (images are linear anyway): the decodable formats sample and blit from it.
+  for (const BcFormat& f : kFormats) {
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(drivers.tessera, f.format, &props);
+    EXPECT_EQ(props.linearTilingFeatures, props.optimalTilingFeatures) << f.name;
+    EXPECT_EQ(query(f.format, VK_IMAGE_TILING_LINEAR, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 0),
+              VK_SUCCESS)
+        << f.name;
+  }
+  // ASTC has no decoder: copies only, and only optimal.
+  VkFormatProperties astc;
+  vkGetPhysicalDeviceFormatProperties(drivers.tessera, VK_FORMAT_ASTC_4x4_UNORM_BLOCK, &astc);
+  EXPECT_EQ(astc.linearTilingFeatures, 0u);
+  EXPECT_EQ(astc.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, 0u);
+}
+
 }  // namespace
 }  // namespace tessera_test
