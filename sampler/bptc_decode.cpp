@@ -20,20 +20,21 @@ namespace {
 // "128 bits of texel data stored in little-endian order": block bit n is bit n % 8 of byte n / 8.
 class BlockBits {
  public:
-  explicit BlockBits(const uint8_t* q) { std::memcpy(bytes_, q, 16); }
+  explicit BlockBits(const uint8_t* q) {
+    for (int n = 7; n >= 0; --n) low_ = low_ << 8 | q[n], high_ = high_ << 8 | q[8 + n];
+  }
   // `count` (0..32) bits from bit `first`, the first one in the result's bit 0. Bits past 127 read
   // as 0 (no mode reads them; this only keeps a miscount from reading past the block).
   uint32_t at(int first, int count) const {
-    uint32_t v = 0;
-    for (int k = 0; k < count; ++k) {
-      const int n = first + k;
-      if (n < 128) v |= uint32_t((bytes_[n >> 3] >> (n & 7)) & 1) << k;
-    }
-    return v;
+    if (count == 0 || first >= 128) return 0;
+    uint64_t v;
+    if (first >= 64) v = high_ >> (first - 64);
+    else v = first == 0 ? low_ : low_ >> first | high_ << (64 - first);
+    return uint32_t(v & ((uint64_t(1) << count) - 1));
   }
 
  private:
-  uint8_t bytes_[16];
+  uint64_t low_ = 0, high_ = 0;  // bits 0-63 and 64-127
 };
 
 // Reads fields one after another, LSB first, as the chapter's layouts list them.
@@ -367,11 +368,11 @@ void decodeBc6h(const uint8_t* q, bool isSigned, uint16_t out[16][3]) {
   uint32_t field[13] = {};  // R0 .. B3 at Field - 1, PB at 12
   for (const Segment& s : kBc6Layouts[layout]) {
     if (s.field == kEnd) break;
-    const int step = s.a >= s.b ? 1 : -1;
-    for (int bit = s.b;; bit += step) {
-      field[s.field - 1] |= c.read(1) << bit;
-      if (bit == s.a) break;
+    if (s.a >= s.b) {  // in order: the next a - b + 1 bits are bits b..a
+      field[s.field - 1] |= c.read(s.a - s.b + 1) << s.b;
+      continue;
     }
+    for (int bit = s.b; bit >= s.a; --bit) field[s.field - 1] |= c.read(1) << bit;  // reversed
   }
   const int subsets = m->partitionBits ? 2 : 1;
   const int partition = int(field[kPB - 1]);  // 5 bits: "the first half of" the 2-subset table
