@@ -1,10 +1,11 @@
 // Which format features Tessera implements, derived from what the code can do with each
 // format rather than listed by hand: copies work on any single-plane format (they move bytes),
 // blits and clears need the texel codec, linear blits a float-decoded format; sampling, storage
-// and texel buffers whatever the codec and the reference sampler read (ETC2/EAC: sampling and
-// blit sources through their block decoder). Attachments wait for the rasterizer.
+// and texel buffers whatever the codec and the reference sampler read (ETC2/EAC and BC: sampling
+// and blit sources through their block decoders). Attachments wait for the rasterizer.
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "entrypoints.h"
 #include "external_memory.h"
@@ -36,7 +37,11 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   // Y'CbCr formats need samplerYcbcrConversion, which Tessera does not offer yet.
   if (!info || info->planeCount > 1 || info->needsYcbcrConversion) return 0;
   const bool depthStencil = info->isDepthStencil();
-  if (tiling == VK_IMAGE_TILING_LINEAR && (depthStencil || info->isCompressed())) return 0;
+  // Every image is laid out linearly (icd/image.cpp), so linear tiling is the same memory as
+  // optimal; compressed formats get it when their blocks can be decoded (rows of blocks are
+  // what vkGetImageSubresourceLayout's rowPitch describes for them).
+  if (tiling == VK_IMAGE_TILING_LINEAR && (depthStencil || (info->isCompressed() && !hasBlockDecoder(*info))))
+    return 0;
   if (tiling != VK_IMAGE_TILING_LINEAR && tiling != VK_IMAGE_TILING_OPTIMAL) return 0;
 
   VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
@@ -63,10 +68,12 @@ VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
     features |= storageFeatures(format);
     features |= attachmentFeatures(*info);
   } else if (hasBlockDecoder(*info)) {
-    // ETC2/EAC (sampler/etc2_decode.cpp): the reference sampler and the blit's generic path
-    // decode their blocks, giving floats that can be filtered. These are the bits the spec's
-    // "Mandatory format support: ETC2 and EAC compressed formats" table requires with
-    // textureCompressionETC2. BC and ASTC have no decoder and stay transfer-only.
+    // ETC2/EAC (sampler/etc2_decode.cpp) and BC1-BC7 (sampler/bc_decode.cpp,
+    // bptc_decode.cpp): the reference sampler, texelFetch and the blit's generic path decode
+    // their blocks, giving floats that can be filtered. These are the bits the spec's
+    // "Mandatory format support" tables for ETC2/EAC and for BC compressed formats require with
+    // textureCompressionETC2 and textureCompressionBC. ASTC has no decoder and stays
+    // transfer-only.
     features |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                 VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
   }
@@ -174,13 +181,37 @@ bool usageSupported(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
 
 }  // namespace
 
+// VK_IMAGE_CREATE_EXTENDED_USAGE_BIT: "the image can be created with usage flags that are not
+// supported for the format the image is created with but are supported for at least one format a
+// VkImageView created from the image can have". With MUTABLE_FORMAT_BIT those are the formats of
+// the image's compatibility class and, with BLOCK_TEXEL_VIEW_COMPATIBLE_BIT on a compressed
+// format, the uncompressed formats whose texel block has the compressed block's size
+// (VkImageViewCreateInfo's format rules). A VkImageFormatListCreateInfo does not narrow this:
+// image.extended_usage_bit_compatibility.image_format_list expects the class's formats to count
+// when the list names only the image's own format (lavapipe answers so too), and a usage no
+// listed view supports only lets the image exist. Without MUTABLE_FORMAT_BIT a view has the
+// image's format.
+VkFormatFeatureFlags2 viewFormatFeatures(const FormatInfo& info, VkImageTiling tiling, VkImageCreateFlags flags) {
+  VkFormatFeatureFlags2 features = formatFeatures(info.format, tiling);
+  if (!(flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) return features;
+  const bool blockTexelViews = (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) && info.isCompressed();
+  for (const FormatInfo& other : allFormats()) {
+    const bool sameClass = std::strcmp(other.className, info.className) == 0;
+    const bool blockSized = blockTexelViews && !other.isCompressed() && other.planeCount == 1 &&
+                            !other.isDepthStencil() && other.blockSize == info.blockSize;
+    if (sameClass || blockSized) features |= formatFeatures(other.format, tiling);
+  }
+  return features;
+}
+
 VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImageType type,
                                VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
                                VkImageFormatProperties* out) {
   *out = {};
   const FormatInfo* info = formatInfo(format);
-  VkFormatFeatureFlags2 features = formatFeatures(format, tiling);
-  if (!info || !features || !usageSupported(usage, features)) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  const VkFormatFeatureFlags2 features = formatFeatures(format, tiling);
+  if (!info || !features || !usageSupported(usage, viewFormatFeatures(*info, tiling, flags)))
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (tiling == VK_IMAGE_TILING_LINEAR && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (info->isCompressed() && type == VK_IMAGE_TYPE_1D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (info->isDepthStencil() && type == VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;

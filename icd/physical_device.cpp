@@ -183,6 +183,10 @@ FeatureSet supportedFeatures() {
   // Every ETC2/EAC format is decoded by sampler/etc2_decode.cpp for sampling and blits
   // (icd/format_support.cpp; tests/unit/sampler/etc2_decode_test.cpp, tests/api/etc2_blit_test.cpp).
   f.textureCompressionETC2 = true;
+  // Every BC format (BC1-BC5: sampler/bc_decode.cpp; BC6H, BC7: sampler/bptc_decode.cpp) for
+  // sampling with linear filtering and blits (tests/unit/sampler/bc_decode_test.cpp,
+  // tests/api/bc_texture_test.cpp).
+  f.textureCompressionBC = true;
   // Compute shaders (spirv_jit/, tests/unit/spirv_jit, tests/api/compute_test.cpp):
   f.robustBufferAccess = true;         // every descriptor access is bounds-checked (translate_memory.cpp)
   f.pipelineCreationCacheControl = true;  // icd/compute_pipeline.cpp (FAIL_ON_COMPILE_REQUIRED, EARLY_RETURN)

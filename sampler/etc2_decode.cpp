@@ -1,8 +1,8 @@
-// ETC2 and EAC block decoding (tessera/compressed.h), written from the Khronos Data Format
-// Specification, chapter "ETC2 Compressed Texture Image Formats" (sections "Format RGB ETC2",
-// "Format RGBA ETC2", "Format Unsigned/Signed R11 EAC", "Format Unsigned/Signed RG11 EAC",
-// "Format RGB ETC2 with punchthrough alpha" and their sRGB variants). Section and table names
-// below are that chapter's.
+// ETC2 and EAC block decoding (tessera/compressed.h, through compressed.cpp), written from the
+// Khronos Data Format Specification, chapter "ETC2 Compressed Texture Image Formats" (sections
+// "Format RGB ETC2", "Format RGBA ETC2", "Format Unsigned/Signed R11 EAC", "Format
+// Unsigned/Signed RG11 EAC", "Format RGB ETC2 with punchthrough alpha" and their sRGB variants).
+// Section and table names below are that chapter's.
 //
 // Every mode first produces the integers the specification defines (8-bit colour and alpha,
 // 11-bit EAC values); only the last step makes floats. The 8-bit results go through the texel
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tessera/compressed.h"
+#include "block_decoders.h"
 
 namespace tessera {
 namespace {
@@ -252,12 +252,7 @@ void toTexels(const Rgba8 in[16], bool srgb, TexelValue out[16]) {
 
 }  // namespace
 
-bool hasBlockDecoder(const FormatInfo& format) {
-  return format.compression == Compression::ETC2 || format.compression == Compression::EAC;
-}
-
-bool decodeCompressedBlock(const FormatInfo& format, const void* block, TexelValue out[16]) {
-  const auto* q = static_cast<const uint8_t*>(block);
+bool decodeEtc2Block(const FormatInfo& format, const uint8_t* q, TexelValue out[16]) {
   Rgba8 rgba[16];
   switch (format.format) {
     case VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK:

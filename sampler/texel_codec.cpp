@@ -180,10 +180,15 @@ int64_t floatToSscaled(float f, uint32_t bits) {
 // components as described in the 'sRGB EOTF' section of the Khronos Data Format
 // Specification. The A component, if present, is unchanged.")
 
+}  // namespace
+
 // KDFS sRGB EOTF: C = C'/12.92 for C' <= 0.04045, ((C' + 0.055)/1.055)^2.4 otherwise.
 double srgbToLinear(double c) {
   return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
 }
+
+namespace {
+
 // KDFS sRGB EOTF^-1 (the OETF): C' = 12.92 C for C <= 0.0031308, 1.055 C^(1/2.4) - 0.055 otherwise.
 double linearToSrgb(double l) {
   return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;

@@ -53,8 +53,13 @@ def enum_value(reg, name):
 # Errata of vk.xml 1.3.239's <formats> element, checked against the spec's format
 # descriptions: B10G11R11 has an 11-bit R at bit 0 and G at bit 11 (the registry lists R as
 # 10 bits), R64G64 names its second component G (the registry says B), and B5G5R5A1 is B, G,
-# R, A from the most significant bit (the registry swaps R and G; found by the CTS blit tests).
+# R, A from the most significant bit (the registry swaps R and G; found by the CTS blit tests),
+# and BC4_SNORM_BLOCK's red and BC5_SNORM_BLOCK's red and green are SNORM (the registry says
+# SRGB; found by the BC decoder's tests).
 COMPONENT_ERRATA = {
+    ("VK_FORMAT_BC4_SNORM_BLOCK", "R"): {"numericFormat": "SNORM"},
+    ("VK_FORMAT_BC5_SNORM_BLOCK", "R"): {"numericFormat": "SNORM"},
+    ("VK_FORMAT_BC5_SNORM_BLOCK", "G"): {"numericFormat": "SNORM"},
     ("VK_FORMAT_B5G5R5A1_UNORM_PACK16", 1): {"name": "G"},
     ("VK_FORMAT_B5G5R5A1_UNORM_PACK16", 2): {"name": "R"},
     ("VK_FORMAT_B10G11R11_UFLOAT_PACK32", "R"): {"bits": "11"},

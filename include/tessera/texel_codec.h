@@ -51,6 +51,10 @@ void decodeTexel(const FormatInfo& format, const void* src, TexelValue& out);
 // requires: "first clamping to the representable range of the destination format").
 void encodeTexel(const FormatInfo& format, const TexelValue& value, void* dst);
 
+// The KDFS sRGB EOTF on one nonlinear component in [0, 1] (decodeTexel's sRGB conversion; the
+// block decoders apply it to compressed colour values that are not whole 8-bit numbers).
+double srgbToLinear(double encoded);
+
 // Depth and stencil as Tessera stores them: each aspect in its own plane. Depth plane texels
 // are 2 bytes (D16_UNORM), 4 bytes with depth in the low 24 bits (X8_D24_UNORM_PACK32,
 // D24_UNORM_S8_UINT; the upper 8 bits written as 0), or 4 bytes float (D32_SFLOAT,

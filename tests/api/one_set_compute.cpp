@@ -72,6 +72,12 @@ void OneSetCompute::writeStorageImage(uint32_t binding, VkImageView view) {
   vkUpdateDescriptorSets(device_.dev, 1, &w, 0, nullptr);
 }
 
+void OneSetCompute::writeCombinedImageSampler(uint32_t binding, VkImageView view, VkSampler sampler, VkImageLayout layout) {
+  const VkDescriptorImageInfo info{sampler, view, layout};
+  VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, binding, 0, 1, types_[binding], &info};
+  vkUpdateDescriptorSets(device_.dev, 1, &w, 0, nullptr);
+}
+
 VkBufferView OneSetCompute::createView(VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range) {
   VkBufferViewCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, nullptr, 0, buffer, format, offset, range};
   VkBufferView v = VK_NULL_HANDLE;

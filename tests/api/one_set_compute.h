@@ -1,6 +1,7 @@
 // One compute pipeline with one descriptor set (set 0, binding b of types[b]) on a TestDevice,
 // for the API tests that check what shaders read and write through descriptors
-// (texel_buffer_offset_test, update_after_bind_robustness_test, storage_image_multisample_test).
+// (texel_buffer_offset_test, update_after_bind_robustness_test, storage_image_multisample_test,
+// bc_texture_test).
 // Recording and submitting are separate steps so that a test can update descriptors between
 // them (update-after-bind).
 #pragma once
@@ -28,6 +29,8 @@ class OneSetCompute {
   void writeBuffer(uint32_t binding, VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
   void writeTexelBuffer(uint32_t binding, VkBufferView view);
   void writeStorageImage(uint32_t binding, VkImageView view);
+  void writeCombinedImageSampler(uint32_t binding, VkImageView view, VkSampler sampler,
+                                 VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
   // A buffer view destroyed with this object.
   VkBufferView createView(VkBuffer buffer, VkFormat format, VkDeviceSize offset, VkDeviceSize range);
 

@@ -76,6 +76,10 @@ TEST(FormatTable, RegistryErrataAreCorrected) {
   // R10X6 and R12X4 formats: each component in the top bits of its own 16-bit word.
   EXPECT_EQ(formatInfo(VK_FORMAT_R10X6_UNORM_PACK16)->component('R')->bitOffset, 6);
   EXPECT_EQ(formatInfo(VK_FORMAT_R12X4G12X4_UNORM_2PACK16)->component('G')->bitOffset, 20);
+  // Spec "Compressed Image Formats": BC4_SNORM and BC5_SNORM are "BC4/BC5 signed": SNORM, not sRGB.
+  EXPECT_EQ(formatInfo(VK_FORMAT_BC4_SNORM_BLOCK)->component('R')->numeric, tessera::NumericFormat::SNorm);
+  EXPECT_EQ(formatInfo(VK_FORMAT_BC5_SNORM_BLOCK)->component('R')->numeric, tessera::NumericFormat::SNorm);
+  EXPECT_EQ(formatInfo(VK_FORMAT_BC5_SNORM_BLOCK)->component('G')->numeric, tessera::NumericFormat::SNorm);
   EXPECT_TRUE(formatInfo(VK_FORMAT_G8B8G8R8_422_UNORM)->needsYcbcrConversion);
   EXPECT_FALSE(formatInfo(VK_FORMAT_R10X6_UNORM_PACK16)->needsYcbcrConversion);
 }

@@ -385,11 +385,12 @@ TEST(EacDecode, TwoChannelFormatsDecodeRedThenGreen) {
   EXPECT_NEAR(s.at(0, 0).f[1], (80 + 64) / 1023.0, 1e-7);   // 10 x 8 + 8 x 1 x 8
 }
 
-TEST(CompressedBlock, OnlyEtc2AndEacHaveADecoder) {
+TEST(CompressedBlock, Etc2EacAndBcHaveADecoderAstcDoesNot) {
   uint8_t block[16] = {};
   TexelValue out[16];
   for (const FormatInfo& f : allFormats()) {
-    const bool expected = f.compression == Compression::ETC2 || f.compression == Compression::EAC;
+    const bool expected = f.compression == Compression::ETC2 || f.compression == Compression::EAC ||
+                          f.compression == Compression::BC;
     EXPECT_EQ(hasBlockDecoder(f), expected) << f.name;
     EXPECT_EQ(decodeCompressedBlock(f, block, out), expected) << f.name;
   }
