@@ -33,7 +33,9 @@ TEST(FormatTable, EveryEntryMatchesVulkanHppTraits) {
     EXPECT_STREQ(f.className, vk::compatibilityClass(hpp));
     for (uint8_t c = 0; c < f.componentCount; ++c) {
       EXPECT_EQ(f.components[c].name, vk::componentName(hpp, c)[0]);
-      if (!f.isCompressed()) EXPECT_EQ(f.components[c].bits, vk::componentBits(hpp, c));
+      if (!f.isCompressed()) {
+        EXPECT_EQ(f.components[c].bits, vk::componentBits(hpp, c));
+      }
     }
     ++checked;
   }

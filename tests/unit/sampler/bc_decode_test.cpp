@@ -677,14 +677,23 @@ TEST(BcDecode, RandomBlocksDecodeToValuesInTheFormatsRange) {
         for (int c = 0; c < 4; ++c) {
           const float v = t.f[c];
           ASSERT_FALSE(std::isnan(v)) << f.name;
-          if (numeric == NumericFormat::UFloat) ASSERT_TRUE(v >= 0 && v <= 65504) << f.name << " " << v;
-          else if (numeric == NumericFormat::SFloat) ASSERT_TRUE(v <= 65504) << f.name << " " << v;
-          else if (numeric == NumericFormat::SNorm && c < 2) ASSERT_TRUE(v >= -1 && v <= 1) << f.name << " " << v;
-          else ASSERT_TRUE(v >= 0 && v <= 1) << f.name << " " << v;
+          // The range of the format's numeric type.
+          bool inRange;
+          if (numeric == NumericFormat::UFloat) inRange = v >= 0 && v <= 65504;
+          else if (numeric == NumericFormat::SFloat) inRange = v <= 65504;
+          else if (numeric == NumericFormat::SNorm && c < 2) inRange = v >= -1 && v <= 1;
+          else inRange = v >= 0 && v <= 1;
+          ASSERT_TRUE(inRange) << f.name << " " << v;
         }
-        if (!hasAlpha) ASSERT_EQ(t.f[3], 1.0f) << f.name;
-        if (f.componentCount == 1) ASSERT_EQ(t.f[1], 0.0f) << f.name;
-        if (f.componentCount <= 2) ASSERT_EQ(t.f[2], 0.0f) << f.name;
+        if (!hasAlpha) {
+          ASSERT_EQ(t.f[3], 1.0f) << f.name;
+        }
+        if (f.componentCount == 1) {
+          ASSERT_EQ(t.f[1], 0.0f) << f.name;
+        }
+        if (f.componentCount <= 2) {
+          ASSERT_EQ(t.f[2], 0.0f) << f.name;
+        }
       }
     }
   }
