@@ -31,6 +31,24 @@ void* CommandArena::allocate(size_t size, size_t align) {
   return allocate(size, align);
 }
 
+void* CommandArena::allocateSeparate(size_t size) {
+  constexpr size_t kAlign = 64;
+  const size_t header = (sizeof(Chunk) + kAlign - 1) & ~(kAlign - 1);
+  if (size > SIZE_MAX - header) return nullptr;
+  auto* chunk = static_cast<Chunk*>(hostAlloc(allocator_, header + size, kAlign, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
+  if (!chunk) return nullptr;
+  chunk->size = header + size;
+  chunk->used = chunk->size - sizeof(Chunk);  // full: allocate() never places records in it
+  if (head_) {
+    chunk->next = head_->next;
+    head_->next = chunk;
+  } else {
+    chunk->next = nullptr;
+    head_ = chunk;
+  }
+  return reinterpret_cast<uint8_t*>(chunk) + header;
+}
+
 void CommandArena::release() {
   while (head_) {
     Chunk* next = head_->next;
@@ -46,6 +64,8 @@ void CommandBuffer::reset() {
   graphics = {};
   graphicsState = {};
   passRecording = {};
+  inputRedirects = nullptr;
+  inputRedirectCount = 0;
   firstError = VK_SUCCESS;
   state = CommandBufferState::Initial;
 }
@@ -68,6 +88,10 @@ const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint 
     }
     // Kernels and the draw and dispatch loops stop when the device's work is cancelled.
     if (pool && pool->device) snapshot->cancel = pool->device->cancelWord();
+    // A multisampled-render-to-single-sampled subpass's input attachments read its implicit
+    // multisampled images (cmd_render_pass.cpp).
+    if (bp == VK_PIPELINE_BIND_POINT_GRAPHICS && inputRedirectCount && !redirectInputAttachments(*this, *s, *snapshot))
+      return nullptr;
     s->snapshot = snapshot;
   }
   return s->snapshot;

@@ -169,6 +169,10 @@ class CommandArena {
   explicit CommandArena(const VkAllocationCallbacks* allocator) : allocator_(allocator) {}
   ~CommandArena() { release(); }
   void* allocate(size_t size, size_t align);  // nullptr when the host is out of memory
+  // A large block in a chunk of its own, linked behind the current chunk so that later small
+  // allocations keep filling that one (the implicit multisampled images of
+  // VK_EXT_multisampled_render_to_single_sampled, cmd_render_pass.cpp). 64-byte aligned.
+  void* allocateSeparate(size_t size);
   void release();                            // frees every chunk (vkResetCommandBuffer)
 
  private:
@@ -205,6 +209,11 @@ struct BindPointState {
   // the next push to the same set starts from a copy of it.
   const uint8_t* pushedMemory = nullptr;
   const DescriptorSetLayout* pushedLayout = nullptr;
+  // Each bound set's layout and size in bytes (null / 0: unbound), so that a draw in a
+  // multisampled-render-to-single-sampled subpass can copy a set whose input attachments it
+  // redirects (CommandBuffer::inputRedirects).
+  const DescriptorSetLayout* setLayouts[abi::kMaxBoundSets] = {};
+  uint32_t setBytes[abi::kMaxBoundSets] = {};
 };
 
 enum class CommandBufferState { Initial, Recording, Executable, Invalid };
@@ -234,7 +243,23 @@ struct CommandBuffer : DispatchableObject {
     // The begin info's clear values, in the arena: attachments are cleared at their first use.
     const VkClearValue* clearValues = nullptr;
     uint32_t clearValueCount = 0;
+    // Multisampled render to single-sampled: each attachment's implicit multisampled storage,
+    // [2a] its colour or depth plane and [2a+1] its stencil plane, allocated at the first
+    // subpass that needs it and reused by later ones (in the arena; null when no subpass of
+    // the render pass enables it).
+    raster::AttachmentView* implicit = nullptr;
   } passRecording;
+  // Input attachments of the subpass being recorded that read an implicit multisampled image
+  // instead of the single-sampled attachment (multisampled render to single-sampled: "the
+  // subpass input is multisampled"): a descriptor whose view state starts at `base` with
+  // aspect `aspect` reads `ms`. snapshotResources copies the bound sets that hold one.
+  struct InputRedirect {
+    const uint8_t* base;
+    uint32_t aspect;
+    raster::AttachmentView ms;
+  };
+  const InputRedirect* inputRedirects = nullptr;  // in the arena
+  uint32_t inputRedirectCount = 0;
 
   // nullptr for bind points Tessera does not have (ray tracing, ...).
   BindPointState* bindPoint(VkPipelineBindPoint bindPoint) {
@@ -298,6 +323,11 @@ struct CommandBuffer : DispatchableObject {
   void reset();
   void execute(ExecContext& ctx) const;
 };
+
+// Points the input attachment descriptors of `r`'s sets that cb->inputRedirects names at
+// view states of the implicit multisampled images, in arena copies of those sets
+// (icd/cmd_render_pass.cpp). False after a host allocation failure (remembered by cb).
+bool redirectInputAttachments(CommandBuffer& cb, const BindPointState& state, abi::BoundResources& r);
 
 struct CommandPool {
   Device* device = nullptr;
