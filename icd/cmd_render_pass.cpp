@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include "command_buffer.h"
-#include "descriptors.h"
 #include "device.h"
 #include "entrypoints.h"
 #include "instance.h"
@@ -346,12 +345,12 @@ void recordSubpassTargets(CommandBuffer* cb, CommandBuffer::PassRecording& rec) 
   // loads, and the input attachment descriptors that read them.
   const uint32_t samples = sp.implicitSamples;
   uint8_t* implicitHere = nullptr;
-  CommandBuffer::InputRedirect* redirects = nullptr;
+  InputRedirect* redirects = nullptr;
   uint32_t redirectCount = 0;
   if (samples && rec.implicit) {
     implicitHere = cb->allocateArray<uint8_t>(2 * attachmentCount);
     c->loads = cb->allocateArray<ImplicitLoad>(2 * attachmentCount);
-    redirects = cb->allocateArray<CommandBuffer::InputRedirect>(2 * sp.inputs.size());
+    redirects = cb->allocateArray<InputRedirect>(2 * sp.inputs.size());
     if (!implicitHere || !c->loads || !redirects) return;
     std::memset(implicitHere, 0, 2 * attachmentCount);
   }
@@ -426,9 +425,8 @@ void recordSubpassTargets(CommandBuffer* cb, CommandBuffer::PassRecording& rec) 
       if (f->hasStencil()) target(r.attachment, VK_IMAGE_ASPECT_STENCIL_BIT, true);
     }
   }
-  cb->inputRedirects = redirects;
-  cb->inputRedirectCount = redirectCount;
-  cb->graphics.snapshot = nullptr;  // the next draw's resources see this subpass's redirects
+  c->targets.inputRedirects = redirects;
+  c->targets.inputRedirectCount = redirectCount;
 
   // "Multisample resolve operations" at the end of the subpass.
   for (uint32_t i = 0; i < c->targets.colorCount && i < sp.resolves.size(); ++i) {
@@ -472,81 +470,7 @@ void recordSubpassTargets(CommandBuffer* cb, CommandBuffer::PassRecording& rec) 
   }
 }
 
-// The end of a subpass: its input attachment redirects end with it.
-void endSubpassRecording(CommandBuffer* cb) {
-  cb->record<EndTargetsCmd>();
-  cb->inputRedirects = nullptr;
-  cb->inputRedirectCount = 0;
-  cb->graphics.snapshot = nullptr;
-}
-
 }  // namespace
-
-bool redirectInputAttachments(CommandBuffer& cb, const BindPointState& state, abi::BoundResources& r) {
-  // The view state a descriptor's view is read through instead: the implicit image in the
-  // shape of the attachment's view (its format, aspect and swizzle), multisampled.
-  auto redirected = [&](const abi::ImageViewState* v) -> const abi::ImageViewState* {
-    if (!v || v->levelCount == 0) return nullptr;
-    for (uint32_t i = 0; i < cb.inputRedirectCount; ++i) {
-      const CommandBuffer::InputRedirect& d = cb.inputRedirects[i];
-      if (d.base != v->levels[0].base || d.aspect != v->aspect) continue;
-      auto* s = static_cast<abi::ImageViewState*>(cb.arena.allocate(sizeof(abi::ImageViewState), alignof(abi::ImageViewState)));
-      if (!s) {
-        cb.fail(VK_ERROR_OUT_OF_HOST_MEMORY);
-        return nullptr;
-      }
-      *s = *v;
-      s->samples = d.ms.samples;
-      s->levelCount = 1;
-      s->layerCount = std::min(v->layerCount, d.ms.layerCount);
-      s->fastSampling = 0;
-      abi::ImageLevel& l = s->levels[0];
-      l.base = d.ms.base;
-      // The implicit image covers the pixels up to the render area's far corner.
-      l.width = uint32_t(std::min<uint64_t>(l.width, d.ms.rowPitch / (uint64_t(d.ms.samples) * d.ms.texelSize)));
-      l.height = uint32_t(std::min<uint64_t>(l.height, d.ms.layerPitch / d.ms.rowPitch));
-      l.rowPitch = d.ms.rowPitch;
-      l.layerPitch = d.ms.layerPitch;
-      l.slicePitch = d.ms.layerPitch;
-      return s;
-    }
-    return nullptr;
-  };
-  for (uint32_t set = 0; set < abi::kMaxBoundSets; ++set) {
-    const DescriptorSetLayout* layout = state.setLayouts[set];
-    if (!layout || !r.sets[set]) continue;
-    uint8_t* copy = nullptr;
-    for (uint32_t b = 0; b < layout->bindingCount; ++b) {
-      const DescriptorBinding& binding = layout->bindings[b];
-      if (binding.type != VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) continue;
-      for (uint32_t e = 0; e < binding.count; ++e) {
-        const uint64_t at = binding.offset + uint64_t(e) * abi::kDescriptorSize;
-        if (at + abi::kDescriptorSize > state.setBytes[set]) break;  // past a variable count's end
-        abi::ImageDescriptor desc;
-        std::memcpy(&desc, (copy ? copy : r.sets[set]) + at, sizeof desc);
-        const abi::ImageViewState* s = redirected(desc.view);
-        if (!s) {
-          if (cb.firstError != VK_SUCCESS) return false;
-          continue;
-        }
-        // The set is copied on its first redirected descriptor: the application's set is left
-        // as it is, for other subpasses and command buffers.
-        if (!copy) {
-          copy = static_cast<uint8_t*>(cb.arena.allocate(state.setBytes[set], 64));
-          if (!copy) {
-            cb.fail(VK_ERROR_OUT_OF_HOST_MEMORY);
-            return false;
-          }
-          std::memcpy(copy, r.sets[set], state.setBytes[set]);
-          r.sets[set] = copy;
-        }
-        desc.view = s;
-        std::memcpy(copy + at, &desc, sizeof desc);
-      }
-    }
-  }
-  return true;
-}
 
 }  // namespace tessera
 
@@ -595,7 +519,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass2(VkCommandBuffer commandBuff
   CommandBuffer::PassRecording& rec = cb->passRecording;
   if (!rec.pass) return;
   ++rec.subpass;
-  endSubpassRecording(cb);  // the finished subpass's resolves
+  cb->record<EndTargetsCmd>();  // the finished subpass's resolves
   if (rec.subpass < rec.pass->subpasses.size())
     recordSubpassTargets(cb, rec);
 }
@@ -607,7 +531,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdNextSubpass(VkCommandBuffer commandBuffe
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndRenderPass2(VkCommandBuffer commandBuffer, const VkSubpassEndInfo*) {
   CommandBuffer* cb = fromHandle<CommandBuffer>(commandBuffer);
   cb->passRecording = {};
-  endSubpassRecording(cb);
+  cb->record<EndTargetsCmd>();
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdEndRenderPass(VkCommandBuffer commandBuffer) {

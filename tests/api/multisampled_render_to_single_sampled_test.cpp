@@ -520,7 +520,9 @@ struct SubpassImages {
   std::vector<uint8_t> first, inverse;
 };
 
-SubpassImages renderSubpasses(VkPhysicalDevice pd) {
+// With `secondary`, subpass 2's draw is recorded in a secondary command buffer (its input
+// attachment then reads the implicit image of a render pass instance its recording never saw).
+SubpassImages renderSubpasses(VkPhysicalDevice pd, bool secondary) {
   SubpassImages out;
   MsrtssDevice md(pd);
   TestDevice& device = *md.device;
@@ -645,11 +647,26 @@ SubpassImages renderSubpasses(VkPhysicalDevice pd) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[1]);
   vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
   vkCmdDraw(cmd, 3, 1, 3, 0);
-  vkCmdNextSubpass2(cmd, &sbi, &sei);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[2]);
-  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layouts[1], 0, 1, &set, 0, nullptr);
-  vkCmdDraw(cmd, 3, 1, 0, 0);
+  VkSubpassBeginInfo lastBegin{VK_STRUCTURE_TYPE_SUBPASS_BEGIN_INFO, nullptr,
+                               secondary ? VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS : VK_SUBPASS_CONTENTS_INLINE};
+  vkCmdNextSubpass2(cmd, &lastBegin, &sei);
+  VkCommandBuffer inner = cmd;
+  if (secondary) {
+    VkCommandBufferAllocateInfo sai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY, 1};
+    vkAllocateCommandBuffers(dev, &sai, &inner);
+    VkCommandBufferInheritanceInfo inherit{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO, nullptr, renderPass, 2, framebuffer};
+    VkCommandBufferBeginInfo sbegin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                    VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT, &inherit};
+    vkBeginCommandBuffer(inner, &sbegin);
+  }
+  vkCmdBindPipeline(inner, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[2]);
+  vkCmdSetStencilReference(inner, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
+  vkCmdBindDescriptorSets(inner, VK_PIPELINE_BIND_POINT_GRAPHICS, layouts[1], 0, 1, &set, 0, nullptr);
+  vkCmdDraw(inner, 3, 1, 0, 0);
+  if (secondary) {
+    EXPECT_EQ(vkEndCommandBuffer(inner), VK_SUCCESS);
+    vkCmdExecuteCommands(cmd, 1, &inner);
+  }
   vkCmdEndRenderPass2(cmd, &sei);
   fullBarrier(cmd);
   for (uint32_t i = 0; i < 2; ++i) {
@@ -675,7 +692,7 @@ SubpassImages renderSubpasses(VkPhysicalDevice pd) {
   return out;
 }
 
-TEST(MultisampledRenderToSingleSampled, SubpassesCarryContentsAndReadMultisampledInputs) {
+void checkSubpasses(bool secondary) {
   DualDriverInstance drivers;
   // The installed validation layer (1.3.239) does not know that a multisampled-render-to-single-
   // sampled subpass's input attachments are multisampled ("Fragment Input Attachment
@@ -683,7 +700,7 @@ TEST(MultisampledRenderToSingleSampled, SubpassesCarryContentsAndReadMultisample
   // bound to a single-sampled view.
   drivers.tolerate("VUID-vkCmdDraw-None-02699");
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
-  const SubpassImages ours = renderSubpasses(drivers.tessera);
+  const SubpassImages ours = renderSubpasses(drivers.tessera, secondary);
   ASSERT_EQ(ours.first.size(), size_t(kSize * kSize * 4));
   // Attachment 0: B (drawn second, no depth test) over A over the clear colour; inside each
   // triangle its colour exactly, edge pixels averaged.
@@ -707,13 +724,18 @@ TEST(MultisampledRenderToSingleSampled, SubpassesCarryContentsAndReadMultisample
   // input attachment as the single-sampled image, samples 1-3 as zero (its inverse of a
   // texel c is 255 - c / 4), where the spec makes the subpass input multisampled.
   if (drivers.lavapipe && supportsMsrtss(drivers.lavapipe)) {
-    const SubpassImages theirs = renderSubpasses(drivers.lavapipe);
+    const SubpassImages theirs = renderSubpasses(drivers.lavapipe, secondary);
     ASSERT_EQ(theirs.first.size(), ours.first.size());
     uint32_t different = 0;
     for (size_t i = 0; i < ours.first.size(); ++i) different += std::abs(int(ours.first[i]) - int(theirs.first[i])) > 2;
     EXPECT_EQ(different, 0u) << "attachment 0 channels that differ from lavapipe's";
   }
 }
+
+TEST(MultisampledRenderToSingleSampled, SubpassesCarryContentsAndReadMultisampledInputs) { checkSubpasses(false); }
+
+// The input attachment's draw in a secondary command buffer.
+TEST(MultisampledRenderToSingleSampled, SecondaryCommandBufferReadsMultisampledInputs) { checkSubpasses(true); }
 
 // The format query and image creation rules: VkSubpassResolvePerformanceQueryEXT is answered
 // (VK_TRUE or VK_FALSE), a 2D optimal colour format offers the flag with 4 samples, and a
