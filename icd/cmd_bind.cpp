@@ -26,6 +26,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdBindDescriptorSets(VkCommandBuffer comma
     const uint32_t s = firstSet + i;
     const DescriptorSet* set = fromHandle<DescriptorSet>(pDescriptorSets[i]);  // NULL: unbound
     r.sets[s] = set ? set->memory : nullptr;
+    state->setLayouts[s] = set ? set->layout : nullptr;
+    state->setBytes[s] = set ? set->size : 0;
     // The pipeline layout's set layout and the set's are compatible (same dynamic count).
     // Kept per set: CommandBuffer::snapshotResources numbers them as the bound pipeline does.
     for (uint32_t d = 0; d < pl.sets[s].dynamicCount && nextOffset < dynamicOffsetCount; ++d, ++nextOffset)

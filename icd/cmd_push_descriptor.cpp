@@ -45,6 +45,8 @@ DescriptorSet beginPush(CommandBuffer& cb, VkPipelineBindPoint bindPoint, const 
 void bindPushed(CommandBuffer& cb, VkPipelineBindPoint bindPoint, uint32_t set, const DescriptorSet& pushed) {
   BindPointState& state = *cb.bindPoint(bindPoint);
   state.resources.sets[set] = pushed.memory;
+  state.setLayouts[set] = pushed.layout;
+  state.setBytes[set] = pushed.size;
   state.pushedMemory = pushed.memory;
   state.pushedLayout = pushed.layout;
   state.snapshot = nullptr;

@@ -3,7 +3,10 @@
 #include "tessera/thread_pool.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 
+#include "descriptors.h"
 #include "device.h"
 #include "queue.h"
 #include "entrypoints.h"
@@ -31,6 +34,24 @@ void* CommandArena::allocate(size_t size, size_t align) {
   return allocate(size, align);
 }
 
+void* CommandArena::allocateSeparate(size_t size) {
+  constexpr size_t kAlign = 64;
+  const size_t header = (sizeof(Chunk) + kAlign - 1) & ~(kAlign - 1);
+  if (size > SIZE_MAX - header) return nullptr;
+  auto* chunk = static_cast<Chunk*>(hostAlloc(allocator_, header + size, kAlign, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT));
+  if (!chunk) return nullptr;
+  chunk->size = header + size;
+  chunk->used = chunk->size - sizeof(Chunk);  // full: allocate() never places records in it
+  if (head_) {
+    chunk->next = head_->next;
+    head_->next = chunk;
+  } else {
+    chunk->next = nullptr;
+    head_ = chunk;
+  }
+  return reinterpret_cast<uint8_t*>(chunk) + header;
+}
+
 void CommandArena::release() {
   while (head_) {
     Chunk* next = head_->next;
@@ -54,12 +75,15 @@ const abi::BoundResources* CommandBuffer::snapshotResources(VkPipelineBindPoint 
   BindPointState* s = bindPoint(bp);
   if (!s) return nullptr;
   if (!s->snapshot) {
-    void* mem = arena.allocate(sizeof(abi::BoundResources), alignof(abi::BoundResources));
+    void* mem = arena.allocate(sizeof(ResourceSnapshot), alignof(ResourceSnapshot));
     if (!mem) {
       fail(VK_ERROR_OUT_OF_HOST_MEMORY);
       return nullptr;
     }
-    auto* snapshot = new (mem) abi::BoundResources(s->resources);
+    auto* whole = new (mem) ResourceSnapshot{s->resources, {}, {}};
+    std::copy(std::begin(s->setLayouts), std::end(s->setLayouts), whole->setLayouts);
+    std::copy(std::begin(s->setBytes), std::end(s->setBytes), whole->setBytes);
+    abi::BoundResources* snapshot = &whole->resources;
     // Dynamic offsets where the bound pipeline's layout numbers them (DynamicOffsetMap).
     if (s->pipeline) {
       const DynamicOffsetMap& m = s->pipeline->dynamicOffsets;
@@ -90,7 +114,16 @@ void ExecContext::draw(const raster::DrawState& recorded, const raster::DrawCall
     capturing = recorded;
     capturing.feedback = feedbackFor();
   }
-  const raster::DrawState& state = feedback ? capturing : recorded;
+  const raster::DrawState* chosen = feedback ? &capturing : &recorded;
+  // Multisampled render to single-sampled: a draw that reads input attachments reads the
+  // subpass's implicit multisampled images (secondary command buffers' draws too).
+  raster::DrawState redirected;
+  if (targets.inputRedirectCount && chosen->fragment.readsInputAttachments && chosen->resources) {
+    redirected = *chosen;
+    redirected.resources = redirectInputs(*chosen->resources);
+    chosen = &redirected;
+  }
+  const raster::DrawState& state = *chosen;
   if (!targets.viewMask) {
     drawOne(state, call);
     return;
@@ -141,6 +174,68 @@ void ExecContext::flushDraws() {
     }
   }
   viewResources.clear();  // no draw in flight points at them any more
+  redirectedSets.clear();
+  redirectedViews.clear();
+}
+
+const abi::BoundResources* ExecContext::redirectInputs(const abi::BoundResources& resources) {
+  // Every resources pointer a draw records starts a ResourceSnapshot (snapshotResources).
+  static_assert(offsetof(ResourceSnapshot, resources) == 0);
+  const auto& snapshot = reinterpret_cast<const ResourceSnapshot&>(resources);
+  // The view state a descriptor's view is read through instead: the implicit image in the
+  // shape of the attachment's view (its format, aspect and swizzle), multisampled.
+  auto redirected = [&](const abi::ImageViewState* v) -> const abi::ImageViewState* {
+    if (!v || v->levelCount == 0) return nullptr;
+    for (uint32_t i = 0; i < targets.inputRedirectCount; ++i) {
+      const InputRedirect& d = targets.inputRedirects[i];
+      if (d.base != v->levels[0].base || d.aspect != v->aspect) continue;
+      abi::ImageViewState& s = redirectedViews.emplace_back(*v);
+      s.samples = d.ms.samples;
+      s.levelCount = 1;
+      s.layerCount = std::min(v->layerCount, d.ms.layerCount);
+      s.fastSampling = 0;
+      abi::ImageLevel& l = s.levels[0];
+      l.base = d.ms.base;
+      // The implicit image covers the pixels up to the render area's far corner.
+      l.width = uint32_t(std::min<uint64_t>(l.width, d.ms.rowPitch / (uint64_t(d.ms.samples) * d.ms.texelSize)));
+      l.height = uint32_t(std::min<uint64_t>(l.height, d.ms.layerPitch / d.ms.rowPitch));
+      l.rowPitch = d.ms.rowPitch;
+      l.layerPitch = d.ms.layerPitch;
+      l.slicePitch = d.ms.layerPitch;
+      return &s;
+    }
+    return nullptr;
+  };
+  abi::BoundResources* out = nullptr;
+  for (uint32_t set = 0; set < abi::kMaxBoundSets; ++set) {
+    const DescriptorSetLayout* layout = snapshot.setLayouts[set];
+    const uint32_t bytes = snapshot.setBytes[set];
+    if (!layout || !resources.sets[set]) continue;
+    uint8_t* copy = nullptr;
+    for (uint32_t b = 0; b < layout->bindingCount; ++b) {
+      const DescriptorBinding& binding = layout->bindings[b];
+      if (binding.type != VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) continue;
+      for (uint32_t e = 0; e < binding.count; ++e) {
+        const uint64_t at = binding.offset + uint64_t(e) * abi::kDescriptorSize;
+        if (at + abi::kDescriptorSize > bytes) break;  // past a variable count's end
+        abi::ImageDescriptor desc;
+        std::memcpy(&desc, (copy ? copy : resources.sets[set]) + at, sizeof desc);
+        const abi::ImageViewState* s = redirected(desc.view);
+        if (!s) continue;
+        // The set is copied on its first redirected descriptor: the application's set stays
+        // as it is. An allocation failure throws std::bad_alloc, which loses the device.
+        if (!copy) {
+          copy = redirectedSets.emplace_back(std::make_unique<uint8_t[]>(bytes)).get();
+          std::memcpy(copy, resources.sets[set], bytes);
+          if (!out) out = &viewResources.emplace_back(resources);
+          out->sets[set] = copy;
+        }
+        desc.view = s;
+        std::memcpy(copy + at, &desc, sizeof desc);
+      }
+    }
+  }
+  return out ? out : &resources;
 }
 
 }  // namespace tessera

@@ -25,6 +25,15 @@ struct CommandPool;
 struct RenderPass;
 struct ImageView;
 
+// Multisampled render to single-sampled: an input attachment of the subpass that reads an
+// implicit multisampled image instead of the single-sampled attachment ("the subpass input is
+// multisampled"): a descriptor whose view state starts at `base` with aspect `aspect` reads `ms`.
+struct InputRedirect {
+  const uint8_t* base;
+  uint32_t aspect;
+  raster::AttachmentView ms;
+};
+
 // The render pass instance (or dynamic rendering) in progress when commands execute: draws
 // and vkCmdClearAttachments write these attachments. Set at execution time, so secondary
 // command buffers recorded inside a render pass draw into whatever their primary began.
@@ -46,6 +55,10 @@ struct RenderTargets {
   };
   Resolve resolves[abi::kMaxColorAttachments + 2];
   uint32_t resolveCount = 0;
+  // The subpass's input attachments that read implicit images (in the recording command
+  // buffer's arena); ExecContext::draw redirects the descriptors of draws that read inputs.
+  const InputRedirect* inputRedirects = nullptr;
+  uint32_t inputRedirectCount = 0;
 };
 
 // Fills `rect` of layer `layer` of an attachment with an encoded texel, every sample, in
@@ -95,6 +108,10 @@ struct ExecContext {
   // Multiview: each view's copy of a draw's resources (naming its ViewIndex), kept until the
   // scene that points at them is flushed.
   std::deque<abi::BoundResources> viewResources;
+  // Multisampled render to single-sampled: copies of descriptor sets whose input attachments
+  // read implicit images, and the view states they point at (redirectInputs), kept likewise.
+  std::deque<std::unique_ptr<uint8_t[]>> redirectedSets;
+  std::deque<abi::ImageViewState> redirectedViews;
   // Runs a draw into the current targets: once, or once per view of targets.viewMask.
   void draw(const raster::DrawState& state, const raster::DrawCall& call);
   // Render pass load clears go into the scene too (binned path): clear(region) of the current
@@ -106,6 +123,7 @@ struct ExecContext {
 
  private:
   void drawOne(const raster::DrawState& state, const raster::DrawCall& call);
+  const abi::BoundResources* redirectInputs(const abi::BoundResources& resources);
 };
 
 // What vkCmdSet* (dynamic state) and the vertex/index buffer binds leave for later draws.
@@ -169,6 +187,10 @@ class CommandArena {
   explicit CommandArena(const VkAllocationCallbacks* allocator) : allocator_(allocator) {}
   ~CommandArena() { release(); }
   void* allocate(size_t size, size_t align);  // nullptr when the host is out of memory
+  // A large block in a chunk of its own, linked behind the current chunk so that later small
+  // allocations keep filling that one (the implicit multisampled images of
+  // VK_EXT_multisampled_render_to_single_sampled, cmd_render_pass.cpp). 64-byte aligned.
+  void* allocateSeparate(size_t size);
   void release();                            // frees every chunk (vkResetCommandBuffer)
 
  private:
@@ -193,6 +215,16 @@ struct RecordHeader {
 // when the command executes.
 struct Pipeline;
 struct DescriptorSetLayout;
+// What CommandBuffer::snapshotResources allocates: the resources kernels read, then where each
+// set's descriptors are described, so that a draw in a multisampled-render-to-single-sampled
+// subpass can find and redirect its input attachments when it executes
+// (ExecContext::redirectInputs). Every resources pointer a draw records is the first member of
+// one of these.
+struct ResourceSnapshot {
+  abi::BoundResources resources;
+  const DescriptorSetLayout* setLayouts[abi::kMaxBoundSets];
+  uint32_t setBytes[abi::kMaxBoundSets];
+};
 struct BindPointState {
   const Pipeline* pipeline = nullptr;  // vkCmdBindPipeline
   abi::BoundResources resources{};  // dynamicOffsets excepted: see setDynamicOffsets
@@ -205,6 +237,10 @@ struct BindPointState {
   // the next push to the same set starts from a copy of it.
   const uint8_t* pushedMemory = nullptr;
   const DescriptorSetLayout* pushedLayout = nullptr;
+  // Each bound set's layout and size in bytes (null / 0: unbound), copied into snapshots
+  // (ResourceSnapshot).
+  const DescriptorSetLayout* setLayouts[abi::kMaxBoundSets] = {};
+  uint32_t setBytes[abi::kMaxBoundSets] = {};
 };
 
 enum class CommandBufferState { Initial, Recording, Executable, Invalid };
@@ -234,6 +270,11 @@ struct CommandBuffer : DispatchableObject {
     // The begin info's clear values, in the arena: attachments are cleared at their first use.
     const VkClearValue* clearValues = nullptr;
     uint32_t clearValueCount = 0;
+    // Multisampled render to single-sampled: each attachment's implicit multisampled storage,
+    // [2a] its colour or depth plane and [2a+1] its stencil plane, allocated at the first
+    // subpass that needs it and reused by later ones (in the arena; null when no subpass of
+    // the render pass enables it).
+    raster::AttachmentView* implicit = nullptr;
   } passRecording;
 
   // nullptr for bind points Tessera does not have (ray tracing, ...).
@@ -298,6 +339,7 @@ struct CommandBuffer : DispatchableObject {
   void reset();
   void execute(ExecContext& ctx) const;
 };
+
 
 struct CommandPool {
   Device* device = nullptr;

@@ -220,9 +220,18 @@ VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImag
                VK_IMAGE_CREATE_SPARSE_ALIASED_BIT | VK_IMAGE_CREATE_PROTECTED_BIT |
                VK_IMAGE_CREATE_DISJOINT_BIT))
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  *out = maxProperties(*info, type, tiling, flags, pd.memory.memoryHeaps[0].size);
-  out->sampleCounts =
+  const VkSampleCountFlags sampleCounts =
       supportedSampleCounts(*info, type, tiling, flags, formatFeatures(format, VK_IMAGE_TILING_OPTIMAL));
+  // VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT: a single-sampled image that
+  // multisampled-render-to-single-sampled subpasses render through implicit multisampled images
+  // of its format (icd/cmd_render_pass.cpp). Only images that could themselves be multisampled
+  // attachments offer it; sampleCounts then names the rasterization sample counts it may be
+  // rendered with ("a format that supports the sample count", VUID-VkFramebufferCreateInfo-samples-07009),
+  // while the image itself must have one sample (VUID-VkImageCreateInfo-flags-06883).
+  if ((flags & VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT) && sampleCounts == VK_SAMPLE_COUNT_1_BIT)
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  *out = maxProperties(*info, type, tiling, flags, pd.memory.memoryHeaps[0].size);
+  out->sampleCounts = sampleCounts;
   return VK_SUCCESS;
 }
 

@@ -133,6 +133,9 @@ VkResult validateImage(Device* dev, const VkImageCreateInfo* ci) {
   else if (ci->mipLevels > limits.maxMipLevels || ci->mipLevels > Image::kMaxLevels) problem = "too many mip levels";
   else if (ci->arrayLayers > limits.maxArrayLayers) problem = "too many array layers";
   else if (!(limits.sampleCounts & ci->samples)) problem = "sample count not supported";
+  else if ((ci->flags & VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT) && ci->samples != VK_SAMPLE_COUNT_1_BIT)
+    problem = "VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT needs samples VK_SAMPLE_COUNT_1_BIT "
+              "(VUID-VkImageCreateInfo-flags-06883)";
   if (!problem) return VK_SUCCESS;
   reportError(dev->instance, VK_OBJECT_TYPE_DEVICE, uint64_t(toHandle<VkDevice>(dev)), "vkCreateImage(%s): %s",
               formatInfo(ci->format) ? formatInfo(ci->format)->name : "unknown format", problem);

@@ -473,6 +473,12 @@ FeatureSet supportedFeatures() {
   // draw after a feedback-loop dependency samples what the earlier draws wrote.
   // tests/api/feedback_loop_test.cpp (against the spec's rule and lavapipe).
   f.attachmentFeedbackLoopLayout = true;
+  // VK_EXT_multisampled_render_to_single_sampled: single-sampled attachments of a subpass or
+  // dynamic rendering instance that enables it render through implicit multisampled images in
+  // the command buffer's arena, loaded (replicated), cleared and resolved by the begin and end
+  // records (icd/cmd_render_pass.cpp); its input attachments read them. tests/api/
+  // multisampled_render_to_single_sampled_test.cpp (against the spec's rules and lavapipe).
+  f.multisampledRenderToSingleSampled = true;
   // VK_EXT/ARM_rasterization_order_attachment_access: the binned path runs each tile's
   // primitives in API order, a primitive's fragments shaded, tested and written block by block
   // before the next, so a subpassLoad sees every earlier fragment of its pixel; the reference

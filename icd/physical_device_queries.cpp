@@ -334,6 +334,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFormatProperties2(VkPhysic
       p->optimalTilingFeatures = formatFeatures(format, VK_IMAGE_TILING_OPTIMAL);
       p->bufferFeatures = bufferFormatFeatures(format);
     }
+    // VK_EXT_multisampled_render_to_single_sampled: whether a subpass resolve of the format is
+    // "optimally performed". Never on Tessera: a multisampled attachment, implicit ones
+    // included (icd/cmd_render_pass.cpp), is ordinary memory as large as an explicit image, and
+    // its resolve is a pass over all of it, so the extension saves no memory or bandwidth.
+    if (s->sType == VK_STRUCTURE_TYPE_SUBPASS_RESOLVE_PERFORMANCE_QUERY_EXT)
+      reinterpret_cast<VkSubpassResolvePerformanceQueryEXT*>(s)->optimal = VK_FALSE;
   }
 }
 

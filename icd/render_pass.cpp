@@ -75,6 +75,12 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateRenderPass2(VkDevice device, cons
       sp.resolves = copyOf(s.pResolveAttachments, s.pResolveAttachments ? s.colorAttachmentCount : 0);
       if (s.pDepthStencilAttachment) sp.depthStencil = *s.pDepthStencilAttachment;
       for (auto* e = static_cast<const VkBaseInStructure*>(s.pNext); e; e = e->pNext) {
+        if (e->sType == VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT) {
+          const auto* m = reinterpret_cast<const VkMultisampledRenderToSingleSampledInfoEXT*>(e);
+          if (m->multisampledRenderToSingleSampledEnable && m->rasterizationSamples > VK_SAMPLE_COUNT_1_BIT)
+            sp.implicitSamples = uint32_t(m->rasterizationSamples);
+          continue;
+        }
         if (e->sType != VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE) continue;
         const auto* r = reinterpret_cast<const VkSubpassDescriptionDepthStencilResolve*>(e);
         if (r->pDepthStencilResolveAttachment) sp.depthStencilResolve = *r->pDepthStencilResolveAttachment;

@@ -19,6 +19,10 @@ struct RenderPass {
     std::optional<VkAttachmentReference2> depthStencilResolve;
     VkResolveModeFlagBits depthResolveMode = VK_RESOLVE_MODE_NONE, stencilResolveMode = VK_RESOLVE_MODE_NONE;
     std::vector<uint32_t> preserve;
+    // VkMultisampledRenderToSingleSampledInfoEXT with multisampledRenderToSingleSampledEnable:
+    // its rasterizationSamples (single-sampled attachments are rendered through an implicit
+    // multisampled image, cmd_render_pass.cpp); 0 when the subpass does not use it.
+    uint32_t implicitSamples = 0;
   };
   std::vector<VkAttachmentDescription2> attachments;
   std::vector<Subpass> subpasses;

@@ -21,6 +21,10 @@ class DualDriverInstance {
   DualDriverInstance(const DualDriverInstance&) = delete;
   DualDriverInstance& operator=(const DualDriverInstance&) = delete;
 
+  // Does not fail the test on errors naming `messageId` (a VUID): for a known false positive
+  // of the installed validation layer, which the caller names and explains.
+  void tolerate(const char* messageId) { tolerated_.push_back(messageId); }
+
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice tessera = VK_NULL_HANDLE;
   VkPhysicalDevice lavapipe = VK_NULL_HANDLE;  // null when lavapipe is not installed
@@ -28,6 +32,7 @@ class DualDriverInstance {
  private:
   std::string savedDriverFiles_;
   std::vector<std::string> errors_;
+  std::vector<std::string> tolerated_;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
 };
 
