@@ -34,6 +34,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "single_image_set.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -125,21 +126,10 @@ std::vector<float> render(VkPhysicalDevice pd, Aspect aspect, Order order) {
   VkFramebuffer framebuffer;
   vkCreateFramebuffer(dev, &fci, nullptr, &framebuffer);
 
-  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &poolSize};
-  VkDescriptorPool descriptorPool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &descriptorPool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, descriptorPool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkDescriptorImageInfo imageInfo{VK_NULL_HANDLE, ds.view, VK_IMAGE_LAYOUT_GENERAL};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
-                             &imageInfo};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
+  const SingleImageSet inputSet = makeSingleImageSet(dev, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, ds.view, VK_IMAGE_LAYOUT_GENERAL);
+  const VkDescriptorSetLayout setLayout = inputSet.layout;
+  const VkDescriptorPool descriptorPool = inputSet.pool;
+  const VkDescriptorSet set = inputSet.set;
   VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, 8};
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout, 1, &push};
   VkPipelineLayout layout;

@@ -26,6 +26,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "single_image_set.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -123,20 +124,10 @@ std::vector<uint32_t> render(VkPhysicalDevice pd, Read read) {
   sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   VkSampler sampler;
   vkCreateSampler(dev, &sci, nullptr, &sampler);
-  VkDescriptorSetLayoutBinding binding{0, descriptorType, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkDescriptorPoolSize poolSize{descriptorType, 1};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &poolSize};
-  VkDescriptorPool descriptorPool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &descriptorPool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, descriptorPool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkDescriptorImageInfo imageInfo{sampled ? sampler : VK_NULL_HANDLE, view, layout};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, descriptorType, &imageInfo};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
+  const SingleImageSet inputSet = makeSingleImageSet(dev, descriptorType, view, layout, sampled ? sampler : VK_NULL_HANDLE);
+  const VkDescriptorSetLayout setLayout = inputSet.layout;
+  const VkDescriptorPool descriptorPool = inputSet.pool;
+  const VkDescriptorSet set = inputSet.set;
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout};
   VkPipelineLayout layouts[2];
   vkCreatePipelineLayout(dev, &plci, nullptr, &layouts[1]);

@@ -24,6 +24,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "single_image_set.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -590,20 +591,10 @@ SubpassImages renderSubpasses(VkPhysicalDevice pd, bool secondary) {
   VkFramebuffer framebuffer;
   vkCreateFramebuffer(dev, &fci, nullptr, &framebuffer);
 
-  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &poolSize};
-  VkDescriptorPool descriptorPool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &descriptorPool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, descriptorPool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkDescriptorImageInfo inputInfo{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, &inputInfo};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
+  const SingleImageSet inputSet = makeSingleImageSet(dev, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, views[0], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  const VkDescriptorSetLayout setLayout = inputSet.layout;
+  const VkDescriptorPool descriptorPool = inputSet.pool;
+  const VkDescriptorSet set = inputSet.set;
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout};
   VkPipelineLayout layouts[2];
   vkCreatePipelineLayout(dev, &plci, nullptr, &layouts[1]);
