@@ -206,17 +206,18 @@ ChunkProjection& chunkProjection(const DrawState& s, const std::vector<ShadedVer
   for (const Assembled* a = first; a != last; ++a) {
     const size_t at = size_t(a - first) * 3;
     const ShadedVertices& v = shaded[a->instance];
-    // Entries of other primitives stay outside (w = NaN fails every test).
-    const bool projected = a->kind == Kind::Triangle && v.projected.empty() && !v.clipDistances && !v.cullDistances;
+    // Entries of other primitives stay outside (w = NaN fails every test), as do those of
+    // triangles whose draw projected its vertices per slot already (ShadedVertices::projected).
+    const bool here = a->kind == Kind::Triangle && v.projected.empty() && !v.clipDistances && !v.cullDistances;
     for (int k = 0; k < 3; ++k) {
-      if (!projected) {
+      if (!here) {
         x[at + k] = y[at + k] = z[at + k] = 0.0f, w[at + k] = NAN;
         continue;
       }
       const float* position = v.position(a->slots[k]);
       x[at + k] = position[0], y[at + k] = position[1], z[at + k] = position[2], w[at + k] = position[3];
     }
-    triangles += projected;
+    triangles += here;
   }
   if (triangles == 0) return p;
   projectLanes(s.raster, n, ProjectLanes{x, y, z, w, p.sx.data(), p.sy.data(), p.windowZ.data(), p.invW.data(), p.inside.data()});
