@@ -585,6 +585,52 @@ Scene opaqueQuad(std::mt19937& rng) {
   return sc;
 }
 
+// A fragment kernel writing the same integer colour to every lane (W = 8), an out-of-range
+// component included, for the 8-bit integer attachment write below.
+constexpr uint32_t kIntegerColour[4] = {7, 255, 256, 0xFFFFFF80u};
+void integerColourKernel(abi::FragmentBatch* fb) {
+  for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t lane = 0; lane < 8; ++lane) fb->outputs[c * 8 + lane] = kIntegerColour[c];
+  fb->alive = fb->coverage;
+}
+
+// "Fragment Output Interface" into an R8G8B8A8_UINT attachment (the CTS multi_draw tests'
+// format), which the loop writes without the texel codec: every pixel the quad covers holds the
+// codec's encoding of the output (components clamped to the format's range), the others keep
+// their contents, and both draw paths write the same pixels.
+TEST(BinnedDraw, EightBitUintAttachmentHoldsTheCodecsEncoding) {
+  const FormatInfo* info = formatInfo(VK_FORMAT_R8G8B8A8_UINT);
+  ASSERT_NE(info, nullptr);
+  TexelValue value{};
+  for (uint32_t c = 0; c < 4; ++c) value.u[c] = kIntegerColour[c];
+  uint8_t expected[4];
+  encodeTexel(*info, value, expected);
+  ASSERT_EQ(expected[2], 255);  // 256 clamped
+  std::vector<uint8_t> written[2];
+  for (const bool binned : {false, true}) {
+    std::mt19937 rng(11);
+    Scene sc = opaqueQuad(rng);
+    Targets t;
+    t.reset(1, rng);
+    const std::vector<uint8_t> before = t.colour;
+    bind(sc, t, 8, nullptr);
+    sc.state.fragmentShader = integerColourKernel;
+    sc.state.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
+    ThreadPool pool(2);
+    if (binned) drawBinned(sc.state, sc.call, pool);
+    else drawReference(sc.state, sc.call);
+    size_t covered = 0;
+    for (size_t p = 0; p < size_t(kWidth) * kHeight; ++p) {
+      if (std::memcmp(&t.colour[p * 4], &before[p * 4], 4) == 0) continue;
+      ++covered;
+      ASSERT_EQ(std::memcmp(&t.colour[p * 4], expected, 4), 0) << "binned " << binned << " pixel " << p;
+    }
+    EXPECT_GT(covered, 100u) << "binned " << binned;
+    written[binned] = t.colour;
+  }
+  EXPECT_EQ(written[0], written[1]);
+}
+
 // Several draws into the same attachments accumulated in one Scene (draw.h: "Results are those
 // of running the draws one after another through drawReference"), with opaque full-screen
 // quads among them so that hidden work is dropped, and occlusion queries on some scenes.
