@@ -613,27 +613,38 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
   const uint32_t W = s_->simdWidth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
-  abi::FragmentBatch& fb = *blockBatch_;
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
   for (uint32_t first = 0; first < kBlockLanes; first += W) {
-    fb.coverage = all;
-    if (laneNeeds_ & kLaneFragXY)
-      for (uint32_t j = 0; j < W; ++j) {
-        fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
-        fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
-      }
-    if (laneNeeds_ & kLaneFragZW) {
-      std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
-      std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
-    }
-    if (!blockInputs_.empty())
-      interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
-    setDirectRows(fb, bx, by, first);
-    if (s_->statistics) fragmentInvocations_ += W;  // every lane covered
-    s_->fragmentShader(&fb);
+    const uint32_t alive = runKernelBatch(bx, by, first, b, weightSets, all);
     // "Sample Counting": each lane left alive passed with all its samples.
-    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(fb.alive & all)) * samples;
+    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(alive)) * samples;
   }
+}
+
+// The part of a kernel-only batch every such batch shares (shadeWholeBlockBatches,
+// shadeKernelBlock): `covered` as the batch's coverage, FragCoord where the shader reads it, the
+// inputs interpolated with `weightSets`, the kernel's attachment rows, the invocation count, the
+// kernel. Returns the covered lanes left alive.
+uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
+                                       const float (*const* weightSets)[16], uint32_t covered) {
+  const uint32_t W = s_->simdWidth;
+  abi::FragmentBatch& fb = *blockBatch_;
+  fb.coverage = covered;
+  if (laneNeeds_ & kLaneFragXY)
+    for (uint32_t j = 0; j < W; ++j) {
+      fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
+      fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
+    }
+  if (laneNeeds_ & kLaneFragZW) {
+    std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
+    std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
+  }
+  if (!blockInputs_.empty())
+    interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
+  setDirectRows(fb, bx, by, first);
+  if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(covered));
+  s_->fragmentShader(&fb);
+  return fb.alive & covered;
 }
 
 // A block of kernelBlocks_: per batch, the covered lanes and their samples are all the state
@@ -682,24 +693,9 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
       covered = withSamples;
       if (!covered) continue;
     }
-    fb.coverage = covered;
-    if (laneNeeds_ & kLaneFragXY)
-      for (uint32_t j = 0; j < W; ++j) {
-        fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
-        fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
-      }
-    if (laneNeeds_ & kLaneFragZW) {
-      std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
-      std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
-    }
-    if (!blockInputs_.empty())
-      interpolateLanes(W, blockInputs_.data(), blockInputs_.size(), weightSets, first, inputs_.data());
-    setDirectRows(fb, bx, by, first);
-    if (s_->statistics) fragmentInvocations_ += uint32_t(__builtin_popcount(covered));
-    s_->fragmentShader(&fb);
+    const uint32_t alive = runKernelBatch(bx, by, first, b, weightSets, covered);
     if (!s_->occlusionSamples) continue;
     // "Sample Counting": the samples of the lanes left alive.
-    const uint32_t alive = fb.alive & covered;
     if (samples == 1) {
       occlusionSamples_ += uint32_t(__builtin_popcount(alive));
     } else {

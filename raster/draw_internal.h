@@ -582,6 +582,8 @@ class FragmentStage {
   // (shadeKernelBlock; testsDone: the block depth test ran).
   bool kernelBlocks_ = false;
   void shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b, bool testsDone);
+  uint32_t runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
+                          const float (*const* weightSets)[16], uint32_t covered);
   void shadeWholeBlock(int32_t bx, int32_t by, const BlockPixels& b);
   void beginWholeBlocks();
   void shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPixels& b);
