@@ -198,6 +198,11 @@ ChunkProjection& chunkProjection(const DrawState& s, const std::vector<ShadedVer
   thread_local ChunkProjection p;
   p.used = false;
   if (s.polygonMode != VK_POLYGON_MODE_FILL) return p;
+  // Nothing to do for a draw projected per slot or with user clip or cull distances (no pass
+  // over the chunk's primitives to find that out).
+  if (std::none_of(shaded.begin(), shaded.end(),
+                   [](const ShadedVertices& v) { return v.projected.empty() && !v.clipDistances && !v.cullDistances; }))
+    return p;
   const size_t n = size_t(last - first) * 3;
   for (std::vector<float>* v : {&p.x, &p.y, &p.z, &p.w, &p.invW}) v->resize(n);
   p.sx.resize(n), p.sy.resize(n), p.windowZ.resize(n), p.inside.resize(n);
