@@ -239,9 +239,28 @@ bool Translator::translateComposite(const Instruction& inst) {
         for (int i = 0; i < 4; ++i) bytes.push_back(B.CreateTrunc(B.CreateLShr(w, constInt(w->getType(), 8 * i)), i8));
         return bytes;
       };
-      std::vector<llvm::Value*> xa = unpack(x), ya = unpack(y);
+      // spirv-val (SPIRV-Tools 2023.1, Debian 12) does not check the integer dot product's
+      // operand shapes, so a module can pair vectors of different sizes or non-integer components;
+      // refuse it here rather than read past a vector's leaves (fuzz finding
+      // spirv_jit-crash-a1051be5, docs/fuzzing.md).
       llvm::Type* rt = scalarType(inst.type);
-      unsigned compBits = xa[0]->getType()->getScalarSizeInBits();
+      auto isInt = [](llvm::Value* v, unsigned bits = 0) {
+        llvm::Type* t = v->getType()->getScalarType();
+        return t->isIntegerTy() && (bits == 0 || t->getIntegerBitWidth() == bits);
+      };
+      if (!rt->isIntegerTy()) fail("integer dot product: the result type is not an integer");
+      if (packed && (x.leaves.size() != 1 || y.leaves.size() != 1 || !isInt(x.leaf(0), 32) || !isInt(y.leaf(0), 32)))
+        fail("integer dot product: PackedVectorFormat4x8Bit operands are not 32-bit integer scalars");
+      if (!packed && (x.leaves.empty() || x.leaves.size() != y.leaves.size()))
+        fail("integer dot product: the operands are not vectors of the same size");
+      for (auto* v : x.leaves)
+        if (!isInt(v)) fail("integer dot product: an operand is not an integer vector");
+      for (auto* v : y.leaves)
+        if (!isInt(v)) fail("integer dot product: an operand is not an integer vector");
+      if (accumulator && !isInt(accumulator, rt->getIntegerBitWidth()))
+        fail("integer dot product: the accumulator's type is not the result type");
+      std::vector<llvm::Value*> xa = unpack(x), ya = unpack(y);
+      unsigned compBits = std::max(xa[0]->getType()->getScalarSizeInBits(), ya[0]->getType()->getScalarSizeInBits());
       // Exact intermediate: products of n-bit values need 2n bits, plus a few for the sum.
       unsigned wideBits = std::max<unsigned>(compBits <= 16 ? 64 : 128, rt->getIntegerBitWidth() * 2);
       bool vec = false;

@@ -164,5 +164,86 @@ OpFunctionEnd
   EXPECT_TRUE(layout.unsupportedOutputs);
 }
 
+// Finding 4 (spirv_jit-crash-a1051be5, CI of session 19): OpSDot of a 4-vector and a 2-vector,
+// which spirv-val accepts, read past the shorter operand's leaves (ASan: heap-buffer-overflow in
+// translateComposite). Each malformed shape of the integer dot product is now refused with a
+// message; the well-formed ones beside them still compile.
+std::string dotModule(const std::string& dot) {
+  return R"(
+OpCapability Shader
+OpCapability Int64
+OpCapability DotProduct
+OpCapability DotProductInputAll
+OpCapability DotProductInput4x8BitPacked
+OpExtension "SPV_KHR_integer_dot_product"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%v4 = OpTypeVector %int 4
+%v2 = OpTypeVector %int 2
+%f4 = OpTypeVector %float 4
+%arr = OpTypeRuntimeArray %int
+%blk = OpTypeStruct %arr
+%pblk = OpTypePointer StorageBuffer %blk
+%pi = OpTypePointer StorageBuffer %int
+%buf = OpVariable %pblk StorageBuffer
+%i0 = OpConstant %int 0
+%i1 = OpConstant %int 1
+%l1 = OpConstant %long 1
+%f1 = OpConstant %float 1
+%a4 = OpConstantComposite %v4 %i1 %i1 %i1 %i1
+%b2 = OpConstantComposite %v2 %i1 %i1
+%g4 = OpConstantComposite %f4 %f1 %f1 %f1 %f1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%p = OpAccessChain %pi %buf %i0 %i0
+%x = OpLoad %int %p
+%vx = OpCompositeConstruct %v4 %x %x %x %x
+)" + dot + R"(
+OpStore %p %d
+OpReturn
+OpFunctionEnd
+)";
+}
+
+tessera::jit::CompileResult compileDot(const std::string& dot) {
+  tessera::jit::ComputeCompileRequest req;
+  const std::vector<uint32_t> words = assemble(dotModule(dot));
+  req.spirv = words;
+  req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
+  req.useCache = false;
+  return tessera::jit::compileCompute(req);
+}
+
+TEST(FuzzRegression, IntegerDotProductOfMismatchedOperandsIsRefused) {
+  for (const char* dot : {"%d = OpSDot %int %vx %b2",                       // 4-vector with 2-vector
+                          "%d = OpUDot %int %b2 %vx",                       // 2-vector with 4-vector
+                          "%d = OpSDot %int %vx %x",                        // vector with scalar
+                          "%d = OpSDot %int %vx %g4",                       // float components
+                          "%d = OpSDotAccSat %int %vx %a4 %l1",             // 64-bit accumulator, 32-bit result
+                          "%d = OpSDot %int %vx %x PackedVectorFormat4x8Bit"}) {  // packed vector
+    SCOPED_TRACE(dot);
+    auto r = compileDot(dot);
+    EXPECT_NE(r.status, CompileStatus::Success);
+    EXPECT_NE(r.message.find("dot product"), std::string::npos) << r.message;
+  }
+  for (const char* dot : {"%d = OpSDot %int %vx %a4", "%d = OpSDotAccSat %int %vx %a4 %x",
+                          "%d = OpUDot %int %x %i1 PackedVectorFormat4x8Bit"}) {
+    SCOPED_TRACE(dot);
+    auto r = compileDot(dot);
+    EXPECT_EQ(r.status, CompileStatus::Success) << r.message;
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
