@@ -10,6 +10,7 @@
 #include "draw_internal.h"
 #include "logic_op.h"
 #include "pixel_weights.h"
+#include "stencil_rules.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 
@@ -27,31 +28,26 @@ uint32_t asWord(float f) {
   return w;
 }
 
-template <typename T>
-bool compare(VkCompareOp op, T reference, T stored) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return reference < stored;
-    case VK_COMPARE_OP_EQUAL: return reference == stored;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return reference <= stored;
-    case VK_COMPARE_OP_GREATER: return reference > stored;
-    case VK_COMPARE_OP_NOT_EQUAL: return reference != stored;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return reference >= stored;
-    default: return true;  // ALWAYS
+// R8G8B8A8_UINT texels of W lanes' outputs (out[c * W + lane]): each component clamped to
+// [0, 255] in byte c, as the texel codec encodes it (a lane loop the compiler vectorizes).
+void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels) {
+  for (uint32_t lane = 0; lane < w; ++lane) {
+    uint32_t word = 0;
+    for (uint32_t c = 0; c < 4; ++c) word |= std::min<uint32_t>(out[c * w + lane], 255u) << (8 * c);
+    texels[lane] = word;
   }
 }
 
-// "Stencil Test": the new stencil value for `op`.
-uint8_t stencilOp(VkStencilOp op, uint8_t current, uint8_t reference) {
-  switch (op) {
-    case VK_STENCIL_OP_ZERO: return 0;
-    case VK_STENCIL_OP_REPLACE: return reference;
-    case VK_STENCIL_OP_INCREMENT_AND_CLAMP: return current == 0xFF ? current : uint8_t(current + 1);
-    case VK_STENCIL_OP_DECREMENT_AND_CLAMP: return current == 0 ? current : uint8_t(current - 1);
-    case VK_STENCIL_OP_INVERT: return uint8_t(~current);
-    case VK_STENCIL_OP_INCREMENT_AND_WRAP: return uint8_t(current + 1);
-    case VK_STENCIL_OP_DECREMENT_AND_WRAP: return uint8_t(current - 1);
-    default: return current;  // KEEP
+// A texel of `size` bytes (at most 16): the common sizes as one fixed-size copy each, which the
+// compiler makes a single store, rather than a call into the C library's memcpy per sample.
+void copyTexel(uint8_t* dst, const uint8_t* src, uint32_t size) {
+  switch (size) {
+    case 4: std::memcpy(dst, src, 4); return;
+    case 8: std::memcpy(dst, src, 8); return;
+    case 16: std::memcpy(dst, src, 16); return;
+    case 2: std::memcpy(dst, src, 2); return;
+    case 1: *dst = *src; return;
+    default: std::memcpy(dst, src, size); return;
   }
 }
 
@@ -165,6 +161,7 @@ void FragmentStage::retarget(const DrawState& state) {
                   std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples &&
                   s_->depthTest && s_->depth.base &&
                   !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
+  depthStencilLanes_ = blocks_ && s_->stencilTest && s_->stencil.base && !s_->depthBoundsTest;
   blockDepthTests_ = depthOnlyD32_ && early_ && !s_->fragment.hasSideEffects &&
                      (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
   needPerspective_ = needLinear_ = false;
@@ -554,6 +551,10 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
     runDepthTestD32(lanes, laneMask, fragDepth);
     return;
   }
+  if (depthStencilLanes_) {
+    runDepthStencilLanes(lanes, laneMask, fragDepth, stencilRef);
+    return;
+  }
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
@@ -761,8 +762,10 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     // An attachment no output location writes keeps its contents.
     if (!att.base || !blend.writeMask || !(s_->fragment.colorOutputs >> i & 1)) continue;
     if (fb.direct[i].row) continue;  // the kernel wrote it (FragmentBatch::direct)
-    if (blocks_ && !s_->logicOpEnable && (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM)) {
-      writeUnorm8(i, alive, lanes);
+    if (blocks_ && !s_->logicOpEnable &&
+        (att.format == VK_FORMAT_R8G8B8A8_UNORM || att.format == VK_FORMAT_B8G8R8A8_UNORM ||
+         att.format == VK_FORMAT_R8G8B8A8_UINT)) {
+      writeRgba8(i, alive, lanes);
       continue;
     }
     const FormatInfo* f = formatInfo(att.format);
@@ -799,12 +802,15 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
         } else if (att.format == VK_FORMAT_R8G8B8A8_UINT) {
           // encodeTexel's integer encode inline (the codec's per-field layout walk cost more
           // than the rest of a fragment): each component clamped to [0, 255], byte c.
-          for (uint32_t c = 0; c < 4; ++c) encoded[c] = uint8_t(std::min<uint32_t>(out.u[c], 255u));
+          // Built as one word: four byte stores read back as a word would stall store forwarding.
+          uint32_t word = 0;
+          for (uint32_t c = 0; c < 4; ++c) word |= std::min<uint32_t>(out.u[c], 255u) << (8 * c);
+          std::memcpy(encoded, &word, 4);  // component c in byte c (little-endian, as the codec)
         } else {
           encodeTexel(*f, out, encoded);
         }
         for (uint32_t k = 0; k < samples; ++k)
-          if (sampleBits[lane] >> k & 1) std::memcpy(texelAt(att, px[lane], py[lane], k), encoded, att.texelSize);
+          if (sampleBits[lane] >> k & 1) copyTexel(texelAt(att, px[lane], py[lane], k), encoded, att.texelSize);
         continue;
       }
       for (uint32_t k = 0; k < samples; ++k) {
@@ -893,11 +899,6 @@ float FragmentStage::quantizeDepth(float z) const {
   return loadDepth(bytes);
 }
 
-// The binned path's writer for R8G8B8A8_UNORM and B8G8R8A8_UNORM attachments: the reference's
-// arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask", encode) on whole
-// 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's per-component
-// dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so with one
-// sample a pair whose lanes are both alive is one 8-byte access.
 // "Logical Operations": the fragment's value encoded in the attachment's format, combined with
 // the texel bit by bit, the components outside the write mask kept ("Color Write Mask").
 void FragmentStage::writeLogicOp(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f) {
@@ -950,7 +951,12 @@ void FragmentStage::writeUnblended(uint32_t attachment, uint32_t alive, const La
   }
 }
 
-void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
+// The binned path's writer for R8G8B8A8_UNORM, B8G8R8A8_UNORM and R8G8B8A8_UINT attachments:
+// the reference's arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask",
+// encode) on whole 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's
+// per-component dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so
+// with one sample a pair whose lanes are both alive is one 8-byte access.
+void FragmentStage::writeRgba8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
   const uint32_t W = s_->simdWidth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const AttachmentView& att = s_->color[attachment];
@@ -960,8 +966,17 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
   const float* k = unorm8_[attachment].constants;
   const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
   const float* out1 = reinterpret_cast<const float*>(&outputs_[abi::kSecondColorLocation * 4 * W]);
-  const bool needCurrent = blend.enable || keep;
+  // "Blending" applies to fixed- and floating-point attachments only: R8G8B8A8_UINT takes the
+  // values clamped to [0, 255] (encodeUint8), as the texel codec encodes them.
+  const bool uint8 = att.format == VK_FORMAT_R8G8B8A8_UINT;
+  const bool blending = blend.enable && !uint8;
+  const bool needCurrent = blending || keep;
   uint32_t texels[abi::kMaxSimdWidth];
+  const auto encode = [&](const uint32_t* current) {
+    if (uint8) encodeUint8(W, reinterpret_cast<const uint32_t*>(out), texels);
+    else if (blending) blendUnorm8(W, blend, k, out, out1, current, shift, texels);
+    else encodeUnorm8(W, out, shift, texels);
+  };
   if (samples == 1) {
     uint32_t current[abi::kMaxSimdWidth] = {};
     if (needCurrent)
@@ -973,8 +988,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
         else if (pair == 1) std::memcpy(&current[2 * p], texel, 4);
         else std::memcpy(&current[2 * p + 1], texel + 4, 4);
       }
-    if (blend.enable) blendUnorm8(W, blend, k, out, out1, current, shift, texels);
-    else encodeUnorm8(W, out, shift, texels);
+    encode(current);
     if (keep)
       for (uint32_t lane = 0; lane < W; ++lane) texels[lane] = (texels[lane] & ~keep) | (current[lane] & keep);
     for (uint32_t p = 0; p < W / 2; ++p) {
@@ -989,7 +1003,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
   }
   if (!needCurrent) {
     // Every covered sample of a lane gets the same texel.
-    encodeUnorm8(W, out, shift, texels);
+    encode(nullptr);
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       const uint32_t bits = lanes.sampleBits[lane];
@@ -1010,8 +1024,7 @@ void FragmentStage::writeUnorm8(uint32_t attachment, uint32_t alive, const LaneS
       std::memcpy(&current[lane], texelAt(att, lanes.px[lane], lanes.py[lane], sample), 4);
     }
     if (!lanesWithSample) continue;
-    if (blend.enable) blendUnorm8(W, blend, k, out, out1, current, shift, texels);
-    else encodeUnorm8(W, out, shift, texels);
+    encode(current);
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(lanesWithSample >> lane & 1)) continue;
       const uint32_t stored = (texels[lane] & ~keep) | (current[lane] & keep);

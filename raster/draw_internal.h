@@ -541,9 +541,9 @@ class FragmentStage {
   bool sampleTests(const LaneState& lanes, uint32_t lane, uint32_t sample, float z, const int32_t* stencilRef = nullptr);
   void runTests(LaneState& lanes, uint32_t laneMask, const float* fragDepth, const int32_t* stencilRef = nullptr);
   uint32_t lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const;
-  // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA) for the `alive` lanes
-  // (binned path; the reference goes through the texel codec).
-  void writeUnorm8(uint32_t attachment, uint32_t alive, const LaneState& lanes);
+  // Writes colour attachment `attachment` (8-bit UNORM RGBA or BGRA, or R8G8B8A8_UINT) for the
+  // `alive` lanes (binned path; the reference goes through the texel codec).
+  void writeRgba8(uint32_t attachment, uint32_t alive, const LaneState& lanes);
   // With logicOpEnable: attachment i of format f takes logicOp of the lanes' values and its
   // texels (writeLogicOp), or, where the operation does not apply, the values unblended
   // (writeUnblended); both keep the components the write mask leaves out.
@@ -555,7 +555,7 @@ class FragmentStage {
   void storeDepth(float z, uint8_t* texel) const;
   float quantizeDepth(float z) const;
 
-  // Per colour attachment, what writeUnorm8 needs that is fixed for a draw: the memory bit of
+  // Per colour attachment, what writeRgba8 needs that is fixed for a draw: the memory bit of
   // each component (R, G, B, A), the bits the write mask keeps, the clamped blend constants.
   struct Unorm8Target {
     uint32_t shift[4];
@@ -611,6 +611,11 @@ class FragmentStage {
   // built, skips a block where none passes (most blocks of a scene drawn front to back) and
   // shades the rest with the tests done (with 4 samples, BlockPixels::passedSamples).
   bool blockDepthTests_ = false;
+  // The stencil test is on (with or without a depth test, any depth format, 1 or 4 samples), no
+  // depth bounds test: runTests does the tests for all lanes of a batch at once, sample by
+  // sample (runDepthStencilLanes, depth_stencil_lanes.cpp), not lane by lane (sampleTests).
+  bool depthStencilLanes_ = false;
+  void runDepthStencilLanes(LaneState& lanes, uint32_t laneMask, const float* fragDepth, const int32_t* stencilRef);
   uint32_t blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const;
   bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.

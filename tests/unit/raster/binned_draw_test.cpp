@@ -562,8 +562,8 @@ TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
 
 // An opaque full-screen quad (two triangles), no tests or blending: what lets a scene drop the
 // work under it.
-Scene opaqueQuad(std::mt19937& rng) {
-  Scene sc = generateScene(rng, 1);
+Scene opaqueQuad(std::mt19937& rng, uint32_t samples = 1) {
+  Scene sc = generateScene(rng, samples);
   sc.vertices.clear();
   sc.indices.clear();
   const float z = uniform(rng, 0, 1);
@@ -596,7 +596,8 @@ void integerColourKernel(abi::FragmentBatch* fb) {
 
 // "Fragment Output Interface" into an R8G8B8A8_UINT attachment (the CTS multi_draw tests'
 // format), which the loop writes without the texel codec: every pixel the quad covers holds the
-// codec's encoding of the output (components clamped to the format's range), the others keep
+// codec's encoding of the output (components clamped to the format's range) in the components
+// the write mask writes, at 1 and 4 samples, blending enabled or not; the others keep
 // their contents, and both draw paths write the same pixels.
 TEST(BinnedDraw, EightBitUintAttachmentHoldsTheCodecsEncoding) {
   const FormatInfo* info = formatInfo(VK_FORMAT_R8G8B8A8_UINT);
@@ -606,29 +607,40 @@ TEST(BinnedDraw, EightBitUintAttachmentHoldsTheCodecsEncoding) {
   uint8_t expected[4];
   encodeTexel(*info, value, expected);
   ASSERT_EQ(expected[2], 255);  // 256 clamped
-  std::vector<uint8_t> written[2];
-  for (const bool binned : {false, true}) {
-    std::mt19937 rng(11);
-    Scene sc = opaqueQuad(rng);
-    Targets t;
-    t.reset(1, rng);
-    const std::vector<uint8_t> before = t.colour;
-    bind(sc, t, 8, nullptr);
-    sc.state.fragmentShader = integerColourKernel;
-    sc.state.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
-    ThreadPool pool(2);
-    if (binned) drawBinned(sc.state, sc.call, pool);
-    else drawReference(sc.state, sc.call);
-    size_t covered = 0;
-    for (size_t p = 0; p < size_t(kWidth) * kHeight; ++p) {
-      if (std::memcmp(&t.colour[p * 4], &before[p * 4], 4) == 0) continue;
-      ++covered;
-      ASSERT_EQ(std::memcmp(&t.colour[p * 4], expected, 4), 0) << "binned " << binned << " pixel " << p;
-    }
-    EXPECT_GT(covered, 100u) << "binned " << binned;
-    written[binned] = t.colour;
-  }
-  EXPECT_EQ(written[0], written[1]);
+  // 1 and 4 samples; "Color Write Mask" keeping components; blending enabled, which "Blending"
+  // does not apply to integer attachments.
+  for (const uint32_t samples : {1u, 4u})
+    for (const VkColorComponentFlags writeMask : {VkColorComponentFlags(0xF), VkColorComponentFlags(0x9)})
+      for (const bool blend : {false, true}) {
+        SCOPED_TRACE(testing::Message() << samples << " samples, write mask " << writeMask << ", blend " << blend);
+        std::vector<uint8_t> written[2];
+        for (const bool binned : {false, true}) {
+          std::mt19937 rng(11);
+          Scene sc = opaqueQuad(rng, samples);
+          Targets t;
+          t.reset(samples, rng);
+          const std::vector<uint8_t> before = t.colour;
+          bind(sc, t, 8, nullptr);
+          sc.state.fragmentShader = integerColourKernel;
+          sc.state.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
+          sc.state.blend[0].writeMask = writeMask;
+          sc.state.blend[0].enable = blend;
+          ThreadPool pool(2);
+          if (binned) drawBinned(sc.state, sc.call, pool);
+          else drawReference(sc.state, sc.call);
+          size_t covered = 0;
+          for (size_t texel = 0; texel < t.colour.size() / 4; ++texel) {
+            if (std::memcmp(&t.colour[texel * 4], &before[texel * 4], 4) == 0) continue;
+            ++covered;
+            for (uint32_t c = 0; c < 4; ++c)
+              ASSERT_EQ(t.colour[texel * 4 + c], (writeMask >> c & 1) ? expected[c] : before[texel * 4 + c])
+                  << "binned " << binned << " texel " << texel << " component " << c;
+          }
+          EXPECT_GT(covered, 100u * samples) << "binned " << binned;
+          written[binned] = t.colour;
+        }
+        EXPECT_EQ(written[0], written[1]);
+      }
 }
 
 // Several draws into the same attachments accumulated in one Scene (draw.h: "Results are those
