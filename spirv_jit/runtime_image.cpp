@@ -1,7 +1,7 @@
 // Runtime helpers for image instructions on storage images and texel buffers: addressing with
-// bounds checks and format conversion through the sampler module's texel codec. Called once
-// per active lane by the generated code (a vectorized path for common formats is a later
-// optimization). Coordinates arrive as the shader gave them; an out-of-range texel is never
+// bounds checks and format conversion through the sampler module's texel codec (32-bit
+// single-component formats directly: isPlainWordView). Called once per active lane by the
+// generated code. Coordinates arrive as the shader gave them; an out-of-range texel is never
 // written and reads as robustImageAccess2 says (replaceInvalidTexel), whatever the features.
 #include <vulkan/vulkan_core.h>
 
@@ -50,8 +50,12 @@ uint8_t* texelAddress(const ImageViewState* v, int32_t x, int32_t y, int32_t z, 
       break;
   }
   if (y < 0 || uint32_t(y) >= l.height) return nullptr;
-  return l.base + layer * l.layerPitch + slice * l.slicePitch + uint64_t(uint32_t(y) / blockHeight) * l.rowPitch +
-         (uint64_t(uint32_t(x) / blockWidth) * v->samples + uint32_t(sample)) * v->texelSize;
+  // Texels rather than blocks almost always: no division then (two of them cost more than the
+  // rest of the addressing).
+  const uint32_t row = blockHeight == 1 ? uint32_t(y) : uint32_t(y) / blockHeight;
+  const uint32_t column = blockWidth == 1 ? uint32_t(x) : uint32_t(x) / blockWidth;
+  return l.base + layer * l.layerPitch + slice * l.slicePitch + uint64_t(row) * l.rowPitch +
+         (uint64_t(column) * v->samples + uint32_t(sample)) * v->texelSize;
 }
 
 const ImageViewState* viewOf(const ImageDescriptor* d) { return d ? d->view : nullptr; }
@@ -137,6 +141,19 @@ void storeTexel(const tessera::FormatInfo& f, const uint32_t* in, uint8_t* dst, 
   }
 }
 
+// A 32-bit single-component colour view (R32_UINT, R32_SINT, R32_SFLOAT) with the identity
+// swizzle: its texel is the component's word as it is ("Conversion to RGBA" fills G and B with
+// 0 and A with 1, integer or float). Storage-image loops, atomics' neighbours and the memory
+// model's message passing use these; they skip the codec's layout walk (an out-of-range texel
+// still takes the general path, which replaces it).
+bool isPlainWordView(const ImageViewState* v) {
+  if (!v || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT) return false;
+  if (v->format != VK_FORMAT_R32_UINT && v->format != VK_FORMAT_R32_SINT && v->format != VK_FORMAT_R32_SFLOAT)
+    return false;
+  return v->swizzle[0] == VK_COMPONENT_SWIZZLE_R && v->swizzle[1] == VK_COMPONENT_SWIZZLE_G &&
+         v->swizzle[2] == VK_COMPONENT_SWIZZLE_B && v->swizzle[3] == VK_COMPONENT_SWIZZLE_A;
+}
+
 }  // namespace
 
 extern "C" {
@@ -144,6 +161,13 @@ extern "C" {
 void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32_t z, int32_t sample, int32_t lod,
                            uint32_t* out) {
   const ImageViewState* v = viewOf(d);
+  if (isPlainWordView(v))
+    if (const uint8_t* p = texelAddress(v, x, y, z, sample, lod)) {
+      out[0] = __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+      out[1] = out[2] = 0;
+      out[3] = v->format == VK_FORMAT_R32_SFLOAT ? 0x3F800000u : 1u;  // 1.0f or integer 1
+      return;
+    }
   const tessera::FormatInfo* f = v ? tessera::formatInfo(VkFormat(v->format)) : nullptr;
   tessera::TexelValue t{};
   if (f && f->isCompressed()) {
@@ -180,6 +204,10 @@ void tessera_rt_image_write(const ImageDescriptor* d, int32_t x, int32_t y, int3
   const ImageViewState* v = viewOf(d);
   uint8_t* p = texelAddress(v, x, y, z, sample, lod);
   if (!p) return;
+  if (isPlainWordView(v)) {  // the codec stores the component's word as it is
+    __atomic_store_n(reinterpret_cast<uint32_t*>(p), in[0], __ATOMIC_RELAXED);
+    return;
+  }
   const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
   if (!f) return;
   storeTexel(*f, in, p, v->texelSize);
