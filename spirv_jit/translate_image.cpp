@@ -2,11 +2,16 @@
 // calls a runtime helper (runtime_image.cpp) with the descriptor's address and its
 // coordinates; helpers decode/encode through the sampler module's texel codec and
 // bounds-check every access. When the descriptor and coordinates are uniform, one call serves
-// the batch. Sampling with uniform descriptors calls the runtime once per batch with every
+// the batch; storage images of R32 formats are addressed inline (plainWordsOr). Sampling with
+// uniform descriptors calls the runtime once per batch with every
 // lane's operands (runtime_sample.cpp), which picks a batched routine of the sampler module.
 // An image value is the i64 address of its descriptor (scalar, or per lane for non-uniformly
 // indexed arrays); a sampled image is two leaves: image descriptor, sampler descriptor.
 #include <llvm/IR/Intrinsics.h>
+#include <vulkan/vulkan_core.h>
+
+#include <cstddef>
+#include <functional>
 
 #include "sample_words.h"
 #include "translator.h"
@@ -102,6 +107,113 @@ struct Images {
     if (acc)
       for (uint32_t c = 0; c < outCount; ++c) words.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(acc->getAllocatedType(), acc, 0, c)));
     return words;
+  }
+
+  // What the inline storage-image path knows about the lanes' texels (plainWordsOr).
+  struct PlainWords {
+    llvm::Value* address;  // <W x i64>: each lane's word, 0 where the lane is out of range
+    llvm::Value* inRange;  // <W x i1>
+    llvm::Value* isFloat;  // i1: R32_SFLOAT (alpha of a replaced texel is 1.0f, else 1)
+  };
+
+  // Whether an access can take plainWordsOr: a uniform descriptor of a 2D, single-sampled,
+  // non-arrayed image type, coordinates that differ per lane (a uniform access is one call
+  // already), no level or sample other than 0.
+  bool plainWordsApply(const Type* it, llvm::Value* desc, const std::vector<llvm::Value*>& xyz, llvm::Value* sample) {
+    if (!it || it->image.dim != spv::Dim::Dim2D || it->image.arrayed || it->image.multisampled) return false;
+    if (desc->getType()->isVectorTy()) return false;
+    if (!xyz[0]->getType()->isVectorTy() && !xyz[1]->getType()->isVectorTy()) return false;
+    if (sample) {
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(sample);
+      if (!c || !c->isZero()) return false;
+    }
+    return true;
+  }
+
+  // Storage-image accesses without a call per lane: when the descriptor's view is one that
+  // runtime_image.cpp's isPlainWordView accepts (R32_UINT, R32_SINT or R32_SFLOAT, colour
+  // aspect, identity swizzle), of type 2D with one sample, the lanes' addresses in level 0 are
+  // computed here (bounds-checked as texelAddress does: x < width, y < height, unsigned) and
+  // `fast` accesses the words; any other view takes `slow`, the per-lane helpers. Returns the
+  // values both produce, joined. The words are read and written whole (one aligned 32-bit
+  // access a lane), as the helpers' relaxed atomics do; other invocations see an old or a new
+  // word, never a torn one. (The memory model's ordering comes from the barriers and atomics
+  // around the access, as for storage buffers' gathers.)
+  std::vector<llvm::Value*> plainWordsOr(llvm::Value* desc, llvm::Value* x, llvm::Value* y,
+                                         const std::function<std::vector<llvm::Value*>(const PlainWords&)>& fast,
+                                         const std::function<std::vector<llvm::Value*>()>& slow) {
+    using abi::ImageDescriptor;
+    using abi::ImageLevel;
+    using abi::ImageViewState;
+    llvm::LLVMContext& ctx = B.getContext();
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    llvm::BasicBlock* readView = llvm::BasicBlock::Create(ctx, "plainword.view", fn);
+    llvm::BasicBlock* fastBlock = llvm::BasicBlock::Create(ctx, "plainword.fast", fn);
+    llvm::BasicBlock* slowBlock = llvm::BasicBlock::Create(ctx, "plainword.slow", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "plainword.join", fn);
+    llvm::Type* i32t = B.getInt32Ty();
+    llvm::Type* i64t = B.getInt64Ty();
+    llvm::Type* ptr = B.getPtrTy();
+    llvm::Type* i8 = B.getInt8Ty();
+    B.CreateCondBr(B.CreateICmpNE(desc, llvm::ConstantInt::get(desc->getType(), 0)), readView, slowBlock);
+
+    B.SetInsertPoint(readView);
+    llvm::Value* descPtr = B.CreateIntToPtr(desc, ptr);
+    llvm::Value* view = B.CreateAlignedLoad(ptr, B.CreateConstGEP1_32(i8, descPtr, offsetof(ImageDescriptor, view)), llvm::Align(8));
+    llvm::Value* viewOk = B.CreateICmpNE(view, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr)));
+    auto word = [&](size_t offset) {
+      // Loaded only where the view pointer is not null: a select keeps the null case reading
+      // nothing (the address is the descriptor's own, which is always readable).
+      llvm::Value* at = B.CreateSelect(viewOk, B.CreateConstGEP1_32(i8, view, uint32_t(offset)), descPtr);
+      return B.CreateAlignedLoad(i32t, at, llvm::Align(4));
+    };
+    llvm::Value* format = word(offsetof(ImageViewState, format));
+    llvm::Value* ok = viewOk;
+    ok = B.CreateAnd(ok, B.CreateICmpULT(B.CreateSub(format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3)));
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, aspect)), B.getInt32(VK_IMAGE_ASPECT_COLOR_BIT)));
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, viewType)), B.getInt32(VK_IMAGE_VIEW_TYPE_2D)));
+    ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, samples)), B.getInt32(1)));
+    ok = B.CreateAnd(ok, B.CreateICmpUGE(word(offsetof(ImageViewState, levelCount)), B.getInt32(1)));
+    for (uint32_t c = 0; c < 4; ++c)
+      ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, swizzle) + 4 * c),
+                                          B.getInt32(VK_COMPONENT_SWIZZLE_R + c)));
+    const size_t level0 = offsetof(ImageViewState, levels);
+    llvm::Value* baseAt = B.CreateSelect(viewOk, B.CreateConstGEP1_32(i8, view, uint32_t(level0 + offsetof(ImageLevel, base))), descPtr);
+    llvm::Value* base = B.CreatePtrToInt(B.CreateAlignedLoad(ptr, baseAt, llvm::Align(8)), i64t);
+    ok = B.CreateAnd(ok, B.CreateICmpNE(base, llvm::ConstantInt::get(i64t, 0)));
+    llvm::Value* width = word(level0 + offsetof(ImageLevel, width));
+    llvm::Value* height = word(level0 + offsetof(ImageLevel, height));
+    llvm::Value* pitchAt = B.CreateSelect(viewOk, B.CreateConstGEP1_32(i8, view, uint32_t(level0 + offsetof(ImageLevel, rowPitch))), descPtr);
+    llvm::Value* rowPitch = B.CreateAlignedLoad(i64t, pitchAt, llvm::Align(8));
+    B.CreateCondBr(ok, fastBlock, slowBlock);
+
+    B.SetInsertPoint(fastBlock);
+    llvm::Value* xs = t.splat(x);
+    llvm::Value* ys = t.splat(y);
+    llvm::Value* inRange = B.CreateAnd(B.CreateICmpULT(xs, t.splat(width)), B.CreateICmpULT(ys, t.splat(height)));
+    llvm::Type* v64 = t.laneType(i64t);
+    llvm::Value* offset = B.CreateAdd(B.CreateMul(B.CreateZExt(ys, v64), t.splat(rowPitch)),
+                                      B.CreateShl(B.CreateZExt(xs, v64), t.constInt(v64, 2)));
+    llvm::Value* address = B.CreateSelect(inRange, B.CreateAdd(t.splat(base), offset), llvm::Constant::getNullValue(v64));
+    PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT))};
+    std::vector<llvm::Value*> fastValues = fast(words);
+    llvm::BasicBlock* fastEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+
+    B.SetInsertPoint(slowBlock);
+    std::vector<llvm::Value*> slowValues = slow();
+    llvm::BasicBlock* slowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+
+    B.SetInsertPoint(join);
+    std::vector<llvm::Value*> joined;
+    for (size_t i = 0; i < fastValues.size() && i < slowValues.size(); ++i) {
+      llvm::PHINode* phi = B.CreatePHI(fastValues[i]->getType(), 2);
+      phi->addIncoming(fastValues[i], fastEnd);
+      phi->addIncoming(slowValues[i], slowEnd);
+      joined.push_back(phi);
+    }
+    return joined;
   }
 
   llvm::Value* i32(llvm::Value* v) {
@@ -401,7 +513,22 @@ bool Images::run() {
         }
         llvm::Value* sample = ops.sample ? i32(t.scalarValue(ops.sample)) : B.getInt32(0);
         llvm::Value* lod = ops.lod ? i32(t.scalarValue(ops.lod)) : B.getInt32(0);
-        words = call(rt("tessera_rt_image_read", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, nullptr, true);
+        auto perLane = [&] {
+          return call(rt("tessera_rt_image_read", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, nullptr, true);
+        };
+        if (inst.op == Op::OpImageRead && !ops.sample && !ops.lod && plainWordsApply(it, desc, xyz, nullptr)) {
+          words = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
+            // "Texel Replacement" for out-of-range lanes: (0, 0, 0, 1), as the helper reads them.
+            llvm::Type* v32 = t.laneType(B.getInt32Ty());
+            llvm::Value* read = B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
+                                                     B.CreateAnd(t.splat(t.mask()), w.inRange), llvm::Constant::getNullValue(v32));
+            llvm::Value* one = B.CreateSelect(w.isFloat, B.getInt32(0x3F800000u), B.getInt32(1));
+            llvm::Value* zero = llvm::Constant::getNullValue(v32);
+            return std::vector<llvm::Value*>{read, zero, zero, t.splat(one)};
+          }, perLane);
+        } else {
+          words = perLane();
+        }
       }
       t.define(inst.result, fromWords(words, inst.type, signedInt));
       return true;
@@ -419,7 +546,22 @@ bool Images::run() {
         std::vector<llvm::Value*> xyz = coords(inst.operand(1));
         llvm::Value* sample = ops.sample ? i32(t.scalarValue(ops.sample)) : B.getInt32(0);
         llvm::Value* lod = ops.lod ? i32(t.scalarValue(ops.lod)) : B.getInt32(0);
-        call(rt("tessera_rt_image_write", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, words, false);
+        auto perLane = [&] {
+          call(rt("tessera_rt_image_write", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, words, false);
+          return std::vector<llvm::Value*>{};
+        };
+        if (!ops.sample && !ops.lod && plainWordsApply(it, desc, xyz, nullptr)) {
+          plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
+            // The lanes that may write (helper invocations store nothing), in range.
+            llvm::Value* writers = t.stage() == Translator::Stage::Fragment ? t.sideEffectMask() : t.mask();
+            llvm::Value* value = t.splat(B.CreateExtractValue(words, {0}));
+            B.CreateMaskedScatter(value, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
+                                  B.CreateAnd(t.splat(writers), w.inRange));
+            return std::vector<llvm::Value*>{};
+          }, perLane);
+        } else {
+          perLane();
+        }
       }
       return true;
     }
@@ -483,9 +625,7 @@ bool Images::run() {
       out.storage = spv::StorageClass::Image;
       out.pointee = t.spirv().type(inst.type)->element;
       llvm::Value* addr;
-      if (!varying) {
-        addr = B.CreatePtrToInt(B.CreateCall(fn, args(nullptr)), B.getInt64Ty());
-      } else {
+      auto perLane = [&] {
         llvm::Type* v64 = t.laneType(B.getInt64Ty());
         llvm::AllocaInst* acc = t.entryAlloca(v64, 64);
         B.CreateStore(llvm::Constant::getNullValue(v64), acc);
@@ -493,7 +633,18 @@ bool Images::run() {
           llvm::Value* a = B.CreatePtrToInt(B.CreateCall(fn, args(lane)), B.getInt64Ty());
           B.CreateStore(B.CreateInsertElement(B.CreateLoad(v64, acc), a, lane), acc);
         });
-        addr = B.CreateLoad(v64, acc);
+        return std::vector<llvm::Value*>{B.CreateLoad(v64, acc)};
+      };
+      if (!varying) {
+        addr = B.CreatePtrToInt(B.CreateCall(fn, args(nullptr)), B.getInt64Ty());
+      } else if (!isBuffer && plainWordsApply(it, desc, xyz, sample)) {
+        // Inactive lanes get no address, as the per-lane path leaves them.
+        addr = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
+          llvm::Value* v64zero = llvm::Constant::getNullValue(w.address->getType());
+          return std::vector<llvm::Value*>{B.CreateSelect(t.splat(t.mask()), w.address, v64zero)};
+        }, perLane)[0];
+      } else {
+        addr = perLane()[0];
       }
       out.offset = addr;
       out.validLanes = B.CreateICmpNE(addr, llvm::Constant::getNullValue(addr->getType()));

@@ -18,8 +18,11 @@ struct R32FloatRun {
 
 class ImageCompute : public ComputeTest {
  protected:
+  // One dispatch of `shader` over a 4 x 1 R32_SFLOAT (or `format`) storage image cleared to
+  // imageClear (for R32_UINT: its bits as clearValue.uint32), a 4-texel R32_SFLOAT storage
+  // texel buffer and a storage buffer; returns what the three hold afterwards.
   R32FloatRun runR32Float(const char* shader, uint32_t groups, float imageClear, const float (&texels)[4],
-                          const std::vector<float>& storage);
+                          const std::vector<float>& storage, VkFormat format = VK_FORMAT_R32_SFLOAT);
 };
 
 TEST_F(ImageCompute, StorageImagesAtomicsAndTexelBuffers) {
@@ -190,11 +193,11 @@ TEST_F(ImageCompute, StorageImagesAtomicsAndTexelBuffers) {
 // R32_SFLOAT storage texel buffer of 4 texels holding `texels`; 2, a storage buffer holding
 // `storage`. Returns the three after the dispatch.
 R32FloatRun ImageCompute::runR32Float(const char* shader, uint32_t groups, float imageClear, const float (&texels)[4],
-                                      const std::vector<float>& storage) {
+                                      const std::vector<float>& storage, VkFormat format) {
   R32FloatRun run;
   VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   ci.imageType = VK_IMAGE_TYPE_2D;
-  ci.format = VK_FORMAT_R32_SFLOAT;
+  ci.format = format;
   ci.extent = {4, 1, 1};
   ci.mipLevels = 1;
   ci.arrayLayers = 1;
@@ -205,7 +208,7 @@ R32FloatRun ImageCompute::runR32Float(const char* shader, uint32_t groups, float
   VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   vi.image = image.image;
   vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vi.format = VK_FORMAT_R32_SFLOAT;
+  vi.format = format;
   vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   VkImageView imageView;
   EXPECT_EQ(vkCreateImageView(device, &vi, nullptr, &imageView), VK_SUCCESS);
@@ -271,7 +274,7 @@ R32FloatRun ImageCompute::runR32Float(const char* shader, uint32_t groups, float
   submitAndWait([&](VkCommandBuffer cb) {
     toGeneralLayout(cb, image.image, VK_IMAGE_ASPECT_COLOR_BIT);
     VkClearColorValue clear{};
-    clear.float32[0] = imageClear;
+    clear.float32[0] = imageClear;  // for R32_UINT: the same bits as clear.uint32[0]
     VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdClearColorImage(cb, image.image, VK_IMAGE_LAYOUT_GENERAL, &clear, 1, &range);
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -343,6 +346,51 @@ TEST_F(ImageCompute, FloatMinMaxOnR32SfloatImagesAndTexelBuffers) {
   }
   EXPECT_EQ(run.texels[0], *std::max_element(values.begin(), values.end()));
   EXPECT_EQ(run.texels[1], *std::min_element(values.begin(), values.end()));
+}
+
+// Storage-image loads and stores at coordinates that differ per lane on R32 views, which the
+// JIT addresses inline (translate_image.cpp, plainWordsOr): in-range lanes read the texel, lanes
+// outside the image in x, y or both read (0, 0, 0, 1) with alpha 1.0 for R32_SFLOAT and 1 for
+// R32_UINT ("Texel Replacement", robustImageAccess2 being what Tessera does for every access),
+// and only in-range lanes write, each its own texel. Expected values from the coordinates.
+TEST_F(ImageCompute, PerLaneR32ImageAccessesAddressTheirTexelsAndReplaceOutOfRangeOnes) {
+  const uint32_t groups = 2, n = groups * 64;
+  const float none[4] = {};
+  auto inRange = [](int i) { return i % 8 - 2 >= 0 && i % 8 - 2 < 4 && (i / 8) % 3 - 1 == 0; };
+  {
+    const R32FloatRun run = runR32Float("image_r32_lane_reads", groups, 42.5f, none, std::vector<float>(4 * n, -9.0f));
+    int inside = 0;
+    for (int i = 0; i < int(n); ++i) {
+      const float* v = &run.storage[4 * i];
+      inside += inRange(i);
+      EXPECT_EQ(v[0], inRange(i) ? 42.5f : 0.0f) << "lane " << i;
+      EXPECT_EQ(v[1], 0.0f) << "lane " << i;
+      EXPECT_EQ(v[2], 0.0f) << "lane " << i;
+      EXPECT_EQ(v[3], 1.0f) << "lane " << i;
+    }
+    EXPECT_EQ(inside, 20);  // rows 1, 4, 7, 10, 13 of 8 lanes, x = 0..3 of each
+  }
+  {
+    const float clearBits = [] {
+      const uint32_t bits = 0x12345u;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }();
+    const R32FloatRun run =
+        runR32Float("image_r32ui_lane_reads", groups, clearBits, none, std::vector<float>(4 * n, -9.0f), VK_FORMAT_R32_UINT);
+    for (int i = 0; i < int(n); ++i) {
+      uint32_t v[4];
+      std::memcpy(v, &run.storage[4 * i], 16);
+      EXPECT_EQ(v[0], inRange(i) ? 0x12345u : 0u) << "lane " << i;
+      EXPECT_EQ(v[1] | v[2], 0u) << "lane " << i;
+      EXPECT_EQ(v[3], 1u) << "lane " << i;
+    }
+  }
+  {
+    const R32FloatRun run = runR32Float("image_r32_lane_writes", groups, -1.0f, none, std::vector<float>(1, 0.0f));
+    for (int x = 0; x < 4; ++x) EXPECT_EQ(run.image[x], float(x + 1) * 1.5f + 100.0f) << "texel " << x;
+  }
 }
 
 }  // namespace
