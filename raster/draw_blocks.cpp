@@ -740,6 +740,7 @@ struct LaneVectors;
     typedef float Floats __attribute__((vector_size(W * 4)));    \
     typedef double Doubles __attribute__((vector_size(W * 8)));  \
     typedef int32_t Ints __attribute__((vector_size(W * 4)));    \
+    typedef uint32_t Words __attribute__((vector_size(W * 4)));  \
   };
 TESSERA_LANE_VECTORS(4)
 TESSERA_LANE_VECTORS(8)
@@ -819,6 +820,26 @@ TESSERA_LANE_CLONES void encodeUnorm8(uint32_t w, const float* out, const uint32
   if (w == 16) encodeUnorm8Lanes<16>(out, shift, texels);
   else if (w == 8) encodeUnorm8Lanes<8>(out, shift, texels);
   else encodeUnorm8Lanes<4>(out, shift, texels);
+}
+
+template <uint32_t W>
+inline __attribute__((always_inline)) void encodeUint8Lanes(const uint32_t* __restrict out, uint32_t* __restrict texels) {
+  using Words = typename LaneVectors<W>::Words;
+  const Words limit = Words{} + 255u;
+  Words texel = {};
+  for (uint32_t c = 0; c < 4; ++c) {
+    Words u;
+    std::memcpy(&u, out + c * W, sizeof u);
+    const Words clamped = u > limit ? limit : u;
+    texel |= clamped << (Words{} + 8 * c);
+  }
+  std::memcpy(texels, &texel, sizeof texel);
+}
+
+TESSERA_LANE_CLONES void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels) {
+  if (w == 16) encodeUint8Lanes<16>(out, texels);
+  else if (w == 8) encodeUint8Lanes<8>(out, texels);
+  else encodeUint8Lanes<4>(out, texels);
 }
 
 namespace {

@@ -28,16 +28,6 @@ uint32_t asWord(float f) {
   return w;
 }
 
-// R8G8B8A8_UINT texels of W lanes' outputs (out[c * W + lane]): each component clamped to
-// [0, 255] in byte c, as the texel codec encodes it (a lane loop the compiler vectorizes).
-void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels) {
-  for (uint32_t lane = 0; lane < w; ++lane) {
-    uint32_t word = 0;
-    for (uint32_t c = 0; c < 4; ++c) word |= std::min<uint32_t>(out[c * w + lane], 255u) << (8 * c);
-    texels[lane] = word;
-  }
-}
-
 // A texel of `size` bytes (at most 16): the common sizes as one fixed-size copy each, which the
 // compiler makes a single store, rather than a call into the C library's memcpy per sample.
 void copyTexel(uint8_t* dst, const uint8_t* src, uint32_t size) {

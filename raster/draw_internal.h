@@ -401,6 +401,10 @@ inline uint32_t floatToUnorm(float f, double maxValue) {
 // c at bit shift[c], rounding as the texel codec does (draw_blocks.cpp, vectorized).
 void encodeUnorm8(uint32_t w, const float* out, const uint32_t shift[4], uint32_t* texels);
 
+// R8G8B8A8_UINT texels of W lanes' outputs (out[c * W + lane]): each component clamped to
+// [0, 255] in byte c, as the texel codec encodes it (draw_blocks.cpp, vectorized).
+void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels);
+
 // "Blending" of W lanes for an 8-bit UNORM attachment: src is RGBA per lane ([c * W + lane]),
 // src1 the second source of "Dual-Source Blending" laid out alike, current the attachment's
 // texels (component c at bit shift[c]), decoded as the texel codec does, k the clamped blend
