@@ -32,6 +32,16 @@ tessera::jit::GraphicsCompileResult compileStage(GraphicsStage stage, const std:
   return tessera::jit::compileGraphicsStage(req);
 }
 
+// A compute module whose set 0 binding 0 is a storage buffer, as Findings 2 and 4 declare it.
+tessera::jit::CompileResult compileWithOneStorageBuffer(const std::string& text) {
+  tessera::jit::ComputeCompileRequest req;
+  const std::vector<uint32_t> words = assemble(text);
+  req.spirv = words;
+  req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
+  req.useCache = false;
+  return tessera::jit::compileCompute(req);
+}
+
 // Finding 1 (spirv_jit-oom-770eb936): a vertex stage whose gl_PerVertex declares ClipDistance
 // and CullDistance arrays of 134217729 elements (valid to spirv-val) made the interface walk
 // allocate ~6 GB of leaves. Now refused before the walk.
@@ -121,12 +131,7 @@ OpStore %p %w
 OpReturn
 OpFunctionEnd
 )";
-  tessera::jit::ComputeCompileRequest req;
-  const std::vector<uint32_t> words = assemble(text);
-  req.spirv = words;
-  req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
-  req.useCache = false;
-  auto r = tessera::jit::compileCompute(req);
+  auto r = compileWithOneStorageBuffer(text);
   EXPECT_NE(r.status, CompileStatus::Success);
   EXPECT_FALSE(r.message.empty());
 }
@@ -216,15 +221,6 @@ OpFunctionEnd
 )";
 }
 
-tessera::jit::CompileResult compileDot(const std::string& dot) {
-  tessera::jit::ComputeCompileRequest req;
-  const std::vector<uint32_t> words = assemble(dotModule(dot));
-  req.spirv = words;
-  req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
-  req.useCache = false;
-  return tessera::jit::compileCompute(req);
-}
-
 TEST(FuzzRegression, IntegerDotProductOfMismatchedOperandsIsRefused) {
   for (const char* dot : {"%d = OpSDot %int %vx %b2",                       // 4-vector with 2-vector
                           "%d = OpUDot %int %b2 %vx",                       // 2-vector with 4-vector
@@ -233,14 +229,14 @@ TEST(FuzzRegression, IntegerDotProductOfMismatchedOperandsIsRefused) {
                           "%d = OpSDotAccSat %int %vx %a4 %l1",             // 64-bit accumulator, 32-bit result
                           "%d = OpSDot %int %vx %x PackedVectorFormat4x8Bit"}) {  // packed vector
     SCOPED_TRACE(dot);
-    auto r = compileDot(dot);
+    auto r = compileWithOneStorageBuffer(dotModule(dot));
     EXPECT_NE(r.status, CompileStatus::Success);
     EXPECT_NE(r.message.find("dot product"), std::string::npos) << r.message;
   }
   for (const char* dot : {"%d = OpSDot %int %vx %a4", "%d = OpSDotAccSat %int %vx %a4 %x",
                           "%d = OpUDot %int %x %i1 PackedVectorFormat4x8Bit"}) {
     SCOPED_TRACE(dot);
-    auto r = compileDot(dot);
+    auto r = compileWithOneStorageBuffer(dotModule(dot));
     EXPECT_EQ(r.status, CompileStatus::Success) << r.message;
   }
 }
