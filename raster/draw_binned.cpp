@@ -42,6 +42,12 @@ namespace {
 constexpr int32_t kTileShift = 6;
 constexpr int32_t kTileSize = 1 << kTileShift;
 constexpr uint32_t kVertexRange = 1024;          // vertices per shading task
+// A draw group with at most this many shaded slots (over all its instances) is shaded, and its
+// geometry or tessellation stages run, on the recording thread: waking the pool and waiting for
+// it takes microseconds, more than shading a few vertices (the CTS's multi_draw cases draw 1024
+// one-triangle draws of up to 10 instances each, and spent a quarter of their time in the
+// kernel's thread switches).
+constexpr uint64_t kInlineSlots = 256;
 constexpr uint32_t kChunkPrimitives = 2048;      // primitives per set-up and binning task (below)
 constexpr uint32_t kScenePrimitives = 1u << 17;  // set-up primitives a scene holds before it is flushed
 constexpr size_t kSceneDraws = 1024;             // draw windows a scene holds before it is flushed
@@ -603,7 +609,12 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     }
     const uint32_t rangesPerInstance = (slotCount + kVertexRange - 1) / kVertexRange;
     countStatistic(s, kVertexShaderInvocations, uint64_t(slotCount) * instances);
-    m.pool.parallelFor(size_t(instances) * rangesPerInstance, [&](size_t task) {
+    const bool inline_ = uint64_t(slotCount) * instances <= kInlineSlots;
+    const auto forEachTask = [&](size_t count, const std::function<void(size_t)>& body) {
+      if (!inline_) return m.pool.parallelFor(count, body);
+      for (size_t task = 0; task < count; ++task) body(task);
+    };
+    forEachTask(size_t(instances) * rangesPerInstance, [&](size_t task) {
       const uint32_t i = uint32_t(task / rangesPerInstance), r = uint32_t(task % rangesPerInstance);
       const size_t begin = size_t(r) * kVertexRange, end = std::min<size_t>(slotCount, begin + kVertexRange);
       shadeVertexRange(s, c, c.firstInstance + groupFirst + i, m.slots.vertexIndex.data(), begin, end, (*shaded)[i]);
@@ -617,7 +628,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       m.geometry.resize(instances);
       m.tessellated.resize(instances);
       const auto slotOf = [&](uint32_t position) { return m.slots.slot(position); };
-      m.pool.parallelFor(instances, [&](size_t i) {
+      forEachTask(instances, [&](size_t i) {
         runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
       });
