@@ -22,6 +22,11 @@ using spv::Op;
 
 namespace {
 
+// VolatileTexel: every such access must happen as written (a loop polling a texel another
+// invocation writes); the inline path's gathers could be hoisted or merged by the optimizer,
+// the helpers' calls cannot, so volatile accesses keep the helpers.
+constexpr uint32_t kVolatileTexel = 0x800;
+
 struct ImageOperands {
   uint32_t mask = 0;
   uint32_t lod = 0, sample = 0, offset = 0;
@@ -516,7 +521,8 @@ bool Images::run() {
         auto perLane = [&] {
           return call(rt("tessera_rt_image_read", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, nullptr, true);
         };
-        if (inst.op == Op::OpImageRead && !ops.sample && !ops.lod && plainWordsApply(it, desc, xyz, nullptr)) {
+        if (inst.op == Op::OpImageRead && !ops.sample && !ops.lod && !(ops.mask & kVolatileTexel) &&
+            plainWordsApply(it, desc, xyz, nullptr)) {
           words = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
             // "Texel Replacement" for out-of-range lanes: (0, 0, 0, 1), as the helper reads them.
             llvm::Type* v32 = t.laneType(B.getInt32Ty());
@@ -550,7 +556,7 @@ bool Images::run() {
           call(rt("tessera_rt_image_write", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, words, false);
           return std::vector<llvm::Value*>{};
         };
-        if (!ops.sample && !ops.lod && plainWordsApply(it, desc, xyz, nullptr)) {
+        if (!ops.sample && !ops.lod && !(ops.mask & kVolatileTexel) && plainWordsApply(it, desc, xyz, nullptr)) {
           plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
             // The lanes that may write (helper invocations store nothing), in range.
             llvm::Value* writers = t.stage() == Translator::Stage::Fragment ? t.sideEffectMask() : t.mask();
