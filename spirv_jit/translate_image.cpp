@@ -124,8 +124,20 @@ struct Images {
   // Whether an access can take plainWordsOr: a uniform descriptor of a 2D, single-sampled,
   // non-arrayed image type, coordinates that differ per lane (a uniform access is one call
   // already), no level or sample other than 0.
+  // A module that decorates an image variable Volatile (GLSL `volatile` without the Vulkan memory
+  // model) keeps the helpers for all its image accesses: the loaded image value no longer names
+  // its variable, and such modules are rare enough not to need the inline path.
+  bool hasVolatileImageVariable() {
+    for (const GlobalVariable& g : t.spirv().globals()) {
+      if (g.storage != spv::StorageClass::UniformConstant || !t.spirv().decorations(g.id).volatile_) continue;
+      return true;
+    }
+    return false;
+  }
+
   bool plainWordsApply(const Type* it, llvm::Value* desc, const std::vector<llvm::Value*>& xyz, llvm::Value* sample) {
     if (!it || it->image.dim != spv::Dim::Dim2D || it->image.arrayed || it->image.multisampled) return false;
+    if (hasVolatileImageVariable()) return false;
     if (desc->getType()->isVectorTy()) return false;
     if (!xyz[0]->getType()->isVectorTy() && !xyz[1]->getType()->isVectorTy()) return false;
     if (sample) {
