@@ -789,13 +789,6 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
             const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
             encoded[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
           }
-        } else if (att.format == VK_FORMAT_R8G8B8A8_UINT) {
-          // encodeTexel's integer encode inline (the codec's per-field layout walk cost more
-          // than the rest of a fragment): each component clamped to [0, 255], byte c.
-          // Built as one word: four byte stores read back as a word would stall store forwarding.
-          uint32_t word = 0;
-          for (uint32_t c = 0; c < 4; ++c) word |= std::min<uint32_t>(out.u[c], 255u) << (8 * c);
-          std::memcpy(encoded, &word, 4);  // component c in byte c (little-endian, as the codec)
         } else {
           encodeTexel(*f, out, encoded);
         }
