@@ -6,6 +6,8 @@
 // one instruction with the predicate that matches C++'s operator on floats.
 #include "block_depth.h"
 
+#include "block_vector.h"
+#include "stencil_rules.h"
 #include "tessera/cpu_info.h"
 
 #include <immintrin.h>
@@ -15,31 +17,11 @@
 namespace tessera::raster {
 namespace {
 
-// Block lane of pixel p of row r (draw_blocks.cpp: laneX, laneY).
-constexpr int laneOf(int r, int p) { return 8 * (r >> 1) + 4 * (p >> 1) + 2 * (r & 1) + (p & 1); }
-
-bool passes(VkCompareOp op, float a, float b) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return false;
-    case VK_COMPARE_OP_LESS: return a < b;
-    case VK_COMPARE_OP_EQUAL: return a == b;
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return a <= b;
-    case VK_COMPARE_OP_GREATER: return a > b;
-    case VK_COMPARE_OP_NOT_EQUAL: return a != b;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return a >= b;
-    default: return true;  // ALWAYS
-  }
-}
-
-#define TESSERA_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
-
-// A 16-bit mask permuted as _mm512_permutexvar_epi32 permutes elements: bit i of the result
-// is bit from[i] of `bits` (between lane order and row order, where bit 4 r + p is pixel p
-// of row r).
-TESSERA_AVX512 inline __mmask16 permuteBits(__mmask16 bits, __m512i from) {
-  const __m512i permuted = _mm512_permutexvar_epi32(from, _mm512_maskz_set1_epi32(bits, 1));
-  return _mm512_test_epi32_mask(permuted, permuted);
-}
+using block_vector::laneOf;
+using block_vector::loadRowsD32;
+using block_vector::passMask;
+using block_vector::permuteBits;
+using block_vector::storeRowsD32;
 
 // For row r of a 4-sample block, element 4 p + s: lane laneOf(r, p) of the first (s even) or
 // second (s odd) source of a two-source permutation.
@@ -53,21 +35,6 @@ struct RowSampleIndex {
 };
 constexpr RowSampleIndex kRowSampleIndex;
 
-// The elements of `depth` among `covered` that pass `op` against `stored`: the predicates of
-// C++'s <, ==, <=, >, !=, >= on floats (ordered, except != on NaN).
-TESSERA_AVX512 inline __mmask16 passMask(VkCompareOp op, __mmask16 covered, __m512 depth, __m512 stored) {
-  switch (op) {
-    case VK_COMPARE_OP_NEVER: return 0;
-    case VK_COMPARE_OP_LESS: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LT_OQ);
-    case VK_COMPARE_OP_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_EQ_OQ);
-    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_LE_OQ);
-    case VK_COMPARE_OP_GREATER: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GT_OQ);
-    case VK_COMPARE_OP_NOT_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_NEQ_UQ);
-    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm512_mask_cmp_ps_mask(covered, depth, stored, _CMP_GE_OQ);
-    default: return covered;  // ALWAYS
-  }
-}
-
 }  // namespace
 
 uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
@@ -80,7 +47,7 @@ uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx,
       float* texel = reinterpret_cast<float*>(base + uint64_t(by + r) * rowPitch + uint64_t(bx + p) * 4);
       float stored;
       std::memcpy(&stored, texel, 4);
-      if (!passes(op, z[l], stored)) continue;
+      if (!compare(op, z[l], stored)) continue;
       pass |= 1u << l;
       if (write) std::memcpy(texel, &z[l], 4);
     }
@@ -91,35 +58,22 @@ bool blockDepthTestD32VectorAvailable() { return hostCpu().avx512; }  // F, BW, 
 
 TESSERA_AVX512 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
                                                 const float* z, uint32_t coverage, VkCompareOp op, bool write) {
-  // Row-order element i = 4 r + p takes lane toLane[i]; lane l takes row-order element toRow[l].
-  const __m512i toLane = _mm512_setr_epi32(laneOf(0, 0), laneOf(0, 1), laneOf(0, 2), laneOf(0, 3), laneOf(1, 0),
-                                           laneOf(1, 1), laneOf(1, 2), laneOf(1, 3), laneOf(2, 0), laneOf(2, 1),
-                                           laneOf(2, 2), laneOf(2, 3), laneOf(3, 0), laneOf(3, 1), laneOf(3, 2), laneOf(3, 3));
-  // laneOf is its own inverse on 0..15 (it swaps two bits of the index), so the same table
-  // maps back.
-  const __m512i toRow = toLane;
+  const __m512i toLane = block_vector::laneToRowIndex(), toRow = toLane;
   const __mmask16 covered = permuteBits(__mmask16(coverage), toLane);
   const __m512 depth = _mm512_permutexvar_ps(toLane, _mm512_loadu_ps(z));
   uint8_t* rows[4];
   for (int r = 0; r < 4; ++r) rows[r] = base + uint64_t(by + r) * rowPitch + uint64_t(bx) * 4;
-  __m512 stored = _mm512_castps128_ps512(_mm_maskz_loadu_ps(__mmask8(covered & 0xF), rows[0]));
-  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 4 & 0xF), rows[1]), 1);
-  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 8 & 0xF), rows[2]), 2);
-  stored = _mm512_insertf32x4(stored, _mm_maskz_loadu_ps(__mmask8(covered >> 12 & 0xF), rows[3]), 3);
+  const __m512 stored = loadRowsD32(rows, covered);
   const __mmask16 pass = passMask(op, covered, depth, stored);
   if (!pass) return 0;
-  if (write) {
-    _mm_mask_storeu_ps(rows[0], __mmask8(pass & 0xF), _mm512_castps512_ps128(depth));
-    _mm_mask_storeu_ps(rows[1], __mmask8(pass >> 4 & 0xF), _mm512_extractf32x4_ps(depth, 1));
-    _mm_mask_storeu_ps(rows[2], __mmask8(pass >> 8 & 0xF), _mm512_extractf32x4_ps(depth, 2));
-    _mm_mask_storeu_ps(rows[3], __mmask8(pass >> 12 & 0xF), _mm512_extractf32x4_ps(depth, 3));
-  }
+  if (write) storeRowsD32(rows, pass, depth);
   return permuteBits(pass, toRow);
 }
 
 uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
                            VkCompareOp op, bool write) {
-  if (blockDepthTestD32VectorAvailable()) return blockDepthTestD32Vector(base, rowPitch, bx, by, z, coverage, op, write);
+  static const bool vector = blockDepthTestD32VectorAvailable();  // (once: this runs per block)
+  if (vector) return blockDepthTestD32Vector(base, rowPitch, bx, by, z, coverage, op, write);
   return blockDepthTestD32Portable(base, rowPitch, bx, by, z, coverage, op, write);
 }
 
@@ -135,7 +89,7 @@ uint32_t blockDepthTestD32x4Portable(uint8_t* base, uint64_t rowPitch, int32_t b
         uint8_t* texel = base + uint64_t(by + r) * rowPitch + uint64_t(bx + p) * 16 + 4 * smp;
         float stored;
         std::memcpy(&stored, texel, 4);
-        if (!passes(op, sampleZ[smp][l], stored)) continue;
+        if (!compare(op, sampleZ[smp][l], stored)) continue;
         passed[l] |= 1u << smp;
         if (write) std::memcpy(texel, &sampleZ[smp][l], 4);
       }
@@ -175,7 +129,8 @@ TESSERA_AVX512 uint32_t blockDepthTestD32x4Vector(uint8_t* base, uint64_t rowPit
 
 uint32_t blockDepthTestD32x4(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
                              const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed) {
-  if (blockDepthTestD32VectorAvailable())
+  static const bool vector = blockDepthTestD32VectorAvailable();
+  if (vector)
     return blockDepthTestD32x4Vector(base, rowPitch, bx, by, sampleZ, covered, op, write, passed);
   return blockDepthTestD32x4Portable(base, rowPitch, bx, by, sampleZ, covered, op, write, passed);
 }

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "block_depth.h"
+#include "block_stencil.h"
 #include "block_edges.h"
 #include "draw_internal.h"
 #include "pixel_weights.h"
@@ -346,7 +347,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
             blockWeights(st, edges, bx, by, needCentreDepth_, needPerspective_ || centroids, needLinear_ || centroids,
                          testsEnabled_, laneNeeds_ & kLaneFragZW, b);
           bool testsDone = false;
-          if (blockDepthTests_) {
+          if (blockDepthTests_ || blockStencilTests_) {
             b.coverage = blockDepthTest(bx, by, b);  // the lanes left are those that passed
             if (!b.coverage) continue;
             testsDone = true;
@@ -375,8 +376,22 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
 // runDepthTestD32's single-sample test and write on a whole block's covered pixels at once:
 // the same depths (b.z) compared with the stored D32 values by the same comparisons, the
 // passing pixels' depths written when depth writes are on (block_depth.h). Returns the pixels
-// that passed.
+// that passed. With blockStencilTests_, runDepthStencilLanes' single-sample tests and writes
+// on the block's S8 (and D32) texels the same way (block_stencil.h), with the primitive's
+// facing's stencil state.
 uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const {
+  if (blockStencilTests_) {
+    BlockStencilPlanes planes;
+    planes.stencil = s_->stencil.base;
+    planes.stencilPitch = s_->stencil.rowPitch;
+    if (s_->depthTest && s_->depth.base) {
+      planes.depth = s_->depth.base;
+      planes.depthPitch = s_->depth.rowPitch;
+      planes.depthCompare = s_->depthCompare;
+      planes.depthWrite = s_->depthWrite;
+    }
+    return blockStencilTestS8(planes, frontFacing_ ? s_->stencilFront : s_->stencilBack, bx, by, b.z, b.coverage);
+  }
   if (s_->raster.samples <= 1)
     return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
   // 4 samples: each covered sample inside the sample mask ("Sample Mask Test") against its own

@@ -154,6 +154,11 @@ void FragmentStage::retarget(const DrawState& state) {
   depthStencilLanes_ = blocks_ && s_->stencilTest && s_->stencil.base && !s_->depthBoundsTest;
   blockDepthTests_ = depthOnlyD32_ && early_ && !s_->fragment.hasSideEffects &&
                      (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
+  const bool depthTested = s_->depthTest && s_->depth.base;
+  blockStencilTests_ = depthStencilLanes_ && early_ && !s_->fragment.hasSideEffects && s_->raster.samples <= 1 &&
+                       (s_->sampleMask & 1) != 0 && s_->stencil.texelSize == 1 && s_->stencil.samples <= 1 &&
+                       (!depthTested || (depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
+                                         s_->depth.samples <= 1));
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;
@@ -196,7 +201,7 @@ void FragmentStage::retarget(const DrawState& state) {
                          !testsEnabled_ && !loopWrites && !afterShaderChangesCoverage &&
                          (s_->sampleMask & allSamples) == allSamples;
   kernelBlocks_ = blocks_ && s_->fragmentShader && (samples == 1 || samples == s_->fragment.directSamples) && !loopWrites &&
-                  !afterShaderChangesCoverage && (s_->sampleMask & allSamples) != 0 && (!testsEnabled_ || blockDepthTests_);
+                  !afterShaderChangesCoverage && (s_->sampleMask & allSamples) != 0 && (!testsEnabled_ || blockDepthTests_ || blockStencilTests_);
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {

@@ -620,6 +620,9 @@ class FragmentStage {
   // sample (runDepthStencilLanes, depth_stencil_lanes.cpp), not lane by lane (sampleTests).
   bool depthStencilLanes_ = false;
   void runDepthStencilLanes(LaneState& lanes, uint32_t laneMask, const float* fragDepth, const int32_t* stencilRef);
+  // With one sample, an S8 stencil texel and D32 or no depth, the stencil tests run early and
+  // without side effects go to the block walker too (blockStencilTestS8, block_stencil.h).
+  bool blockStencilTests_ = false;
   uint32_t blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const;
   bool early_ = false;         // and runs before the fragment shader
   // Whether some fragment input is interpolated with perspective / window-space weights.

@@ -1,0 +1,147 @@
+// blockStencilTestS8 (block_stencil.h): a portable definition and an AVX-512 one. With AVX-512
+// the block's 16 stencil bytes are one 128-bit vector in row order (each row one masked byte
+// load and store), the comparison one unsigned byte compare, each stencil operation one or two
+// byte instructions applied to the lanes that take it by a masked move, and the depth test
+// block_depth.cpp's row loads and compare.
+#include "block_stencil.h"
+
+#include <cstring>
+
+#include "block_vector.h"
+#include "stencil_rules.h"
+#include "tessera/cpu_info.h"
+
+namespace tessera::raster {
+namespace {
+
+using block_vector::laneOf;
+
+// "Stencil Test": the value written back for `op` through the write mask.
+uint8_t updatedStencil(VkStencilOp op, uint8_t stored, uint8_t reference, uint8_t writeMask) {
+  return uint8_t((stored & ~writeMask) | (stencilOp(op, stored, reference) & writeMask));
+}
+
+// The new stencil bytes of `op` for every element (stencilOp as byte vector operations).
+TESSERA_AVX512 inline __m128i stencilOpBytes(VkStencilOp op, __m128i stored, __m128i reference) {
+  const __m128i one = _mm_set1_epi8(1);
+  switch (op) {
+    case VK_STENCIL_OP_ZERO: return _mm_setzero_si128();
+    case VK_STENCIL_OP_REPLACE: return reference;
+    case VK_STENCIL_OP_INCREMENT_AND_CLAMP: return _mm_adds_epu8(stored, one);
+    case VK_STENCIL_OP_DECREMENT_AND_CLAMP: return _mm_subs_epu8(stored, one);
+    case VK_STENCIL_OP_INVERT: return _mm_xor_si128(stored, _mm_set1_epi8(-1));
+    case VK_STENCIL_OP_INCREMENT_AND_WRAP: return _mm_add_epi8(stored, one);
+    case VK_STENCIL_OP_DECREMENT_AND_WRAP: return _mm_sub_epi8(stored, one);
+    default: return stored;  // KEEP
+  }
+}
+
+// The elements where (reference & mask) op (stored & mask) holds, among `covered`.
+TESSERA_AVX512 inline __mmask16 stencilPassMask(VkCompareOp op, __mmask16 covered, __m128i reference, __m128i stored) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return 0;
+    case VK_COMPARE_OP_LESS: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_LT);
+    case VK_COMPARE_OP_EQUAL: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_EQ);
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_LE);
+    case VK_COMPARE_OP_GREATER: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_NLE);
+    case VK_COMPARE_OP_NOT_EQUAL: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_NE);
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return _mm_mask_cmp_epu8_mask(covered, reference, stored, _MM_CMPINT_NLT);
+    default: return covered;  // ALWAYS
+  }
+}
+
+// Row r's four stencil bytes sit at elements 4 r .. 4 r + 3: a masked access through the
+// address 4 r bytes before the row's first texel touches only those (the other elements are
+// masked off, so nothing outside the row is read, written or faulted on).
+inline void* rowOrigin(uint8_t* row, int r) { return reinterpret_cast<void*>(uintptr_t(row) - uintptr_t(4 * r)); }
+
+}  // namespace
+
+uint32_t blockStencilTestS8Portable(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx, int32_t by,
+                                    const float* z, uint32_t coverage) {
+  const uint8_t reference = uint8_t(face.reference), compareMask = uint8_t(face.compareMask);
+  const uint8_t writeMask = uint8_t(face.writeMask);
+  uint32_t pass = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < 4; ++p) {
+      const int l = laneOf(r, p);
+      if (!(coverage >> l & 1)) continue;
+      uint8_t* s = planes.stencil + uint64_t(by + r) * planes.stencilPitch + uint64_t(bx + p);
+      const uint8_t stored = *s;
+      VkStencilOp op;
+      if (!compare(face.compareOp, uint8_t(reference & compareMask), uint8_t(stored & compareMask))) {
+        op = face.failOp;
+      } else {
+        bool depthPass = true;
+        if (planes.depth) {
+          uint8_t* d = planes.depth + uint64_t(by + r) * planes.depthPitch + uint64_t(bx + p) * 4;
+          float storedDepth;
+          std::memcpy(&storedDepth, d, 4);
+          depthPass = compare(planes.depthCompare, z[l], storedDepth);
+          if (depthPass && planes.depthWrite) std::memcpy(d, &z[l], 4);
+        }
+        op = depthPass ? face.passOp : face.depthFailOp;
+        if (depthPass) pass |= 1u << l;
+      }
+      if (op != VK_STENCIL_OP_KEEP && writeMask) *s = updatedStencil(op, stored, reference, writeMask);
+    }
+  return pass;
+}
+
+bool blockStencilTestS8VectorAvailable() { return hostCpu().avx512; }  // F, BW, DQ, VL
+
+TESSERA_AVX512 uint32_t blockStencilTestS8Vector(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx,
+                                                 int32_t by, const float* z, uint32_t coverage) {
+  const __m512i toLane = block_vector::laneToRowIndex(), toRow = toLane;
+  const __mmask16 covered = block_vector::permuteBits(__mmask16(coverage), toLane);
+  uint8_t* stencilRows[4];
+  for (int r = 0; r < 4; ++r) stencilRows[r] = planes.stencil + uint64_t(by + r) * planes.stencilPitch + uint64_t(bx);
+  __m128i stored = _mm_setzero_si128();
+  for (int r = 0; r < 4; ++r)
+    stored = _mm_mask_loadu_epi8(stored, __mmask16(covered & (0xFu << 4 * r)), rowOrigin(stencilRows[r], r));
+  const __m128i reference = _mm_set1_epi8(char(face.reference));
+  const __m128i compareMask = _mm_set1_epi8(char(face.compareMask));
+  const __mmask16 stencilPass = stencilPassMask(face.compareOp, covered, _mm_and_si128(reference, compareMask),
+                                                _mm_and_si128(stored, compareMask));
+  __mmask16 depthPass = stencilPass;
+  __m512 depth = _mm512_setzero_ps();
+  uint8_t* depthRows[4] = {};
+  if (planes.depth && stencilPass) {
+    // (Depth is read only where the stencil test passed: a failed pixel's depth result is not used.)
+    for (int r = 0; r < 4; ++r) depthRows[r] = planes.depth + uint64_t(by + r) * planes.depthPitch + uint64_t(bx) * 4;
+    depth = _mm512_permutexvar_ps(toLane, _mm512_loadu_ps(z));
+    depthPass = block_vector::passMask(planes.depthCompare, stencilPass,
+                                       depth, block_vector::loadRowsD32(depthRows, stencilPass));
+  }
+  const __mmask16 passed = depthPass;  // (a subset of stencilPass)
+  const uint8_t writeMask = uint8_t(face.writeMask);
+  if (writeMask) {
+    // The lanes each operation other than KEEP applies to, and the value it writes through the
+    // write mask.
+    const __mmask16 takes[3] = {__mmask16(covered & ~stencilPass), __mmask16(stencilPass & ~passed), passed};
+    const VkStencilOp ops[3] = {face.failOp, face.depthFailOp, face.passOp};
+    const __m128i keep = _mm_set1_epi8(char(~writeMask)), write = _mm_set1_epi8(char(writeMask));
+    __m128i updated = stored;
+    __mmask16 written = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (ops[i] == VK_STENCIL_OP_KEEP || !takes[i]) continue;
+      const __m128i value = _mm_or_si128(_mm_and_si128(stored, keep),
+                                         _mm_and_si128(stencilOpBytes(ops[i], stored, reference), write));
+      updated = _mm_mask_mov_epi8(updated, takes[i], value);
+      written |= takes[i];
+    }
+    for (int r = 0; written && r < 4; ++r)
+      _mm_mask_storeu_epi8(rowOrigin(stencilRows[r], r), __mmask16(written & (0xFu << 4 * r)), updated);
+  }
+  if (planes.depth && planes.depthWrite && passed) block_vector::storeRowsD32(depthRows, passed, depth);
+  return block_vector::permuteBits(passed, toRow);
+}
+
+uint32_t blockStencilTestS8(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx, int32_t by,
+                            const float* z, uint32_t coverage) {
+  static const bool vector = blockStencilTestS8VectorAvailable();  // (once: this runs per block)
+  if (vector) return blockStencilTestS8Vector(planes, face, bx, by, z, coverage);
+  return blockStencilTestS8Portable(planes, face, bx, by, z, coverage);
+}
+
+}  // namespace tessera::raster
