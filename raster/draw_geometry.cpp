@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "draw_internal.h"
+#include "zeroed_slices.h"
 
 namespace tessera::raster {
 
@@ -225,18 +226,31 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   countStatistic(s, kGeometryShaderInvocations, lanes);
   if (lanes == 0) return;
 
-  thread_local std::vector<uint32_t> inputs, records;
+  // Each input vertex's words by location are zero except the locations `in` has (written
+  // below, for every input vertex the shader takes); positions and point sizes are written
+  // for every input vertex the shader takes, so they are set only when the width changes;
+  // distances are zero except those `in` has, cleared when a previous draw wrote any.
+  thread_local ZeroedSlices inputSlices;
+  thread_local std::vector<uint32_t> records;
   thread_local std::vector<float> position, pointSize, distances;
-  inputs.assign(size_t(abi::kMaxGeometryInputVertices) * abi::kMaxInterfaceLocations * 4 * W, 0);
-  position.assign(size_t(abi::kMaxGeometryInputVertices) * 4 * W, 0.0f);
-  pointSize.assign(size_t(abi::kMaxGeometryInputVertices) * W, 1.0f);
-  distances.assign(size_t(abi::kMaxGeometryInputVertices) * 2 * abi::kMaxClipDistances * W, 0.0f);
+  thread_local bool distancesWritten = false;
+  uint32_t* const inputs = inputSlices.reset(size_t(abi::kMaxGeometryInputVertices) * abi::kMaxInterfaceLocations, 4 * W);
+  for (uint32_t k = 0; k < g.inputVertices; ++k)
+    for (const uint32_t location : in.locations) inputSlices.markWritten(k * abi::kMaxInterfaceLocations + location);
+  if (position.size() != size_t(abi::kMaxGeometryInputVertices) * 4 * W) {
+    position.assign(size_t(abi::kMaxGeometryInputVertices) * 4 * W, 0.0f);
+    pointSize.assign(size_t(abi::kMaxGeometryInputVertices) * W, 1.0f);
+    distances.assign(size_t(abi::kMaxGeometryInputVertices) * 2 * abi::kMaxClipDistances * W, 0.0f);
+  } else if (distancesWritten) {
+    std::fill(distances.begin(), distances.end(), 0.0f);
+  }
+  distancesWritten = in.clipDistances || in.cullDistances;
   records.resize(size_t(g.maxVertices) * g.vertexWords * W);
   abi::GeometryBatch batch{};
   batch.resources = s.resources;
   batch.inPosition = position.data();
   batch.inPointSize = pointSize.data();
-  batch.inputs = inputs.data();
+  batch.inputs = inputs;
   batch.inDistances = distances.data();
   batch.vertices = records.data();
   for (uint64_t first = 0; first < lanes; first += W) {

@@ -7,6 +7,7 @@
 // points, lines or triangles, with the patch's index as PrimitiveId, are what the geometry
 // stage or the rasterizer then takes ("Tessellation Primitive Ordering": a patch's primitives
 // before the next patch's).
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -60,7 +61,12 @@ void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRes
   thread_local std::vector<float> position, pointSize, clip, cull, coords;
   thread_local std::vector<uint32_t> layerViewport;
   thread_local Tessellation tess;
-  std::memset(&input, 0, sizeof(input));
+  // The control kernel reads the patch's n vertices and nothing past them (its prologue copies
+  // PatchVertices elements, translate_tessellation.cpp): those rows start at zero (the words
+  // of locations the vertex stage does not write read as 0), not all kMaxPatchVertices.
+  std::memset(&input, 0, offsetof(abi::TessPatch, position));
+  std::memset(input.vertex, 0, n * sizeof(input.vertex[0]));
+  std::memset(input.distances, 0, n * sizeof(input.distances[0]));
   patchMemory.assign(size_t(t.patchBytes) + 64, 0);
   uint8_t* memory = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(patchMemory.data()) + 63) & ~uintptr_t(63));
   outputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);

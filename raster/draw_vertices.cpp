@@ -9,6 +9,7 @@
 #include "draw_memory_bound.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
+#include "zeroed_slices.h"
 
 namespace tessera::raster {
 namespace {
@@ -190,11 +191,14 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
                       size_t begin, size_t end, ShadedVertices& out) {
   const uint32_t W = s.simdWidth;
   // Kernel interface arrays, reused by the thread across calls (no allocation per range).
-  thread_local std::vector<uint32_t> inputs, outputs;
+  // The inputs are zero but for the attributes fetched below (ZeroedSlices); the outputs are
+  // cleared whole, as the kernel may write any location.
+  thread_local ZeroedSlices inputSlices;
+  thread_local std::vector<uint32_t> outputs;
   thread_local std::vector<float> position, pointSize, clip, cull;
   thread_local std::vector<uint32_t> layerViewport;
   layerViewport.assign(2 * W, 0);
-  inputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
+  uint32_t* const inputWords = inputSlices.reset(abi::kMaxInterfaceLocations, 4 * W);
   outputs.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
   position.assign(4 * W, 0.0f);
   pointSize.assign(W, 1.0f);
@@ -206,7 +210,7 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   batch.baseVertex = c.indexed ? uint32_t(c.vertexOffset) : c.firstVertex;
   batch.baseInstance = c.firstInstance;
   batch.drawIndex = c.drawIndex;
-  batch.inputs = inputs.data();
+  batch.inputs = inputWords;
   batch.position = position.data();
   batch.pointSize = pointSize.data();
   batch.clipDistance = clip.data();
@@ -219,6 +223,7 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   for (uint32_t a = 0; a < s.attributeCount; ++a)
     if (!(s.attributes[a].location < abi::kMaxInterfaceLocations && (s.vertexFetchedLocations >> s.attributes[a].location & 1)))
       fetch[fetchCount++] = planFetch(s, s.attributes[a]);
+  for (uint32_t a = 0; a < fetchCount; ++a) inputSlices.markWritten(fetch[a].location);
   abi::VertexBuffer buffers[abi::kMaxVertexBuffers];
   if (s.vertexFetchedLocations) {
     static_assert(abi::kMaxVertexBuffers == kMaxVertexBindings);
@@ -228,7 +233,6 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   }
   // The arrays' addresses once: each use of a thread_local in a shared library is a call to
   // __tls_get_addr, which GCC repeats after every call to the kernel (~1% of a small-triangle scene).
-  uint32_t* const inputWords = inputs.data();
   const uint32_t* const outputWords = outputs.data();
   const float* const positions = position.data();
   const float* const pointSizes = pointSize.data();

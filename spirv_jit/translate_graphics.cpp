@@ -716,9 +716,11 @@ llvm::Value* Translator::outputLeafWords(const InterfaceLeaf& l) {
   return leafToWords(*this, v, l.type, l.half);
 }
 
-void Translator::storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf) {
+void Translator::storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf, llvm::Value* vertexCount) {
   auto& B = b();
-  for (size_t i = 0; i < inputLeaves_.size(); ++i) {
+  // Stores leaf i (and, for a 64-bit leaf, its high word, the next leaf); returns the last
+  // leaf stored.
+  auto storeLeaf = [&](size_t i) {
     const InterfaceLeaf& l = inputLeaves_[i];
     llvm::Value* words = wordsOf(l);
     llvm::Value* high = nullptr;
@@ -730,7 +732,37 @@ void Translator::storeInputLeaves(llvm::function_ref<llvm::Value*(const Interfac
     llvm::Value* v = wordsToLeaf(*this, words, l.type, high);
     if (v->getType()->getScalarType()->isIntegerTy(1)) v = B.CreateZExt(v, laneType(B.getInt8Ty()));
     B.CreateAlignedStore(v, B.CreateConstGEP1_32(B.getInt8Ty(), privateBase_, l.offset * width()), llvm::Align(1));
+    return i;
+  };
+  // The leaves of vertex v (every leaf without a vertexCount; with one, the per-patch leaves
+  // for v = 0).
+  auto storeVertex = [&](uint32_t v) {
+    for (size_t i = 0; i < inputLeaves_.size(); ++i) {
+      const InterfaceLeaf& l = inputLeaves_[i];
+      const bool inVertex = !vertexCount || (l.patch ? v == 0 : l.vertex == v);
+      if (inVertex) i = storeLeaf(i);
+      else if (module_.type(l.type)->width == 64 && i + 1 < inputLeaves_.size() && inputLeaves_[i + 1].half == 1) ++i;
+    }
+  };
+  storeVertex(0);
+  if (!vertexCount) return;
+  // Vertex v >= 1 only where the patch has it: a chain of blocks that leaves at the first
+  // vertex past the count (every patch has vertex 0).
+  uint32_t lastVertex = 0;
+  for (const InterfaceLeaf& l : inputLeaves_)
+    if (!l.patch) lastVertex = std::max(lastVertex, l.vertex);
+  if (lastVertex == 0) return;
+  llvm::Function* fn = B.GetInsertBlock()->getParent();
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "inputs.done");
+  for (uint32_t v = 1; v <= lastVertex; ++v) {
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "inputs.vertex", fn);
+    B.CreateCondBr(B.CreateICmpULT(B.getInt32(v), vertexCount), body, done);
+    B.SetInsertPoint(body);
+    storeVertex(v);
   }
+  B.CreateBr(done);
+  done->insertInto(fn);
+  B.SetInsertPoint(done);
 }
 
 void Translator::emitGraphicsEpilogue() {

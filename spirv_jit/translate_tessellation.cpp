@@ -73,16 +73,44 @@ int64_t patchWordOffset(const InterfaceLeaf& l) {
 
 }  // namespace
 
+// Per-vertex inputs are arrays of gl_MaxPatchVertices (32) elements whatever the patch's size
+// (GLSL's gl_in, and arrays declared so), and each element a copy per lane: copying all 32 of
+// a 3-vertex patch was most of a small control shader's time. Only the patch's own vertices
+// (PatchVertices of them) are copied; the others are undefined to read ("Tessellation Control
+// Shaders": the input arrays hold the patch's vertices), as the stale words copied before were.
+// The copy has branches, so it is a function of its own, inlined by the optimizer: the
+// translator keeps the prologue one block (translator.cpp's allocaBlock dominates all).
 void Translator::loadTessellationInputs() {
   auto& B = b();
   const bool control = stage_ == Stage::TessControl;
-  llvm::Value* patch = batchField(control ? offsetof(abi::TessControlBatch, in) : offsetof(abi::VertexBatch, patch), B.getPtrTy());
+  llvm::Type* ptrTy = B.getPtrTy();
+  llvm::Value* patch = batchField(control ? offsetof(abi::TessControlBatch, in) : offsetof(abi::VertexBatch, patch), ptrTy);
+  llvm::Value* count = batchField(
+      control ? offsetof(abi::TessControlBatch, patchVertices) : offsetof(abi::VertexBatch, patchVertices), B.getInt32Ty());
   llvm::Type* vi = laneType(B.getInt32Ty());
-  storeInputLeaves([&](const InterfaceLeaf& l) -> llvm::Value* {
-    const int64_t at = patchWordOffset(l);
-    if (at < 0) return llvm::Constant::getNullValue(vi);
-    return splat(B.CreateAlignedLoad(B.getInt32Ty(), B.CreateConstGEP1_64(B.getInt8Ty(), patch, at), llvm::Align(4)));
-  });
+  llvm::Function* kernel = B.GetInsertBlock()->getParent();
+  auto* type = llvm::FunctionType::get(B.getVoidTy(), {ptrTy, ptrTy, B.getInt32Ty()}, false);
+  auto* copy = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, kernel->getName() + ".inputs",
+                                      kernel->getParent());
+  copy->addFnAttr(llvm::Attribute::AlwaysInline);
+  copy->addFnAttr(llvm::Attribute::NoUnwind);
+  {
+    llvm::IRBuilderBase::InsertPointGuard guard(B);
+    B.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", copy));
+    llvm::Value* const kernelPrivate = privateBase_;
+    privateBase_ = copy->getArg(1);
+    llvm::Value* copyPatch = copy->getArg(0);
+    storeInputLeaves(
+        [&](const InterfaceLeaf& l) -> llvm::Value* {
+          const int64_t at = patchWordOffset(l);
+          if (at < 0) return llvm::Constant::getNullValue(vi);
+          return splat(B.CreateAlignedLoad(B.getInt32Ty(), B.CreateConstGEP1_64(B.getInt8Ty(), copyPatch, at), llvm::Align(4)));
+        },
+        copy->getArg(2));
+    B.CreateRetVoid();
+    privateBase_ = kernelPrivate;
+  }
+  B.CreateCall(copy, {patch, privateBase_, count});
 }
 
 Val Translator::tessellationBuiltInValue(spv::BuiltIn builtIn) {

@@ -283,7 +283,12 @@ class Translator {
   llvm::Value* outputLeafWords(const InterfaceLeaf& l);
   // Every input leaf's batch words (wordsOf) into its private slot; the two leaves of a 64-bit
   // scalar are stored together as one value.
-  void storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf);
+  // Stores every input leaf's value (wordsOf: its batch words) into the private block. With
+  // a vertexCount (tessellation inputs: one element per control point), the elements of
+  // vertices at or past the count are not stored: the caller emits this into a function of
+  // its own, whose blocks cannot disturb the prologue (loadTessellationInputs).
+  void storeInputLeaves(llvm::function_ref<llvm::Value*(const InterfaceLeaf&)> wordsOf,
+                        llvm::Value* vertexCount = nullptr);
   // Fragment colour locations (bits) whose four components are 32-bit float leaves, which the
   // kernel can write into 8-bit UNORM attachments itself; `leaves` gets each component's index
   // in outputLeaves_ (translate_direct_color.cpp).
