@@ -218,6 +218,15 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   int64_t base[3];
   for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
+  if (t.flatDepth && depth && !perspective && !linearWeights && !invW) {
+    // Depth alone, one value for the triangle (pixel::depthAt): no weights needed.
+    const float z = pixel::flatDepthOf(t);
+    for (int l = 0; l < kBlockLanes; ++l) b.z[l] = z;
+    if (e.samples == 1 || !sampleDepths) return;
+    for (uint32_t smp = 0; smp < e.samples; ++smp)
+      for (int l = 0; l < kBlockLanes; ++l) b.sampleZ[smp][l] = z;
+    return;
+  }
   double lin[3][kBlockLanes];
   for (int l = 0; l < kBlockLanes; ++l)
     for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(base[k] + e.laneOffset[k][l]) * e.invArea2;

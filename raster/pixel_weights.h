@@ -53,8 +53,13 @@ TESSERA_PIXEL_INLINE void windowBarycentrics(const int64_t edge[3], double invAr
 }
 
 // "Depth values for triangles must be determined using linear interpolation", then the
-// polygon's bias is added and the result clamped.
+// polygon's bias is added and the result clamped. With every vertex at one depth
+// (SetupTriangle::flatDepth) the interpolation is that depth exactly (the weights sum to 1).
+TESSERA_PIXEL_INLINE float flatDepthOf(const SetupTriangle& t) {
+  return rules::clampFragmentDepth(double(t.z[0]) + t.depthBias, {t.depthMin, t.depthMax});
+}
 TESSERA_PIXEL_INLINE float depthAt(const SetupTriangle& t, const double lin[3]) {
+  if (t.flatDepth) return flatDepthOf(t);
   double z = 0;
   for (int k = 0; k < 3; ++k) z += lin[k] * t.z[k];
   return rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});

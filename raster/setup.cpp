@@ -137,6 +137,7 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
     }
     t.identityWeights = identityWeights(t);
     t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
+    t.flatDepth = t.z[0] == t.z[1] && t.z[1] == t.z[2];
     const int64_t fanArea = rules::shoelaceSum(t.x, t.y, 3);
     if (fanArea == 0 || (fanArea > 0) != (shoelace > 0)) continue;
     t.depthBias = bias;
@@ -198,6 +199,7 @@ uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, cons
   // the record's third cache line is never touched.
   t.identityWeights = true;
   t.uniformW = t.invW[0] == t.invW[1] && t.invW[1] == t.invW[2];
+  t.flatDepth = t.z[0] == t.z[1] && t.z[1] == t.z[2];
   t.depthBias = state.depthBiasEnable ? static_cast<float>(polygonDepthBias(v, 3, state)) : 0.0f;
   t.depthMin = constants.depthMin;
   t.depthMax = constants.depthMax;

@@ -116,6 +116,10 @@ struct alignas(64) SetupTriangle {
   // perspective-correct weights a_k/w / sum_j a_j/w are the window-space ones a_k exactly
   // (pixel::perspectiveWeights skips the division).
   bool uniformW = false;
+  // Every vertex has the same window depth (a screen-aligned quad, a full-screen pass): linear
+  // interpolation gives that depth exactly at every sample, which pixel::depthAt returns
+  // without summing the weighted depths (whose rounding could only move it away).
+  bool flatDepth = false;
   bool frontFacing;
   bool sampleWeights = false;  // RasterState::sampleWeights
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")

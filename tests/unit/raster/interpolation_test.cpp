@@ -216,5 +216,57 @@ TEST(RasterInterpolation, BasicPolygonRasterization_UniformWWeightsAreTheWindowW
   EXPECT_GT(affine, 1000);
 }
 
+// "Basic Polygon Rasterization": depth is interpolated linearly, z_f = a z_a + b z_b + c z_c
+// with a + b + c = 1, so a triangle whose vertices share one depth has that depth everywhere,
+// exactly. Set-up marks such triangles (SetupTriangle::flatDepth, on both set-up paths) and
+// pixel::depthAt returns the depth with the bias added, rather than the weighted sum, whose
+// rounding (weights summing to 1 only up to rounding) can carry z + bias across a float
+// rounding boundary: for z = 0.5, bias = 2^-25 (half a float ulp: z + bias is a tie) and
+// weights 409/985, 565/985, 11/985 the sum gives 0.5 + 2^-24, the exact value rounds to 0.5.
+TEST(RasterInterpolation, BasicPolygonRasterization_FlatDepthIsTheVerticesDepthExactly) {
+  RasterState s = test::fullScreenState(64, 64);
+  TriangleSetupConstants constants = triangleSetupConstants(s);
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> coord(-0.9f, 0.9f), wDist(0.25f, 4.0f), zDist(0.0f, 1.0f);
+  int flat = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const float z = zDist(rng);
+    ClipTriangle t{};
+    for (int k = 0; k < 3; ++k) {
+      const float w = wDist(rng);
+      // Every fourth triangle has a vertex at another depth.
+      const float zk = i % 4 == 0 && k == 1 ? z * 0.5f + 0.25f : z;
+      t.position[k][0] = coord(rng) * w, t.position[k][1] = coord(rng) * w, t.position[k][2] = zk * w;
+      t.position[k][3] = w;
+    }
+    std::vector<SetupTriangle> out, polygon;
+    setupTriangle(t, s, constants, out);
+    setupTriangleAsPolygon(t, s, polygon);
+    ASSERT_EQ(out.size(), polygon.size());
+    for (size_t k = 0; k < out.size(); ++k) ASSERT_EQ(out[k].flatDepth, polygon[k].flatDepth);
+    for (const SetupTriangle& st : out) {
+      ASSERT_EQ(st.flatDepth, st.z[0] == st.z[1] && st.z[1] == st.z[2]) << "triangle " << i;
+      if (!st.flatDepth) continue;
+      ++flat;
+      for (int j = 0; j < 20; ++j) {
+        double a[3] = {double(1 + rng() % 1000), double(rng() % 1000), double(rng() % 1000)};
+        const double sum = a[0] + a[1] + a[2];
+        for (double& x : a) x /= sum;
+        const float got = pixel::depthAt(st, a);
+        EXPECT_EQ(got, rules::clampFragmentDepth(double(st.z[0]) + st.depthBias, {st.depthMin, st.depthMax}));
+      }
+    }
+  }
+  EXPECT_GT(flat, 1000);
+  SetupTriangle tie{};
+  tie.z[0] = tie.z[1] = tie.z[2] = 0.5f;
+  tie.flatDepth = true;
+  tie.depthBias = std::ldexp(1.0f, -25);
+  tie.depthMin = 0.0f;
+  tie.depthMax = 1.0f;
+  const double weights[3] = {409.0 / 985, 565.0 / 985, 11.0 / 985};
+  EXPECT_EQ(pixel::depthAt(tie, weights), 0.5f);
+}
+
 }  // namespace
 }  // namespace tessera::raster
