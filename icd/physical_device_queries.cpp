@@ -45,7 +45,10 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   std::memcpy(v11.driverUUID, pd.driverUuid, VK_UUID_SIZE);
   v11.deviceLUIDValid = VK_FALSE;
   v11.subgroupSize = pd.simdWidth;
-  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  // The JIT's subgroup operations act on a kernel batch's lanes whatever the stage; a fragment
+  // batch is whole 2x2 quads, so quad operations see pixel quads (lavapipe's two stages;
+  // tests/api/subgroup_fragment_test.cpp, CTS run 2026-11-29-s21-subgroups-fragment).
+  v11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |

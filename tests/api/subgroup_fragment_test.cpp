@@ -1,0 +1,165 @@
+// Subgroup operations in fragment shaders (VkPhysicalDeviceSubgroupProperties::supportedStages
+// includes FRAGMENT, as on lavapipe), through the loader with validation. A triangle whose
+// slanted edge cuts 2x2 quads runs subgroup_fragment.frag (its header lists what each output
+// holds); every covered pixel must show the spec's invariants ("Subgroup Operations"): the
+// active count from subgroupAdd equals the ballot's bit count and lies in [1, SubgroupSize],
+// SubgroupSize is the reported subgroupSize, the first active invocation is the ballot's
+// lowest bit, the invocation's own bit is set in SubgroupEqMask, and the quad operations see
+// the 2x2 pixel quad ("Quad Group Operations"). Run on lavapipe too where it offers the same
+// operations in fragment shaders.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "compute_fixture.h"
+#include "dual_driver.h"
+#include "simple_pipeline.h"
+#include "test_device.h"
+
+namespace tessera_test {
+
+namespace {
+
+constexpr uint32_t kSize = 24;
+constexpr VkSubgroupFeatureFlags kOperations =
+    VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+
+VkPhysicalDeviceSubgroupProperties subgroupProperties(VkPhysicalDevice pd) {
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(pd, &props);
+  return subgroup;
+}
+
+// The target's texels (kSize x kSize, 4 words each; 0 where nothing was drawn).
+std::vector<uint32_t> run(VkPhysicalDevice pd) {
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  v13.dynamicRendering = VK_TRUE;
+  TestDevice device(pd, nullptr, &v13);
+  const VkDevice dev = device.dev;
+  EXPECT_NE(dev, VK_NULL_HANDLE);
+  if (!dev) return {};
+  constexpr VkFormat kFormat = VK_FORMAT_R32G32B32A32_UINT;
+  const TestDevice::Attachment target = device.createAttachment(
+      kFormat, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout;
+  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
+  const VkShaderModule vs = device.createShaderModule(loadCorpusShader("diagonal_triangle_vert"));
+  const VkShaderModule fs = device.createShaderModule(loadCorpusShader("subgroup_fragment_frag"));
+  SimplePipeline desc{vs, fs, layout, kSize, kSize};
+  desc.colorFormat = kFormat;
+  const VkPipeline pipeline = createSimplePipeline(dev, desc);
+  void* map;
+  const VkDeviceSize bytes = kSize * kSize * 16;
+  VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
+
+  VkCommandPoolCreateInfo cpoolci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool pool;
+  vkCreateCommandPool(dev, &cpoolci, nullptr, &pool);
+  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cmd;
+  vkAllocateCommandBuffers(dev, &cbai, &cmd);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cmd, &bi);
+  auto transition = [&](VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess, VkAccessFlags dstAccess,
+                        VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage) {
+    VkImageMemoryBarrier ib{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib.image = target.image;
+    ib.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    ib.oldLayout = from;
+    ib.newLayout = to;
+    ib.srcAccessMask = srcAccess;
+    ib.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &ib);
+  };
+  transition(VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+             VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  attachment.imageView = target.view;
+  attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.clearValue.color.uint32[0] = 0;
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, {kSize, kSize}};
+  ri.layerCount = 1;
+  ri.colorAttachmentCount = 1;
+  ri.pColorAttachments = &attachment;
+  vkCmdBeginRendering(cmd, &ri);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  const VkRect2D scissor{{0, 0}, {kSize, kSize}};
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+  vkCmdEndRendering(cmd);
+  transition(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+             VK_PIPELINE_STAGE_TRANSFER_BIT);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {kSize, kSize, 1};
+  vkCmdCopyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
+  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  std::vector<uint32_t> texels(kSize * kSize * 4);
+  std::memcpy(texels.data(), map, bytes);
+  vkDestroyCommandPool(dev, pool, nullptr);
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
+  vkDestroyBuffer(dev, readback, nullptr);
+  return texels;
+}
+
+// The invariants above on every covered pixel (count > 0); returns how many pixels were
+// covered and the largest active count seen.
+void expectInvariants(const std::vector<uint32_t>& texels, uint32_t subgroupSize, const char* driver, uint32_t* covered,
+                      uint32_t* largest) {
+  *covered = *largest = 0;
+  int failures = 0;
+  for (uint32_t p = 0; p < kSize * kSize && failures < 5; ++p) {
+    const uint32_t* t = &texels[4 * p];
+    if (t[0] == 0) continue;
+    ++*covered;
+    *largest = std::max(*largest, t[0]);
+    const bool ok = t[0] == t[1] && t[0] <= subgroupSize && t[2] == subgroupSize && t[3] == 31u;
+    if (!ok) {
+      ADD_FAILURE() << driver << " pixel (" << p % kSize << ", " << p / kSize << "): count " << t[0] << ", ballot count "
+                    << t[1] << ", SubgroupSize " << t[2] << " (reported " << subgroupSize << "), checks 0x" << std::hex
+                    << t[3] << " (want 0x1f)";
+      ++failures;
+    }
+  }
+}
+
+TEST(SubgroupFragment, FragmentShadersSeeSubgroupsAndQuadsAsTheSpecDefines) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "runs Tessera and lavapipe itself";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  const VkPhysicalDeviceSubgroupProperties ours = subgroupProperties(drivers.tessera);
+  ASSERT_TRUE(ours.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT);
+  ASSERT_EQ(ours.supportedOperations & kOperations, kOperations);
+  uint32_t covered = 0, largest = 0;
+  expectInvariants(run(drivers.tessera), ours.subgroupSize, "Tessera", &covered, &largest);
+  // A real partial cover, with subgroups of more than one invocation.
+  EXPECT_GT(covered, kSize * kSize / 4);
+  EXPECT_LT(covered, kSize * kSize * 3 / 4);
+  EXPECT_GT(largest, 4u);
+  if (!drivers.lavapipe) return;
+  const VkPhysicalDeviceSubgroupProperties theirs = subgroupProperties(drivers.lavapipe);
+  if (!(theirs.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT) || (theirs.supportedOperations & kOperations) != kOperations)
+    return;
+  uint32_t lavapipeCovered = 0;
+  expectInvariants(run(drivers.lavapipe), theirs.subgroupSize, "lavapipe", &lavapipeCovered, &largest);
+  EXPECT_EQ(lavapipeCovered, covered);
+}
+
+}  // namespace
+}  // namespace tessera_test
