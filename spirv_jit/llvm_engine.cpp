@@ -1,5 +1,6 @@
 #include "llvm_engine.h"
 
+#include "vector_division.h"
 #include "vector_math.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -333,6 +334,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(optimizationLevel());
   mpm.run(module, mam);
+  divideVectorsInDouble(module);
 
   if (!dumpPrefix.empty()) {
     std::error_code ec;

@@ -101,29 +101,13 @@ struct ArithmeticTranslation {
     return b.CreateSelect(bad, one, den);
   }
 
-  // a / d and a % d of 32-bit integers (d made safe). x86 has no vector integer division, so
-  // LLVM divides a lane vector by a run-time divisor lane by lane (a scalar div of ~10-20
-  // cycles each); these divide in double instead: both operands convert exactly, and the
-  // truncated correctly rounded double quotient is the exact integer quotient (the quotient's
-  // fraction is at least 1/d away from the next integer, more than half an ulp of a quotient
-  // below 2^32 for d below 2^32). Constant divisors keep LLVM's multiply-by-reciprocal code.
-  bool dividesInDouble(llvm::Value* a, llvm::Value* d) const {
-    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(a->getType());
-    return vt && vt->getNumElements() >= 4 && vt->getElementType()->isIntegerTy(32) && !llvm::isa<llvm::Constant>(d);
-  }
+  // a / d and a % d (d made safe). A lane vector divided by a divisor that is still not a
+  // constant after optimization divides in double (vector_division.h, after the pipeline).
   llvm::Value* divide(llvm::Value* a, llvm::Value* d, bool isSigned) {
-    if (!dividesInDouble(a, d)) return isSigned ? b.CreateSDiv(a, d) : b.CreateUDiv(a, d);
-    llvm::IRBuilder<>::FastMathFlagGuard guard(b);
-    b.clearFastMathFlags();  // a reciprocal would not be exact
-    auto* vt = llvm::cast<llvm::FixedVectorType>(a->getType());
-    llvm::Type* doubles = llvm::FixedVectorType::get(b.getDoubleTy(), vt->getNumElements());
-    if (isSigned)
-      return b.CreateFPToSI(b.CreateFDiv(b.CreateSIToFP(a, doubles), b.CreateSIToFP(d, doubles)), vt);
-    return b.CreateFPToUI(b.CreateFDiv(b.CreateUIToFP(a, doubles), b.CreateUIToFP(d, doubles)), vt);
+    return isSigned ? b.CreateSDiv(a, d) : b.CreateUDiv(a, d);
   }
   llvm::Value* remainder(llvm::Value* a, llvm::Value* d, bool isSigned) {
-    if (!dividesInDouble(a, d)) return isSigned ? b.CreateSRem(a, d) : b.CreateURem(a, d);
-    return b.CreateSub(a, b.CreateMul(divide(a, d, isSigned), d));
+    return isSigned ? b.CreateSRem(a, d) : b.CreateURem(a, d);
   }
 
   llvm::Value* bitMask(llvm::Value* count, llvm::Value* like) {

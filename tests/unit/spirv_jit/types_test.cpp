@@ -355,6 +355,52 @@ TEST(Types, Float64ArithmeticAndConversions) {
 // The SPIR-V optimizer folds divisions whose operands it knows; SPIRV-Tools does that on the
 // host, where INT_MIN / -1 traps. Compiling such a shader (or specializing into it) must not
 // crash; the defined results must stay right.
+// Division by divisors that become constants only after specialization and optimization (a
+// spec constant is guarded against INT_MIN / -1 before the optimizer folds it), and by
+// literals, at every W: with the default spec constants (31, 10) and specialized to (-5, 7).
+TEST(Types, Int32DivisionByConstantsAndSpecializationConstants) {
+  std::vector<int32_t> in(std::begin(kSpecial32), std::end(kSpecial32));
+  Rng rng(33);
+  for (int i = 0; i < 500; ++i) in.push_back(int32_t(rng.next()) >> (rng.next() % 32));
+  const uint32_t n = uint32_t(in.size()), K = 8;
+  for (const auto& [divisor, unsignedDivisor] : std::vector<std::pair<int32_t, uint32_t>>{{31, 10u}, {-5, 7u}}) {
+    ComputeRun run;
+    run.shader = "types_int32_constant_division";
+    run.groups[0] = (n + 63) / 64;
+    run.pushConstants = pushBytes(n);
+    const bool specialized = divisor != 31;
+    if (specialized) {
+      run.specialization = {{0, 0, 4}, {1, 4, 4}};
+      run.specializationData.resize(8);
+      std::memcpy(run.specializationData.data(), &divisor, 4);
+      std::memcpy(run.specializationData.data() + 4, &unsignedDivisor, 4);
+    }
+    auto results = runAtEveryWidth(run, {bytesOf(in), zeros<int32_t>(n * K)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<int32_t>(results[w][1]);
+      for (uint32_t i = 0; i < n; ++i) {
+        const int32_t x = in[i];
+        const uint32_t ux = uint32_t(x);
+        const int32_t* r = &o[i * K];
+        auto at = [&](int k) {
+          return ::testing::Message() << "W=" << kSimdWidths[w] << " x=" << x << " divisor " << divisor << " output " << k;
+        };
+        EXPECT_EQ(r[0], x / divisor) << at(0);
+        const int32_t rem = x % divisor;
+        EXPECT_EQ(r[1], rem != 0 && (rem < 0) != (divisor < 0) ? rem + divisor : rem) << at(1);
+        EXPECT_EQ(uint32_t(r[2]), ux / unsignedDivisor) << at(2);
+        EXPECT_EQ(uint32_t(r[3]), ux % unsignedDivisor) << at(3);
+        EXPECT_EQ(r[4], x / -7) << at(4);
+        if (x != INT_MAX) { EXPECT_EQ(r[5], (x + 1) / 3) << at(5); }
+        EXPECT_EQ(uint32_t(r[6]), ux / 3u) << at(6);
+        EXPECT_EQ(uint32_t(r[7]), ux % 1000u) << at(7);
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+}
+
 TEST(Types, ConstantDivisionOverflowDoesNotCrashTheCompiler) {
   struct Spec {
     int32_t a, b;
