@@ -143,14 +143,32 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
   if (inb) laneMask = B.CreateAnd(laneMask, splat(inb));
   if (p.validLanes) laneMask = B.CreateAnd(laneMask, splat(p.validLanes));
   llvm::Type* resultTy = laneType(vt);
+  // The lane loop reads each lane's address and operands from memory and writes each result
+  // there: an extractelement or insertelement with a variable lane index is, in LLVM's x86
+  // code, a spill of the whole vector and a reload in every iteration (and the inserts a
+  // dependency chain through the result vector), several times the atomic's own cost.
+  llvm::IRBuilder<> entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().getFirstInsertionPt());
+  auto spill = [&](llvm::Value* v) -> llvm::AllocaInst* {
+    if (!v || !isVector(v)) return nullptr;
+    llvm::AllocaInst* slot = entry.CreateAlloca(v->getType());
+    B.CreateStore(v, slot);
+    return slot;
+  };
+  auto laneValue = [&](llvm::Value* v, llvm::AllocaInst* slot, llvm::Value* lane) -> llvm::Value* {
+    if (!slot) return v;  // the same for every lane
+    llvm::Type* element = v->getType()->getScalarType();
+    return B.CreateLoad(element, B.CreateGEP(element, slot, lane));
+  };
+  llvm::AllocaInst* addressSlot = spill(addresses);
+  llvm::AllocaInst* valueSlot = spill(value);
+  llvm::AllocaInst* comparatorSlot = spill(comparator);
   llvm::AllocaInst* result = nullptr;
   if (inst.result) {
-    llvm::IRBuilder<> entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().getFirstInsertionPt());
     result = entry.CreateAlloca(resultTy);
     B.CreateStore(llvm::Constant::getNullValue(resultTy), result);
   }
   forEachActiveLane(laneMask, [&](llvm::Value* lane) {
-    llvm::Value* addr = B.CreateIntToPtr(extractLane(addresses, lane), B.getPtrTy());
+    llvm::Value* addr = B.CreateIntToPtr(laneValue(addresses, addressSlot, lane), B.getPtrTy());
     llvm::Value* old = nullptr;
     llvm::MaybeAlign align(size);
     switch (inst.op) {
@@ -162,7 +180,7 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
         break;
       }
       case Op::OpAtomicStore: {
-        auto* s = B.CreateAlignedStore(extractLane(value, lane), addr, align);
+        auto* s = B.CreateAlignedStore(laneValue(value, valueSlot, lane), addr, align);
         s->setAtomic(order == llvm::AtomicOrdering::Acquire || order == llvm::AtomicOrdering::AcquireRelease
                          ? llvm::AtomicOrdering::Release : order);
         break;
@@ -171,17 +189,17 @@ bool Translator::translateAtomicOrBarrier(const Instruction& inst) {
       case Op::OpAtomicCompareExchangeWeak: {
         llvm::AtomicOrdering success = order == llvm::AtomicOrdering::Monotonic ? llvm::AtomicOrdering::Monotonic
                                                                                   : llvm::AtomicOrdering::SequentiallyConsistent;
-        auto* x = B.CreateAtomicCmpXchg(addr, extractLane(comparator, lane), extractLane(value, lane), align, success,
-                                        llvm::AtomicOrdering::Monotonic);
+        auto* x = B.CreateAtomicCmpXchg(addr, laneValue(comparator, comparatorSlot, lane),
+                                        laneValue(value, valueSlot, lane), align, success, llvm::AtomicOrdering::Monotonic);
         old = B.CreateExtractValue(x, {0});
         break;
       }
       default:
-        old = B.CreateAtomicRMW(rmw, addr, extractLane(value, lane), align,
+        old = B.CreateAtomicRMW(rmw, addr, laneValue(value, valueSlot, lane), align,
                                 order == llvm::AtomicOrdering::Monotonic ? order : llvm::AtomicOrdering::SequentiallyConsistent);
         break;
     }
-    if (result && old) B.CreateStore(B.CreateInsertElement(B.CreateLoad(resultTy, result), old, lane), result);
+    if (result && old) B.CreateStore(old, B.CreateGEP(vt, result, lane));
   });
   if (inst.result) define(inst.result, Val{{B.CreateLoad(resultTy, result)}});
   return true;
