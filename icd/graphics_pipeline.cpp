@@ -154,11 +154,39 @@ void colorBlendPlan(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipe
   }
 }
 
+// The state a stage is compiled against besides its SPIR-V and layout (compileStage): the
+// blend plan and sample count of the fragment kernel's own colour writes, and the vertex input
+// the vertex kernel fetches itself. `known` limits them to what a stage's library knew when it
+// was created (LinkedCreateInfo::StageKnowledge: a link without link-time optimization compiles
+// its stages as their libraries did, so that it finds them compiled).
+struct StageParameters {
+  uint32_t colorBlend[abi::kMaxColorAttachments] = {};
+  uint32_t colorSamples = 1;
+  const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;
+};
+StageParameters stageParameters(const VkGraphicsPipelineCreateInfo& info, const GraphicsPipelineState& g,
+                                const LinkedCreateInfo::StageKnowledge& known) {
+  StageParameters p;
+  if (known.fragmentOutput) colorBlendPlan(info, g, p.colorBlend);
+  // The kernel's own attachment writes address this many samples per pixel (with the count
+  // dynamic, 1: a draw of 4 is written by the loop).
+  const VkPipelineMultisampleStateCreateInfo* multisample = readableStates(info, g).multisampleIgnored ? nullptr : info.pMultisampleState;
+  if (multisample && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) &&
+      multisample->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT)
+    p.colorSamples = 4;
+  // VK_EXT_vertex_input_dynamic_state: with the vertex input dynamic the kernel is compiled
+  // without attributes and fetches none itself; the draw decodes them all
+  // (raster/draw_vertices.cpp) from the state vkCmdSetVertexInputEXT recorded.
+  if (known.vertexInput && !g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) p.vertexInput = info.pVertexInputState;
+  return p;
+}
+
 // Builds the pipeline's state; returns VK_SUCCESS or an error with *message set.
 // viewIndexFromDeviceIndexStages: the stages compiled with VK_PIPELINE_CREATE_VIEW_INDEX_FROM_
 // DEVICE_INDEX_BIT (the pipeline's flag, or each library's for its own stages).
 VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkShaderStageFlags viewIndexFromDeviceIndexStages,
-                    PipelineCacheStore* cache, GraphicsPipelineState& g, StageOutcome& outcome, std::string* message) {
+                    const LinkedCreateInfo::StageKnowledge& known, PipelineCacheStore* cache, GraphicsPipelineState& g,
+                    StageOutcome& outcome, std::string* message) {
   const PipelineLayout* layout = fromHandle<PipelineLayout>(info.layout);
   raster::DrawState& s = g.base;
   s.simdWidth = dev->physical->simdWidth;
@@ -167,15 +195,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
       if (const int bit = GraphicsPipelineState::dynamicStateBit(dyn->pDynamicStates[i]); bit >= 0)
         g.dynamicMask |= uint64_t(1) << bit;
 
-  uint32_t colorBlend[abi::kMaxColorAttachments] = {};
-  colorBlendPlan(info, g, colorBlend);
-  // The kernel's own attachment writes address this many samples per pixel (with the count
-  // dynamic, 1: a draw of 4 is written by the loop).
-  const VkPipelineMultisampleStateCreateInfo* multisample = readableStates(info, g).multisampleIgnored ? nullptr : info.pMultisampleState;
-  const uint32_t colorSamples = multisample && !g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT) &&
-                                        multisample->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT
-                                    ? 4u
-                                    : 1u;
+  const StageParameters params = stageParameters(info, g, known);
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
     if (st.stage != VK_SHADER_STAGE_VERTEX_BIT && st.stage != VK_SHADER_STAGE_FRAGMENT_BIT &&
@@ -185,12 +205,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
       return VK_ERROR_UNKNOWN;
     }
     bool hit = false, required = false;
-    // VK_EXT_vertex_input_dynamic_state: with the vertex input dynamic the kernel is compiled
-    // without attributes and fetches none itself; the draw decodes them all
-    // (raster/draw_vertices.cpp) from the state vkCmdSetVertexInputEXT recorded.
-    const bool dynamicVertexInput = g.isDynamic(VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
-    auto program = compileStage(dev, st, layout, cache, colorBlend, colorSamples,
-                                dynamicVertexInput ? nullptr : info.pVertexInputState,
+    auto program = compileStage(dev, st, layout, cache, params.colorBlend, params.colorSamples, params.vertexInput,
                                 (viewIndexFromDeviceIndexStages & st.stage) != 0,
                                 (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0, &hit,
                                 &required, message);
@@ -482,6 +497,32 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   return VK_SUCCESS;
 }
 
+// "Graphics Pipeline Libraries", fast linking (graphicsPipelineLibraryFastLinking): a library
+// with shader stages compiles them when it is created, against the state it has (its own
+// layout, its fragment output interface and vertex input only if it holds those parts) and
+// keeps the programs. A link without VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT asks
+// for its stages with the same limits (LinkedCreateInfo::knowledge), so each is found compiled
+// when the link's layout gives the stage the same interface (the usual case: one layout for
+// all parts); otherwise it is compiled then. A failure here is left to the link to report.
+void precompileLibraryStages(Device* dev, PipelineCacheStore* cache, GraphicsLibraryState& library, StageOutcome& outcome) {
+  const VkGraphicsPipelineCreateInfo& info = library.info;
+  if (!info.stageCount) return;
+  GraphicsPipelineState g;
+  for (VkDynamicState d : library.dynamicStates)
+    if (const int bit = GraphicsPipelineState::dynamicStateBit(d); bit >= 0) g.dynamicMask |= uint64_t(1) << bit;
+  const LinkedCreateInfo::StageKnowledge known = LinkedCreateInfo::knowledgeOf(library.parts);
+  const StageParameters params = stageParameters(info, g, known);
+  for (uint32_t i = 0; i < info.stageCount; ++i) {
+    const VkPipelineShaderStageCreateInfo& st = info.pStages[i];
+    bool hit = false, required = false;
+    std::string message;
+    auto program = compileStage(dev, st, library.layout, cache, params.colorBlend, params.colorSamples, params.vertexInput,
+                                (library.viewIndexFromDeviceIndexStages & st.stage) != 0, false, &hit, &required, &message);
+    if (i < 5) outcome.stageHit[i] = program && hit;  // VK_EXT_pipeline_creation_feedback
+    if (program) library.precompiled.push_back(std::move(program));
+  }
+}
+
 }  // namespace
 }  // namespace tessera
 
@@ -525,8 +566,10 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateGraphicsPipelines(VkDevice device
                  : (info->flags & VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT) ? VkShaderStageFlags(VK_SHADER_STAGE_ALL_GRAPHICS) : 0;
       if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) {
         library = std::make_unique<GraphicsLibraryState>(*info, parts, linked ? viewIndexStages : 0);
+        if (!linked) precompileLibraryStages(dev, cache, *library, outcome);
       } else {  // VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: stages must come from a cache.
-        r = buildState(dev, *info, viewIndexStages, cache, *state, outcome, &message);
+        r = buildState(dev, *info, viewIndexStages, linked ? linked->knowledge : LinkedCreateInfo::StageKnowledge{}, cache,
+                       *state, outcome, &message);
         dynamicOffsets = DynamicOffsetMap::of(fromHandle<PipelineLayout>(info->layout));
       }
     } catch (const std::bad_alloc&) {

@@ -266,8 +266,20 @@ LinkedCreateInfo::LinkedCreateInfo(const VkGraphicsPipelineCreateInfo& link) {
   const GraphicsLibraryState* multisampleFrom = nullptr;
   const GraphicsLibraryState* renderingFrom = nullptr;
   std::vector<const PipelineLayout*> layouts;
+  // Without link-time optimization each stage is compiled as its library compiled it
+  // (StageKnowledge): the vertex stage fetches its attributes itself only if its library held
+  // the vertex input, the fragment stage writes its attachments itself as the fragment output
+  // interface says only if its library held that.
+  const bool optimize = (link.flags & VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT) != 0;
   for (const GraphicsLibraryState* s : sources) {
     parts |= s->parts;
+    if (!optimize && s != own_.get()) {
+      const StageKnowledge k = knowledgeOf(s->parts);
+      for (uint32_t i = 0; i < s->info.stageCount; ++i) {
+        if (s->info.pStages[i].stage == VK_SHADER_STAGE_VERTEX_BIT) knowledge.vertexInput = k.vertexInput;
+        if (s->info.pStages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT) knowledge.fragmentOutput = k.fragmentOutput;
+      }
+    }
     const VkGraphicsPipelineCreateInfo& i = s->info;
     if (s->parts & kVertexInput) {
       info.pVertexInputState = i.pVertexInputState;

@@ -4,15 +4,22 @@
 // modules, render passes, layouts and the library itself whenever the spec allows. Linking
 // (VkPipelineLibraryCreateInfoKHR) assembles one complete VkGraphicsPipelineCreateInfo from the
 // libraries' copies and the create info's own parts (LinkedCreateInfo), with the union of the
-// libraries' pipeline layouts, and the complete-pipeline path compiles it; the JIT's caches make
-// relinking the same stages cheap. No fast linking is claimed (graphicsPipelineLibraryFastLinking
-// is VK_FALSE): a link compiles every stage that no cache holds.
+// libraries' pipeline layouts, and the complete-pipeline path compiles it. Fast linking
+// (graphicsPipelineLibraryFastLinking): a library with shader stages also compiles them when it
+// is created, with what it knows (graphics_pipeline.cpp precompileLibraryStages), and keeps the
+// programs; a link without VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT asks for the
+// stages with the same limits (StageKnowledge) and so finds them compiled, while a link with
+// it compiles every stage against the whole pipeline's state.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 #include <vulkan/vulkan_core.h>
+
+namespace tessera::jit {
+struct GraphicsProgram;
+}
 
 namespace tessera {
 
@@ -61,6 +68,8 @@ class GraphicsLibraryState {
   // The stages created with VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT: the flag of the
   // library a stage comes from holds for that stage alone.
   VkShaderStageFlags viewIndexFromDeviceIndexStages = 0;
+  // The stages compiled when the library was created (fast linking), kept alive for links.
+  std::vector<std::shared_ptr<const jit::GraphicsProgram>> precompiled;
 
  private:
   template <typename T>
@@ -81,8 +90,22 @@ class LinkedCreateInfo {
   LinkedCreateInfo(const LinkedCreateInfo&) = delete;
   LinkedCreateInfo& operator=(const LinkedCreateInfo&) = delete;
 
+  // What the stages are compiled against beyond their own part: the vertex input state (the
+  // vertex stage fetches its attributes itself) and the fragment output interface (the
+  // fragment stage writes and blends its colour attachments itself). All of it for a complete
+  // pipeline or a link with link-time optimization; for a link without, what the library each
+  // stage comes from held, as it compiled the stage then.
+  struct StageKnowledge {
+    bool vertexInput = true, fragmentOutput = true;
+  };
+  static StageKnowledge knowledgeOf(VkGraphicsPipelineLibraryFlagsEXT parts) {
+    return {(parts & VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT) != 0,
+            (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT) != 0};
+  }
+
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   VkGraphicsPipelineLibraryFlagsEXT parts = 0;  // what the libraries and the create info give together
+  StageKnowledge knowledge;
   // Its stages that read ViewIndex as DeviceIndex (GraphicsLibraryState); `info.flags` leaves
   // VK_PIPELINE_CREATE_VIEW_INDEX_FROM_DEVICE_INDEX_BIT out, as it holds per library.
   VkShaderStageFlags viewIndexFromDeviceIndexStages = 0;

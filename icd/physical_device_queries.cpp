@@ -232,11 +232,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       continue;
     }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT) {
-      // Linking compiles every stage no cache holds, so it is not "fast". The interpolation of
+      // Fast linking: libraries compile their stages when created and a link without
+      // link-time optimization finds them (graphics_pipeline_library.h). The interpolation of
       // a fragment input comes from the fragment shader's decorations alone (the JIT's
       // GraphicsFacts::inputInterpolation), whatever the last pre-rasterization stage says.
       auto* p = reinterpret_cast<VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT*>(s);
-      p->graphicsPipelineLibraryFastLinking = VK_FALSE;
+      p->graphicsPipelineLibraryFastLinking = VK_TRUE;
       p->graphicsPipelineLibraryIndependentInterpolationDecoration = VK_TRUE;
       continue;
     }

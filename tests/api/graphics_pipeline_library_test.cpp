@@ -20,6 +20,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "compute_fixture.h"
@@ -439,6 +440,73 @@ TEST(GraphicsPipelineLibrary, LinkingWithoutEveryPartIsAnErrorNotACrash) {
     vkDestroyPipeline(device.dev, output, nullptr);
   }
   vkDestroyInstance(instance, nullptr);
+}
+
+}  // namespace
+}  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// "Graphics Pipeline Libraries", graphicsPipelineLibraryFastLinking: the libraries' stages are
+// compiled when the libraries are created, so linking them without
+// VK_PIPELINE_CREATE_LINK_TIME_OPTIMIZATION_BIT_EXT compiles nothing: with
+// VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT ("Pipeline Cache Control": fail where
+// a compile would be needed) the link succeeds. The stages carry a specialization entry of a
+// random value for a constant the shaders do not have (valid, and without effect), so no cache
+// of an earlier run can hold them: before fast linking this link returned
+// VK_PIPELINE_COMPILE_REQUIRED. (That such a link draws what the monolithic pipeline draws is
+// LinkedLibrariesDrawAsTheMonolithicPipelineAndLavapipe's "linked" case.)
+TEST(GraphicsPipelineLibrary, FastLinkingNeedsNoCompile) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "Tessera's fast linking";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  const VkPhysicalDevice pd = drivers.tessera;
+  VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT gplProps{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &gplProps};
+  vkGetPhysicalDeviceProperties2(pd, &props);
+  ASSERT_TRUE(gplProps.graphicsPipelineLibraryFastLinking);
+  VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gpl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
+  gpl.graphicsPipelineLibrary = VK_TRUE;
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &gpl};
+  v13.dynamicRendering = VK_TRUE;
+  v13.pipelineCreationCacheControl = VK_TRUE;
+  TestDevice device(pd, nullptr, &v13, {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME});
+  const VkDevice dev = device.dev;
+  ASSERT_NE(dev, VK_NULL_HANDLE);
+
+  std::random_device random;
+  const uint32_t token = random();
+  const VkSpecializationMapEntry entry{77, 0, 4};  // no such constant in draw_basic.*
+  const VkSpecializationInfo specialization{1, &entry, 4, &token};
+  VkShaderModule vs = device.createShaderModule(loadCorpusShader("draw_basic_vert"));
+  VkShaderModule fs = device.createShaderModule(loadCorpusShader("draw_basic_frag"));
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout;
+  ASSERT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
+  PipelineState state(vs, fs, VK_NULL_HANDLE);
+  state.stages[0].pSpecializationInfo = state.stages[1].pSpecializationInfo = &specialization;
+
+  std::vector<VkPipeline> libraries = {createLibrary(dev, state, kVertexInput, VK_NULL_HANDLE, 0),
+                                       createLibrary(dev, state, kPreRaster, layout, 0),
+                                       createLibrary(dev, state, kFragment, layout, 0),
+                                       createLibrary(dev, state, kFragmentOutput, VK_NULL_HANDLE, 0)};
+  for (VkPipeline l : libraries) ASSERT_NE(l, VK_NULL_HANDLE);
+  VkPipelineLibraryCreateInfoKHR link{VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR, nullptr, uint32_t(libraries.size()),
+                                      libraries.data()};
+  VkGraphicsPipelineCreateInfo ci = state.createInfo(0, VK_NULL_HANDLE, &link);
+  ci.layout = layout;
+  ci.flags = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+  VkPipeline linked = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &linked), VK_SUCCESS)
+      << "the link needed a compile";
+  EXPECT_NE(linked, VK_NULL_HANDLE);
+  if (linked) vkDestroyPipeline(dev, linked, nullptr);
+  for (VkPipeline l : libraries) vkDestroyPipeline(dev, l, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
 }
 
 }  // namespace
