@@ -7,6 +7,7 @@
 
 #include "draw_internal.h"
 #include "draw_memory_bound.h"
+#include "lane_records.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 #include "zeroed_slices.h"
@@ -260,11 +261,13 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
         out.layerViewport[2 * (first + lane)] = layerViewports[lane];
         out.layerViewport[2 * (first + lane) + 1] = layerViewports[W + lane];
       }
-    for (uint32_t lane = 0; lane < count; ++lane) {
+    // Position and each location: four components from the batch's rows to each lane's record.
+    uint32_t* const records = &out.words[first * out.stride];
+    storeLaneQuads(positions, W, count, records, out.stride, 0);
+    for (size_t k = 0; k < out.locations.size(); ++k)
+      storeLaneQuads(outputWords + size_t(out.locations[k]) * 4 * W, W, count, records, out.stride, 4 + 4 * k);
+    for (uint32_t lane = 0; (out.clipDistances || out.cullDistances) && lane < count; ++lane) {
       uint32_t* v = &out.words[(first + lane) * out.stride];
-      for (uint32_t comp = 0; comp < 4; ++comp) std::memcpy(&v[comp], &positions[comp * W + lane], 4);
-      for (size_t k = 0; k < out.locations.size(); ++k)
-        for (uint32_t comp = 0; comp < 4; ++comp) v[4 + 4 * k + comp] = outputWords[(out.locations[k] * 4 + comp) * W + lane];
       uint32_t* distances = v + out.distanceWord();
       for (uint32_t d = 0; d < out.clipDistances; ++d) std::memcpy(&distances[d], &clips[d * W + lane], 4);
       for (uint32_t d = 0; d < out.cullDistances; ++d) std::memcpy(&distances[out.clipDistances + d], &culls[d * W + lane], 4);
