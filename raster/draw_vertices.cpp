@@ -221,8 +221,10 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
   // The attributes the kernel does not fetch itself (jit::GraphicsFacts::fetchedLocations).
   AttributeFetch fetch[kMaxVertexAttributes];
   uint32_t fetchCount = 0;
+  // (A location past the interface, which maxVertexInputAttributes forbids, has no words to
+  // write: skipped rather than written past the array.)
   for (uint32_t a = 0; a < s.attributeCount; ++a)
-    if (!(s.attributes[a].location < abi::kMaxInterfaceLocations && (s.vertexFetchedLocations >> s.attributes[a].location & 1)))
+    if (s.attributes[a].location < abi::kMaxInterfaceLocations && !(s.vertexFetchedLocations >> s.attributes[a].location & 1))
       fetch[fetchCount++] = planFetch(s, s.attributes[a]);
   for (uint32_t a = 0; a < fetchCount; ++a) inputSlices.markWritten(fetch[a].location);
   abi::VertexBuffer buffers[abi::kMaxVertexBuffers];
