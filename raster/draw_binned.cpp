@@ -123,11 +123,13 @@ struct VertexSlots {
 // reuse the results of vertex shading": distinct VertexIndex values get one slot each, in order
 // of first use, when they span a range not much larger than the index list (a table over the
 // range maps them); otherwise every position is shaded. Unused vertices are never shaded.
-void mapVertexSlots(const DrawCall& c, const VertexIndexList& list, VertexSlots& out) {
+// Where every position is its own slot the list's indices move to `out` (the draw reads only
+// the list's restart flags afterwards; the two vectors trade their memory from draw to draw).
+void mapVertexSlots(const DrawCall& c, VertexIndexList& list, VertexSlots& out) {
   const uint32_t n = c.vertexCount;
   out.slotOf.clear();
   if (!c.indexed) {
-    out.vertexIndex = list.vertexIndex;
+    out.vertexIndex.swap(list.vertexIndex);
     return;
   }
   uint32_t lo = UINT32_MAX, hi = 0;
@@ -142,7 +144,7 @@ void mapVertexSlots(const DrawCall& c, const VertexIndexList& list, VertexSlots&
     }
   }
   if (lo > hi || uint64_t(hi) - lo >= 4ull * n + 4096) {
-    out.vertexIndex = list.vertexIndex;
+    out.vertexIndex.swap(list.vertexIndex);
     return;
   }
   std::vector<uint32_t> table(size_t(hi - lo) + 1, UINT32_MAX);
@@ -581,7 +583,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   m.states.push_back(state);
   const DrawState& s = m.states.back();
   readVertexIndices(s, c, m.list);
-  mapVertexSlots(c, m.list, m.slots);
+  mapVertexSlots(c, m.list, m.slots);  // (m.list.vertexIndex is not read after this)
   const uint32_t slotCount = uint32_t(m.slots.vertexIndex.size());
   // "Pipeline Statistics Queries": input assembly's vertices and primitives; the vertex stage
   // runs once per distinct index of an instance (a vertex is shaded once however often the
