@@ -154,10 +154,6 @@ VkImageFormatProperties maxProperties(const FormatInfo& info, VkImageType type, 
   p.maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : 2048;
   p.sampleCounts = VK_SAMPLE_COUNT_1_BIT;
   p.maxResourceSize = heap;
-  if (tiling == VK_IMAGE_TILING_LINEAR) {
-    p.maxMipLevels = 1;
-    p.maxArrayLayers = 1;
-  }
   (void)info;
   (void)flags;
   return p;
@@ -216,7 +212,9 @@ VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImag
   const VkFormatFeatureFlags2 features = formatFeatures(format, tiling);
   if (!info || !features || !usageSupported(usage, viewFormatFeatures(*info, tiling, flags)))
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
-  if (tiling == VK_IMAGE_TILING_LINEAR && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Linear tiling is the memory optimal tiling has (every image is laid out linearly, each
+  // level's layers and slices one after another: vkGetImageSubresourceLayout gives each
+  // subresource's place), so it offers every image type, level and layer count optimal does.
   if (info->isCompressed() && type == VK_IMAGE_TYPE_1D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (info->isDepthStencil() && type == VK_IMAGE_TYPE_3D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
