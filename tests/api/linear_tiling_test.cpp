@@ -87,26 +87,12 @@ void checkLinearImage(VkPhysicalDevice pd, const char* driver, VkImageType type,
   VkBuffer buffer = device.createMappedBuffer(texels.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &staging);
   std::memcpy(staging, texels.data(), texels.size() * 4);
 
-  VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  VkCommandPool pool;
-  vkCreateCommandPool(dev, &cpci, nullptr, &pool);
-  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cmd;
-  vkAllocateCommandBuffers(dev, &cbai, &cmd);
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vkBeginCommandBuffer(cmd, &bi);
-  VkImageMemoryBarrier toDst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  toDst.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  toDst.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  toDst.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-  toDst.srcQueueFamilyIndex = toDst.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toDst.image = image;
-  toDst.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1,
-                       &toDst);
+  VkCommandBuffer cmd = device.beginCommands();
+  imageBarrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+               VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+               {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers});
   vkCmdCopyBufferToImage(cmd, buffer, image, VK_IMAGE_LAYOUT_GENERAL, uint32_t(regions.size()), regions.data());
-  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+  transferToHostBarrier(cmd);
   vkEndCommandBuffer(cmd);
   device.submitAndWait(cmd);
 
@@ -138,7 +124,6 @@ void checkLinearImage(VkPhysicalDevice pd, const char* driver, VkImageType type,
     }
   }
   vkUnmapMemory(dev, memory);
-  vkDestroyCommandPool(dev, pool, nullptr);
   vkDestroyBuffer(dev, buffer, nullptr);
   vkDestroyImage(dev, image, nullptr);
   vkFreeMemory(dev, memory, nullptr);

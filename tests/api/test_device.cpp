@@ -30,7 +30,41 @@ TestDevice::~TestDevice() {
     vkDestroyImage(dev, a.image, nullptr);
   }
   for (VkDeviceMemory m : memories_) vkFreeMemory(dev, m, nullptr);
+  if (commandPool_) vkDestroyCommandPool(dev, commandPool_, nullptr);
   vkDestroyDevice(dev, nullptr);
+}
+
+VkCommandBuffer TestDevice::beginCommands() {
+  if (!commandPool_) {
+    VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    EXPECT_EQ(vkCreateCommandPool(dev, &ci, nullptr, &commandPool_), VK_SUCCESS);
+  }
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, commandPool_,
+                                 VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  EXPECT_EQ(vkAllocateCommandBuffers(dev, &ai, &cmd), VK_SUCCESS);
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cmd, &bi);
+  return cmd;
+}
+
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
+                  VkAccessFlags dstAccess, VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage,
+                  const VkImageSubresourceRange& range) {
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = srcAccess;
+  b.dstAccessMask = dstAccess;
+  b.oldLayout = from;
+  b.newLayout = to;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = range;
+  vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
+}
+
+void transferToHostBarrier(VkCommandBuffer cmd) {
+  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
 }
 
 uint32_t TestDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags want) const {

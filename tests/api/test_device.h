@@ -37,6 +37,8 @@ class TestDevice {
   VkShaderModule createShaderModule(const std::vector<uint32_t>& code);
   // Submits one command buffer and waits for the queue to be idle.
   void submitAndWait(VkCommandBuffer cmd);
+  // A primary command buffer from a pool of this object's, recording (freed with this object).
+  VkCommandBuffer beginCommands();
 
   VkDevice dev = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
@@ -48,6 +50,15 @@ class TestDevice {
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::vector<VkDeviceMemory> memories_;
   std::vector<Attachment> attachments_;
+  VkCommandPool commandPool_ = VK_NULL_HANDLE;
 };
+
+// A pipeline barrier for one image: its layout from `from` to `to` with the given accesses and
+// stages, over `range` (the first level and layer of the colour aspect unless given).
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
+                  VkAccessFlags dstAccess, VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage,
+                  const VkImageSubresourceRange& range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
+// Transfer writes made visible to the host (before reading a readback buffer).
+void transferToHostBarrier(VkCommandBuffer cmd);
 
 }  // namespace tessera_test
