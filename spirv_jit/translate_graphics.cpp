@@ -1017,6 +1017,7 @@ bool Translator::translateGraphics(const EntryPoint& entry, const std::string& k
     assignGlobalStorage();
     collectInterface();
     auto& cfg = cfgs_.emplace(f->id, buildStructuredCfg(*f)).first->second;
+    uniformity_->setGeometryStage(stage_ == Stage::Geometry);
     uniformity_->analyze(*f, cfg);
     // Control kernels take the batch index too (abi::TessControlBatchFn).
     std::vector<llvm::Type*> params{b().getPtrTy()};

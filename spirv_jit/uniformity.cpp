@@ -116,7 +116,8 @@ bool isPerInvocationStorage(spv::StorageClass sc) {
 
 }  // namespace
 
-bool isUniformBuiltIn(spv::BuiltIn b) {
+bool isUniformBuiltIn(spv::BuiltIn b, bool geometry) {
+  if (geometry && b == spv::BuiltIn::PrimitiveId) return false;
   switch (b) {
     case spv::BuiltIn::WorkgroupId:
     case spv::BuiltIn::NumWorkgroups:
@@ -195,7 +196,7 @@ bool Uniformity::instructionVarying(const Instruction& inst) const {
         // Built-ins that are the same for the whole batch read as uniform.
         uint32_t root = rootVariable(ptr);
         auto bi = module_.decorations(root).builtIn;
-        if (pt->storage == spv::StorageClass::Input && bi && isUniformBuiltIn(spv::BuiltIn(*bi))) return false;
+        if (pt->storage == spv::StorageClass::Input && bi && isUniformBuiltIn(spv::BuiltIn(*bi), geometry_)) return false;
         if (pt->storage == spv::StorageClass::Input && !bi) {
           // A block of built-ins (gl_PerVertex): members carry the decoration; be conservative.
           return true;

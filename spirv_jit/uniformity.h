@@ -22,8 +22,10 @@
 
 namespace tessera::jit {
 
-// Whether a built-in read through an Input variable is uniform across a batch.
-bool isUniformBuiltIn(spv::BuiltIn builtIn);
+// Whether a built-in read through an Input variable is uniform across a batch. A geometry
+// batch's lanes are different primitives (abi::GeometryBatch::primitiveIdIn per lane), so
+// PrimitiveId is not uniform there (`geometry`).
+bool isUniformBuiltIn(spv::BuiltIn builtIn, bool geometry = false);
 
 class Uniformity {
  public:
@@ -31,6 +33,9 @@ class Uniformity {
 
   // Analyses one function (the entry point, or a callee whose parameters are all varying).
   void analyze(const Function& function, const StructuredCfg& cfg);
+
+  // The module is a geometry shader's (isUniformBuiltIn); set before analyze.
+  void setGeometryStage(bool geometry) { geometry_ = geometry; }
 
   bool isVarying(uint32_t id) const { return id < varying_.size() && varying_[id]; }
   // Marks a value varying (e.g. a function parameter); returns true if that changed anything.
@@ -44,6 +49,7 @@ class Uniformity {
   const Module& module_;
   std::vector<uint8_t> varying_;
   std::vector<uint32_t> pointerRoot_;  // pointer id -> root variable id (built during analysis)
+  bool geometry_ = false;
 };
 
 }  // namespace tessera::jit

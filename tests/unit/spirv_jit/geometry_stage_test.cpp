@@ -157,6 +157,26 @@ TEST(GeometryStage, InvocationIdAndPrimitiveIdInPerLane) {
   }
 }
 
+// gs_primitive_id_loop.geom: a loop counted by PrimitiveIdIn % 5. PrimitiveId is uniform in a
+// fragment batch (one primitive) but a geometry batch's lanes are different primitives: a
+// uniformity analysis that took it as uniform ran every lane the first lane's count of
+// iterations (the CTS's geometry.basic.output_* cases drew nothing).
+TEST(GeometryStage, PrimitiveIdInIsPerLaneInControlFlow) {
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileGeometry("gs_primitive_id_loop_geom", W);
+    ASSERT_TRUE(program && program->geometry);
+    GeometryRun run(W, program->facts.geometry);
+    run.batch.count = W;
+    for (uint32_t i = 0; i < W; ++i) run.batch.primitiveIdIn[i] = 3 * i + 1;  // 1, 4, 7, 10, ...: counts 1, 4, 2, 0, ...
+    program->geometry(&run.batch);
+    for (uint32_t i = 0; i < W; ++i) {
+      const uint32_t count = (3 * i + 1) % 5;
+      ASSERT_EQ(run.batch.emitted[i], count) << "W " << W << " lane " << i;
+      for (uint32_t k = 0; k < count; ++k) EXPECT_EQ(run.word(k, abi::kGeometryRecordHeader + 0, i), k) << "W " << W << " lane " << i;
+    }
+  }
+}
+
 // gs_adj_triangles.geom reads all six vertices of a triangle with adjacency; gs_layers.geom
 // writes Layer, and gs_primitive_id.geom PrimitiveId, into the records' header.
 TEST(GeometryStage, AdjacencyInputsLayerAndPrimitiveId) {
