@@ -16,11 +16,6 @@ namespace {
 
 using block_vector::laneOf;
 
-// "Stencil Test": the value written back for `op` through the write mask.
-uint8_t updatedStencil(VkStencilOp op, uint8_t stored, uint8_t reference, uint8_t writeMask) {
-  return uint8_t((stored & ~writeMask) | (stencilOp(op, stored, reference) & writeMask));
-}
-
 // The new stencil bytes of `op` for every element (stencilOp as byte vector operations).
 TESSERA_AVX512 inline __m128i stencilOpBytes(VkStencilOp op, __m128i stored, __m128i reference) {
   const __m128i one = _mm_set1_epi8(1);
@@ -83,7 +78,7 @@ uint32_t blockStencilTestS8Portable(const BlockStencilPlanes& planes, const Sten
         op = depthPass ? face.passOp : face.depthFailOp;
         if (depthPass) pass |= 1u << l;
       }
-      if (op != VK_STENCIL_OP_KEEP && writeMask) *s = updatedStencil(op, stored, reference, writeMask);
+      if (op != VK_STENCIL_OP_KEEP && writeMask) *s = maskedStencilUpdate(op, stored, reference, writeMask);
     }
   return pass;
 }

@@ -64,7 +64,7 @@ void applyStencilOp(VkStencilOp op, uint32_t laneMask, const uint8_t* stored, co
   if (op == VK_STENCIL_OP_KEEP || !writeMask) return;
   for (uint32_t m = laneMask; m; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctz(m));
-    updated[lane] = uint8_t((stored[lane] & ~writeMask) | (stencilOp(op, stored[lane], reference[lane]) & writeMask));
+    updated[lane] = maskedStencilUpdate(op, stored[lane], reference[lane], writeMask);
   }
 }
 

@@ -530,8 +530,7 @@ bool FragmentStage::sampleTests(const LaneState& lanes, uint32_t lane, uint32_t 
     const uint8_t stored = *sp;
     const bool pass = compare(f.compareOp, uint8_t(reference & f.compareMask), uint8_t(stored & f.compareMask));
     VkStencilOp op = !pass ? f.failOp : depthPass ? f.passOp : f.depthFailOp;
-    const uint8_t updated = stencilOp(op, stored, uint8_t(reference));
-    *sp = uint8_t((stored & ~f.writeMask) | (updated & f.writeMask));
+    *sp = maskedStencilUpdate(op, stored, uint8_t(reference), uint8_t(f.writeMask));
     if (!pass) return false;
   }
   if (!depthPass) return false;

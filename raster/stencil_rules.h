@@ -39,4 +39,10 @@ inline uint8_t stencilOp(VkStencilOp op, uint8_t current, uint8_t reference) {
   }
 }
 
+// "Stencil Test": the value written back for `op`: the operation's result in the bits of
+// writeMask, the stored value's bits elsewhere.
+inline uint8_t maskedStencilUpdate(VkStencilOp op, uint8_t stored, uint8_t reference, uint8_t writeMask) {
+  return uint8_t((stored & ~writeMask) | (stencilOp(op, stored, reference) & writeMask));
+}
+
 }  // namespace tessera::raster
