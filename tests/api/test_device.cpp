@@ -144,4 +144,28 @@ void TestDevice::submitAndWait(VkCommandBuffer cmd) {
   vkQueueWaitIdle(queue);
 }
 
+void beginRenderingCleared(VkCommandBuffer cmd, VkImageView view, uint32_t width, uint32_t height) {
+  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  attachment.imageView = view;
+  attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, {width, height}};
+  ri.layerCount = 1;
+  ri.colorAttachmentCount = 1;
+  ri.pColorAttachments = &attachment;
+  vkCmdBeginRendering(cmd, &ri);
+  const VkRect2D scissor{{0, 0}, {width, height}};
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+void copyImageToBuffer(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, uint32_t width, uint32_t height,
+                       VkBuffer buffer) {
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {width, height, 1};
+  vkCmdCopyImageToBuffer(cmd, image, layout, buffer, 1, &region);
+}
+
 }  // namespace tessera_test

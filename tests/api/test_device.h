@@ -60,5 +60,11 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImag
                   const VkImageSubresourceRange& range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
 // Transfer writes made visible to the host (before reading a readback buffer).
 void transferToHostBarrier(VkCommandBuffer cmd);
+// Dynamic rendering into one colour attachment of width x height, cleared to zeros, with the
+// scissor set to the whole of it.
+void beginRenderingCleared(VkCommandBuffer cmd, VkImageView view, uint32_t width, uint32_t height);
+// The first level and layer of a colour image copied to `buffer` at offset 0, tightly packed.
+void copyImageToBuffer(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, uint32_t width, uint32_t height,
+                       VkBuffer buffer);
 
 }  // namespace tessera_test
