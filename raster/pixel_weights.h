@@ -58,11 +58,17 @@ TESSERA_PIXEL_INLINE void windowBarycentrics(const int64_t edge[3], double invAr
 TESSERA_PIXEL_INLINE float flatDepthOf(const SetupTriangle& t) {
   return rules::clampFragmentDepth(double(t.z[0]) + t.depthBias, {t.depthMin, t.depthMax});
 }
-TESSERA_PIXEL_INLINE float depthAt(const SetupTriangle& t, const double lin[3]) {
-  if (t.flatDepth) return flatDepthOf(t);
+// depthAt of a triangle whose vertices' depths differ (not t.flatDepth): the plane through
+// them. Without depthAt's test of flatDepth, so that a loop over lanes calling it vectorizes
+// (GCC does not take a loop-invariant test out of the loop for it); callers decide flatDepth
+// once, outside their loops.
+TESSERA_PIXEL_INLINE float interpolatedDepth(const SetupTriangle& t, const double lin[3]) {
   double z = 0;
   for (int k = 0; k < 3; ++k) z += lin[k] * t.z[k];
   return rules::clampFragmentDepth(z + t.depthBias, {t.depthMin, t.depthMax});
+}
+TESSERA_PIXEL_INLINE float depthAt(const SetupTriangle& t, const double lin[3]) {
+  return t.flatDepth ? flatDepthOf(t) : interpolatedDepth(t, lin);
 }
 
 TESSERA_PIXEL_INLINE double invWAt(const SetupTriangle& t, const double lin[3]) {
