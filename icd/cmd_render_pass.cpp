@@ -243,9 +243,23 @@ struct BeginTargetsCmd {
 };
 
 // The end of a subpass or of a render pass instance: its multisample resolves, in order.
+// Single-layer resolves join the scene of the render pass's draws (the record joins it): each
+// tile resolves its part after drawing, while its samples are in cache (Scene::addResolve); the
+// next record that is not a draw flushes the scene, as before any command that could read the
+// resolved image. The others (layered, multiview, the reference path) flush and run here.
 struct EndTargetsCmd {
+  static constexpr bool kJoinsScene = true;
   void execute(ExecContext& ctx) const {
     const RenderTargets& t = ctx.targets;
+    if (ctx.clearsJoinScene() && !t.viewMask && t.layers == 1) {
+      for (uint32_t i = 0; i < t.resolveCount; ++i) {
+        const auto& r = t.resolves[i];
+        ctx.resolve({r.src, r.dst, r.aspect, r.mode, t.renderArea});
+      }
+      ctx.targets = {};
+      return;
+    }
+    ctx.flushDraws();
     // Rows of the render area resolve independently: a large resolve is split over the pool.
     const raster::Rect& area = t.renderArea;
     const size_t rows = size_t(std::max(area.y1 - area.y0, 0));

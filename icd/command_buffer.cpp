@@ -163,6 +163,8 @@ bool ExecContext::clearsJoinScene() const { return raster::defaultRasterPath() =
 
 void ExecContext::clear(const raster::ClearRegion& region) { queueScene().addClear(region, targets.renderArea); }
 
+void ExecContext::resolve(const raster::ResolveRegion& region) { queueScene().addResolve(region, targets.renderArea); }
+
 void ExecContext::flushDraws() {
   if (scene) {
     // Clears no draw followed: the whole rectangles at once, in parallel bands with streaming

@@ -118,6 +118,7 @@ struct ExecContext {
   // targets' render area, in order with the draws that follow.
   bool clearsJoinScene() const;
   void clear(const raster::ClearRegion& region);
+  void resolve(const raster::ResolveRegion& region);  // into the scene (clearsJoinScene())
   raster::Scene& queueScene();  // the queue's scene (Queue::scene), created on first use
   void flushDraws();
 

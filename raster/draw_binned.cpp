@@ -478,16 +478,19 @@ VertexReads triangleVertexReads(const DrawState& s, const std::vector<ShadedVert
 
 // One window of one instance group of one draw, set up and binned.
 struct Scene::Window {
-  const DrawState* state = nullptr;  // null: a window of clears
+  const DrawState* state = nullptr;  // null: a window of clears or resolves
   std::shared_ptr<const std::vector<ShadedVertices>> vertices;
   std::vector<Chunk> chunks;
   std::vector<ClearRegion> clears;
+  std::vector<ResolveRegion> resolves;
   bool droppable = false, overwrites = false;
   VertexReads triangleReads = VertexReads::All;  // triangleVertexReads(*state, vertices)
   // Whether the window has work in tile `t` (whose pixels are `rect`).
   bool touches(uint32_t t, const Rect& rect) const {
     for (const ClearRegion& c : clears)
       if (!rules::isEmpty(rules::intersect(c.rect, rect))) return true;
+    for (const ResolveRegion& r : resolves)
+      if (!rules::isEmpty(rules::intersect(r.rect, rect))) return true;
     const int32_t tx = rect.x0 >> kTileShift, ty = rect.y0 >> kTileShift;
     for (const Chunk& chunk : chunks)
       if (chunk.mayTouch(tx, ty) && chunk.binStart[t + 1] > chunk.binStart[t]) return true;
@@ -564,6 +567,23 @@ void Scene::addClear(const ClearRegion& clear, const Rect& renderArea) {
   w.droppable = c.colour;
   m.area += uint64_t(c.rect.x1 - c.rect.x0) * uint64_t(c.rect.y1 - c.rect.y0);
   m.windows.push_back(std::move(w));
+}
+
+void Scene::addResolve(const ResolveRegion& resolve, const Rect& renderArea) {
+  Impl& m = *impl_;
+  ResolveRegion r = resolve;
+  r.rect = rules::intersect(resolve.rect, renderArea);
+  if (!r.src.base || !r.dst.base || r.mode == VK_RESOLVE_MODE_NONE || rules::isEmpty(r.rect)) return;
+  if (!m.windows.empty() && (!sameRect(m.renderArea, renderArea) || m.windows.size() >= kSceneDraws)) flush();
+  if (m.windows.empty() && m.states.empty()) {
+    m.renderArea = renderArea;
+    m.grid.columns = std::max(0, (renderArea.x1 + kTileSize - 1) >> kTileShift);
+    m.grid.rows = std::max(0, (renderArea.y1 + kTileSize - 1) >> kTileShift);
+  }
+  // Consecutive resolves (several attachments) share a window.
+  if (m.windows.empty() || m.windows.back().resolves.empty()) m.windows.emplace_back();
+  m.windows.back().resolves.push_back(r);
+  m.area += uint64_t(r.rect.x1 - r.rect.x0) * uint64_t(r.rect.y1 - r.rect.y0);
 }
 
 void Scene::add(const DrawState& state, const DrawCall& c) {
@@ -754,7 +774,7 @@ bool Scene::onlyClears() const {
   const Impl& m = *impl_;
   if (m.windows.empty()) return false;
   for (const Window& w : m.windows)
-    if (w.state) return false;
+    if (w.state || !w.resolves.empty()) return false;
   return true;
 }
 
@@ -876,10 +896,12 @@ void Scene::runTiles() {
       x0 = std::min(x0, std::max(ax0, 0)), y0 = std::min(y0, std::max(ay0, 0));
       x1 = std::max(x1, std::min(ax1, m.grid.columns)), y1 = std::max(y1, std::min(ay1, m.grid.rows));
     };
-    for (const ClearRegion& c : w.clears)
-      if (!rules::isEmpty(c.rect))
-        extend(c.rect.x0 >> kTileShift, c.rect.y0 >> kTileShift, ((c.rect.x1 - 1) >> kTileShift) + 1,
-               ((c.rect.y1 - 1) >> kTileShift) + 1);
+    auto extendRect = [&](const Rect& r) {
+      if (!rules::isEmpty(r))
+        extend(r.x0 >> kTileShift, r.y0 >> kTileShift, ((r.x1 - 1) >> kTileShift) + 1, ((r.y1 - 1) >> kTileShift) + 1);
+    };
+    for (const ClearRegion& c : w.clears) extendRect(c.rect);
+    for (const ResolveRegion& r : w.resolves) extendRect(r.rect);
     for (const Chunk& chunk : w.chunks)
       if (chunk.tileX0 < chunk.tileX1) extend(chunk.tileX0, chunk.tileY0, chunk.tileX1, chunk.tileY1);
     for (int32_t ty = y0; ty < y1; ++ty)
@@ -928,12 +950,12 @@ void Scene::runTiles() {
       }
     }
     // Work before a draw that reads input attachments is seen by it, covered later or not
-    // ("Rasterization Order" with VK_EXT_rasterization_order_attachment_access).
-    // (Only windows with work in this tile can read there.)
+    // ("Rasterization Order" with VK_EXT_rasterization_order_attachment_access), and work
+    // before a resolve by the resolve. (Only windows with work in this tile can read there.)
     size_t keptBelow = 0;  // windows below this index are kept
     for (size_t n = 0; covered && n < windowCount && windowsHere[n] < coverWindow; ++n) {
       const Window& w = m.windows[windowsHere[n]];
-      if (w.state && w.state->fragment.readsInputAttachments) keptBelow = windowsHere[n] + 1;
+      if ((w.state && w.state->fragment.readsInputAttachments) || !w.resolves.empty()) keptBelow = windowsHere[n] + 1;
     }
     thread_local std::unique_ptr<FragmentStage> stage;
     for (size_t n = 0; n < windowCount; ++n)
@@ -948,6 +970,11 @@ void Scene::runTiles() {
       if (covered && wi < coverWindow && wi >= keptBelow && w.droppable) continue;
       if (!w.state) {  // clears: this tile's part, now, while the tile goes into cache
         for (const ClearRegion& c : w.clears) fillClearRegion(c, rules::intersect(c.rect, rect));
+        // resolves: this tile's part, while its samples are still in cache
+        for (const ResolveRegion& r : w.resolves) {
+          const Rect part = rules::intersect(r.rect, rect);
+          if (!rules::isEmpty(part)) resolveAttachment(r.src, r.dst, r.aspect, r.mode, part, 1);
+        }
         continue;
       }
       if (!stage) stage = std::make_unique<FragmentStage>(*w.state, /*blocks=*/true);

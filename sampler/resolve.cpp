@@ -52,28 +52,50 @@ __attribute__((always_inline)) inline void averageUnorm8Pixels(const uint8_t* s,
   }
 }
 
-// The same for 4 samples with AVX-512, a pixel's 16 bytes as one vector: one conversion and one
-// division for all of them, the samples summed pairwise ((s0 + s2) + (s1 + s3)) instead of in
-// order. The sum is exact either way, so the order cannot change it: every term is a float in
-// [0, 1] that is 0 or at least 1/255 > 2^-8, so a multiple of 2^-31, and four of them add up to
-// less than 4 with at most 33 significant bits, which a double holds. The rest is the scalar
-// version's operations (no contraction: intrinsics multiply and add separately). A render
-// pass's 4x resolve spent ~10% of the demo scene's frame in the per-sample version (GCC's
-// vector code for it converts bytes with scalar shifts and inserts).
+// The same for 4 samples with AVX-512, a pixel's 16 bytes as one vector, the samples summed
+// pairwise ((s0 + s2) + (s1 + s3)) instead of in order. The sum is exact either way, so the
+// order cannot change it: every term is a float in [0, 1] that is 0 or at least 1/255 > 2^-8, so
+// a multiple of 2^-31, and four of them add up to less than 4 with at most 33 significant bits,
+// which a double holds. float(c) / 255.0f without the division: q = c r, e = c - q 255 (exact,
+// a fused multiply-add), q + e r with r = 1/255, the correctly rounded quotient for each of the
+// 256 bytes (the JIT's direct colour writes decode the same way; MultisampleResolve.* compares
+// this with the codec). Two pixels share each double vector after the sum and four share the
+// final conversion to bytes. The rest is the scalar version's operations, each rounded once
+// (intrinsics multiply and add separately); the conversion to integers rounds to nearest even
+// by its embedded rounding mode, as adding and subtracting 2^52 does. A render pass's 4x resolve
+// took ~10% of the demo scene's frame one pixel at a time with a division (GCC's vector code
+// for the per-sample version converts bytes with scalar shifts and inserts, slower still).
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) inline __m512d pixelPairSums(const uint8_t* s) {
+  const __m512 d = _mm512_set1_ps(255.0f), r = _mm512_set1_ps(1.0f / 255.0f);
+  const __m512 c = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s))));
+  const __m512 q = _mm512_mul_ps(c, r);
+  const __m512 f = _mm512_fmadd_ps(_mm512_fnmadd_ps(q, d, c), r, q);
+  // Lanes 0-3: s0 + s2, lanes 4-7: s1 + s3.
+  return _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(f)), _mm512_cvtps_pd(_mm512_extractf32x8_ps(f, 1)));
+}
+
+// Two pixels' pair sums -> their two averages as bytes, 8 int32 lanes (pixel a's, then b's).
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) inline __m256i averageTwoPixels(__m512d a, __m512d b) {
+  const __m512d lows = _mm512_shuffle_f64x2(a, b, 0x44), highs = _mm512_shuffle_f64x2(a, b, 0xEE);
+  const __m512d sum = _mm512_add_pd(lows, highs);  // (s0 + s2) + (s1 + s3), 4 components of a then of b
+  __m512d v = _mm512_cvtps_pd(_mm512_cvtpd_ps(_mm512_mul_pd(sum, _mm512_set1_pd(0.25))));  // sum / 4, to float
+  v = _mm512_min_pd(_mm512_max_pd(v, _mm512_setzero_pd()), _mm512_set1_pd(1.0));           // (no NaN here)
+  v = _mm512_mul_pd(v, _mm512_set1_pd(255.0));
+  return _mm512_cvt_roundpd_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void averageUnorm8Row4Avx512(const uint8_t* s, uint8_t* d,
                                                                                           uint32_t count) {
-  const __m512 scale = _mm512_set1_ps(255.0f);
-  const __m256d quarter = _mm256_set1_pd(0.25), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-  const __m256d times = _mm256_set1_pd(255.0), round = _mm256_set1_pd(4503599627370496.0);  // 2^52
-  for (uint32_t x = 0; x < count; ++x, s += 16, d += 4) {
-    const __m128i texels = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
-    const __m512 f = _mm512_div_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(texels)), scale);
-    const __m512d pairs = _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(f)), _mm512_cvtps_pd(_mm512_extractf32x8_ps(f, 1)));
-    const __m256d sum = _mm256_add_pd(_mm512_castpd512_pd256(pairs), _mm512_extractf64x4_pd(pairs, 1));
-    __m256d v = _mm256_cvtps_pd(_mm256_cvtpd_ps(_mm256_mul_pd(sum, quarter)));  // sum / 4, rounded to float
-    v = _mm256_min_pd(_mm256_max_pd(v, zero), one);  // (no NaN here)
-    v = _mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(v, times), round), round);
-    const __m128i bytes = _mm_cvtepi32_epi8(_mm256_cvttpd_epi32(v));
+  uint32_t x = 0;
+  for (; x + 4 <= count; x += 4, s += 64, d += 16) {
+    const __m256i ab = averageTwoPixels(pixelPairSums(s), pixelPairSums(s + 16));
+    const __m256i cd = averageTwoPixels(pixelPairSums(s + 32), pixelPairSums(s + 48));
+    const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(ab), cd, 1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm512_cvtepi32_epi8(all));
+  }
+  for (; x < count; ++x, s += 16, d += 4) {
+    const __m512d sums = pixelPairSums(s);
+    const __m128i bytes = _mm256_cvtepi32_epi8(averageTwoPixels(sums, sums));
     const uint32_t packed = uint32_t(_mm_cvtsi128_si32(bytes));
     std::memcpy(d, &packed, 4);
   }

@@ -281,6 +281,15 @@ struct ClearRegion {
   bool colour = false;  // a colour attachment (an opaque primitive covering a tile hides it)
 };
 
+// A render pass instance's multisample resolve of one single-layer attachment over `rect`
+// (resolveAttachment's arguments), run by a scene tile by tile after the tile's primitives.
+struct ResolveRegion {
+  AttachmentView src, dst;
+  VkImageAspectFlags aspect = 0;
+  VkResolveModeFlagBits mode = VK_RESOLVE_MODE_NONE;
+  Rect rect{};
+};
+
 class Scene {
  public:
   explicit Scene(ThreadPool& pool);
@@ -292,6 +301,11 @@ class Scene {
   // a colour clear under a primitive that overwrites the whole tile. In order with the draws.
   void addClear(const ClearRegion& clear, const Rect& renderArea);
   void add(const DrawState& state, const DrawCall& call);
+  // A resolve at the end of the render pass instance whose draws the scene holds: each tile
+  // resolves its part right after its primitives, while its samples are in cache, instead of a
+  // pass over the whole multisampled attachment from memory afterwards. Nothing after it in
+  // the scene may drop the work before it (a covering primitive of a later render pass).
+  void addResolve(const ResolveRegion& resolve, const Rect& renderArea);
   // Whether the scene holds clears and no draw; takeClears() then hands them over in order
   // and empties the scene, for a caller with a faster way to fill whole rectangles.
   bool onlyClears() const;

@@ -782,6 +782,98 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
   EXPECT_GE(droppedSome, 5);
 }
 
+// A render pass's multisample resolves joined to the scene (Scene::addResolve: each tile
+// resolves its part after its primitives) against resolving the whole area afterwards
+// (resolveAttachment, "Multisample resolve operations") of the same draws on the reference path:
+// colour AVERAGE and depth SAMPLE_ZERO, MIN or MAX over random render areas; in half of the
+// scenes a later clear and an opaque quad covering every tile follow the resolve in the same
+// scene, and must not drop the draws the resolve reads.
+TEST(BinnedDraw, ResolvesInTheSceneMatchResolvingAfterwards) {
+  ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
+  std::mt19937 rng(4242);
+  constexpr uint32_t kSamples = 4;
+  const VkResolveModeFlagBits depthModes[3] = {VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_MIN_BIT,
+                                               VK_RESOLVE_MODE_MAX_BIT};
+  for (int iteration = 0; iteration < 16; ++iteration) {
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    std::vector<Scene> draws;
+    const int count = 1 + int(sceneRng() % 3);
+    for (int d = 0; d < count; ++d) draws.push_back(generateScene(sceneRng, kSamples));
+    for (Scene& d : draws) d.depthFormat = VK_FORMAT_D32_SFLOAT, d.state.raster.depthFormat = VK_FORMAT_D32_SFLOAT;
+    const bool coverAfterwards = iteration % 2 == 1;
+    Scene cover = opaqueQuad(sceneRng, kSamples);
+    cover.state.raster.samples = kSamples;
+    const int32_t x0 = int32_t(sceneRng() % (kWidth / 2)), y0 = int32_t(sceneRng() % (kHeight / 2));
+    const Rect area = iteration % 3 == 0 ? Rect{0, 0, kWidth, kHeight}
+                                         : Rect{x0, y0, x0 + 1 + int32_t(sceneRng() % uint32_t(kWidth - x0)),
+                                                y0 + 1 + int32_t(sceneRng() % uint32_t(kHeight - y0))};
+    const VkResolveModeFlagBits depthMode = depthModes[iteration % 3];
+    ClearRegion clear;
+    clear.rect = Rect{0, 0, kWidth, kHeight};
+    clear.colour = true;
+    for (uint8_t& b : clear.texel) b = uint8_t(sceneRng());
+
+    // Single-sample resolve targets, filled with a pattern outside the area.
+    struct Resolved {
+      std::vector<uint8_t> colour = std::vector<uint8_t>(size_t(kWidth) * kHeight * 4, 0x5A);
+      std::vector<uint8_t> depth = std::vector<uint8_t>(size_t(kWidth) * kHeight * 4, 0x3C);
+    };
+    auto resolveViews = [&](Resolved& r) {
+      return std::pair{view(r.colour, VK_FORMAT_R8G8B8A8_UNORM, 4, 1), view(r.depth, VK_FORMAT_D32_SFLOAT, 4, 1)};
+    };
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(kSamples, initRng);
+    Resolved expectedResolved;
+    for (Scene& d : draws) {
+      bind(d, expected, 8, nullptr);
+      drawReference(d.state, d.call);
+    }
+    {
+      const auto [colour, depth] = resolveViews(expectedResolved);
+      resolveAttachment(draws[0].state.color[0], colour, VK_IMAGE_ASPECT_COLOR_BIT, VK_RESOLVE_MODE_AVERAGE_BIT, area, 1);
+      resolveAttachment(draws[0].state.depth, depth, VK_IMAGE_ASPECT_DEPTH_BIT, depthMode, area, 1);
+    }
+    if (coverAfterwards) {
+      bind(cover, expected, 8, nullptr);
+      for (size_t texel = 0; texel < expected.colour.size() / 4; ++texel) std::memcpy(&expected.colour[texel * 4], clear.texel, 4);
+      drawReference(cover.state, cover.call);
+    }
+    for (uint32_t w : {4u, 16u}) {
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(kSamples, sameInit);
+        Resolved gotResolved;
+        tessera::raster::Scene scene(pool);
+        for (Scene& d : draws) {
+          bind(d, got, w, nullptr);
+          scene.add(d.state, d.call);
+        }
+        const auto [colour, depth] = resolveViews(gotResolved);
+        scene.addResolve({draws[0].state.color[0], colour, VK_IMAGE_ASPECT_COLOR_BIT, VK_RESOLVE_MODE_AVERAGE_BIT, area},
+                         Rect{0, 0, kWidth, kHeight});
+        scene.addResolve({draws[0].state.depth, depth, VK_IMAGE_ASPECT_DEPTH_BIT, depthMode, area}, Rect{0, 0, kWidth, kHeight});
+        EXPECT_FALSE(scene.onlyClears());
+        if (coverAfterwards) {
+          bind(cover, got, w, nullptr);
+          clear.target = cover.state.color[0];
+          scene.addClear(clear, Rect{0, 0, kWidth, kHeight});
+          scene.add(cover.state, cover.call);
+        }
+        scene.flush();
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << count << " draws, W " << w << ", threads "
+                                        << pool.threadCount() << ", cover " << coverAfterwards);
+        ASSERT_EQ(gotResolved.colour, expectedResolved.colour);
+        ASSERT_EQ(gotResolved.depth, expectedResolved.depth);
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+      }
+    }
+  }
+}
+
 // A scene of clears alone hands them back in order (Scene::onlyClears/takeClears: the driver
 // then fills whole rectangles at once) and is empty afterwards; a draw among them makes the
 // tiles do the clears.

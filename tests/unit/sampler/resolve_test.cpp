@@ -55,6 +55,26 @@ TEST(MultisampleResolve, InlineUnorm8AverageEqualsTheCodecPath) {
   }
 }
 
+// The 4-sample row average decodes bytes without a division (sampler/resolve.cpp): every byte
+// value in every sample and component position, on rows whose lengths leave every remainder of
+// the four-pixel loop, against the texel codec's path.
+TEST(MultisampleResolve, FourSampleAverageOfEveryByteEqualsTheCodecPath) {
+  for (uint32_t width : {256u, 257u, 258u, 259u}) {
+    TestImage fast(VK_FORMAT_R8G8B8A8_UNORM, width, 2, 1, 4), codec(VK_FORMAT_A8B8G8R8_UNORM_PACK32, width, 2, 1, 4);
+    for (uint32_t y = 0; y < 2; ++y)
+      for (uint32_t x = 0; x < width; ++x)
+        for (uint32_t s = 0; s < 4; ++s) {
+          const auto byte = [&](uint32_t c) { return uint8_t(x * (y ? 1 : 7) + 37 * s + 91 * c); };
+          fast.set<uint8_t>(x, y, 0, s, {byte(0), byte(1), byte(2), byte(3)});
+          codec.set<uint8_t>(x, y, 0, s, {byte(0), byte(1), byte(2), byte(3)});
+        }
+    TestImage fastOut(VK_FORMAT_R8G8B8A8_UNORM, width, 2), codecOut(VK_FORMAT_A8B8G8R8_UNORM_PACK32, width, 2);
+    resolveAll(fast, fastOut);
+    resolveAll(codec, codecOut);
+    EXPECT_EQ(fastOut.bytes, codecOut.bytes) << "width " << width;
+  }
+}
+
 TEST(MultisampleResolve, FloatAveragesSamples) {
   TestImage src(VK_FORMAT_R32G32_SFLOAT, 2, 1, 1, 4), dst(VK_FORMAT_R32G32_SFLOAT, 2, 1);
   for (uint32_t s = 0; s < 4; ++s) {
