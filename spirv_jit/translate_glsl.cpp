@@ -1,6 +1,8 @@
 // GLSL.std.450 extended instructions. Basic operations map to LLVM intrinsics; 32-bit exp, exp2,
 // sin, cos, sinh and cosh are inline IR (inline_math.h: a call would spill every live vector); the other
 // transcendental functions call libmvec's vector variants, or the C library per lane.
+#include <cmath>
+
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <llvm/IR/Intrinsics.h>
@@ -212,6 +214,38 @@ struct Glsl {
     return acc;
   }
 
+  // The exponent of pow when it is a constant integer n with 1 <= |n| <= 64 (glslang's pow(x,
+  // 32.0), a specialization constant), else 0.
+  static int smallIntegerExponent(llvm::Value* y) {
+    auto* c = llvm::dyn_cast<llvm::Constant>(y);
+    if (!c) return 0;
+    if (c->getType()->isVectorTy()) c = c->getSplatValue();
+    auto* f = llvm::dyn_cast_or_null<llvm::ConstantFP>(c);
+    if (!f) return 0;
+    const double v = f->getValueAPF().convertToDouble();
+    if (v != std::floor(v) || std::fabs(v) < 1 || std::fabs(v) > 64) return 0;
+    return int(v);
+  }
+  // pow(x, n) for such an n by squaring and multiplying: at most 6 squarings and 6 products
+  // instead of a library call (a quarter of the demo scene's shader was powf's). "Precision and
+  // Operation of SPIR-V Instructions" lets pow inherit exp2(y * log2(x))'s error, which for
+  // |y| >= 1 is at least (3 + 2 |y log2 x|) ULP plus |y| times log2's 2^-21 absolute error
+  // (about 2.8 |y| ULP of the result): more than the (|n| - 1) / 2 ULP the multiplications can
+  // lose, and a negative n's one division adds 1/2 ULP. x < 0 is undefined for pow; NaN, 0 and
+  // infinities come out as the multiplications give them (0^n = 0, inf^n = inf, 0^-n = inf).
+  llvm::Value* powByMultiplication(llvm::Value* x, int n) {
+    unsigned e = unsigned(n < 0 ? -n : n);
+    llvm::Value* result = nullptr;
+    llvm::Value* square = x;
+    while (true) {
+      if (e & 1) result = result ? B.CreateFMul(result, square) : square;
+      e >>= 1;
+      if (!e) break;
+      square = B.CreateFMul(square, square);
+    }
+    return n < 0 ? B.CreateFDiv(fconst(result, 1.0), result) : result;
+  }
+
   bool run();
 };
 
@@ -266,7 +300,12 @@ bool Glsl::run() {
     case GLSLstd450Acosh: lib("acoshf", "acosh"); return true;
     case GLSLstd450Atanh: lib("atanhf", "atanh"); return true;
     case GLSLstd450Atan2: lib2("atan2f", "atan2"); return true;
-    case GLSLstd450Pow: lib2("powf", "pow"); return true;
+    case GLSLstd450Pow:
+      bin([&](llvm::Value* x, llvm::Value* y) {
+        const int n = smallIntegerExponent(y);
+        return n && x->getType()->getScalarType()->isFloatTy() ? powByMultiplication(x, n) : libm("powf", "pow", {x, y});
+      });
+      return true;
     case GLSLstd450Exp: inlineOrLib(emitExpF32, "expf", "exp"); return true;
     case GLSLstd450Log: lib("logf", "log"); return true;
     case GLSLstd450Exp2: inlineOrLib(emitExp2F32, "exp2f", "exp2"); return true;

@@ -80,6 +80,9 @@ void main() {
     case 59: { res.x = mod(x, y); break; }
     case 60: { res.x = length(x); res.y = normalize(x); res.z = distance(x, y); break; }
     case 61: { res.xy = vec2(frexp(a.xy, ie2)); res.zw = vec2(ie2); break; }
+    // pow with constant integer exponents (the JIT multiplies instead of calling powf).
+    case 62: { res = vec4(pow(x, 2.0), pow(x, 3.0), pow(x, 32.0), pow(x, -3.0)); break; }
+    case 63: { res = vec4(pow(x, 5.0), pow(x, 64.0), pow(x, -1.0), pow(x, 17.0)); break; }
     default: break;
   }
   r[i] = res;

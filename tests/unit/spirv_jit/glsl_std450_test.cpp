@@ -9,6 +9,7 @@
 // result must also be bit-identical at W = 4, 8 and 16.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -248,6 +249,31 @@ std::vector<Case> cases() {
     double tError = std::fabs(y) * logError(x, l) + ulp(t);
     return near(r.r[0], powl(x, y), want * std::log(2.0) * tError * 1.01 + (3 + 2 * std::fabs(t)) * ulp(want));
   });
+  // pow with a constant integer exponent (multiplications in the JIT), against the same
+  // inherited bound, on x where every result is a normal float, a few specials included.
+  auto powConstants = [&](uint32_t op, const char* name, std::array<double, 4> exponents) {
+    add(op, name, [](Rng& rng, std::vector<Item>& out) {
+          for (float s : {1.0f, 0.5f, 2.0f, 0.0f, 0.999f, 1.001f, 3.9f}) out.push_back(item(s));
+          for (int k = 0; k < 300; ++k) out.push_back(item(rng.uniform(0.26f, 3.9f)));
+        },
+        [exponents](const Item& it, Result r) {
+          for (int k = 0; k < 4; ++k) {
+            const double x = it.a[0], y = exponents[k];
+            if (x == 0) {  // 0^n: 0 for n > 0, +inf for n < 0
+              if (auto e = exact(r.r[k], y > 0 ? 0.0 : double(INFINITY)); !e.empty()) return "exponent " + std::to_string(y) + ": " + e;
+              continue;
+            }
+            const double l = std::log2(x), t = y * l, want = std::pow(x, y);
+            const double tError = std::fabs(y) * logError(x, l) + ulp(t);
+            if (auto e = near(r.r[k], powl(x, y), want * std::log(2.0) * tError * 1.01 + (3 + 2 * std::fabs(t)) * ulp(want));
+                !e.empty())
+              return "exponent " + std::to_string(y) + ": " + e;
+          }
+          return std::string();
+        });
+  };
+  powConstants(62, "pow (constant exponents 2, 3, 32, -3)", {2, 3, 32, -3});
+  powConstants(63, "pow (constant exponents 5, 64, -1, 17)", {5, 64, -1, 17});
   // exp and exp2: (3 + 2|x|) ULP, overflow to inf, underflow to denormals or 0 (which the
   // tolerance admits: denormal results may be flushed), NaN in NaN out.
   add(24, "exp", unary({0, -0.0f, 1, -1, 80, -80, 88.7f, 88.73f, -87.3f, -100, -104, 1000, -1000, INFINITY, -INFINITY, NAN, 1e-8f},
