@@ -183,9 +183,12 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
       // pixel::identityWeights with perspectiveWeights' uniform-w case: both sets are `at`.
       for (int i = 0; i < 3; ++i) persp[i] = linear[i] = static_cast<float>(at[i]);
     } else if (Identity) {
-      pixel::identityWeights(t, at, invW, persp, linear);
+      // pixel::identityWeights with perspectiveWeights' varying-w case.
+      double p[3];
+      pixel::perspectiveWeightsOf<false>(t, at, invW, p);
+      for (int i = 0; i < 3; ++i) persp[i] = static_cast<float>(p[i]), linear[i] = static_cast<float>(at[i]);
     } else {
-      pixel::originalWeights(t, at, invW, persp, linear);
+      pixel::mappedWeightsOf<UniformW>(t, at, invW, persp, linear);
     }
     for (int i = 0; i < 3; ++i) {
       if (Perspective) b.persp[i][l] = persp[i];
@@ -199,6 +202,7 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
                                                        BlockPixels& b) {
   if (t.identityWeights && t.uniformW) storeWeights<Depth, Perspective, Linear, true, true>(t, lin, b);
   else if (t.identityWeights) storeWeights<Depth, Perspective, Linear, true, false>(t, lin, b);
+  else if (t.uniformW) storeWeights<Depth, Perspective, Linear, false, true>(t, lin, b);
   else storeWeights<Depth, Perspective, Linear, false, false>(t, lin, b);
 }
 

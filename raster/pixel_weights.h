@@ -82,13 +82,20 @@ TESSERA_PIXEL_INLINE double invWAt(const SetupTriangle& t, const double lin[3]) 
 // of a double, far below the float the weights become). invW can only reach 0 far outside the
 // triangle (helper pixels beyond the horizon); the linear weights stand in there rather than
 // a division by zero. With every w equal (SetupTriangle::uniformW) the quotient is a_k itself.
-TESSERA_PIXEL_INLINE void perspectiveWeights(const SetupTriangle& t, const double lin[3], double invW, double p[3]) {
-  if (t.uniformW) {
+// The *Of forms take t.uniformW as a template argument: a lane loop calling them has no test
+// inside and vectorizes (the block walker decides the flags once per block).
+template <bool UniformW>
+TESSERA_PIXEL_INLINE void perspectiveWeightsOf(const SetupTriangle& t, const double lin[3], double invW, double p[3]) {
+  if (UniformW) {
     for (int k = 0; k < 3; ++k) p[k] = lin[k];
     return;
   }
   const double r = invW != 0 ? 1.0 / invW : 0.0;
   for (int k = 0; k < 3; ++k) p[k] = invW != 0 ? lin[k] * t.invW[k] * r : lin[k];
+}
+TESSERA_PIXEL_INLINE void perspectiveWeights(const SetupTriangle& t, const double lin[3], double invW, double p[3]) {
+  if (t.uniformW) perspectiveWeightsOf<true>(t, lin, invW, p);
+  else perspectiveWeightsOf<false>(t, lin, invW, p);
 }
 
 // originalWeights for a triangle with identityWeights, without the mapping.
@@ -101,12 +108,13 @@ TESSERA_PIXEL_INLINE void identityWeights(const SetupTriangle& t, const double l
 
 // The original triangle's perspective-correct and window-space weights at a location with
 // set-up barycentrics `lin` and interpolated 1/w `invW`.
-TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
+// originalWeights for a triangle without identityWeights (clipped), uniformW given.
+template <bool UniformW>
+TESSERA_PIXEL_INLINE void mappedWeightsOf(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
                                           float linear[3]) {
   // Perspective interpolation: f = sum_k (a_k f_k / w_k) / sum_k (a_k / w_k).
-  if (t.identityWeights) return identityWeights(t, lin, invW, persp, linear);
   double p[3];
-  perspectiveWeights(t, lin, invW, p);
+  perspectiveWeightsOf<UniformW>(t, lin, invW, p);
 
   // Outputs at the (clipped) vertices are combinations of the original vertices' outputs:
   // clip-space weights for perspective-correct data, framebuffer-space weights for
@@ -120,6 +128,13 @@ TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double l
     persp[i] = static_cast<float>(wp);
     linear[i] = static_cast<float>(wl);
   }
+}
+
+TESSERA_PIXEL_INLINE void originalWeights(const SetupTriangle& t, const double lin[3], double invW, float persp[3],
+                                          float linear[3]) {
+  if (t.identityWeights) identityWeights(t, lin, invW, persp, linear);
+  else if (t.uniformW) mappedWeightsOf<true>(t, lin, invW, persp, linear);
+  else mappedWeightsOf<false>(t, lin, invW, persp, linear);
 }
 
 // "Interpolation": an input from its three vertices' values with weights b, as
