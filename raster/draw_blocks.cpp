@@ -471,11 +471,17 @@ void FragmentStage::prepareBlockInputs(uint32_t samples) {
 
 namespace {
 
-// Lane l of a block as FragmentBatch coordinates, as tables (laneX/laneY above).
+// Lane l of a block as FragmentBatch coordinates, as tables (laneX/laneY above); the float
+// tables hold the lane's pixel centre offset, laneX(l) + 0.5, for FragCoord: float(bx) plus it
+// is float(bx + laneX(l)) + 0.5f exactly (every value an integer or a half below 2^23), as
+// contiguous loads and one addition per lane instead of conversions from the int table.
 struct LaneTables {
   int32_t x[kBlockLanes], y[kBlockLanes];
-  constexpr LaneTables() : x(), y() {
-    for (int l = 0; l < kBlockLanes; ++l) x[l] = laneX(l), y[l] = laneY(l);
+  alignas(64) float centreX[kBlockLanes];
+  alignas(64) float centreY[kBlockLanes];
+  constexpr LaneTables() : x(), y(), centreX(), centreY() {
+    for (int l = 0; l < kBlockLanes; ++l)
+      x[l] = laneX(l), y[l] = laneY(l), centreX[l] = float(laneX(l)) + 0.5f, centreY[l] = float(laneY(l)) + 0.5f;
   }
 };
 constexpr LaneTables kLanes;
@@ -520,6 +526,73 @@ inline __attribute__((always_inline)) uint32_t fillBlockLanes(uint32_t first, in
     std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
   }
   return covered;
+}
+
+// SampleMaskIn of a single-sample batch: each lane's one sample where it is covered (all
+// kMaxSimdWidth entries, a constant count; bits from W on are 0).
+TESSERA_LANE_CLONES void singleSampleMaskIn(uint32_t covered, uint32_t* sampleMaskIn) {
+  for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) sampleMaskIn[j] = covered >> j & 1;
+}
+
+// The Centroid location of a pixel by its covered samples (4 bits): the lowest covered
+// sample's for a partly covered pixel, else the centre.
+struct CentroidTable {
+  float x[16], y[16];
+  constexpr CentroidTable() : x(), y() {
+    for (uint32_t mask = 0; mask < 16; ++mask) {
+      const bool partial = mask != 0 && mask != 0xFu;
+      const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
+      x[mask] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
+      y[mask] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
+    }
+  }
+};
+constexpr CentroidTable kCentroids;
+
+// shadeKernelBlock's lane state of a 4-sample batch: the samples each lane's kernel writes
+// (those that passed the block tests when they ran), SampleMaskIn (the covered samples inside
+// the sample mask, or the written ones with PostDepthCoverage), the Centroid locations.
+// Returns the lanes with samples to write. Cloned: the loop is W lanes of vector code.
+template <uint32_t W>
+inline __attribute__((always_inline)) uint32_t kernelSampleLanes(uint32_t first, uint32_t covered, uint32_t sampleMask,
+                                                                bool testsDone, bool postDepthCoverage,
+                                                                const BlockPixels& b, uint32_t* __restrict written,
+                                                                abi::FragmentBatch& __restrict fb) {
+  uint32_t withSamples = 0;
+  for (uint32_t j = 0; j < W; ++j) {
+    const uint32_t l = first + j, in = covered >> j & 1;
+    const uint32_t before = in * (b.sampleCoverage[l] & sampleMask);
+    written[j] = testsDone ? in * b.passedSamples[l] : before;
+    fb.sampleMaskIn[j] = postDepthCoverage ? written[j] : before;
+    withSamples |= uint32_t(written[j] != 0) << j;
+    const uint32_t mask = b.sampleCoverage[l] & 0xFu;
+    fb.centroid[0][j] = kCentroids.x[mask];
+    fb.centroid[1][j] = kCentroids.y[mask];
+  }
+  return withSamples;
+}
+TESSERA_LANE_CLONES uint32_t kernelSampleLanes(uint32_t w, uint32_t first, uint32_t covered, uint32_t sampleMask,
+                                               bool testsDone, bool postDepthCoverage, const BlockPixels& b,
+                                               uint32_t* written, abi::FragmentBatch& fb) {
+  if (w == 16) return kernelSampleLanes<16>(first, covered, sampleMask, testsDone, postDepthCoverage, b, written, fb);
+  if (w == 8) return kernelSampleLanes<8>(first, covered, sampleMask, testsDone, postDepthCoverage, b, written, fb);
+  return kernelSampleLanes<4>(first, covered, sampleMask, testsDone, postDepthCoverage, b, written, fb);
+}
+
+// FragCoord.xy of block lanes [first, first + W): whole-vector additions at each width (this
+// function is cloned), whose stores the kernel's vector loads can take from the store buffer.
+// Compiled for the baseline x86-64 inside runKernelBatch, the loop was a tenth of alu_fs.
+template <uint32_t W>
+inline __attribute__((always_inline)) void fragCoordXY(int32_t bx, int32_t by, uint32_t first, float* __restrict x,
+                                                      float* __restrict y) {
+  const float fx = float(bx), fy = float(by);
+  for (uint32_t j = 0; j < W; ++j) x[j] = fx + kLanes.centreX[first + j];
+  for (uint32_t j = 0; j < W; ++j) y[j] = fy + kLanes.centreY[first + j];
+}
+TESSERA_LANE_CLONES void fragCoordXY(uint32_t w, int32_t bx, int32_t by, uint32_t first, float* x, float* y) {
+  if (w == 16) fragCoordXY<16>(bx, by, first, x, y);
+  else if (w == 8) fragCoordXY<8>(bx, by, first, x, y);
+  else fragCoordXY<4>(bx, by, first, x, y);
 }
 
 // Returns the lanes left with samples (after the sample mask).
@@ -671,11 +744,7 @@ uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, c
   const uint32_t W = s_->simdWidth;
   abi::FragmentBatch& fb = *blockBatch_;
   fb.coverage = covered;
-  if (laneNeeds_ & kLaneFragXY)
-    for (uint32_t j = 0; j < W; ++j) {
-      fb.fragCoord[0][j] = float(bx + kLanes.x[first + j]) + 0.5f;
-      fb.fragCoord[1][j] = float(by + kLanes.y[first + j]) + 0.5f;
-    }
+  if (laneNeeds_ & kLaneFragXY) fragCoordXY(W, bx, by, first, fb.fragCoord[0], fb.fragCoord[1]);
   if (laneNeeds_ & kLaneFragZW) {
     std::memcpy(fb.fragCoord[2], &b.z[first], W * sizeof(float));
     std::memcpy(fb.fragCoord[3], &b.invW[first], W * sizeof(float));
@@ -715,23 +784,10 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
     uint32_t covered = b.coverage >> first & laneMask;
     if (!covered) continue;
     if (samples == 1) {
-      // (All kMaxSimdWidth entries, a constant count that vectorizes; bits from W on are 0.)
-      for (uint32_t j = 0; j < abi::kMaxSimdWidth; ++j) fb.sampleMaskIn[j] = covered >> j & 1;
+      singleSampleMaskIn(covered, fb.sampleMaskIn);
     } else {
-      uint32_t withSamples = 0;
-      for (uint32_t j = 0; j < W; ++j) {
-        const uint32_t l = first + j, in = covered >> j & 1;
-        const uint32_t before = in * (b.sampleCoverage[l] & sampleMask);
-        written[j] = testsDone ? in * b.passedSamples[l] : before;
-        fb.sampleMaskIn[j] = testsDone && s_->fragment.postDepthCoverage ? written[j] : before;
-        withSamples |= uint32_t(written[j] != 0) << j;
-        const uint32_t mask = b.sampleCoverage[l];
-        const bool partial = mask != 0 && mask != 0xFu;
-        const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
-        fb.centroid[0][j] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
-        fb.centroid[1][j] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
-      }
-      covered = withSamples;
+      covered = kernelSampleLanes(W, first, covered, sampleMask, testsDone, testsDone && s_->fragment.postDepthCoverage, b,
+                                  written, fb);
       if (!covered) continue;
     }
     const uint32_t alive = runKernelBatch(bx, by, first, b, weightSets, covered);
