@@ -517,9 +517,6 @@ TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32
   loOut = l, hiOut = h;
 }
 
-// δ (0 <= δ < 1) snapped to a multiple of 2^-8, as an integer in [0, 256].
-inline int32_t snapDelta(double delta) { return int32_t(std::floor(delta * 256.0 + 0.5)); }
-
 // The batch's levels when its LOD operands are the same across each quad's active lanes and
 // every active quad selects the same level(s); false otherwise. `predicted`: the level the
 // thread's previous batch used (mipmapMode NEAREST batches inside its range take it at once).
@@ -575,9 +572,14 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
     ranges.known |= 1u << out.hi;
   }
   if constexpr (kMipLinear) {
-    alignas(64) int32_t d8[N];
-    for (uint32_t k = 0; k < N; ++k) d8[k] = (activeQuads >> (k / 4) & 1) ? snapDelta(delta[k / 4]) : 0;
-    out.d8 = _mm512_load_si512(d8);
+    // δ (0 <= δ < 1) snapped to a multiple of 2^-8 as an integer in [0, 256], floor(δ 256 + 1/2)
+    // as the general routine computes it, for the four quads at once; 0 for inactive quads;
+    // each quad's value in its four lanes.
+    const __m256d snapped = _mm256_roundscale_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(delta), _mm256_set1_pd(256.0)),
+                                                               _mm256_set1_pd(0.5)),
+                                                 _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    const __m128i quads = _mm_maskz_mov_epi32(__mmask8(activeQuads), _mm256_cvttpd_epi32(snapped));
+    out.d8 = _mm512_permutexvar_epi32(_mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0), _mm512_castsi128_si512(quads));
   } else {
     out.d8 = _mm512_setzero_si512();
   }
