@@ -565,9 +565,26 @@ inline __attribute__((always_inline)) uint32_t kernelSampleLanes(uint32_t first,
     written[j] = testsDone ? in * b.passedSamples[l] : before;
     fb.sampleMaskIn[j] = postDepthCoverage ? written[j] : before;
     withSamples |= uint32_t(written[j] != 0) << j;
-    const uint32_t mask = b.sampleCoverage[l] & 0xFu;
-    fb.centroid[0][j] = kCentroids.x[mask];
-    fb.centroid[1][j] = kCentroids.y[mask];
+  }
+  if constexpr (W == 16) {
+    // The lookups as one permutation of the 16-entry tables (GCC made scalar loads of them).
+    typedef float Floats __attribute__((vector_size(64)));
+    typedef int32_t Ints __attribute__((vector_size(64)));
+    Floats x, y;
+    Ints mask;
+    std::memcpy(&x, kCentroids.x, sizeof x);
+    std::memcpy(&y, kCentroids.y, sizeof y);
+    std::memcpy(&mask, &b.sampleCoverage[first], sizeof mask);
+    mask &= 0xF;
+    const Floats cx = __builtin_shuffle(x, mask), cy = __builtin_shuffle(y, mask);
+    std::memcpy(fb.centroid[0], &cx, sizeof cx);
+    std::memcpy(fb.centroid[1], &cy, sizeof cy);
+  } else {
+    for (uint32_t j = 0; j < W; ++j) {
+      const uint32_t mask = b.sampleCoverage[first + j] & 0xFu;
+      fb.centroid[0][j] = kCentroids.x[mask];
+      fb.centroid[1][j] = kCentroids.y[mask];
+    }
   }
   return withSamples;
 }
