@@ -215,10 +215,20 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 // which the default clone of wholeBlock made, do fail to forward.)
 // invW: b.invW is read (FragCoord.w); without it a block whose only need is depth (the early
 // depth test of a pipeline without interpolated inputs) computes depth alone.
-TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, bool depth,
-                                      bool perspective, bool linearWeights, bool sampleDepths, bool invW, BlockPixels& b) {
-  // windowBarycentrics' arithmetic with its int64 -> double conversions done by exactDouble
-  // (the same values), so that the loops vectorize at every width.
+// kNativeConversion: the int64 -> double conversions as static_cast, one instruction a vector
+// with AVX-512DQ (vcvtqq2pd), else by pixel::exactDouble's bit operations, which give the same
+// values and vectorize with AVX2 too (a loop with the plain conversion stays scalar there).
+template <bool kNativeConversion>
+inline __attribute__((always_inline)) double edgeDouble(int64_t v) {
+  return kNativeConversion ? static_cast<double>(v) : pixel::exactDouble(v);
+}
+
+template <bool kNativeConversion>
+inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by,
+                                                         bool depth, bool perspective, bool linearWeights, bool sampleDepths,
+                                                         bool invW, BlockPixels& b) {
+  // windowBarycentrics' arithmetic with its int64 -> double conversions as edgeDouble (the
+  // same values), so that the loops vectorize at every width.
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   int64_t base[3];
   for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
@@ -233,7 +243,7 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
   }
   double lin[3][kBlockLanes];
   for (int l = 0; l < kBlockLanes; ++l)
-    for (int k = 0; k < 3; ++k) lin[k][l] = pixel::exactDouble(base[k] + e.laneOffset[k][l]) * e.invArea2;
+    for (int k = 0; k < 3; ++k) lin[k][l] = edgeDouble<kNativeConversion>(base[k] + e.laneOffset[k][l]) * e.invArea2;
   switch ((depth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
     case 0: break;
     case 1: storeWeights<false, false, true>(t, lin, b); break;
@@ -268,12 +278,21 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
     }
     const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
     for (int l = 0; l < kBlockLanes; ++l) {
-      const double at[3] = {pixel::exactDouble(base[0] + e.laneOffset[0][l] + o0) * e.invArea2,
-                            pixel::exactDouble(base[1] + e.laneOffset[1][l] + o1) * e.invArea2,
-                            pixel::exactDouble(base[2] + e.laneOffset[2][l] + o2) * e.invArea2};
+      const double at[3] = {edgeDouble<kNativeConversion>(base[0] + e.laneOffset[0][l] + o0) * e.invArea2,
+                            edgeDouble<kNativeConversion>(base[1] + e.laneOffset[1][l] + o1) * e.invArea2,
+                            edgeDouble<kNativeConversion>(base[2] + e.laneOffset[2][l] + o2) * e.invArea2};
       b.sampleZ[smp][l] = pixel::interpolatedDepth(t, at);
     }
   }
+}
+
+TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, bool depth,
+                                      bool perspective, bool linearWeights, bool sampleDepths, bool invW, BlockPixels& b) {
+  // The host decides (the AVX-512 clone is the one that runs where it says yes).
+  if (__builtin_cpu_supports("avx512dq"))
+    blockWeightsOf<true>(t, e, bx, by, depth, perspective, linearWeights, sampleDepths, invW, b);
+  else
+    blockWeightsOf<false>(t, e, bx, by, depth, perspective, linearWeights, sampleDepths, invW, b);
 }
 
 // The Centroid location of a partly covered pixel ("Interpolation Decorations": its
