@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "tessera/blit.h"
@@ -87,12 +88,19 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) inline __m256i ave
 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void averageUnorm8Row4Avx512(const uint8_t* s, uint8_t* d,
                                                                                           uint32_t count) {
   uint32_t x = 0;
+  // A row of whole cache lines of the single-sample destination (a scene tile's row: 64 pixels,
+  // 256 bytes) is written with non-temporal stores: nothing reads the resolved image soon, and
+  // plain stores would first read every destination line from memory. The stores are fenced
+  // before returning, so whoever is told next that the resolve is done sees them.
+  const bool stream = count >= 16 && (reinterpret_cast<uintptr_t>(d) & 63) == 0;
   for (; x + 4 <= count; x += 4, s += 64, d += 16) {
     const __m256i ab = averageTwoPixels(pixelPairSums(s), pixelPairSums(s + 16));
     const __m256i cd = averageTwoPixels(pixelPairSums(s + 32), pixelPairSums(s + 48));
     const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(ab), cd, 1);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm512_cvtepi32_epi8(all));
+    if (stream) _mm_stream_si128(reinterpret_cast<__m128i*>(d), _mm512_cvtepi32_epi8(all));
+    else _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm512_cvtepi32_epi8(all));
   }
+  if (stream) _mm_sfence();
   for (; x < count; ++x, s += 16, d += 4) {
     const __m512d sums = pixelPairSums(s);
     const __m128i bytes = _mm256_cvtepi32_epi8(averageTwoPixels(sums, sums));

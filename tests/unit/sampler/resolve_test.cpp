@@ -4,7 +4,9 @@
 // single sample's value is selected for each pixel." Tessera averages the decoded samples.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "sampler_test_image.h"
 #include "tessera/blit.h"
@@ -73,6 +75,29 @@ TEST(MultisampleResolve, FourSampleAverageOfEveryByteEqualsTheCodecPath) {
     resolveAll(codec, codecOut);
     EXPECT_EQ(fastOut.bytes, codecOut.bytes) << "width " << width;
   }
+}
+
+// A destination whose rows are whole, 64-byte aligned cache lines (a scene tile's rows) takes
+// the non-temporal stores: the same bytes as the codec path, and nothing outside the region.
+TEST(MultisampleResolve, AlignedDestinationRowsEqualTheCodecPath) {
+  constexpr uint32_t kWidth = 80, kHeight = 3, kPitch = 512;
+  TestImage fast(VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 1, 4), codec(VK_FORMAT_A8B8G8R8_UNORM_PACK32, kWidth, kHeight, 1, 4);
+  uint32_t state = 99;
+  for (size_t i = 0; i < fast.bytes.size(); ++i) fast.bytes[i] = codec.bytes[i] = uint8_t((state = state * 1664525u + 1013904223u) >> 13);
+  alignas(64) static uint8_t aligned[kPitch * kHeight];
+  std::fill(std::begin(aligned), std::end(aligned), uint8_t(0xA5));
+  const SubresourceView dst{aligned, fast.view().format, VK_IMAGE_ASPECT_COLOR_BIT, {kWidth, kHeight, 1}, 1, kPitch, 0};
+  // Columns 16.. 80: 64 pixels starting on a cache line.
+  resolveRegion(fast.view(), dst, {16, 0, 0}, {16, 0, 0}, {64, kHeight, 1});
+  TestImage codecOut(VK_FORMAT_A8B8G8R8_UNORM_PACK32, kWidth, kHeight);
+  resolveAll(codec, codecOut);
+  for (uint32_t y = 0; y < kHeight; ++y)
+    for (uint32_t x = 0; x < kWidth * 4; ++x) {
+      const uint8_t want = x >= 64 ? codecOut.bytes[y * codecOut.rowPitch() + x] : uint8_t(0xA5);
+      ASSERT_EQ(aligned[y * kPitch + x], want) << "byte " << x << " of row " << y;
+    }
+  for (uint32_t y = 0; y < kHeight; ++y)
+    for (uint32_t x = kWidth * 4; x < kPitch; ++x) ASSERT_EQ(aligned[y * kPitch + x], 0xA5);
 }
 
 TEST(MultisampleResolve, FloatAveragesSamples) {
