@@ -94,6 +94,17 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void averageUnorm8
   // before returning, so whoever is told next that the resolve is done sees them.
   const bool stream = count >= 16 && (reinterpret_cast<uintptr_t>(d) & 63) == 0;
   for (; x + 4 <= count; x += 4, s += 64, d += 16) {
+    // Four pixels whose samples are all equal (every pixel inside a primitive) resolve to their
+    // sample 0: the average of n copies of c / 255 is that float exactly, and 255 times it lies
+    // within 255 x 2^-24 of c, so it rounds to c (MultisampleResolve.EqualSamplesResolveExactly).
+    const __m512i pixels = _mm512_loadu_si512(s);
+    if (_mm512_cmpeq_epi32_mask(pixels, _mm512_shuffle_epi32(pixels, _MM_PERM_AAAA)) == 0xFFFF) {
+      const __m128i firsts =
+          _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), pixels));
+      if (stream) _mm_stream_si128(reinterpret_cast<__m128i*>(d), firsts);
+      else _mm_storeu_si128(reinterpret_cast<__m128i*>(d), firsts);
+      continue;
+    }
     const __m256i ab = averageTwoPixels(pixelPairSums(s), pixelPairSums(s + 16));
     const __m256i cd = averageTwoPixels(pixelPairSums(s + 32), pixelPairSums(s + 48));
     const __m512i all = _mm512_inserti64x4(_mm512_castsi256_si512(ab), cd, 1);

@@ -57,16 +57,20 @@ TEST(MultisampleResolve, InlineUnorm8AverageEqualsTheCodecPath) {
   }
 }
 
-// The 4-sample row average decodes bytes without a division (sampler/resolve.cpp): every byte
-// value in every sample and component position, on rows whose lengths leave every remainder of
-// the four-pixel loop, against the texel codec's path.
+// The 4-sample row average decodes bytes without a division and takes sample 0 for four
+// pixels whose samples are all equal (sampler/resolve.cpp): every byte value in every sample
+// and component position, on rows whose lengths leave every remainder of the four-pixel loop,
+// against the texel codec's path.
 TEST(MultisampleResolve, FourSampleAverageOfEveryByteEqualsTheCodecPath) {
   for (uint32_t width : {256u, 257u, 258u, 259u}) {
     TestImage fast(VK_FORMAT_R8G8B8A8_UNORM, width, 2, 1, 4), codec(VK_FORMAT_A8B8G8R8_UNORM_PACK32, width, 2, 1, 4);
     for (uint32_t y = 0; y < 2; ++y)
       for (uint32_t x = 0; x < width; ++x)
         for (uint32_t s = 0; s < 4; ++s) {
-          const auto byte = [&](uint32_t c) { return uint8_t(x * (y ? 1 : 7) + 37 * s + 91 * c); };
+          // Groups of four pixels with all samples equal (the routine's shortcut), groups whose
+          // samples differ, and in row 1 groups mixing both.
+          const bool equal = y == 0 ? (x >> 2) % 3 != 1 : x % 3 == 0;
+          const auto byte = [&](uint32_t c) { return uint8_t(x * (y ? 1 : 7) + (equal ? 0 : 37 * s) + 91 * c); };
           fast.set<uint8_t>(x, y, 0, s, {byte(0), byte(1), byte(2), byte(3)});
           codec.set<uint8_t>(x, y, 0, s, {byte(0), byte(1), byte(2), byte(3)});
         }
