@@ -1,5 +1,7 @@
 #include "tessera/cpu_info.h"
 
+#include <unistd.h>
+
 #include <sched.h>
 
 #include <cmath>
@@ -37,6 +39,8 @@ CpuInfo detect() {
   info.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   info.simdWidth = info.avx512 ? 16 : info.avx2 ? 8 : 4;
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 > 0) info.l2CacheBytes = uint64_t(l2);
   info.modelName = cpuModelName();
   return info;
 }

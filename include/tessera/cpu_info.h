@@ -11,6 +11,7 @@ struct CpuInfo {
   bool avx2 = false;     // with FMA and F16C
   bool avx512 = false;   // F, BW, DQ, VL
   uint32_t simdWidth = 4;  // 32-bit lanes per kernel call: 16 (AVX-512), 8 (AVX2), 4 (floor)
+  uint64_t l2CacheBytes = 1 << 20;  // per core, as the C library reports it (1 MiB if it does not)
   std::string modelName;
 };
 
