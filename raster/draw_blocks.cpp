@@ -585,6 +585,7 @@ inline __attribute__((always_inline)) uint32_t kernelSampleLanes(uint32_t first,
     fb.sampleMaskIn[j] = postDepthCoverage ? written[j] : before;
     withSamples |= uint32_t(written[j] != 0) << j;
   }
+#if defined(__GNUC__) && !defined(__clang__)  // __builtin_shuffle is GCC's (the fuzz build uses Clang)
   if constexpr (W == 16) {
     // The lookups as one permutation of the 16-entry tables (GCC made scalar loads of them).
     typedef float Floats __attribute__((vector_size(64)));
@@ -598,12 +599,13 @@ inline __attribute__((always_inline)) uint32_t kernelSampleLanes(uint32_t first,
     const Floats cx = __builtin_shuffle(x, mask), cy = __builtin_shuffle(y, mask);
     std::memcpy(fb.centroid[0], &cx, sizeof cx);
     std::memcpy(fb.centroid[1], &cy, sizeof cy);
-  } else {
-    for (uint32_t j = 0; j < W; ++j) {
-      const uint32_t mask = b.sampleCoverage[first + j] & 0xFu;
-      fb.centroid[0][j] = kCentroids.x[mask];
-      fb.centroid[1][j] = kCentroids.y[mask];
-    }
+    return withSamples;
+  }
+#endif
+  for (uint32_t j = 0; j < W; ++j) {
+    const uint32_t mask = b.sampleCoverage[first + j] & 0xFu;
+    fb.centroid[0][j] = kCentroids.x[mask];
+    fb.centroid[1][j] = kCentroids.y[mask];
   }
   return withSamples;
 }
