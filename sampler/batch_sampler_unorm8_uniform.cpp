@@ -19,11 +19,13 @@
 //    written; the one-level sums never exceed that); two-level sums are multiplied by the
 //    double reciprocal (twoLevelQuotient says why that rounds as the division does).
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
 
 #include <immintrin.h>
+#include <x86intrin.h>  // __rdtsc
 
 #include "batch_lanes.h"
 #include "batch_sampler_unorm8_uniform.h"
@@ -62,29 +64,40 @@ bool uniformLevel(const abi::ImageViewState& view, uint32_t index, UniformLevel&
   return true;
 }
 
-// The 4-byte texels at byte offsets `offset` from `base` for the lanes in `load` (0 elsewhere).
-// Sixteen scalar loads: the AVX-512 gather instruction is slower than its loads on the AMD
-// hosts measured (bench/results: the routine's time sat on the gather with the texels in L1).
-TESSERA_AVX512 inline __m512i loadTexels(const uint8_t* base, __m512i offset, __mmask16 load) {
-#ifdef TESSERA_UNIFORM16_GATHER
-  return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), load, offset, base, 1);
-#else
+// texelLoads(): -1 until measured, else a TexelLoads.
+std::atomic<int> chosenTexelLoads{-1};
+
+// Whether this batch's loads are gathers (TexelLoads, batch_sampler_unorm8_uniform.h).
+inline bool gatherTexels() { return chosenTexelLoads.load(std::memory_order_relaxed) == int(TexelLoads::Gather); }
+
+// The 4-byte texels at byte offsets `offset` from `base` for the lanes in `load` (0 elsewhere):
+// sixteen scalar loads, or one masked gather (`gather`).
+TESSERA_AVX512 inline __m512i loadTexels(const uint8_t* base, __m512i offset, __mmask16 load, bool gather) {
+  if (gather) return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), load, offset, base, 1);
   alignas(64) int32_t at[N];
   alignas(64) uint32_t texel[N];
   _mm512_store_si512(at, _mm512_maskz_mov_epi32(load, offset));
   for (uint32_t k = 0; k < N; ++k) std::memcpy(&texel[k], base + at[k], 4);
   return _mm512_maskz_mov_epi32(load, _mm512_load_si512(texel));
-#endif
 }
 
 // The texel at byte offset `offset` and the one after it, for the lanes in `load` (0
-// elsewhere): one 8-byte load per lane. The caller knows both lie in the level.
-TESSERA_AVX512 inline void loadTexelPairs(const uint8_t* base, __m512i offset, __mmask16 load, __m512i& first, __m512i& second) {
-  alignas(64) int32_t at[N];
-  alignas(64) uint64_t pair[N];
-  _mm512_store_si512(at, _mm512_maskz_mov_epi32(load, offset));
-  for (uint32_t k = 0; k < N; ++k) std::memcpy(&pair[k], base + at[k], 8);
-  const __m512i lo = _mm512_load_si512(pair), hi = _mm512_load_si512(pair + 8);
+// elsewhere): one 8-byte load per lane (two 8-lane gathers of 8 bytes with `gather`). The
+// caller knows both lie in the level.
+TESSERA_AVX512 inline void loadTexelPairs(const uint8_t* base, __m512i offset, __mmask16 load, bool gather, __m512i& first,
+                                          __m512i& second) {
+  __m512i lo, hi;
+  if (gather) {
+    const __m512i at = _mm512_maskz_mov_epi32(load, offset);
+    lo = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), __mmask8(load), _mm512_castsi512_si256(at), base, 1);
+    hi = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), __mmask8(load >> 8), _mm512_extracti64x4_epi64(at, 1), base, 1);
+  } else {
+    alignas(64) int32_t at[N];
+    alignas(64) uint64_t pair[N];
+    _mm512_store_si512(at, _mm512_maskz_mov_epi32(load, offset));
+    for (uint32_t k = 0; k < N; ++k) std::memcpy(&pair[k], base + at[k], 8);
+    lo = _mm512_load_si512(pair), hi = _mm512_load_si512(pair + 8);
+  }
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   first = _mm512_maskz_mov_epi32(load, _mm512_permutex2var_epi32(lo, even, hi));
   second = _mm512_maskz_mov_epi32(load, _mm512_permutex2var_epi32(lo, _mm512_add_epi32(even, _mm512_set1_epi32(1)), hi));
@@ -278,7 +291,7 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
     const __m512i i = wrap(i0, lv.width, lv.invWidth, sampler.addressMode[0]);
     const __m512i j = wrap(j0, lv.height, lv.invHeight, sampler.addressMode[1]);
     const __m512i offset = _mm512_add_epi32(_mm512_add_epi32(layerOffset, _mm512_mullo_epi32(j, pitch)), _mm512_slli_epi32(i, 2));
-    const __m512i texel = loadTexels(lv.base, offset, load);
+    const __m512i texel = loadTexels(lv.base, offset, load, gatherTexels());
     for (int c = 0; c < 4; ++c) sum[c] = _mm512_slli_epi32(texelByte(texel, c), 16);
     if (stepI | stepJ) prefetchAhead(lv, sampler, i0, j0, layerOffset, load, stepI, stepJ, 1);
     return;
@@ -296,14 +309,15 @@ TESSERA_AVX512 void filterUniformLevel(const UniformLevel& lv, const abi::Sample
   // a row holds two texels (the inactive lanes' offset 0 reads 8 bytes), each row's pair is one
   // 8-byte load: half the loads.
   const __mmask16 adjacent = _mm512_cmpeq_epi32_mask(x1, _mm512_add_epi32(x0, _mm512_set1_epi32(4)));
+  const bool gather = gatherTexels();
   if (lv.width >= 2 && (load & ~adjacent) == 0) {
-    loadTexelPairs(lv.base, _mm512_add_epi32(y0, x0), load, t00, t10);
-    loadTexelPairs(lv.base, _mm512_add_epi32(y1, x0), load, t01, t11);
+    loadTexelPairs(lv.base, _mm512_add_epi32(y0, x0), load, gather, t00, t10);
+    loadTexelPairs(lv.base, _mm512_add_epi32(y1, x0), load, gather, t01, t11);
   } else {
-    t00 = loadTexels(lv.base, _mm512_add_epi32(y0, x0), load);
-    t10 = loadTexels(lv.base, _mm512_add_epi32(y0, x1), load);
-    t01 = loadTexels(lv.base, _mm512_add_epi32(y1, x0), load);
-    t11 = loadTexels(lv.base, _mm512_add_epi32(y1, x1), load);
+    t00 = loadTexels(lv.base, _mm512_add_epi32(y0, x0), load, gather);
+    t10 = loadTexels(lv.base, _mm512_add_epi32(y0, x1), load, gather);
+    t01 = loadTexels(lv.base, _mm512_add_epi32(y1, x0), load, gather);
+    t11 = loadTexels(lv.base, _mm512_add_epi32(y1, x1), load, gather);
   }
   if (stepI | stepJ) prefetchAhead(lv, sampler, i0, j0, layerOffset, load, stepI, stepJ, 2);
   // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact: each row's sum is one
@@ -644,6 +658,7 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
                               uint32_t* out, uint32_t* fallbackOut) {
   const uint32_t active = lanes.active & 0xFFFF;
   if (active == 0) return false;
+  if (chosenTexelLoads.load(std::memory_order_relaxed) < 0) texelLoads();  // measured at first use
   // The lanes' operands (inactive lanes: +0.0 and offset 0, as prepareLanes clears them).
   const __mmask16 act = __mmask16(active);
   const __m512 s = _mm512_maskz_loadu_ps(act, lanes.s), t = _mm512_maskz_loadu_ps(act, lanes.t);
@@ -728,6 +743,51 @@ template bool sampleRgba8Uniform16<true, true>(const abi::ImageViewState&, const
 }  // namespace tessera::sampler_detail::batch
 
 namespace tessera::sampler_detail::batch {
+
+namespace {
+
+// Cycles (the time-stamp counter) for 4096 batches' texel loads by one method from `texels`
+// (64 KiB, in cache after the first pass) at `offsets`, the best of five passes.
+TESSERA_AVX512 uint64_t texelLoadCycles(const uint8_t* texels, const int32_t (*offsets)[N], bool gather) {
+  static volatile uint32_t sink = 0;
+  uint64_t best = ~uint64_t(0);
+  for (int pass = 0; pass < 5; ++pass) {
+    __m512i acc = _mm512_setzero_si512();
+    const uint64_t start = __rdtsc();
+    for (int i = 0; i < 4096; ++i) acc = _mm512_xor_si512(acc, loadTexels(texels, _mm512_load_si512(offsets[i & 63]), 0xFFFF, gather));
+    best = std::min<uint64_t>(best, __rdtsc() - start);
+    sink = sink + uint32_t(_mm512_reduce_add_epi32(acc));
+  }
+  return best;
+}
+
+// The faster method on this host, pseudo-random offsets.
+TexelLoads measureTexelLoads() {
+  alignas(64) static uint8_t texels[64 * 1024];
+  alignas(64) int32_t offsets[64][N];
+  uint32_t state = 12345;
+  for (auto& batch : offsets)
+    for (int32_t& o : batch) o = int32_t(((state = state * 1664525u + 1013904223u) >> 8) % (sizeof texels - 8)) & ~3;
+  const uint64_t scalar = texelLoadCycles(texels, offsets, false), gathered = texelLoadCycles(texels, offsets, true);
+  // A clear margin: on a host where the two are close, keep the scalar loads (the choice is
+  // per process; a near tie would make it flip between runs).
+  return gathered * 10 < scalar * 9 ? TexelLoads::Gather : TexelLoads::Scalar;
+}
+
+}  // namespace
+
+TexelLoads texelLoads() {
+  int v = chosenTexelLoads.load(std::memory_order_relaxed);
+  if (v < 0) {
+    static const TexelLoads measured = hostRunsUniform16() ? measureTexelLoads() : TexelLoads::Scalar;
+    int expected = -1;
+    chosenTexelLoads.compare_exchange_strong(expected, int(measured));
+    v = chosenTexelLoads.load(std::memory_order_relaxed);
+  }
+  return TexelLoads(v);
+}
+
+void setTexelLoads(TexelLoads loads) { chosenTexelLoads.store(int(loads), std::memory_order_relaxed); }
 
 bool hostRunsUniform16() {
   static const bool runs = [] {

@@ -129,8 +129,20 @@ bool runUniform(const abi::ImageViewState& view, const abi::SamplerState& sample
   return sampleRgba8Uniform16<kLinear, kMipLinear>(view, sampler, lanes, out, fallback);
 }
 
-TEST(BatchSamplerUniform16, MatchesTheGeneralRoutineBitForBit) {
+class BatchSamplerUniform16Loads : public testing::TestWithParam<sampler_detail::batch::TexelLoads> {
+ protected:
+  void SetUp() override {
+    before_ = sampler_detail::batch::texelLoads();
+    sampler_detail::batch::setTexelLoads(GetParam());
+  }
+  void TearDown() override { sampler_detail::batch::setTexelLoads(before_); }
+  sampler_detail::batch::TexelLoads before_{};
+};
+
+// Both ways of loading texels (scalar loads, gathers: the host's measured choice is one of them).
+TEST_P(BatchSamplerUniform16Loads, MatchesTheGeneralRoutineBitForBit) {
   if (!hostRunsUniform16()) GTEST_SKIP() << "this host has no AVX-512 (F, DQ, BW, VL): the routine never runs here";
+  ASSERT_EQ(sampler_detail::batch::texelLoads(), GetParam());
   BatchMaker gen(20261128);
   const VkSamplerAddressMode modes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
                                         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
@@ -197,6 +209,9 @@ TEST(BatchSamplerUniform16, MatchesTheGeneralRoutineBitForBit) {
   EXPECT_LT(taken, batches);
   EXPECT_GT(fallbacks, 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(TexelLoads, BatchSamplerUniform16Loads,
+                         testing::Values(sampler_detail::batch::TexelLoads::Scalar, sampler_detail::batch::TexelLoads::Gather));
 
 }  // namespace
 // The routine keeps, per thread, the level(s) its last batch used and fetches texels there
