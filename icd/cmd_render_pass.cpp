@@ -226,7 +226,7 @@ struct BeginTargetsCmd {
       // its part right before drawing (in cache), a colour clear under an opaque primitive
       // covering the tile not at all. Layered clears run at once.
       raster::ClearRegion region;
-      if (targets.layers == 1 && ctx.clearsJoinScene() && encodeClear(clears[i], region.texel)) {
+      if (targets.layers == 1 && ctx.regionsJoinScene() && encodeClear(clears[i], region.texel)) {
         region.target = clears[i].target;
         region.rect = targets.renderArea;
         // Droppable under a covering primitive only as one of the draws' colour attachments
@@ -251,7 +251,7 @@ struct EndTargetsCmd {
   static constexpr bool kJoinsScene = true;
   void execute(ExecContext& ctx) const {
     const RenderTargets& t = ctx.targets;
-    if (ctx.clearsJoinScene() && !t.viewMask && t.layers == 1) {
+    if (ctx.regionsJoinScene() && !t.viewMask && t.layers == 1) {
       for (uint32_t i = 0; i < t.resolveCount; ++i) {
         const auto& r = t.resolves[i];
         ctx.resolve({r.src, r.dst, r.aspect, r.mode, t.renderArea});

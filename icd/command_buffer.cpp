@@ -159,7 +159,7 @@ raster::Scene& ExecContext::queueScene() {
   return *scene;
 }
 
-bool ExecContext::clearsJoinScene() const { return raster::defaultRasterPath() == raster::RasterPath::Binned; }
+bool ExecContext::regionsJoinScene() const { return raster::defaultRasterPath() == raster::RasterPath::Binned; }
 
 void ExecContext::clear(const raster::ClearRegion& region) { queueScene().addClear(region, targets.renderArea); }
 

@@ -114,11 +114,12 @@ struct ExecContext {
   std::deque<abi::ImageViewState> redirectedViews;
   // Runs a draw into the current targets: once, or once per view of targets.viewMask.
   void draw(const raster::DrawState& state, const raster::DrawCall& call);
-  // Render pass load clears go into the scene too (binned path): clear(region) of the current
-  // targets' render area, in order with the draws that follow.
-  bool clearsJoinScene() const;
+  // Render pass load clears and end-of-pass resolves go into the scene too (binned path):
+  // clear(region) / resolve(region) over the current targets' render area, in order with the
+  // draws around them.
+  bool regionsJoinScene() const;
   void clear(const raster::ClearRegion& region);
-  void resolve(const raster::ResolveRegion& region);  // into the scene (clearsJoinScene())
+  void resolve(const raster::ResolveRegion& region);
   raster::Scene& queueScene();  // the queue's scene (Queue::scene), created on first use
   void flushDraws();
 

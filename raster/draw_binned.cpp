@@ -501,6 +501,12 @@ struct Scene::Window {
 struct Scene::Impl {
   explicit Impl(ThreadPool& p) : pool(p) {}
   ThreadPool& pool;
+  // The render area and the tile grid over it (from 0: tiles are aligned to the attachments).
+  void useRenderArea(const Rect& area) {
+    renderArea = area;
+    grid.columns = std::max(0, (area.x1 + kTileSize - 1) >> kTileShift);
+    grid.rows = std::max(0, (area.y1 + kTileSize - 1) >> kTileShift);
+  }
   std::deque<DrawState> states;  // stable addresses for the windows
   std::vector<Window> windows;
   TileGrid grid;
@@ -549,18 +555,21 @@ namespace {
 bool sameRect(const Rect& a, const Rect& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
 }  // namespace
 
+// Before a window of clears or resolves over `renderArea`: a scene over another render area
+// (another tile grid), or one full of windows, is flushed first.
+void Scene::prepareRegionWindow(const Rect& renderArea) {
+  Impl& m = *impl_;
+  if (!m.windows.empty() && (!sameRect(m.renderArea, renderArea) || m.windows.size() >= kSceneDraws)) flush();
+  if (m.windows.empty() && m.states.empty()) m.useRenderArea(renderArea);
+}
+
 void Scene::addClear(const ClearRegion& clear, const Rect& renderArea) {
   Impl& m = *impl_;
   ClearRegion c = clear;
   c.rect = rules::intersect(clear.rect, renderArea);
   if (!c.target.base || rules::isEmpty(c.rect)) return;
   // The clears of a render pass instance come before its draws, so the scene is usually empty.
-  if (!m.windows.empty() && (!sameRect(m.renderArea, renderArea) || m.windows.size() >= kSceneDraws)) flush();
-  if (m.windows.empty() && m.states.empty()) {
-    m.renderArea = renderArea;
-    m.grid.columns = std::max(0, (renderArea.x1 + kTileSize - 1) >> kTileShift);
-    m.grid.rows = std::max(0, (renderArea.y1 + kTileSize - 1) >> kTileShift);
-  }
+  prepareRegionWindow(renderArea);
   Window w;
   w.clears.push_back(c);
   // A colour clear has no effect a later primitive overwriting the tile's colour leaves visible.
@@ -574,12 +583,7 @@ void Scene::addResolve(const ResolveRegion& resolve, const Rect& renderArea) {
   ResolveRegion r = resolve;
   r.rect = rules::intersect(resolve.rect, renderArea);
   if (!r.src.base || !r.dst.base || r.mode == VK_RESOLVE_MODE_NONE || rules::isEmpty(r.rect)) return;
-  if (!m.windows.empty() && (!sameRect(m.renderArea, renderArea) || m.windows.size() >= kSceneDraws)) flush();
-  if (m.windows.empty() && m.states.empty()) {
-    m.renderArea = renderArea;
-    m.grid.columns = std::max(0, (renderArea.x1 + kTileSize - 1) >> kTileShift);
-    m.grid.rows = std::max(0, (renderArea.y1 + kTileSize - 1) >> kTileShift);
-  }
+  prepareRegionWindow(renderArea);
   // Consecutive resolves (several attachments) share a window.
   if (m.windows.empty() || m.windows.back().resolves.empty()) m.windows.emplace_back();
   m.windows.back().resolves.push_back(r);
@@ -594,12 +598,8 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   if (!m.states.empty() && (!sameTargets(m.states.front(), state) || m.windows.size() >= kSceneDraws)) flush();
   // Clears alone so far: they and the draw must share the render area (the tile grid).
   if (m.states.empty() && !m.windows.empty() && !sameRect(m.renderArea, state.renderArea)) flush();
-  if (m.states.empty()) {
-    m.renderArea = state.renderArea;
-    // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
-    m.grid.columns = std::max(0, (state.renderArea.x1 + kTileSize - 1) >> kTileShift);
-    m.grid.rows = std::max(0, (state.renderArea.y1 + kTileSize - 1) >> kTileShift);
-  }
+  // The tile grid covers the pixels a draw may write (the scissor lies inside the render area).
+  if (m.states.empty()) m.useRenderArea(state.renderArea);
   m.states.push_back(state);
   const DrawState& s = m.states.back();
   readVertexIndices(s, c, m.list);

@@ -266,14 +266,17 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
   // pixel::depthAt's two cases, decided once for the block so that the lane loops above and
   // below have no test in them and vectorize (a scalar sample loop here was a quarter of the
   // 4-sample scene demo's time).
-  const float flatZ = depth && t.flatDepth ? pixel::flatDepthOf(t) : 0.0f;
+  // (A flat-depth triangle's storeWeights instances computed the plane anyway: their Depth
+  // flag also writes 1/w, which FragCoord.w may read; the overwrite costs less than doubling
+  // the instances.)
+  const float flatZ = t.flatDepth ? pixel::flatDepthOf(t) : 0.0f;
   if (depth && t.flatDepth)
     for (int l = 0; l < kBlockLanes; ++l) b.z[l] = flatZ;
   if (e.samples == 1 || !sampleDepths) return;
   // "Depth Test" compares each sample's own depth: the plane at each sample location.
   for (uint32_t smp = 0; smp < e.samples; ++smp) {
     if (t.flatDepth) {
-      for (int l = 0; l < kBlockLanes; ++l) b.sampleZ[smp][l] = pixel::flatDepthOf(t);
+      for (int l = 0; l < kBlockLanes; ++l) b.sampleZ[smp][l] = flatZ;
       continue;
     }
     const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
@@ -568,6 +571,16 @@ struct CentroidTable {
 };
 constexpr CentroidTable kCentroids;
 
+// FragmentBatch::centroid of block lanes [first, first + count) from the table.
+inline __attribute__((always_inline)) void centroidLanes(uint32_t first, uint32_t count, const BlockPixels& b,
+                                                        abi::FragmentBatch& fb) {
+  for (uint32_t j = 0; j < count; ++j) {
+    const uint32_t mask = b.sampleCoverage[first + j] & 0xFu;
+    fb.centroid[0][j] = kCentroids.x[mask];
+    fb.centroid[1][j] = kCentroids.y[mask];
+  }
+}
+
 // shadeKernelBlock's lane state of a 4-sample batch: the samples each lane's kernel writes
 // (those that passed the block tests when they ran), SampleMaskIn (the covered samples inside
 // the sample mask, or the written ones with PostDepthCoverage), the Centroid locations.
@@ -602,11 +615,7 @@ inline __attribute__((always_inline)) uint32_t kernelSampleLanes(uint32_t first,
     return withSamples;
   }
 #endif
-  for (uint32_t j = 0; j < W; ++j) {
-    const uint32_t mask = b.sampleCoverage[first + j] & 0xFu;
-    fb.centroid[0][j] = kCentroids.x[mask];
-    fb.centroid[1][j] = kCentroids.y[mask];
-  }
+  centroidLanes(first, W, b, fb);
   return withSamples;
 }
 TESSERA_LANE_CLONES uint32_t kernelSampleLanes(uint32_t w, uint32_t first, uint32_t covered, uint32_t sampleMask,
@@ -648,14 +657,7 @@ TESSERA_LANE_CLONES uint32_t fillBlockLanes(uint32_t first, uint32_t w, int32_t 
 // sampleZ: null when nothing reads the samples' depths (no per-fragment tests).
 void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, float* sampleZ, abi::FragmentBatch& fb) {
   for (uint32_t smp = 0; sampleZ && smp < kMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
-  for (uint32_t j = 0; j < w; ++j) {
-    const uint32_t l = first + j;
-    const uint32_t mask = b.sampleCoverage[l];
-    const bool partial = mask != 0 && mask != 0xFu;
-    const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
-    fb.centroid[0][j] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
-    fb.centroid[1][j] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
-  }
+  centroidLanes(first, w, b, fb);
 }
 
 // Interpolation of the triangle's input components over W lanes (vectorizes: W is a constant).

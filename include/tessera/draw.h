@@ -317,6 +317,7 @@ class Scene {
   struct Window;
   struct Impl;
   void runTiles();
+  void prepareRegionWindow(const Rect& renderArea);
   std::unique_ptr<Impl> impl_;
 };
 
