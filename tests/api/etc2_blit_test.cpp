@@ -29,6 +29,8 @@
 #include "dual_driver.h"
 #include "tessera/compressed.h"
 
+#include "test_device.h"
+
 namespace tessera_test {
 namespace {
 
@@ -115,16 +117,9 @@ struct Device {
 
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
                   VkAccessFlags dstAccess) {
-  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  b.srcAccessMask = srcAccess;
-  b.dstAccessMask = dstAccess;
-  b.oldLayout = from;
-  b.newLayout = to;
-  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = image;
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       0, 0, nullptr, 0, nullptr, 1, &b);
+  tessera_test::imageBarrier(cmd, image, from, to, srcAccess, dstAccess,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
 }
 
 // Uploads `blocks` into a kWidth x kHeight image of `format`, blits it 1:1 with NEAREST into an
