@@ -141,27 +141,11 @@ Readback readThroughDriver(VkPhysicalDevice pd, const BcFormat& format, const st
   VkBuffer results = d.createMappedBuffer(VkDeviceSize(kTexels) * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &shaderOut);
   std::memcpy(staging, blocks.data(), blocks.size());
 
-  VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  VkCommandPool pool = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateCommandPool(dev, &cpci, nullptr, &pool), VK_SUCCESS);
-  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  EXPECT_EQ(vkAllocateCommandBuffers(dev, &cbai, &cmd), VK_SUCCESS);
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vkBeginCommandBuffer(cmd, &bi);
+  VkCommandBuffer cmd = d.beginCommands();
   auto barrier = [&](VkImage img, VkImageLayout from, VkImageLayout to, VkAccessFlags src, VkAccessFlags dst,
                      VkPipelineStageFlags dstStage) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = src;
-    b.dstAccessMask = dst;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = img;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, dstStage, 0, 0, nullptr,
-                         0, nullptr, 1, &b);
+    imageBarrier(cmd, img, from, to, src, dst, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, dstStage,
+                 {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1});
   };
   barrier(image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_TRANSFER_BIT);
@@ -209,7 +193,6 @@ Readback readThroughDriver(VkPhysicalDevice pd, const BcFormat& format, const st
     std::memcpy(&out.sampled[i * 4], r + i * 8 + 4, 16);
   }
 
-  vkDestroyCommandPool(dev, pool, nullptr);
   for (VkBuffer b : {upload, blitBuffer, results}) vkDestroyBuffer(dev, b, nullptr);
   vkDestroySampler(dev, sampler, nullptr);
   vkDestroyImageView(dev, view, nullptr);
