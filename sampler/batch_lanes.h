@@ -19,6 +19,15 @@ namespace tessera::sampler_detail::batch {
 // (batch_sampler.cpp's ViewCode enumeration holds the same numbers).
 constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2, kViewR8Unorm = 5, kViewRg8Unorm = 6;
 
+// Whether the view's components come out in their own places (shader_abi.h resolves IDENTITY to
+// R, G, B, A when the view state is made; IDENTITY is taken too). Only the fixed-point routines
+// take other swizzles (they apply them to their result); the exact ones need this.
+inline bool identitySwizzle(const abi::ImageViewState& v) {
+  for (uint32_t c = 0; c < 4; ++c)
+    if (v.swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY && v.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
+  return true;
+}
+
 // The fixed-point routine for a view of those formats (batch_sampler_unorm8.cpp): `texelBytes`
 // 1 (R8), 2 (R8G8) or 4 (RGBA/BGRA); `widthRow` 0, 1, 2 for W = 4, 8, 16; `samplerClass`
 // SamplerState::fastSampling (1-8).

@@ -399,12 +399,6 @@ TESSERA_SAMPLE_ROUTINES_N(16)
    &routine_##N##_0_0_true, &routine_##N##_1_0_true, &routine_##N##_0_1_true, &routine_##N##_1_1_true}
 const SampleRoutine kRoutines[3][8] = {TESSERA_ROUTINE_ROW(4), TESSERA_ROUTINE_ROW(8), TESSERA_ROUTINE_ROW(16)};
 
-bool identitySwizzle(const abi::ImageViewState& v) {
-  for (uint32_t c = 0; c < 4; ++c)
-    if (v.swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY && v.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
-  return true;
-}
-
 bool routineAddressMode(uint32_t mode) {
   return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
          mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
@@ -433,7 +427,16 @@ uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
   if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != texelFormat(code).size)
     return 0;
-  if (!identitySwizzle(view) || view.levelCount == 0 || view.layerCount == 0) return 0;
+  if (view.levelCount == 0 || view.layerCount == 0) return 0;
+  // A swizzle other than the identity only on the fixed-point UNORM8 routines, which apply it to
+  // their result (batch_sampler_unorm8.cpp's swizzleResult); OpenGL on Vulkan (zink) asks for it on
+  // every RGB (alpha ONE), luminance and alpha texture.
+  const bool fixedPoint = code == kRgba8Unorm || code == kBgra8Unorm || code == kR8Unorm || code == kRg8Unorm;
+  if (!identitySwizzle(view)) {
+    if (!fixedPoint) return 0;
+    for (uint32_t c = 0; c < 4; ++c)
+      if (view.swizzle[c] > VK_COMPONENT_SWIZZLE_A) return 0;
+  }
   // Every level in memory and of a size the wrap's double arithmetic is exact for.
   for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {
     const abi::ImageLevel& level = view.levels[l];
@@ -474,6 +477,7 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   }();
   if (mode == 1) return nullptr;
   const bool exactOnly = mode == 2;
+  if (exactOnly && !identitySwizzle(view)) return nullptr;  // the exact routines do not swizzle
   if (!exactOnly) {
     switch (view.fastSampling) {
       case kRgba8Unorm:

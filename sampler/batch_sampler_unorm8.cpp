@@ -247,6 +247,33 @@ void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sa
   }
 }
 
+// "Component Swizzle" on a routine's result (component c of lane k at out[c * N + k]), taken
+// after filtering where the spec swizzles each texel before it: the same numbers, because these
+// routines filter each component on its own with integer weights that sum to the divisor exactly
+// (2^16 per level, 2^24 over two), so a component moved to another place is the same sum, and a
+// constant 0 or 1 filters to exactly 0 or 1. Lanes outside `active` stay 0.
+template <uint32_t N>
+void swizzleResult(const abi::ImageViewState& view, uint32_t active, uint32_t* out) {
+  alignas(64) uint32_t rgba[4 * N];
+  std::memcpy(rgba, out, sizeof rgba);
+  for (uint32_t c = 0; c < 4; ++c) {
+    uint32_t* component = out + c * N;
+    switch (VkComponentSwizzle(view.swizzle[c])) {
+      case VK_COMPONENT_SWIZZLE_ZERO: std::memset(component, 0, N * sizeof(uint32_t)); break;
+      case VK_COMPONENT_SWIZZLE_ONE:
+        for (uint32_t k = 0; k < N; ++k) component[k] = (active >> k & 1) ? 0x3F800000u : 0u;
+        break;
+      case VK_COMPONENT_SWIZZLE_R:
+      case VK_COMPONENT_SWIZZLE_G:
+      case VK_COMPONENT_SWIZZLE_B:
+      case VK_COMPONENT_SWIZZLE_A:
+        std::memcpy(component, rgba + (view.swizzle[c] - VK_COMPONENT_SWIZZLE_R) * N, N * sizeof(uint32_t));
+        break;
+      default: break;  // IDENTITY (resolved when the view state was made: shader_abi.h)
+    }
+  }
+}
+
 template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
@@ -257,6 +284,7 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
     static const bool uniform16 = hostRunsUniform16();
     uint32_t fallback = 0;
     if (uniform16 && sampleRgba8Uniform16<kMag == VK_FILTER_LINEAR, kMipLinear>(view, sampler, lanes, out, &fallback)) {
+      if (!identitySwizzle(view)) swizzleResult<N>(view, lanes.active & ((1u << N) - 1), out);
       if (fallback) [[unlikely]]
         referenceLanes<N>(view, sampler, lanes, fallback, out);
       return;
@@ -302,6 +330,7 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
   // "Conversion to RGBA": components the format lacks are 0, alpha 1.
   for (uint32_t c = kBytes; c < 4; ++c)
     for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
+  if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
   fallback &= active;
   if (fallback) [[unlikely]]
     referenceLanes<N>(view, sampler, lanes, fallback, out);

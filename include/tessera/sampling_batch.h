@@ -12,7 +12,8 @@
 //
 // What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
 // R8 and R8G8 UNORM, R16 / R16G16 / R16G16B16 / R16G16B16A16 / R32 / R32G32 / R32G32B32A32 SFLOAT
-// with the identity swizzle,
+// with the identity swizzle (the UNORM RGBA8 / BGRA8 / R8 / RG8 views with any swizzle: their
+// fixed-point routines swizzle the filtered result, which is the same as swizzling texels first),
 // one sample, every level in memory; samplers with NEAREST/LINEAR
 // magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
 // CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE

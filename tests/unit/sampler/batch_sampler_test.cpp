@@ -230,11 +230,20 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
       const uint8_t* texel = l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj) * l.rowPitch + uint64_t(wi) * bytes;
       return texel[bgra && c != 1 && c != 3 ? 2 - c : c];
     };
-    // "Conversion to RGBA": missing components are 0, alpha 1 (x 255 x 2^16 here).
-    for (uint32_t c = bytes; c < 4; ++c) sum[c] = c == 3 ? 255u * 65536u : 0u;
-    for (uint32_t c = 0; c < bytes; ++c)
-      sum[c] = byte(i0, j0, c) * (256 - alpha) * (256 - beta) + byte(i0 + 1, j0, c) * alpha * (256 - beta) +
-               byte(i0, j0 + 1, c) * (256 - alpha) * beta + byte(i0 + 1, j0 + 1, c) * alpha * beta;
+    // "Conversion to RGBA" (missing components 0, alpha 1, here 255), then "Component Swizzle",
+    // on each texel before it is filtered, in the spec's order.
+    auto rgba = [&](int64_t i, int64_t j, uint32_t c) -> uint64_t { return c < bytes ? byte(i, j, c) : c == 3 ? 255 : 0; };
+    auto swizzled = [&](int64_t i, int64_t j, uint32_t c) -> uint64_t {
+      switch (VkComponentSwizzle(view.swizzle[c])) {
+        case VK_COMPONENT_SWIZZLE_ZERO: return 0;
+        case VK_COMPONENT_SWIZZLE_ONE: return 255;
+        case VK_COMPONENT_SWIZZLE_IDENTITY: return rgba(i, j, c);
+        default: return rgba(i, j, view.swizzle[c] - VK_COMPONENT_SWIZZLE_R);
+      }
+    };
+    for (uint32_t c = 0; c < 4; ++c)
+      sum[c] = swizzled(i0, j0, c) * (256 - alpha) * (256 - beta) + swizzled(i0 + 1, j0, c) * alpha * (256 - beta) +
+               swizzled(i0, j0 + 1, c) * (256 - alpha) * beta + swizzled(i0 + 1, j0 + 1, c) * alpha * beta;
     return true;
   };
   uint64_t hi[4], lo[4];
@@ -369,6 +378,39 @@ TEST(BatchSampler, MatchesReference) {
   EXPECT_EQ(combination, 13u * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
+// "Component Swizzle" on the fixed-point UNORM8 routines (they swizzle the filtered result; the
+// oracle swizzles each texel before filtering, as the spec orders it): random swizzles of R, G,
+// B, A, ZERO and ONE, the ones OpenGL on Vulkan asks for (RGB: alpha ONE; luminance: R R R ONE;
+// alpha: ZERO ZERO ZERO R) among them, on every fixed-point format and filter, at every W (the
+// 16-lane AVX-512 routine included: RGBA8 with equal filters).
+TEST(BatchSampler, SwizzledUnorm8MatchesReference) {
+  Generator gen(20261130);
+  constexpr VkComponentSwizzle R = VK_COMPONENT_SWIZZLE_R, Z = VK_COMPONENT_SWIZZLE_ZERO, O = VK_COMPONENT_SWIZZLE_ONE;
+  const VkComponentSwizzle named[][4] = {{R, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_B, O}, {R, R, R, O}, {Z, Z, Z, R}};
+  uint32_t combination = 0;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM})
+    for (uint32_t n = 0; n < 6; ++n) {
+      RandomView rv(format, n & 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, 9 + gen.below(30),
+                    5 + gen.below(30), n & 1 ? 3 : 1, 1 + gen.below(5), gen.rng());
+      VkComponentSwizzle swizzle[4];
+      for (uint32_t c = 0; c < 4; ++c)
+        swizzle[c] = n < 3 ? named[n][c] : VkComponentSwizzle(VK_COMPONENT_SWIZZLE_ZERO + gen.below(6));
+      rv.view.setSwizzle(swizzle[0], swizzle[1], swizzle[2], swizzle[3]);
+      rv.view.state.fastSampling = classifyViewForRoutines(rv.view.state);
+      ASSERT_NE(rv.view.state.fastSampling, 0u);
+      for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+        for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR}) {
+          const abi::SamplerState sampler = makeSampler(filter, filter, mip, kModes[gen.below(3)], kModes[gen.below(3)]);
+          const std::string what = "format " + std::to_string(format) + " swizzle " + std::to_string(swizzle[0]) +
+                                   std::to_string(swizzle[1]) + std::to_string(swizzle[2]) + std::to_string(swizzle[3]) +
+                                   " filter " + std::to_string(filter) + " mip " + std::to_string(mip);
+          expectSameAsReference(rv.view.state, sampler, gen, 40, what);
+          ++combination;
+        }
+    }
+  EXPECT_EQ(combination, 4u * 6 * 2 * 2);
+}
+
 // The fixed-point routines' log2 (batch_lanes.h) against glibc's: within 2^-40 over the whole
 // range of normal doubles, and the same special values.
 TEST(BatchSampler, VectorLog2IsWithinItsBound) {
@@ -444,10 +486,15 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
     EXPECT_EQ(findSampleRoutine(rv.view.state, common, other), nullptr) << i;
   }
 
-  // View state: a swizzle, other formats, other view types, several samples, no memory.
-  SamplingTestView swizzled(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+  // View state: a swizzle on a format only the exact routines take (the fixed-point UNORM8 ones
+  // swizzle: SwizzledUnorm8MatchesReference), other formats, other view types, several samples,
+  // no memory.
+  SamplingTestView swizzled(VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
   swizzled.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A);
   EXPECT_EQ(classifyViewForRoutines(swizzled.state), 0u);
+  SamplingTestView swizzledUnorm(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
+  swizzledUnorm.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ONE);
+  EXPECT_NE(classifyViewForRoutines(swizzledUnorm.state), 0u);
   for (VkFormat other : {VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R16G16B16A16_UNORM,
                          VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R8_SRGB})
     EXPECT_EQ(classifyViewForRoutines(SamplingTestView(other, VK_IMAGE_VIEW_TYPE_2D, 8, 8).state), 0u) << other;
