@@ -38,16 +38,18 @@ using namespace sampler_detail::batch;
 // ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
 // them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA, RG and R and 16-bit RGB (read
 // through the codec by the reference: the same numbers, as below).
+// Depth: the depth aspect of D16 / X8_D24 / D24S8 / D32 / D32S8 views (their depth plane: 2, 4
+// and 4 bytes a texel), read as the codec's decodeDepth reads them.
 enum ViewCode : uint32_t {
   kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
-  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat
+  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat, kDepth16Unorm, kDepth24Unorm, kDepth32Sfloat
 };
 static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm && kR8Unorm == kViewR8Unorm &&
               kRg8Unorm == kViewRg8Unorm);
 
 // How a view code's texels become RGBA.
 struct TexelFormat {
-  enum Kind { Bytes, Half, Float } kind = Bytes;
+  enum Kind { Bytes, Half, Float, Unorm16, Unorm24 } kind = Bytes;
   uint32_t components = 4;  // in memory; the rest are 0 (alpha 1), as "Conversion to RGBA" says
   uint32_t size = 4;        // bytes per texel
   const float* rgb = nullptr;    // Bytes: R, G, B table
@@ -55,6 +57,10 @@ struct TexelFormat {
   uint32_t r = 0, b = 2;         // Bytes: byte index of R and B in a texel
   bool rgbDivides = false;       // Bytes: rgb holds float(c) / 255.0f for every byte c, see below
   bool alphaDivides = false;
+  // The view's "Component Swizzle" (VK_COMPONENT_SWIZZLE_ZERO..A), applied to every texel read,
+  // as the reference does, when `swizzled`.
+  bool swizzled = false;
+  uint32_t swizzle[4] = {};
 };
 
 // The codec decodes a UNORM byte as float(c / 255.0); if that equals float(c) / 255.0f for all
@@ -82,6 +88,10 @@ TexelFormat texelFormat(uint32_t code) {
     case kRg16Sfloat: f.kind = TexelFormat::Half, f.size = 4, f.components = 2; return f;
     case kRgb16Sfloat: f.kind = TexelFormat::Half, f.size = 6, f.components = 3; return f;
     case kRg32Sfloat: f.kind = TexelFormat::Float, f.size = 8, f.components = 2; return f;
+    // "Conversion to RGBA" of depth gives [D, 0, 0, 1], as of a one-component colour format.
+    case kDepth16Unorm: f.kind = TexelFormat::Unorm16, f.size = 2, f.components = 1; return f;
+    case kDepth24Unorm: f.kind = TexelFormat::Unorm24, f.size = 4, f.components = 1; return f;
+    case kDepth32Sfloat: f.kind = TexelFormat::Float, f.size = 4, f.components = 1; return f;
     default: break;
   }
   const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
@@ -199,12 +209,32 @@ __attribute__((always_inline)) inline void readOtherTexels(const LevelLanes<N>& 
       }
     } else if (f.kind == TexelFormat::Half) {
       for (uint32_t k = 0; k < N; ++k) out.c[c][k] = halfToFloat((raw[c / 2][k] >> (16 * (c % 2))) & 0xFFFF);
+    } else if (f.kind == TexelFormat::Unorm16 || f.kind == TexelFormat::Unorm24) {
+      // The codec's unormToFloat, c / (2^b - 1) in double rounded to float (X8_D24: the low 24
+      // bits; the others are not the depth), as one float division: c and 2^b - 1 are exact
+      // floats (b <= 24) and a quotient rounded to double then to float is the quotient rounded
+      // to float (53 >= 2 x 24 + 2 bits). Written as the double division, GCC 12 at -O3 dropped
+      // the rounding to float here (found by BatchSampler.MatchesReference).
+      const uint32_t mask = f.kind == TexelFormat::Unorm16 ? 0xFFFFu : 0xFFFFFFu;
+      for (uint32_t k = 0; k < N; ++k) out.c[c][k] = float(raw[0][k] & mask) / float(mask);
     } else {  // R8, R8G8 UNORM
       for (uint32_t k = 0; k < N; ++k) {
         const uint32_t byte = (raw[0][k] >> (8 * c)) & 0xFF;
         out.c[c][k] = f.rgbDivides ? double(float(byte) / 255.0f) : double(f.rgb[byte]);
       }
     }
+  }
+}
+
+// "Component Swizzle" of texels already converted to RGBA (before filtering, as the reference).
+template <uint32_t N>
+__attribute__((always_inline)) inline void swizzleTexels(const TexelFormat& f, Rgba<N>& texels) {
+  const Rgba<N> rgba = texels;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t s = f.swizzle[c];
+    if (s >= VK_COMPONENT_SWIZZLE_R) std::memcpy(texels.c[c], rgba.c[s - VK_COMPONENT_SWIZZLE_R], sizeof(double) * N);
+    else
+      for (uint32_t k = 0; k < N; ++k) texels.c[c][k] = s == VK_COMPONENT_SWIZZLE_ONE ? 1.0 : 0.0;
   }
 }
 
@@ -235,10 +265,10 @@ __attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, c
         for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
       }
     }
-    return;
   } else {
     readOtherTexels<N>(lv, ii, jj, active, f, out);
   }
+  if (f.swizzled) swizzleTexels<N>(f, out);
 }
 
 // "Texel Filtering", NEAREST: the texel (floor(u), floor(v)), wrapped.
@@ -354,7 +384,12 @@ __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState
                                                        const abi::SamplerState& sampler, const SampleLanes& lanes,
                                                        uint32_t* out) {
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
-  const TexelFormat format = texelFormat(view.fastSampling);
+  TexelFormat format = texelFormat(view.fastSampling);
+  if (!identitySwizzle(view)) {
+    format.swizzled = true;
+    for (uint32_t c = 0; c < 4; ++c)
+      format.swizzle[c] = view.swizzle[c] == VK_COMPONENT_SWIZZLE_IDENTITY ? VK_COMPONENT_SWIZZLE_R + c : view.swizzle[c];
+  }
   const uint32_t active = lanes.active & ((1u << N) - 1);
 
   // Per lane: coordinates, offsets, layer (the reference's selectLayer), then LOD and levels.
@@ -422,21 +457,26 @@ uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
     case VK_FORMAT_R16G16_SFLOAT: code = kRg16Sfloat; break;
     case VK_FORMAT_R16G16B16_SFLOAT: code = kRgb16Sfloat; break;
     case VK_FORMAT_R32G32_SFLOAT: code = kRg32Sfloat; break;
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_D16_UNORM_S8_UINT: code = kDepth16Unorm; break;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT: code = kDepth24Unorm; break;
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: code = kDepth32Sfloat; break;
     default: return 0;
   }
+  const bool depth = code == kDepth16Unorm || code == kDepth24Unorm || code == kDepth32Sfloat;
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
-  if (view.aspect != VK_IMAGE_ASPECT_COLOR_BIT || view.samples != 1 || view.texelSize != texelFormat(code).size)
+  if (view.aspect != (depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT) || view.samples != 1 ||
+      view.texelSize != texelFormat(code).size)
     return 0;
   if (view.levelCount == 0 || view.layerCount == 0) return 0;
-  // A swizzle other than the identity only on the fixed-point UNORM8 routines, which apply it to
-  // their result (batch_sampler_unorm8.cpp's swizzleResult); OpenGL on Vulkan (zink) asks for it on
-  // every RGB (alpha ONE), luminance and alpha texture.
-  const bool fixedPoint = code == kRgba8Unorm || code == kBgra8Unorm || code == kR8Unorm || code == kRg8Unorm;
-  if (!identitySwizzle(view)) {
-    if (!fixedPoint) return 0;
-    for (uint32_t c = 0; c < 4; ++c)
-      if (view.swizzle[c] > VK_COMPONENT_SWIZZLE_A) return 0;
-  }
+  // Any swizzle: the exact routines swizzle each texel as the reference does (swizzleTexels), the
+  // fixed-point UNORM8 ones their filtered result (batch_sampler_unorm8.cpp's swizzleResult).
+  // OpenGL on Vulkan (zink) asks for one on every RGB (alpha ONE), luminance, alpha and depth
+  // texture.
+  for (uint32_t c = 0; c < 4; ++c)
+    if (view.swizzle[c] > VK_COMPONENT_SWIZZLE_A) return 0;
   // Every level in memory and of a size the wrap's double arithmetic is exact for.
   for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {
     const abi::ImageLevel& level = view.levels[l];
@@ -477,7 +517,6 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   }();
   if (mode == 1) return nullptr;
   const bool exactOnly = mode == 2;
-  if (exactOnly && !identitySwizzle(view)) return nullptr;  // the exact routines do not swizzle
   if (!exactOnly) {
     switch (view.fastSampling) {
       case kRgba8Unorm:

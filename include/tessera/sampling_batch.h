@@ -11,10 +11,10 @@
 // caller runs the reference per lane.
 //
 // What has a routine today: 2D and 2D-array views of R8G8B8A8 / B8G8R8A8 UNORM and SRGB,
-// R8 and R8G8 UNORM, R16 / R16G16 / R16G16B16 / R16G16B16A16 / R32 / R32G32 / R32G32B32A32 SFLOAT
-// with the identity swizzle (the UNORM RGBA8 / BGRA8 / R8 / RG8 views with any swizzle: their
-// fixed-point routines swizzle the filtered result, which is the same as swizzling texels first),
-// one sample, every level in memory; samplers with NEAREST/LINEAR
+// R8 and R8G8 UNORM, R16 / R16G16 / R16G16B16 / R16G16B16A16 / R32 / R32G32 / R32G32B32A32 SFLOAT,
+// and the depth aspect of D16 / X8_D24 / D32 (and of their stencil pairs), with any component
+// swizzle (the exact routines swizzle each texel as the reference does; the fixed-point ones
+// their filtered result, which gives the same numbers), one sample, every level in memory; samplers with NEAREST/LINEAR
 // magnification and minification, NEAREST/LINEAR mipmap modes, REPEAT, MIRRORED_REPEAT or
 // CLAMP_TO_EDGE on u and v, normalized coordinates, no depth compare, WEIGHTED_AVERAGE
 // reduction, no anisotropic filtering (max_Aniso 1); instructions

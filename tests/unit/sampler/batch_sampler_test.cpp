@@ -56,7 +56,8 @@ struct RandomView {
   SamplingTestView view;
   RandomView(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers,
              uint32_t levels, std::mt19937& rng)
-      : view(format, type, width, height, 1, layers, levels) {
+      : view(format, type, width, height, 1, layers, levels,
+             formatInfo(format)->component('D') ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT) {
     for (uint32_t l = 0; l < levels; ++l)
       view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
         for (uint32_t c = 0; c < view.state.texelSize; ++c) p[c] = uint8_t(rng());
@@ -341,7 +342,10 @@ const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_B8G8R8A8_U
                              VK_FORMAT_B8G8R8A8_SRGB,       VK_FORMAT_R8_UNORM,            VK_FORMAT_R8G8_UNORM,
                              VK_FORMAT_R16_SFLOAT,          VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
                              VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16_SFLOAT,       VK_FORMAT_R16G16B16_SFLOAT,
-                             VK_FORMAT_R32G32_SFLOAT};
+                             VK_FORMAT_R32G32_SFLOAT,
+                             // The depth aspect of the depth formats (random X8 bits of D24 too).
+                             VK_FORMAT_D16_UNORM,           VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
+                             VK_FORMAT_D16_UNORM_S8_UINT,   VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT};
 const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
 
@@ -375,20 +379,21 @@ TEST(BatchSampler, MatchesReference) {
                 ++combination;
               }
     }
-  EXPECT_EQ(combination, 13u * 2 * 2 * 2 * 2 * 3 * 3);
+  EXPECT_EQ(combination, 19u * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
-// "Component Swizzle" on the fixed-point UNORM8 routines (they swizzle the filtered result; the
-// oracle swizzles each texel before filtering, as the spec orders it): random swizzles of R, G,
-// B, A, ZERO and ONE, the ones OpenGL on Vulkan asks for (RGB: alpha ONE; luminance: R R R ONE;
-// alpha: ZERO ZERO ZERO R) among them, on every fixed-point format and filter, at every W (the
-// 16-lane AVX-512 routine included: RGBA8 with equal filters).
-TEST(BatchSampler, SwizzledUnorm8MatchesReference) {
+// "Component Swizzle" (the spec swizzles each texel before filtering; the exact routines do too and
+// must give the reference's bits, the fixed-point UNORM8 ones swizzle their filtered result and
+// must give the snapped oracle's, which swizzles texels first): random swizzles of R, G, B, A,
+// ZERO and ONE, the ones OpenGL on Vulkan asks for (RGB: alpha ONE; luminance and depth: R R R
+// ONE; alpha: ZERO ZERO ZERO R) among them, on every format, filter and mip mode, at every W
+// (the 16-lane AVX-512 routine included: RGBA8 with equal filters).
+TEST(BatchSampler, SwizzledViewsMatchReference) {
   Generator gen(20261130);
   constexpr VkComponentSwizzle R = VK_COMPONENT_SWIZZLE_R, Z = VK_COMPONENT_SWIZZLE_ZERO, O = VK_COMPONENT_SWIZZLE_ONE;
   const VkComponentSwizzle named[][4] = {{R, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_B, O}, {R, R, R, O}, {Z, Z, Z, R}};
   uint32_t combination = 0;
-  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM})
+  for (VkFormat format : kFormats)
     for (uint32_t n = 0; n < 6; ++n) {
       RandomView rv(format, n & 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, 9 + gen.below(30),
                     5 + gen.below(30), n & 1 ? 3 : 1, 1 + gen.below(5), gen.rng());
@@ -408,7 +413,7 @@ TEST(BatchSampler, SwizzledUnorm8MatchesReference) {
           ++combination;
         }
     }
-  EXPECT_EQ(combination, 4u * 6 * 2 * 2);
+  EXPECT_EQ(combination, uint32_t(std::size(kFormats)) * 6 * 2 * 2);
 }
 
 // The fixed-point routines' log2 (batch_lanes.h) against glibc's: within 2^-40 over the whole
@@ -486,15 +491,12 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
     EXPECT_EQ(findSampleRoutine(rv.view.state, common, other), nullptr) << i;
   }
 
-  // View state: a swizzle on a format only the exact routines take (the fixed-point UNORM8 ones
-  // swizzle: SwizzledUnorm8MatchesReference), other formats, other view types, several samples,
-  // no memory.
-  SamplingTestView swizzled(VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
-  swizzled.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_A);
-  EXPECT_EQ(classifyViewForRoutines(swizzled.state), 0u);
-  SamplingTestView swizzledUnorm(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
-  swizzledUnorm.setSwizzle(VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ONE);
-  EXPECT_NE(classifyViewForRoutines(swizzledUnorm.state), 0u);
+  // View state: other formats and aspects (stencil), other view types, several samples, no
+  // memory. (Any swizzle is taken: SwizzledViewsMatchReference.)
+  SamplingTestView stencil(VK_FORMAT_D24_UNORM_S8_UINT, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 1, VK_IMAGE_ASPECT_STENCIL_BIT);
+  EXPECT_EQ(classifyViewForRoutines(stencil.state), 0u);
+  SamplingTestView depth(VK_FORMAT_D24_UNORM_S8_UINT, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 1, VK_IMAGE_ASPECT_DEPTH_BIT);
+  EXPECT_NE(classifyViewForRoutines(depth.state), 0u);
   for (VkFormat other : {VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R16G16B16A16_UNORM,
                          VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R8_SRGB})
     EXPECT_EQ(classifyViewForRoutines(SamplingTestView(other, VK_IMAGE_VIEW_TYPE_2D, 8, 8).state), 0u) << other;
