@@ -247,7 +247,8 @@ void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sa
   }
 }
 
-// "Component Swizzle" on a routine's result (component c of lane k at out[c * N + k]), taken
+// "Component Swizzle" on a routine's result (component c of lane k at out[c * N + k]; the 16-lane
+// AVX-512 routine swizzles in its registers, the same way), taken
 // after filtering where the spec swizzles each texel before it: the same numbers, because these
 // routines filter each component on its own with integer weights that sum to the divisor exactly
 // (2^16 per level, 2^24 over two), so a component moved to another place is the same sum, and a
@@ -284,7 +285,6 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
     static const bool uniform16 = hostRunsUniform16();
     uint32_t fallback = 0;
     if (uniform16 && sampleRgba8Uniform16<kMag == VK_FILTER_LINEAR, kMipLinear>(view, sampler, lanes, out, &fallback)) {
-      if (!identitySwizzle(view)) swizzleResult<N>(view, lanes.active & ((1u << N) - 1), out);
       if (fallback) [[unlikely]]
         referenceLanes<N>(view, sampler, lanes, fallback, out);
       return;

@@ -686,11 +686,16 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
     const float ds = 8.0f * lanes.dPdx[0][f], dt = 8.0f * lanes.dPdx[1][f];
     if (std::fabs(ds) < 1.0f && std::fabs(dt) < 1.0f) aheadS = ds, aheadT = dt;
   }
+  BatchLevels levels;
+  // One level and one filter (these routines have magFilter = minFilter): level 0 whatever λ is
+  // ("Level-of-Detail Operation" clamps d to the view's only level), so no LOD is computed (the
+  // blur and filter passes of 2D effects sample such views many times a fragment).
+  const bool singleLevel = !kMipLinear && levelCount == 1;
   const bool fetchedHi = fetchLevel<kLinear>(view, predictedHi, sampler, s, t, offI, offJ, layer, act, sumHi, fallbackHi, aheadS, aheadT);
   const bool fetchedLo =
       kMipLinear && fetchLevel<kLinear>(view, predictedLo, sampler, s, t, offI, offJ, layer, act, sumLo, fallbackLo, aheadS, aheadT);
-  BatchLevels levels;
-  if (!batchLevels<kMipLinear>(view, sampler, lanes, active, predictedHi, levels)) return false;
+  if (singleLevel) levels.hi = levels.lo = 0, levels.d8 = _mm512_setzero_si512();
+  else if (!batchLevels<kMipLinear>(view, sampler, lanes, active, predictedHi, levels)) return false;
   if (!fetchedHi || levels.hi != predictedHi) {
     guessHi = levels.hi;
     if (!fetchLevel<kLinear>(view, levels.hi, sampler, s, t, offI, offJ, layer, act, sumHi, fallbackHi)) return false;
@@ -703,19 +708,28 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
   // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
   const bool bgra = view.fastSampling == kViewBgra8Unorm;
   const int row[4] = {bgra ? 2 : 0, 1, bgra ? 0 : 2, 3};
+  __m512 rgba[4];
   if constexpr (kMipLinear) {
     // δ snapped to 2^-8 per quad, then per lane; S_hi (256 - δ8) + S_lo δ8 < 2^32, over
     // 255 x 2^24 in double, rounded to float (the general routine's arithmetic).
     const __m512i d = levels.d8, id = _mm512_sub_epi32(_mm512_set1_epi32(256), d);
     for (int c = 0; c < 4; ++c) {
       const __m512i total = _mm512_add_epi32(_mm512_mullo_epi32(sumHi[c], id), _mm512_mullo_epi32(sumLo[c], d));
-      const __m512 f = _mm512_insertf32x8(_mm512_castps256_ps512(twoLevelQuotient(_mm512_castsi512_si256(total))),
-                                          twoLevelQuotient(_mm512_extracti64x4_epi64(total, 1)), 1);
-      _mm512_storeu_ps(reinterpret_cast<float*>(out + row[c] * N), _mm512_maskz_mov_ps(act, f));
+      rgba[row[c]] = _mm512_insertf32x8(_mm512_castps256_ps512(twoLevelQuotient(_mm512_castsi512_si256(total))),
+                                        twoLevelQuotient(_mm512_extracti64x4_epi64(total, 1)), 1);
     }
   } else {
-    for (int c = 0; c < 4; ++c)
-      _mm512_storeu_ps(reinterpret_cast<float*>(out + row[c] * N), _mm512_maskz_mov_ps(act, unormQuotient(sumHi[c])));
+    for (int c = 0; c < 4; ++c) rgba[row[c]] = unormQuotient(sumHi[c]);
+  }
+  // "Component Swizzle" of the filtered result (batch_sampler_unorm8.cpp's swizzleResult says
+  // why that is the spec's value): each component from its source, or the constant.
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t from = view.swizzle[c];
+    const __m512 value = from >= VK_COMPONENT_SWIZZLE_R       ? rgba[from - VK_COMPONENT_SWIZZLE_R]
+                         : from == VK_COMPONENT_SWIZZLE_ONE  ? _mm512_set1_ps(1.0f)
+                         : from == VK_COMPONENT_SWIZZLE_ZERO ? _mm512_setzero_ps()
+                                                             : rgba[c];
+    _mm512_storeu_ps(reinterpret_cast<float*>(out + c * N), _mm512_maskz_mov_ps(act, value));
   }
   *fallbackOut = fallback;
   return true;

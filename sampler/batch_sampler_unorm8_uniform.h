@@ -20,7 +20,8 @@ enum class TexelLoads { Scalar, Gather };
 TexelLoads texelLoads();
 void setTexelLoads(TexelLoads loads);
 
-// Samples the batch as the general routine sampleUnorm8<16, 4, f, f, kMipLinear> would, bit for
+// Samples the batch as the general routine sampleUnorm8<16, 4, f, f, kMipLinear> would (the view's
+// component swizzle applied), bit for
 // bit, and returns true with *fallback = the active lanes whose coordinates the fixed point
 // cannot hold (the caller runs the reference for them); or returns false, having written
 // nothing, when the batch is not of that common case. kLinear: both filters LINEAR (else both

@@ -452,6 +452,22 @@ TEST(BatchSampler, TrilinearRepeatManyBatches) {
   expectSameAsReference(rv.view.state, sampler, gen, 3000, "trilinear repeat");
 }
 
+// A view of one level with equal filters: its level is 0 and its filter the one filter whatever λ
+// is, so the 16-lane routine computes no LOD for it; every kind of LOD operand (NaN, ±Inf,
+// quads that disagree) must still give the reference's texels.
+TEST(BatchSampler, SingleLevelViewsIgnoreTheLod) {
+  Generator gen(1130);
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM})
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR}) {
+      RandomView rv(format, VK_IMAGE_VIEW_TYPE_2D, 37, 23, 1, 1, gen.rng());
+      const abi::SamplerState sampler =
+          makeSampler(filter, filter, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, gen.uniform(-4.0f, 4.0f), 0.0f, gen.uniform(0.0f, 3.0f));
+      expectSameAsReference(rv.view.state, sampler, gen, 500,
+                            "one level, format " + std::to_string(format) + " filter " + std::to_string(filter));
+    }
+}
+
 // State outside what the routines compute gets no routine (the caller then runs the reference).
 TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   Generator gen(3);
