@@ -7,6 +7,7 @@
 #include "block_depth.h"
 
 #include "block_vector.h"
+#include "draw_internal.h"
 #include "stencil_rules.h"
 #include "tessera/cpu_info.h"
 
@@ -75,6 +76,115 @@ uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t
   static const bool vector = blockDepthTestD32VectorAvailable();  // (once: this runs per block)
   if (vector) return blockDepthTestD32Vector(base, rowPitch, bx, by, z, coverage, op, write);
   return blockDepthTestD32Portable(base, rowPitch, bx, by, z, coverage, op, write);
+}
+
+namespace {
+
+// The texel of pixel (x, y) of a D16 or D24 plane, and its depth as an integer.
+uint8_t* unormTexel(uint8_t* base, uint64_t rowPitch, int32_t x, int32_t y, uint32_t bits) {
+  return base + uint64_t(y) * rowPitch + uint64_t(x) * (bits == 16 ? 2 : 4);
+}
+uint32_t readUnorm(const uint8_t* texel, uint32_t bits) {
+  if (bits == 16) {
+    uint16_t v;
+    std::memcpy(&v, texel, 2);
+    return v;
+  }
+  uint32_t v;
+  std::memcpy(&v, texel, 4);
+  return v & 0xFFFFFFu;
+}
+
+// floatToUnorm of 8 floats in double: NaN and values below 0 give 0 (max returns its second
+// operand for a NaN), above 1 give 1, times 2^b - 1 (exact: 24 x 24 bits), rounded to nearest
+// even.
+TESSERA_AVX512 inline __m256i unormLanes(__m256 z, double scale) {
+  const __m512d x = _mm512_min_pd(_mm512_max_pd(_mm512_cvtps_pd(z), _mm512_setzero_pd()), _mm512_set1_pd(1.0));
+  return _mm512_cvt_roundpd_epi32(_mm512_mul_pd(x, _mm512_set1_pd(scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+}  // namespace
+
+uint32_t blockDepthTestUnormPortable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                     uint32_t coverage, VkCompareOp op, bool write, uint32_t bits) {
+  // draw_fragments.cpp's loadDepth / storeDepth / quantizeDepth for these formats, written out.
+  const double maxValue = bits == 16 ? 65535.0 : 16777215.0;
+  auto decode = [&](uint32_t c) { return static_cast<float>(double(c) / maxValue); };
+  uint32_t pass = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < 4; ++p) {
+      const int l = laneOf(r, p);
+      if (!(coverage >> l & 1)) continue;
+      uint8_t* texel = unormTexel(base, rowPitch, bx + p, by + r, bits);
+      const float quantized = decode(floatToUnorm(z[l], maxValue));
+      if (!compare(op, quantized, decode(readUnorm(texel, bits)))) continue;
+      pass |= 1u << l;
+      if (!write) continue;
+      const uint32_t c = floatToUnorm(quantized, maxValue);
+      if (bits == 16) {
+        const uint16_t v = uint16_t(c);
+        std::memcpy(texel, &v, 2);
+      } else {
+        std::memcpy(texel, &c, 4);  // upper 8 bits 0, as storeDepth writes them
+      }
+    }
+  return pass;
+}
+
+TESSERA_AVX512 uint32_t blockDepthTestUnormVector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
+                                                  const float* z, uint32_t coverage, VkCompareOp op, bool write,
+                                                  uint32_t bits) {
+  const __m512i toLane = block_vector::laneToRowIndex(), toRow = toLane;
+  const __mmask16 covered = permuteBits(__mmask16(coverage), toLane);
+  const __m512 depth = _mm512_permutexvar_ps(toLane, _mm512_loadu_ps(z));
+  const double scale = bits == 16 ? 65535.0 : 16777215.0;
+  const __m512i fragment = _mm512_inserti64x4(_mm512_castsi256_si512(unormLanes(_mm512_castps512_ps256(depth), scale)),
+                                              unormLanes(_mm512_extractf32x8_ps(depth, 1), scale), 1);
+  uint8_t* rows[4];
+  for (int r = 0; r < 4; ++r) rows[r] = unormTexel(base, rowPitch, bx, by + r, bits);
+  __m512i stored;
+  if (bits == 16) {
+    __m256i packed = _mm256_castsi128_si256(_mm_unpacklo_epi64(_mm_maskz_loadu_epi16(__mmask8(covered & 0xF), rows[0]),
+                                                               _mm_maskz_loadu_epi16(__mmask8(covered >> 4 & 0xF), rows[1])));
+    packed = _mm256_inserti128_si256(packed, _mm_unpacklo_epi64(_mm_maskz_loadu_epi16(__mmask8(covered >> 8 & 0xF), rows[2]),
+                                                                _mm_maskz_loadu_epi16(__mmask8(covered >> 12 & 0xF), rows[3])),
+                                     1);
+    stored = _mm512_cvtepu16_epi32(packed);
+  } else {
+    stored = _mm512_and_si512(_mm512_castps_si512(block_vector::loadRowsD32(rows, covered)), _mm512_set1_epi32(0xFFFFFF));
+  }
+  __mmask16 pass;
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: pass = 0; break;
+    case VK_COMPARE_OP_LESS: pass = _mm512_mask_cmplt_epi32_mask(covered, fragment, stored); break;
+    case VK_COMPARE_OP_EQUAL: pass = _mm512_mask_cmpeq_epi32_mask(covered, fragment, stored); break;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: pass = _mm512_mask_cmple_epi32_mask(covered, fragment, stored); break;
+    case VK_COMPARE_OP_GREATER: pass = _mm512_mask_cmpgt_epi32_mask(covered, fragment, stored); break;
+    case VK_COMPARE_OP_NOT_EQUAL: pass = _mm512_mask_cmpneq_epi32_mask(covered, fragment, stored); break;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: pass = _mm512_mask_cmpge_epi32_mask(covered, fragment, stored); break;
+    default: pass = covered; break;  // ALWAYS
+  }
+  if (!pass) return 0;
+  if (write) {
+    if (bits == 16) {
+      const __m256i v = _mm512_cvtepi32_epi16(fragment);
+      const __m128i low = _mm256_castsi256_si128(v), high = _mm256_extracti128_si256(v, 1);
+      _mm_mask_storeu_epi16(rows[0], __mmask8(pass & 0xF), low);
+      _mm_mask_storeu_epi16(rows[1], __mmask8(pass >> 4 & 0xF), _mm_srli_si128(low, 8));
+      _mm_mask_storeu_epi16(rows[2], __mmask8(pass >> 8 & 0xF), high);
+      _mm_mask_storeu_epi16(rows[3], __mmask8(pass >> 12 & 0xF), _mm_srli_si128(high, 8));
+    } else {
+      block_vector::storeRowsD32(rows, pass, _mm512_castsi512_ps(fragment));
+    }
+  }
+  return permuteBits(pass, toRow);
+}
+
+uint32_t blockDepthTestUnorm(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
+                             VkCompareOp op, bool write, uint32_t bits) {
+  static const bool vector = blockDepthTestD32VectorAvailable();
+  if (vector) return blockDepthTestUnormVector(base, rowPitch, bx, by, z, coverage, op, write, bits);
+  return blockDepthTestUnormPortable(base, rowPitch, bx, by, z, coverage, op, write, bits);
 }
 
 uint32_t blockDepthTestD32x4Portable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],

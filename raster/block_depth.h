@@ -28,6 +28,21 @@ bool blockDepthTestD32VectorAvailable();
 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
                                  uint32_t coverage, VkCompareOp op, bool write);
 
+// The same on a single-sample D24 attachment (X8_D24_UNORM_PACK32 or the depth plane of
+// D24_UNORM_S8_UINT: 4 bytes a texel, the depth in the low 24 bits; `bits` 24) or D16 one
+// (`bits` 16), as the per-lane tests do it (draw_fragments.cpp's sampleTests): z converted to the
+// format first (quantizeDepth: floatToUnorm, then decoded), compared with the decoded stored
+// value, and the passing pixels written with storeDepth of the converted value.
+uint32_t blockDepthTestUnorm(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
+                             VkCompareOp op, bool write, uint32_t bits);
+uint32_t blockDepthTestUnormPortable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                     uint32_t coverage, VkCompareOp op, bool write, uint32_t bits);
+// The AVX-512 one compares the integers themselves: the decode c / (2^b - 1), rounded to float,
+// is strictly increasing in c for b <= 24, so integer order is the decoded floats' order, and
+// storeDepth of a decoded c writes c again (both checked for every c in block_depth_test.cpp).
+uint32_t blockDepthTestUnormVector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                   uint32_t coverage, VkCompareOp op, bool write, uint32_t bits);
+
 // The same on a 4-sample D32 attachment (a pixel's four samples are consecutive floats, so a
 // block row is 64 bytes): sampleZ[s][l] is lane l's depth at sample s, covered[l] the samples
 // to test (bits 0-3; the sample mask already applied). passed[l] receives the samples that

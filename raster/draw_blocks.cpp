@@ -440,6 +440,9 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
     }
     return blockStencilTestS8(planes, frontFacing_ ? s_->stencilFront : s_->stencilBack, bx, by, b.z, b.coverage);
   }
+  if (blockDepthUnormBits_)
+    return blockDepthTestUnorm(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare,
+                               s_->depthWrite, blockDepthUnormBits_);
   if (s_->raster.samples <= 1)
     return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
   // 4 samples: each covered sample inside the sample mask ("Sample Mask Test") against its own

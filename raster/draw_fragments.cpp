@@ -154,6 +154,16 @@ void FragmentStage::retarget(const DrawState& state) {
   depthStencilLanes_ = blocks_ && s_->stencilTest && s_->stencil.base && !s_->depthBoundsTest;
   blockDepthTests_ = depthOnlyD32_ && early_ && !s_->fragment.hasSideEffects &&
                      (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
+  // D24 and D16 (the depth buffers OpenGL programs get through zink, and many Vulkan programs
+  // pick): the same early block test for one sample (block_depth.h's blockDepthTestUnorm).
+  blockDepthUnormBits_ = 0;
+  if (blocks_ && s_->raster.samples <= 1 && std::max(s_->depth.samples, 1u) == 1 && s_->depthTest && s_->depth.base &&
+      !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest && early_ && !s_->fragment.hasSideEffects &&
+      (s_->sampleMask & 1) != 0) {
+    if (depthKind_ == DepthKind::Unorm24 && s_->depth.texelSize == 4) blockDepthUnormBits_ = 24;
+    if (depthKind_ == DepthKind::Unorm16 && s_->depth.texelSize == 2) blockDepthUnormBits_ = 16;
+  }
+  blockDepthTests_ = blockDepthTests_ || blockDepthUnormBits_ != 0;
   const bool depthTested = s_->depthTest && s_->depth.base;
   blockStencilTests_ = depthStencilLanes_ && early_ && !s_->fragment.hasSideEffects && s_->raster.samples <= 1 &&
                        (s_->sampleMask & 1) != 0 && s_->stencil.texelSize == 1 && s_->stencil.samples <= 1 &&

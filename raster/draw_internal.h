@@ -615,6 +615,7 @@ class FragmentStage {
   // built, skips a block where none passes (most blocks of a scene drawn front to back) and
   // shades the rest with the tests done (with 4 samples, BlockPixels::passedSamples).
   bool blockDepthTests_ = false;
+  uint32_t blockDepthUnormBits_ = 0;  // 24 or 16: blockDepthTests_ on a D24 or D16 plane, else 0
   // The stencil test is on (with or without a depth test, any depth format, 1 or 4 samples), no
   // depth bounds test: runTests does the tests for all lanes of a batch at once, sample by
   // sample (runDepthStencilLanes, depth_stencil_lanes.cpp), not lane by lane (sampleTests).

@@ -3,6 +3,7 @@
 // spec's comparisons computed here pixel by pixel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "block_depth.h"
+#include "draw_internal.h"  // floatToUnorm
 
 namespace tessera::raster {
 namespace {
@@ -180,6 +182,132 @@ TEST(BlockDepth, DepthTest4Samples_PortableComparesEachSample) {
         }
         ASSERT_EQ(passed[l], want) << "op " << op << " pixel " << x << "," << y;
         ASSERT_EQ(bool(lanes >> l & 1), want != 0);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace tessera::raster
+
+namespace tessera::raster {
+namespace {
+
+// ---- D24 and D16 (blockDepthTestUnorm) ----
+
+// What the AVX-512 version relies on, for every value of both formats: the decode c / (2^b - 1)
+// rounded to float (draw_fragments.cpp's loadDepth) is strictly increasing in c, so comparing
+// the integers is comparing the decoded floats; and converting a decoded value back
+// (floatToUnorm, as storeDepth of quantizeDepth's result does) gives c itself.
+TEST(BlockDepth, UnormDecodeIsStrictlyIncreasingAndRoundTrips) {
+  for (const uint32_t bits : {16u, 24u}) {
+    const uint32_t max = (1u << bits) - 1;
+    float previous = -1.0f;
+    for (uint32_t c = 0; c <= max; ++c) {
+      const float decoded = static_cast<float>(double(c) / double(max));
+      ASSERT_LT(previous, decoded) << bits << " bits, c " << c;
+      ASSERT_EQ(floatToUnorm(decoded, double(max)), c) << bits << " bits, c " << c;
+      previous = decoded;
+    }
+  }
+}
+
+// A depth to test against a D24/D16 value: near stored values (equal after conversion, or one
+// step away), the extremes, NaN, or random.
+float randomUnormDepth(std::mt19937& rng, uint32_t max) {
+  static const float kSpecial[] = {0.0f, -0.0f, 1.0f, 0.5f, std::numeric_limits<float>::quiet_NaN(),
+                                   std::numeric_limits<float>::infinity(), -1.0f, 2.0f, 1e-30f};
+  const uint32_t k = rng() % 16;
+  if (k < 9) return kSpecial[k];
+  const uint32_t c = rng() % 8 * (max / 8) + rng() % 3;
+  // Halfway between two values, or just off one: the rounding of the conversion decides.
+  const float offsets[3] = {0.0f, 0.5f, 0.49999f};
+  return float((double(c) + offsets[rng() % 3]) / double(max));
+}
+
+template <typename T>
+struct UnormTarget {
+  static constexpr int kWidth = 12, kHeight = 10;
+  std::vector<T> texels = std::vector<T>(kWidth * kHeight);
+  uint8_t* base() { return reinterpret_cast<uint8_t*>(texels.data()); }
+  static constexpr uint64_t kPitch = kWidth * sizeof(T);
+};
+
+template <typename T>
+void vectorMatchesPortable(uint32_t bits, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const uint32_t max = (1u << bits) - 1;
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    UnormTarget<T> a, b;
+    // D24: random upper 8 bits (X8 is not the depth; the decode ignores it, a write clears it).
+    for (T& t : a.texels) t = T(rng() % 8 * (max / 8) + rng() % 3) | (bits == 24 ? T(rng() << 24) : T(0));
+    b.texels = a.texels;
+    const int bx = int(rng() % 10), by = int(rng() % 8);
+    float z[16];
+    uint32_t coverage = rng() & 0xFFFF;
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        z[laneOf(x, y)] = randomUnormDepth(rng, max);
+        if (bx + x >= UnormTarget<T>::kWidth || by + y >= UnormTarget<T>::kHeight) coverage &= ~(1u << laneOf(x, y));
+      }
+    const VkCompareOp op = kOps[rng() % 8];
+    const bool write = rng() & 1;
+    const uint32_t fast = blockDepthTestUnormVector(a.base(), UnormTarget<T>::kPitch, bx, by, z, coverage, op, write, bits);
+    const uint32_t slow = blockDepthTestUnormPortable(b.base(), UnormTarget<T>::kPitch, bx, by, z, coverage, op, write, bits);
+    ASSERT_EQ(fast, slow) << bits << " bits, iteration " << iteration << " op " << op;
+    ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * sizeof(T)), 0)
+        << bits << " bits, iteration " << iteration;
+  }
+}
+
+TEST(BlockDepth, DepthTestD24_VectorMatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
+  vectorMatchesPortable<uint32_t>(24, 24);
+}
+
+TEST(BlockDepth, DepthTestD16_VectorMatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
+  vectorMatchesPortable<uint16_t>(16, 16);
+}
+
+// The portable version against "Depth Test" computed here: z converted to the format
+// ("Depth Test": "If the depth attachment has a fixed-point format, z_f is converted to it"),
+// compared with the stored value as a fixed-point number (the fragment's value first), the
+// converted value written where it passes.
+TEST(BlockDepth, DepthTestUnorm_PortableComparesConvertedValues) {
+  std::mt19937 rng(1624);
+  const uint32_t max = 0xFFFFFF;
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    UnormTarget<uint32_t> t;
+    for (uint32_t& v : t.texels) v = rng() % 8 * (max / 8) + rng() % 3;
+    const std::vector<uint32_t> before = t.texels;
+    float z[16];
+    for (float& v : z) v = randomUnormDepth(rng, max);
+    const uint32_t coverage = rng() & 0xFFFF;
+    const VkCompareOp op = kOps[rng() % 8];
+    const uint32_t pass = blockDepthTestUnorm(t.base(), UnormTarget<uint32_t>::kPitch, 4, 4, z, coverage, op, true, 24);
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        const int l = laneOf(x, y);
+        const uint32_t stored = before[(4 + y) * UnormTarget<uint32_t>::kWidth + 4 + x];
+        // "Conversion From Floating-Point to Normalized Fixed-Point": clamp to [0, 1] (NaN: 0),
+        // times 2^24 - 1, round to nearest.
+        const double clamped = std::isnan(z[l]) ? 0.0 : std::clamp(double(z[l]), 0.0, 1.0);
+        const uint32_t converted = uint32_t(std::nearbyint(clamped * max));
+        bool expected = false;
+        switch (op) {
+          case VK_COMPARE_OP_LESS: expected = converted < stored; break;
+          case VK_COMPARE_OP_EQUAL: expected = converted == stored; break;
+          case VK_COMPARE_OP_LESS_OR_EQUAL: expected = converted <= stored; break;
+          case VK_COMPARE_OP_GREATER: expected = converted > stored; break;
+          case VK_COMPARE_OP_NOT_EQUAL: expected = converted != stored; break;
+          case VK_COMPARE_OP_GREATER_OR_EQUAL: expected = converted >= stored; break;
+          case VK_COMPARE_OP_ALWAYS: expected = true; break;
+          default: break;
+        }
+        expected = expected && (coverage >> l & 1);
+        ASSERT_EQ(bool(pass >> l & 1), expected) << "iteration " << iteration << " op " << op << " lane " << l;
+        ASSERT_EQ(t.texels[(4 + y) * UnormTarget<uint32_t>::kWidth + 4 + x], expected ? converted : stored)
+            << "iteration " << iteration;
       }
   }
 }
