@@ -95,7 +95,7 @@ class WsiXcb : public WsiTest {
 
     captureFrames("3");
     for (VkPresentModeKHR mode : {VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_MAILBOX_KHR}) {
-      VkSwapchainKHR sc = createSwapchain(mode, 2, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM, caps.currentExtent, compositeAlpha);
+      VkSwapchainKHR sc = createSwapchain(mode, 2, VK_NULL_HANDLE, renderFormat, caps.currentExtent, compositeAlpha);
       ASSERT_NE(sc, VK_NULL_HANDLE);
       for (int i = 0; i < 3; ++i) frame(sc, ++frames_);
       destroySwapchain(sc);  // the presentation engine has shown everything
@@ -126,6 +126,13 @@ class WsiXcbPutImage : public WsiXcb {
 TEST_F(WsiXcb, TheWindowShowsThePresentedFrames) {
   // MIT-SHM is there, so the copies go through shared memory.
   EXPECT_TRUE(xcb_get_extension_data(connection_, &xcb_shm_id)->present);
+  presentAndCompare();
+}
+
+// An R8G8B8A8 swapchain on the server's B8G8R8A8-ordered visual: the presentation swaps red and
+// blue as it copies (a program that picks the surface's RGBA format sees its own colours).
+TEST_F(WsiXcb, AnRgbaSwapchainShowsItsColours) {
+  renderFormat = VK_FORMAT_R8G8B8A8_UNORM;
   presentAndCompare();
 }
 
