@@ -545,9 +545,10 @@ TEST(BinnedDraw, DepthOnlyD32MatchesTheReferenceForEveryCompareOp) {
   EXPECT_GE(changedDepth, 20);  // depth writes that pass change the attachment
 }
 
-// The binned path's blend decodes 8-bit UNORM destinations as float(c) / 255.0f in vector form
-// (raster/draw_blocks.cpp); "Conversion From Normalized Fixed-Point to Floating-Point" as the
-// texel codec computes it (the reference path) must give the very same float for every byte.
+// The binned path's blend decodes 8-bit UNORM destinations as float(c x the double nearest
+// 1/255) in vector form (raster/draw_blocks.cpp; it was float(c) / 255.0f, kept checked here);
+// "Conversion From Normalized Fixed-Point to Floating-Point" as the texel codec computes it (the
+// reference path) must give the very same float for every byte.
 TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
   const FormatInfo* r8 = formatInfo(VK_FORMAT_R8_UNORM);
   ASSERT_NE(r8, nullptr);
@@ -557,6 +558,8 @@ TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
     decodeTexel(*r8, &byte, decoded);
     volatile float numerator = float(c);  // no constant folding: the division the CPU does
     EXPECT_EQ(numerator / 255.0f, decoded.f[0]) << "byte " << c;
+    volatile double reciprocal = 1.0 / 255.0;
+    EXPECT_EQ(float(double(numerator) * reciprocal), decoded.f[0]) << "byte " << c;
   }
 }
 
