@@ -705,30 +705,36 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
     if (!fetchLevel<kLinear>(view, levels.lo, sampler, s, t, offI, offJ, layer, act, sumLo, fallbackLo)) return false;
   }
   const __mmask16 fallback = fallbackHi | (kMipLinear ? fallbackLo : 0);
-  // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
-  const bool bgra = view.fastSampling == kViewBgra8Unorm;
-  const int row[4] = {bgra ? 2 : 0, 1, bgra ? 0 : 2, 3};
-  __m512 rgba[4];
+  // Byte b of a texel is component b of the result, but for BGRA, whose bytes 0 and 2 trade places.
+  __m512 byteValue[4];
   if constexpr (kMipLinear) {
     // δ snapped to 2^-8 per quad, then per lane; S_hi (256 - δ8) + S_lo δ8 < 2^32, over
     // 255 x 2^24 in double, rounded to float (the general routine's arithmetic).
     const __m512i d = levels.d8, id = _mm512_sub_epi32(_mm512_set1_epi32(256), d);
     for (int c = 0; c < 4; ++c) {
       const __m512i total = _mm512_add_epi32(_mm512_mullo_epi32(sumHi[c], id), _mm512_mullo_epi32(sumLo[c], d));
-      rgba[row[c]] = _mm512_insertf32x8(_mm512_castps256_ps512(twoLevelQuotient(_mm512_castsi512_si256(total))),
+      byteValue[c] = _mm512_insertf32x8(_mm512_castps256_ps512(twoLevelQuotient(_mm512_castsi512_si256(total))),
                                         twoLevelQuotient(_mm512_extracti64x4_epi64(total, 1)), 1);
     }
   } else {
-    for (int c = 0; c < 4; ++c) rgba[row[c]] = unormQuotient(sumHi[c]);
+    for (int c = 0; c < 4; ++c) byteValue[c] = unormQuotient(sumHi[c]);
   }
+  const bool bgra = view.fastSampling == kViewBgra8Unorm;
+  const __m512 red = bgra ? byteValue[2] : byteValue[0], blue = bgra ? byteValue[0] : byteValue[2];
   // "Component Swizzle" of the filtered result (batch_sampler_unorm8.cpp's swizzleResult says
-  // why that is the spec's value): each component from its source, or the constant.
+  // why that is the spec's value): each component from its source, or the constant (a switch,
+  // not an indexed array, so the four stay in registers).
   for (uint32_t c = 0; c < 4; ++c) {
-    const uint32_t from = view.swizzle[c];
-    const __m512 value = from >= VK_COMPONENT_SWIZZLE_R       ? rgba[from - VK_COMPONENT_SWIZZLE_R]
-                         : from == VK_COMPONENT_SWIZZLE_ONE  ? _mm512_set1_ps(1.0f)
-                         : from == VK_COMPONENT_SWIZZLE_ZERO ? _mm512_setzero_ps()
-                                                             : rgba[c];
+    __m512 value;
+    switch (VkComponentSwizzle(view.swizzle[c])) {
+      case VK_COMPONENT_SWIZZLE_ZERO: value = _mm512_setzero_ps(); break;
+      case VK_COMPONENT_SWIZZLE_ONE: value = _mm512_set1_ps(1.0f); break;
+      case VK_COMPONENT_SWIZZLE_R: value = red; break;
+      case VK_COMPONENT_SWIZZLE_G: value = byteValue[1]; break;
+      case VK_COMPONENT_SWIZZLE_B: value = blue; break;
+      case VK_COMPONENT_SWIZZLE_A: value = byteValue[3]; break;
+      default: value = c == 0 ? red : c == 1 ? byteValue[1] : c == 2 ? blue : byteValue[3]; break;  // IDENTITY
+    }
     _mm512_storeu_ps(reinterpret_cast<float*>(out + c * N), _mm512_maskz_mov_ps(act, value));
   }
   *fallbackOut = fallback;
