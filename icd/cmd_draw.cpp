@@ -141,6 +141,25 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
     // A static colour write enable of VK_FALSE still holds under a dynamic write mask.
     if (dynWriteMask) b.writeMask = g.staticColorWriteEnables >> i & 1 ? r.colorWriteMasks[i] : 0;
   }
+  // The fragment stage compiled for the draw's blend state, when the pipeline's kernel (compiled
+  // without blending, the state being dynamic) would leave a blended draw to the loop
+  // (fragment_variants.h). A logic op draw never uses the kernel's writes.
+  if (g.fragmentVariants && !s->logicOpEnable) {
+    FragmentVariants::Plan plan{};
+    bool blends = false;
+    for (uint32_t i = 0; i < abi::kMaxColorAttachments; ++i) {
+      const raster::BlendAttachment& b = s->blend[i];
+      if (!b.enable) continue;
+      plan[i] = abi::packBlend(b.srcColor, b.dstColor, b.colorOp, b.srcAlpha, b.dstAlpha, b.alphaOp);
+      blends = blends || plan[i] != 0;
+    }
+    if (blends)
+      if (const auto variant = g.fragmentVariants->forPlan(plan)) {
+        s->fragmentShader = variant->fragment;
+        std::copy(variant->facts.directBlend, variant->facts.directBlend + abi::kMaxColorAttachments,
+                  s->fragment.directBlend);
+      }
+  }
   // "Color Write Enable": disabled is a colorWriteMask of 0 (graphics_pipeline.cpp does the same
   // for the static state).
   if (g.isDynamic(VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT))

@@ -28,13 +28,11 @@ struct StageOutcome {
   bool compileRequired = false;
 };
 
-std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
-                                                         const PipelineLayout* layout, PipelineCacheStore* cache,
-                                                         const uint32_t* colorBlend, uint32_t colorSamples,
-                                                         const VkPipelineVertexInputStateCreateInfo* vertexInput,
-                                                         bool viewIndexFromDeviceIndex, bool cacheOnly, bool* hit,
-                                                         bool* compileRequired, std::string* message) {
-  StageSource src = stageSource(stage);
+// The JIT's request for a stage (its spans point into `src`, which must outlive it).
+jit::GraphicsCompileRequest stageRequest(Device* dev, const VkPipelineShaderStageCreateInfo& stage, const StageSource& src,
+                                         const PipelineLayout* layout, const uint32_t* colorBlend, uint32_t colorSamples,
+                                         const VkPipelineVertexInputStateCreateInfo* vertexInput,
+                                         bool viewIndexFromDeviceIndex) {
   jit::GraphicsCompileRequest req;
   req.stage = stage.stage == VK_SHADER_STAGE_VERTEX_BIT                    ? jit::GraphicsStage::Vertex
               : stage.stage == VK_SHADER_STAGE_GEOMETRY_BIT                ? jit::GraphicsStage::Geometry
@@ -71,6 +69,18 @@ std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPi
       in.vertexAttributes.push_back({a.location, a.binding, a.offset, uint32_t(a.format)});
     }
   }
+  return req;
+}
+
+std::shared_ptr<const jit::GraphicsProgram> compileStage(Device* dev, const VkPipelineShaderStageCreateInfo& stage,
+                                                         const PipelineLayout* layout, PipelineCacheStore* cache,
+                                                         const uint32_t* colorBlend, uint32_t colorSamples,
+                                                         const VkPipelineVertexInputStateCreateInfo* vertexInput,
+                                                         bool viewIndexFromDeviceIndex, bool cacheOnly, bool* hit,
+                                                         bool* compileRequired, std::string* message) {
+  const StageSource src = stageSource(stage);
+  jit::GraphicsCompileRequest req =
+      stageRequest(dev, stage, src, layout, colorBlend, colorSamples, vertexInput, viewIndexFromDeviceIndex);
   req.external = cache;
   req.cacheOnly = cacheOnly;
   jit::GraphicsCompileResult r = jit::compileGraphicsStage(req);
@@ -220,6 +230,16 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
      : st.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT      ? g.tessControl
      : st.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT   ? g.tessEval
                                                                  : g.fragment) = std::move(program);
+    // The blend state dynamic: the stage was compiled without blending; draws that blend get it
+    // compiled for their state (fragment_variants.h). Only where the stage knows the fragment
+    // output interface (not a link of a library that did not).
+    if (st.stage == VK_SHADER_STAGE_FRAGMENT_BIT && known.fragmentOutput && g.fragment->facts.directColorLocations &&
+        (g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) || g.isDynamic(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT))) {
+      const StageSource src = stageSource(st);
+      g.fragmentVariants = std::make_shared<FragmentVariants>(
+          stageRequest(dev, st, src, layout, params.colorBlend, params.colorSamples, nullptr,
+                       (viewIndexFromDeviceIndexStages & st.stage) != 0));
+    }
   }
   // "Transform Feedback": the last pre-rasterization stage's captures (geometry, else
   // tessellation evaluation, else vertex), read from its SPIR-V.

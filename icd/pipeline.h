@@ -9,6 +9,7 @@
 #include <memory>
 #include <vulkan/vulkan_core.h>
 
+#include "fragment_variants.h"
 #include "graphics_pipeline_library.h"
 #include "pipeline_layout.h"
 #include "tessera/draw.h"
@@ -21,6 +22,9 @@ namespace tessera {
 // (dynamic.test(state)).
 struct GraphicsPipelineState {
   std::shared_ptr<const jit::GraphicsProgram> vertex, fragment, geometry, tessControl, tessEval;
+  // With the colour blend enable or equation dynamic: the fragment stage compiled per blend state
+  // a draw sets (cmd_draw.cpp), since `fragment` has no blending then (fragment_variants.h).
+  std::shared_ptr<FragmentVariants> fragmentVariants;
   raster::DrawState base;   // everything but resources, vertex buffer memory and attachments
   FeedbackLayout feedback;  // the last pre-rasterization stage's captures (base.feedbackLayout points here)
   uint32_t bindingStride[raster::kMaxVertexBindings] = {};
