@@ -791,6 +791,9 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     // The common 8-bit UNORM RGBA/BGRA attachments are written directly (same rounding as
     // encodeTexel: round to nearest, ties to even, after clamping to [0, 1]).
     const bool rgba8 = att.format == VK_FORMAT_R8G8B8A8_UNORM, bgra8 = att.format == VK_FORMAT_B8G8R8A8_UNORM;
+    // And the 8-bit sRGB ones (a swapchain's usual format): colour through the codec's table
+    // (linearToSrgb8), alpha as UNORM.
+    const bool srgba8 = att.format == VK_FORMAT_R8G8B8A8_SRGB, sbgra8 = att.format == VK_FORMAT_B8G8R8A8_SRGB;
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       TexelValue out{};
@@ -803,6 +806,10 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
             const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
             encoded[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
           }
+        } else if (srgba8 || sbgra8) {
+          for (uint32_t c = 0; c < 3; ++c) encoded[sbgra8 ? 2 - c : c] = linearToSrgb8(out.f[c]);
+          const float a = std::isnan(out.f[3]) ? 0.0f : std::clamp(out.f[3], 0.0f, 1.0f);
+          encoded[3] = uint8_t(std::nearbyint(double(a) * 255.0));
         } else {
           encodeTexel(*f, out, encoded);
         }

@@ -194,6 +194,38 @@ double linearToSrgb(double l) {
   return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;
 }
 
+// The 8-bit sRGB encode of one colour component as the formula computes it: NaN 0, clamped to
+// [0, 1], the OETF, clamped, times 255, rounded half to even.
+uint8_t srgb8ByFormula(float f) {
+  const double l = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
+  const double s = std::clamp(linearToSrgb(l), 0.0, 1.0);
+  return static_cast<uint8_t>(roundHalfEven(s * 255.0));
+}
+
+// at[k - 1], k = 1..255: the smallest float in (0, 1] that srgb8ByFormula takes to k or above,
+// found by bisection over the floats' bit patterns (non-negative floats order as their bits; the
+// encode does not decrease with its argument: tests/unit/sampler/texel_codec_test.cpp checks the
+// table against an independent evaluation of the formula). first[b]: the encode of the smallest
+// float whose bits >> 16 are b, so that a float's encode is first[bits >> 16] plus the few
+// steps inside its bucket (at most 2: a bucket is 2^-7 of its value wide).
+struct Srgb8Table {
+  float at[256];
+  uint8_t first[0x3F80 + 1];
+  Srgb8Table() {
+    for (uint32_t k = 1; k <= 255; ++k) {
+      uint32_t lo = 0, hi = 0x3F800000u;  // encode(lo) < k <= encode(hi) = 255
+      while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        (srgb8ByFormula(std::bit_cast<float>(mid)) >= k ? hi : lo) = mid;
+      }
+      at[k - 1] = std::bit_cast<float>(hi);
+    }
+    at[255] = HUGE_VALF;  // stops the walk at 255
+    for (uint32_t b = 0; b <= 0x3F80; ++b) first[b] = srgb8ByFormula(std::bit_cast<float>(b << 16));
+  }
+};
+const Srgb8Table kSrgb8;  // built when the library loads (a quarter of a millisecond)
+
 // ----------------------------------------------------------------------------------------------
 // Small floats: 16-bit (1/5/10), unsigned 11-bit (0/5/6), unsigned 10-bit (0/5/5), as defined in
 // the Khronos Data Format Specification and referenced by the spec's "16-Bit Floating-Point
@@ -370,6 +402,7 @@ uint64_t encodeField(const Field& fd, const TexelValue& v, bool clampIntegers) {
     }
     case NumericFormat::Srgb: {
       if (fd.channel == 3) return floatToUnorm(f, b);
+      if (b == 8) return linearToSrgb8(f);
       // Linear -> sRGB on the clamped value, then the UNORM conversion.
       const double l = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
       const double s = std::clamp(linearToSrgb(l), 0.0, 1.0);
@@ -518,6 +551,15 @@ uint32_t encodeClearColor(const FormatInfo& format, const VkClearColorValue& val
   }
   encodeImpl(format, v, out, /*clampIntegers=*/false);
   return format.blockSize;
+}
+
+uint8_t linearToSrgb8(float f) {
+  if (!(f > 0.0f)) return 0;  // NaN, zero and negatives: 0, as the formula gives
+  if (!(f < 1.0f)) return 255;
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  uint32_t k = kSrgb8.first[bits >> 16];
+  while (kSrgb8.at[k] <= f) ++k;
+  return uint8_t(k);
 }
 
 }  // namespace tessera

@@ -54,6 +54,11 @@ void encodeTexel(const FormatInfo& format, const TexelValue& value, void* dst);
 // The KDFS sRGB EOTF on one nonlinear component in [0, 1] (decodeTexel's sRGB conversion; the
 // block decoders apply it to compressed colour values that are not whole 8-bit numbers).
 double srgbToLinear(double encoded);
+// The 8-bit sRGB encode of one linear colour component (encodeTexel's, for every 8-bit sRGB
+// format): NaN 0, clamped to [0, 1], the KDFS OETF, times 255, rounded half to even. By a table
+// of the 255 steps derived from that formula at first use (a search of 8 comparisons where the
+// formula is a pow per component).
+uint8_t linearToSrgb8(float linear);
 
 // Depth and stencil as Tessera stores them: each aspect in its own plane. Depth plane texels
 // are 2 bytes (D16_UNORM), 4 bytes with depth in the low 24 bits (X8_D24_UNORM_PACK32,

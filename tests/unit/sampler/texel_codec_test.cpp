@@ -3,6 +3,8 @@
 #include "tessera/texel_codec.h"
 
 #include <gtest/gtest.h>
+#include <bit>
+#include <algorithm>
 
 #include <array>
 #include <cmath>
@@ -271,6 +273,44 @@ TEST(SrgbTransferFunction, EveryByteRoundTrips) {
     encodeTexel(fmt(VK_FORMAT_R8G8B8A8_SRGB), v, out.data());
     EXPECT_EQ(out, in) << c;
   }
+}
+
+// The 8-bit encode by table (linearToSrgb8, behind encodeTexel for every 8-bit sRGB format) is
+// the KDFS OETF as written out here, C' = 12.92 C below 0.0031308 and 1.055 C^(1/2.4) - 0.055
+// above, in double, times 255, rounded half to even: on every 61st float of [0, 1], on both
+// sides of every step, and on NaN, infinities, negatives and values above 1.
+TEST(SrgbTransferFunction, TableEncodeIsTheFormula) {
+  auto formula = [](float f) -> int {
+    const double c = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
+    const double e = std::clamp(c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055, 0.0, 1.0);
+    const double x = e * 255.0, r = std::floor(x + 0.5);
+    return int(r - x == 0.5 && std::fmod(r, 2.0) != 0.0 ? r - 1.0 : r);
+  };
+  for (uint32_t bits = 0; bits <= 0x3F800000u; bits += 61) {
+    const float f = std::bit_cast<float>(bits);
+    ASSERT_EQ(linearToSrgb8(f), formula(f)) << std::hexfloat << f;
+  }
+  int steps = 0;
+  for (uint32_t bits = 1; bits <= 0x3F800000u; ++bits) {
+    // Each step's first float, found by bisection on the formula: the table must agree on it
+    // and on the float below it.
+    const float below = std::bit_cast<float>(bits - 1);
+    const int k = formula(below);
+    if (k == 255) break;
+    uint32_t lo = bits - 1, hi = 0x3F800000u;
+    while (hi - lo > 1) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      (formula(std::bit_cast<float>(mid)) > k ? hi : lo) = mid;
+    }
+    ASSERT_EQ(linearToSrgb8(std::bit_cast<float>(lo)), formula(std::bit_cast<float>(lo)));
+    ASSERT_EQ(linearToSrgb8(std::bit_cast<float>(hi)), formula(std::bit_cast<float>(hi)));
+    ++steps;
+    bits = hi;
+  }
+  EXPECT_EQ(steps, 255);
+  for (float f : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity(), -0.0f, -1.0f, 1.5f, 1e30f})
+    EXPECT_EQ(linearToSrgb8(f), formula(f)) << f;
 }
 
 // ---- 16-Bit Floating-Point Numbers (KDFS "16-bit floating-point numbers") -------------------
