@@ -32,6 +32,7 @@ class WindowOutput {
 
 // The output of a window surface for a swapchain presenting in `mode`; null for a headless
 // surface, or a window Tessera cannot write (the swapchain then presents to captures only).
-std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR mode);
+std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR mode,
+                                                 VkCompositeAlphaFlagBitsKHR compositeAlpha);
 
 }  // namespace tessera

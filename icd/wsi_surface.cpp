@@ -43,9 +43,11 @@ bool surfacePlatformSupported(const Surface& surface) {
   return surface.base.platform == VK_ICD_WSI_PLATFORM_HEADLESS || isX11Surface(surface) || isWaylandSurface(surface);
 }
 
-std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR mode) {
+std::unique_ptr<WindowOutput> createWindowOutput(const Surface& surface, VkPresentModeKHR mode,
+                                                 VkCompositeAlphaFlagBitsKHR compositeAlpha) {
   if (isX11Surface(surface)) return XcbOutput::create(surface);
-  if (isWaylandSurface(surface)) return createWaylandOutput(surface, mode);
+  if (isWaylandSurface(surface))
+    return createWaylandOutput(surface, mode, compositeAlpha == VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR);
   return nullptr;
 }
 
@@ -81,6 +83,10 @@ VkResult surfaceCapabilities(const Surface& surface, VkSurfaceCapabilitiesKHR* o
   // ("the application is responsible for setting the composite alpha blending mode using
   // native window system commands"); other X11 drivers offer it too.
   if (isX11Surface(surface)) out->supportedCompositeAlpha |= VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
+  // Wayland: wl_shm's ARGB8888 is premultiplied alpha ("the colour channels are premultiplied",
+  // wayland.xml's wl_shm format), so a PRE_MULTIPLIED swapchain's images go to the compositor as
+  // such buffers with their alpha (wsi_wayland.cpp), OPAQUE ones as XRGB8888.
+  if (isWaylandSurface(surface)) out->supportedCompositeAlpha |= VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR;
   out->supportedUsageFlags = kSurfaceImageUsage;
   return VK_SUCCESS;
 }

@@ -227,7 +227,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSwapchainKHR(VkDevice device, con
   bool ok = false;
   try {
     sc->capture = captureSettingsFromEnvironment();
-    sc->window = createWindowOutput(*surface, sc->presentMode);
+    sc->window = createWindowOutput(*surface, sc->presentMode, pCreateInfo->compositeAlpha);
     ok = createImages(*sc, *pCreateInfo);
     sc->states.assign(sc->images.size(), Swapchain::ImageState::Available);
     for (uint32_t i = 0; i < sc->images.size(); ++i) sc->available.push_back(i);

@@ -65,8 +65,10 @@ int dispatchWithTimeout(wl_display* display, wl_event_queue* queue, int timeoutM
 
 class WaylandOutput final : public WindowOutput {
  public:
-  WaylandOutput(const VkIcdSurfaceWayland& s, VkPresentModeKHR mode)
-      : display_(s.display), fifo_(mode == VK_PRESENT_MODE_FIFO_KHR || mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR) {
+  WaylandOutput(const VkIcdSurfaceWayland& s, VkPresentModeKHR mode, bool premultiplied)
+      : display_(s.display),
+        fifo_(mode == VK_PRESENT_MODE_FIFO_KHR || mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR),
+        shmFormat_(premultiplied ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888) {
     queue_ = wl_display_create_queue(display_);
     displayWrapper_ = static_cast<wl_display*>(wl_proxy_create_wrapper(display_));
     surfaceWrapper_ = static_cast<wl_surface*>(wl_proxy_create_wrapper(s.surface));
@@ -85,7 +87,8 @@ class WaylandOutput final : public WindowOutput {
         },
         [](void*, wl_registry*, uint32_t) {}};
     wl_registry_add_listener(registry_, &kRegistry, this);
-    // Every compositor offers wl_shm and, in it, XRGB8888 (the core protocol requires it).
+    // Every compositor offers wl_shm and, in it, XRGB8888 and ARGB8888 (the core protocol
+    // requires both).
     if (!roundTrip() || !shm_) {
       if (!failed_) TESSERA_LOG(Warn, "wayland: the compositor offers no wl_shm");
       failed_ = true;
@@ -120,7 +123,7 @@ class WaylandOutput final : public WindowOutput {
       const uint8_t* src = pixels + y * rowPitch;
       uint8_t* dst = b->pixels + size_t(y) * width * 4;
       if (sourceBgr) {
-        std::memcpy(dst, src, size_t(width) * 4);  // XRGB8888 in memory: B, G, R, X
+        std::memcpy(dst, src, size_t(width) * 4);  // [AX]RGB8888 in memory: B, G, R, A or X
       } else {
         for (uint32_t x = 0; x < width; ++x, src += 4, dst += 4) {
           dst[0] = src[2];
@@ -220,7 +223,7 @@ class WaylandOutput final : public WindowOutput {
     }
     wl_shm_pool* pool = wl_shm_create_pool(shm_, fd, int32_t(size));
     b.buffer = wl_shm_pool_create_buffer(pool, 0, int32_t(width), int32_t(height), int32_t(width * 4),
-                                         WL_SHM_FORMAT_XRGB8888);
+                                         shmFormat_);
     wl_shm_pool_destroy(pool);  // the buffer keeps the memory
     close(fd);
     static const wl_buffer_listener kRelease = {[](void* data, wl_buffer*) { static_cast<Buffer*>(data)->busy = false; }};
@@ -234,6 +237,7 @@ class WaylandOutput final : public WindowOutput {
 
   wl_display* display_;  // the application's
   const bool fifo_;
+  const uint32_t shmFormat_;  // wl_shm_format of the buffers
   wl_event_queue* queue_ = nullptr;
   wl_display* displayWrapper_ = nullptr;
   wl_surface* surfaceWrapper_ = nullptr;
@@ -250,8 +254,8 @@ bool isWaylandSurface(const Surface& surface) { return surface.base.platform == 
 
 bool waylandDisplayFailed(const Surface& surface) { return wl_display_get_error(waylandOf(surface).display) != 0; }
 
-std::unique_ptr<WindowOutput> createWaylandOutput(const Surface& surface, VkPresentModeKHR mode) {
-  return std::make_unique<WaylandOutput>(waylandOf(surface), mode);
+std::unique_ptr<WindowOutput> createWaylandOutput(const Surface& surface, VkPresentModeKHR mode, bool premultiplied) {
+  return std::make_unique<WaylandOutput>(waylandOf(surface), mode, premultiplied);
 }
 
 }  // namespace tessera

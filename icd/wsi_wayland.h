@@ -18,6 +18,8 @@ bool isWaylandSurface(const Surface& surface);
 bool waylandDisplayFailed(const Surface& surface);
 // The output of a swapchain presenting in `mode`; on a failed connection one whose window is
 // Gone from the start.
-std::unique_ptr<WindowOutput> createWaylandOutput(const Surface& surface, VkPresentModeKHR mode);
+// `premultiplied`: buffers in ARGB8888 (the swapchain's images carry premultiplied alpha), else
+// XRGB8888 (opaque).
+std::unique_ptr<WindowOutput> createWaylandOutput(const Surface& surface, VkPresentModeKHR mode, bool premultiplied);
 
 }  // namespace tessera

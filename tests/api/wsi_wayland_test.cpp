@@ -125,6 +125,24 @@ TEST_F(WsiWayland, EveryPresentModePresentsTheRenderedFrames) {
   EXPECT_NE(wl_display_roundtrip(display_), -1) << "the compositor closed the connection (a protocol error)";
 }
 
+// VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR is offered beside OPAQUE (wl_shm's ARGB8888 is
+// premultiplied alpha): such a swapchain presents its frames as ARGB8888 buffers, which the
+// compositor takes without a protocol error, and they are the rendered ones.
+TEST_F(WsiWayland, APremultipliedAlphaSwapchainPresentsItsFrames) {
+  VkSurfaceCapabilitiesKHR caps;
+  VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice, surface, &caps));
+  EXPECT_EQ(caps.supportedCompositeAlpha,
+            VkCompositeAlphaFlagsKHR(VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR | VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR));
+  captureFrames(nullptr);
+  VkSwapchainKHR sc = createSwapchain(VK_PRESENT_MODE_FIFO_KHR, 3, VK_NULL_HANDLE, VK_FORMAT_B8G8R8A8_UNORM,
+                                      {kWidth, kHeight}, VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR);
+  ASSERT_NE(sc, VK_NULL_HANDLE);
+  for (uint64_t n = 1; n <= 4; ++n) frame(sc, n);
+  destroySwapchain(sc);
+  for (uint64_t n = 1; n <= 4; ++n) expectCaptured(n);
+  EXPECT_NE(wl_display_roundtrip(display_), -1) << "the compositor closed the connection (a protocol error)";
+}
+
 // Weston killed with frames in flight: acquire or present returns VK_ERROR_SURFACE_LOST_KHR (or
 // VK_ERROR_OUT_OF_DATE_KHR) within a few frames; the surface queries say it is lost.
 TEST_F(WsiWayland, AKilledCompositorLosesTheSurfaceNotTheProgram) {
