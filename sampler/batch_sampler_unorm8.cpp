@@ -247,12 +247,12 @@ void referenceLanes(const abi::ImageViewState& view, const abi::SamplerState& sa
   }
 }
 
-// "Component Swizzle" on a routine's result (component c of lane k at out[c * N + k]; the 16-lane
-// AVX-512 routine swizzles in its registers, the same way), taken
-// after filtering where the spec swizzles each texel before it: the same numbers, because these
+// "Component Swizzle" on a routine's result (component c of lane k at out[c * N + k]), taken after
+// filtering where the spec swizzles each texel before it: the same numbers, because these
 // routines filter each component on its own with integer weights that sum to the divisor exactly
 // (2^16 per level, 2^24 over two), so a component moved to another place is the same sum, and a
-// constant 0 or 1 filters to exactly 0 or 1. Lanes outside `active` stay 0.
+// constant 0 or 1 filters to exactly 0 or 1. Lanes outside `active` stay 0. (The 16-lane AVX-512
+// routine does the same in its registers.)
 template <uint32_t N>
 void swizzleResult(const abi::ImageViewState& view, uint32_t active, uint32_t* out) {
   alignas(64) uint32_t rgba[4 * N];
