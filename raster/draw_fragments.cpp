@@ -147,23 +147,23 @@ void FragmentStage::retarget(const DrawState& state) {
       if (!(s_->blend[i].writeMask >> c & 1)) t.keep |= 0xFFu << shift[c];
     for (int c = 0; c < 4; ++c) t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
   }
-  depthOnlyD32_ = blocks_ && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
-                  std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples &&
-                  s_->depthTest && s_->depth.base &&
-                  !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest;
+  // The depth test is the only test; early, no side effects and the sample mask keeping what the
+  // block test writes: the walker may run it on whole blocks.
+  const bool depthOnly = blocks_ && s_->depthTest && s_->depth.base && !(s_->stencilTest && s_->stencil.base) &&
+                         !s_->depthBoundsTest;
+  const bool earlyBlocks = early_ && !s_->fragment.hasSideEffects &&
+                           (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
+  depthOnlyD32_ = depthOnly && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
+                  std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples;
   depthStencilLanes_ = blocks_ && s_->stencilTest && s_->stencil.base && !s_->depthBoundsTest;
-  blockDepthTests_ = depthOnlyD32_ && early_ && !s_->fragment.hasSideEffects &&
-                     (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
   // D24 and D16 (the depth buffers OpenGL programs get through zink, and many Vulkan programs
-  // pick): the same early block test for one sample (block_depth.h's blockDepthTestUnorm).
-  blockDepthUnormBits_ = 0;
-  if (blocks_ && s_->raster.samples <= 1 && std::max(s_->depth.samples, 1u) == 1 && s_->depthTest && s_->depth.base &&
-      !(s_->stencilTest && s_->stencil.base) && !s_->depthBoundsTest && early_ && !s_->fragment.hasSideEffects &&
-      (s_->sampleMask & 1) != 0) {
-    if (depthKind_ == DepthKind::Unorm24 && s_->depth.texelSize == 4) blockDepthUnormBits_ = 24;
-    if (depthKind_ == DepthKind::Unorm16 && s_->depth.texelSize == 2) blockDepthUnormBits_ = 16;
-  }
-  blockDepthTests_ = blockDepthTests_ || blockDepthUnormBits_ != 0;
+  // pick): the same block test for one sample (block_depth.h's blockDepthTestUnorm).
+  const bool singleSample = s_->raster.samples <= 1 && std::max(s_->depth.samples, 1u) == 1;
+  blockDepthUnormBits_ = !(depthOnly && earlyBlocks && singleSample)                          ? 0
+                         : depthKind_ == DepthKind::Unorm24 && s_->depth.texelSize == 4 ? 24
+                         : depthKind_ == DepthKind::Unorm16 && s_->depth.texelSize == 2 ? 16
+                                                                                         : 0;
+  blockDepthTests_ = (depthOnlyD32_ && earlyBlocks) || blockDepthUnormBits_ != 0;
   const bool depthTested = s_->depthTest && s_->depth.base;
   blockStencilTests_ = depthStencilLanes_ && early_ && !s_->fragment.hasSideEffects && s_->raster.samples <= 1 &&
                        (s_->sampleMask & 1) != 0 && s_->stencil.texelSize == 1 && s_->stencil.samples <= 1 &&
@@ -788,12 +788,6 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     const bool blending = blend.enable && kind == TexelKind::Float;
     // The attachment's value is only needed to blend or to keep masked components.
     const bool needCurrent = blending || (blend.writeMask & 0xF) != 0xF;
-    // The common 8-bit UNORM RGBA/BGRA attachments are written directly (same rounding as
-    // encodeTexel: round to nearest, ties to even, after clamping to [0, 1]).
-    const bool rgba8 = att.format == VK_FORMAT_R8G8B8A8_UNORM, bgra8 = att.format == VK_FORMAT_B8G8R8A8_UNORM;
-    // And the 8-bit sRGB ones (a swapchain's usual format): colour through the codec's table
-    // (linearToSrgb8), alpha as UNORM.
-    const bool srgba8 = att.format == VK_FORMAT_R8G8B8A8_SRGB, sbgra8 = att.format == VK_FORMAT_B8G8R8A8_SRGB;
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       TexelValue out{};
@@ -801,18 +795,9 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
       if (!needCurrent) {
         // Every sample gets the same value: encode it once.
         uint8_t encoded[16] = {};
-        if (rgba8 || bgra8) {
-          for (uint32_t c = 0; c < 4; ++c) {
-            const float v = std::isnan(out.f[c]) ? 0.0f : std::clamp(out.f[c], 0.0f, 1.0f);
-            encoded[bgra8 && c != 3 ? 2 - c : c] = uint8_t(std::nearbyint(double(v) * 255.0));
-          }
-        } else if (srgba8 || sbgra8) {
-          for (uint32_t c = 0; c < 3; ++c) encoded[sbgra8 ? 2 - c : c] = linearToSrgb8(out.f[c]);
-          const float a = std::isnan(out.f[3]) ? 0.0f : std::clamp(out.f[3], 0.0f, 1.0f);
-          encoded[3] = uint8_t(std::nearbyint(double(a) * 255.0));
-        } else {
-          encodeTexel(*f, out, encoded);
-        }
+        // The common 8-bit UNORM and sRGB RGBA/BGRA attachments (a swapchain's usual formats)
+        // without the per-texel format lookup of the generic codec.
+        if (!encodeBytes8(VkFormat(att.format), out.f, encoded)) encodeTexel(*f, out, encoded);
         for (uint32_t k = 0; k < samples; ++k)
           if (sampleBits[lane] >> k & 1) copyTexel(texelAt(att, px[lane], py[lane], k), encoded, att.texelSize);
         continue;

@@ -14,6 +14,7 @@
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/raster.h"
+#include "tessera/texel_codec.h"
 #include "polygon.h"
 
 namespace tessera::raster {
@@ -395,6 +396,19 @@ inline uint32_t floatToUnorm(float f, double maxValue) {
   const double clamped = atLeastZero < 1.0 ? atLeastZero : 1.0;
   constexpr double kRound = 4503599627370496.0;  // 2^52
   return uint32_t(int32_t((clamped * maxValue + kRound) - kRound));
+}
+
+// One texel of an 8-bit RGBA or BGRA attachment, UNORM or sRGB, from a fragment's RGBA as
+// encodeTexel writes it (clamped, rounded to nearest even; sRGB colour through the codec's own
+// table, linearToSrgb8); false, writing nothing, for any other format. The loop's unblended
+// writes (draw_fragments.cpp) use it where the generic codec would look the format up per texel.
+inline bool encodeBytes8(VkFormat format, const float rgba[4], uint8_t out[4]) {
+  const bool srgb = format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
+  const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+  if (!srgb && !bgra && format != VK_FORMAT_R8G8B8A8_UNORM) return false;
+  for (uint32_t c = 0; c < 4; ++c)
+    out[bgra && c != 3 ? 2 - c : c] = srgb && c != 3 ? linearToSrgb8(rgba[c]) : uint8_t(floatToUnorm(rgba[c], 255.0));
+  return true;
 }
 
 // 8-bit UNORM encode of W lanes' RGBA outputs (out[c * W + lane]) into 32-bit texels, component

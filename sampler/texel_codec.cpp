@@ -194,13 +194,15 @@ double linearToSrgb(double l) {
   return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;
 }
 
-// The 8-bit sRGB encode of one colour component as the formula computes it: NaN 0, clamped to
-// [0, 1], the OETF, clamped, times 255, rounded half to even.
-uint8_t srgb8ByFormula(float f) {
+// The b-bit sRGB encode of one colour component as the formula computes it: NaN 0, clamped to
+// [0, 1], the OETF, clamped, times 2^b - 1, rounded half to even (encodeField's for any width;
+// the 8-bit table below is built from it).
+uint64_t srgbByFormula(float f, uint32_t bits) {
   const double l = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
   const double s = std::clamp(linearToSrgb(l), 0.0, 1.0);
-  return static_cast<uint8_t>(roundHalfEven(s * 255.0));
+  return static_cast<uint64_t>(roundHalfEven(s * double(maxUnsigned(bits))));
 }
+uint8_t srgb8ByFormula(float f) { return uint8_t(srgbByFormula(f, 8)); }
 
 // at[k - 1], k = 1..255: the smallest float in (0, 1] that srgb8ByFormula takes to k or above,
 // found by bisection over the floats' bit patterns (non-negative floats order as their bits; the
@@ -402,11 +404,8 @@ uint64_t encodeField(const Field& fd, const TexelValue& v, bool clampIntegers) {
     }
     case NumericFormat::Srgb: {
       if (fd.channel == 3) return floatToUnorm(f, b);
-      if (b == 8) return linearToSrgb8(f);
-      // Linear -> sRGB on the clamped value, then the UNORM conversion.
-      const double l = std::isnan(f) ? 0.0 : std::clamp(double(f), 0.0, 1.0);
-      const double s = std::clamp(linearToSrgb(l), 0.0, 1.0);
-      return static_cast<uint64_t>(roundHalfEven(s * double(maxUnsigned(b))));
+      // Linear -> sRGB on the clamped value, then the UNORM conversion (8 bits: by the table).
+      return b == 8 ? linearToSrgb8(f) : srgbByFormula(f, b);
     }
     case NumericFormat::UFloat: return encodeSmallFloat(f, b == 11 ? 6 : 5, false);
     case NumericFormat::SFloat:

@@ -14,12 +14,14 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
 #include <tuple>
 #include <vector>
 
+#include "draw_internal.h"  // encodeBytes8
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/spirv_jit.h"
@@ -107,6 +109,7 @@ struct Scene {
   bool discard = false;
   bool derivatives = false;  // the JIT tests' derivative shader (binned_derivative.frag) instead
   VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;  // D32_SFLOAT, D16_UNORM or X8_D24_UNORM_PACK32
+  VkFormat colourFormat = VK_FORMAT_R8G8B8A8_UNORM;  // or an 8-bit sRGB RGBA/BGRA format
 };
 
 float uniform(std::mt19937& rng, float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
@@ -275,7 +278,7 @@ void bind(Scene& sc, Targets& t, uint32_t w, uint64_t* occlusion) {
   s.fragmentShader = fragmentKernel(w, sc.discard);
   s.bindings[0] = {reinterpret_cast<const uint8_t*>(sc.vertices.data()), sc.vertices.size() * 4, 32,
                    VK_VERTEX_INPUT_RATE_VERTEX};
-  s.color[0] = view(t.colour, VK_FORMAT_R8G8B8A8_UNORM, 4, t.samples);
+  s.color[0] = view(t.colour, sc.colourFormat, 4, t.samples);
   s.depth = view(t.depth, sc.depthFormat, sc.depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4, t.samples);
   s.stencil = view(t.stencil, VK_FORMAT_S8_UINT, 1, t.samples);
   s.occlusionSamples = occlusion;
@@ -293,6 +296,13 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     Scene scene = generateScene(sceneRng, samples);
+    // Every fifth scene into an 8-bit sRGB target (RGBA or BGRA), half of those unblended with
+    // every component written (the loop's direct write, encodeBytes8, which
+    // Bytes8EncodeEqualsTheTexelCodec checks against the codec), the others blending or masking.
+    if (iteration % 5 == 4) {
+      scene.colourFormat = iteration % 10 == 4 ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_B8G8R8A8_SRGB;
+      if (iteration % 20 >= 10) scene.state.blend[0].enable = false, scene.state.blend[0].writeMask = 0xF;
+    }
     Targets expected;
     std::mt19937 initRng(seed);
     expected.reset(samples, initRng);
@@ -317,7 +327,7 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
         SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", polygon mode "
                                         << scene.state.polygonMode << ", line mode " << scene.state.raster.lineMode
                                         << (scene.state.raster.lineStippleEnable ? " stippled" : "") << ", depth format "
-                                        << scene.depthFormat << ", samples "
+                                        << scene.depthFormat << ", colour format " << scene.colourFormat << ", samples "
                                         << samples << ", W " << w << ", threads " << pool.threadCount());
         ASSERT_EQ(got.colour, expected.colour);
         ASSERT_EQ(got.depth, expected.depth);
@@ -561,6 +571,36 @@ TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
     volatile double reciprocal = 1.0 / 255.0;
     EXPECT_EQ(float(double(numerator) * reciprocal), decoded.f[0]) << "byte " << c;
   }
+}
+
+// The loop's direct 8-bit RGBA/BGRA UNORM and sRGB texel encode (encodeBytes8) against the
+// texel codec's encodeTexel (the reference path's write): every format, random components in and
+// out of [0, 1], halfway points between UNORM steps, NaN and infinities.
+TEST(BinnedDraw, Bytes8EncodeEqualsTheTexelCodec) {
+  std::mt19937 rng(1130);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), -0.0f, 0.0f, 1.0f, 0.5f / 255.0f, 1.5f / 255.0f};
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                          VK_FORMAT_B8G8R8A8_SRGB}) {
+    const FormatInfo* info = formatInfo(format);
+    ASSERT_NE(info, nullptr);
+    for (int n = 0; n < 200000; ++n) {
+      TexelValue v{};
+      for (int c = 0; c < 4; ++c)
+        v.f[c] = n % 7 == 0 ? specials[rng() % std::size(specials)]
+                 : n % 7 == 1 ? (float(rng() % 256) + 0.5f) / 255.0f
+                              : uniform(rng, -0.25f, 1.25f);
+      uint8_t got[4] = {}, want[4] = {};
+      ASSERT_TRUE(encodeBytes8(format, v.f, got));
+      encodeTexel(*info, v, want);
+      ASSERT_EQ(std::memcmp(got, want, 4), 0) << "format " << format << " (" << v.f[0] << ", " << v.f[1] << ", "
+                                              << v.f[2] << ", " << v.f[3] << ")";
+    }
+  }
+  uint8_t unused[4];
+  const float one[4] = {1, 1, 1, 1};
+  EXPECT_FALSE(encodeBytes8(VK_FORMAT_R16G16B16A16_UNORM, one, unused));
+  EXPECT_FALSE(encodeBytes8(VK_FORMAT_R8G8B8A8_UINT, one, unused));
 }
 
 // An opaque full-screen quad (two triangles), no tests or blending: what lets a scene drop the
