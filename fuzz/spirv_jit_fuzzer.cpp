@@ -8,6 +8,7 @@
 // Any status is fine (invalid and unsupported modules are expected); a crash, a sanitizer
 // report, a hang (-timeout) or an exit is a finding. See fuzz/README.md.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -15,8 +16,18 @@
 #include "spirv_reflect.h"
 #include "tessera/spirv_jit.h"
 
+// TESSERA_FUZZ_VERBOSE=1 prints each input's status and message to stderr (replaying an
+// artifact: what the driver made of it).
+static bool verbose = false;
+
+static void report(tessera::jit::CompileStatus status, const std::string& message) {
+  if (verbose) std::fprintf(stderr, "status %d: %s\n", int(status), message.c_str());
+}
+
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setenv("TESSERA_SHADER_CACHE", "0", 1);  // no disk cache: nothing written, nothing read
+  const char* v = std::getenv("TESSERA_FUZZ_VERBOSE");
+  verbose = v != nullptr && v[0] == '1';
   return 0;
 }
 
@@ -37,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     request.entryPoint = entry.name;
     request.interface = std::move(interface);
     request.useCache = false;
-    (void)compileCompute(request);
+    const auto result = compileCompute(request);
+    report(result.status, result.message);
     return 0;
   }
   // Execution models 0..4: Vertex, TessellationControl, TessellationEvaluation, Geometry, Fragment.
@@ -52,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   request.useCache = false;
   if (request.stage != GraphicsStage::Fragment && request.stage != GraphicsStage::TessControl)
     (void)readFeedbackLayout(words, entry.name, request.stage);
-  (void)compileGraphicsStage(request);
+  const auto result = compileGraphicsStage(request);
+  report(result.status, result.message);
   return 0;
 }

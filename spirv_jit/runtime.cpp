@@ -1,6 +1,7 @@
 #include "runtime.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "tessera/shader_abi.h"
 
@@ -22,6 +23,14 @@ void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uin
 void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
                                    const uint32_t*, uint32_t*);
 uint64_t tessera_rt_read_clock();
+// Zeroes the active lanes' scalars of `rows` rows of `width` scalars of scalarBytes each
+// (Function and Private memory keeps W interleaved copies: Translator::zeroStorage).
+void tessera_rt_zero_lanes(uint8_t* rows, uint64_t rowCount, uint32_t scalarBytes, uint32_t width, uint32_t laneBits) {
+  const uint64_t rowBytes = uint64_t(scalarBytes) * width;
+  for (uint64_t r = 0; r < rowCount; ++r)
+    for (uint32_t l = 0; l < width; ++l)
+      if (laneBits >> l & 1u) std::memset(rows + r * rowBytes + uint64_t(l) * scalarBytes, 0, scalarBytes);
+}
 // Kernels whose resources are null, or name no cancel word, read these (Translator::cancelWord).
 const tessera::abi::BoundResources tessera_rt_null_resources{};
 const uint32_t tessera_rt_never_cancelled = 0;
@@ -32,6 +41,7 @@ namespace tessera::jit {
 std::vector<HostSymbol> runtimeSymbols() {
   return {
       {"tessera_rt_barrier", reinterpret_cast<void*>(&tessera_rt_barrier)},
+      {"tessera_rt_zero_lanes", reinterpret_cast<void*>(&tessera_rt_zero_lanes)},
       {"tessera_rt_coroutine_frame", reinterpret_cast<void*>(&tessera_rt_coroutine_frame)},
       {"tessera_rt_null_resources", const_cast<void*>(static_cast<const void*>(&tessera_rt_null_resources))},
       {"tessera_rt_never_cancelled", const_cast<void*>(static_cast<const void*>(&tessera_rt_never_cancelled))},

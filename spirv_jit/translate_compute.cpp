@@ -86,7 +86,9 @@ void Translator::initializePrivateVariables() {
     mask_ = allOnes();
     // The initializer is a constant, or with variable pointers a global variable whose address
     // the pointer starts with (CTS variable_init.private.*_from_workgroup).
-    storeTo(p, module_.global(g.initializer) ? pointerOrValue(g.initializer, p.pointee) : constant(g.initializer), p.pointee);
+    if (module_.global(g.initializer)) storeTo(p, pointerOrValue(g.initializer, p.pointee), p.pointee);
+    else if (const Constant* c = module_.constant(g.initializer); c && c->kind == ConstantKind::Null) initializeVariable(p, g.initializer);
+    else storeTo(p, constant(g.initializer), p.pointee);
     mask_ = saved;
   }
 }

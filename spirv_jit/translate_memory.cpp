@@ -424,6 +424,7 @@ class MemoryTranslation {
       for (uint32_t lt : t.leafTypes(type)) out.leaves.push_back(llvm::Constant::getNullValue(t.scalarType(lt)));
       return out;
     }
+    t.checkValueSize(type);
     std::vector<Leaf> leaves;
     layoutFor(p).leaves(type, p.context, 0, leaves);
     for (const Leaf& l : leaves) {
@@ -435,6 +436,7 @@ class MemoryTranslation {
 
   void store(const Ptr& p, const Val& v, uint32_t type, bool isVolatile) {
     if (p.kind == Ptr::Kind::Null || p.kind == Ptr::Kind::BuiltIn || p.kind == Ptr::Kind::Image) return;
+    t.countValue(type);
     std::vector<Leaf> leaves;
     layoutFor(p).leaves(type, p.context, 0, leaves);
     for (size_t i = 0; i < leaves.size() && i < v.leaves.size(); ++i) {
@@ -732,6 +734,73 @@ Val Translator::loadFrom(const Ptr& p, uint32_t type) { return MemoryTranslation
 
 void Translator::storeTo(const Ptr& p, const Val& v, uint32_t type) { MemoryTranslation(*this).store(p, v, type, false); }
 
+// The bytes of every scalar in a type when they are all one size (what zeroStorage's rows
+// are), else 0.
+static uint32_t uniformScalarBytes(const Module& module, const TypeLayout& layout, uint32_t typeId, uint32_t depth = 0) {
+  const Type* t = module.type(typeId);
+  if (!t || depth > 64) return 0;
+  switch (t->kind) {
+    case TypeKind::Bool:
+    case TypeKind::Int:
+    case TypeKind::Float:
+      return layout.scalarSize(typeId);
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      return uniformScalarBytes(module, layout, t->element, depth + 1);
+    case TypeKind::Struct: {
+      uint32_t bytes = 0;
+      for (uint32_t m : t->members) {
+        const uint32_t b = uniformScalarBytes(module, layout, m, depth + 1);
+        if (b == 0 || (bytes != 0 && b != bytes)) return 0;
+        bytes = b;
+      }
+      return bytes;
+    }
+    default:
+      return 0;
+  }
+}
+
+// Stores the null value of p's pointee (all zero bits in the natural layout when it holds no
+// pointer) into the active lanes' copies without making a value of it: one memset when every
+// lane is active, else tessera_rt_zero_lanes over the rows (W scalars each, lane l's at l).
+// False, doing nothing, where that does not apply (other memory, per-lane addresses, mixed
+// scalar sizes): the caller then stores the value leaf by leaf.
+bool Translator::zeroStorage(const Ptr& p) {
+  if (p.kind != Ptr::Kind::LaneMemory || !p.offset || p.offset->getType()->isVectorTy() || holdsPointer(p.pointee))
+    return false;
+  const uint32_t scalarBytes = uniformScalarBytes(module_, naturalLayout_, p.pointee);
+  const uint64_t bytes = naturalLayout_.size(p.pointee);
+  if (scalarBytes == 0 || bytes % scalarBytes != 0) return false;
+  auto& B = b();
+  llvm::Value* offset = p.offset32 ? B.CreateSExt(p.offset, B.getInt64Ty()) : p.offset;
+  llvm::Value* start = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(width())));
+  auto* constantMask = llvm::dyn_cast<llvm::Constant>(mask_);
+  if (constantMask && constantMask->isAllOnesValue()) {
+    B.CreateMemSet(start, B.getInt8(0), B.getInt64(bytes * width()), llvm::MaybeAlign(scalarBytes));
+    return true;
+  }
+  llvm::Value* laneBits = mask_->getType()->isVectorTy()
+                              ? B.CreateZExt(B.CreateBitCast(mask_, B.getIntNTy(width())), B.getInt32Ty())
+                              : B.CreateSelect(mask_, B.getInt32(~0u), B.getInt32(0));
+  auto fn = runtime("tessera_rt_zero_lanes", llvm::FunctionType::get(B.getVoidTy(),
+                                                                      {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty(),
+                                                                       B.getInt32Ty(), B.getInt32Ty()},
+                                                                      false));
+  B.CreateCall(fn, {start, B.getInt64(bytes / scalarBytes), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
+  return true;
+}
+
+// A variable's initializer, stored into its storage p: a null constant by zeroStorage (an
+// array of any length zero-initialized is no value of kMaxValueScalars leaves), anything else
+// leaf by leaf.
+void Translator::initializeVariable(const Ptr& p, uint32_t initializer) {
+  const Constant* c = module_.constant(initializer);
+  if (c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef) && zeroStorage(p)) return;
+  storeTo(p, pointerOrValue(initializer, p.pointee), p.pointee);
+}
+
 Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
   return MemoryTranslation(*this).chain(base, indices, count, ptrChain, elementStride);
 }
@@ -820,7 +889,7 @@ bool Translator::translateMemory(const Instruction& inst) {
       p.offset32 = true;
       p.offset = B.getInt32(0);
       definePointer(inst.result, p);
-      if (uint32_t init = inst.operand(1)) storeTo(p, pointerOrValue(init, pt->element), pt->element);
+      if (uint32_t init = inst.operand(1)) initializeVariable(p, init);
       return true;
     }
     case Op::OpAccessChain:
@@ -856,6 +925,11 @@ bool Translator::translateMemory(const Instruction& inst) {
       uint32_t type = p.pointee;
       const Type* vt = module_.type(type);
       bool isVolatile = (inst.operandCount > 2 && (inst.operand(2) & uint32_t(spv::MemoryAccessMask::Volatile)));
+      // A null constant (what inlining makes of a callee's variable initializer) is zeroed
+      // without a value of its leaves.
+      if (const Constant* c = module_.constant(valueId);
+          !isVolatile && c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef) && zeroStorage(p))
+        return true;
       Val v;
       if (vt && vt->kind == TypeKind::Pointer)
         v = isVariablePointer(type) ? pointerValue(pointer(valueId)) : Val{{pointerToAddress(pointer(valueId))}};

@@ -141,7 +141,71 @@ uint32_t Translator::componentCount(uint32_t type) const {
   return t && t->kind == TypeKind::Vector ? t->count : 1;
 }
 
+// Scalars in a value of `type`, saturating at 2^40 (array lengths multiply).
+static uint64_t scalarCount(const Module& module, uint32_t typeId, uint32_t depth = 0) {
+  const Type* t = module.type(typeId);
+  if (!t || depth > 64) return 0;
+  constexpr uint64_t kSaturated = uint64_t(1) << 40;
+  switch (t->kind) {
+    case TypeKind::Bool:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Pointer:
+      return 1;
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      return std::min(kSaturated, uint64_t(t->count) * scalarCount(module, t->element, depth + 1));
+    case TypeKind::Struct: {
+      uint64_t n = 0;
+      for (uint32_t m : t->members) n = std::min(kSaturated, n + scalarCount(module, m, depth + 1));
+      return n;
+    }
+    default:
+      return 0;
+  }
+}
+
+void Translator::checkValueSize(uint32_t type) {
+  const uint64_t n = scalarCount(module_, type);
+  if (n > kMaxValueScalars)
+    fail("a composite value of " + std::to_string(n) + " scalars (type %" + std::to_string(type) +
+         ") is larger than this driver translates (" + std::to_string(kMaxValueScalars) +
+         "); access such arrays element by element");
+}
+
+void Translator::countValue(uint32_t type) {
+  checkValueSize(type);
+  const uint64_t n = scalarCount(module_, type);
+  if (n <= kCountedValueScalars) return;
+  moduleValueScalars_ += n;
+  if (moduleValueScalars_ > kMaxModuleValueScalars)
+    fail("the module's whole-composite values (loads, stores, constants and operations on arrays and structs of more "
+         "than " + std::to_string(kCountedValueScalars) + " scalars) exceed " + std::to_string(kMaxModuleValueScalars) +
+         " scalars in all, more than this driver translates; access such arrays element by element");
+}
+
+bool Translator::holdsPointer(uint32_t typeId) const {
+  const Type* t = module_.type(typeId);
+  if (!t) return false;
+  switch (t->kind) {
+    case TypeKind::Pointer:
+      return true;
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      return holdsPointer(t->element);
+    case TypeKind::Struct:
+      for (uint32_t m : t->members)
+        if (holdsPointer(m)) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
 std::vector<uint32_t> Translator::leafTypes(uint32_t type) const {
+  const_cast<Translator*>(this)->checkValueSize(type);
   std::vector<uint32_t> out;
   std::vector<Leaf> leaves;
   naturalLayout_.leaves(type, {}, 0, leaves);
@@ -281,6 +345,7 @@ Val Translator::constant(uint32_t id) {
       v.leaves.push_back(b().getInt1(c->bits != 0));
       break;
     case ConstantKind::Composite:
+      countValue(c->type);  // before the leaves: constituents may repeat one big id
       for (uint32_t part : c->constituents) {
         Val p = constant(part);
         v.leaves.insert(v.leaves.end(), p.leaves.begin(), p.leaves.end());
@@ -288,6 +353,7 @@ Val Translator::constant(uint32_t id) {
       break;
     case ConstantKind::Null:
     case ConstantKind::Undef:
+      countValue(c->type);
       // Undefined values are zero: deterministic, and never poison.
       for (uint32_t t : leafTypes(c->type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
       break;
@@ -1129,6 +1195,7 @@ Val Translator::pointerOrValue(uint32_t id, uint32_t type) {
 }
 
 bool Translator::translateInstruction(const Instruction& inst) {
+  if (inst.type && !isPointerType(inst.type)) countValue(inst.type);
   switch (inst.op) {
     case Op::OpFunctionCall:
       emitFunctionCall(inst);

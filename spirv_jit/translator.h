@@ -148,6 +148,28 @@ class Translator {
   bool isPointerType(uint32_t type) const;
   uint32_t componentCount(uint32_t type) const;    // 1 for scalars, N for vectors
   std::vector<uint32_t> leafTypes(uint32_t type) const;  // scalar type of every flattened leaf
+  // Values are translated as one LLVM value per scalar (leaf), and a block that moves many
+  // leaves through memory costs LLVM's instruction scheduler about the square of their number
+  // (measured, a 1024-, 2048- and 4096-float array copied whole: 1.3, 3.5 and 11 s to compile;
+  // the fuzzer found a 41 s one). So a composite value may have at most kMaxValueScalars
+  // leaves, and the composite values of more than kCountedValueScalars leaves that a module
+  // loads, stores, makes or operates on may have kMaxModuleValueScalars in all; beyond either
+  // the module is refused, with a message, before its leaves are made (issue 14, "bounded
+  // compile time"). Variables and memory of any size within the memory limits are fine, and so
+  // is element-wise access; a null initializer is a memset, not a value (initializeVariable).
+  static constexpr uint64_t kMaxValueScalars = 2048;
+  static constexpr uint64_t kCountedValueScalars = 16;  // a mat4: real shaders move many
+  static constexpr uint64_t kMaxModuleValueScalars = 4096;
+  // Fails (naming the limit) when a value of `type` would have more than kMaxValueScalars leaves.
+  void checkValueSize(uint32_t type);
+  // checkValueSize, and adds a composite value of `type` to the module's total (failing past it).
+  void countValue(uint32_t type);
+  // Stores a variable's initializer (a constant, or a variable's address) into its storage p.
+  void initializeVariable(const Ptr& p, uint32_t initializer);
+  // Zeroes p's pointee in the active lanes without making a value of it; false where it cannot.
+  bool zeroStorage(const Ptr& p);
+  // True when `type` holds a pointer anywhere (its null value is then not all zero bits).
+  bool holdsPointer(uint32_t type) const;
   // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and
   // function results may carry without variable pointers.
   bool isPhysicalPointerType(uint32_t type) const;
@@ -346,6 +368,7 @@ class Translator {
 
   // Per-module state.
   std::unordered_map<uint32_t, Val> constants_;
+  uint64_t moduleValueScalars_ = 0;  // countValue's total
   std::unordered_map<uint32_t, Ptr> globalPointers_;
   std::unordered_map<uint32_t, llvm::Function*> functions_;
   std::unordered_map<uint32_t, StructuredCfg> cfgs_;

@@ -1,0 +1,167 @@
+// The translator's limits on composite values (translator.h, kMaxValueScalars and
+// kMaxModuleValueScalars; issue 14, "bounded compile time"), and null initializers, which are
+// no value at all. Found by CI's 60 s fuzzing run on session 23's tree: a mutated module whose
+// compile took over 41 s. A Function array of 400,000 floats with an OpConstantNull
+// initializer (valid SPIR-V, 1.6 MB per invocation, within the memory limits) was translated
+// as 400,000 stores, which LLVM's scheduler took minutes over; whole-array copies cost about
+// the square of their length (1,024 floats 1.3 s, 4,096 floats 11 s).
+#include <gtest/gtest.h>
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "compute_harness.h"
+
+namespace tessera_test {
+namespace {
+
+using tessera::jit::CompileStatus;
+
+std::vector<uint32_t> assemble(const std::string& text) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE)) << text;
+  return words;
+}
+
+// Spec "OpVariable": the initializer is the variable's value at every entry to its function.
+// Expected per invocation x (k = x mod 8): the first call's elements k and 99,999 (7 + 7 for
+// k = 5, else 7), the second call's (0: freshly initialized), the Private array's (0).
+TEST(ValueLimits, NullInitializedVariablesOfAnySizeStartAtZeroAtEveryEntry) {
+  constexpr uint32_t kInvocations = 16;
+  for (bool optimize : {false, true}) {
+    ComputeRun run;
+    run.shader = "null_initialized_arrays";
+    run.groups[0] = kInvocations / 8;
+    run.optimize = optimize;
+    const auto start = std::chrono::steady_clock::now();
+    const auto results = runAtEveryWidth(run, {zeros<float>(3 * kInvocations)});
+    // A hang guard, not a benchmark: before null initializers were a memset this took minutes.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+    ASSERT_EQ(results.size(), std::size(kSimdWidths));
+    for (size_t w = 0; w < results.size(); ++w) {
+      const std::vector<float> out = valuesOf<float>(results[w][0]);
+      for (uint32_t x = 0; x < kInvocations; ++x) {
+        const std::string where = "W = " + std::to_string(kSimdWidths[w]) + ", optimize " + std::to_string(optimize) +
+                                  ", invocation " + std::to_string(x);
+        EXPECT_EQ(out[3 * x], x % 8 == 5 ? 14.0f : 7.0f) << where << ": first call";
+        EXPECT_EQ(out[3 * x + 1], 0.0f) << where << ": second call (the initializer applies at every entry)";
+        EXPECT_EQ(out[3 * x + 2], 0.0f) << where << ": Private array";
+      }
+    }
+  }
+}
+
+// A compute module that copies a Function array of `length` floats whole (OpLoad and OpStore of
+// the array type) `copies` times, then stores an element of the last copy to the buffer.
+std::string copyModule(uint32_t length, uint32_t copies) {
+  std::string s = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %rta ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fnv = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%n = OpConstant %uint )" + std::to_string(length) + R"(
+%arr = OpTypeArray %float %n
+%rta = OpTypeRuntimeArray %float
+%Buf = OpTypeStruct %rta
+%pBuf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %pBuf StorageBuffer
+%pfarr = OpTypePointer Function %arr
+%pff = OpTypePointer Function %float
+%psf = OpTypePointer StorageBuffer %float
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%main = OpFunction %void None %fnv
+%e = OpLabel
+%src = OpVariable %pfarr Function
+)";
+  for (uint32_t c = 0; c < copies; ++c) s += "%dst" + std::to_string(c) + " = OpVariable %pfarr Function\n";
+  s += "%in = OpAccessChain %psf %buf %u0 %u0\n%x = OpLoad %float %in\n%s1 = OpAccessChain %pff %src %u1\nOpStore %s1 %x\n";
+  std::string from = "%src";
+  for (uint32_t c = 0; c < copies; ++c) {
+    const std::string n = std::to_string(c), to = "%dst" + n;
+    s += "%v" + n + " = OpLoad %arr " + from + "\nOpStore " + to + " %v" + n + "\n";
+    from = to;
+  }
+  s += "%l1 = OpAccessChain %pff " + from + " %u1\n%y = OpLoad %float %l1\n%out = OpAccessChain %psf %buf %u0 %u1\n"
+       "OpStore %out %y\nOpReturn\nOpFunctionEnd\n";
+  return s;
+}
+
+TEST(ValueLimits, AWholeArrayCopyWithinTheLimitsCopiesTheArray) {
+  ComputeRun run;
+  const std::vector<uint32_t> words = assemble(copyModule(64, 3));
+  for (uint32_t w : kSimdWidths) {
+    auto r = compileWords(words, w);
+    ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+    std::vector<uint8_t> buffer = bytesOf(std::vector<float>{2.5f, 0.0f});
+    run.buffers = {&buffer};
+    dispatch(*r.program, run);
+    EXPECT_EQ(valuesOf<float>(buffer)[1], 2.5f) << "W = " << w;
+  }
+}
+
+TEST(ValueLimits, AnArrayValueBeyondTheLimitIsRefusedWithAMessage) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = compileWords(assemble(copyModule(4096, 1)), 16);
+  EXPECT_EQ(r.status, CompileStatus::Unsupported);
+  EXPECT_NE(r.message.find("4096 scalars"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("element by element"), std::string::npos) << r.message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+TEST(ValueLimits, ManyCopiesWithinThePerValueLimitAddUpToTheModuleLimit) {
+  // 1,024 floats is within kMaxValueScalars; five copies move 10,240 scalars.
+  auto r = compileWords(assemble(copyModule(1024, 5)), 8, 1, /*optimize=*/false);  // as written, not merged
+  EXPECT_EQ(r.status, CompileStatus::Unsupported);
+  EXPECT_NE(r.message.find("in all"), std::string::npos) << r.message;
+}
+
+TEST(ValueLimits, AConstantRepeatingABigConstituentIsRefusedBeforeItsLeavesAreMade) {
+  // 1,000 copies of one 1,000-float constant: a million leaves from a few kilobytes.
+  std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fnv = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%n = OpConstant %uint 1000
+%arr = OpTypeArray %float %n
+%arr2 = OpTypeArray %arr %n
+%pf2 = OpTypePointer Function %arr2
+%f1 = OpConstant %float 1
+%row = OpConstantComposite %arr)";
+  for (int i = 0; i < 1000; ++i) text += " %f1";
+  text += "\n%all = OpConstantComposite %arr2";
+  for (int i = 0; i < 1000; ++i) text += " %row";
+  text += R"(
+%main = OpFunction %void None %fnv
+%e = OpLabel
+%v = OpVariable %pf2 Function %all
+OpReturn
+OpFunctionEnd
+)";
+  const auto start = std::chrono::steady_clock::now();
+  auto r = compileWords(assemble(text), 8, 0, /*optimize=*/false);  // the unused variable stays
+  EXPECT_EQ(r.status, CompileStatus::Unsupported);
+  EXPECT_NE(r.message.find("1000000 scalars"), std::string::npos) << r.message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+}  // namespace
+}  // namespace tessera_test
