@@ -75,20 +75,23 @@ void Translator::emitDirectColorWrites() {
   auto laneAt = [&](uint32_t r, uint32_t p) { return ((r >> 1) * (perRow / 2) + (p >> 1)) * 4 + (r & 1) * 2 + (p & 1); };
 
   // The lanes still alive (coverage, minus discards: the caller stored it before us), as one
-  // mask per pixel row: the row's pixels are two pairs of consecutive lanes (one at W = 4), so
-  // the row's bits are two 2-bit fields of `alive`.
+  // mask per pixel row: `alive` tested against each pixel's lane bit in row-major pixel order
+  // (one broadcast and one test for the whole block), each row a run of that mask. Extracting
+  // each row's bits with scalar shifts cost about 35 instructions a block, a shuffle of the
+  // lane mask about as many mask-register ones.
   llvm::Value* aliveBits = batchField(offsetof(abi::FragmentBatch, alive), i32);
-  llvm::Type* rowI32 = llvm::FixedVectorType::get(i32, perRow);
-  std::vector<llvm::Constant*> pixelBit;
-  for (uint32_t p = 0; p < perRow; ++p) pixelBit.push_back(B.getInt32(1u << p));
-  llvm::Value* pixelBits = llvm::ConstantVector::get(pixelBit);
+  std::vector<llvm::Constant*> pixelLaneBit;
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t p = 0; p < perRow; ++p) pixelLaneBit.push_back(B.getInt32(1u << laneAt(r, p)));
+  llvm::Value* alivePixels = B.CreateICmpNE(
+      B.CreateAnd(B.CreateVectorSplat(rows * perRow, aliveBits), llvm::ConstantVector::get(pixelLaneBit)),
+      llvm::Constant::getNullValue(llvm::FixedVectorType::get(i32, rows * perRow)));
   // (Kernels for 4 samples mask per sample instead, below.)
   std::vector<llvm::Value*> rowMasks;
   for (uint32_t r = 0; r < rows && !fourSamples; ++r) {
-    llvm::Value* bits = B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 0)), 3);
-    if (perRow == 4) bits = B.CreateOr(bits, B.CreateShl(B.CreateAnd(B.CreateLShr(aliveBits, laneAt(r, 2)), 3), 2));
-    rowMasks.push_back(B.CreateICmpNE(B.CreateAnd(B.CreateVectorSplat(perRow, bits), pixelBits),
-                                      llvm::Constant::getNullValue(rowI32)));
+    std::vector<int> run;
+    for (uint32_t p = 0; p < perRow; ++p) run.push_back(int(r * perRow + p));
+    rowMasks.push_back(B.CreateShuffleVector(alivePixels, run));
   }
 
   // The attachment's texels of the alive lanes (0 elsewhere) in lane order: one masked load
