@@ -27,9 +27,28 @@ uint64_t tessera_rt_read_clock();
 // (Function and Private memory keeps W interleaved copies: Translator::zeroStorage).
 void tessera_rt_zero_lanes(uint8_t* rows, uint64_t rowCount, uint32_t scalarBytes, uint32_t width, uint32_t laneBits) {
   const uint64_t rowBytes = uint64_t(scalarBytes) * width;
+  if (laneBits == (width == 32 ? ~0u : (1u << width) - 1)) {  // every lane: the rows are contiguous
+    std::memset(rows, 0, rowCount * rowBytes);
+    return;
+  }
   for (uint64_t r = 0; r < rowCount; ++r)
     for (uint32_t l = 0; l < width; ++l)
       if (laneBits >> l & 1u) std::memset(rows + r * rowBytes + uint64_t(l) * scalarBytes, 0, scalarBytes);
+}
+// Copies the active lanes' scalars of `rowCount` rows from `from` to `to` (the same layout as
+// tessera_rt_zero_lanes; the regions may be one and the same, never partly overlapping).
+void tessera_rt_copy_lanes(uint8_t* to, const uint8_t* from, uint64_t rowCount, uint32_t scalarBytes, uint32_t width,
+                           uint32_t laneBits) {
+  const uint64_t rowBytes = uint64_t(scalarBytes) * width;
+  if (laneBits == (width == 32 ? ~0u : (1u << width) - 1)) {
+    std::memmove(to, from, rowCount * rowBytes);
+    return;
+  }
+  for (uint64_t r = 0; r < rowCount; ++r)
+    for (uint32_t l = 0; l < width; ++l)
+      if (laneBits >> l & 1u)
+        std::memmove(to + r * rowBytes + uint64_t(l) * scalarBytes, from + r * rowBytes + uint64_t(l) * scalarBytes,
+                     scalarBytes);
 }
 // Kernels whose resources are null, or name no cancel word, read these (Translator::cancelWord).
 const tessera::abi::BoundResources tessera_rt_null_resources{};
@@ -42,6 +61,7 @@ std::vector<HostSymbol> runtimeSymbols() {
   return {
       {"tessera_rt_barrier", reinterpret_cast<void*>(&tessera_rt_barrier)},
       {"tessera_rt_zero_lanes", reinterpret_cast<void*>(&tessera_rt_zero_lanes)},
+      {"tessera_rt_copy_lanes", reinterpret_cast<void*>(&tessera_rt_copy_lanes)},
       {"tessera_rt_coroutine_frame", reinterpret_cast<void*>(&tessera_rt_coroutine_frame)},
       {"tessera_rt_null_resources", const_cast<void*>(static_cast<const void*>(&tessera_rt_null_resources))},
       {"tessera_rt_never_cancelled", const_cast<void*>(static_cast<const void*>(&tessera_rt_never_cancelled))},

@@ -762,33 +762,78 @@ static uint32_t uniformScalarBytes(const Module& module, const TypeLayout& layou
   }
 }
 
-// Stores the null value of p's pointee (all zero bits in the natural layout when it holds no
-// pointer) into the active lanes' copies without making a value of it: one memset when every
-// lane is active, else tessera_rt_zero_lanes over the rows (W scalars each, lane l's at l).
-// False, doing nothing, where that does not apply (other memory, per-lane addresses, mixed
-// scalar sizes): the caller then stores the value leaf by leaf.
-bool Translator::zeroStorage(const Ptr& p) {
+// Function and Private memory keeps W interleaved copies of a variable: its scalar at natural
+// offset o is a row of W scalars at o * W. A pointee whose scalars are all one size (and hold
+// no pointer) is `rows` such rows from its start. Fills rows/scalarBytes/start; false where
+// the layout is not that (other memory, per-lane addresses, mixed scalar sizes).
+bool Translator::laneRows(const Ptr& p, uint64_t* rows, uint32_t* scalarBytes, llvm::Value** start) {
   if (p.kind != Ptr::Kind::LaneMemory || !p.offset || p.offset->getType()->isVectorTy() || holdsPointer(p.pointee))
     return false;
-  const uint32_t scalarBytes = uniformScalarBytes(module_, naturalLayout_, p.pointee);
-  const uint64_t bytes = naturalLayout_.size(p.pointee);
-  if (scalarBytes == 0 || bytes % scalarBytes != 0) return false;
+  const uint32_t bytes = uniformScalarBytes(module_, naturalLayout_, p.pointee);
+  const uint64_t size = naturalLayout_.size(p.pointee);
+  if (bytes == 0 || size % bytes != 0) return false;
   auto& B = b();
   llvm::Value* offset = p.offset32 ? B.CreateSExt(p.offset, B.getInt64Ty()) : p.offset;
-  llvm::Value* start = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(width())));
+  *start = B.CreateGEP(B.getInt8Ty(), p.base, B.CreateMul(offset, B.getInt64(width())));
+  *rows = size / bytes;
+  *scalarBytes = bytes;
+  return true;
+}
+
+// The active lanes as bits for the runtime helpers; null when the mask is the constant all-ones.
+llvm::Value* Translator::laneBitsUnlessFull() {
+  auto& B = b();
   auto* constantMask = llvm::dyn_cast<llvm::Constant>(mask_);
-  if (constantMask && constantMask->isAllOnesValue()) {
-    B.CreateMemSet(start, B.getInt8(0), B.getInt64(bytes * width()), llvm::MaybeAlign(scalarBytes));
+  if (constantMask && constantMask->isAllOnesValue()) return nullptr;
+  return mask_->getType()->isVectorTy() ? B.CreateZExt(B.CreateBitCast(mask_, B.getIntNTy(width())), B.getInt32Ty())
+                                        : B.CreateSelect(mask_, B.getInt32(~0u), B.getInt32(0));
+}
+
+// Stores the null value of p's pointee (all zero bits in the natural layout when it holds no
+// pointer) into the active lanes' copies without making a value of it: one memset when every
+// lane is active, else tessera_rt_zero_lanes over the rows. False, doing nothing, where
+// laneRows does not apply: the caller then stores the value leaf by leaf.
+bool Translator::zeroStorage(const Ptr& p) {
+  uint64_t rows;
+  uint32_t scalarBytes;
+  llvm::Value* start;
+  if (!laneRows(p, &rows, &scalarBytes, &start)) return false;
+  auto& B = b();
+  llvm::Value* laneBits = laneBitsUnlessFull();
+  if (!laneBits) {
+    B.CreateMemSet(start, B.getInt8(0), B.getInt64(rows * scalarBytes * width()), llvm::MaybeAlign(scalarBytes));
     return true;
   }
-  llvm::Value* laneBits = mask_->getType()->isVectorTy()
-                              ? B.CreateZExt(B.CreateBitCast(mask_, B.getIntNTy(width())), B.getInt32Ty())
-                              : B.CreateSelect(mask_, B.getInt32(~0u), B.getInt32(0));
   auto fn = runtime("tessera_rt_zero_lanes", llvm::FunctionType::get(B.getVoidTy(),
                                                                       {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty(),
                                                                        B.getInt32Ty(), B.getInt32Ty()},
                                                                       false));
-  B.CreateCall(fn, {start, B.getInt64(bytes / scalarBytes), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
+  B.CreateCall(fn, {start, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
+  return true;
+}
+
+// A composite copied whole (OpLoad then OpStore, as front ends write an array or struct
+// assignment) as one memmove of the W copies, or tessera_rt_copy_lanes under a partial mask,
+// instead of a load and a store per scalar: LLVM's scheduler costs about the square of those.
+// The load's leaves, if nothing else uses them, are dead code LLVM drops early.
+bool Translator::copyStorage(const Ptr& dst, const Ptr& src) {
+  if (dst.pointee != src.pointee) return false;
+  uint64_t rows, srcRows;
+  uint32_t scalarBytes, srcBytes;
+  llvm::Value *to, *from;
+  if (!laneRows(src, &srcRows, &srcBytes, &from) || !laneRows(dst, &rows, &scalarBytes, &to)) return false;
+  auto& B = b();
+  llvm::Value* laneBits = laneBitsUnlessFull();
+  if (!laneBits) {
+    B.CreateMemMove(to, llvm::MaybeAlign(scalarBytes), from, llvm::MaybeAlign(scalarBytes),
+                    B.getInt64(rows * scalarBytes * width()));
+    return true;
+  }
+  auto fn = runtime("tessera_rt_copy_lanes", llvm::FunctionType::get(B.getVoidTy(),
+                                                                      {B.getPtrTy(), B.getPtrTy(), B.getInt64Ty(),
+                                                                       B.getInt32Ty(), B.getInt32Ty(), B.getInt32Ty()},
+                                                                      false));
+  B.CreateCall(fn, {to, from, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
   return true;
 }
 
@@ -917,6 +962,9 @@ bool Translator::translateMemory(const Instruction& inst) {
         return true;
       }
       define(inst.result, mt.load(p, inst.type, isVolatile));
+      if (const Type* t = module_.type(inst.type);
+          !isVolatile && t && (t->kind == TypeKind::Array || t->kind == TypeKind::Struct) && p.kind == Ptr::Kind::LaneMemory)
+        lastCompositeLoad_ = {inst.result, p};
       return true;
     }
     case Op::OpStore: {
@@ -930,6 +978,12 @@ bool Translator::translateMemory(const Instruction& inst) {
       if (const Constant* c = module_.constant(valueId);
           !isVolatile && c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef) && zeroStorage(p))
         return true;
+      // The composite loaded by the instruction just before, copied memory to memory.
+      if (!isVolatile && lastCompositeLoad_.result == valueId && copyStorage(p, lastCompositeLoad_.source)) {
+        lastCompositeLoad_ = {};
+        return true;
+      }
+      lastCompositeLoad_ = {};
       Val v;
       if (vt && vt->kind == TypeKind::Pointer)
         v = isVariablePointer(type) ? pointerValue(pointer(valueId)) : Val{{pointerToAddress(pointer(valueId))}};

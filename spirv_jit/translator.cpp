@@ -1195,6 +1195,7 @@ Val Translator::pointerOrValue(uint32_t id, uint32_t type) {
 }
 
 bool Translator::translateInstruction(const Instruction& inst) {
+  if (inst.op != Op::OpStore) lastCompositeLoad_ = {};  // only the next instruction may use it
   if (inst.type && !isPointerType(inst.type)) countValue(inst.type);
   switch (inst.op) {
     case Op::OpFunctionCall:

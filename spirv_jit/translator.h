@@ -168,6 +168,11 @@ class Translator {
   void initializeVariable(const Ptr& p, uint32_t initializer);
   // Zeroes p's pointee in the active lanes without making a value of it; false where it cannot.
   bool zeroStorage(const Ptr& p);
+  // Copies src's pointee to dst's (the same type) in the active lanes, memory to memory; false,
+  // doing nothing, where it cannot (then the value's leaves are stored).
+  bool copyStorage(const Ptr& dst, const Ptr& src);
+  bool laneRows(const Ptr& p, uint64_t* rows, uint32_t* scalarBytes, llvm::Value** start);
+  llvm::Value* laneBitsUnlessFull();
   // True when `type` holds a pointer anywhere (its null value is then not all zero bits).
   bool holdsPointer(uint32_t type) const;
   // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and
@@ -369,6 +374,13 @@ class Translator {
   // Per-module state.
   std::unordered_map<uint32_t, Val> constants_;
   uint64_t moduleValueScalars_ = 0;  // countValue's total
+  // The composite OpLoad just translated (its result and source), for the OpStore right after
+  // it to copy memory to memory (copyStorage); cleared at every other instruction.
+  struct CompositeLoad {
+    uint32_t result = 0;
+    Ptr source;
+  };
+  CompositeLoad lastCompositeLoad_;
   std::unordered_map<uint32_t, Ptr> globalPointers_;
   std::unordered_map<uint32_t, llvm::Function*> functions_;
   std::unordered_map<uint32_t, StructuredCfg> cfgs_;

@@ -113,6 +113,37 @@ TEST(ValueLimits, AWholeArrayCopyWithinTheLimitsCopiesTheArray) {
   }
 }
 
+// Whole-array and whole-struct assignments in divergent branches, which the translator copies
+// memory to memory: lanes that assign get the source's elements, the others keep theirs.
+TEST(ValueLimits, WholeCompositeAssignmentsCopyOnlyTheActiveLanes) {
+  constexpr uint32_t kInvocations = 128;
+  std::vector<float> data(1000 + 6 * kInvocations, 0.0f);
+  for (uint32_t i = 0; i < 200; ++i) data[i] = float(i) * 0.25f;
+  for (bool optimize : {false, true}) {
+    ComputeRun run;
+    run.shader = "array_copy_lanes";
+    run.groups[0] = kInvocations / 64;
+    run.optimize = optimize;
+    const auto results = runAtEveryWidth(run, {bytesOf(data)});
+    ASSERT_EQ(results.size(), std::size(kSimdWidths));
+    for (size_t w = 0; w < results.size(); ++w) {
+      const std::vector<float> out = valuesOf<float>(results[w][0]);
+      for (uint32_t g = 0; g < kInvocations; ++g) {
+        const bool copiesA = g % 3 == 1, copiesS = g % 2 == 0;
+        const float* o = &out[1000 + 6 * g];
+        const std::string where = "W = " + std::to_string(kSimdWidths[w]) + ", optimize " + std::to_string(optimize) +
+                                  ", invocation " + std::to_string(g);
+        EXPECT_EQ(o[0], copiesA ? data[g % 200] + float(g) : -1.0f) << where;
+        EXPECT_EQ(o[1], copiesA ? data[199] + float(g) : -1.0f) << where;
+        EXPECT_EQ(o[2], copiesS ? float(g % 130) * 0.5f + float(g) : 7.0f) << where;
+        EXPECT_EQ(o[3], copiesS ? 129 * 0.5f + float(g) : 7.0f) << where;
+        EXPECT_EQ(o[4], copiesS ? float(g) : -2.0f) << where;
+        EXPECT_EQ(o[5], data[(g + 7) % 200] + float(g)) << where << " (a copy in every lane)";
+      }
+    }
+  }
+}
+
 TEST(ValueLimits, AnArrayValueBeyondTheLimitIsRefusedWithAMessage) {
   const auto start = std::chrono::steady_clock::now();
   auto r = compileWords(assemble(copyModule(4096, 1)), 16);
