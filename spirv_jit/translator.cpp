@@ -166,10 +166,10 @@ static uint64_t scalarCount(const Module& module, uint32_t typeId, uint32_t dept
   }
 }
 
-void Translator::checkValueSize(uint32_t type) {
+void Translator::checkValueSize(uint32_t type) const {
   const uint64_t n = scalarCount(module_, type);
   if (n > kMaxValueScalars)
-    fail("a composite value of " + std::to_string(n) + " scalars (type %" + std::to_string(type) +
+    throw TranslationError("a composite value of " + std::to_string(n) + " scalars (type %" + std::to_string(type) +
          ") is larger than this driver translates (" + std::to_string(kMaxValueScalars) +
          "); access such arrays element by element");
 }
@@ -205,7 +205,7 @@ bool Translator::holdsPointer(uint32_t typeId) const {
 }
 
 std::vector<uint32_t> Translator::leafTypes(uint32_t type) const {
-  const_cast<Translator*>(this)->checkValueSize(type);
+  checkValueSize(type);
   std::vector<uint32_t> out;
   std::vector<Leaf> leaves;
   naturalLayout_.leaves(type, {}, 0, leaves);
@@ -345,15 +345,20 @@ Val Translator::constant(uint32_t id) {
       v.leaves.push_back(b().getInt1(c->bits != 0));
       break;
     case ConstantKind::Composite:
-      countValue(c->type);  // before the leaves: constituents may repeat one big id
+      // Counted before the leaves are made (constituents may repeat one big id), once: the
+      // constituents' leaves are this value's, not values of their own.
+      if (constantNesting_ == 0) countValue(c->type);
+      else checkValueSize(c->type);
+      ++constantNesting_;
       for (uint32_t part : c->constituents) {
         Val p = constant(part);
         v.leaves.insert(v.leaves.end(), p.leaves.begin(), p.leaves.end());
       }
+      --constantNesting_;
       break;
     case ConstantKind::Null:
     case ConstantKind::Undef:
-      countValue(c->type);
+      if (constantNesting_ == 0) countValue(c->type);
       // Undefined values are zero: deterministic, and never poison.
       for (uint32_t t : leafTypes(c->type)) v.leaves.push_back(llvm::Constant::getNullValue(scalarType(t)));
       break;

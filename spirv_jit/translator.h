@@ -161,7 +161,7 @@ class Translator {
   static constexpr uint64_t kCountedValueScalars = 16;  // a mat4: real shaders move many
   static constexpr uint64_t kMaxModuleValueScalars = 4096;
   // Fails (naming the limit) when a value of `type` would have more than kMaxValueScalars leaves.
-  void checkValueSize(uint32_t type);
+  void checkValueSize(uint32_t type) const;
   // checkValueSize, and adds a composite value of `type` to the module's total (failing past it).
   void countValue(uint32_t type);
   // Stores a variable's initializer (a constant, or a variable's address) into its storage p.
@@ -374,6 +374,7 @@ class Translator {
   // Per-module state.
   std::unordered_map<uint32_t, Val> constants_;
   uint64_t moduleValueScalars_ = 0;  // countValue's total
+  uint32_t constantNesting_ = 0;     // > 0 while constant() builds a composite's constituents
   // The composite OpLoad just translated (its result and source), for the OpStore right after
   // it to copy memory to memory (copyStorage); cleared at every other instruction.
   struct CompositeLoad {
