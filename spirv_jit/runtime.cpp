@@ -3,7 +3,19 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sanitizer_fiber.h"
 #include "tessera/shader_abi.h"
+
+#if TESSERA_FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+// JIT code is not instrumented, and its stack may hold stale poison of instrumented frames
+// that ran on the same memory before (an exception unwinding a fiber leaves some): the
+// helpers below are handed the kernel's own variables, so they unpoison them before the
+// (intercepted) memset and memmove look.
+#define TESSERA_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define TESSERA_UNPOISON(p, n) ((void)0)
+#endif
 
 using tessera::abi::ImageDescriptor;
 using tessera::abi::TexelBufferDescriptor;
@@ -27,6 +39,7 @@ uint64_t tessera_rt_read_clock();
 // (Function and Private memory keeps W interleaved copies: Translator::zeroStorage).
 void tessera_rt_zero_lanes(uint8_t* rows, uint64_t rowCount, uint32_t scalarBytes, uint32_t width, uint32_t laneBits) {
   const uint64_t rowBytes = uint64_t(scalarBytes) * width;
+  TESSERA_UNPOISON(rows, rowCount * rowBytes);
   if (laneBits == (width == 32 ? ~0u : (1u << width) - 1)) {  // every lane: the rows are contiguous
     std::memset(rows, 0, rowCount * rowBytes);
     return;
@@ -40,6 +53,8 @@ void tessera_rt_zero_lanes(uint8_t* rows, uint64_t rowCount, uint32_t scalarByte
 void tessera_rt_copy_lanes(uint8_t* to, const uint8_t* from, uint64_t rowCount, uint32_t scalarBytes, uint32_t width,
                            uint32_t laneBits) {
   const uint64_t rowBytes = uint64_t(scalarBytes) * width;
+  TESSERA_UNPOISON(to, rowCount * rowBytes);
+  TESSERA_UNPOISON(from, rowCount * rowBytes);
   if (laneBits == (width == 32 ? ~0u : (1u << width) - 1)) {
     std::memmove(to, from, rowCount * rowBytes);
     return;

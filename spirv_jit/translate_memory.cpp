@@ -780,42 +780,38 @@ bool Translator::laneRows(const Ptr& p, uint64_t* rows, uint32_t* scalarBytes, l
   return true;
 }
 
-// The active lanes as bits for the runtime helpers; null when the mask is the constant all-ones.
-llvm::Value* Translator::laneBitsUnlessFull() {
+// The active lanes as bits for the runtime helpers.
+llvm::Value* Translator::laneBits() {
   auto& B = b();
-  auto* constantMask = llvm::dyn_cast<llvm::Constant>(mask_);
-  if (constantMask && constantMask->isAllOnesValue()) return nullptr;
   return mask_->getType()->isVectorTy() ? B.CreateZExt(B.CreateBitCast(mask_, B.getIntNTy(width())), B.getInt32Ty())
                                         : B.CreateSelect(mask_, B.getInt32(~0u), B.getInt32(0));
 }
 
 // Stores the null value of p's pointee (all zero bits in the natural layout when it holds no
-// pointer) into the active lanes' copies without making a value of it: one memset when every
-// lane is active, else tessera_rt_zero_lanes over the rows. False, doing nothing, where
-// laneRows does not apply: the caller then stores the value leaf by leaf.
+// pointer) into the active lanes' copies without making a value of it: tessera_rt_zero_lanes
+// over the rows (one memset when every lane is active). A runtime call rather than
+// llvm.memset: under AddressSanitizer the helper first unpoisons the kernel's stack memory
+// (stale poison of instrumented frames that used the same stack before), which a memset
+// called from JIT code would trip over. False, doing nothing, where laneRows does not apply:
+// the caller then stores the value leaf by leaf.
 bool Translator::zeroStorage(const Ptr& p) {
   uint64_t rows;
   uint32_t scalarBytes;
   llvm::Value* start;
   if (!laneRows(p, &rows, &scalarBytes, &start)) return false;
   auto& B = b();
-  llvm::Value* laneBits = laneBitsUnlessFull();
-  if (!laneBits) {
-    B.CreateMemSet(start, B.getInt8(0), B.getInt64(rows * scalarBytes * width()), llvm::MaybeAlign(scalarBytes));
-    return true;
-  }
   auto fn = runtime("tessera_rt_zero_lanes", llvm::FunctionType::get(B.getVoidTy(),
                                                                       {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty(),
                                                                        B.getInt32Ty(), B.getInt32Ty()},
                                                                       false));
-  B.CreateCall(fn, {start, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
+  B.CreateCall(fn, {start, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits()});
   return true;
 }
 
 // A composite copied whole (OpLoad then OpStore, as front ends write an array or struct
-// assignment) as one memmove of the W copies, or tessera_rt_copy_lanes under a partial mask,
-// instead of a load and a store per scalar: LLVM's scheduler costs about the square of those.
-// The load's leaves, if nothing else uses them, are dead code LLVM drops early.
+// assignment) by tessera_rt_copy_lanes (one memmove when every lane is active) instead of a
+// load and a store per scalar: LLVM's scheduler costs about the square of those. The load's
+// leaves, if nothing else uses them, are dead code LLVM drops early.
 bool Translator::copyStorage(const Ptr& dst, const Ptr& src) {
   if (dst.pointee != src.pointee) return false;
   uint64_t rows, srcRows;
@@ -823,17 +819,11 @@ bool Translator::copyStorage(const Ptr& dst, const Ptr& src) {
   llvm::Value *to, *from;
   if (!laneRows(src, &srcRows, &srcBytes, &from) || !laneRows(dst, &rows, &scalarBytes, &to)) return false;
   auto& B = b();
-  llvm::Value* laneBits = laneBitsUnlessFull();
-  if (!laneBits) {
-    B.CreateMemMove(to, llvm::MaybeAlign(scalarBytes), from, llvm::MaybeAlign(scalarBytes),
-                    B.getInt64(rows * scalarBytes * width()));
-    return true;
-  }
   auto fn = runtime("tessera_rt_copy_lanes", llvm::FunctionType::get(B.getVoidTy(),
                                                                       {B.getPtrTy(), B.getPtrTy(), B.getInt64Ty(),
                                                                        B.getInt32Ty(), B.getInt32Ty(), B.getInt32Ty()},
                                                                       false));
-  B.CreateCall(fn, {to, from, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits});
+  B.CreateCall(fn, {to, from, B.getInt64(rows), B.getInt32(scalarBytes), B.getInt32(width()), laneBits()});
   return true;
 }
 

@@ -172,7 +172,7 @@ class Translator {
   // doing nothing, where it cannot (then the value's leaves are stored).
   bool copyStorage(const Ptr& dst, const Ptr& src);
   bool laneRows(const Ptr& p, uint64_t* rows, uint32_t* scalarBytes, llvm::Value** start);
-  llvm::Value* laneBitsUnlessFull();
+  llvm::Value* laneBits();
   // True when `type` holds a pointer anywhere (its null value is then not all zero bits).
   bool holdsPointer(uint32_t type) const;
   // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and
