@@ -69,17 +69,10 @@ OpBranch %h0
   return s;
 }
 
-std::vector<uint32_t> assemble(const std::string& text) {
-  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
-  std::vector<uint32_t> words;
-  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE));
-  return words;
-}
-
 TEST(StructureLimits, TheNestingDepthIsCountedFromTheWords) {
-  for (uint32_t depth : {1u, 7u, 40u}) EXPECT_EQ(tessera::jit::structuredNestingDepth(assemble(nestedModule(depth))), depth);
+  for (uint32_t depth : {1u, 7u, 40u}) EXPECT_EQ(tessera::jit::structuredNestingDepth(assembleSpirv(nestedModule(depth))), depth);
   // Truncated or garbage words end the scan without a crash.
-  auto words = assemble(nestedModule(12));
+  auto words = assembleSpirv(nestedModule(12));
   words.resize(words.size() / 2);
   EXPECT_LE(tessera::jit::structuredNestingDepth(words), 12u);
   words.push_back(0xffff0000u);  // an instruction longer than what is left
@@ -90,7 +83,7 @@ TEST(StructureLimits, TheNestingDepthIsCountedFromTheWords) {
 TEST(StructureLimits, NestingAtTheLimitCompilesAndRuns) {
   // Section "Universal Limits" of the SPIR-V specification allows 1023 levels; Tessera's limit
   // is below that, and a module at it must still work.
-  auto r = compileWords(assemble(nestedModule(kMaxStructuredNesting)), 8);
+  auto r = compileWords(assembleSpirv(nestedModule(kMaxStructuredNesting)), 8);
   ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
   for (uint32_t x : {kMaxStructuredNesting, kMaxStructuredNesting - 1}) {
     std::vector<uint8_t> buffer = bytesOf(std::vector<uint32_t>{x, 0});
@@ -103,11 +96,11 @@ TEST(StructureLimits, NestingAtTheLimitCompilesAndRuns) {
 
 TEST(StructureLimits, DeeperNestingIsRefusedWithAMessageBeforeValidation) {
   // Depth 1000 took the validator about 23 s; refused, it is a clean error.
-  auto r = compileWords(assemble(nestedModule(1000)), 8);
+  auto r = compileWords(assembleSpirv(nestedModule(1000)), 8);
   EXPECT_EQ(r.status, CompileStatus::Unsupported);
   EXPECT_NE(r.message.find("nested 1000 deep"), std::string::npos) << r.message;
   EXPECT_EQ(r.program, nullptr);
-  r = compileWords(assemble(nestedModule(kMaxStructuredNesting + 1)), 8);
+  r = compileWords(assembleSpirv(nestedModule(kMaxStructuredNesting + 1)), 8);
   EXPECT_EQ(r.status, CompileStatus::Unsupported) << r.message;
 }
 

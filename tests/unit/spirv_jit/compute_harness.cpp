@@ -2,12 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include <spirv-tools/libspirv.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 
 namespace tessera_test {
 
+std::vector<uint32_t> assembleSpirv(const std::string& text) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE)) << text;
+  return words;
+}
 
 
 std::vector<uint32_t> loadShader(const std::string& name) {

@@ -18,6 +18,8 @@
 namespace tessera_test {
 
 std::vector<uint32_t> loadShader(const std::string& name);  // <corpus>/<name>.spv
+// SPIR-V assembly (Vulkan 1.3 environment) as words; a test failure if it does not assemble.
+std::vector<uint32_t> assembleSpirv(const std::string& text);
 
 constexpr uint32_t kStorageBuffer = 7;  // VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
 constexpr uint32_t kUniformBuffer = 6;  // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compute_harness.h"
 #include "tessera/spirv_jit.h"
 
 namespace tessera_test {
@@ -16,13 +17,6 @@ namespace {
 
 using tessera::jit::CompileStatus;
 using tessera::jit::GraphicsStage;
-
-std::vector<uint32_t> assemble(const std::string& text) {
-  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
-  std::vector<uint32_t> words;
-  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE)) << text;
-  return words;
-}
 
 tessera::jit::GraphicsCompileResult compileStage(GraphicsStage stage, const std::vector<uint32_t>& words) {
   tessera::jit::GraphicsCompileRequest req;
@@ -35,7 +29,7 @@ tessera::jit::GraphicsCompileResult compileStage(GraphicsStage stage, const std:
 // A compute module whose set 0 binding 0 is a storage buffer, as Findings 2 and 4 declare it.
 tessera::jit::CompileResult compileWithOneStorageBuffer(const std::string& text) {
   tessera::jit::ComputeCompileRequest req;
-  const std::vector<uint32_t> words = assemble(text);
+  const std::vector<uint32_t> words = assembleSpirv(text);
   req.spirv = words;
   req.interface.bindings.push_back({0, 0, 7 /* VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */, 1, 0, -1});
   req.useCache = false;
@@ -81,7 +75,7 @@ OpReturn
 OpFunctionEnd
 )";
   const auto start = std::chrono::steady_clock::now();
-  auto r = compileStage(GraphicsStage::Vertex, assemble(text));
+  auto r = compileStage(GraphicsStage::Vertex, assembleSpirv(text));
   EXPECT_NE(r.status, CompileStatus::Success);
   EXPECT_FALSE(r.message.empty());
   EXPECT_EQ(r.program, nullptr);
@@ -163,7 +157,7 @@ OpDecorate %out XfbStride 16
 OpReturn
 OpFunctionEnd
 )";
-  const std::vector<uint32_t> words = assemble(text);
+  const std::vector<uint32_t> words = assembleSpirv(text);
   ASSERT_FALSE(words.empty());
   const tessera::FeedbackLayout layout = tessera::jit::readFeedbackLayout(words, "main", GraphicsStage::Vertex);
   EXPECT_TRUE(layout.unsupportedOutputs);

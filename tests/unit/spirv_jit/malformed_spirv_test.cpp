@@ -63,13 +63,6 @@ OpReturn
 OpFunctionEnd
 )";
 
-std::vector<uint32_t> assemble(const std::string& text) {
-  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
-  std::vector<uint32_t> words;
-  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE)) << text;
-  return words;
-}
-
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -86,7 +79,7 @@ void expectRejected(std::span<const uint32_t> words, const std::string& what, Co
 }
 
 TEST(MalformedSpirv, TheBaseModuleIsValidAndRuns) {
-  auto words = assemble(kBase);
+  auto words = assembleSpirv(kBase);
   for (uint32_t w : kSimdWidths) {
     auto r = compileWords(words, w);
     ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
@@ -99,7 +92,7 @@ TEST(MalformedSpirv, TheBaseModuleIsValidAndRuns) {
 }
 
 TEST(MalformedSpirv, EmptyShortAndBadHeaders) {
-  const auto good = assemble(kBase);
+  const auto good = assembleSpirv(kBase);
   expectRejected({}, "empty module");
   for (size_t n = 1; n < 5; ++n) expectRejected(std::span(good.data(), n), "only " + std::to_string(n) + " header words");
   auto magic = good;
@@ -132,7 +125,7 @@ TEST(MalformedSpirv, EmptyShortAndBadHeaders) {
 }
 
 TEST(MalformedSpirv, EveryTruncationIsRejected) {
-  const auto good = assemble(kBase);
+  const auto good = assembleSpirv(kBase);
   for (size_t n = 5; n < good.size(); ++n) {
     auto r = compileWords(std::span(good.data(), n), 8);
     ASSERT_NE(r.status, CompileStatus::Success) << "truncated to " << n << " of " << good.size() << " words";
@@ -141,7 +134,7 @@ TEST(MalformedSpirv, EveryTruncationIsRejected) {
 }
 
 TEST(MalformedSpirv, BadWordCountsOpcodesAndIds) {
-  const auto good = assemble(kBase);
+  const auto good = assembleSpirv(kBase);
   // Instruction start positions.
   std::vector<size_t> starts;
   for (size_t pos = 5; pos < good.size(); pos += good[pos] >> 16) starts.push_back(pos);
@@ -180,9 +173,9 @@ TEST(MalformedSpirv, BadWordCountsOpcodesAndIds) {
       }
     }
   }
-  expectRejected(assemble(replaced(kBase, "OpStore %p1 %i", "OpStore %p1 %never_defined")), "undefined id");
-  expectRejected(assemble(replaced(kBase, "OpStore %p2 %c7", "OpStore %p2 %lt")), "store of the wrong type");
-  expectRejected(assemble(replaced(kBase, "%p1 = OpAccessChain %pu %buf %c0 %i", "%p1 = OpAccessChain %pu %buf %c4 %i")),
+  expectRejected(assembleSpirv(replaced(kBase, "OpStore %p1 %i", "OpStore %p1 %never_defined")), "undefined id");
+  expectRejected(assembleSpirv(replaced(kBase, "OpStore %p2 %c7", "OpStore %p2 %lt")), "store of the wrong type");
+  expectRejected(assembleSpirv(replaced(kBase, "%p1 = OpAccessChain %pu %buf %c0 %i", "%p1 = OpAccessChain %pu %buf %c4 %i")),
                  "struct index out of range");
 }
 
@@ -212,15 +205,15 @@ TEST(MalformedSpirv, InvalidControlFlow) {
 }
 
 TEST(MalformedSpirv, MissingOrWrongEntryPoints) {
-  expectRejected(assemble(replaced(kBase, "\"main\"", "\"other\"")), "no entry point named main");
-  expectRejected(assemble(replaced(replaced(kBase, "OpEntryPoint GLCompute %main \"main\" %gid %buf",
+  expectRejected(assembleSpirv(replaced(kBase, "\"main\"", "\"other\"")), "no entry point named main");
+  expectRejected(assembleSpirv(replaced(replaced(kBase, "OpEntryPoint GLCompute %main \"main\" %gid %buf",
                                             "OpEntryPoint Fragment %main \"main\""),
                                    "OpExecutionMode %main LocalSize 8 1 1", "OpExecutionMode %main OriginUpperLeft")),
                  "a fragment shader");
 }
 
 TEST(MalformedSpirv, RandomCorruptionNeverCrashes) {
-  const auto good = assemble(kBase);
+  const auto good = assembleSpirv(kBase);
   Rng rng(2024);
   int rejected = 0;
   for (int k = 0; k < 300; ++k) {
@@ -290,7 +283,7 @@ OpReturn
 OpFunctionEnd
 )";
   for (bool optimize : {true, false}) {
-    auto r = compileWords(assemble(text), 8, 2, optimize);
+    auto r = compileWords(assembleSpirv(text), 8, 2, optimize);
     EXPECT_EQ(r.status, CompileStatus::Unsupported) << r.message;
     EXPECT_NE(r.message.find("descriptor arrays"), std::string::npos) << r.message;
   }

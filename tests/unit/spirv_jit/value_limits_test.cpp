@@ -20,13 +20,6 @@ namespace {
 
 using tessera::jit::CompileStatus;
 
-std::vector<uint32_t> assemble(const std::string& text) {
-  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
-  std::vector<uint32_t> words;
-  EXPECT_TRUE(tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_NONE)) << text;
-  return words;
-}
-
 // Spec "OpVariable": the initializer is the variable's value at every entry to its function.
 // Expected per invocation x (k = x mod 8): the first call's elements k and 99,999 (7 + 7 for
 // k = 5, else 7), the second call's (0: freshly initialized), the Private array's (0).
@@ -102,7 +95,7 @@ OpDecorate %buf Binding 0
 
 TEST(ValueLimits, AWholeArrayCopyWithinTheLimitsCopiesTheArray) {
   ComputeRun run;
-  const std::vector<uint32_t> words = assemble(copyModule(64, 3));
+  const std::vector<uint32_t> words = assembleSpirv(copyModule(64, 3));
   for (uint32_t w : kSimdWidths) {
     auto r = compileWords(words, w);
     ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
@@ -146,7 +139,7 @@ TEST(ValueLimits, WholeCompositeAssignmentsCopyOnlyTheActiveLanes) {
 
 TEST(ValueLimits, AnArrayValueBeyondTheLimitIsRefusedWithAMessage) {
   const auto start = std::chrono::steady_clock::now();
-  auto r = compileWords(assemble(copyModule(4096, 1)), 16);
+  auto r = compileWords(assembleSpirv(copyModule(4096, 1)), 16);
   EXPECT_EQ(r.status, CompileStatus::Unsupported);
   EXPECT_NE(r.message.find("4096 scalars"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("element by element"), std::string::npos) << r.message;
@@ -155,7 +148,7 @@ TEST(ValueLimits, AnArrayValueBeyondTheLimitIsRefusedWithAMessage) {
 
 TEST(ValueLimits, ManyCopiesWithinThePerValueLimitAddUpToTheModuleLimit) {
   // 1,024 floats is within kMaxValueScalars; five copies move 10,240 scalars.
-  auto r = compileWords(assemble(copyModule(1024, 5)), 8, 1, /*optimize=*/false);  // as written, not merged
+  auto r = compileWords(assembleSpirv(copyModule(1024, 5)), 8, 1, /*optimize=*/false);  // as written, not merged
   EXPECT_EQ(r.status, CompileStatus::Unsupported);
   EXPECT_NE(r.message.find("in all"), std::string::npos) << r.message;
 }
@@ -188,7 +181,7 @@ OpReturn
 OpFunctionEnd
 )";
   const auto start = std::chrono::steady_clock::now();
-  auto r = compileWords(assemble(text), 8, 0, /*optimize=*/false);  // the unused variable stays
+  auto r = compileWords(assembleSpirv(text), 8, 0, /*optimize=*/false);  // the unused variable stays
   EXPECT_EQ(r.status, CompileStatus::Unsupported);
   EXPECT_NE(r.message.find("1000000 scalars"), std::string::npos) << r.message;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
