@@ -85,10 +85,8 @@ void Translator::initializePrivateVariables() {
     llvm::Value* saved = mask_;
     mask_ = allOnes();
     // The initializer is a constant, or with variable pointers a global variable whose address
-    // the pointer starts with (CTS variable_init.private.*_from_workgroup).
-    if (module_.global(g.initializer)) storeTo(p, pointerOrValue(g.initializer, p.pointee), p.pointee);
-    else if (const Constant* c = module_.constant(g.initializer); c && c->kind == ConstantKind::Null) initializeVariable(p, g.initializer);
-    else storeTo(p, constant(g.initializer), p.pointee);
+    // the pointer starts with (CTS variable_init.private.*_from_workgroup); a null one is a fill.
+    initializeVariable(p, g.initializer);
     mask_ = saved;
   }
 }

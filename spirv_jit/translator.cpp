@@ -141,7 +141,9 @@ uint32_t Translator::componentCount(uint32_t type) const {
   return t && t->kind == TypeKind::Vector ? t->count : 1;
 }
 
-// Scalars in a value of `type`, saturating at 2^40 (array lengths multiply).
+// Scalars in a value of `type`, saturating at 2^40 (array lengths multiply). type_layout's
+// flatComponentCount counts the same leaves in 32 bits, which a huge array type wraps; this
+// count is what limits are checked against before any leaf is made.
 static uint64_t scalarCount(const Module& module, uint32_t typeId, uint32_t depth = 0) {
   const Type* t = module.type(typeId);
   if (!t || depth > 64) return 0;
@@ -175,9 +177,9 @@ void Translator::checkValueSize(uint32_t type) const {
 }
 
 void Translator::countValue(uint32_t type) {
-  checkValueSize(type);
   const uint64_t n = scalarCount(module_, type);
   if (n <= kCountedValueScalars) return;
+  checkValueSize(type);
   moduleValueScalars_ += n;
   if (moduleValueScalars_ > kMaxModuleValueScalars)
     fail("the module's whole-composite values (loads, stores, constants and operations on arrays and structs of more "
@@ -921,6 +923,9 @@ void Translator::findIterationLoops(FunctionState& st) {
 }
 
 void Translator::emitBlock(uint32_t bi) {
+  // A composite load of another block is no copy source here: the block may run again after
+  // its source changed, and under another mask.
+  lastCompositeLoad_ = {};
   FunctionState& st = *fn_;
   const StructuredCfg& cfg = *st.cfg;
   const Block& blk = st.f->blocks[bi];

@@ -156,7 +156,8 @@ class Translator {
   // loads, stores, makes or operates on may have kMaxModuleValueScalars in all; beyond either
   // the module is refused, with a message, before its leaves are made (issue 14, "bounded
   // compile time"). Variables and memory of any size within the memory limits are fine, and so
-  // is element-wise access; a null initializer is a memset, not a value (initializeVariable).
+  // is element-wise access; a null initializer is a fill (zeroStorage) and an assignment of a
+  // composite just loaded a copy (copyStorage), neither a value.
   static constexpr uint64_t kMaxValueScalars = 2048;
   static constexpr uint64_t kCountedValueScalars = 16;  // a mat4: real shaders move many
   static constexpr uint64_t kMaxModuleValueScalars = 4096;
@@ -171,8 +172,9 @@ class Translator {
   // Copies src's pointee to dst's (the same type) in the active lanes, memory to memory; false,
   // doing nothing, where it cannot (then the value's leaves are stored).
   bool copyStorage(const Ptr& dst, const Ptr& src);
+  // p's pointee as rows of W scalars of one size (Function/Private lane memory); false if not.
   bool laneRows(const Ptr& p, uint64_t* rows, uint32_t* scalarBytes, llvm::Value** start);
-  llvm::Value* laneBits();
+  llvm::Value* laneBits();  // the active lanes as an i32 bit mask, for the runtime helpers
   // True when `type` holds a pointer anywhere (its null value is then not all zero bits).
   bool holdsPointer(uint32_t type) const;
   // A pointer into PhysicalStorageBuffer: a value (its 64-bit address) that phis, selects and

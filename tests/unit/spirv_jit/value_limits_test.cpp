@@ -137,6 +137,84 @@ TEST(ValueLimits, WholeCompositeAssignmentsCopyOnlyTheActiveLanes) {
   }
 }
 
+// An array loaded in one block and stored, as the value loaded, at the head of a loop whose
+// body changes the source: every iteration must store the value of the load (1), not what the
+// source holds by then (5). Only a store right after its load in the same block may copy
+// memory to memory.
+TEST(ValueLimits, AValueLoadedInAnotherBlockIsStoredAsLoaded) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %rta ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fnv = OpTypeFunction %void
+%bool = OpTypeBool
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%n = OpConstant %uint 32
+%arr = OpTypeArray %float %n
+%rta = OpTypeRuntimeArray %float
+%Buf = OpTypeStruct %rta
+%pBuf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %pBuf StorageBuffer
+%pfarr = OpTypePointer Function %arr
+%pff = OpTypePointer Function %float
+%pfu = OpTypePointer Function %uint
+%psf = OpTypePointer StorageBuffer %float
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%f1 = OpConstant %float 1
+%f5 = OpConstant %float 5
+%main = OpFunction %void None %fnv
+%e = OpLabel
+%a = OpVariable %pfarr Function
+%b = OpVariable %pfarr Function
+%i = OpVariable %pfu Function
+OpStore %i %u0
+%a0 = OpAccessChain %pff %a %u0
+OpStore %a0 %f1
+%v = OpLoad %arr %a
+OpBranch %h
+%h = OpLabel
+OpStore %b %v
+OpLoopMerge %x %c None
+OpBranch %body
+%body = OpLabel
+OpStore %a0 %f5
+OpBranch %c
+%c = OpLabel
+%iv = OpLoad %uint %i
+%inext = OpIAdd %uint %iv %u1
+OpStore %i %inext
+%more = OpULessThan %bool %inext %u2
+OpBranchConditional %more %h %x
+%x = OpLabel
+%b0 = OpAccessChain %pff %b %u0
+%r = OpLoad %float %b0
+%out = OpAccessChain %psf %buf %u0 %u0
+OpStore %out %r
+OpReturn
+OpFunctionEnd
+)";
+  const std::vector<uint32_t> words = assembleSpirv(text);
+  for (uint32_t w : kSimdWidths) {
+    auto r = compileWords(words, w, 1, /*optimize=*/false);  // as written: the load stays in its block
+    ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+    std::vector<uint8_t> buffer = bytesOf(std::vector<float>{0.0f});
+    ComputeRun run;
+    run.buffers = {&buffer};
+    dispatch(*r.program, run);
+    EXPECT_EQ(valuesOf<float>(buffer)[0], 1.0f) << "W = " << w;
+  }
+}
+
 TEST(ValueLimits, AnArrayValueBeyondTheLimitIsRefusedWithAMessage) {
   const auto start = std::chrono::steady_clock::now();
   auto r = compileWords(assembleSpirv(copyModule(4096, 1)), 16);
