@@ -13,9 +13,10 @@
 //     and the results equal the reference path's (draw_reference.cpp), which the differential
 //     tests check.
 //  3. Before drawing a tile, work that cannot be seen is dropped: everything before the tile's
-//     last triangle that covers the whole tile with an opaque, unconditional write of every
-//     colour attachment, as long as that earlier work has no other effect (no depth or stencil
-//     writes, no shader side effects, no occlusion query).
+//     last triangle, or last pair of consecutive triangles sharing an edge (a quad), that
+//     covers the whole tile with an opaque, unconditional write of every colour attachment, as
+//     long as that earlier work has no other effect (no depth or stencil writes, no shader
+//     side effects, no occlusion query).
 //
 // A scene holds at most kScenePrimitives set-up primitives, kSceneDraws draw windows and
 // kSceneVertexBytes of shaded vertices; past any of them it is flushed, so memory stays bounded
@@ -457,6 +458,52 @@ bool coversRect(const SetupTriangle& t, const Rect& r) {
     for (int64_t y : ys)
       for (int64_t x : xs)
         if (!e.covers(e.value(x, y))) return false;
+  }
+  return true;
+}
+
+// Whether two triangles sharing an edge together cover every sample location of the pixels of
+// `r` (a quad drawn as two triangles, where neither alone covers a tile on its diagonal). They
+// must lie on opposite sides of the shared edge: their edge functions on it are then exact
+// negatives with opposite tie-breaks ("Basic Polygon Rasterization"), so every sample passes
+// the shared edge of one of them, and a sample that also passes the other four (outer) edges
+// lies in that one. The outer edges are linear, so the extreme sample locations of r's corner
+// pixels decide, as in coversRect. Both have the same scissor and viewport (the caller's
+// check), and each one's bounds lie inside that rectangle, so r inside the box around both
+// bounds is inside it too. Sufficient, and exact for a convex quad.
+bool pairCoversRect(const SetupTriangle& a, const SetupTriangle& b, const Rect& r) {
+  const Rect& ba = a.bounds;
+  const Rect& bb = b.bounds;
+  if (r.x0 < std::min(ba.x0, bb.x0) || r.y0 < std::min(ba.y0, bb.y0) || r.x1 > std::max(ba.x1, bb.x1) ||
+      r.y1 > std::max(ba.y1, bb.y1))
+    return false;
+  // The vertex of each triangle that is not on the shared edge (the edge opposite it).
+  int sharedA = 0, sharedB = 0, shared = 0;  // bit masks of the shared vertices
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (a.x[i] == b.x[j] && a.y[i] == b.y[j] && !(sharedA >> i & 1) && !(sharedB >> j & 1)) {
+        sharedA |= 1 << i, sharedB |= 1 << j, ++shared;
+        break;
+      }
+  if (shared != 2) return false;
+  const int apexA = __builtin_ctz(~sharedA & 7), apexB = __builtin_ctz(~sharedB & 7);
+  rules::EdgeFunction edgesA[3], edgesB[3];
+  double invArea2;
+  if (!pixel::triangleEdges(a, edgesA, &invArea2) || !pixel::triangleEdges(b, edgesB, &invArea2)) return false;
+  // b's apex strictly outside a's shared edge: the two lie on opposite sides of it.
+  if (edgesA[apexA].value(b.x[apexB], b.y[apexB]) >= 0) return false;
+  const rules::SampleOffsetRange o = rules::sampleOffsetRange(a.samples);
+  const int64_t one = rules::kSubPixelOne;
+  const int64_t xs[2] = {r.x0 * one + o.min, (r.x1 - 1) * one + o.max};
+  const int64_t ys[2] = {r.y0 * one + o.min, (r.y1 - 1) * one + o.max};
+  for (int k = 0; k < 3; ++k) {
+    const rules::EdgeFunction* outer[2] = {k == apexA ? nullptr : &edgesA[k], k == apexB ? nullptr : &edgesB[k]};
+    for (const rules::EdgeFunction* e : outer) {
+      if (!e) continue;
+      for (int64_t y : ys)
+        for (int64_t x : xs)
+          if (!e->covers(e->value(x, y))) return false;
+    }
   }
   return true;
 }
@@ -942,8 +989,19 @@ void Scene::runTiles() {
         if (!chunk.mayTouch(tileX, tileY)) continue;
         for (uint32_t k = chunk.binStart[tile + 1]; k-- > chunk.binStart[tile];) {
           const Binned& b = chunk.primitives[chunk.binned[k]];
-          if (b.kind == Kind::Triangle && coversRect(chunk.triangles[b.setup], visible)) {
+          if (b.kind != Kind::Triangle) continue;
+          const SetupTriangle& t = chunk.triangles[b.setup];
+          if (coversRect(t, visible)) {
             coverWindow = wi, coverChunk = ci, coverEntry = k, covered = true;
+            break;
+          }
+          // The triangle and the one before it as a quad (the pair's scissor is one rectangle
+          // when they use the same viewport).
+          if (k == chunk.binStart[tile]) continue;
+          const Binned& before = chunk.primitives[chunk.binned[k - 1]];
+          if (before.kind == Kind::Triangle && before.viewport == b.viewport &&
+              pairCoversRect(chunk.triangles[before.setup], t, visible)) {
+            coverWindow = wi, coverChunk = ci, coverEntry = k - 1, covered = true;
             break;
           }
         }

@@ -825,6 +825,108 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
   EXPECT_GE(droppedSome, 5);
 }
 
+// Opaque quads, each drawn as two triangles, that hide the tiles they cover (draw_binned.cpp's
+// pairCoversRect: neither triangle alone covers a tile on the quad's diagonal): rectangles
+// whose sides lie on or a sub-pixel beside tile edges, split along either diagonal with either
+// winding; rotated and random (convex or not) quads; and folded pairs, whose second triangle
+// lies on the same side of the shared edge as the first, so that the pair leaves a gap. Earlier
+// draws of random colours show any sample dropped under a pair that does not cover it.
+Scene opaqueQuads(std::mt19937& rng, uint32_t samples) {
+  Scene sc = opaqueQuad(rng, samples);
+  sc.vertices.clear();
+  auto ndcX = [](float px) { return px * 2.0f / float(kWidth) - 1.0f; };
+  auto ndcY = [](float px) { return px * 2.0f / float(kHeight) - 1.0f; };
+  const float z = uniform(rng, 0, 1);
+  const int quads = 1 + int(rng() % 4);
+  for (int q = 0; q < quads; ++q) {
+    float corner[4][2];  // in pixels: (x0,y0) (x1,y0) (x1,y1) (x0,y1), around the quad
+    const int kind = int(rng() % 4);
+    if (kind <= 1) {
+      // Sides on a tile edge (64 pixels), or 1/256 or half a pixel inside or outside it.
+      const float nudges[5] = {0.0f, 1.0f / 256, -1.0f / 256, 0.5f, -0.5f};
+      auto side = [&](int limit) { return float(64 * int(rng() % uint32_t(limit / 64 + 2))) + nudges[rng() % 5]; };
+      float x0 = side(kWidth) - 64, x1 = side(kWidth), y0 = side(kHeight) - 64, y1 = side(kHeight);
+      if (x1 <= x0) x1 = x0 + 64;
+      if (y1 <= y0) y1 = y0 + 64;
+      const float rect[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+      std::memcpy(corner, rect, sizeof corner);
+      if (kind == 1) {  // rotated by a few degrees about its centre
+        const float a = uniform(rng, -0.2f, 0.2f), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+        for (auto& c : corner) {
+          const float dx = c[0] - cx, dy = c[1] - cy;
+          c[0] = cx + dx * std::cos(a) - dy * std::sin(a), c[1] = cy + dx * std::sin(a) + dy * std::cos(a);
+        }
+      }
+    } else {  // anywhere, convex or not
+      for (auto& c : corner) c[0] = uniform(rng, -60, kWidth + 60), c[1] = uniform(rng, -60, kHeight + 60);
+    }
+    // The two triangles share the diagonal from corner d to corner d + 2 (apexes d + 1 and
+    // d + 3), each with either winding. A folded pair's second apex is moved to the first
+    // apex's side of the diagonal (halfway from the diagonal's midpoint to the first apex).
+    const int d = int(rng() % 2), apex = (d + 3) % 4;
+    int first[3] = {d, d + 1, d + 2}, second[3] = {d + 2, apex, d};
+    if (rng() % 2) std::swap(first[0], first[1]);
+    if (rng() % 2) std::swap(second[0], second[2]);
+    const bool folded = kind == 3 && rng() % 2;
+    const float midX = (corner[d][0] + corner[d + 2][0]) / 2, midY = (corner[d][1] + corner[d + 2][1]) / 2;
+    for (const int* tri : {first, second})
+      for (int k = 0; k < 3; ++k) {
+        float px = corner[tri[k]][0], py = corner[tri[k]][1];
+        if (folded && tri == second && tri[k] == apex)
+          px = midX + (corner[d + 1][0] - midX) / 2, py = midY + (corner[d + 1][1] - midY) / 2;
+        addVertex(sc, rng, ndcX(px), ndcY(py), z, 1);
+      }
+  }
+  if (rng() % 3 == 0)
+    sc.state.raster.scissor = {int32_t(rng() % 64), int32_t(rng() % 64), kWidth - int32_t(rng() % 64), kHeight - int32_t(rng() % 64)};
+  sc.call.vertexCount = uint32_t(sc.vertices.size() / 8);
+  return sc;
+}
+
+TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
+  ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
+  std::mt19937 rng(20261130);
+  for (int iteration = 0; iteration < 60; ++iteration) {
+    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    std::vector<Scene> draws;
+    draws.push_back(generateScene(sceneRng, samples));
+    const int count = 2 + int(sceneRng() % 3);
+    for (int d = 0; d < count; ++d) draws.push_back(opaqueQuads(sceneRng, samples));
+    for (Scene& d : draws) {
+      d.state.raster.samples = samples;
+      d.depthFormat = draws[0].depthFormat;
+      d.state.raster.depthFormat = draws[0].depthFormat;
+    }
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(samples, initRng);
+    for (Scene& d : draws) {
+      bind(d, expected, 8, nullptr);
+      drawReference(d.state, d.call);
+    }
+    for (uint32_t w : {4u, 16u}) {
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(samples, sameInit);
+        tessera::raster::Scene scene(pool);
+        for (Scene& d : draws) {
+          bind(d, got, w, nullptr);
+          scene.add(d.state, d.call);
+        }
+        scene.flush();
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", samples " << samples << ", W " << w << ", threads "
+                                        << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+        ASSERT_EQ(got.stencil, expected.stencil);
+      }
+    }
+  }
+}
+
 // A render pass's multisample resolves joined to the scene (Scene::addResolve: each tile
 // resolves its part after its primitives) against resolving the whole area afterwards
 // (resolveAttachment, "Multisample resolve operations") of the same draws on the reference path:
