@@ -7,6 +7,7 @@
 // by adding and subtracting 2^52; at W >= 8 the same integer from float arithmetic, see
 // times255Rounded, and with AVX-512 from two instructions with their own rounding mode, see
 // times255RoundedInt), so the pixels are bit-identical to the loop's.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -120,16 +121,35 @@ void Translator::emitDirectColorWrites() {
   };
 
   // float(c) / 255.0f for the bytes c of the attachment, as raster decodes them. At W >= 8 (hosts
-  // with fused multiply-add) as q = c r, e = c - q 255 (exact), q + e r with r = 1/255: the
-  // correctly rounded quotient for each of the 256 bytes (checked exhaustively when this was
-  // written), without the division's latency.
+  // with fused multiply-add) as fma(c, hi, c lo) with hi = float(1/255) and lo = float(1/255 -
+  // hi): the correctly rounded quotient for each of the 256 bytes (checked exhaustively when
+  // this was written; c r alone is wrong for 126 of them), in two instructions without the
+  // division's latency.
   auto decodeUnorm8 = [&](llvm::Value* c) -> llvm::Value* {
-    llvm::Value* d = llvm::ConstantFP::get(vf, 255.0);
-    if (w < 8) return B.CreateFDiv(c, d);
-    llvm::Value* r = llvm::ConstantFP::get(vf, 1.0 / 255.0);
-    llvm::Value* q = B.CreateFMul(c, r);
-    llvm::Value* e = B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {B.CreateFNeg(q), d, c});
-    return B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {e, r, q});
+    if (w < 8) return B.CreateFDiv(c, llvm::ConstantFP::get(vf, 255.0));
+    const float hi = float(1.0 / 255.0), lo = float(1.0 / 255.0 - double(hi));
+    llvm::Value* low = B.CreateFMul(c, llvm::ConstantFP::get(vf, double(lo)));
+    return B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {c, llvm::ConstantFP::get(vf, double(hi)), low});
+  };
+  // Whether a blended component can exceed 1 by more than a few units in the last place: only
+  // then does the encode need its upper clamp. With the source clamped, the destination and
+  // the constants in [0, 1], MIN and MAX stay in [0, 1] (or NaN, which the lower clamp turns
+  // into 0), and so does s Fs + d Fd when Fs + Fd <= 1 for every value (X with 1 - X, or a
+  // factor with ZERO): the rounded products are at most the factors, 1 - X rounded is at most
+  // 2^-25 above the exact value, so the rounded sum is at most 1 + 2^-23, and f 255 below
+  // 255 + 2^-14 still rounds to 255, as 1 does.
+  auto mayExceedOne = [](uint32_t plan, bool alpha) {
+    const abi::UnpackedBlend u = abi::unpackBlend(plan);
+    const uint32_t op = alpha ? u.alphaOp : u.colorOp;
+    if (op == 3 || op == 4) return false;  // MIN, MAX
+    if (op != 0) return true;               // SUBTRACT, REVERSE_SUBTRACT: handled as before
+    // Every packed factor (ZERO .. SRC_ALPHA_SATURATE) lies in [0, 1]; a rounded product of
+    // a value <= 1 and a factor never exceeds the factor.
+    const uint32_t sf = alpha ? u.srcAlpha : u.srcColor, df = alpha ? u.dstAlpha : u.dstColor;
+    if (sf == 0 || df == 0) return false;  // ZERO with a factor <= 1
+    // X and ONE_MINUS_X (factors 2k and 2k + 1 for k = 1 .. 6: colours, alphas, constants).
+    const uint32_t lowF = std::min(sf, df), highF = std::max(sf, df);
+    return !(lowF >= 2 && lowF <= 12 && lowF % 2 == 0 && highF == lowF + 1);
   };
 
   // "Blend Factors" and "Blend Operations" for an 8-bit UNORM attachment, operation for
@@ -259,12 +279,13 @@ void Translator::emitDirectColorWrites() {
       return B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_cvtps2dq_512, {},
                                {x, llvm::Constant::getNullValue(vi), B.getInt16(0xFFFF), B.getInt32(kRoundDownNoExceptions)});
     };
+    const uint32_t blendPlan = interface_.colorBlend[loc];
     auto encode = [&](llvm::Value* const (&colour)[4]) {
       llvm::Value* texel = llvm::Constant::getNullValue(vi);
       for (uint32_t c = 0; c < 4; ++c) {
         llvm::Value* f = colour[c];
         f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
-        f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
+        if (!blendPlan || mayExceedOne(blendPlan, c == 3)) f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
         texel = B.CreateOr(texel, B.CreateShl(times255RoundedInt(f), splat(shifts[c])));
       }
       return texel;

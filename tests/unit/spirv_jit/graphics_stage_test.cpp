@@ -27,13 +27,15 @@ using tessera::jit::GraphicsStage;
 
 std::shared_ptr<const tessera::jit::GraphicsProgram> compileStage(const std::string& name, GraphicsStage stage,
                                                                   uint32_t width,
-                                                                  std::vector<tessera::jit::DescriptorBinding> bindings = {}) {
+                                                                  std::vector<tessera::jit::DescriptorBinding> bindings = {},
+                                                                  uint32_t blendPlan = 0) {
   std::vector<uint32_t> words = loadShader(name);
   tessera::jit::GraphicsCompileRequest req;
   req.stage = stage;
   req.spirv = words;
   req.interface.simdWidth = width;
   req.interface.bindings = std::move(bindings);
+  req.interface.colorBlend[0] = blendPlan;
   tessera::jit::GraphicsCompileResult r = tessera::jit::compileGraphicsStage(req);
   EXPECT_EQ(r.status, tessera::jit::CompileStatus::Success) << name << ": " << r.message;
   return r.program;
@@ -518,6 +520,121 @@ TEST(GraphicsStages, FragmentKernelWritesUnorm8AttachmentsItself) {
       }
     }
   }
+}
+
+// The kernel's own blending into an R8G8B8A8_UNORM attachment ("Blending": "Blend Factors",
+// "Blend Operations"; the source clamped to [0, 1] for a fixed-point attachment, the
+// destination converted as "Conversion From Normalized Fixed-Point to Floating-Point") against
+// the spec's formulas computed here, one rounding per operation as the draw loop does, and the
+// texel codec's encode: every operation, factor pairs that can exceed 1 (ONE, ONE) and those
+// that cannot (X with ONE_MINUS_X, ZERO with anything: the kernel drops the encode's upper
+// clamp for those), random pairs, over every destination byte, with NaN, negative and large
+// sources, at every SIMD width.
+TEST(GraphicsStages, FragmentKernelBlendsUnorm8AsTheSpecSays) {
+  std::mt19937 rng(20261130);
+  struct Pair {
+    uint32_t src, dst;
+  };
+  std::vector<Pair> pairs = {{1, 1}, {6, 7}, {7, 6}, {2, 3}, {5, 4}, {8, 9}, {10, 11}, {13, 12}, {0, 1}, {1, 0}, {14, 1}, {4, 0}};
+  for (int i = 0; i < 6; ++i) pairs.push_back({uint32_t(rng() % 15), uint32_t(rng() % 15)});
+  const float constants[4] = {0.25f, 0.8f, 1.0f, 0.6f};
+  auto factor = [&](uint32_t f, uint32_t c, const float* s, const float* d) -> float {
+    switch (f) {
+      case 0: return 0.0f;
+      case 1: return 1.0f;
+      case 2: return s[c];
+      case 3: return 1.0f - s[c];
+      case 4: return d[c];
+      case 5: return 1.0f - d[c];
+      case 6: return s[3];
+      case 7: return 1.0f - s[3];
+      case 8: return d[3];
+      case 9: return 1.0f - d[3];
+      case 10: return constants[c];
+      case 11: return 1.0f - constants[c];
+      case 12: return constants[3];
+      case 13: return 1.0f - constants[3];
+      default: return c == 3 ? 1.0f : std::min(s[3], 1.0f - d[3]);  // SRC_ALPHA_SATURATE
+    }
+  };
+  auto randomSource = [&]() -> float {
+    switch (rng() % 6) {
+      case 0: return std::numeric_limits<float>::quiet_NaN();
+      case 1: return -float(rng() % 100) / 50.0f;
+      case 2: return 1.0f + float(rng() % 100) / 50.0f;
+      default: return float(rng() % 100001) / 100000.0f;
+    }
+  };
+  const tessera::FormatInfo* info = tessera::formatInfo(VK_FORMAT_R8G8B8A8_UNORM);
+  int compared = 0, aboveOne = 0;
+  for (uint32_t W : kSimdWidths) {
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const uint32_t op = uint32_t(p % 5), alphaOp = uint32_t((p + 2) % 5);
+      const uint32_t plan = tessera::abi::packBlend(pairs[p].src, pairs[p].dst, op, pairs[(p + 1) % pairs.size()].src,
+                                                    pairs[(p + 1) % pairs.size()].dst, alphaOp);
+      auto program = compileStage("stage_direct_color_frag", GraphicsStage::Fragment, W, {}, plan);
+      ASSERT_TRUE(program && program->fragment);
+      // Every destination byte in every component, W pixels at a time (a 4-pixel-wide image).
+      for (uint32_t first = 0; first < 256; first += W) {
+        const int32_t imageW = 4, rowsOfW = std::max(2, int32_t(W / 4));  // 2x2, 4x2 or 4x4 pixels
+        std::vector<uint32_t> image(size_t(imageW) * size_t(rowsOfW));
+        std::vector<uint32_t> inputs(kMaxInterfaceLocations * 4 * W, 0), outputs(kMaxInterfaceLocations * 4 * W, 0);
+        tessera::abi::FragmentBatch batch{};
+        batch.coverage = uint32_t((uint64_t(1) << W) - 1);
+        // Lane l's pixel (shader_abi.h: quads of 2x2 in order).
+        auto pixelOf = [&](uint32_t l) {
+          const uint32_t x = 2 * (l / 4 % 2) + l % 2, y = 2 * (l / 8) + l / 2 % 2;
+          return size_t(y) * size_t(imageW) + x;
+        };
+        for (uint32_t l = 0; l < W; ++l) {
+          const uint32_t b = first + l;
+          image[pixelOf(l)] = b | (255u - b) << 8 | (b * 37u & 255u) << 16 | (b * 101u + 7u & 255u) << 24;
+          for (uint32_t c = 0; c < 4; ++c) inputs[c * W + l] = asWord(randomSource());
+        }
+        const std::vector<uint32_t> before = image;
+        batch.inputs = inputs.data();
+        batch.outputs = outputs.data();
+        tessera::abi::FragmentBatch::DirectColor& d = batch.direct[0];
+        d.row = reinterpret_cast<uint8_t*>(image.data());
+        d.pitch = imageW * 4;
+        const uint32_t shift[4] = {0, 8, 16, 24};
+        std::copy(shift, shift + 4, d.shift);
+        std::copy(constants, constants + 4, d.constants);
+        program->fragment(&batch);
+        for (uint32_t l = 0; l < W; ++l) {
+          float sv[4], dv[4], out[4];
+          for (uint32_t c = 0; c < 4; ++c) {
+            const float s = asFloat(inputs[c * W + l]);
+            sv[c] = s < 0.0f ? 0.0f : 1.0f < s ? 1.0f : s;  // NaN stays NaN; the encode makes it 0
+            dv[c] = float(before[pixelOf(l)] >> shift[c] & 0xFFu) / 255.0f;
+          }
+          for (uint32_t c = 0; c < 4; ++c) {
+            const bool alpha = c == 3;
+            const tessera::abi::UnpackedBlend u = tessera::abi::unpackBlend(plan);
+            const float sf = factor(alpha ? u.srcAlpha : u.srcColor, c, sv, dv);
+            const float df = factor(alpha ? u.dstAlpha : u.dstColor, c, sv, dv);
+            const float a = sv[c] * sf, b = dv[c] * df;
+            switch (alpha ? u.alphaOp : u.colorOp) {
+              case 1: out[c] = a - b; break;
+              case 2: out[c] = b - a; break;
+              case 3: out[c] = dv[c] < sv[c] ? dv[c] : sv[c]; break;
+              case 4: out[c] = sv[c] < dv[c] ? dv[c] : sv[c]; break;
+              default: out[c] = a + b; break;
+            }
+            aboveOne += out[c] > 1.0f;
+          }
+          tessera::TexelValue v{};
+          for (uint32_t c = 0; c < 4; ++c) v.u[c] = asWord(out[c]);
+          uint32_t want = 0;
+          tessera::encodeTexel(*info, v, &want);
+          EXPECT_EQ(image[pixelOf(l)], want) << "W=" << W << " plan " << std::hex << plan << std::dec << " lane " << l;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, int(std::size(kSimdWidths) * pairs.size() * 256));
+  EXPECT_GT(aboveOne, 1000);  // the upper clamp mattered for many pixels
 }
 
 }  // namespace
