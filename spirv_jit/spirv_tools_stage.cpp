@@ -179,11 +179,31 @@ bool specializeAndOptimize(std::vector<uint32_t>& words, const SpecializationVal
                            OptimizationLevel level, std::string* message) {
   const std::vector<uint32_t> original = level == OptimizationLevel::Full ? words : std::vector<uint32_t>{};
   guardSignedDivision(words, level == OptimizationLevel::Full);
-  spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
   std::string diagnostics;
+  bool specialized = false;
+  if (hasSpecConstantQuantize(words)) {
+    // Specialize and freeze first, then fold QuantizeToF16 here (quantize_fold.cpp), so that
+    // FoldSpecConstantOpAndComposite below never sees one with a constant operand.
+    spvtools::Optimizer freeze(SPV_ENV_VULKAN_1_3);
+    freeze.SetMessageConsumer(collectInto(&diagnostics));
+    if (!specialization.empty()) freeze.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(specialization));
+    freeze.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+    spvtools::OptimizerOptions freezeOptions;
+    freezeOptions.set_run_validator(false);
+    std::vector<uint32_t> frozen;
+    if (!freeze.Run(words.data(), words.size(), &frozen, freezeOptions)) {
+      *message = diagnostics.empty() ? "SPIR-V optimizer failed" : diagnostics;
+      return false;
+    }
+    foldSpecConstantQuantize(frozen);
+    words.swap(frozen);
+    specialized = true;
+  }
+  spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
   opt.SetMessageConsumer(collectInto(&diagnostics));
   opt.RegisterPass(spvtools::CreateFlattenDecorationPass());
-  if (!specialization.empty()) opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(specialization));
+  if (!specialization.empty() && !specialized)
+    opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(specialization));
   opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
   opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
   if (level == OptimizationLevel::Full) {

@@ -35,6 +35,12 @@ SpecializationValues specializationValues(std::span<const SpecializationEntry> e
 // (division_guard.cpp). Expects a validated module.
 void guardSignedDivision(std::vector<uint32_t>& words, bool instructionsToo);
 
+// OpSpecConstantOp QuantizeToF16, which SPIRV-Tools' folder crashes on or folds wrongly
+// (quantize_fold.cpp): whether the module has one, and, once the spec constants are frozen,
+// each such operation of a 32-bit float OpConstant replaced by an OpConstant of its result.
+bool hasSpecConstantQuantize(const std::vector<uint32_t>& words);
+void foldSpecConstantQuantize(std::vector<uint32_t>& words);
+
 // Whether every id an instruction of `words` uses (operands, result types, scope and
 // semantics ids) is the result of some instruction. A validated module always is; SPIRV-Tools
 // 2023.1's passes have produced modules that are not (the fuzzer found one in CI whose

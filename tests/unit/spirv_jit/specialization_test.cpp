@@ -4,6 +4,9 @@
 // specialized. At W = 4, 8, 16, with and without the SPIR-V optimizer.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "compute_harness.h"
 
 namespace tessera_test {
@@ -123,6 +126,46 @@ TEST(Specialization, VectorOperationsOnSixteenBitConstantsAreEvaluated) {
         EXPECT_EQ(o[0], k.b) << at;
         EXPECT_EQ(o[1], sumX) << at;
         EXPECT_EQ(o[2], sumY) << at;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
+
+namespace tessera_test {
+namespace {
+
+// OpSpecConstantOp QuantizeToF16 of specialized floats ("OpQuantizeToF16": an infinity stays
+// that infinity, a NaN a NaN, a magnitude too large for a half becomes an infinity, one too
+// small for a normal half a zero, the rest rounds to a half's precision), folded by the driver
+// (spirv_jit/quantize_fold.cpp): SPIRV-Tools 2023.1's folder crashed the process on the
+// infinities and NaNs and kept denormals. The seventh constant keeps its default, 0.1.
+TEST(Specialization, QuantizeToF16OfSpecializationConstants) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float values[6] = {inf, -std::numeric_limits<float>::quiet_NaN(), 70000.0f, -1.0e-6f, 1.0f + 1.0f / 2048.0f + 1.0e-6f,
+                           65519.0f};
+  const float want[7] = {inf, 0.0f /* NaN, checked below */, inf, -0.0f, 1.0f + 1.0f / 1024.0f, 65504.0f,
+                         0.0999755859375f /* 0.1 rounded to a half */};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "spec_constant_quantize";
+    run.optimize = optimize;
+    run.specializationData = pushBytes(values[0], values[1], values[2], values[3], values[4], values[5]);
+    for (uint32_t id = 0; id < 6; ++id) run.specialization.push_back({id, 4 * id, 4});
+    auto results = runAtEveryWidth(run, {zeros<float>(7)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      const auto o = valuesOf<float>(results[w][0]);
+      for (int k = 0; k < 7; ++k) {
+        SCOPED_TRACE(testing::Message() << "W=" << kSimdWidths[w] << " optimize=" << optimize << " constant " << k);
+        if (k == 1) {
+          EXPECT_TRUE(std::isnan(o[k]));
+          continue;
+        }
+        EXPECT_EQ(o[k], want[k]);
+        EXPECT_EQ(std::signbit(o[k]), std::signbit(want[k]));
       }
     }
   }
