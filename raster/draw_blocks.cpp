@@ -723,6 +723,7 @@ void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, u
       }
     }
     fb.coverage = covered;
+    if (countBeforeShading_) countSamples(lanes.sampleBits, covered);
     if (!covered) return;
   } else if (!earlyTests(fb, lanes, covered)) {
     return;
@@ -773,8 +774,9 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
   for (uint32_t first = 0; first < kBlockLanes; first += W) {
     const uint32_t alive = runKernelBatch(bx, by, first, b, weightSets, all);
-    // "Sample Counting": each lane left alive passed with all its samples.
-    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(alive)) * samples;
+    // "Sample Counting": each lane left alive (every lane, countBeforeShading_) passed with
+    // all its samples.
+    if (s_->occlusionSamples) occlusionSamples_ += uint32_t(__builtin_popcount(countBeforeShading_ ? all : alive)) * samples;
   }
 }
 
@@ -835,12 +837,14 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
     }
     const uint32_t alive = runKernelBatch(bx, by, first, b, weightSets, covered);
     if (!s_->occlusionSamples) continue;
-    // "Sample Counting": the samples of the lanes left alive.
+    // "Sample Counting": the samples of the lanes left alive (of the lanes the early tests
+    // passed, countBeforeShading_).
+    const uint32_t counted = countBeforeShading_ ? covered : alive;
     if (samples == 1) {
-      occlusionSamples_ += uint32_t(__builtin_popcount(alive));
+      occlusionSamples_ += uint32_t(__builtin_popcount(counted));
     } else {
       for (uint32_t j = 0; j < W; ++j)
-        if (alive >> j & 1) occlusionSamples_ += uint32_t(__builtin_popcount(written[j]));
+        if (counted >> j & 1) occlusionSamples_ += uint32_t(__builtin_popcount(written[j]));
     }
   }
 }

@@ -119,6 +119,7 @@ void FragmentStage::retarget(const DrawState& state) {
                              (!s_->fragment.writesFragDepth && !s_->fragment.writesStencilRef && !s_->fragment.canDiscard &&
                               !s_->fragment.hasSideEffects && !(s_->fragment.readsInputAttachments && testsWrite) &&
                               !s_->fragment.writesSampleMask && !s_->alphaToCoverage));
+  countBeforeShading_ = s_->fragment.earlyFragmentTests && s_->occlusionSamples;
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     fb.resources = s_->resources;
@@ -700,8 +701,9 @@ bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_
     // "Built-In Variables", SampleMask: with the PostDepthCoverage execution mode the input
     // reflects the coverage after the early depth and stencil tests.
     if (s_->fragment.postDepthCoverage) std::memcpy(fb.sampleMaskIn, lanes.sampleBits, s_->simdWidth * sizeof(uint32_t));
-    if (!fb.coverage && !s_->fragment.hasSideEffects) return false;
   }
+  if (countBeforeShading_) countSamples(lanes.sampleBits, fb.coverage);
+  if (early_ && !fb.coverage && !s_->fragment.hasSideEffects) return false;
   return true;
 }
 
@@ -754,9 +756,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
              s_->fragment.writesStencilRef ? fb.fragStencilRef : nullptr);
     alive = lanesWithSamples(lanes, alive);
   }
-  if (s_->occlusionSamples)  // "Sample Counting": samples that passed every test
-    for (uint32_t lane = 0; lane < W; ++lane)
-      if (alive >> lane & 1) occlusionSamples_ += uint32_t(__builtin_popcount(sampleBits[lane]));
+  if (s_->occlusionSamples && !countBeforeShading_)  // "Sample Counting": samples that passed every test
+    countSamples(sampleBits, alive);
   if (!s_->fragmentShader) return;
 
   // Colour attachments: location i writes attachment i, in every sample that passed.

@@ -640,6 +640,11 @@ class FragmentStage {
   bool blockStencilTests_ = false;
   uint32_t blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const;
   bool early_ = false;         // and runs before the fragment shader
+  // "Sample Counting" with the EarlyFragmentTests execution mode: the samples that passed the
+  // early tests are counted before fragment shading and multisample coverage (the shader's
+  // SampleMask output, alpha to coverage, discard), as the spec says they "should" be
+  // (countSamplesBeforeShading).
+  bool countBeforeShading_ = false;
   // Whether some fragment input is interpolated with perspective / window-space weights.
   bool needPerspective_ = false, needLinear_ = false;
   const ShadedVertices* vertices_ = nullptr;
@@ -654,6 +659,10 @@ class FragmentStage {
   bool smoothLine_ = false;
   bool scalesAlphaZero() const;
   uint64_t occlusionSamples_ = 0;  // counted here, added to the draw's counter by flush()
+  // occlusionSamples_ += the samples of `lanes`' lanes in `covered` (lanes.sampleBits).
+  void countSamples(const uint32_t* sampleBits, uint32_t covered) {
+    for (; covered; covered &= covered - 1) occlusionSamples_ += uint32_t(__builtin_popcount(sampleBits[__builtin_ctz(covered)]));
+  }
   uint64_t fragmentInvocations_ = 0;  // likewise, for an active pipeline statistics query
   std::vector<Quad> quads_;  // the batch being filled (one triangle)
   std::vector<uint32_t> inputs_, outputs_;

@@ -927,6 +927,61 @@ TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
   }
 }
 
+// "Sample Counting" with the EarlyFragmentTests execution mode ("Early Fragment Test Mode"):
+// fragment shading and multisample coverage "should instead be performed after sample
+// counting", so a shader whose SampleMask output kills every sample still counts the samples
+// that passed the early depth test; without the mode the samples its SampleMask removes are
+// not counted. Through both paths, 1 and 4 samples, W = 4 and 16, with a depth test that the
+// whole quad passes and one that half of the samples (those behind a stored depth) fail.
+template <uint32_t W>
+void sampleMaskKillingFragment(abi::FragmentBatch* b) {
+  b->alive = b->coverage;
+  for (uint32_t lane = 0; lane < W; ++lane) {
+    b->sampleMask[lane] = 0;
+    for (uint32_t c = 0; c < 4; ++c) b->outputs[c * W + lane] = b->inputs[c * W + lane];
+  }
+}
+
+TEST(BinnedDraw, EarlyFragmentTestsCountSamplesBeforeTheShadersSampleMask) {
+  ThreadPool pool(2);
+  std::mt19937 rng(30);
+  for (uint32_t samples : {1u, 4u})
+    for (bool early : {false, true})
+      for (bool halfBehind : {false, true}) {
+        Scene sc = opaqueQuad(rng, samples);
+        sc.state.raster.samples = samples;
+        sc.depthFormat = sc.state.raster.depthFormat = VK_FORMAT_D32_SFLOAT;
+        DrawState& s = sc.state;
+        s.depthTest = true;
+        s.depthWrite = false;
+        s.depthCompare = VK_COMPARE_OP_LESS_OR_EQUAL;
+        s.fragment.writesSampleMask = true;
+        s.fragment.earlyFragmentTests = early;
+        // The quad's depth is z; rows in the lower half of the target hold a smaller depth.
+        const float z = 0.5f;
+        for (size_t v = 0; v < sc.vertices.size(); v += 8) sc.vertices[v + 2] = z;
+        for (bool binned : {false, true})
+          for (uint32_t w : {4u, 16u}) {
+            Targets t;
+            t.reset(samples, rng);
+            for (int32_t y = 0; y < kHeight; ++y)
+              for (int32_t x = 0; x < kWidth; ++x)
+                for (uint32_t smp = 0; smp < samples; ++smp) {
+                  const float stored = halfBehind && y >= kHeight / 2 ? 0.25f : 1.0f;
+                  std::memcpy(&t.depth[((size_t(y) * kWidth + size_t(x)) * samples + smp) * 4], &stored, 4);
+                }
+            uint64_t counted = 0;
+            bind(sc, t, w, &counted);
+            s.fragmentShader = w == 4 ? sampleMaskKillingFragment<4> : sampleMaskKillingFragment<16>;
+            if (binned) drawBinned(s, sc.call, pool);
+            else drawReference(s, sc.call);
+            const uint64_t passing = uint64_t(kWidth) * uint64_t(halfBehind ? kHeight / 2 : kHeight) * samples;
+            EXPECT_EQ(counted, early ? passing : 0u) << "samples " << samples << " early " << early << " half behind "
+                                                     << halfBehind << " binned " << binned << " W " << w;
+          }
+      }
+}
+
 // A render pass's multisample resolves joined to the scene (Scene::addResolve: each tile
 // resolves its part after its primitives) against resolving the whole area afterwards
 // (resolveAttachment, "Multisample resolve operations") of the same draws on the reference path:
