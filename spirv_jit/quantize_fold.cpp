@@ -9,6 +9,7 @@
 // constants, each such operation of a 32-bit OpConstant becomes an OpConstant of the result
 // computed as the translator computes OpQuantizeToF16 (translate_arith.cpp).
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <spirv/unified1/spirv.hpp11>
@@ -23,10 +24,25 @@ using spv::Op;
 // OpQuantizeToF16 ("3.42.11 Conversion Instructions"): rounded to a half's precision (to
 // nearest even), an infinity or a magnitude too large becomes an infinity, a NaN stays a NaN,
 // a magnitude too small for a normal half becomes a zero of the value's sign.
+// Without a half type (Clang 14 has no _Float16 on x86): magnitudes from 65520 (halfway past
+// the largest half, 65504, rounding to even) are infinities; from 2^-14 the float's 13 low
+// mantissa bits are rounded off to nearest even (a carry moves into the exponent correctly);
+// below, the half's subnormal grid is 2^-24. Equal to float(_Float16(value)) followed by the
+// zero rule for every one of the 2^32 floats (checked exhaustively when this was written).
 float quantizeToHalf(float value) {
   if (std::isnan(value)) return value;
-  const float h = static_cast<float>(static_cast<_Float16>(value));
-  if (std::fabs(h) < 6.103515625e-05f) return std::copysign(0.0f, value);
+  const float magnitude = std::fabs(value);
+  if (magnitude >= 65520.0f) return std::copysign(INFINITY, value);
+  float h;
+  if (magnitude >= 0x1p-14f) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    bits = (bits + 0x0FFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;
+    std::memcpy(&h, &bits, 4);
+  } else {
+    h = std::nearbyint(value * 0x1p24f) * 0x1p-24f;
+  }
+  if (std::fabs(h) < 0x1p-14f) return std::copysign(0.0f, value);
   return h;
 }
 
