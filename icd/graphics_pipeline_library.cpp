@@ -125,6 +125,13 @@ void GraphicsLibraryState::copyStage(const VkPipelineShaderStageCreateInfo& src,
   VkShaderModuleCreateInfo module{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module.codeSize = source.code.size() * 4;
   module.pCode = copy(source.code.data(), source.code.size());
+  // A required subgroup size (the fragment stage's SIMD width) travels with the stage.
+  if (const auto* size = findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+          src.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)) {
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo* c = copy(size);
+    c->pNext = nullptr;
+    module.pNext = c;
+  }
   dst = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, copy(&module), src.flags, src.stage, VK_NULL_HANDLE};
   const std::string name(source.entryPoint);
   dst.pName = copy(name.c_str(), name.size() + 1);

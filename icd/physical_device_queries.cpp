@@ -119,7 +119,7 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v13.minSubgroupSize = kMinSubgroupSize;
   v13.maxSubgroupSize = pd.simdWidth;
   v13.maxComputeWorkgroupSubgroups = 1024 / kMinSubgroupSize;
-  v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  v13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   v13.maxInlineUniformBlockSize = kMaxInlineUniformBlockSize;
   v13.maxPerStageDescriptorInlineUniformBlocks = 8;
   v13.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 8;

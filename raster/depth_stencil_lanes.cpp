@@ -84,7 +84,7 @@ void storePairs(uint32_t w, uint32_t laneMask, uint8_t* const* texel, const uint
 
 void FragmentStage::runDepthStencilLanes(LaneState& lanes, uint32_t laneMask, const float* fragDepth,
                                          const int32_t* stencilRef) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const StencilFace& face = frontFacing_ ? s_->stencilFront : s_->stencilBack;
   const bool depthTest = s_->depthTest && s_->depth.base;

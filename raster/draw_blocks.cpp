@@ -360,7 +360,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   if (rules::isEmpty(region)) return;
   BlockEdges edges;
   if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   // The inputs are prepared when the first block is shaded: with the block depth tests, most
   // triangles of a scene drawn front to back have none.
   bool inputsPrepared = false;
@@ -459,7 +459,7 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
 // vertices with the perspective or window-space weights (Centroid is the centre with one
 // sample).
 void FragmentStage::prepareBlockInputs(uint32_t samples) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
   const uint32_t* o0 = vertices_->outputs(slots_[0]);
   const uint32_t* o1 = vertices_->outputs(slots_[1]);
@@ -696,7 +696,7 @@ TESSERA_LANE_CLONES void interpolateLanes(uint32_t w, const BlockInput* inputs, 
 // hold: a batch never mixes blocks). Mirrors shadeBatch's single-sample branch lane for lane.
 void FragmentStage::shadeBlockBatch(uint32_t coverage, int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
                                     bool testsDone) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   // The fields that are the same for every single-sample batch (PointCoord and the centroid
   // at the centre, SampleId 0...) were set once (blockBatch_); these change per batch.
   abi::FragmentBatch& fb = *blockBatch_;
@@ -748,7 +748,7 @@ void FragmentStage::setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by
 // attachments (FragmentBatch::direct, every sample of every lane with 4), and the Centroid
 // location of a fully covered pixel its centre.
 void FragmentStage::beginWholeBlocks() {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t allSamples = (1u << samples) - 1;
   static constexpr uint32_t kFourSamples[abi::kMaxSimdWidth] = {0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF,
@@ -768,7 +768,7 @@ void FragmentStage::beginWholeBlocks() {
 // One block after beginWholeBlocks, without per-lane coverage, tests or writes. The centroid
 // weight sets are the centre's (a fully covered pixel's Centroid location is its centre).
 void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPixels& b) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.persp, b.linear};
@@ -786,7 +786,7 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
 // kernel. Returns the covered lanes left alive.
 uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
                                        const float (*const* weightSets)[16], uint32_t covered) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   abi::FragmentBatch& fb = *blockBatch_;
   fb.coverage = covered;
   if (laneNeeds_ & kLaneFragXY) fragCoordXY(W, bx, by, first, fb.fragCoord[0], fb.fragCoord[1]);
@@ -812,7 +812,7 @@ uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, c
 // (SampleMaskIn too with PostDepthCoverage), the Centroid location of a partly covered pixel
 // its lowest covered sample (fillBlockSampleLanes).
 void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& b, bool testsDone) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t laneMask = uint32_t((uint64_t(1) << W) - 1);
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t sampleMask = s_->sampleMask & ((1u << samples) - 1);

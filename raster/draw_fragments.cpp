@@ -103,8 +103,8 @@ void FragmentStage::retarget(const DrawState& state) {
   viewport_ = 0;
   // The previous state may be gone (a stage outlives the scene it drew): only our own copy of
   // its width is read.
-  const bool resize = simdWidth_ != state.simdWidth;
-  simdWidth_ = state.simdWidth;
+  const bool resize = simdWidth_ != state.fragmentWidth();
+  simdWidth_ = state.fragmentWidth();
   s_ = &state;
   testsEnabled_ = (s_->depthTest && s_->depth.base) || (s_->stencilTest && s_->stencil.base) ||
                   (s_->depthBoundsTest && s_->depth.base);
@@ -225,7 +225,7 @@ void FragmentStage::retarget(const DrawState& state) {
       std::copy(unorm8_[i].constants, unorm8_[i].constants + 4, d.constants);
     }
   }
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   if (resize) {
     inputs_.assign(abi::kFragmentInputWords * W, 0);
     outputs_.assign(abi::kMaxInterfaceLocations * 4 * W, 0);
@@ -290,7 +290,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
     blockTriangle(st, tile);
     return;
   }
-  const uint32_t quadsPerBatch = s_->simdWidth / 4;
+  const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizeTriangle(st, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -324,7 +324,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
   frontFacing_ = sl.frontFacing;  // lines are front-facing; a polygon's edges have its facing
   isPoint_ = false;
   smoothLine_ = sl.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT && scalesAlphaZero();
-  const uint32_t quadsPerBatch = s_->simdWidth / 4;
+  const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizeLine(sl, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -363,7 +363,7 @@ void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t sl
   primitiveId_ = primitiveId;
   frontFacing_ = p.frontFacing;  // points are front-facing; a polygon's vertices have its facing
   isPoint_ = true;
-  const uint32_t quadsPerBatch = s_->simdWidth / 4;
+  const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizePoint(p, tile, [&](const Quad& q) {
     quads_.push_back(q);
     if (quads_.size() == quadsPerBatch) shadeBatch();
@@ -479,7 +479,7 @@ void FragmentStage::shadeBatch() {
 
 void FragmentStage::interpolate(uint32_t lane, const float* persp, const float* linear, uint32_t centroidLocations,
                                  const float* centroidPersp, const float* centroidLinear) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   // "Interpolation": flat from the provoking vertex (flatSlot_: "Flat Shading"), else the
   // barycentric blend of the original triangle's three vertices (perspective-correct or in
   // window space).
@@ -561,7 +561,7 @@ void FragmentStage::runTests(LaneState& lanes, uint32_t laneMask, const float* f
     return;
   }
   const uint32_t samples = std::max(s_->raster.samples, 1u);
-  for (uint32_t lane = 0; lane < s_->simdWidth; ++lane) {
+  for (uint32_t lane = 0; lane < simdWidth_; ++lane) {
     if (!(laneMask >> lane & 1)) continue;
     for (uint32_t k = 0; k < samples; ++k)
       if ((lanes.sampleBits[lane] >> k & 1) &&
@@ -606,7 +606,7 @@ void depthTestPixels4(const AttachmentView& d, bool write, uint32_t live, Lanes&
 }  // namespace
 
 void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const float* fragDepth) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t live = lanesWithBits(W, lanes.sampleBits, laneMask);
   if (!live) return;
   const AttachmentView& d = s_->depth;
@@ -681,7 +681,7 @@ void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const f
 }
 
 uint32_t FragmentStage::lanesWithSamples(const LaneState& lanes, uint32_t laneMask) const {
-  return lanesWithBits(s_->simdWidth, lanes.sampleBits, laneMask);
+  return lanesWithBits(simdWidth_, lanes.sampleBits, laneMask);
 }
 
 void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
@@ -689,7 +689,7 @@ void FragmentStage::runFragments(abi::FragmentBatch& fb, LaneState& lanes) {
 }
 
 bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes) {
-  return earlyTests(fb, lanes, lanesWithBits(s_->simdWidth, lanes.sampleBits, ~0u));
+  return earlyTests(fb, lanes, lanesWithBits(simdWidth_, lanes.sampleBits, ~0u));
 }
 
 bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_t covered) {
@@ -700,7 +700,7 @@ bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_
     fb.coverage = lanesWithSamples(lanes, fb.coverage);
     // "Built-In Variables", SampleMask: with the PostDepthCoverage execution mode the input
     // reflects the coverage after the early depth and stencil tests.
-    if (s_->fragment.postDepthCoverage) std::memcpy(fb.sampleMaskIn, lanes.sampleBits, s_->simdWidth * sizeof(uint32_t));
+    if (s_->fragment.postDepthCoverage) std::memcpy(fb.sampleMaskIn, lanes.sampleBits, simdWidth_ * sizeof(uint32_t));
   }
   if (countBeforeShading_) countSamples(lanes.sampleBits, fb.coverage);
   if (early_ && !fb.coverage && !s_->fragment.hasSideEffects) return false;
@@ -708,7 +708,7 @@ bool FragmentStage::earlyTests(abi::FragmentBatch& fb, LaneState& lanes, uint32_
 }
 
 void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   int32_t* px = lanes.px;
   int32_t* py = lanes.py;
@@ -892,7 +892,7 @@ float FragmentStage::quantizeDepth(float z) const {
 // "Logical Operations": the fragment's value encoded in the attachment's format, combined with
 // the texel bit by bit, the components outside the write mask kept ("Color Write Mask").
 void FragmentStage::writeLogicOp(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const AttachmentView& att = s_->color[attachment];
   uint8_t written[16];
@@ -918,7 +918,7 @@ void FragmentStage::writeLogicOp(uint32_t attachment, uint32_t alive, const Lane
 // An attachment the logic operation does not apply to (float, sRGB) while it is enabled: the
 // fragment's value as it is, blending being off for every attachment.
 void FragmentStage::writeUnblended(uint32_t attachment, uint32_t alive, const LaneState& lanes, const FormatInfo& f) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const AttachmentView& att = s_->color[attachment];
   const uint32_t mask = s_->blend[attachment].writeMask;
@@ -947,7 +947,7 @@ void FragmentStage::writeUnblended(uint32_t attachment, uint32_t alive, const La
 // per-component dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so
 // with one sample a pair whose lanes are both alive is one 8-byte access.
 void FragmentStage::writeRgba8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
-  const uint32_t W = s_->simdWidth;
+  const uint32_t W = simdWidth_;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const AttachmentView& att = s_->color[attachment];
   const BlendAttachment& blend = s_->blend[attachment];

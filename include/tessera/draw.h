@@ -150,6 +150,11 @@ enum PipelineStatistic : uint32_t {
 
 struct DrawState {
   uint32_t simdWidth = 8;
+  // The fragment kernel's SIMD width when it differs from the other stages' (a fragment stage
+  // created with VkPipelineShaderStageRequiredSubgroupSizeCreateInfo: its subgroup size); 0:
+  // simdWidth. Fragment batches hold this many lanes.
+  uint32_t fragmentSimdWidth = 0;
+  uint32_t fragmentWidth() const { return fragmentSimdWidth ? fragmentSimdWidth : simdWidth; }
   abi::VertexBatchFn vertexShader = nullptr;
   // Null: no geometry stage. Otherwise it runs on each input primitive (topology's, with
   // adjacency) after vertex shading, and its output primitives are rasterized instead.

@@ -14,6 +14,7 @@ struct SimplePipeline {
   uint32_t width = 0, height = 0;  // the viewport
   VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  const void* fragmentStageNext = nullptr;  // the fragment stage create info's pNext chain
 };
 
 // VK_NULL_HANDLE (and a failed expectation) when creation fails.

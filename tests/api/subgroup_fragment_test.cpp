@@ -35,9 +35,12 @@ VkPhysicalDeviceSubgroupProperties subgroupProperties(VkPhysicalDevice pd) {
 }
 
 // The target's texels (kSize x kSize, 4 words each; 0 where nothing was drawn).
-std::vector<uint32_t> run(VkPhysicalDevice pd) {
+// requiredSubgroupSize: 0, or the fragment stage's required subgroup size
+// (VK_EXT_subgroup_size_control, core in 1.3).
+std::vector<uint32_t> run(VkPhysicalDevice pd, uint32_t requiredSubgroupSize = 0) {
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   v13.dynamicRendering = VK_TRUE;
+  v13.subgroupSizeControl = requiredSubgroupSize != 0;
   TestDevice device(pd, nullptr, &v13);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
@@ -52,6 +55,9 @@ std::vector<uint32_t> run(VkPhysicalDevice pd) {
   const VkShaderModule fs = device.createShaderModule(loadCorpusShader("subgroup_fragment_frag"));
   SimplePipeline desc{vs, fs, layout, kSize, kSize};
   desc.colorFormat = kFormat;
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, nullptr, requiredSubgroupSize};
+  if (requiredSubgroupSize) desc.fragmentStageNext = &required;
   const VkPipeline pipeline = createSimplePipeline(dev, desc);
   void* map;
   const VkDeviceSize bytes = kSize * kSize * 16;
@@ -123,6 +129,30 @@ TEST(SubgroupFragment, FragmentShadersSeeSubgroupsAndQuadsAsTheSpecDefines) {
   uint32_t lavapipeCovered = 0;
   expectInvariants(run(drivers.lavapipe), theirs.subgroupSize, "lavapipe", &lavapipeCovered, &largest);
   EXPECT_EQ(lavapipeCovered, covered);
+}
+
+// "Subgroup Size Control": a fragment stage created with a required subgroup size (Tessera
+// lists FRAGMENT in requiredSubgroupSizeStages) runs with exactly that SubgroupSize, for every
+// power of two from minSubgroupSize to maxSubgroupSize, and the invariants above hold at each;
+// the largest active count shows the subgroups really hold that many invocations.
+TEST(SubgroupFragment, ARequiredSubgroupSizeIsTheFragmentStagesSubgroupSize) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "runs Tessera and lavapipe itself";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  VkPhysicalDeviceVulkan13Properties v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v13};
+  vkGetPhysicalDeviceProperties2(drivers.tessera, &props);
+  ASSERT_TRUE(v13.requiredSubgroupSizeStages & VK_SHADER_STAGE_FRAGMENT_BIT);
+  int sizes = 0;
+  for (uint32_t size = v13.minSubgroupSize; size <= v13.maxSubgroupSize; size *= 2, ++sizes) {
+    SCOPED_TRACE(testing::Message() << "required subgroup size " << size);
+    uint32_t covered = 0, largest = 0;
+    expectInvariants(run(drivers.tessera, size), size, "Tessera", &covered, &largest);
+    EXPECT_GT(covered, kSize * kSize / 4);
+    EXPECT_EQ(largest, size) << "no subgroup was full";
+  }
+  EXPECT_GE(sizes, 2);
 }
 
 }  // namespace

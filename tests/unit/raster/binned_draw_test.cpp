@@ -310,6 +310,23 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
     bind(scene, expected, 8, &expectedOcclusion);
     drawReference(scene.state, scene.call);
     {
+      // The reference path with the fragment stage at another width than the vertex stage.
+      Targets mixed;
+      std::mt19937 sameInit(seed);
+      mixed.reset(samples, sameInit);
+      uint64_t occlusion = 0;
+      bind(scene, mixed, 16, &occlusion);
+      scene.state.fragmentSimdWidth = 4;
+      scene.state.fragmentShader = fragmentKernel(4, scene.discard);
+      drawReference(scene.state, scene.call);
+      scene.state.fragmentSimdWidth = 0;
+      SCOPED_TRACE(testing::Message() << "reference, vertex W 16, fragment W 4, scene seed " << seed);
+      ASSERT_EQ(mixed.colour, expected.colour);
+      ASSERT_EQ(mixed.depth, expected.depth);
+      ASSERT_EQ(mixed.stencil, expected.stencil);
+      ASSERT_EQ(occlusion, expectedOcclusion);
+    }
+    {
       // Scenes that change nothing would let both paths pass by doing nothing: count them.
       Targets initial;
       std::mt19937 sameInit(seed);
@@ -323,7 +340,16 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
         got.reset(samples, sameInit);
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
+        // With two threads the fragment stage runs at another width than the vertex stage (a
+        // fragment shader's required subgroup size, DrawState::fragmentSimdWidth).
+        const uint32_t fragmentW = pool.threadCount() == 2 ? (w == 16 ? 4u : 16u) : w;
+        if (fragmentW != w) {
+          scene.state.fragmentSimdWidth = fragmentW;
+          scene.state.fragmentShader = fragmentKernel(fragmentW, scene.discard);
+        }
         drawBinned(scene.state, scene.call, pool);
+        scene.state.fragmentSimdWidth = 0;
+        SCOPED_TRACE(testing::Message() << "fragment W " << fragmentW);
         SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", topology " << scene.state.topology << ", polygon mode "
                                         << scene.state.polygonMode << ", line mode " << scene.state.raster.lineMode
                                         << (scene.state.raster.lineStippleEnable ? " stippled" : "") << ", depth format "
