@@ -40,13 +40,7 @@ Outcome compileOne(Device* dev, const VkComputePipelineCreateInfo& info, Pipelin
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, fromHandle<PipelineLayout>(info.layout));
-  // VK_EXT_subgroup_size_control: a required subgroup size is simply the SIMD width the
-  // kernel is compiled for (any power of two from 4 to the device's width).
-  if (auto* sz = findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)) {
-    const uint32_t w = sz->requiredSubgroupSize;
-    if (w >= kMinSubgroupSize && w <= dev->physical->simdWidth && (w & (w - 1)) == 0) req.interface.simdWidth = w;
-  }
+  req.interface.simdWidth = stageSimdWidth(*dev->physical, stage);
   req.external = cache;
   req.cacheOnly = (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0;
   jit::CompileResult r = jit::compileCompute(req);

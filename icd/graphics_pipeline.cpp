@@ -29,19 +29,6 @@ struct StageOutcome {
   bool compileRequired = false;
 };
 
-// VK_EXT_subgroup_size_control in the fragment stage (requiredSubgroupSizeStages): a required
-// subgroup size is the SIMD width its kernel is compiled for and its batches hold (any power of
-// two from 4 to the device's width; the raster's fragment stage runs at 4, 8 or 16 whatever
-// the vertex stage's width). Otherwise the device's width, as for every other stage.
-uint32_t fragmentSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage) {
-  if (auto* sz = findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)) {
-    const uint32_t w = sz->requiredSubgroupSize;
-    if (w >= kMinSubgroupSize && w <= pd.simdWidth && (w & (w - 1)) == 0) return w;
-  }
-  return pd.simdWidth;
-}
-
 // The JIT's request for a stage (its spans point into `src`, which must outlive it).
 jit::GraphicsCompileRequest stageRequest(Device* dev, const VkPipelineShaderStageCreateInfo& stage, const StageSource& src,
                                          const PipelineLayout* layout, const uint32_t* colorBlend, uint32_t colorSamples,
@@ -63,7 +50,7 @@ jit::GraphicsCompileRequest stageRequest(Device* dev, const VkPipelineShaderStag
   if (req.stage == jit::GraphicsStage::Fragment) {
     std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
     req.interface.colorSamples = colorSamples;
-    req.interface.simdWidth = fragmentSimdWidth(*dev->physical, stage);
+    req.interface.simdWidth = stageSimdWidth(*dev->physical, stage);  // a required subgroup size
   }
   if (req.stage == jit::GraphicsStage::Vertex && vertexInput) {
     // The kernel fetches the attributes it can decode itself (GraphicsFacts::fetchedLocations).
@@ -274,10 +261,9 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
      : st.stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT      ? g.tessControl
      : st.stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT   ? g.tessEval
                                                                  : g.fragment) = std::move(program);
-    if (st.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
-      const uint32_t w = fragmentSimdWidth(*dev->physical, st);
-      s.fragmentSimdWidth = w == s.simdWidth ? 0 : w;
-    }
+    // A fragment stage with a required subgroup size runs batches of the width it was compiled for.
+    if (st.stage == VK_SHADER_STAGE_FRAGMENT_BIT && g.fragment->simdWidth != s.simdWidth)
+      s.fragmentSimdWidth = g.fragment->simdWidth;
     // The blend state dynamic: the stage was compiled without blending; draws that blend get it
     // compiled for their state (fragment_variants.h). Only where the stage knows the fragment
     // output interface (not a link of a library that did not).

@@ -23,6 +23,15 @@ StageSource stageSource(const VkPipelineShaderStageCreateInfo& stage) {
   return s;
 }
 
+uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage) {
+  if (auto* sz = findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)) {
+    const uint32_t w = sz->requiredSubgroupSize;
+    if (w >= kMinSubgroupSize && w <= pd.simdWidth && (w & (w - 1)) == 0) return w;
+  }
+  return pd.simdWidth;
+}
+
 jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
   jit::ShaderInterface iface;
   iface.simdWidth = pd.simdWidth;

@@ -34,4 +34,10 @@ StageSource stageSource(const VkPipelineShaderStageCreateInfo& stage);
 // The pipeline layout's bindings (and the device's SIMD width) for the JIT.
 jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout);
 
+// VK_EXT_subgroup_size_control (core 1.3): the SIMD width a stage is compiled for. A required
+// subgroup size (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, in the stages
+// requiredSubgroupSizeStages lists) is simply that width: any power of two from
+// kMinSubgroupSize to the device's width. Otherwise the device's width.
+uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage);
+
 }  // namespace tessera

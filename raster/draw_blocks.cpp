@@ -840,12 +840,8 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
     // "Sample Counting": the samples of the lanes left alive (of the lanes the early tests
     // passed, countBeforeShading_).
     const uint32_t counted = countBeforeShading_ ? covered : alive;
-    if (samples == 1) {
-      occlusionSamples_ += uint32_t(__builtin_popcount(counted));
-    } else {
-      for (uint32_t j = 0; j < W; ++j)
-        if (counted >> j & 1) occlusionSamples_ += uint32_t(__builtin_popcount(written[j]));
-    }
+    if (samples == 1) occlusionSamples_ += uint32_t(__builtin_popcount(counted));
+    else countSamples(written, counted);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <set>
 #include <spirv/unified1/spirv.hpp11>
 
 #include "spirv_tools_stage.h"
@@ -62,14 +63,14 @@ bool hasSpecConstantQuantize(const std::vector<uint32_t>& words) {
 void foldSpecConstantQuantize(std::vector<uint32_t>& words) {
   if (words.size() < 5) return;
   std::map<uint32_t, uint32_t> floatConstants;  // OpConstant id -> value bits, of 32-bit float type
-  std::map<uint32_t, bool> float32Types;
+  std::set<uint32_t> float32Types;
   std::vector<uint32_t> out(words.begin(), words.begin() + 5);
   for (size_t pos = 5; pos < words.size();) {
     const uint32_t count = words[pos] >> 16;
     if (count == 0 || pos + count > words.size()) return;  // validated before; leave it alone
     const uint32_t* w = &words[pos];
     const Op op = Op(w[0] & 0xffff);
-    if (op == Op::OpTypeFloat && count >= 3 && w[2] == 32) float32Types[w[1]] = true;
+    if (op == Op::OpTypeFloat && count >= 3 && w[2] == 32) float32Types.insert(w[1]);
     if (op == Op::OpConstant && count == 4 && float32Types.count(w[1])) floatConstants[w[2]] = w[3];
     if (op == Op::OpSpecConstantOp && count == 5 && w[3] == uint32_t(Op::OpQuantizeToF16) && float32Types.count(w[1])) {
       if (auto operand = floatConstants.find(w[4]); operand != floatConstants.end()) {

@@ -715,6 +715,16 @@ TEST(BinnedDraw, EightBitUintAttachmentHoldsTheCodecsEncoding) {
 // Several draws into the same attachments accumulated in one Scene (draw.h: "Results are those
 // of running the draws one after another through drawReference"), with opaque full-screen
 // quads among them so that hidden work is dropped, and occlusion queries on some scenes.
+// One render pass instance: every draw sees the same attachments in the same formats (the
+// first draw's depth format) and sample count.
+void asOneRenderPass(std::vector<Scene>& draws, uint32_t samples) {
+  for (Scene& d : draws) {
+    d.state.raster.samples = samples;
+    d.depthFormat = draws[0].depthFormat;
+    d.state.raster.depthFormat = draws[0].depthFormat;
+  }
+}
+
 // The draws one after another on the reference path (W = 8) and as one Scene on the binned
 // path at W = 4 and 16 on each pool, from the same initial targets (seeded with `seed`): the
 // same colour, depth and stencil, and with `counting` the same occlusion sample count.
@@ -760,12 +770,7 @@ TEST(BinnedDraw, ScenesOfSeveralDrawsMatchTheReference) {
     std::vector<Scene> draws;
     const int count = 2 + int(sceneRng() % 5);
     for (int d = 0; d < count; ++d) draws.push_back(sceneRng() % 3 == 0 ? opaqueQuad(sceneRng) : generateScene(sceneRng, samples));
-    // One render pass instance: every draw sees the same attachments in the same formats.
-    for (Scene& d : draws) {
-      d.state.raster.samples = samples;
-      d.depthFormat = draws[0].depthFormat;
-      d.state.raster.depthFormat = draws[0].depthFormat;
-    }
+    asOneRenderPass(draws, samples);
     const bool counting = sceneRng() % 3 == 0;
     expectSceneMatchesReference(draws, seed, samples, counting, pools);
     if (testing::Test::HasFatalFailure()) return;
@@ -793,11 +798,7 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
       opaque = opaque || (quad && samples == 1);
       draws.push_back(quad ? opaqueQuad(sceneRng) : generateScene(sceneRng, samples));
     }
-    for (Scene& d : draws) {
-      d.state.raster.samples = samples;
-      d.depthFormat = draws[0].depthFormat;
-      d.state.raster.depthFormat = draws[0].depthFormat;
-    }
+    asOneRenderPass(draws, samples);
     const uint32_t depthSize = draws[0].depthFormat == VK_FORMAT_D16_UNORM ? 2 : 4;
     // The clears: colour, depth and stencil, each over a random rectangle (or all of it).
     auto randomRect = [&]() {
@@ -929,11 +930,7 @@ TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
     draws.push_back(generateScene(sceneRng, samples));
     const int count = 2 + int(sceneRng() % 3);
     for (int d = 0; d < count; ++d) draws.push_back(opaqueQuads(sceneRng, samples));
-    for (Scene& d : draws) {
-      d.state.raster.samples = samples;
-      d.depthFormat = draws[0].depthFormat;
-      d.state.raster.depthFormat = draws[0].depthFormat;
-    }
+    asOneRenderPass(draws, samples);
     expectSceneMatchesReference(draws, seed, samples, /*counting=*/false, pools);
     if (testing::Test::HasFatalFailure()) return;
   }
