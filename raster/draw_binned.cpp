@@ -6,9 +6,9 @@
 //     over the pool; primitives are assembled in order, then set up (clip, project, cull, bias:
 //     raster.h) in chunks over the pool; each chunk bins its set-up primitives into screen
 //     tiles of kTileSize pixels, keeping primitive order inside every bin.
-//  2. Scene::flush: tiles are taken dynamically by the pool's threads; a tile walks the
-//     scene's draws, chunks and bins in order and rasterizes and shades its primitives in that
-//     order with one FragmentStage retargeted from draw to draw. A pixel belongs to one tile,
+//  2. Scene::flush: tiles are taken dynamically by the pool's threads, column by column
+//     (runTiles says why); a tile walks the scene's draws, chunks and bins in order and
+//     rasterizes and shades its primitives in that order with one FragmentStage retargeted from draw to draw. A pixel belongs to one tile,
 //     so every pixel sees its primitives in API order ("Rasterization Order") without locks,
 //     and the results equal the reference path's (draw_reference.cpp), which the differential
 //     tests check.
@@ -965,9 +965,17 @@ void Scene::runTiles() {
     for (uint32_t wi = 0; wi < m.windows.size(); ++wi)
       forEachTouchedTile(m.windows[wi], [&](uint32_t t) { tileWindows[fill[t]++] = wi; });
   }
+  // The tiles with work, column by column. Threads take neighbouring entries at the same time,
+  // and two threads drawing side-by-side tiles of a row slow each other down: the hardware
+  // prefetchers run ahead along a row into the neighbour's lines while it writes them (measured
+  // with 2 threads: fill_blend 55 ms in row order, 42 ms in column order, and 83 ms on one
+  // thread). Tiles above each other share no line and, with rows longer than a page, no page.
   std::vector<uint32_t> tiles;
-  for (uint32_t t = 0; t < tileCount; ++t)
-    if (tileWindowStart[t + 1] > tileWindowStart[t]) tiles.push_back(t);
+  for (int32_t tx = 0; tx < m.grid.columns; ++tx)
+    for (int32_t ty = 0; ty < m.grid.rows; ++ty)
+      if (const uint32_t t = uint32_t(ty) * uint32_t(m.grid.columns) + uint32_t(tx);
+          tileWindowStart[t + 1] > tileWindowStart[t])
+        tiles.push_back(t);
   auto drawTile = [&](size_t i) {
     if (!m.states.empty() && cancelled(m.states.front())) return;  // a lost device's work stops
     const uint32_t tile = tiles[i];
