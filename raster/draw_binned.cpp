@@ -8,10 +8,10 @@
 //     tiles of kTileSize pixels, keeping primitive order inside every bin.
 //  2. Scene::flush: tiles are taken dynamically by the pool's threads, column by column
 //     (runTiles says why); a tile walks the scene's draws, chunks and bins in order and
-//     rasterizes and shades its primitives in that order with one FragmentStage retargeted from draw to draw. A pixel belongs to one tile,
-//     so every pixel sees its primitives in API order ("Rasterization Order") without locks,
-//     and the results equal the reference path's (draw_reference.cpp), which the differential
-//     tests check.
+//     rasterizes and shades its primitives in that order with one FragmentStage retargeted
+//     from draw to draw. A pixel belongs to one tile, so every pixel sees its primitives in
+//     API order ("Rasterization Order") without locks, and the results equal the reference
+//     path's (draw_reference.cpp), which the differential tests check.
 //  3. Before drawing a tile, work that cannot be seen is dropped: everything before the tile's
 //     last triangle, or last pair of consecutive triangles sharing an edge (a quad), that
 //     covers the whole tile with an opaque, unconditional write of every colour attachment, as
