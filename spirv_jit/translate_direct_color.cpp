@@ -11,7 +11,9 @@
 #include <array>
 #include <cstddef>
 
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/IntrinsicsX86.h>
 
 #include "tessera/cpu_info.h"
@@ -95,9 +97,41 @@ void Translator::emitDirectColorWrites() {
     rowMasks.push_back(B.CreateShuffleVector(alivePixels, run));
   }
 
+  // The byte permutes' indices (bytePermutes below) for R8G8B8A8, then for B8G8R8A8 (R and B
+  // swapped), kPermuteEntries of 64 bytes each: entry c < 4 reads component c of the row-major
+  // texels into byte 4l of lane l (the other bytes are cleared after the permute); entry 4
+  // takes the row-major texels' bytes from lane texels with component c at byte c.
+  constexpr uint32_t kPermuteEntries = 5;
+  auto unorm8BytePermutes = [&]() -> llvm::Value* {
+    llvm::Module& module = *fn->getParent();
+    const char* name = "tessera_unorm8_byte_permutes";
+    if (llvm::GlobalVariable* g = module.getNamedGlobal(name)) return g;
+    std::vector<uint32_t> pixelOfLane(w);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t p = 0; p < perRow; ++p) pixelOfLane[laneAt(r, p)] = r * perRow + p;
+    std::vector<uint8_t> bytes;
+    for (uint32_t bgra = 0; bgra < 2; ++bgra) {
+      // The byte of a texel holding component c; swapping R and B is its own inverse.
+      auto bytePos = [&](uint32_t c) { return bgra && (c == 0 || c == 2) ? 2 - c : c; };
+      for (uint32_t c = 0; c < 4; ++c)
+        for (uint32_t i = 0; i < 64; ++i) bytes.push_back(uint8_t(i % 4 ? 0 : pixelOfLane[i / 4] * 4 + bytePos(c)));
+      for (uint32_t i = 0; i < 64; ++i) {
+        const uint32_t pixel = i / 4, lane = laneAt(pixel / perRow, pixel % perRow);
+        bytes.push_back(uint8_t(4 * lane + bytePos(i % 4)));
+      }
+    }
+    auto* init = llvm::ConstantDataArray::get(ctx, bytes);
+    auto* g = new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+                                       init, name);
+    g->setAlignment(llvm::Align(64));
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return g;
+  };
+
   // The attachment's texels of the alive lanes (0 elsewhere) in lane order: one masked load
-  // per pixel row, the rows joined, then lane l takes pixel (laneX(l), laneY(l)).
-  auto loadBlockTexels = [&](llvm::Value* row, llvm::Value* pitch) {
+  // per pixel row, the rows joined, then lane l takes pixel (laneX(l), laneY(l)); or, with
+  // `rowMajor`, the joined rows as they are.
+  auto loadBlockTexels = [&](llvm::Value* row, llvm::Value* pitch, bool rowMajor) {
     llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
     std::vector<llvm::Value*> parts;
     for (uint32_t r = 0; r < rows; ++r) {
@@ -114,6 +148,7 @@ void Translator::emitDirectColorWrites() {
       }
       parts = std::move(joined);
     }
+    if (rowMajor) return parts[0];
     std::vector<int> toLanes(w);
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t p = 0; p < perRow; ++p) toLanes[laneAt(r, p)] = int(r * perRow + p);
@@ -152,11 +187,18 @@ void Translator::emitDirectColorWrites() {
     return !(lowF >= 2 && lowF <= 12 && lowF % 2 == 0 && highF == lowF + 1);
   };
 
+  // The destination's components c of W texels in lane order (component c at bit shifts[c]),
+  // each a W x i32 vector of bytes.
+  auto componentsByShifts = [&](llvm::Value* current, llvm::Value* const (&shifts)[4], llvm::Value* (&bytes)[4]) {
+    for (uint32_t c = 0; c < 4; ++c) bytes[c] = B.CreateAnd(B.CreateLShr(current, splat(shifts[c])), constInt(vi, 0xFF));
+  };
+
   // "Blend Factors" and "Blend Operations" for an 8-bit UNORM attachment, operation for
   // operation as raster's blendUnorm8 (BlendLanes) computes them, so the results round alike:
-  // the source clamped to [0, 1] (NaN kept), the destination decoded as float(c) / 255.0f, the
-  // constants clamped by the draw loop; min(a, b) spelled b < a ? b : a as std::min is.
-  auto blendUnorm8 = [&](uint32_t plan, llvm::Value* (&src)[4], llvm::Value* current, llvm::Value* const (&shifts)[4],
+  // the source clamped to [0, 1] (NaN kept), the destination's component bytes decoded as
+  // float(c) / 255.0f, the constants clamped by the draw loop; min(a, b) spelled b < a ? b : a
+  // as std::min is.
+  auto blendUnorm8 = [&](uint32_t plan, llvm::Value* (&src)[4], llvm::Value* const (&bytes)[4],
                          llvm::Value* const (&k)[4]) {
     const abi::UnpackedBlend u = abi::unpackBlend(plan);
     llvm::Value* zero = llvm::Constant::getNullValue(vf);
@@ -166,8 +208,7 @@ void Translator::emitDirectColorWrites() {
     llvm::Value* sv[4], *dv[4];
     for (uint32_t c = 0; c < 4; ++c) {
       sv[c] = B.CreateSelect(B.CreateFCmpOLT(src[c], zero), zero, B.CreateSelect(B.CreateFCmpOLT(one, src[c]), one, src[c]));
-      llvm::Value* byte = B.CreateAnd(B.CreateLShr(current, splat(shifts[c])), constInt(vi, 0xFF));
-      dv[c] = decodeUnorm8(B.CreateSIToFP(byte, vf));
+      dv[c] = decodeUnorm8(B.CreateSIToFP(bytes[c], vf));
     }
     auto factor = [&](uint32_t f, uint32_t c, bool alpha) -> llvm::Value* {
       switch (f) {
@@ -232,13 +273,49 @@ void Translator::emitDirectColorWrites() {
       shifts[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, shift) + 4 * c, i32);
     llvm::Value* results[4];
     for (uint32_t c = 0; c < 4; ++c) results[c] = B.CreateBitCast(words[c], vf);
+    // With AVX-512 VBMI (W = 16, one sample) the texels move between the attachment's row-major
+    // pixels and the lanes' block order by byte permutes (VPERMB, one micro-operation): one per
+    // component reads it out of the loaded rows into its lanes, zero-extended, and one puts the
+    // encoded components (combined by constant shifts) into the format's order and row order,
+    // so the rows store without a shuffle. The lane-order path reads a component with a shift
+    // by a register (two micro-operations) and a mask after a lane shuffle, and writes with
+    // shifts by registers and 5 shuffles: about 18 more of a blending kernel's 95.
+    // (VPERMT2B, two-source, costs three micro-operations here: measured no faster.)
+    const bool bytePermutes = !fourSamples && w == 16 && hostCpu().avx512 && hostCpu().avx512vbmi;
+    llvm::Value* permutes = nullptr;  // this draw's format's entries of unorm8BytePermutes
+    if (bytePermutes) {
+      // The two formats the draw loop hands the kernel (raster's Unorm8Target): R at bit 0 or
+      // (B8G8R8A8) at bit 16.
+      llvm::Value* table = unorm8BytePermutes();
+      permutes = B.CreateSelect(B.CreateICmpNE(shifts[0], B.getInt32(0)),
+                                B.CreateConstGEP1_32(B.getInt8Ty(), table, kPermuteEntries * 64), table);
+    }
+    llvm::Type* v64i8 = llvm::FixedVectorType::get(B.getInt8Ty(), 64);
+    auto permuteEntry = [&](uint32_t e) {
+      return B.CreateAlignedLoad(v64i8, B.CreateConstGEP1_32(B.getInt8Ty(), permutes, e * 64), llvm::Align(64));
+    };
+    // Byte i of the result: byte index[i] % 64 of `bytes` (VPERMB).
+    auto permuteBytes = [&](llvm::Value* bytes, llvm::Value* index) {
+      return B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_permvar_qi_512, {}, {B.CreateBitCast(bytes, v64i8), index});
+    };
     if (const uint32_t plan = interface_.colorBlend[loc]; plan && !fourSamples) {
-      // "Blending": the attachment's texels (lanes in block order) are needed, decoded.
-      llvm::Value* current = loadBlockTexels(row, pitch);
+      // "Blending": the attachment's texels are needed, their components in lane order.
+      llvm::Value* bytes[4];
+      if (bytePermutes) {
+        llvm::Value* rowTexels = loadBlockTexels(row, pitch, /*rowMajor=*/true);
+        std::vector<llvm::Constant*> lowBytes;  // byte 0 of each lane
+        for (uint32_t i = 0; i < 64; ++i) lowBytes.push_back(B.getInt1(i % 4 == 0));
+        llvm::Value* lowByteMask = llvm::ConstantVector::get(lowBytes);
+        for (uint32_t c = 0; c < 4; ++c)
+          bytes[c] = B.CreateBitCast(
+              B.CreateSelect(lowByteMask, permuteBytes(rowTexels, permuteEntry(c)), llvm::Constant::getNullValue(v64i8)), vi);
+      } else {
+        componentsByShifts(loadBlockTexels(row, pitch, /*rowMajor=*/false), shifts, bytes);
+      }
       llvm::Value* k[4];
       for (uint32_t c = 0; c < 4; ++c)
         k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
-      blendUnorm8(plan, results, current, shifts, k);
+      blendUnorm8(plan, results, bytes, k);
     }
     // round-half-even(f x 255) for f in [0, 1], as the codec computes it: in double, f x 255
     // exact, rounded by adding and subtracting 2^52. At W >= 8 (hosts with fused multiply-add)
@@ -280,14 +357,15 @@ void Translator::emitDirectColorWrites() {
                                {x, llvm::Constant::getNullValue(vi), B.getInt16(0xFFFF), B.getInt32(kRoundDownNoExceptions)});
     };
     const uint32_t blendPlan = interface_.colorBlend[loc];
+    // Component c's byte (0 .. 255 in a 32-bit lane).
+    auto encodeComponent = [&](llvm::Value* f, uint32_t c) {
+      f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
+      if (!blendPlan || mayExceedOne(blendPlan, c == 3)) f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
+      return times255RoundedInt(f);
+    };
     auto encode = [&](llvm::Value* const (&colour)[4]) {
       llvm::Value* texel = llvm::Constant::getNullValue(vi);
-      for (uint32_t c = 0; c < 4; ++c) {
-        llvm::Value* f = colour[c];
-        f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
-        if (!blendPlan || mayExceedOne(blendPlan, c == 3)) f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
-        texel = B.CreateOr(texel, B.CreateShl(times255RoundedInt(f), splat(shifts[c])));
-      }
+      for (uint32_t c = 0; c < 4; ++c) texel = B.CreateOr(texel, B.CreateShl(encodeComponent(colour[c], c), splat(shifts[c])));
       return texel;
     };
     if (fourSamples) {
@@ -333,7 +411,9 @@ void Translator::emitDirectColorWrites() {
           current = B.CreateMaskedLoad(vi, at, llvm::Align(4), mask, llvm::Constant::getNullValue(vi));
           llvm::Value* colour[4];
           for (uint32_t c = 0; c < 4; ++c) colour[c] = B.CreateShuffleVector(results[c], lanesOf);
-          blendUnorm8(plan, colour, current, shifts, k);
+          llvm::Value* bytes[4];
+          componentsByShifts(current, shifts, bytes);
+          blendUnorm8(plan, colour, bytes, k);
           texels = encode(colour);
         } else {
           texels = B.CreateShuffleVector(laneTexels, lanesOf);
@@ -357,7 +437,16 @@ void Translator::emitDirectColorWrites() {
       B.SetInsertPoint(next);
       continue;
     }
-    llvm::Value* texel = encode(results);
+    // The texels in lane order, or (bytePermutes) in row-major pixel order: component c at
+    // byte c of its lane, then each pixel's bytes taken from its lane in the format's order.
+    llvm::Value* texel;
+    if (bytePermutes) {
+      llvm::Value* lanes = llvm::Constant::getNullValue(vi);
+      for (uint32_t c = 0; c < 4; ++c) lanes = B.CreateOr(lanes, B.CreateShl(encodeComponent(results[c], c), constInt(vi, 8 * c)));
+      texel = B.CreateBitCast(permuteBytes(lanes, permuteEntry(4)), vi);
+    } else {
+      texel = encode(results);
+    }
     llvm::Type* rowTy = llvm::FixedVectorType::get(i32, perRow);
     llvm::Value* keepRow = B.CreateVectorSplat(perRow, keep);
     llvm::Value* writeRow = B.CreateNot(keepRow);
@@ -370,7 +459,7 @@ void Translator::emitDirectColorWrites() {
       B.SetInsertPoint(merging ? merge : whole);
       for (uint32_t r = 0; r < rows; ++r) {
         std::vector<int> pick;
-        for (uint32_t p = 0; p < perRow; ++p) pick.push_back(int(laneAt(r, p)));
+        for (uint32_t p = 0; p < perRow; ++p) pick.push_back(int(bytePermutes ? r * perRow + p : laneAt(r, p)));
         llvm::Value* rowTexels = B.CreateShuffleVector(texel, pick);
         llvm::Value* at = B.CreateGEP(B.getInt8Ty(), row, B.CreateMul(pitch, B.getInt64(r)));
         if (merging) {

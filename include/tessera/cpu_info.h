@@ -10,6 +10,7 @@ struct CpuInfo {
   bool sse41 = false;
   bool avx2 = false;     // with FMA and F16C
   bool avx512 = false;   // F, BW, DQ, VL
+  bool avx512vbmi = false;  // with avx512: byte permutes across a whole vector (VPERMB, VPERMT2B)
   uint32_t simdWidth = 4;  // 32-bit lanes per kernel call: 16 (AVX-512), 8 (AVX2), 4 (floor)
   uint64_t l2CacheBytes = 1 << 20;  // per core, as the C library reports it (1 MiB if it does not)
   std::string modelName;
