@@ -261,6 +261,17 @@ void setUpChunk(const DrawState& s, const std::vector<ShadedVertices>& shaded, c
   ChunkProjection& projection = chunkProjection(s, shaded, first, last);
   for (const Assembled* a = first; a != last; ++a) {
     const size_t before = chunk.primitives.size();
+    // The records appended a few primitives from now, prefetched for writing: the chunks' vectors
+    // are reused from scene to scene, and their lines have left the cache since (a million
+    // triangles write 160 MB), so each store waited for its line (a third of tris_small's set-up
+    // time, perf; 5% of the workload's time with the prefetch). Within the capacity only.
+    constexpr size_t kAhead = 8;  // 16 measured no better
+    if (chunk.triangles.size() + kAhead < chunk.triangles.capacity()) {
+      const char* t = reinterpret_cast<const char*>(chunk.triangles.data() + chunk.triangles.size() + kAhead);
+      __builtin_prefetch(t, 1, 3);
+      __builtin_prefetch(t + 64, 1, 3);  // the record's two hot lines (kSetupTriangleHotBytes)
+    }
+    if (before + 2 * kAhead < chunk.primitives.capacity()) __builtin_prefetch(chunk.primitives.data() + before + 2 * kAhead, 1, 3);
     bool pointLeft = false;  // a point that left clipping, covering a pixel or not
     const ShadedVertices& v = shaded[a->instance];
     const uint32_t vp = a->viewport < s.viewportCount && a->viewport < kMaxViewports ? a->viewport : 0;
