@@ -608,6 +608,11 @@ class FragmentStage {
   void shadeWholeSquare(const SetupTriangle& st, const BlockEdges& edges, int32_t x0, int32_t y0, int32_t x1,
                         int32_t y1, bool weights, BlockPixels& b);
   void setDirectRows(abi::FragmentBatch& fb, int32_t bx, int32_t by, uint32_t first) const;
+  // shadeWholeSquare's blocks when the kernel is all there is to do per block (no weights,
+  // inputs or FragCoord to compute, nothing to count): each block sets the attachment rows
+  // and calls the kernel.
+  bool kernelOnlyBlocks(bool weights) const;
+  void shadeKernelOnlySquare(int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
   const DrawState* s_ = nullptr;
   uint32_t simdWidth_ = 0;

@@ -936,6 +936,54 @@ TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
   }
 }
 
+// Large quads of a flat colour through the JIT's kernel with no query, test or interpolated
+// input: the walker's whole 16x16 squares then run the kernel alone, block after block
+// (FragmentStage::shadeKernelOnlySquare), which must give the reference's pixels, blended
+// ("Blending": SRC_ALPHA, ONE_MINUS_SRC_ALPHA) or not, R8G8B8A8 and B8G8R8A8, 1 and 4 samples,
+// at W = 4, 8 and 16 on 1, 2 and 5 threads.
+TEST(BinnedDraw, FlatQuadsShadedByTheKernelAloneMatchTheReference) {
+  ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
+  std::mt19937 rng(20261201);
+  int changed = 0;
+  for (int iteration = 0; iteration < 12; ++iteration) {
+    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    const VkFormat colourFormat = iteration / 2 % 2 ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    Scene scene = opaqueQuads(sceneRng, samples);
+    DrawState& s = scene.state;
+    s.fragment.inputInterpolation[0] = 2;  // flat: nothing to interpolate per block
+    s.fragment.centroidInputs = false;
+    s.raster.scissor = {0, 0, kWidth, kHeight};
+    BlendAttachment& b = s.blend[0];
+    b.enable = iteration % 2 == 0;
+    b.srcColor = b.srcAlpha = VK_BLEND_FACTOR_SRC_ALPHA;
+    b.dstColor = b.dstAlpha = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    b.colorOp = b.alphaOp = VK_BLEND_OP_ADD;
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(samples, initRng);
+    const std::vector<uint8_t> initialColour = expected.colour;
+    bind(scene, expected, 8, nullptr);
+    useJitKernel(scene, 8, colourFormat);
+    drawReference(s, scene.call);
+    changed += initialColour != expected.colour;
+    for (uint32_t w : {4u, 8u, 16u})
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(samples, sameInit);
+        bind(scene, got, w, nullptr);
+        useJitKernel(scene, w, colourFormat);
+        drawBinned(s, scene.call, pool);
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", samples " << samples << ", blend " << b.enable << ", W "
+                                        << w << ", threads " << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+      }
+  }
+  EXPECT_EQ(changed, 12);
+}
+
 // "Sample Counting" with the EarlyFragmentTests execution mode ("Early Fragment Test Mode"):
 // fragment shading and multisample coverage "should instead be performed after sample
 // counting", so a shader whose SampleMask output kills every sample still counts the samples
