@@ -12,8 +12,7 @@
 //               <= 0.5 per later quad, so results stay within 2 units per byte ("u8:2").
 // fill_rotated: the opaque quads rotated by 10 degrees about the screen centre and scaled to
 //               still cover the screen (edges no longer axis-aligned).
-// msaa4_blend:  fill_blend at 4 samples per pixel, resolved (averaged) into a 1-sample image;
-//               8 quads by default (see fillInfo).
+// msaa4_blend:  fill_blend at 4 samples per pixel, resolved (averaged) into a 1-sample image.
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -139,10 +138,11 @@ using FillBlend = FillQuads<Fill::Blend, k1>;
 using FillRotated = FillQuads<Fill::Rotated, k1>;
 using Msaa4Blend = FillQuads<Fill::Blend, k4>;
 
-// Tessera's current rasterizer blends slowly (on the 2-core development VM, 12 s per
-// repetition for fill_blend at 32 quads, 20 s when the machine is busy; msaa4_blend 41 s), so
-// fill_blend takes 1 repetition after its warm-up and msaa4_blend defaults to 8 quads with 2
-// (--size 32 gives the scene), keeping a process under about a minute.
+// fill_blend and msaa4_blend time 5 repetitions (a median robust to two slow ones: single
+// repetitions of the blending scenes were up to 1.7x slower now and then on the shared 2-core
+// development VM, on both drivers). They once took 1 and 2, when Tessera's first rasterizer
+// took 12 s a repetition and msaa4_blend defaulted to 8 quads; now msaa4_blend draws the
+// issue's scene, 32 quads (lavapipe about 0.2 s a repetition).
 WorkloadInfo fillInfo(const char* name, const char* description, uint64_t quads = 32, int reps = 3) {
   return {.name = name,
           .description = description,
@@ -159,11 +159,10 @@ WorkloadInfo fillInfo(const char* name, const char* description, uint64_t quads 
 
 BENCH_REGISTER(FillOpaque, fillInfo("fill_opaque", "32 opaque full-screen quads, 1920x1080 RGBA8 (limit: memset)"));
 BENCH_REGISTER(FillBlend,
-               fillInfo("fill_blend", "32 alpha-blended full-screen quads, 1920x1080 RGBA8 (limit: memcpy)", 32, 1));
+               fillInfo("fill_blend", "32 alpha-blended full-screen quads, 1920x1080 RGBA8 (limit: memcpy)", 32, 5));
 BENCH_REGISTER(FillRotated,
                fillInfo("fill_rotated", "32 opaque quads rotated 10 degrees covering 1920x1080 RGBA8 (limit: memset)"));
 BENCH_REGISTER(Msaa4Blend,
-               fillInfo("msaa4_blend", "fill_blend at 4 samples per pixel (8 quads), resolved to 1 sample (limit: memcpy)",
-                        8, 2));
+               fillInfo("msaa4_blend", "fill_blend at 4 samples per pixel, resolved to 1 sample (limit: memcpy)", 32, 5));
 
 }  // namespace bench
