@@ -18,6 +18,7 @@
 #include "disk_cache_trim.h"
 #include "llvm_engine.h"
 #include "spirv_jit_build.h"
+#include "tessera/cpu_info.h"
 
 namespace tessera::jit {
 namespace {
@@ -93,6 +94,7 @@ void hashRequest(Hasher& h, const Request& r, ObjectKind kind) {
   h.u64(r.optimize);
   for (uint32_t b : r.interface.colorBlend) h.u64(b);
   h.u64(r.interface.colorSamples);
+  h.u64(hostCpu().avx512vbmi);  // the colour writes' byte permutes (TESSERA_NO_VBMI turns them off)
   h.u64(r.interface.vertexAttributes.size());
   for (const ShaderInterface::VertexAttributeInput& a : r.interface.vertexAttributes)
     h.u64(a.location), h.u64(a.binding), h.u64(a.offset), h.u64(a.format);
