@@ -476,6 +476,45 @@ void useJitKernel(Scene& sc, uint32_t w, VkFormat colourFormat, bool otherState 
   s.color[0].format = colourFormat;
 }
 
+// `scene` with the JIT's kernels on the reference path (W = 8) and on the binned path at W = 4,
+// 8 and 16 on each pool, from the same initial targets (seeded with `seed`): the same colour,
+// depth and stencil, and with `counting` the same occlusion sample count. `otherStateAtW8`: the
+// W = 8 binned runs get a kernel compiled for another blend state or sample count than the
+// draw's (useJitKernel). Counts the binned runs compared in `runs`; returns whether the draw
+// changed the colour attachment.
+bool expectJitSceneMatchesReference(Scene& scene, uint32_t seed, uint32_t samples, VkFormat colourFormat, bool counting,
+                                    bool otherStateAtW8, ThreadPool (&pools)[3], int& runs) {
+  Targets expected;
+  std::mt19937 initRng(seed);
+  expected.reset(samples, initRng);
+  const std::vector<uint8_t> initialColour = expected.colour;
+  uint64_t expectedOcclusion = 0;
+  bind(scene, expected, 8, counting ? &expectedOcclusion : nullptr);
+  useJitKernel(scene, 8, colourFormat);
+  drawReference(scene.state, scene.call);
+  for (uint32_t w : {4u, 8u, 16u}) {
+    for (ThreadPool& pool : pools) {
+      Targets got;
+      std::mt19937 sameInit(seed);
+      got.reset(samples, sameInit);
+      uint64_t occlusion = 0;
+      bind(scene, got, w, counting ? &occlusion : nullptr);
+      useJitKernel(scene, w, colourFormat, otherStateAtW8 && w == 8);
+      drawBinned(scene.state, scene.call, pool);
+      SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", format " << colourFormat << ", samples " << samples
+                                      << ", discard " << scene.discard << ", blend " << scene.state.blend[0].enable
+                                      << ", W " << w << ", threads " << pool.threadCount());
+      EXPECT_EQ(got.colour, expected.colour);
+      EXPECT_EQ(got.depth, expected.depth);
+      EXPECT_EQ(got.stencil, expected.stencil);
+      EXPECT_EQ(occlusion, expectedOcclusion);
+      if (testing::Test::HasFailure()) return initialColour != expected.colour;
+      ++runs;
+    }
+  }
+  return initialColour != expected.colour;
+}
+
 // Draws `iterations` random scenes with the JIT's kernels through both paths (see above);
 // `derivatives`: with binned_derivative.frag, whose colours depend on how pixels pair in quads.
 void jitScenesMatchTheReference(uint32_t seedBase, int iterations, bool derivatives) {
@@ -495,35 +534,11 @@ void jitScenesMatchTheReference(uint32_t seedBase, int iterations, bool derivati
     // Half the scenes without blending or per-fragment tests: the kernel's own writes then
     // carry every pixel.
     if (iteration % 4 < 2) scene.state.blend[0].enable = scene.state.depthTest = scene.state.stencilTest = false;
-    Targets expected;
-    std::mt19937 initRng(seed);
-    expected.reset(samples, initRng);
-    const std::vector<uint8_t> initialColour = expected.colour;
-    uint64_t expectedOcclusion = 0;
-    bind(scene, expected, 8, &expectedOcclusion);
-    useJitKernel(scene, 8, colourFormat);
-    drawReference(scene.state, scene.call);
-    changed += initialColour != expected.colour;
-    for (uint32_t w : {4u, 8u, 16u}) {
-      for (ThreadPool& pool : pools) {
-        Targets got;
-        std::mt19937 sameInit(seed);
-        got.reset(samples, sameInit);
-        uint64_t occlusion = 0;
-        bind(scene, got, w, &occlusion);
-        // One run in three with a kernel compiled for another blend state (or sample count) than
-        // the draw's.
-        useJitKernel(scene, w, colourFormat, iteration % 3 == 1 && w == 8);
-        drawBinned(scene.state, scene.call, pool);
-        SCOPED_TRACE(testing::Message() << "scene seed " << seed << ", format " << colourFormat << ", samples " << samples
-                                        << ", discard " << scene.discard << ", W " << w << ", threads " << pool.threadCount());
-        ASSERT_EQ(got.colour, expected.colour);
-        ASSERT_EQ(got.depth, expected.depth);
-        ASSERT_EQ(got.stencil, expected.stencil);
-        ASSERT_EQ(occlusion, expectedOcclusion);
-        ++drawn;
-      }
-    }
+    // One run in three with a kernel compiled for another blend state (or sample count) than
+    // the draw's.
+    changed += expectJitSceneMatchesReference(scene, seed, samples, colourFormat, /*counting=*/true, iteration % 3 == 1,
+                                              pools, drawn);
+    if (testing::Test::HasFailure()) return;
   }
   EXPECT_EQ(drawn, iterations * 9);
   // Scenes that change no colour let both paths pass by doing nothing: most must change some.
@@ -944,7 +959,7 @@ TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
 TEST(BinnedDraw, FlatQuadsShadedByTheKernelAloneMatchTheReference) {
   ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
   std::mt19937 rng(20261201);
-  int changed = 0;
+  int drawn = 0, changed = 0;
   for (int iteration = 0; iteration < 12; ++iteration) {
     const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
     const VkFormat colourFormat = iteration / 2 % 2 ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
@@ -960,27 +975,11 @@ TEST(BinnedDraw, FlatQuadsShadedByTheKernelAloneMatchTheReference) {
     b.srcColor = b.srcAlpha = VK_BLEND_FACTOR_SRC_ALPHA;
     b.dstColor = b.dstAlpha = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
     b.colorOp = b.alphaOp = VK_BLEND_OP_ADD;
-    Targets expected;
-    std::mt19937 initRng(seed);
-    expected.reset(samples, initRng);
-    const std::vector<uint8_t> initialColour = expected.colour;
-    bind(scene, expected, 8, nullptr);
-    useJitKernel(scene, 8, colourFormat);
-    drawReference(s, scene.call);
-    changed += initialColour != expected.colour;
-    for (uint32_t w : {4u, 8u, 16u})
-      for (ThreadPool& pool : pools) {
-        Targets got;
-        std::mt19937 sameInit(seed);
-        got.reset(samples, sameInit);
-        bind(scene, got, w, nullptr);
-        useJitKernel(scene, w, colourFormat);
-        drawBinned(s, scene.call, pool);
-        SCOPED_TRACE(testing::Message() << "seed " << seed << ", samples " << samples << ", blend " << b.enable << ", W "
-                                        << w << ", threads " << pool.threadCount());
-        ASSERT_EQ(got.colour, expected.colour);
-      }
+    changed += expectJitSceneMatchesReference(scene, seed, samples, colourFormat, /*counting=*/false,
+                                              /*otherStateAtW8=*/false, pools, drawn);
+    if (testing::Test::HasFailure()) return;
   }
+  EXPECT_EQ(drawn, 12 * 9);
   EXPECT_EQ(changed, 12);
 }
 
