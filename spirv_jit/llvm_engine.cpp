@@ -1,5 +1,6 @@
 #include "llvm_engine.h"
 
+#include "cancel_polls.h"
 #include "vector_division.h"
 #include "vector_math.h"
 
@@ -339,6 +340,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  registerCancelPollPass(pb);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(optimizationLevel());
   mpm.run(module, mam);
   divideVectorsInDouble(module);

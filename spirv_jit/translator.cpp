@@ -1,6 +1,7 @@
 #include "translator.h"
 
 #include "tessera/shader_abi.h"
+#include "cancel_polls.h"
 #include "full_mask_blocks.h"
 #include "lane_affine.h"
 
@@ -982,7 +983,10 @@ void Translator::emitBlock(uint32_t bi) {
     // Loop end: go round again while lanes took the back-edge, unless the device's work was
     // cancelled (the watchdog: a loop that never ends must not hold the device forever; the
     // lanes still in the loop are simply left behind).
-    llvm::Value* cancelled = b().CreateICmpNE(b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true), b().getInt32(0));
+    // (Short innermost loops lose this poll in the optimizer: cancel_polls.h.)
+    llvm::LoadInst* poll = b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true);
+    markCancelPoll(poll);
+    llvm::Value* cancelled = b().CreateICmpNE(poll, b().getInt32(0));
     llvm::Value* taken = st.full[header] ? b().CreateLoad(b().getInt1Ty(), st.blockReached[header])
                                          : any(b().CreateLoad(maskTy, st.blockMask[header]));
     llvm::Value* again = b().CreateAnd(taken, b().CreateNot(cancelled));

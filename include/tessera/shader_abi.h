@@ -105,7 +105,8 @@ struct BoundResources {
   uint32_t layer;
   // The device's word that turns non-zero when its work must stop (a lost device: the
   // watchdog's deadline passed, or a failure): kernels leave every loop at its next back-edge
-  // once it is set, and the draw and dispatch loops stop taking work. Null: never.
+  // once it is set (short innermost loops excepted: spirv_jit/cancel_polls.h), and the draw and
+  // dispatch loops stop taking work. Null: never.
   const volatile uint32_t* cancel;
 };
 // Whether the cancel word is set, read from C++ (the draw and dispatch loops): an atomic load,
