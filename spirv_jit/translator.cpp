@@ -983,15 +983,18 @@ void Translator::emitBlock(uint32_t bi) {
     // Loop end: go round again while lanes took the back-edge, unless the device's work was
     // cancelled (the watchdog: a loop that never ends must not hold the device forever; the
     // lanes still in the loop are simply left behind).
-    // (Short innermost loops lose this poll in the optimizer: cancel_polls.h.)
-    llvm::LoadInst* poll = b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true);
-    markCancelPoll(poll);
-    llvm::Value* cancelled = b().CreateICmpNE(poll, b().getInt32(0));
+    // The poll is a branch of its own after the loop's own test, so that the optimizer sees
+    // the loop's exit apart from the watchdog's (short innermost loops lose the poll there:
+    // cancel_polls.h).
     llvm::Value* taken = st.full[header] ? b().CreateLoad(b().getInt1Ty(), st.blockReached[header])
                                          : any(b().CreateLoad(maskTy, st.blockMask[header]));
-    llvm::Value* again = b().CreateAnd(taken, b().CreateNot(cancelled));
+    auto* poll = llvm::BasicBlock::Create(context_, "loop.poll", fn);
     auto* cont = llvm::BasicBlock::Create(context_, "loop.exit", fn);
-    b().CreateCondBr(again, st.checkBlocks[cfg.position[header]], cont);
+    b().CreateCondBr(taken, poll, cont);
+    b().SetInsertPoint(poll);
+    llvm::LoadInst* word = b().CreateLoad(b().getInt32Ty(), st.cancelWord, /*isVolatile=*/true);
+    markCancelPoll(word);
+    b().CreateCondBr(b().CreateICmpEQ(word, b().getInt32(0)), st.checkBlocks[cfg.position[header]], cont);
     b().SetInsertPoint(cont);
   }
   b().CreateBr(next);
