@@ -1213,7 +1213,26 @@ Val Translator::pointerOrValue(uint32_t id, uint32_t type) {
 
 bool Translator::translateInstruction(const Instruction& inst) {
   if (inst.op != Op::OpStore) lastCompositeLoad_ = {};  // only the next instruction may use it
-  if (inst.type && !isPointerType(inst.type)) countValue(inst.type);
+  if (inst.type && !isPointerType(inst.type)) {
+    // What counts toward the module's total is the leaves an instruction makes code for.
+    // Extracting, copying and undef reuse or name leaves without code, and inserting makes only
+    // the object's: a chain of insertions into one large struct (the CTS's composite_insert
+    // cases) is not a chain of large values. Every value still has the per-value limit.
+    switch (inst.op) {
+      case Op::OpCompositeInsert:
+        checkValueSize(inst.type);
+        countValue(module_.resultTypeOf(inst.operand(0)));
+        break;
+      case Op::OpCompositeExtract:
+      case Op::OpCopyObject:
+      case Op::OpCopyLogical:
+      case Op::OpUndef:
+        checkValueSize(inst.type);
+        break;
+      default:
+        countValue(inst.type);
+    }
+  }
   switch (inst.op) {
     case Op::OpFunctionCall:
       emitFunctionCall(inst);

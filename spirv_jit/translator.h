@@ -153,7 +153,8 @@ class Translator {
   // (measured, a 1024-, 2048- and 4096-float array copied whole: 1.3, 3.5 and 11 s to compile;
   // the fuzzer found a 41 s one). So a composite value may have at most kMaxValueScalars
   // leaves, and the composite values of more than kCountedValueScalars leaves that a module
-  // loads, stores, makes or operates on may have kMaxModuleValueScalars in all; beyond either
+  // loads, stores, makes or operates on may have kMaxModuleValueScalars in all (an insertion
+  // counts the object it inserts; extractions, copies and undefs make no code); beyond either
   // the module is refused, with a message, before its leaves are made (issue 14, "bounded
   // compile time"). Variables and memory of any size within the memory limits are fine, and so
   // is element-wise access; a null initializer is a fill (zeroStorage) and an assignment of a

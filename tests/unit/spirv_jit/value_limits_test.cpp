@@ -93,6 +93,80 @@ OpDecorate %buf Binding 0
   return s;
 }
 
+// A compute module that builds a struct of `matrices` mat4 members (16 x `matrices` scalars)
+// from undef with one OpCompositeInsert per column (member m's column c holds m + c in every
+// component), inserts one whole matrix more into member 0, and stores the struct to the buffer.
+std::string insertModule(uint32_t matrices) {
+  std::string s = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 64
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 0 ColMajor
+OpMemberDecorate %S 0 MatrixStride 16
+OpDecorate %S Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fnv = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v4 = OpTypeVector %float 4
+%m4 = OpTypeMatrix %v4 4
+%uint = OpTypeInt 32 0
+%n = OpConstant %uint )" + std::to_string(matrices) + R"(
+%arr = OpTypeArray %m4 %n
+%S = OpTypeStruct %arr
+%pS = OpTypePointer StorageBuffer %S
+%buf = OpVariable %pS StorageBuffer
+%undef = OpUndef %S
+)";
+  for (uint32_t k = 0; k < matrices + 4; ++k) {
+    const std::string v = std::to_string(k);
+    s += "%f" + v + " = OpConstant %float " + v + "\n%c" + v + " = OpConstantComposite %v4 %f" + v + " %f" + v + " %f" + v +
+         " %f" + v + "\n";
+  }
+  s += "%ident = OpConstantComposite %m4 %c1 %c0 %c0 %c1\n%main = OpFunction %void None %fnv\n%e = OpLabel\n";
+  std::string from = "%undef";
+  for (uint32_t m = 0; m < matrices; ++m)
+    for (uint32_t c = 0; c < 4; ++c) {
+      const std::string to = "%s" + std::to_string(m) + "_" + std::to_string(c);
+      s += to + " = OpCompositeInsert %S %c" + std::to_string(m + c) + " " + from + " 0 " + std::to_string(m) + " " +
+           std::to_string(c) + "\n";
+      from = to;
+    }
+  s += "%last = OpCompositeInsert %S %ident " + from + " 0 0\nOpStore %buf %last\nOpReturn\nOpFunctionEnd\n";
+  return s;
+}
+
+TEST(ValueLimits, InsertionsIntoALargeStructCountTheirObjectsNotTheStruct) {
+  // 8 mat4s (128 scalars) built by 33 insertions: counted as whole structs they would pass the
+  // module's 4,096 and the module was refused (CTS composite_insert.nested_struct); what they
+  // make is 33 objects of at most 16 scalars, and one store of 128.
+  constexpr uint32_t kMatrices = 8;
+  const std::vector<uint32_t> words = assembleSpirv(insertModule(kMatrices));
+  for (uint32_t w : kSimdWidths) {
+    auto r = compileWords(words, w);
+    ASSERT_EQ(r.status, CompileStatus::Success) << r.message;
+    std::vector<uint8_t> buffer = zeros<float>(16 * kMatrices);
+    ComputeRun run;
+    run.buffers = {&buffer};
+    dispatch(*r.program, run);
+    const std::vector<float> out = valuesOf<float>(buffer);
+    for (uint32_t m = 0; m < kMatrices; ++m)
+      for (uint32_t c = 0; c < 4; ++c)
+        for (uint32_t i = 0; i < 4; ++i) {
+          const float want = m == 0 ? ((c == 0 || c == 3) ? 1.0f : 0.0f) : float(m + c);
+          EXPECT_EQ(out[16 * m + 4 * c + i], want) << "W = " << w << ", member " << m << " column " << c << " row " << i;
+        }
+  }
+  // The per-value limit still holds for what insertions build: a struct past 2,048 scalars.
+  auto big = compileWords(assembleSpirv(insertModule(129)), 16);
+  EXPECT_EQ(big.status, CompileStatus::Unsupported);
+  EXPECT_NE(big.message.find("2064 scalars"), std::string::npos) << big.message;
+}
+
 TEST(ValueLimits, AWholeArrayCopyWithinTheLimitsCopiesTheArray) {
   ComputeRun run;
   const std::vector<uint32_t> words = assembleSpirv(copyModule(64, 3));
