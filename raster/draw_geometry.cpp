@@ -206,12 +206,10 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   const uint32_t W = s.simdWidth;
   // The emitted vertices keep the outputs the fragment stage reads.
   ShadedVertices& v = out.vertices;
-  v.locations.clear();
+  v.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (rasterizedOutputs(s)[l] && (s.fragment.inputComponents[l] || keepsFeedbackLocation(s, l))) v.locations.push_back(l);
   v.setLayout(g.clipDistances, g.cullDistances);
-  v.words.clear();
-  v.pointSize.clear();
   out.primitives.clear();
   out.otherStreams.clear();
 

@@ -42,6 +42,17 @@ struct ShadedVertices {
   // Per slot, its projection for viewport 0 when the binned path sets triangles up from
   // projected vertices (draw_binned.cpp, projectsVertices); empty otherwise.
   std::vector<ProjectedVertex> projected;
+  // Empties every per-slot array for a new draw's vertices. The objects are reused from draw to
+  // draw (the binned path swaps the primitive stages' outputs with its pooled vertex buffers),
+  // and what one keeps is read as this draw's: set-up takes `projected` whenever it is not empty.
+  void clear() {
+    locations.clear();
+    words.clear();
+    pointSize.clear();
+    layerViewport.clear();
+    projected.clear();
+    setLayout(0, 0);
+  }
   // Sets the layout: `locations` already chosen, then the distances.
   void setLayout(uint32_t clip, uint32_t cull) {
     clipDistances = clip, cullDistances = cull;

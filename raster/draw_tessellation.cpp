@@ -38,13 +38,10 @@ void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRes
   // The evaluation stage's outputs that the next stage reads.
   const uint8_t* next = s.geometryShader ? s.geometry.inputComponents : s.fragment.inputComponents;
   ShadedVertices& v = out.vertices;
-  v.locations.clear();
+  v.clear();
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l)
     if (t.evalOutputComponents[l] && (next[l] || (!s.geometryShader && keepsFeedbackLocation(s, l)))) v.locations.push_back(l);
   v.setLayout(t.evalClipDistances, t.evalCullDistances);
-  v.words.clear();
-  v.pointSize.clear();
-  v.layerViewport.clear();
   out.primitives.clear();
   out.otherStreams.clear();
   // "Layer", "ViewportIndex" from the evaluation stage, when no geometry stage follows (the last

@@ -40,6 +40,10 @@ struct GeometrySetup {
   std::vector<Draw> draws;
   uint32_t layers = 1;  // of the target (a 2D array view when more than 1), all read back
   uint32_t viewMask = 0;  // multiview (dynamic rendering's viewMask), with multiviewGeometryShader
+  // Before the draws: a rendering of two indexed draws without the geometry stage, each naming
+  // every vertex three times (the binned path projects such vertices once per slot), and the
+  // draws rendered twice, each time in a rendering of its own (the image is the last one's).
+  bool sharedIndexedPassFirst = false;
 };
 
 // Positions in pixels of the target (viewport = the whole target) as clip coordinates.
@@ -138,6 +142,27 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   gpci.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+  // sharedIndexedPassFirst: the same pipeline without its geometry stage, drawing a triangle
+  // list of every vertex twice, the slots (in order of first use) other vertices than the
+  // draws' own: vertex (k + 6) mod n is the k-th named.
+  VkPipeline indexedPipeline = VK_NULL_HANDLE;
+  VkBuffer indices = VK_NULL_HANDLE;
+  if (setup.sharedIndexedPassFirst) {
+    std::vector<VkPipelineShaderStageCreateInfo> noGeometry;
+    for (const auto& st : stages)
+      if (st.stage != VK_SHADER_STAGE_GEOMETRY_BIT) noGeometry.push_back(st);
+    VkPipelineInputAssemblyStateCreateInfo list = ia;
+    list.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkGraphicsPipelineCreateInfo indexed = gpci;
+    indexed.stageCount = uint32_t(noGeometry.size());
+    indexed.pStages = noGeometry.data();
+    indexed.pInputAssemblyState = &list;
+    EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &indexed, nullptr, &indexedPipeline), VK_SUCCESS);
+    void* indexMap;
+    const uint32_t n = uint32_t(setup.positions.size());
+    indices = device.createMappedBuffer(std::max(2 * n, 1u) * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &indexMap);
+    for (uint32_t k = 0; k < 2 * n; ++k) static_cast<uint32_t*>(indexMap)[k] = (k % n + 6) % n;
+  }
 
   VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   VkCommandPool pool;
@@ -167,15 +192,32 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   ri.viewMask = setup.viewMask;
   ri.colorAttachmentCount = 1;
   ri.pColorAttachments = &colorAtt;
-  vkCmdBeginRendering(cmd, &ri);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   const VkDeviceSize offset = 0;
-  vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
-  for (const Draw& d : setup.draws) {
-    if (setup.geometryShader) vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_GEOMETRY_BIT, 0, 4, &d.row);
-    vkCmdDraw(cmd, d.vertexCount, 1, d.firstVertex, 0);
+  if (setup.sharedIndexedPassFirst) {
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, indexedPipeline);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
+    vkCmdBindIndexBuffer(cmd, indices, 0, VK_INDEX_TYPE_UINT32);
+    for (int k = 0; k < 2; ++k) vkCmdDrawIndexed(cmd, 2 * uint32_t(setup.positions.size()), 1, 0, 0, 0);
+    vkCmdEndRendering(cmd);
   }
-  vkCmdEndRendering(cmd);
+  for (int pass = 0; pass < (setup.sharedIndexedPassFirst ? 2 : 1); ++pass) {
+    if (pass > 0) {
+      // The earlier rendering's writes before this one's clear.
+      VkMemoryBarrier again{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                            VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                           1, &again, 0, nullptr, 0, nullptr);
+    }
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
+    for (const Draw& d : setup.draws) {
+      if (setup.geometryShader) vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_GEOMETRY_BIT, 0, 4, &d.row);
+      vkCmdDraw(cmd, d.vertexCount, 1, d.firstVertex, 0);
+    }
+    vkCmdEndRendering(cmd);
+  }
   VkImageMemoryBarrier toTransfer = toAttachment;
   toTransfer.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
   toTransfer.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
@@ -195,6 +237,8 @@ Image render(VkPhysicalDevice pd, const GeometrySetup& setup) {
   std::memcpy(texels.data(), readbackMap, texels.size() * 4);
 
   vkDestroyPipeline(dev, pipeline, nullptr);
+  if (indexedPipeline) vkDestroyPipeline(dev, indexedPipeline, nullptr);
+  if (indices) vkDestroyBuffer(dev, indices, nullptr);
   vkDestroyPipelineLayout(dev, layout, nullptr);
   for (VkShaderModule m : modules) vkDestroyShaderModule(dev, m, nullptr);
   vkDestroyCommandPool(dev, pool, nullptr);
@@ -263,6 +307,30 @@ TEST(GeometryShader, ExpandsPointsToSquares) {
   for (uint32_t i = 0; i < 4; ++i)
     fillRect(expected, centres[i][0] - 3, centres[i][1] - 3, centres[i][0] + 3, centres[i][1] + 3, {i + 1, 0, 0, 1});
   checkBothDrivers(setup, &expected);
+}
+
+// The binned path reuses its vertex buffers from draw to draw and swaps a geometry stage's
+// output with one of them: an earlier indexed draw's per-slot projections (kept where vertices
+// are shared) must not be read as the geometry stage's vertices two renderings later (CTS
+// pipeline.monolithic.interface_matching *_geom_* cases lost triangles after
+// input_assembly.primitive_restart ones). The image must be the one a fresh device renders.
+TEST(GeometryShader, AnEarlierIndexedDrawLeavesNothingInItsPrimitives) {
+  SKIP_WHEN_OTHER_DRIVER();
+  GeometrySetup setup;
+  setup.geometryShader = "gs_primitive_id_geom";
+  setup.fragmentShader = "gs_primitive_id_frag";
+  setup.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  const float rects[2][4] = {{2, 2, 14, 12}, {16, 4, 30, 28}};
+  for (const auto& r : rects)
+    for (auto [x, y] : {std::pair{r[0], r[1]}, {r[0], r[3]}, {r[2], r[1]}, {r[2], r[1]}, {r[0], r[3]}, {r[2], r[3]}})
+      setup.positions.push_back(pixel(x, y));
+  setup.draws = {{0, 12, 0}};
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  const Image fresh = render(drivers.tessera, setup);
+  ASSERT_EQ(fresh.size(), kSize * kSize * 4);
+  setup.sharedIndexedPassFirst = true;
+  checkBothDrivers(setup, &fresh);
 }
 
 // "Geometry Shading" and "Built-In Variables": triangles passed through with PrimitiveId
