@@ -6,9 +6,12 @@
 // so the rounding is the same for every lane and every W.
 #include "inline_math.h"
 
+#include <cmath>
 #include <initializer_list>
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/Module.h>
 
 namespace tessera::jit {
 namespace {
@@ -149,6 +152,43 @@ llvm::Value* emitCoshF32(llvm::IRBuilderBase& B, llvm::Value* x) {
   B.clearFastMathFlags();
   llvm::Value* half = llvm::ConstantFP::get(x->getType(), 0.5);
   return B.CreateFMul(B.CreateFAdd(emitExpF32(B, x), emitExpF32(B, B.CreateFNeg(x))), half);
+}
+
+}  // namespace tessera::jit
+
+namespace tessera::jit {
+
+llvm::Value* emitInverseSqrtF32(llvm::IRBuilderBase& B, llvm::Value* x) {
+  llvm::IRBuilderBase::FastMathFlagGuard guard(B);
+  B.clearFastMathFlags();
+  MathEmitter m(B, x);
+  // The estimate: VRSQRT14 (relative error below 2^-14) on a scalar or a 4-, 8- or 16-lane vector.
+  llvm::Module* module = B.GetInsertBlock()->getModule();
+  llvm::Type* f32 = B.getFloatTy();
+  auto* v4 = llvm::FixedVectorType::get(f32, 4);
+  llvm::Value* estimate = nullptr;
+  if (!x->getType()->isVectorTy()) {
+    llvm::Value* lane = B.CreateInsertElement(llvm::PoisonValue::get(v4), x, uint64_t(0));
+    llvm::Function* ss = llvm::Intrinsic::getDeclaration(module, llvm::Intrinsic::x86_avx512_rsqrt14_ss);
+    estimate = B.CreateExtractElement(B.CreateCall(ss, {lane, lane, llvm::Constant::getNullValue(v4), B.getInt8(0xFF)}), uint64_t(0));
+  } else {
+    const unsigned lanes = llvm::cast<llvm::FixedVectorType>(x->getType())->getNumElements();
+    const llvm::Intrinsic::ID id = lanes == 4    ? llvm::Intrinsic::x86_avx512_rsqrt14_ps_128
+                                   : lanes == 8  ? llvm::Intrinsic::x86_avx512_rsqrt14_ps_256
+                                                 : llvm::Intrinsic::x86_avx512_rsqrt14_ps_512;
+    llvm::Value* mask = lanes == 16 ? static_cast<llvm::Value*>(B.getInt16(0xFFFF)) : B.getInt8(0xFF);
+    estimate = B.CreateCall(llvm::Intrinsic::getDeclaration(module, id), {x, llvm::Constant::getNullValue(x->getType()), mask});
+  }
+  // One Newton step, y += y (1/2 - (x y / 2) y), fused: the error of the estimate squared
+  // (below 2^-27) and the roundings of the correction and the sum.
+  llvm::Value* halfXy = B.CreateFMul(m.f(0.5), B.CreateFMul(x, estimate));
+  llvm::Value* correction = B.CreateIntrinsic(llvm::Intrinsic::fma, {m.floatType}, {B.CreateFNeg(halfXy), estimate, m.f(0.5)});
+  llvm::Value* y = B.CreateIntrinsic(llvm::Intrinsic::fma, {m.floatType}, {estimate, correction, estimate});
+  // IEEE 1 / sqrt(x) where the step gives NaN: +-0 -> +-inf, +inf -> 0 (negatives and NaN are
+  // NaN already).
+  llvm::Value* infinity = m.f(HUGE_VAL);
+  y = B.CreateSelect(B.CreateFCmpOEQ(x, m.f(0.0)), B.CreateIntrinsic(llvm::Intrinsic::copysign, {m.floatType}, {infinity, x}), y);
+  return B.CreateSelect(B.CreateFCmpOEQ(x, infinity), m.f(0.0), y);
 }
 
 }  // namespace tessera::jit

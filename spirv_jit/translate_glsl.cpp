@@ -8,6 +8,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "inline_math.h"
+#include "tessera/cpu_info.h"
 #include "translator.h"
 #include "vector_math.h"
 
@@ -311,7 +312,14 @@ bool Glsl::run() {
     case GLSLstd450Exp2: inlineOrLib(emitExp2F32, "exp2f", "exp2"); return true;
     case GLSLstd450Log2: lib("log2f", "log2"); return true;
     case GLSLstd450Sqrt: in(llvm::Intrinsic::sqrt); return true;
-    case GLSLstd450InverseSqrt: un([&](llvm::Value* x) { return B.CreateFDiv(fconst(x, 1.0), intrinsic(llvm::Intrinsic::sqrt, {x})); }); return true;
+    case GLSLstd450InverseSqrt:
+      un([&](llvm::Value* x) {
+        const auto* v = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+        const bool estimate = hostCpu().avx512 && x->getType()->getScalarType()->isFloatTy() &&
+                              (!v || v->getNumElements() == 4 || v->getNumElements() == 8 || v->getNumElements() == 16);
+        return estimate ? emitInverseSqrtF32(B, x) : B.CreateFDiv(fconst(x, 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
+      });
+      return true;
     case GLSLstd450FMin: in2(llvm::Intrinsic::minnum); return true;
     case GLSLstd450FMax: in2(llvm::Intrinsic::maxnum); return true;
     case GLSLstd450NMin: in2(llvm::Intrinsic::minnum); return true;
