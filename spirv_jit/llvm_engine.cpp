@@ -278,6 +278,22 @@ const std::string& hostTargetDescription() {
   return description;
 }
 
+void optimizeModule(llvm::Module& module, llvm::TargetMachine* tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  registerCancelPollPass(pb);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(optimizationLevel());
+  mpm.run(module, mam);
+}
+
 bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<char>* object, std::string* error,
                 const std::string& dumpPrefix) {
   initializeLlvm();
@@ -330,19 +346,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
     if (!ec) module.print(out, nullptr);
   }
 
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  registerCancelPollPass(pb);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(optimizationLevel());
-  mpm.run(module, mam);
+  optimizeModule(module, tm);
   divideVectorsInDouble(module);
 
   if (!dumpPrefix.empty()) {

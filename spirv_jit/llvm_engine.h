@@ -10,6 +10,7 @@
 
 namespace llvm {
 class Module;
+class TargetMachine;
 }
 
 namespace tessera::jit {
@@ -17,6 +18,10 @@ namespace tessera::jit {
 struct EngineOptions {
   uint32_t simdWidth = 8;
 };
+
+// The optimizer pipeline emitObject runs (LLVM's default at the JIT's level, with the JIT's own
+// passes such as cancel_polls.h's): for `tm`'s target, or a generic one when null.
+void optimizeModule(llvm::Module& module, llvm::TargetMachine* tm = nullptr);
 
 // Optimizes `module` for the host CPU and returns its object code; false with *error on failure.
 bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<char>* object, std::string* error,

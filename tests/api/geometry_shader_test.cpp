@@ -309,6 +309,21 @@ TEST(GeometryShader, ExpandsPointsToSquares) {
   checkBothDrivers(setup, &expected);
 }
 
+// Two rectangles of two triangles each (a triangle list of 12 vertices), passed through the
+// PrimitiveId geometry shader (gs_primitive_id.geom) to gs_primitive_id.frag.
+constexpr float kIdRects[2][4] = {{2, 2, 14, 12}, {16, 4, 30, 28}};
+GeometrySetup primitiveIdRectangles() {
+  GeometrySetup setup;
+  setup.geometryShader = "gs_primitive_id_geom";
+  setup.fragmentShader = "gs_primitive_id_frag";
+  setup.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  for (const auto& r : kIdRects)
+    for (auto [x, y] : {std::pair{r[0], r[1]}, {r[0], r[3]}, {r[2], r[1]}, {r[2], r[1]}, {r[0], r[3]}, {r[2], r[3]}})
+      setup.positions.push_back(pixel(x, y));
+  setup.draws = {{0, 12, 0}};
+  return setup;
+}
+
 // The binned path reuses its vertex buffers from draw to draw and swaps a geometry stage's
 // output with one of them: an earlier indexed draw's per-slot projections (kept where vertices
 // are shared) must not be read as the geometry stage's vertices two renderings later (CTS
@@ -316,15 +331,7 @@ TEST(GeometryShader, ExpandsPointsToSquares) {
 // input_assembly.primitive_restart ones). The image must be the one a fresh device renders.
 TEST(GeometryShader, AnEarlierIndexedDrawLeavesNothingInItsPrimitives) {
   SKIP_WHEN_OTHER_DRIVER();
-  GeometrySetup setup;
-  setup.geometryShader = "gs_primitive_id_geom";
-  setup.fragmentShader = "gs_primitive_id_frag";
-  setup.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  const float rects[2][4] = {{2, 2, 14, 12}, {16, 4, 30, 28}};
-  for (const auto& r : rects)
-    for (auto [x, y] : {std::pair{r[0], r[1]}, {r[0], r[3]}, {r[2], r[1]}, {r[2], r[1]}, {r[0], r[3]}, {r[2], r[3]}})
-      setup.positions.push_back(pixel(x, y));
-  setup.draws = {{0, 12, 0}};
+  GeometrySetup setup = primitiveIdRectangles();
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   const Image fresh = render(drivers.tessera, setup);
@@ -340,16 +347,7 @@ TEST(GeometryShader, AnEarlierIndexedDrawLeavesNothingInItsPrimitives) {
 // rasterizers decide, which must agree).
 TEST(GeometryShader, PassesTrianglesWithPrimitiveIdToTheFragmentStage) {
   SKIP_WHEN_OTHER_DRIVER();
-  GeometrySetup setup;
-  setup.geometryShader = "gs_primitive_id_geom";
-  setup.fragmentShader = "gs_primitive_id_frag";
-  setup.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  const float rects[2][4] = {{2, 2, 14, 12}, {16, 4, 30, 28}};
-  for (const auto& r : rects) {
-    for (auto [x, y] : {std::pair{r[0], r[1]}, {r[0], r[3]}, {r[2], r[1]}, {r[2], r[1]}, {r[0], r[3]}, {r[2], r[3]}})
-      setup.positions.push_back(pixel(x, y));
-  }
-  setup.draws = {{0, 12, 0}};
+  const GeometrySetup setup = primitiveIdRectangles();
   const Image ours = checkBothDrivers(setup, nullptr);
   ASSERT_EQ(ours.size(), kSize * kSize * 4);
   // Coverage: the rectangles exactly; values: PrimitiveId 2p + 1 of triangle p (+ 100), and
@@ -359,7 +357,7 @@ TEST(GeometryShader, PassesTrianglesWithPrimitiveIdToTheFragmentStage) {
     for (uint32_t x = 0; x < kSize; ++x) {
       const uint32_t* t = &ours[size_t(y * kSize + x) * 4];
       bool inside = false;
-      for (const auto& r : rects) inside |= x >= r[0] && x < r[2] && y >= r[1] && y < r[3];
+      for (const auto& r : kIdRects) inside |= x >= r[0] && x < r[2] && y >= r[1] && y < r[3];
       if (!inside) {
         EXPECT_EQ(t[3], 0u) << "(" << x << ", " << y << ") outside the triangles was drawn";
         continue;

@@ -1,4 +1,4 @@
-// cancel_polls.h on IR written here, through the optimizer pipeline the JIT builds: the
+// cancel_polls.h on IR written here, through the JIT's optimizer pipeline (optimizeModule): the
 // watchdog's poll leaves innermost loops that run at most kMaxUnpolledIterations times and
 // call no function of the module, and stays everywhere else (a loop that may run long, an
 // outer loop, a loop calling a defined function). Cancel.* (cancel_test.cpp) checks that a
@@ -10,12 +10,12 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
 
 #include <string>
 
 #include "cancel_polls.h"
+#include "llvm_engine.h"
 
 namespace tessera::jit {
 namespace {
@@ -47,8 +47,8 @@ exit:
 )";
 }
 
-// Polls left after the default O2 pipeline with the pass registered (-1: the IR did not parse
-// or the result does not verify).
+// Polls left after the JIT's optimizer pipeline (-1: the IR did not parse or the result does
+// not verify).
 int pollsAfterOptimizing(const std::string& ir) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic diagnostic;
@@ -57,19 +57,7 @@ int pollsAfterOptimizing(const std::string& ir) {
     ADD_FAILURE() << diagnostic.getMessage().str();
     return -1;
   }
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  registerCancelPollPass(pb);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-  mpm.run(*module, mam);
+  optimizeModule(*module);
   if (llvm::verifyModule(*module, &llvm::errs())) return -1;
   int polls = 0;
   for (llvm::Function& f : *module)
