@@ -5,14 +5,15 @@
 // 16 rounds, took 1.4-1.5x the time with its poll, on 1 and 2 threads).
 //
 // A loop that cannot run long needs no poll of its own: the loop around it, or the dispatch,
-// still polls. dropBoundedLoopPolls, a loop pass run in the optimizer's loop pipeline just
-// before full unrolling, removes the poll of an innermost loop that scalar evolution proves
-// runs at most kMaxUnpolledIterations times and that calls no function defined in the module
-// (a called function's own bounded loops have no poll either, so nesting through calls could
-// multiply the bounds). What such a loop runs between two polls is then bounded by
-// kMaxUnpolledIterations times its straight-line body. A loop whose inner loops were fully
-// unrolled becomes innermost when the pass visits it (inner loops first), and its body is the
-// unrolled code, itself bounded by the unroller's size limit.
+// still polls. The pass (cancel_polls.cpp) runs twice in the optimizer's pipeline: as a function
+// pass at the peephole extension point, before the loop passes rotate and unswitch loops around
+// the poll, and as a loop pass just before full unrolling. It removes the poll of an innermost
+// loop that scalar evolution proves runs at most kMaxUnpolledIterations times and that calls no
+// function defined in the module (a called function's own bounded loops have no poll either,
+// so nesting through calls could multiply the bounds). What such a loop runs between two polls
+// is then bounded by kMaxUnpolledIterations times its straight-line body. A loop whose inner
+// loops were fully unrolled becomes innermost when the loop pass visits it (inner loops
+// first), and its body is the unrolled code, itself bounded by the unroller's size limit.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ constexpr uint64_t kMaxUnpolledIterations = 4096;
 // may remove.
 void markCancelPoll(llvm::LoadInst* load);
 
-// Adds the pass to the loop pipeline `pb` builds (before full unrolling).
+// Adds the pass to the pipeline `pb` builds, at both points (header comment).
 void registerCancelPollPass(llvm::PassBuilder& pb);
 
 }  // namespace tessera::jit
