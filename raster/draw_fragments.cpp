@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <cstdlib>
 
 #include "draw_internal.h"
 #include "logic_op.h"
@@ -90,10 +91,26 @@ uint32_t alphaToCoverageMask(float alpha, uint32_t samples) {
 }
 
 
+// TESSERA_INLINE_SAMPLING=0 keeps every sample on the runtime call (inline_sample.h): to
+// compare the two, or to rule the inline path out when hunting a wrong pixel.
+bool inlineSamplingEnabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("TESSERA_INLINE_SAMPLING");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return enabled;
+}
+
 }  // namespace
 
 FragmentStage::FragmentStage(const DrawState& state, bool blocks) : blocks_(blocks) {
-  if (blocks_) blockBatch_ = std::make_unique<abi::FragmentBatch>();
+  if (blocks_) {
+    blockBatch_ = std::make_unique<abi::FragmentBatch>();
+    if (inlineSamplingEnabled()) {
+      inlineSampling_ = std::make_unique<abi::InlineSampleState[]>(abi::kInlineSampleSlots);
+      blockBatch_->inlineSampling = inlineSampling_.get();
+    }
+  }
   retarget(state);
 }
 
@@ -123,6 +140,11 @@ void FragmentStage::retarget(const DrawState& state) {
   if (blocks_) {
     abi::FragmentBatch& fb = *blockBatch_;
     fb.resources = s_->resources;
+    if (inlineSampling_)
+      for (uint32_t i = 0; i < abi::kInlineSampleSlots; ++i) {
+        abi::InlineSampleState& e = inlineSampling_[i];
+        e.view = nullptr, e.sampler = nullptr, e.usable = 0;  // the level ranges stay
+      }
     fb.sampleCount = std::max(s_->raster.samples, 1u);
     fb.sampleId = 0;
     fb.samplePosition[0] = fb.samplePosition[1] = 0.5f;

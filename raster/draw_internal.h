@@ -684,6 +684,10 @@ class FragmentStage {
   std::vector<uint32_t> inputs_, outputs_;
   // The block walker's batch, its per-draw fields filled once (draw_blocks.cpp).
   std::unique_ptr<abi::FragmentBatch> blockBatch_;
+  // The block walker's inline sampling entries (shader_abi.h InlineSampleState), whose keys
+  // retarget clears: a view or sampler may be destroyed and another made at its address
+  // between draws. Null with TESSERA_INLINE_SAMPLING=0 (every sample takes the runtime call).
+  std::unique_ptr<abi::InlineSampleState[]> inlineSampling_;
   // The block walker's interpolated input components of the current triangle (flat ones are
   // written into inputs_ once per triangle).
   std::vector<BlockInput> blockInputs_;

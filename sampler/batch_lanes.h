@@ -15,6 +15,15 @@
 
 namespace tessera::sampler_detail::batch {
 
+// TESSERA_SAMPLING_ROUTINES, read once for every caller (findSampleRoutine, the inline
+// sampling state): "0" gives no routine (every lane on the reference: to compare the two, or
+// to rule the routines out when hunting a wrong pixel); "exact" keeps RGBA8 / BGRA8 / R8 / RG8
+// UNORM views on the routines that are bit-identical to the reference, where they otherwise
+// take the fixed-point ones (batch_sampler_unorm8.cpp), whose weights snap to
+// subTexelPrecisionBits.
+enum class SamplingRoutines { All, None, Exact };
+SamplingRoutines samplingRoutines();
+
 // ImageViewState::fastSampling codes of the formats batch_sampler_unorm8.cpp samples
 // (batch_sampler.cpp's ViewCode enumeration holds the same numbers).
 constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2, kViewR8Unorm = 5, kViewRg8Unorm = 6;
@@ -103,6 +112,11 @@ inline double vectorLog2(double x) {
 // batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
 // kVectorLog2 (the fixed-point routines): λ_base is vectorLog2(ρ_max^2) / 2 instead, within
 // 2^-40 of glibc's log2(ρ_max).
+template <uint32_t N>
+inline void levelsFromLambdaBase(const abi::SamplerState& sampler, const SampleLanes& lanes, const double* lambdaBase,
+                                 uint32_t active, uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
+                                 uint32_t* levelLo, double* delta, uint32_t& linearLanes);
+
 template <uint32_t N, bool kVectorLog2 = false>
 __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler,
@@ -147,6 +161,16 @@ __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageView
     }
     }
   }
+  levelsFromLambdaBase<N>(sampler, lanes, lambdaBase, active, levelCount, mipLinear, levelHi, levelLo, delta, linearLanes);
+}
+
+// The rest of selectLaneLevels from each lane's λ_base (its one implementation: the inline
+// sampling state's level ranges, inline_sample_state.cpp, bisect on it too).
+template <uint32_t N>
+__attribute__((always_inline)) inline void levelsFromLambdaBase(const abi::SamplerState& sampler, const SampleLanes& lanes,
+                                                                const double* lambdaBase, uint32_t active,
+                                                                uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
+                                                                uint32_t* levelLo, double* delta, uint32_t& linearLanes) {
   // λ' = λ_base + clamp(bias_sampler + bias_shader, ±maxSamplerLodBias); λ = λ' clamped to
   // [max(minLod, MinLod), maxLod] (NaN: lod_min); filter by λ <= 0; d' = clamp(λ, 0, q).
   const double samplerBias = sampler.mipLodBias, samplerMin = sampler.minLod, lodMax = sampler.maxLod;

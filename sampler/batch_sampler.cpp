@@ -506,17 +506,10 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
   if (row < 0) return nullptr;
-  // TESSERA_SAMPLING_ROUTINES, read here once for every caller: "0" gives no routine (every
-  // lane on the reference: to compare the two, or to rule the routines out when hunting a
-  // wrong pixel); "exact" keeps RGBA8 / BGRA8 / R8 / RG8 UNORM views on the routines that are
-  // bit-identical to the reference, where they otherwise take the fixed-point ones
-  // (batch_sampler_unorm8.cpp), whose weights snap to subTexelPrecisionBits.
-  static const int mode = [] {
-    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
-    return !v ? 0 : std::strcmp(v, "0") == 0 ? 1 : std::strcmp(v, "exact") == 0 ? 2 : 0;
-  }();
-  if (mode == 1) return nullptr;
-  const bool exactOnly = mode == 2;
+  // TESSERA_SAMPLING_ROUTINES (batch_lanes.h samplingRoutines).
+  const SamplingRoutines mode = sampler_detail::batch::samplingRoutines();
+  if (mode == SamplingRoutines::None) return nullptr;
+  const bool exactOnly = mode == SamplingRoutines::Exact;
   if (!exactOnly) {
     switch (view.fastSampling) {
       case kRgba8Unorm:
@@ -528,5 +521,20 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
   }
   return kRoutines[row][sampler.fastSampling - 1];
 }
+
+namespace sampler_detail::batch {
+
+SamplingRoutines samplingRoutines() {
+  static const SamplingRoutines mode = [] {
+    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
+    return !v                             ? SamplingRoutines::All
+           : std::strcmp(v, "0") == 0     ? SamplingRoutines::None
+           : std::strcmp(v, "exact") == 0 ? SamplingRoutines::Exact
+                                          : SamplingRoutines::All;
+  }();
+  return mode;
+}
+
+}  // namespace sampler_detail::batch
 
 }  // namespace tessera

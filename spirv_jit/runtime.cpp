@@ -34,6 +34,8 @@ uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
 void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uint32_t, const uint32_t*, uint32_t*);
 void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
                                    const uint32_t*, uint32_t*);
+void tessera_rt_inline_sample_refresh(const ImageDescriptor*, const ImageDescriptor*, tessera::abi::InlineSampleState*, uint32_t,
+                                      float, float, float, float);
 uint64_t tessera_rt_read_clock();
 // Zeroes the active lanes' scalars of `rows` rows of `width` scalars of scalarBytes each
 // (Function and Private memory keeps W interleaved copies: Translator::zeroStorage).
@@ -90,6 +92,7 @@ std::vector<HostSymbol> runtimeSymbols() {
       {"tessera_rt_texel_buffer_size", reinterpret_cast<void*>(&tessera_rt_texel_buffer_size)},
       {"tessera_rt_image_sample", reinterpret_cast<void*>(&tessera_rt_image_sample)},
       {"tessera_rt_image_sample_batch", reinterpret_cast<void*>(&tessera_rt_image_sample_batch)},
+      {"tessera_rt_inline_sample_refresh", reinterpret_cast<void*>(&tessera_rt_inline_sample_refresh)},
       {"tessera_rt_read_clock", reinterpret_cast<void*>(&tessera_rt_read_clock)},
   };
 }

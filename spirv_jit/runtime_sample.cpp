@@ -130,3 +130,19 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
     for (uint32_t c = 0; c < 4; ++c) out[c * width + l] = texel[c];
   }
 }
+
+// A fragment kernel's inline sampling entry (shader_abi.h InlineSampleState) for the pair the
+// descriptors name, at the level of the lane whose quad derivatives are given: called by the
+// kernel when the entry's key or the level's range missed (the kernel then samples that batch
+// through tessera_rt_image_sample_batch, and the next batches through the entry).
+extern "C" void tessera_rt_inline_sample_refresh(const ImageDescriptor* image, const ImageDescriptor* sampler,
+                                                 tessera::abi::InlineSampleState* entry, uint32_t width, float dsdx,
+                                                 float dtdx, float dsdy, float dtdy) {
+  if (!image || !image->view || !sampler || !sampler->sampler) {
+    entry->view = nullptr;
+    entry->usable = 0;
+    return;
+  }
+  const float gradients[4] = {dsdx, dtdx, dsdy, dtdy};
+  tessera::refreshInlineSampleState(*image->view, *sampler->sampler, width, gradients, *entry);
+}

@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "sample_words.h"
+#include "inline_sample.h"
 #include "translator.h"
 
 namespace tessera::jit {
@@ -443,18 +444,44 @@ void Images::sample() {
   } else if (uniformDescriptors) {
     // One call for the batch: the words as W-lane vectors, one after the other (word w of lane
     // l at w * W + l), the active lanes as bits; W results per component come back the same way.
-    llvm::Type* vt = t.laneType(i32t);
-    llvm::Type* laneWordsTy = llvm::ArrayType::get(vt, kSampleWordCount);
-    llvm::Type* laneOutTy = llvm::ArrayType::get(vt, 4);
-    llvm::AllocaInst* laneWords = t.entryAlloca(laneWordsTy, 64);
-    llvm::AllocaInst* laneOut = t.entryAlloca(laneOutTy, 64);
-    for (uint32_t w = 0; w < kSampleWordCount; ++w)
-      if (batchWordPresent(flags, w)) B.CreateStore(t.splat(words[w]), B.CreateConstGEP2_32(laneWordsTy, laneWords, 0, w));
-    llvm::Value* activeBits = B.CreateZExt(B.CreateBitCast(t.splat(t.mask()), B.getIntNTy(t.width())), i32t);
-    llvm::FunctionCallee batch = rt("tessera_rt_image_sample_batch", {p, p, i32t, i32t, i32t, p, p});
-    B.CreateCall(batch, {B.CreateIntToPtr(imageDesc, p), B.CreateIntToPtr(samplerDesc, p), B.getInt32(flags),
-                         B.getInt32(t.width()), activeBits, laneWords, laneOut});
-    for (uint32_t c = 0; c < 4; ++c) result.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(laneOutTy, laneOut, 0, c)));
+    auto batchCall = [&] {
+      std::vector<llvm::Value*> words4;
+      llvm::Type* vt = t.laneType(i32t);
+      llvm::Type* laneWordsTy = llvm::ArrayType::get(vt, kSampleWordCount);
+      llvm::Type* laneOutTy = llvm::ArrayType::get(vt, 4);
+      llvm::AllocaInst* laneWords = t.entryAlloca(laneWordsTy, 64);
+      llvm::AllocaInst* laneOut = t.entryAlloca(laneOutTy, 64);
+      for (uint32_t w = 0; w < kSampleWordCount; ++w)
+        if (batchWordPresent(flags, w)) B.CreateStore(t.splat(words[w]), B.CreateConstGEP2_32(laneWordsTy, laneWords, 0, w));
+      llvm::Value* activeBits = B.CreateZExt(B.CreateBitCast(t.splat(t.mask()), B.getIntNTy(t.width())), i32t);
+      llvm::FunctionCallee batch = rt("tessera_rt_image_sample_batch", {p, p, i32t, i32t, i32t, p, p});
+      B.CreateCall(batch, {B.CreateIntToPtr(imageDesc, p), B.CreateIntToPtr(samplerDesc, p), B.getInt32(flags),
+                           B.getInt32(t.width()), activeBits, laneWords, laneOut});
+      for (uint32_t c = 0; c < 4; ++c) words4.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(laneOutTy, laneOut, 0, c)));
+      return words4;
+    };
+    // A plain texture(sampler2D, vec2) in a fragment shader: the kernel samples the common case
+    // itself (inline_sample.h), the call takes the rest.
+    const bool inlineShape = t.stage() == Translator::Stage::Fragment && inst.op == Op::OpImageSampleImplicitLod && !dref &&
+                             flags == ((2u << kCoordCountShift) | kFlagGrad) && it->image.dim == spv::Dim::Dim2D &&
+                             (t.width() == 4 || t.width() == 8 || t.width() == 16);
+    if (inlineShape) {
+      llvm::Type* vf = t.laneType(B.getFloatTy());
+      auto asFloats = [&](llvm::Value* w) { return B.CreateBitCast(t.splat(w), vf); };
+      InlineSampleOperands ops;
+      ops.imageDesc = imageDesc;
+      ops.samplerDesc = samplerDesc;
+      ops.s = asFloats(words[kCoord]);
+      ops.t = asFloats(words[kCoord + 1]);
+      ops.dsdx = asFloats(words[kGradX]);
+      ops.dtdx = asFloats(words[kGradX + 1]);
+      ops.dsdy = asFloats(words[kGradY]);
+      ops.dtdy = asFloats(words[kGradY + 1]);
+      ops.slot = t.takeInlineSampleSlot();
+      result = emitInlineSample(t, ops, batchCall);
+    } else {
+      result = batchCall();
+    }
   } else {
     llvm::Type* vt = t.laneType(i32t);
     llvm::AllocaInst* acc = t.entryAlloca(llvm::ArrayType::get(vt, 4), 64);

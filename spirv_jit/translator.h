@@ -35,6 +35,7 @@
 #include "shader_interface.h"
 #include "spirv_module.h"
 #include "structured_cfg.h"
+#include "tessera/shader_abi.h"
 #include "type_layout.h"
 #include "uniformity.h"
 
@@ -266,6 +267,9 @@ class Translator {
   // The word whose non-zero value cancels the device's work (BoundResources::cancel).
   llvm::Value* cancelWord();
   llvm::Value* viewIndex();  // ViewIndex of a graphics stage (an i32, uniform)
+  // The InlineSampleState entry of the kernel's next inlined sampling instruction (they take
+  // FragmentBatch::inlineSampling's entries in turn, sharing them past kInlineSampleSlots).
+  uint32_t takeInlineSampleSlot() { return inlineSampleSlots_++ % abi::kInlineSampleSlots; }
 
   [[noreturn]] void fail(const std::string& message);
 
@@ -389,6 +393,7 @@ class Translator {
   std::unordered_map<uint32_t, llvm::Function*> functions_;
   std::unordered_map<uint32_t, StructuredCfg> cfgs_;
   uint32_t sharedBytes_ = 0;
+  uint32_t inlineSampleSlots_ = 0;
   uint32_t privateBytes_ = 0;
   uint64_t allocaBytes_ = 0;  // entryAlloca sizes
   std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset

@@ -298,6 +298,40 @@ struct GeometryBatch {
 };
 using GeometryBatchFn = void (*)(GeometryBatch* batch);
 
+// ---- Inline sampling -----------------------------------------------------------------------
+// A fragment kernel samples the common case itself (spirv_jit/inline_sample.cpp): an
+// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view whose level has power-of-two
+// sides, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
+// CLAMP_TO_EDGE, one level for the whole batch. What it needs of the view and the sampler is
+// kept here by the runtime (tessera_rt_inline_sample_refresh, filled by the sampler module's
+// refreshInlineSampleState), one entry per sampling instruction slot, per thread: the kernel
+// compares the descriptors' view and sampler with the entry's and every lane's ρ_max² with the
+// level's range, and takes the runtime call for anything else. The results are the batched
+// routine's bit for bit (sampling_batch.h).
+constexpr uint32_t kInlineSampleSlots = 4;     // a kernel's sampling instructions share these by index % 4
+constexpr uint32_t kInlineLinear = 1;          // InlineSampleState::flags: LINEAR filtering (else NEAREST)
+constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEAT)
+constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
+constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
+struct InlineSampleState {
+  const ImageViewState* view;  // the key: null for an empty entry
+  const SamplerState* sampler;
+  uint32_t usable;             // 1: the kernel samples this pair itself (at `level`)
+  uint32_t flags;              // kInline*
+  const uint8_t* base;         // the level's texel (0, 0)
+  int32_t rowPitch;            // bytes; rowPitch x height < 2^31
+  int32_t widthMask, heightMask;  // the level's size - 1 (powers of two)
+  float width, height;         // the level's size
+  float baseWidth, baseHeight; // level 0's size (ρ)
+  float rho2Lo, rho2Hi;        // the level is every lane's whose ρ_max², in float, is in [lo, hi)
+  uint32_t level;
+  // Ranges of ρ_max² per level, kept while the sampler's bias, clamps and the view's level
+  // count stay the same (rangeContext): computing one is a bisection.
+  uint32_t rangeContext[4];
+  uint32_t knownRanges;        // bit k: rangeLo[k], rangeHi[k] computed
+  float rangeLo[kMaxImageLevels], rangeHi[kMaxImageLevels];
+};
+
 // W fragments of one primitive as W/4 quads: lanes 4q..4q+3 are the pixels (x, y), (x+1, y),
 // (x, y+1), (x+1, y+1) of quad q, so that derivatives come from the quad. Lanes whose
 // coverage bit is clear run as helper invocations (their writes are dropped).
@@ -350,6 +384,10 @@ struct FragmentBatch {
   DirectColor direct[kMaxColorAttachments];
   const uint32_t* directSamples;  // per lane, for kernels compiled for 4 samples
   uint32_t viewportIndex;         // ViewportIndex: the viewport the primitive was sent to
+  // kInlineSampleSlots entries owned by the thread's fragment stage, whose keys it clears at
+  // every draw (a view may be destroyed and another made at its address between draws);
+  // null: the kernel always calls the runtime.
+  InlineSampleState* inlineSampling;
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

@@ -1,0 +1,140 @@
+// What a fragment kernel's inline sampling needs of a view and a sampler (shader_abi.h
+// InlineSampleState; the kernel side is spirv_jit/inline_sample.cpp): whether the pair is the
+// common case the kernel samples itself, the level of the batch that asked, and that level's
+// range of ρ_max². Compiled with the batch routines' options (-ffp-contract=off): the level
+// comes from batch_lanes.h's arithmetic, the same as the fixed-point routines'.
+//
+// Why the kernel's results are the routines' bit for bit: it samples only where the call would
+// take the fixed-point RGBA8/BGRA8 routine (batch_sampler_unorm8.cpp; its AVX-512 common case
+// gives the same bits), and only batches whose every active lane lies in the level's range, so
+// every lane's level is the routine's; NEAREST texels and LINEAR's snapped weights and sums are
+// the routine's integer arithmetic, and the quotient is its correctly rounded division.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "batch_lanes.h"
+#include "tessera/sampling_batch.h"
+#include "tessera/shader_abi.h"
+
+namespace tessera {
+namespace {
+
+using namespace sampler_detail::batch;
+
+// The level batch_lanes.h's levelsFromLambdaBase gives one lane with this λ_base and no shader
+// bias or MinLod (mipmapMode NEAREST: d = ceil(d' + 1/2) - 1).
+uint32_t levelOf(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
+  SampleLanes none;
+  none.width = 1;
+  none.active = 1;
+  uint32_t hi = 0, lo = 0, linearLanes = 0;
+  double delta = 0;
+  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, false, &hi, &lo, &delta, linearLanes);
+  return hi;
+}
+
+// Level k's range of ρ_max² in float, rounded inward (lo >= hi when it has none): the λ_base
+// where levelOf gives k, found by bisection (levelOf is monotone: every step is a clamp, a
+// rounding addition or a rounding to an integer), shrunk by 2^-20 at each end and turned into
+// ρ_max² = 2^(2 λ_base). A lane's ρ_max² computed in float lies within 2^-22.5 in λ of the
+// exact one, and the routines' λ_base (vectorLog2, within 2^-40 of log2) too, so a lane inside
+// the range has the routines' level k whatever its bits (the same argument as
+// batch_sampler_unorm8_uniform.cpp's NearestLevelRanges, which this mirrors on any host).
+void nearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut, float& hiOut) {
+  loOut = HUGE_VALF, hiOut = 0;
+  // The clamps make levelOf constant below λ_base = -64 and above 128 (bias within ±16).
+  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
+  auto level = [&](double x) { return levelOf(sampler, levelCount, x); };
+  if (!(sampler.minLod <= sampler.maxLod)) return;
+  if (level(kBelow) > k || level(kAbove) < k || level(-HUGE_VAL) != level(kBelow) || level(HUGE_VAL) != level(kAbove)) return;
+  auto threshold = [&](bool lower) {
+    double a = kBelow, b = kAbove;  // lower: level(a) < k <= level(b); upper: level(a) <= k < level(b)
+    for (int i = 0; i < 200; ++i) {
+      const double mid = a + (b - a) * 0.5;
+      if (mid <= a || mid >= b) break;
+      const bool high = lower ? level(mid) >= k : level(mid) > k;
+      (high ? b : a) = mid;
+    }
+    return lower ? b : a;
+  };
+  const double from = level(kBelow) == k ? -HUGE_VAL : threshold(true);
+  const double to = level(kAbove) == k ? HUGE_VAL : threshold(false);
+  const double lo = std::isinf(from) ? 0.0 : std::exp2(2.0 * (from + kMargin));
+  const double hi = std::isinf(to) ? HUGE_VAL : std::exp2(2.0 * (to - kMargin));
+  float l = float(lo), h = float(hi);
+  if (double(l) < lo) l = std::nextafter(l, HUGE_VALF);
+  if (double(h) > hi) h = std::nextafter(h, 0.0f);
+  loOut = l, hiOut = h;
+}
+
+bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+}  // namespace
+
+bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth) {
+  // Where the call takes the fixed-point RGBA8/BGRA8 routine (findSampleRoutine): those widths,
+  // the routines not turned off or to the exact ones.
+  if (simdWidth != 4 && simdWidth != 8 && simdWidth != 16) return false;
+  if (samplingRoutines() != SamplingRoutines::All) return false;
+  if (view.fastSampling != kViewRgba8Unorm && view.fastSampling != kViewBgra8Unorm) return false;
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_2D || !identitySwizzle(view)) return false;
+  if (sampler.fastSampling == 0 || sampler.fastSampling > 8) return false;
+  // One filter for magnification and minification (no λ <= 0 test per lane); one level per
+  // batch: mipmapMode NEAREST, or a view of one level (LINEAR between a level and itself is
+  // that level: δ = 0).
+  if (sampler.magFilter != sampler.minFilter) return false;
+  if (sampler.mipmapMode != VK_SAMPLER_MIPMAP_MODE_NEAREST && view.levelCount != 1) return false;
+  for (uint32_t c = 0; c < 2; ++c)
+    if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+      return false;
+  return true;
+}
+
+bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,
+                              const float gradients[4], abi::InlineSampleState& e) {
+  e.view = &view;
+  e.sampler = &sampler;
+  e.usable = 0;
+  if (!inlineSamplingPair(view, sampler, simdWidth)) return false;
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  const uint32_t context[4] = {levelCount, std::bit_cast<uint32_t>(sampler.mipLodBias), std::bit_cast<uint32_t>(sampler.minLod),
+                               std::bit_cast<uint32_t>(sampler.maxLod)};
+  if (!std::equal(context, context + 4, e.rangeContext)) {
+    std::copy(context, context + 4, e.rangeContext);
+    e.knownRanges = 0;
+  }
+  // The level of the lane that asked: selectLaneLevels' ρ_max² (in double) and vectorLog2, as
+  // the fixed-point routines compute it.
+  const double w0 = view.levels[0].width, h0 = view.levels[0].height;
+  const double mx0 = std::fabs(double(gradients[0])) * w0, mx1 = std::fabs(double(gradients[1])) * h0;
+  const double my0 = std::fabs(double(gradients[2])) * w0, my1 = std::fabs(double(gradients[3])) * h0;
+  const double mz = std::fabs(0.0) * 1.0;
+  const double sumX = mx0 * mx0 + mx1 * mx1 + mz * mz, sumY = my0 * my0 + my1 * my1 + mz * mz;
+  const uint32_t k = levelOf(sampler, levelCount, 0.5 * vectorLog2(sumX < sumY ? sumY : sumX));
+  if (k >= levelCount) return false;
+  const abi::ImageLevel& level = view.levels[k];
+  // Power-of-two sides (the coordinates are then exact in float), 32-bit byte offsets.
+  if (!powerOfTwo(level.width) || !powerOfTwo(level.height) || !level.base) return false;
+  if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
+  if (!(e.knownRanges >> k & 1)) {
+    nearestRange(sampler, levelCount, k, e.rangeLo[k], e.rangeHi[k]);
+    e.knownRanges |= 1u << k;
+  }
+  if (!(e.rangeLo[k] < e.rangeHi[k])) return false;
+  e.level = k;
+  e.rho2Lo = e.rangeLo[k], e.rho2Hi = e.rangeHi[k];
+  e.base = level.base;
+  e.rowPitch = int32_t(level.rowPitch);
+  e.widthMask = int32_t(level.width - 1), e.heightMask = int32_t(level.height - 1);
+  e.width = float(level.width), e.height = float(level.height);
+  e.baseWidth = float(view.levels[0].width), e.baseHeight = float(view.levels[0].height);
+  e.flags = (sampler.magFilter == VK_FILTER_LINEAR ? abi::kInlineLinear : 0) |
+            (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
+            (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
+            (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0);
+  e.usable = 1;
+  return true;
+}
+
+}  // namespace tessera

@@ -1,0 +1,220 @@
+// Inline sampling in fragment kernels (spirv_jit/inline_sample.h, shader_abi.h
+// InlineSampleState): texture(sampler2D, vec2) run with the thread's entries against the same
+// kernel without them (every batch through the runtime call, whose routines
+// batch_sampler_test.cpp holds to the reference, "Texel Filtering" and "Level-of-Detail
+// Operation"), bit for bit, on random textures, samplers, coordinates, derivatives and
+// coverage at every SIMD width; and the kernel's reads through its entry shown directly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compute_harness.h"
+#include "tessera/sampling.h"
+#include "tessera/sampling_batch.h"
+#include "tessera/shader_abi.h"
+#include "tessera/spirv_jit.h"
+
+namespace tessera_test {
+namespace {
+
+using tessera::abi::kMaxInterfaceLocations;
+
+std::shared_ptr<const tessera::jit::GraphicsProgram> compileTextureStage(uint32_t width) {
+  std::vector<uint32_t> words = loadShader("stage_texture_frag");
+  tessera::jit::GraphicsCompileRequest req;
+  req.stage = tessera::jit::GraphicsStage::Fragment;
+  req.spirv = words;
+  req.interface.simdWidth = width;
+  const uint32_t kCombinedImageSampler = 1;
+  req.interface.bindings = {{0, 0, kCombinedImageSampler, 1, 0, -1}};
+  tessera::jit::GraphicsCompileResult r = tessera::jit::compileGraphicsStage(req);
+  EXPECT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+  return r.program;
+}
+
+uint32_t asWord(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return w;
+}
+
+// A 2D RGBA8 or BGRA8 UNORM view over a full mip chain of random texels (rows padded by
+// `padding` bytes), with its routine class computed as view creation computes it.
+struct Texture {
+  std::vector<std::vector<uint8_t>> levels;
+  tessera::abi::ImageViewState view{};
+
+  Texture(uint32_t width, uint32_t height, bool bgra, uint32_t padding, std::mt19937& rng) {
+    view.format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    view.layerCount = 1;
+    view.samples = 1;
+    view.texelSize = 4;
+    for (uint32_t c = 0; c < 4; ++c) view.swizzle[c] = VK_COMPONENT_SWIZZLE_R + c;
+    uint32_t w = width, h = height, count = 0;
+    while (count < tessera::abi::kMaxImageLevels) {
+      const uint64_t pitch = uint64_t(w) * 4 + padding;
+      levels.emplace_back(pitch * h);
+      for (uint8_t& b : levels.back()) b = uint8_t(rng());
+      view.levels[count] = {levels.back().data(), w, h, 1, 0, pitch, pitch * h, pitch * h};
+      ++count;
+      if (w == 1 && h == 1) break;
+      w = std::max(w / 2, 1u), h = std::max(h / 2, 1u);
+    }
+    view.levelCount = count;
+    view.fastSampling = tessera::classifyViewForRoutines(view);
+  }
+};
+
+tessera::abi::SamplerState makeSampler(VkFilter filter, VkSamplerMipmapMode mipmap, VkSamplerAddressMode u,
+                                       VkSamplerAddressMode v, float bias, float minLod, float maxLod) {
+  VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sci.magFilter = sci.minFilter = filter;
+  sci.mipmapMode = mipmap;
+  sci.addressModeU = u;
+  sci.addressModeV = v;
+  sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  sci.mipLodBias = bias;
+  sci.minLod = minLod;
+  sci.maxLod = maxLod;
+  return tessera::makeSamplerState(sci, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
+}
+
+// Runs the kernel on one batch: lane l of quad q at pixel (x, y) gets uv = base_q + x du_q + y dv_q
+// (so the quad's derivatives are du_q, dv_q); returns the four output components per lane.
+struct Batch {
+  std::vector<uint32_t> inputs, outputs;
+  uint32_t coverage = 0;
+};
+
+std::vector<uint32_t> run(const tessera::jit::GraphicsProgram& program, uint32_t W, const tessera::abi::BoundResources& resources,
+                          Batch& b, tessera::abi::InlineSampleState* entries) {
+  std::fill(b.outputs.begin(), b.outputs.end(), 0u);
+  tessera::abi::FragmentBatch batch{};
+  batch.resources = &resources;
+  batch.coverage = b.coverage;
+  batch.inputs = b.inputs.data();
+  batch.outputs = b.outputs.data();
+  batch.inlineSampling = entries;
+  program.fragment(&batch);
+  return std::vector<uint32_t>(b.outputs.begin(), b.outputs.begin() + 4 * W);
+}
+
+Batch randomBatch(uint32_t W, float texelsX, float texelsY, std::mt19937& rng) {
+  Batch b;
+  b.inputs.assign(kMaxInterfaceLocations * 4 * W, 0);
+  b.outputs.assign(kMaxInterfaceLocations * 4 * W, 0);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f), place(-3.0f, 3.0f);
+  std::uniform_int_distribution<int> scale(-4, 7);
+  // One scale for the batch most of the time (the common case), per quad otherwise (mixed levels).
+  const bool perQuad = rng() % 4 == 0;
+  float step = std::ldexp(1.0f, scale(rng));
+  for (uint32_t q = 0; q < W / 4; ++q) {
+    if (perQuad) step = std::ldexp(1.0f, scale(rng));
+    const float baseS = place(rng), baseT = place(rng);
+    const float duS = unit(rng) * step / texelsX, duT = unit(rng) * step / texelsY;
+    const float dvS = unit(rng) * step / texelsX, dvT = unit(rng) * step / texelsY;
+    for (uint32_t k = 0; k < 4; ++k) {
+      const uint32_t l = 4 * q + k;
+      const float x = float(k & 1), y = float(k >> 1);
+      b.inputs[0 * W + l] = asWord(baseS + x * duS + y * dvS);
+      b.inputs[1 * W + l] = asWord(baseT + x * duT + y * dvT);
+    }
+  }
+  const uint32_t all = W == 32 ? ~0u : (1u << W) - 1;
+  b.coverage = rng() % 3 == 0 ? uint32_t(rng()) & all : all;
+  if (b.coverage == 0) b.coverage = 1;
+  return b;
+}
+
+TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
+  std::mt19937 rng(20261130);
+  const VkSamplerAddressMode modes[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                         VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT};
+  const uint32_t sizes[][2] = {{16, 16}, {64, 8}, {8, 128}, {256, 256}, {1, 32}, {12, 20}, {1024, 4}};
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W);
+    ASSERT_TRUE(program && program->fragment);
+    uint32_t usableCases = 0, cases = 0;
+    for (int c = 0; c < 300; ++c) {
+      const auto& size = sizes[rng() % std::size(sizes)];
+      Texture tex(size[0], size[1], rng() % 2, rng() % 3 == 0 ? 16 : 0, rng);
+      if (rng() % 5 == 0) tex.view.levelCount = 1;
+      const VkFilter filter = rng() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      const VkSamplerMipmapMode mip = rng() % 4 == 0 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      const float bias = rng() % 3 == 0 ? float(int(rng() % 9) - 4) * 0.75f : 0.0f;
+      const float minLod = rng() % 4 == 0 ? float(rng() % 3) : 0.0f;
+      const float maxLod = rng() % 4 == 0 ? minLod + float(rng() % 3) + 0.5f : 1000.0f;
+      tessera::abi::SamplerState sampler =
+          makeSampler(filter, mip, modes[rng() % 3], modes[rng() % 3], bias, minLod, maxLod);
+      tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+      tessera::abi::BoundResources resources{};
+      resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+      tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+      for (int batch = 0; batch < 6; ++batch) {
+        Batch b = randomBatch(W, float(size[0]), float(size[1]), rng);
+        const std::vector<uint32_t> expected = run(*program, W, resources, b, nullptr);
+        // Twice: the first run of a pair may refresh the entry (and take the call); the second
+        // samples inline where the entry allows.
+        for (int pass = 0; pass < 2; ++pass) {
+          const std::vector<uint32_t> got = run(*program, W, resources, b, entries);
+          for (uint32_t k = 0; k < 4 * W; ++k)
+            ASSERT_EQ(got[k], expected[k]) << "W=" << W << " case " << c << " batch " << batch << " pass " << pass
+                                           << " component " << k / W << " lane " << k % W << " size " << size[0] << "x"
+                                           << size[1] << " filter " << filter << " mip " << mip << " address "
+                                           << sampler.addressMode[0] << "/" << sampler.addressMode[1];
+        }
+      }
+      ++cases;
+      usableCases += entries[0].usable;
+    }
+    // The draw above is mostly of the kind the kernel samples itself: most entries end usable.
+    EXPECT_GT(usableCases, cases / 4) << "W=" << W;
+  }
+}
+
+TEST(InlineSampling, TheKernelSamplesThroughItsEntry) {
+  std::mt19937 rng(7);
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W);
+    ASSERT_TRUE(program && program->fragment);
+    Texture tex(32, 32, false, 0, rng);
+    tex.view.levelCount = 1;
+    tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                                     VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 0);
+    tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+    Batch b = randomBatch(W, 32.0f, 32.0f, rng);
+    b.coverage = W == 32 ? ~0u : (1u << W) - 1;
+    tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+    const std::vector<uint32_t> original = run(*program, W, resources, b, entries);  // refreshes the entry
+    ASSERT_EQ(entries[0].view, &tex.view);
+    ASSERT_EQ(entries[0].usable, 1u);
+    // The same level with every texel's bytes inverted, named only by the entry: the kernel's
+    // next batch reads it, so its results are 1 - the original's.
+    std::vector<uint8_t> inverted(tex.levels[0]);
+    for (uint8_t& v : inverted) v = uint8_t(255 - v);
+    entries[0].base = inverted.data();
+    const std::vector<uint32_t> throughEntry = run(*program, W, resources, b, entries);
+    for (uint32_t k = 0; k < 4 * W; ++k) {
+      float a, c;
+      std::memcpy(&a, &original[k], 4);
+      std::memcpy(&c, &throughEntry[k], 4);
+      EXPECT_EQ(std::lround(c * 255.0f), 255 - std::lround(a * 255.0f)) << "W=" << W << " lane " << k % W;
+    }
+    // A cleared key (a new draw) refreshes: the view's own texels again.
+    entries[0].view = nullptr;
+    EXPECT_EQ(run(*program, W, resources, b, entries), original) << "W=" << W;
+    // Without entries every batch takes the call.
+    EXPECT_EQ(run(*program, W, resources, b, nullptr), original) << "W=" << W;
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
