@@ -80,16 +80,30 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
   if (view.fastSampling != kViewRgba8Unorm && view.fastSampling != kViewBgra8Unorm) return false;
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D || !identitySwizzle(view)) return false;
   if (sampler.fastSampling == 0 || sampler.fastSampling > 8) return false;
-  // One filter for magnification and minification (no λ <= 0 test per lane); one level per
-  // batch: mipmapMode NEAREST, or a view of one level (LINEAR between a level and itself is
-  // that level: δ = 0).
+  // One filter for magnification and minification (no λ <= 0 test per lane).
   if (sampler.magFilter != sampler.minFilter) return false;
-  if (sampler.mipmapMode != VK_SAMPLER_MIPMAP_MODE_NEAREST && view.levelCount != 1) return false;
   for (uint32_t c = 0; c < 2; ++c)
     if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
       return false;
   return true;
 }
+
+namespace {
+
+// Level k as the kernel reads it; false where its sides are not powers of two or a byte
+// offset could pass 2^31 (the routines' uniformLevel limit).
+bool inlineLevel(const abi::ImageLevel& level, abi::InlineSampleLevel& out) {
+  if (!powerOfTwo(level.width) || !powerOfTwo(level.height) || !level.base) return false;
+  if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
+  out.base = level.base;
+  out.rowPitch = int32_t(level.rowPitch);
+  out.widthMask = int32_t(level.width - 1), out.heightMask = int32_t(level.height - 1);
+  out.width = float(level.width), out.height = float(level.height);
+  out.reserved = 0;
+  return true;
+}
+
+}  // namespace
 
 bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,
                               const float gradients[4], abi::InlineSampleState& e) {
@@ -98,41 +112,54 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
   e.usable = 0;
   if (!inlineSamplingPair(view, sampler, simdWidth)) return false;
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  // One level: mipmapMode LINEAR between it and itself is that level (δ = 0), as NEAREST.
+  const bool mipLinear = sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR && levelCount > 1;
   const uint32_t context[4] = {levelCount, std::bit_cast<uint32_t>(sampler.mipLodBias), std::bit_cast<uint32_t>(sampler.minLod),
                                std::bit_cast<uint32_t>(sampler.maxLod)};
   if (!std::equal(context, context + 4, e.rangeContext)) {
     std::copy(context, context + 4, e.rangeContext);
     e.knownRanges = 0;
   }
-  // The level of the lane that asked: selectLaneLevels' ρ_max² (in double) and vectorLog2, as
-  // the fixed-point routines compute it.
+  // The level(s) of the lane that asked: selectLaneLevels' ρ_max² (in double) and vectorLog2,
+  // as the fixed-point routines compute them.
   const double w0 = view.levels[0].width, h0 = view.levels[0].height;
   const double mx0 = std::fabs(double(gradients[0])) * w0, mx1 = std::fabs(double(gradients[1])) * h0;
   const double my0 = std::fabs(double(gradients[2])) * w0, my1 = std::fabs(double(gradients[3])) * h0;
   const double mz = std::fabs(0.0) * 1.0;
   const double sumX = mx0 * mx0 + mx1 * mx1 + mz * mz, sumY = my0 * my0 + my1 * my1 + mz * mz;
-  const uint32_t k = levelOf(sampler, levelCount, 0.5 * vectorLog2(sumX < sumY ? sumY : sumX));
-  if (k >= levelCount) return false;
-  const abi::ImageLevel& level = view.levels[k];
-  // Power-of-two sides (the coordinates are then exact in float), 32-bit byte offsets.
-  if (!powerOfTwo(level.width) || !powerOfTwo(level.height) || !level.base) return false;
-  if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
-  if (!(e.knownRanges >> k & 1)) {
-    nearestRange(sampler, levelCount, k, e.rangeLo[k], e.rangeHi[k]);
-    e.knownRanges |= 1u << k;
+  const double lambdaBase = 0.5 * vectorLog2(sumX < sumY ? sumY : sumX);
+  SampleLanes none;
+  none.width = 1;
+  none.active = 1;
+  uint32_t hi = 0, lo = 0, linearLanes = 0;
+  double delta = 0;
+  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, mipLinear, &hi, &lo, &delta, linearLanes);
+  if (hi >= levelCount || lo >= levelCount) return false;
+  if (!inlineLevel(view.levels[hi], e.levels[0]) || !inlineLevel(view.levels[lo], e.levels[1])) return false;
+  if (mipLinear) {
+    // selectLaneLevels' terms, in its types: the sampler bias plus a shader bias of 0,
+    // clamped to ±16; lod_min = max(minLod, MinLod absent: 0); lod_max; q.
+    const double sum = double(sampler.mipLodBias) + double(0.0f);
+    e.lodBias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
+    const double samplerMin = sampler.minLod, shaderMin = 0.0;
+    e.lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    e.lodMax = sampler.maxLod;
+    e.lodQ = double(levelCount - 1);
+    e.rho2Lo = e.rho2Hi = 0;
+  } else {
+    if (!(e.knownRanges >> hi & 1)) {
+      nearestRange(sampler, levelCount, hi, e.rangeLo[hi], e.rangeHi[hi]);
+      e.knownRanges |= 1u << hi;
+    }
+    if (!(e.rangeLo[hi] < e.rangeHi[hi])) return false;
+    e.rho2Lo = e.rangeLo[hi], e.rho2Hi = e.rangeHi[hi];
   }
-  if (!(e.rangeLo[k] < e.rangeHi[k])) return false;
-  e.level = k;
-  e.rho2Lo = e.rangeLo[k], e.rho2Hi = e.rangeHi[k];
-  e.base = level.base;
-  e.rowPitch = int32_t(level.rowPitch);
-  e.widthMask = int32_t(level.width - 1), e.heightMask = int32_t(level.height - 1);
-  e.width = float(level.width), e.height = float(level.height);
+  e.level = hi;
   e.baseWidth = float(view.levels[0].width), e.baseHeight = float(view.levels[0].height);
   e.flags = (sampler.magFilter == VK_FILTER_LINEAR ? abi::kInlineLinear : 0) |
             (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
-            (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0);
+            (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
   e.usable = 1;
   return true;
 }

@@ -1,21 +1,29 @@
 // Inline sampling (inline_sample.h). The kernel reads the thread's entry for the instruction's
 // slot (FragmentBatch::inlineSampling); when the descriptors name the entry's view and sampler,
-// the entry is usable and every active lane's ρ_max² lies in the level's range and its
-// coordinates fit, it samples the level itself with the fixed-point routine's arithmetic
-// (sampler/batch_sampler_unorm8_uniform.cpp, whose steps each line below names):
-//  - NEAREST: i = floor(s w) (exact in float: w is a power of two), wrapped, one texel; each
-//    byte c gives c / 255 correctly rounded (the routine's unormQuotient on c 2^16);
+// the entry is usable, the batch's level(s) are the entry's and every active lane's coordinates
+// fit, it samples the level(s) itself with the fixed-point routine's arithmetic
+// (sampler/batch_sampler_unorm8_uniform.cpp, whose steps each helper below names):
+//  - the level: mipmapMode NEAREST, every lane's ρ_max² in float inside the level's range
+//    (squaredRhoLanes and NearestLevelRanges); LINEAR, each quad's λ, d_hi and δ from its
+//    derivatives with selectLaneLevels' double operations (vectorLog2 included) in their order;
+//  - NEAREST: i = floor(s w) (exact in float: w is a power of two), wrapped, one texel, each
+//    byte c as c 2^16;
 //  - LINEAR: x = s w 256, floor(x) + (x - floor(x) >= 1/2) - 128 (linearCoordinatePow2: u - 1/2
-//    snapped to 2^-8), i0 = x >> 8, α = x & 255, four texels, the rows c0 (256 - α) + c1 α
-//    and (256 - β) row0 + β row1 in integers (the routine's vpmaddwd and exact float steps),
-//    over 255 x 2^16 correctly rounded (unormQuotient: a product and two fused multiply-adds);
+//    snapped to 2^-8), i0 = x >> 8, α = x & 255, four texels (two 8-byte loads where no wrap
+//    falls between them), the rows c0 (256 - α) + c1 α and (256 - β) row0 + β row1 in
+//    integers (the routine's vpmaddwd and exact float steps);
+//  - one level: the sum over 255 x 2^16 correctly rounded (unormQuotient: a product and two
+//    fused multiply-adds); two: S_hi (256 - δ8) + S_lo δ8 over 255 x 2^24 in double, rounded to
+//    float (twoLevelQuotient);
 //  - REPEAT is the low bits, CLAMP_TO_EDGE a clamp to [0, size - 1] (the routine's wrap for
-//    powers of two); BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do.
-// A missed key or range calls tessera_rt_inline_sample_refresh (with the first lane that
+//    powers of two); BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do; the
+//    texels two blocks ahead are prefetched (the routine's prefetchAhead, four lanes).
+// A missed key or level calls tessera_rt_inline_sample_refresh (with the first lane that
 // missed) and then the runtime call for this batch; coordinates that do not fit go to the
 // call directly.
 #include "inline_sample.h"
 
+#include <cmath>
 #include <cstddef>
 
 #include <llvm/IR/IRBuilder.h>
@@ -98,36 +106,242 @@ struct Emitter {
     llvm::Value* addresses = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(offset, vi64));
     return B.CreateMaskedGather(vi64, addresses, llvm::Align(1), active, llvm::Constant::getNullValue(vi64));
   }
+  // One level's parameters (InlineSampleState::levels[k]), uniform.
+  struct Level {
+    llvm::Value* base;
+    llvm::Value* pitch;  // <W x i32>
+    llvm::Value* maskW;
+    llvm::Value* maskH;
+    llvm::Value* width;  // float scalars
+    llvm::Value* height;
+  };
+  Level level(uint32_t k) {
+    const size_t at = offsetof(InlineSampleState, levels) + k * sizeof(abi::InlineSampleLevel);
+    Level l;
+    l.base = field(ptr, at + offsetof(abi::InlineSampleLevel, base));
+    l.pitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch)));
+    l.maskW = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask)));
+    l.maskH = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask)));
+    l.width = field(f32, at + offsetof(abi::InlineSampleLevel, width));
+    l.height = field(f32, at + offsetof(abi::InlineSampleLevel, height));
+    return l;
+  }
+
+  // A level's floored coordinates and whether every active lane's fit (NEAREST:
+  // nearestCoordinatePow2, floor(s w) exact in float, |floor| < 2^22; LINEAR:
+  // linearCoordinatePow2, x = s w 256 exact, |floor(x)| < 2^29, the routine's 2^30 bounds with
+  // room for the adjustment below).
+  struct Coordinates {
+    llvm::Value* x;  // s w (256) before the floor
+    llvm::Value* y;
+    llvm::Value* fx;
+    llvm::Value* fy;
+    llvm::Value* fits;
+  };
+  Coordinates coordinates(const Level& l, bool linear) {
+    Coordinates c;
+    llvm::Value* scaleW = linear ? B.CreateFMul(l.width, llvm::ConstantFP::get(f32, 256.0)) : l.width;
+    llvm::Value* scaleH = linear ? B.CreateFMul(l.height, llvm::ConstantFP::get(f32, 256.0)) : l.height;
+    c.x = B.CreateFMul(ops.s, t.splat(scaleW));
+    c.y = B.CreateFMul(ops.t, t.splat(scaleH));
+    c.fx = floorF(c.x);
+    c.fy = floorF(c.y);
+    llvm::Value* limit = splatF(linear ? 536870912.0f : 4194304.0f);
+    c.fits = B.CreateAnd(B.CreateFCmpOLT(fabsF(c.fx), limit), B.CreateFCmpOLT(fabsF(c.fy), limit));
+    return c;
+  }
+
+  // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
+  // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
+  void sums(const Level& l, const Coordinates& c, bool linear, llvm::Value* clampU, llvm::Value* clampV, llvm::Value* out[4]) {
+    llvm::Value* zeroF = splatF(0.0f);
+    if (!linear) {
+      llvm::Value* i = wrap(B.CreateFPToSI(B.CreateSelect(active, c.fx, zeroF), vi32), l.maskW, clampU);
+      llvm::Value* j = wrap(B.CreateFPToSI(B.CreateSelect(active, c.fy, zeroF), vi32), l.maskH, clampV);
+      llvm::Value* texel = texels(l.base, B.CreateAdd(B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
+      prefetchAhead(l, i, j, clampU, clampV);
+      for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
+      return;
+    }
+    // floor(x) + (x - floor(x) >= 1/2) - 128: u - 1/2 snapped to 2^-8, in 1/256 texels.
+    auto fixed = [&](llvm::Value* x, llvm::Value* f) {
+      llvm::Value* up = B.CreateZExt(B.CreateFCmpOGE(B.CreateFSub(x, f), splatF(0.5f)), vi32);
+      llvm::Value* n = B.CreateFPToSI(B.CreateSelect(active, f, zeroF), vi32);
+      return B.CreateSub(B.CreateAdd(n, up), splatI(128));
+    };
+    llvm::Value* X = fixed(c.x, c.fx);
+    llvm::Value* Y = fixed(c.y, c.fy);
+    llvm::Value* i0 = B.CreateAShr(X, splatI(8));
+    llvm::Value* j0 = B.CreateAShr(Y, splatI(8));
+    llvm::Value* alpha = B.CreateAnd(X, splatI(255));
+    llvm::Value* beta = B.CreateAnd(Y, splatI(255));
+    llvm::Value* wi0 = wrap(i0, l.maskW, clampU);
+    llvm::Value* wj0 = wrap(j0, l.maskH, clampV);
+    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.maskH, clampV);
+    llvm::Value* x0 = B.CreateShl(wi0, splatI(2));
+    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.maskW, clampU), splatI(2));
+    llvm::Value* y0 = B.CreateMul(wj0, l.pitch);
+    llvm::Value* y1 = B.CreateMul(wj1, l.pitch);
+    prefetchAhead(l, wi0, wj0, clampU, clampV);
+    prefetchAhead(l, wi0, wj1, clampU, clampV);
+    // Where every active lane's right texel is the next one in memory (no wrap or clamp
+    // between them), each row's two texels are one 8-byte load: half the loads (the routine's
+    // loadTexelPairs).
+    llvm::BasicBlock* pairsBB = block("isample.linear.pairs");
+    llvm::BasicBlock* singlesBB = block("isample.linear.singles");
+    llvm::BasicBlock* filterBB = block("isample.linear.filter");
+    B.CreateCondBr(allActive(B.CreateICmpEQ(x1, B.CreateAdd(x0, splatI(4)))), pairsBB, singlesBB);
+    B.SetInsertPoint(pairsBB);
+    llvm::Value* pairTexels[4];
+    for (int r = 0; r < 2; ++r) {
+      llvm::Value* pair = texelPairs(l.base, B.CreateAdd(r ? y1 : y0, x0));
+      pairTexels[2 * r] = B.CreateTrunc(pair, vi32);
+      pairTexels[2 * r + 1] = B.CreateTrunc(B.CreateLShr(pair, t.splat(B.getInt64(32))), vi32);
+    }
+    llvm::BasicBlock* pairsEnd = B.GetInsertBlock();
+    B.CreateBr(filterBB);
+    // The right texels first: were both paths to begin with the same address, SimplifyCFG
+    // would hoist it above the branch, and a gather whose address vector comes from another
+    // block is selected as a gather of 64-bit pointers (twice the instructions).
+    B.SetInsertPoint(singlesBB);
+    llvm::Value* singleTexels[4];
+    singleTexels[1] = texels(l.base, B.CreateAdd(y0, x1));
+    singleTexels[3] = texels(l.base, B.CreateAdd(y1, x1));
+    singleTexels[0] = texels(l.base, B.CreateAdd(y0, x0));
+    singleTexels[2] = texels(l.base, B.CreateAdd(y1, x0));
+    llvm::BasicBlock* singlesEnd = B.GetInsertBlock();
+    B.CreateBr(filterBB);
+    B.SetInsertPoint(filterBB);
+    llvm::Value* tx[4];
+    for (int k = 0; k < 4; ++k) {
+      llvm::PHINode* phi = B.CreatePHI(vi32, 2);
+      phi->addIncoming(pairTexels[k], pairsEnd);
+      phi->addIncoming(singleTexels[k], singlesEnd);
+      tx[k] = phi;
+    }
+    // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact in int32 (the
+    // routine's vpmaddwd rows and its exact float vertical step).
+    llvm::Value* ialpha = B.CreateSub(splatI(256), alpha);
+    llvm::Value* ibeta = B.CreateSub(splatI(256), beta);
+    for (int k = 0; k < 4; ++k) {
+      llvm::Value* row0 = B.CreateAdd(B.CreateMul(byteOf(tx[0], k), ialpha), B.CreateMul(byteOf(tx[1], k), alpha));
+      llvm::Value* row1 = B.CreateAdd(B.CreateMul(byteOf(tx[2], k), ialpha), B.CreateMul(byteOf(tx[3], k), alpha));
+      out[k] = B.CreateAdd(B.CreateMul(row0, ibeta), B.CreateMul(row1, beta));
+    }
+  }
+
+  // Per quad (lanes 4q..4q+3 share their derivatives), `v`'s value in lane 4q.
+  llvm::Value* perQuad(llvm::Value* v) {
+    llvm::SmallVector<int, 8> lanes;
+    for (uint32_t q = 0; q < t.width() / 4; ++q) lanes.push_back(int(4 * q));
+    return B.CreateShuffleVector(v, lanes);
+  }
+  // A per-quad value back in each of the quad's lanes.
+  llvm::Value* toLanes(llvm::Value* v) {
+    llvm::SmallVector<int, 16> lanes;
+    for (uint32_t l = 0; l < t.width(); ++l) lanes.push_back(int(l / 4));
+    return B.CreateShuffleVector(v, lanes);
+  }
+  llvm::Value* splatD(llvm::Type* vd, double v) { return llvm::ConstantVector::getSplat(llvm::cast<llvm::VectorType>(vd)->getElementCount(), llvm::ConstantFP::get(B.getDoubleTy(), v)); }
+
+  // batch_lanes.h's vectorLog2, operation for operation, on a vector of doubles.
+  llvm::Value* vectorLog2(llvm::Value* x) {
+    llvm::Type* vd = x->getType();
+    llvm::Type* vi = llvm::VectorType::get(B.getInt64Ty(), llvm::cast<llvm::VectorType>(vd)->getElementCount());
+    auto splatI64 = [&](uint64_t v) { return llvm::ConstantVector::getSplat(llvm::cast<llvm::VectorType>(vi)->getElementCount(), B.getInt64(v)); };
+    llvm::Value* bits = B.CreateBitCast(x, vi);
+    llvm::Value* biased = B.CreateFSub(B.CreateBitCast(B.CreateOr(B.CreateLShr(bits, splatI64(52)), splatI64(0x4330000000000000ull)), vd),
+                                       splatD(vd, 0x1p52));
+    llvm::Value* m = B.CreateBitCast(B.CreateOr(B.CreateAnd(bits, splatI64(0x000FFFFFFFFFFFFFull)), splatI64(0x3FF0000000000000ull)), vd);
+    llvm::Value* high = B.CreateFCmpOGT(m, splatD(vd, 1.4142135623730951));
+    m = B.CreateSelect(high, B.CreateFMul(m, splatD(vd, 0.5)), m);
+    llvm::Value* e = B.CreateFAdd(B.CreateFSub(biased, splatD(vd, 1023.0)), B.CreateSelect(high, splatD(vd, 1.0), splatD(vd, 0.0)));
+    llvm::Value* one = splatD(vd, 1.0);
+    llvm::Value* z = B.CreateFDiv(B.CreateFSub(m, one), B.CreateFAdd(m, one));
+    llvm::Value* z2 = B.CreateFMul(z, z);
+    llvm::Value* z4 = B.CreateFMul(z2, z2);
+    llvm::Value* z8 = B.CreateFMul(z4, z4);
+    auto pair = [&](double a, double b) { return B.CreateFAdd(splatD(vd, a), B.CreateFMul(splatD(vd, b), z2)); };
+    llvm::Value* p01 = pair(1.0, 1.0 / 3);
+    llvm::Value* p23 = pair(1.0 / 5, 1.0 / 7);
+    llvm::Value* p45 = pair(1.0 / 9, 1.0 / 11);
+    llvm::Value* p67 = pair(1.0 / 13, 1.0 / 15);
+    llvm::Value* p = B.CreateFAdd(B.CreateFAdd(p01, B.CreateFMul(p23, z4)), B.CreateFMul(B.CreateFAdd(p45, B.CreateFMul(p67, z4)), z8));
+    constexpr double kTwoOverLn2 = 2.8853900817779268;
+    llvm::Value* log = B.CreateFAdd(e, B.CreateFMul(splatD(vd, kTwoOverLn2), B.CreateFMul(z, p)));
+    llvm::Value* passThrough = B.CreateOr(B.CreateFCmpUNO(x, x), B.CreateFCmpOGT(x, splatD(vd, 1.7976931348623157e308)));
+    llvm::Value* r = B.CreateSelect(passThrough, x, log);
+    return B.CreateSelect(B.CreateFCmpOEQ(x, splatD(vd, 0.0)), splatD(vd, -HUGE_VAL), r);
+  }
+
+  // mipmapMode LINEAR: each quad's d_hi and δ snapped to 2^-8 (an integer in [0, 256]), from
+  // its derivatives, with selectLaneLevels' operations in its order (ρ_max² in double,
+  // λ_base = vectorLog2(ρ_max²) / 2, then levelsFromLambdaBase without shader bias or MinLod).
+  void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
+    llvm::Type* f64 = B.getDoubleTy();
+    auto magnitude = [&](llvm::Value* d, llvm::Value* size) {
+      return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4)))), size);
+    };
+    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
+    auto uniformD = [&](size_t offset) {
+      return B.CreateVectorSplat(t.width() / 4, field(f64, offset));
+    };
+    llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
+    llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
+    llvm::Value* mx0 = magnitude(ops.dsdx, w);
+    llvm::Value* mx1 = magnitude(ops.dtdx, h);
+    llvm::Value* my0 = magnitude(ops.dsdy, w);
+    llvm::Value* my1 = magnitude(ops.dtdy, h);
+    // mx0² + mx1² + mz² with mz = |0| x 1 = 0.
+    llvm::Value* zero = splatD(vd, 0.0);
+    llvm::Value* sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
+    llvm::Value* sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+    llvm::Value* rho2 = B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
+    llvm::Value* lambdaBase = B.CreateFMul(splatD(vd, 0.5), vectorLog2(rho2));
+    llvm::Value* lambdaPrime = B.CreateFAdd(lambdaBase, uniformD(offsetof(InlineSampleState, lodBias)));
+    llvm::Value* lodMin = uniformD(offsetof(InlineSampleState, lodMin));
+    llvm::Value* lodMax = uniformD(offsetof(InlineSampleState, lodMax));
+    llvm::Value* q = uniformD(offsetof(InlineSampleState, lodQ));
+    // if (λ' > max) max; else if (λ' < min) min; else if (λ' != λ') min; else λ'
+    llvm::Value* lambda = B.CreateSelect(B.CreateFCmpUNO(lambdaPrime, lambdaPrime), lodMin, lambdaPrime);
+    lambda = B.CreateSelect(B.CreateFCmpOLT(lambdaPrime, lodMin), lodMin, lambda);
+    lambda = B.CreateSelect(B.CreateFCmpOGT(lambdaPrime, lodMax), lodMax, lambda);
+    llvm::Value* dPrime = B.CreateSelect(B.CreateFCmpOLT(lambda, zero), zero, B.CreateSelect(B.CreateFCmpOLT(q, lambda), q, lambda));
+    llvm::Type* vq32 = llvm::VectorType::get(i32, llvm::ElementCount::getFixed(t.width() / 4));
+    hi = B.CreateFPToSI(floorF(dPrime), vq32);
+    llvm::Value* delta = B.CreateFSub(dPrime, B.CreateUIToFP(hi, vd));
+    delta8 = B.CreateFPToSI(floorF(B.CreateFAdd(B.CreateFMul(delta, splatD(vd, 256.0)), splatD(vd, 0.5))), vq32);
+  }
+
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
-  void prefetchAhead(llvm::Value* base, llvm::Value* i, llvm::Value* j, llvm::Value* maskW, llvm::Value* maskH,
-                     llvm::Value* clampU, llvm::Value* clampV, llvm::Value* pitch, llvm::Value* width, llvm::Value* height) {
+  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, llvm::Value* clampU, llvm::Value* clampV) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
     llvm::Value* aheadS = B.CreateFMul(ops.dsdx, splatF(8.0f));
     llvm::Value* aheadT = B.CreateFMul(ops.dtdx, splatF(8.0f));
     llvm::Value* near = B.CreateAnd(B.CreateFCmpOLT(fabsF(aheadS), splatF(1.0f)), B.CreateFCmpOLT(fabsF(aheadT), splatF(1.0f)));
     llvm::Value* zero = splatF(0.0f);
-    llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(width)), zero), vi32);
-    llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(height)), zero), vi32);
-    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), maskW, clampU);
-    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), maskH, clampV);
-    llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, pitch), B.CreateShl(ai, splatI(2)));
+    llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.width)), zero), vi32);
+    llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.height)), zero), vi32);
+    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.maskW, clampU);
+    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.maskH, clampV);
+    llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
     // Four lanes from the block's four pixel rows (W = 16: its corners and two inner pixels;
     // W = 8 and 4: every other lane or every lane).
     const uint32_t W = t.width();
     const uint32_t lanes[4] = {0, W == 16 ? 5u : W / 4, W == 16 ? 10u : W / 2, W - 1};
     for (uint32_t lane : lanes) {
-      llvm::Value* at = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(B.CreateExtractElement(offset, B.getInt32(lane)), B.getInt64Ty()));
+      llvm::Value* at = B.CreateGEP(B.getInt8Ty(), l.base, B.CreateSExt(B.CreateExtractElement(offset, B.getInt32(lane)), B.getInt64Ty()));
       B.CreateIntrinsic(llvm::Intrinsic::prefetch, {ptr}, {at, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
     }
   }
   llvm::Value* byteOf(llvm::Value* texel, int c) {
     return B.CreateAnd(c ? B.CreateLShr(texel, splatI(8 * c)) : texel, splatI(0xFF));
   }
-  // S / D correctly rounded for integers S in [0, D 2^0 .. 255 x 2^16] (the routine's
-  // unormQuotient: q = S r, e = S - q D exactly, q + e r).
+  // S / d correctly rounded for integer sums S in [0, d] with d = 255 x 2^16 (the routine's
+  // unormQuotient: q = S r, e = S - q d exactly, q + e r; checked exhaustively for that d).
   llvm::Value* quotient(llvm::Value* sum, float d) {
     llvm::Value* s = B.CreateUIToFP(sum, vf32);
     llvm::Value* r = splatF(1.0f / d);
@@ -160,14 +374,14 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
 
   llvm::BasicBlock* keyBB = e.block("isample.key");
   llvm::BasicBlock* usableBB = e.block("isample.usable");
+  llvm::BasicBlock* modeBB = e.block("isample.mode");
   llvm::BasicBlock* rangeBB = e.block("isample.range");
+  llvm::BasicBlock* mipBB = e.block("isample.mip");
   llvm::BasicBlock* refreshKeyBB = e.block("isample.refresh.key");
   llvm::BasicBlock* refreshRangeBB = e.block("isample.refresh.range");
-  llvm::BasicBlock* filterBB = e.block("isample.filter");
-  llvm::BasicBlock* nearestBB = e.block("isample.nearest");
-  llvm::BasicBlock* nearestFetchBB = e.block("isample.nearest.fetch");
-  llvm::BasicBlock* linearBB = e.block("isample.linear");
-  llvm::BasicBlock* linearFetchBB = e.block("isample.linear.fetch");
+  llvm::BasicBlock* refreshMipBB = e.block("isample.refresh.mip");
+  llvm::BasicBlock* oneLevelBB = e.block("isample.one");
+  llvm::BasicBlock* twoLevelsBB = e.block("isample.two");
   llvm::BasicBlock* callBB = e.block("isample.call");
   llvm::BasicBlock* doneBB = e.block("isample.done");
 
@@ -194,10 +408,20 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
 
   // A pair the kernel does not sample stays on the call until the entry is cleared (a draw).
   B.SetInsertPoint(usableBB);
-  B.CreateCondBr(B.CreateICmpNE(e.field(e.i32, offsetof(InlineSampleState, usable)), B.getInt32(0)), rangeBB, callBB);
+  B.CreateCondBr(B.CreateICmpNE(e.field(e.i32, offsetof(InlineSampleState, usable)), B.getInt32(0)), modeBB, callBB);
 
-  // ρ_max² per lane in float (batch_sampler_unorm8_uniform.cpp squaredRhoLanes: |d| size,
-  // squared, summed, the larger sum), inside the level's range for every active lane.
+  B.SetInsertPoint(modeBB);
+  llvm::Value* flags = e.field(e.i32, offsetof(InlineSampleState, flags));
+  auto flagSet = [&](uint32_t bit) { return B.CreateICmpNE(B.CreateAnd(flags, B.getInt32(bit)), B.getInt32(0)); };
+  llvm::Value* clampU = t.splat(flagSet(abi::kInlineClampU));
+  llvm::Value* clampV = t.splat(flagSet(abi::kInlineClampV));
+  llvm::Value* bgra = t.splat(flagSet(abi::kInlineBgra));
+  llvm::Value* linearFilter = flagSet(abi::kInlineLinear);
+  B.CreateCondBr(flagSet(abi::kInlineMipLinear), mipBB, rangeBB);
+
+  // mipmapMode NEAREST: ρ_max² per lane in float (batch_sampler_unorm8_uniform.cpp
+  // squaredRhoLanes: |d| size, squared, summed, the larger sum), inside the level's range for
+  // every active lane.
   B.SetInsertPoint(rangeBB);
   llvm::Value* baseW = t.splat(e.field(e.f32, offsetof(InlineSampleState, baseWidth)));
   llvm::Value* baseH = t.splat(e.field(e.f32, offsetof(InlineSampleState, baseHeight)));
@@ -210,137 +434,85 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   llvm::Value* rho2 = B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
   llvm::Value* inRange = B.CreateAnd(B.CreateFCmpOGE(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Lo)))),
                                      B.CreateFCmpOLT(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi)))));
-  B.CreateCondBr(e.allActive(inRange), filterBB, refreshRangeBB);
+  B.CreateCondBr(e.allActive(inRange), oneLevelBB, refreshRangeBB);
 
   B.SetInsertPoint(refreshRangeBB);
   e.refresh(B.CreateAnd(e.active, B.CreateNot(inRange)));
   B.CreateBr(callBB);
 
-  B.SetInsertPoint(filterBB);
-  llvm::Value* flags = e.field(e.i32, offsetof(InlineSampleState, flags));
-  auto flag = [&](uint32_t bit) { return t.splat(B.CreateICmpNE(B.CreateAnd(flags, B.getInt32(bit)), B.getInt32(0))); };
-  llvm::Value* clampU = flag(abi::kInlineClampU);
-  llvm::Value* clampV = flag(abi::kInlineClampV);
-  llvm::Value* bgra = flag(abi::kInlineBgra);
-  llvm::Value* base = e.field(e.ptr, offsetof(InlineSampleState, base));
-  llvm::Value* pitch = t.splat(e.field(e.i32, offsetof(InlineSampleState, rowPitch)));
-  llvm::Value* maskW = t.splat(e.field(e.i32, offsetof(InlineSampleState, widthMask)));
-  llvm::Value* maskH = t.splat(e.field(e.i32, offsetof(InlineSampleState, heightMask)));
-  llvm::Value* width = e.field(e.f32, offsetof(InlineSampleState, width));
-  llvm::Value* height = e.field(e.f32, offsetof(InlineSampleState, height));
-  B.CreateCondBr(B.CreateICmpNE(B.CreateAnd(flags, B.getInt32(abi::kInlineLinear)), B.getInt32(0)), linearBB, nearestBB);
+  // mipmapMode LINEAR: each quad's levels and δ, the same d_hi for every active quad.
+  B.SetInsertPoint(mipBB);
+  llvm::Value* quadHi = nullptr;
+  llvm::Value* quadDelta8 = nullptr;
+  e.quadLevels(quadHi, quadDelta8);
+  llvm::Value* entryLevel = e.field(e.i32, offsetof(InlineSampleState, level));
+  llvm::Value* sameLevel = e.toLanes(B.CreateICmpEQ(quadHi, B.CreateVectorSplat(t.width() / 4, entryLevel)));
+  llvm::Value* delta8 = e.toLanes(quadDelta8);
+  B.CreateCondBr(e.allActive(sameLevel), twoLevelsBB, refreshMipBB);
 
-  // NEAREST (nearestCoordinatePow2): floor(s w), exact; fits when |floor| < 2^22.
-  B.SetInsertPoint(nearestBB);
-  llvm::Value* fx = e.floorF(B.CreateFMul(ops.s, t.splat(width)));
-  llvm::Value* fy = e.floorF(B.CreateFMul(ops.t, t.splat(height)));
-  llvm::Value* nearFits = B.CreateAnd(B.CreateFCmpOLT(e.fabsF(fx), e.splatF(4194304.0f)), B.CreateFCmpOLT(e.fabsF(fy), e.splatF(4194304.0f)));
-  B.CreateCondBr(e.allActive(nearFits), nearestFetchBB, callBB);
+  B.SetInsertPoint(refreshMipBB);
+  e.refresh(B.CreateAnd(e.active, B.CreateNot(sameLevel)));
+  B.CreateBr(callBB);
 
-  B.SetInsertPoint(nearestFetchBB);
-  llvm::Value* zeroF = e.splatF(0.0f);
-  llvm::Value* i = e.wrap(B.CreateFPToSI(B.CreateSelect(e.active, fx, zeroF), e.vi32), maskW, clampU);
-  llvm::Value* j = e.wrap(B.CreateFPToSI(B.CreateSelect(e.active, fy, zeroF), e.vi32), maskH, clampV);
-  llvm::Value* texel = e.texels(base, B.CreateAdd(B.CreateMul(j, pitch), B.CreateShl(i, e.splatI(2))));
-  e.prefetchAhead(base, i, j, maskW, maskH, clampU, clampV, pitch, width, height);
-  llvm::Value* nearValue[4];
-  for (int c = 0; c < 4; ++c) nearValue[c] = e.quotient(e.byteOf(texel, c), 255.0f);
-  std::vector<llvm::Value*> nearResult = e.finish(nearValue, bgra);
-  llvm::BasicBlock* nearEnd = B.GetInsertBlock();
-  B.CreateBr(doneBB);
-
-  // LINEAR (linearCoordinatePow2): x = s w 256 (exact), floor(x) + (x - floor(x) >= 1/2) - 128;
-  // fits when |floor(x)| < 2^29 (the routine's 2^30 bounds with room for the adjustment).
-  B.SetInsertPoint(linearBB);
-  llvm::Value* xs = B.CreateFMul(ops.s, t.splat(B.CreateFMul(width, llvm::ConstantFP::get(e.f32, 256.0))));
-  llvm::Value* ys = B.CreateFMul(ops.t, t.splat(B.CreateFMul(height, llvm::ConstantFP::get(e.f32, 256.0))));
-  llvm::Value* lx = e.floorF(xs);
-  llvm::Value* ly = e.floorF(ys);
-  llvm::Value* linFits = B.CreateAnd(B.CreateFCmpOLT(e.fabsF(lx), e.splatF(536870912.0f)), B.CreateFCmpOLT(e.fabsF(ly), e.splatF(536870912.0f)));
-  B.CreateCondBr(e.allActive(linFits), linearFetchBB, callBB);
-
-  B.SetInsertPoint(linearFetchBB);
-  auto fixed = [&](llvm::Value* x, llvm::Value* f) {
-    llvm::Value* up = B.CreateZExt(B.CreateFCmpOGE(B.CreateFSub(x, f), e.splatF(0.5f)), e.vi32);
-    llvm::Value* n = B.CreateFPToSI(B.CreateSelect(e.active, f, zeroF), e.vi32);
-    return B.CreateSub(B.CreateAdd(n, up), e.splatI(128));
+  // The four variants: filter x one or two levels, each checking its coordinates fit before it
+  // loads anything.
+  std::vector<std::pair<std::vector<llvm::Value*>, llvm::BasicBlock*>> results;
+  auto variant = [&](bool linear, bool twoLevels) {
+    const Emitter::Level l0 = e.level(0);
+    const Emitter::Coordinates c0 = e.coordinates(l0, linear);
+    llvm::Value* fits = c0.fits;
+    Emitter::Level l1{};
+    Emitter::Coordinates c1{};
+    if (twoLevels) {
+      l1 = e.level(1);
+      c1 = e.coordinates(l1, linear);
+      fits = B.CreateAnd(fits, c1.fits);
+    }
+    llvm::BasicBlock* fetchBB = e.block("isample.fetch");
+    B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
+    B.SetInsertPoint(fetchBB);
+    llvm::Value* s0[4];
+    e.sums(l0, c0, linear, clampU, clampV, s0);
+    llvm::Value* value[4];
+    if (!twoLevels) {
+      for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
+    } else {
+      llvm::Value* s1[4];
+      e.sums(l1, c1, linear, clampU, clampV, s1);
+      // S_hi (256 - δ8) + S_lo δ8 < 2^32 over 255 x 2^24, in double, rounded to float (the
+      // routine's twoLevelQuotient).
+      llvm::Value* inverse = B.CreateSub(e.splatI(256), delta8);
+      llvm::Type* vd = t.laneType(B.getDoubleTy());
+      for (int k = 0; k < 4; ++k) {
+        llvm::Value* total = B.CreateAdd(B.CreateMul(s0[k], inverse), B.CreateMul(s1[k], delta8));
+        value[k] = B.CreateFPTrunc(B.CreateFMul(B.CreateUIToFP(total, vd), e.splatD(vd, 1.0 / (255.0 * 16777216.0))), e.vf32);
+      }
+    }
+    results.push_back({e.finish(value, bgra), B.GetInsertBlock()});
+    B.CreateBr(doneBB);
   };
-  llvm::Value* X = fixed(xs, lx);
-  llvm::Value* Y = fixed(ys, ly);
-  llvm::Value* i0 = B.CreateAShr(X, e.splatI(8));
-  llvm::Value* j0 = B.CreateAShr(Y, e.splatI(8));
-  llvm::Value* alpha = B.CreateAnd(X, e.splatI(255));
-  llvm::Value* beta = B.CreateAnd(Y, e.splatI(255));
-  llvm::Value* x0 = B.CreateShl(e.wrap(i0, maskW, clampU), e.splatI(2));
-  llvm::Value* x1 = B.CreateShl(e.wrap(B.CreateAdd(i0, e.splatI(1)), maskW, clampU), e.splatI(2));
-  llvm::Value* y0 = B.CreateMul(e.wrap(j0, maskH, clampV), pitch);
-  llvm::Value* y1 = B.CreateMul(e.wrap(B.CreateAdd(j0, e.splatI(1)), maskH, clampV), pitch);
-  e.prefetchAhead(base, e.wrap(i0, maskW, clampU), e.wrap(j0, maskH, clampV), maskW, maskH, clampU, clampV, pitch, width, height);
-  e.prefetchAhead(base, e.wrap(i0, maskW, clampU), e.wrap(B.CreateAdd(j0, e.splatI(1)), maskH, clampV), maskW, maskH, clampU, clampV,
-                  pitch, width, height);
-  // Where every active lane's right texel is the next one in memory (no wrap or clamp between
-  // them), each row's two texels are one 8-byte load: half the loads (the routine's
-  // loadTexelPairs).
-  llvm::BasicBlock* pairsBB = e.block("isample.linear.pairs");
-  llvm::BasicBlock* singlesBB = e.block("isample.linear.singles");
-  llvm::BasicBlock* filterLinearBB = e.block("isample.linear.filter");
-  B.CreateCondBr(e.allActive(B.CreateICmpEQ(x1, B.CreateAdd(x0, e.splatI(4)))), pairsBB, singlesBB);
-  B.SetInsertPoint(pairsBB);
-  llvm::Value* pairTexels[4];
-  for (int r = 0; r < 2; ++r) {
-    llvm::Value* pair = e.texelPairs(base, B.CreateAdd(r ? y1 : y0, x0));
-    pairTexels[2 * r] = B.CreateTrunc(pair, e.vi32);
-    pairTexels[2 * r + 1] = B.CreateTrunc(B.CreateLShr(pair, t.splat(B.getInt64(32))), e.vi32);
+  for (int two = 0; two < 2; ++two) {
+    B.SetInsertPoint(two ? twoLevelsBB : oneLevelBB);
+    llvm::BasicBlock* linearBB = e.block("isample.linear");
+    llvm::BasicBlock* nearestBB = e.block("isample.nearest");
+    B.CreateCondBr(linearFilter, linearBB, nearestBB);
+    B.SetInsertPoint(nearestBB);
+    variant(false, two);
+    B.SetInsertPoint(linearBB);
+    variant(true, two);
   }
-  B.CreateBr(filterLinearBB);
-  B.SetInsertPoint(singlesBB);
-  // The right texels first: were both paths to begin with the same address, SimplifyCFG would
-  // hoist it above the branch, and a gather whose address vector comes from another block is
-  // selected as a gather of 64-bit pointers (twice the instructions).
-  llvm::Value* singleTexels[4];
-  singleTexels[1] = e.texels(base, B.CreateAdd(y0, x1));
-  singleTexels[3] = e.texels(base, B.CreateAdd(y1, x1));
-  singleTexels[0] = e.texels(base, B.CreateAdd(y0, x0));
-  singleTexels[2] = e.texels(base, B.CreateAdd(y1, x0));
-  B.CreateBr(filterLinearBB);
-  B.SetInsertPoint(filterLinearBB);
-  llvm::Value* texel4[4];
-  for (int k = 0; k < 4; ++k) {
-    llvm::PHINode* phi = B.CreatePHI(e.vi32, 2);
-    phi->addIncoming(pairTexels[k], pairsBB);
-    phi->addIncoming(singleTexels[k], singlesBB);
-    texel4[k] = phi;
-  }
-  llvm::Value* t00 = texel4[0];
-  llvm::Value* t10 = texel4[1];
-  llvm::Value* t01 = texel4[2];
-  llvm::Value* t11 = texel4[3];
-  llvm::Value* ialpha = B.CreateSub(e.splatI(256), alpha);
-  llvm::Value* ibeta = B.CreateSub(e.splatI(256), beta);
-  llvm::Value* linValue[4];
-  for (int c = 0; c < 4; ++c) {
-    llvm::Value* row0 = B.CreateAdd(B.CreateMul(e.byteOf(t00, c), ialpha), B.CreateMul(e.byteOf(t10, c), alpha));
-    llvm::Value* row1 = B.CreateAdd(B.CreateMul(e.byteOf(t01, c), ialpha), B.CreateMul(e.byteOf(t11, c), alpha));
-    llvm::Value* sum = B.CreateAdd(B.CreateMul(row0, ibeta), B.CreateMul(row1, beta));
-    linValue[c] = e.quotient(sum, 16711680.0f);  // 255 x 2^16
-  }
-  std::vector<llvm::Value*> linResult = e.finish(linValue, bgra);
-  llvm::BasicBlock* linEnd = B.GetInsertBlock();
-  B.CreateBr(doneBB);
 
   // Everything else: the runtime call, as without inline sampling.
   B.SetInsertPoint(callBB);
-  std::vector<llvm::Value*> callResult = call();
-  llvm::BasicBlock* callEnd = B.GetInsertBlock();
+  results.push_back({call(), nullptr});
+  results.back().second = B.GetInsertBlock();
   B.CreateBr(doneBB);
 
   B.SetInsertPoint(doneBB);
   std::vector<llvm::Value*> result;
   for (size_t c = 0; c < 4; ++c) {
-    llvm::PHINode* phi = B.CreatePHI(e.vi32, 3);
-    phi->addIncoming(nearResult[c], nearEnd);
-    phi->addIncoming(linResult[c], linEnd);
-    phi->addIncoming(callResult[c], callEnd);
+    llvm::PHINode* phi = B.CreatePHI(e.vi32, unsigned(results.size()));
+    for (auto& [words, from] : results) phi->addIncoming(words[c], from);
     result.push_back(phi);
   }
   return result;

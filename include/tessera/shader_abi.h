@@ -300,31 +300,42 @@ using GeometryBatchFn = void (*)(GeometryBatch* batch);
 
 // ---- Inline sampling -----------------------------------------------------------------------
 // A fragment kernel samples the common case itself (spirv_jit/inline_sample.cpp): an
-// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view whose level has power-of-two
+// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view whose levels have power-of-two
 // sides, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
-// CLAMP_TO_EDGE, one level for the whole batch. What it needs of the view and the sampler is
-// kept here by the runtime (tessera_rt_inline_sample_refresh, filled by the sampler module's
-// refreshInlineSampleState), one entry per sampling instruction slot, per thread: the kernel
-// compares the descriptors' view and sampler with the entry's and every lane's ρ_max² with the
-// level's range, and takes the runtime call for anything else. The results are the batched
-// routine's bit for bit (sampling_batch.h).
+// CLAMP_TO_EDGE, the same level (mipmapMode NEAREST) or pair of levels (LINEAR) for the whole
+// batch. What it needs of the view and the sampler is kept here by the runtime
+// (tessera_rt_inline_sample_refresh, filled by the sampler module's refreshInlineSampleState),
+// one entry per sampling instruction slot, per thread: the kernel compares the descriptors'
+// view and sampler with the entry's, and the batch's level(s) with the entry's (mipmapMode
+// NEAREST: every lane's ρ_max² within the level's range; LINEAR: each quad's λ computed as
+// the routine computes it), and takes the runtime call for anything else. The results are the
+// batched routine's bit for bit (sampling_batch.h).
 constexpr uint32_t kInlineSampleSlots = 4;     // a kernel's sampling instructions share these by index % 4
 constexpr uint32_t kInlineLinear = 1;          // InlineSampleState::flags: LINEAR filtering (else NEAREST)
 constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEAT)
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
 constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
+constexpr uint32_t kInlineMipLinear = 16;      // mipmapMode LINEAR between levels[0] and levels[1]
+struct InlineSampleLevel {
+  const uint8_t* base;         // the level's texel (0, 0)
+  int32_t rowPitch;            // bytes; rowPitch x height < 2^31
+  int32_t widthMask, heightMask;  // the level's size - 1 (powers of two)
+  float width, height;         // the level's size
+  uint32_t reserved;
+};
 struct InlineSampleState {
   const ImageViewState* view;  // the key: null for an empty entry
   const SamplerState* sampler;
   uint32_t usable;             // 1: the kernel samples this pair itself (at `level`)
   uint32_t flags;              // kInline*
-  const uint8_t* base;         // the level's texel (0, 0)
-  int32_t rowPitch;            // bytes; rowPitch x height < 2^31
-  int32_t widthMask, heightMask;  // the level's size - 1 (powers of two)
-  float width, height;         // the level's size
+  // The batch's level d (levels[0]) and, for mipmapMode LINEAR, min(d + 1, q) (levels[1]).
+  InlineSampleLevel levels[2];
+  uint32_t level;              // d
   float baseWidth, baseHeight; // level 0's size (ρ)
-  float rho2Lo, rho2Hi;        // the level is every lane's whose ρ_max², in float, is in [lo, hi)
-  uint32_t level;
+  float rho2Lo, rho2Hi;        // mipmapMode NEAREST: d is every lane's whose ρ_max², in float, is in [lo, hi)
+  // mipmapMode LINEAR: the sampler's terms of "LOD Operation" as selectLaneLevels holds them:
+  // clamp(bias, ±16), max(minLod, 0), maxLod, q = levels - 1.
+  double lodBias, lodMin, lodMax, lodQ;
   // Ranges of ρ_max² per level, kept while the sampler's bias, clamps and the view's level
   // count stay the same (rangeContext): computing one is a bisection.
   uint32_t rangeContext[4];

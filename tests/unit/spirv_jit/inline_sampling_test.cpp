@@ -140,13 +140,13 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
   for (uint32_t W : kSimdWidths) {
     auto program = compileTextureStage(W);
     ASSERT_TRUE(program && program->fragment);
-    uint32_t usableCases = 0, cases = 0;
+    uint32_t usableCases = 0, cases = 0, usableTrilinear = 0;
     for (int c = 0; c < 300; ++c) {
       const auto& size = sizes[rng() % std::size(sizes)];
       Texture tex(size[0], size[1], rng() % 2, rng() % 3 == 0 ? 16 : 0, rng);
       if (rng() % 5 == 0) tex.view.levelCount = 1;
       const VkFilter filter = rng() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-      const VkSamplerMipmapMode mip = rng() % 4 == 0 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      const VkSamplerMipmapMode mip = rng() % 2 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
       const float bias = rng() % 3 == 0 ? float(int(rng() % 9) - 4) * 0.75f : 0.0f;
       const float minLod = rng() % 4 == 0 ? float(rng() % 3) : 0.0f;
       const float maxLod = rng() % 4 == 0 ? minLod + float(rng() % 3) + 0.5f : 1000.0f;
@@ -172,9 +172,11 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
       }
       ++cases;
       usableCases += entries[0].usable;
+      usableTrilinear += entries[0].usable && (entries[0].flags & tessera::abi::kInlineMipLinear) != 0;
     }
     // The draw above is mostly of the kind the kernel samples itself: most entries end usable.
     EXPECT_GT(usableCases, cases / 4) << "W=" << W;
+    EXPECT_GT(usableTrilinear, cases / 10) << "W=" << W;
   }
 }
 
@@ -200,7 +202,7 @@ TEST(InlineSampling, TheKernelSamplesThroughItsEntry) {
     // next batch reads it, so its results are 1 - the original's.
     std::vector<uint8_t> inverted(tex.levels[0]);
     for (uint8_t& v : inverted) v = uint8_t(255 - v);
-    entries[0].base = inverted.data();
+    entries[0].levels[0].base = inverted.data();
     const std::vector<uint32_t> throughEntry = run(*program, W, resources, b, entries);
     for (uint32_t k = 0; k < 4 * W; ++k) {
       float a, c;
