@@ -90,16 +90,16 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
 
 namespace {
 
-// Level k as the kernel reads it; false where its sides are not powers of two or a byte
-// offset could pass 2^31 (the routines' uniformLevel limit).
+// Level k as the kernel reads it; false where a byte offset could pass 2^31 (the routines'
+// uniformLevel limit).
 bool inlineLevel(const abi::ImageLevel& level, abi::InlineSampleLevel& out) {
-  if (!powerOfTwo(level.width) || !powerOfTwo(level.height) || !level.base) return false;
+  if (!level.base || level.width == 0 || level.height == 0) return false;
   if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
   out.base = level.base;
   out.rowPitch = int32_t(level.rowPitch);
   out.widthMask = int32_t(level.width - 1), out.heightMask = int32_t(level.height - 1);
   out.width = float(level.width), out.height = float(level.height);
-  out.reserved = 0;
+  out.invWidth = 1.0f / float(level.width), out.invHeight = 1.0f / float(level.height);
   return true;
 }
 
@@ -160,6 +160,9 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
             (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
             (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
+  const bool general = !powerOfTwo(view.levels[hi].width) || !powerOfTwo(view.levels[hi].height) ||
+                       !powerOfTwo(view.levels[lo].width) || !powerOfTwo(view.levels[lo].height);
+  if (general) e.flags |= abi::kInlineGeneral;
   e.usable = 1;
   return true;
 }

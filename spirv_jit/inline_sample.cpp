@@ -49,6 +49,7 @@ struct Emitter {
   llvm::Type* vf32;
   llvm::Value* active;  // <W x i1>
   llvm::Value* entry = nullptr;
+  struct Axis;  // below, with Level
 
   Emitter(Translator& tr, const InlineSampleOperands& o)
       : t(tr), B(tr.b()), ops(o), fn(tr.b().GetInsertBlock()->getParent()), i32(B.getInt32Ty()), f32(B.getFloatTy()),
@@ -86,11 +87,22 @@ struct Emitter {
                              B.CreateExtractElement(ops.dsdy, first), B.CreateExtractElement(ops.dtdy, first)});
   }
 
-  // "Wrapping Operation" of integer texel coordinates for a power-of-two size: REPEAT keeps the
-  // low bits (two's complement), CLAMP_TO_EDGE clamps to [0, size - 1]; `clamp` is uniform.
-  llvm::Value* wrap(llvm::Value* i, llvm::Value* sizeMask, llvm::Value* clamp) {
-    llvm::Value* repeated = B.CreateAnd(i, sizeMask);
-    llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, splatI(0)), sizeMask);
+  // "Wrapping Operation" of integer texel coordinates on one axis of a level: REPEAT keeps the
+  // low bits of a power-of-two size (two's complement) or, `general`, takes the routine's
+  // modulo (the float quotient floor(x / size), then one correction either way: the exact
+  // remainder for |x| < 2^23); CLAMP_TO_EDGE clamps to [0, size - 1]. `clamp` is uniform.
+  llvm::Value* wrap(llvm::Value* i, const Axis& a, llvm::Value* clamp, bool general) {
+    llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, splatI(0)), a.mask);
+    llvm::Value* repeated;
+    if (!general) {
+      repeated = B.CreateAnd(i, a.mask);
+    } else {
+      llvm::Value* size = B.CreateAdd(a.mask, splatI(1));
+      llvm::Value* q = floorF(B.CreateFMul(B.CreateSIToFP(i, vf32), a.inverse));
+      llvm::Value* r = B.CreateSub(i, B.CreateMul(B.CreateFPToSI(q, vi32), size));
+      r = B.CreateSelect(B.CreateICmpSLT(r, splatI(0)), B.CreateAdd(r, size), r);
+      repeated = B.CreateSelect(B.CreateICmpSGE(r, size), B.CreateSub(r, size), r);
+    }
     return B.CreateSelect(clamp, clamped, repeated);
   }
 
@@ -106,84 +118,96 @@ struct Emitter {
     llvm::Value* addresses = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(offset, vi64));
     return B.CreateMaskedGather(vi64, addresses, llvm::Align(1), active, llvm::Constant::getNullValue(vi64));
   }
+  // One axis of a level: size - 1 and 1 / size (<W x i32>, <W x float>), size (float scalar).
+  struct Axis {
+    llvm::Value* mask;
+    llvm::Value* inverse;
+    llvm::Value* size;
+  };
   // One level's parameters (InlineSampleState::levels[k]), uniform.
   struct Level {
     llvm::Value* base;
     llvm::Value* pitch;  // <W x i32>
-    llvm::Value* maskW;
-    llvm::Value* maskH;
-    llvm::Value* width;  // float scalars
-    llvm::Value* height;
+    Axis u, v;
   };
   Level level(uint32_t k) {
     const size_t at = offsetof(InlineSampleState, levels) + k * sizeof(abi::InlineSampleLevel);
     Level l;
     l.base = field(ptr, at + offsetof(abi::InlineSampleLevel, base));
     l.pitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch)));
-    l.maskW = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask)));
-    l.maskH = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask)));
-    l.width = field(f32, at + offsetof(abi::InlineSampleLevel, width));
-    l.height = field(f32, at + offsetof(abi::InlineSampleLevel, height));
+    l.u = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask))),
+           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invWidth))), field(f32, at + offsetof(abi::InlineSampleLevel, width))};
+    l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))),
+           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invHeight))), field(f32, at + offsetof(abi::InlineSampleLevel, height))};
     return l;
   }
 
-  // A level's floored coordinates and whether every active lane's fit (NEAREST:
-  // nearestCoordinatePow2, floor(s w) exact in float, |floor| < 2^22; LINEAR:
-  // linearCoordinatePow2, x = s w 256 exact, |floor(x)| < 2^29, the routine's 2^30 bounds with
-  // room for the adjustment below).
+  // A level's integer coordinates of the active lanes (0 elsewhere) and whether every active
+  // lane's fit the routine's limits: NEAREST floor(u) (|floor(u)| < 2^22), LINEAR
+  // floor((u - 1/2) 256 + 1/2), u - 1/2 snapped to 2^-8 in 1/256 texels (|x| < 2^29: the
+  // routine's 2^30 with room). Powers of two in float, exactly (nearestCoordinatePow2: s w is
+  // exact; linearCoordinatePow2: x = s w 256, floor(x) + (x - floor(x) >= 1/2) - 128);
+  // `general` sizes in double (fixedCoordinate: u = s size).
   struct Coordinates {
-    llvm::Value* x;  // s w (256) before the floor
-    llvm::Value* y;
-    llvm::Value* fx;
-    llvm::Value* fy;
+    llvm::Value* i;  // <W x i32>
+    llvm::Value* j;
     llvm::Value* fits;
   };
-  Coordinates coordinates(const Level& l, bool linear) {
+  Coordinates coordinates(const Level& l, bool linear, bool general) {
     Coordinates c;
-    llvm::Value* scaleW = linear ? B.CreateFMul(l.width, llvm::ConstantFP::get(f32, 256.0)) : l.width;
-    llvm::Value* scaleH = linear ? B.CreateFMul(l.height, llvm::ConstantFP::get(f32, 256.0)) : l.height;
-    c.x = B.CreateFMul(ops.s, t.splat(scaleW));
-    c.y = B.CreateFMul(ops.t, t.splat(scaleH));
-    c.fx = floorF(c.x);
-    c.fy = floorF(c.y);
-    llvm::Value* limit = splatF(linear ? 536870912.0f : 4194304.0f);
-    c.fits = B.CreateAnd(B.CreateFCmpOLT(fabsF(c.fx), limit), B.CreateFCmpOLT(fabsF(c.fy), limit));
+    auto axis = [&](llvm::Value* s, const Axis& a, llvm::Value*& out) -> llvm::Value* {
+      if (general) {
+        llvm::Type* vd = t.laneType(B.getDoubleTy());
+        llvm::Value* u = B.CreateFMul(B.CreateFPExt(s, vd), t.splat(B.CreateFPExt(a.size, B.getDoubleTy())));
+        llvm::Value* x = linear ? floorF(B.CreateFAdd(B.CreateFMul(B.CreateFSub(u, splatD(vd, 0.5)), splatD(vd, 256.0)), splatD(vd, 0.5)))
+                                : floorF(u);
+        llvm::Value* fits = B.CreateFCmpOLT(fabsF(x), splatD(vd, linear ? 536870912.0 : 4194304.0));
+        out = B.CreateFPToSI(B.CreateSelect(B.CreateAnd(active, fits), x, splatD(vd, 0.0)), vi32);
+        return fits;
+      }
+      llvm::Value* scale = linear ? B.CreateFMul(a.size, llvm::ConstantFP::get(f32, 256.0)) : a.size;
+      llvm::Value* x = B.CreateFMul(s, t.splat(scale));
+      llvm::Value* f = floorF(x);
+      llvm::Value* fits = B.CreateFCmpOLT(fabsF(f), splatF(linear ? 536870912.0f : 4194304.0f));
+      llvm::Value* n = B.CreateFPToSI(B.CreateSelect(B.CreateAnd(active, fits), f, splatF(0.0f)), vi32);
+      if (linear) {
+        llvm::Value* up = B.CreateZExt(B.CreateFCmpOGE(B.CreateFSub(x, f), splatF(0.5f)), vi32);
+        n = B.CreateSub(B.CreateAdd(n, up), splatI(128));
+      }
+      out = n;
+      return fits;
+    };
+    llvm::Value* fitsX = axis(ops.s, l.u, c.i);
+    llvm::Value* fitsY = axis(ops.t, l.v, c.j);
+    c.fits = B.CreateAnd(fitsX, fitsY);
     return c;
   }
 
   // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
   // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
-  void sums(const Level& l, const Coordinates& c, bool linear, llvm::Value* clampU, llvm::Value* clampV, llvm::Value* out[4]) {
-    llvm::Value* zeroF = splatF(0.0f);
+  void sums(const Level& l, const Coordinates& c, bool linear, bool general, llvm::Value* clampU, llvm::Value* clampV,
+            llvm::Value* out[4]) {
     if (!linear) {
-      llvm::Value* i = wrap(B.CreateFPToSI(B.CreateSelect(active, c.fx, zeroF), vi32), l.maskW, clampU);
-      llvm::Value* j = wrap(B.CreateFPToSI(B.CreateSelect(active, c.fy, zeroF), vi32), l.maskH, clampV);
+      llvm::Value* i = wrap(c.i, l.u, clampU, general);
+      llvm::Value* j = wrap(c.j, l.v, clampV, general);
       llvm::Value* texel = texels(l.base, B.CreateAdd(B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
-      prefetchAhead(l, i, j, clampU, clampV);
+      prefetchAhead(l, i, j, clampU, clampV, general);
       for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
       return;
     }
-    // floor(x) + (x - floor(x) >= 1/2) - 128: u - 1/2 snapped to 2^-8, in 1/256 texels.
-    auto fixed = [&](llvm::Value* x, llvm::Value* f) {
-      llvm::Value* up = B.CreateZExt(B.CreateFCmpOGE(B.CreateFSub(x, f), splatF(0.5f)), vi32);
-      llvm::Value* n = B.CreateFPToSI(B.CreateSelect(active, f, zeroF), vi32);
-      return B.CreateSub(B.CreateAdd(n, up), splatI(128));
-    };
-    llvm::Value* X = fixed(c.x, c.fx);
-    llvm::Value* Y = fixed(c.y, c.fy);
-    llvm::Value* i0 = B.CreateAShr(X, splatI(8));
-    llvm::Value* j0 = B.CreateAShr(Y, splatI(8));
-    llvm::Value* alpha = B.CreateAnd(X, splatI(255));
-    llvm::Value* beta = B.CreateAnd(Y, splatI(255));
-    llvm::Value* wi0 = wrap(i0, l.maskW, clampU);
-    llvm::Value* wj0 = wrap(j0, l.maskH, clampV);
-    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.maskH, clampV);
+    llvm::Value* i0 = B.CreateAShr(c.i, splatI(8));
+    llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
+    llvm::Value* alpha = B.CreateAnd(c.i, splatI(255));
+    llvm::Value* beta = B.CreateAnd(c.j, splatI(255));
+    llvm::Value* wi0 = wrap(i0, l.u, clampU, general);
+    llvm::Value* wj0 = wrap(j0, l.v, clampV, general);
+    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v, clampV, general);
     llvm::Value* x0 = B.CreateShl(wi0, splatI(2));
-    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.maskW, clampU), splatI(2));
+    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u, clampU, general), splatI(2));
     llvm::Value* y0 = B.CreateMul(wj0, l.pitch);
     llvm::Value* y1 = B.CreateMul(wj1, l.pitch);
-    prefetchAhead(l, wi0, wj0, clampU, clampV);
-    prefetchAhead(l, wi0, wj1, clampU, clampV);
+    prefetchAhead(l, wi0, wj0, clampU, clampV, general);
+    prefetchAhead(l, wi0, wj1, clampU, clampV, general);
     // Where every active lane's right texel is the next one in memory (no wrap or clamp
     // between them), each row's two texels are one 8-byte load: half the loads (the routine's
     // loadTexelPairs).
@@ -316,17 +340,17 @@ struct Emitter {
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
-  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, llvm::Value* clampU, llvm::Value* clampV) {
+  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, llvm::Value* clampU, llvm::Value* clampV, bool general) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
     llvm::Value* aheadS = B.CreateFMul(ops.dsdx, splatF(8.0f));
     llvm::Value* aheadT = B.CreateFMul(ops.dtdx, splatF(8.0f));
     llvm::Value* near = B.CreateAnd(B.CreateFCmpOLT(fabsF(aheadS), splatF(1.0f)), B.CreateFCmpOLT(fabsF(aheadT), splatF(1.0f)));
     llvm::Value* zero = splatF(0.0f);
-    llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.width)), zero), vi32);
-    llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.height)), zero), vi32);
-    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.maskW, clampU);
-    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.maskH, clampV);
+    llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.u.size)), zero), vi32);
+    llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.v.size)), zero), vi32);
+    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u, clampU, general);
+    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v, clampV, general);
     llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
     // Four lanes from the block's four pixel rows (W = 16: its corners and two inner pixels;
     // W = 8 and 4: every other lane or every lane).
@@ -417,6 +441,7 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   llvm::Value* clampV = t.splat(flagSet(abi::kInlineClampV));
   llvm::Value* bgra = t.splat(flagSet(abi::kInlineBgra));
   llvm::Value* linearFilter = flagSet(abi::kInlineLinear);
+  llvm::Value* generalSizes = flagSet(abi::kInlineGeneral);
   B.CreateCondBr(flagSet(abi::kInlineMipLinear), mipBB, rangeBB);
 
   // mipmapMode NEAREST: ρ_max² per lane in float (batch_sampler_unorm8_uniform.cpp
@@ -457,28 +482,28 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   // The four variants: filter x one or two levels, each checking its coordinates fit before it
   // loads anything.
   std::vector<std::pair<std::vector<llvm::Value*>, llvm::BasicBlock*>> results;
-  auto variant = [&](bool linear, bool twoLevels) {
+  auto variant = [&](bool linear, bool twoLevels, bool general) {
     const Emitter::Level l0 = e.level(0);
-    const Emitter::Coordinates c0 = e.coordinates(l0, linear);
+    const Emitter::Coordinates c0 = e.coordinates(l0, linear, general);
     llvm::Value* fits = c0.fits;
     Emitter::Level l1{};
     Emitter::Coordinates c1{};
     if (twoLevels) {
       l1 = e.level(1);
-      c1 = e.coordinates(l1, linear);
+      c1 = e.coordinates(l1, linear, general);
       fits = B.CreateAnd(fits, c1.fits);
     }
     llvm::BasicBlock* fetchBB = e.block("isample.fetch");
     B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
     B.SetInsertPoint(fetchBB);
     llvm::Value* s0[4];
-    e.sums(l0, c0, linear, clampU, clampV, s0);
+    e.sums(l0, c0, linear, general, clampU, clampV, s0);
     llvm::Value* value[4];
     if (!twoLevels) {
       for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
     } else {
       llvm::Value* s1[4];
-      e.sums(l1, c1, linear, clampU, clampV, s1);
+      e.sums(l1, c1, linear, general, clampU, clampV, s1);
       // S_hi (256 - δ8) + S_lo δ8 < 2^32 over 255 x 2^24, in double, rounded to float (the
       // routine's twoLevelQuotient).
       llvm::Value* inverse = B.CreateSub(e.splatI(256), delta8);
@@ -491,15 +516,22 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
     results.push_back({e.finish(value, bgra), B.GetInsertBlock()});
     B.CreateBr(doneBB);
   };
+  // Per number of levels: power-of-two sides or not, then the filter.
   for (int two = 0; two < 2; ++two) {
     B.SetInsertPoint(two ? twoLevelsBB : oneLevelBB);
-    llvm::BasicBlock* linearBB = e.block("isample.linear");
-    llvm::BasicBlock* nearestBB = e.block("isample.nearest");
-    B.CreateCondBr(linearFilter, linearBB, nearestBB);
-    B.SetInsertPoint(nearestBB);
-    variant(false, two);
-    B.SetInsertPoint(linearBB);
-    variant(true, two);
+    llvm::BasicBlock* pow2BB = e.block("isample.pow2");
+    llvm::BasicBlock* generalBB = e.block("isample.general");
+    B.CreateCondBr(generalSizes, generalBB, pow2BB);
+    for (int general = 0; general < 2; ++general) {
+      B.SetInsertPoint(general ? generalBB : pow2BB);
+      llvm::BasicBlock* linearBB = e.block("isample.linear");
+      llvm::BasicBlock* nearestBB = e.block("isample.nearest");
+      B.CreateCondBr(linearFilter, linearBB, nearestBB);
+      B.SetInsertPoint(nearestBB);
+      variant(false, two, general);
+      B.SetInsertPoint(linearBB);
+      variant(true, two, general);
+    }
   }
 
   // Everything else: the runtime call, as without inline sampling.

@@ -12,13 +12,16 @@ from .rundir import run_dirs
 
 
 def passed_cases(runs_root, driver="tessera"):
-    """The cases `driver` passed in any run under runs_root."""
-    passed = set()
+    """The cases whose latest result for `driver` in the runs under runs_root (oldest run
+    first) is Pass: a case made NotSupported on purpose later (sRGB vertex formats, 2026-11-24)
+    or failing since is not a pass to re-check."""
+    latest = {}
     for run_dir in run_dirs(runs_root):
         path = find_result_files(run_dir).get(driver)
         if path:
-            passed.update(r.case for r in read_csv(path) if r.status == "Pass")
-    return passed
+            for r in read_csv(path):
+                latest[r.case] = r.status
+    return {case for case, status in latest.items() if status == "Pass"}
 
 
 def sample(cases, count, seed, only=(), exclude=()):

@@ -27,6 +27,11 @@ class PassedSampleTest(unittest.TestCase):
         self.assertEqual(passed.passed_cases(self.root), {"dEQP-VK.a.x", "dEQP-VK.a.y"})
         self.assertEqual(passed.passed_cases(self.root, "lavapipe"), {"dEQP-VK.c.w"})
 
+    def test_a_later_result_replaces_an_earlier_pass(self):
+        self.run_dir("2026-11-01-a", "tessera", [("dEQP-VK.a.x", "Pass"), ("dEQP-VK.a.y", "Pass")])
+        self.run_dir("2026-11-02-b", "tessera", [("dEQP-VK.a.x", "NotSupported")])
+        self.assertEqual(passed.passed_cases(self.root), {"dEQP-VK.a.y"})
+
     def test_sample_is_seeded_filtered_and_sorted(self):
         cases = {"dEQP-VK.g%d.geom.t%d" % (g, t) for g in range(5) for t in range(40)} | {"dEQP-VK.wsi.x.geom"}
         a = passed.sample(cases, 30, seed=7, only=["geom"], exclude=[".wsi."])

@@ -300,8 +300,7 @@ using GeometryBatchFn = void (*)(GeometryBatch* batch);
 
 // ---- Inline sampling -----------------------------------------------------------------------
 // A fragment kernel samples the common case itself (spirv_jit/inline_sample.cpp): an
-// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view whose levels have power-of-two
-// sides, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
+// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
 // CLAMP_TO_EDGE, the same level (mipmapMode NEAREST) or pair of levels (LINEAR) for the whole
 // batch. What it needs of the view and the sampler is kept here by the runtime
 // (tessera_rt_inline_sample_refresh, filled by the sampler module's refreshInlineSampleState),
@@ -316,12 +315,15 @@ constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEA
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
 constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
 constexpr uint32_t kInlineMipLinear = 16;      // mipmapMode LINEAR between levels[0] and levels[1]
+// A level with a side that is not a power of two: coordinates in double and REPEAT by the
+// routine's float quotient (else exact in float, and the low bits).
+constexpr uint32_t kInlineGeneral = 32;
 struct InlineSampleLevel {
   const uint8_t* base;         // the level's texel (0, 0)
   int32_t rowPitch;            // bytes; rowPitch x height < 2^31
-  int32_t widthMask, heightMask;  // the level's size - 1 (powers of two)
+  int32_t widthMask, heightMask;  // the level's size - 1 (the low bits for REPEAT where a power of two)
   float width, height;         // the level's size
-  uint32_t reserved;
+  float invWidth, invHeight;   // 1 / size in float (the general REPEAT's quotient)
 };
 struct InlineSampleState {
   const ImageViewState* view;  // the key: null for an empty entry

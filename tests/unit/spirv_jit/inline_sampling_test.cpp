@@ -3,7 +3,8 @@
 // kernel without them (every batch through the runtime call, whose routines
 // batch_sampler_test.cpp holds to the reference, "Texel Filtering" and "Level-of-Detail
 // Operation"), bit for bit, on random textures, samplers, coordinates, derivatives and
-// coverage at every SIMD width; and the kernel's reads through its entry shown directly.
+// coverage at every SIMD width (sides that are powers of two and sides that are not); and the
+// kernel's reads through its entry shown directly.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -136,11 +137,11 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
   std::mt19937 rng(20261130);
   const VkSamplerAddressMode modes[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                          VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT};
-  const uint32_t sizes[][2] = {{16, 16}, {64, 8}, {8, 128}, {256, 256}, {1, 32}, {12, 20}, {1024, 4}};
+  const uint32_t sizes[][2] = {{16, 16}, {64, 8}, {8, 128}, {256, 256}, {1, 32}, {12, 20}, {1024, 4}, {30, 17}, {100, 3}, {48, 64}};
   for (uint32_t W : kSimdWidths) {
     auto program = compileTextureStage(W);
     ASSERT_TRUE(program && program->fragment);
-    uint32_t usableCases = 0, cases = 0, usableTrilinear = 0;
+    uint32_t usableCases = 0, cases = 0, usableTrilinear = 0, usableGeneral = 0;
     for (int c = 0; c < 300; ++c) {
       const auto& size = sizes[rng() % std::size(sizes)];
       Texture tex(size[0], size[1], rng() % 2, rng() % 3 == 0 ? 16 : 0, rng);
@@ -173,10 +174,12 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
       ++cases;
       usableCases += entries[0].usable;
       usableTrilinear += entries[0].usable && (entries[0].flags & tessera::abi::kInlineMipLinear) != 0;
+      usableGeneral += entries[0].usable && (entries[0].flags & tessera::abi::kInlineGeneral) != 0;
     }
     // The draw above is mostly of the kind the kernel samples itself: most entries end usable.
     EXPECT_GT(usableCases, cases / 4) << "W=" << W;
     EXPECT_GT(usableTrilinear, cases / 10) << "W=" << W;
+    EXPECT_GT(usableGeneral, cases / 20) << "W=" << W;
   }
 }
 
