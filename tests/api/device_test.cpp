@@ -1,5 +1,10 @@
 // What vulkaninfo and every application sees first (spec: "Devices and Queues").
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
+#include <utility>
 
 #include "vulkan_fixture.h"
 
@@ -74,6 +79,54 @@ TEST_F(DeviceTest, MemoryBudgetFollowsAllocations) {
   EXPECT_EQ(query(), before + kSize);
   vkFreeMemory(device, memory, nullptr);
   EXPECT_EQ(query(), before);
+}
+
+// Allocations of 2 MiB and more start on a 2 MiB boundary and ask the kernel for transparent
+// huge pages (icd/memory.cpp): where it offers them on request ("madvise" or "always" in
+// /sys/kernel/mm/transparent_hugepage/enabled), the written memory is backed by huge pages
+// (AnonHugePages in /proc/self/smaps). Every byte stays usable, and smaller allocations are
+// untouched by it.
+TEST_F(DeviceTest, LargeAllocationsAskForHugePages) {
+  auto allocate = [&](VkDeviceSize size) {
+    VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, size, 0};
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    EXPECT_EQ(vkAllocateMemory(device, &info, nullptr, &memory), VK_SUCCESS);
+    void* p = nullptr;
+    EXPECT_EQ(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+    std::memset(p, 0x5a, size_t(size));
+    return std::pair{memory, static_cast<uint8_t*>(p)};
+  };
+  constexpr VkDeviceSize kLarge = (6 << 20) + 12345;
+  auto [large, bytes] = allocate(kLarge);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(bytes) % (2 << 20), 0u);
+  EXPECT_EQ(bytes[0], 0x5a);
+  EXPECT_EQ(bytes[kLarge - 1], 0x5a);
+  for (VkDeviceSize size : {VkDeviceSize(300 << 10), VkDeviceSize(4096)}) {
+    auto [small, p] = allocate(size);
+    EXPECT_EQ(p[size - 1], 0x5a);
+    vkFreeMemory(device, small, nullptr);
+  }
+  std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(enabled, modes);
+  if (modes.find("[madvise]") != std::string::npos || modes.find("[always]") != std::string::npos) {
+    // The smaps entry of the mapping that holds the allocation.
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool inside = false;
+    uint64_t hugeKb = 0;
+    const uintptr_t at = reinterpret_cast<uintptr_t>(bytes);
+    while (std::getline(smaps, line)) {
+      unsigned long from = 0, to = 0;
+      if (std::sscanf(line.c_str(), "%lx-%lx ", &from, &to) == 2) {  // a mapping's first line (no field reads as two hex numbers)
+        inside = at >= from && at < to;
+        continue;
+      }
+      if (inside && line.rfind("AnonHugePages:", 0) == 0) hugeKb = std::strtoull(line.c_str() + 14, nullptr, 10);
+    }
+    EXPECT_GE(hugeKb, 2048u) << "THP mode: " << modes;
+  }
+  vkFreeMemory(device, large, nullptr);
 }
 
 // VK_KHR_external_memory (core 1.1): a VkExportMemoryAllocateInfo whose handleTypes is 0 asks
