@@ -83,7 +83,8 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
   // One filter for magnification and minification (no λ <= 0 test per lane).
   if (sampler.magFilter != sampler.minFilter) return false;
   for (uint32_t c = 0; c < 2; ++c)
-    if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+    if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE &&
+        sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT)
       return false;
   return true;
 }
@@ -162,7 +163,10 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
             (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
   const bool general = !powerOfTwo(view.levels[hi].width) || !powerOfTwo(view.levels[hi].height) ||
                        !powerOfTwo(view.levels[lo].width) || !powerOfTwo(view.levels[lo].height);
-  if (general) e.flags |= abi::kInlineGeneral;
+  const bool mirrorU = sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  const bool mirrorV = sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  e.flags |= (mirrorU ? abi::kInlineMirrorU : 0) | (mirrorV ? abi::kInlineMirrorV : 0);
+  if (general || mirrorU || mirrorV) e.flags |= abi::kInlineGeneral;
   e.usable = 1;
   return true;
 }

@@ -16,7 +16,8 @@
 //    fused multiply-adds); two: S_hi (256 - δ8) + S_lo δ8 over 255 x 2^24 in double, rounded to
 //    float (twoLevelQuotient);
 //  - REPEAT is the low bits, CLAMP_TO_EDGE a clamp to [0, size - 1] (the routine's wrap for
-//    powers of two); BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do; the
+//    powers of two); sides that are not powers of two, and MIRRORED_REPEAT, take variants with
+//    coordinates in double and the routine's float-quotient modulo; BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do; the
 //    texels two blocks ahead are prefetched (the routine's prefetchAhead, four lanes).
 // A missed key or level calls tessera_rt_inline_sample_refresh (with the first lane that
 // missed) and then the runtime call for this batch; coordinates that do not fit go to the
@@ -87,23 +88,26 @@ struct Emitter {
                              B.CreateExtractElement(ops.dsdy, first), B.CreateExtractElement(ops.dtdy, first)});
   }
 
-  // "Wrapping Operation" of integer texel coordinates on one axis of a level: REPEAT keeps the
-  // low bits of a power-of-two size (two's complement) or, `general`, takes the routine's
-  // modulo (the float quotient floor(x / size), then one correction either way: the exact
-  // remainder for |x| < 2^23); CLAMP_TO_EDGE clamps to [0, size - 1]. `clamp` is uniform.
-  llvm::Value* wrap(llvm::Value* i, const Axis& a, llvm::Value* clamp, bool general) {
+  // "Wrapping Operation" of integer texel coordinates on one axis of a level (the routine's
+  // wrap): REPEAT keeps the low bits of a power-of-two size (two's complement) or, `general`,
+  // takes the routine's modulo (the float quotient floor(x / size), then one correction either
+  // way: the exact remainder for |x| < 2^23); MIRRORED_REPEAT (general only) t = x mod 2 size,
+  // then t or 2 size - 1 - t; CLAMP_TO_EDGE clamps to [0, size - 1]. The modes are uniform.
+  llvm::Value* modulo(llvm::Value* x, llvm::Value* size, llvm::Value* inverse) {
+    llvm::Value* q = floorF(B.CreateFMul(B.CreateSIToFP(x, vf32), inverse));
+    llvm::Value* r = B.CreateSub(x, B.CreateMul(B.CreateFPToSI(q, vi32), size));
+    r = B.CreateSelect(B.CreateICmpSLT(r, splatI(0)), B.CreateAdd(r, size), r);
+    return B.CreateSelect(B.CreateICmpSGE(r, size), B.CreateSub(r, size), r);
+  }
+  llvm::Value* wrap(llvm::Value* i, const Axis& a, bool general) {
     llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, splatI(0)), a.mask);
-    llvm::Value* repeated;
-    if (!general) {
-      repeated = B.CreateAnd(i, a.mask);
-    } else {
-      llvm::Value* size = B.CreateAdd(a.mask, splatI(1));
-      llvm::Value* q = floorF(B.CreateFMul(B.CreateSIToFP(i, vf32), a.inverse));
-      llvm::Value* r = B.CreateSub(i, B.CreateMul(B.CreateFPToSI(q, vi32), size));
-      r = B.CreateSelect(B.CreateICmpSLT(r, splatI(0)), B.CreateAdd(r, size), r);
-      repeated = B.CreateSelect(B.CreateICmpSGE(r, size), B.CreateSub(r, size), r);
-    }
-    return B.CreateSelect(clamp, clamped, repeated);
+    if (!general) return B.CreateSelect(a.clamp, clamped, B.CreateAnd(i, a.mask));
+    llvm::Value* size = B.CreateAdd(a.mask, splatI(1));
+    llvm::Value* repeated = modulo(i, size, a.inverse);
+    llvm::Value* twice = B.CreateShl(size, splatI(1));
+    llvm::Value* m = modulo(i, twice, B.CreateFMul(a.inverse, splatF(0.5f)));
+    llvm::Value* mirrored = B.CreateSelect(B.CreateICmpSLT(m, size), m, B.CreateSub(B.CreateSub(twice, splatI(1)), m));
+    return B.CreateSelect(a.clamp, clamped, B.CreateSelect(a.mirror, mirrored, repeated));
   }
 
   // The active lanes' 32-bit texels at byte offsets `offset` (in int32) from `base`.
@@ -123,7 +127,13 @@ struct Emitter {
     llvm::Value* mask;
     llvm::Value* inverse;
     llvm::Value* size;
+    llvm::Value* clamp;   // <W x i1>, uniform: CLAMP_TO_EDGE
+    llvm::Value* mirror;  // MIRRORED_REPEAT (general variants only)
   };
+  llvm::Value* clampU = nullptr;  // the sampler's address modes (InlineSampleState::flags)
+  llvm::Value* clampV = nullptr;
+  llvm::Value* mirrorU = nullptr;
+  llvm::Value* mirrorV = nullptr;
   // One level's parameters (InlineSampleState::levels[k]), uniform.
   struct Level {
     llvm::Value* base;
@@ -136,9 +146,11 @@ struct Emitter {
     l.base = field(ptr, at + offsetof(abi::InlineSampleLevel, base));
     l.pitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch)));
     l.u = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask))),
-           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invWidth))), field(f32, at + offsetof(abi::InlineSampleLevel, width))};
+           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invWidth))), field(f32, at + offsetof(abi::InlineSampleLevel, width)),
+           clampU, mirrorU};
     l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))),
-           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invHeight))), field(f32, at + offsetof(abi::InlineSampleLevel, height))};
+           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invHeight))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
+           clampV, mirrorV};
     return l;
   }
 
@@ -185,13 +197,12 @@ struct Emitter {
 
   // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
   // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
-  void sums(const Level& l, const Coordinates& c, bool linear, bool general, llvm::Value* clampU, llvm::Value* clampV,
-            llvm::Value* out[4]) {
+  void sums(const Level& l, const Coordinates& c, bool linear, bool general, llvm::Value* out[4]) {
     if (!linear) {
-      llvm::Value* i = wrap(c.i, l.u, clampU, general);
-      llvm::Value* j = wrap(c.j, l.v, clampV, general);
+      llvm::Value* i = wrap(c.i, l.u, general);
+      llvm::Value* j = wrap(c.j, l.v, general);
       llvm::Value* texel = texels(l.base, B.CreateAdd(B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
-      prefetchAhead(l, i, j, clampU, clampV, general);
+      prefetchAhead(l, i, j, general);
       for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
       return;
     }
@@ -199,15 +210,15 @@ struct Emitter {
     llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
     llvm::Value* alpha = B.CreateAnd(c.i, splatI(255));
     llvm::Value* beta = B.CreateAnd(c.j, splatI(255));
-    llvm::Value* wi0 = wrap(i0, l.u, clampU, general);
-    llvm::Value* wj0 = wrap(j0, l.v, clampV, general);
-    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v, clampV, general);
+    llvm::Value* wi0 = wrap(i0, l.u, general);
+    llvm::Value* wj0 = wrap(j0, l.v, general);
+    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v, general);
     llvm::Value* x0 = B.CreateShl(wi0, splatI(2));
-    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u, clampU, general), splatI(2));
+    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u, general), splatI(2));
     llvm::Value* y0 = B.CreateMul(wj0, l.pitch);
     llvm::Value* y1 = B.CreateMul(wj1, l.pitch);
-    prefetchAhead(l, wi0, wj0, clampU, clampV, general);
-    prefetchAhead(l, wi0, wj1, clampU, clampV, general);
+    prefetchAhead(l, wi0, wj0, general);
+    prefetchAhead(l, wi0, wj1, general);
     // Where every active lane's right texel is the next one in memory (no wrap or clamp
     // between them), each row's two texels are one 8-byte load: half the loads (the routine's
     // loadTexelPairs).
@@ -340,7 +351,7 @@ struct Emitter {
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
-  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, llvm::Value* clampU, llvm::Value* clampV, bool general) {
+  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, bool general) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
     llvm::Value* aheadS = B.CreateFMul(ops.dsdx, splatF(8.0f));
@@ -349,8 +360,8 @@ struct Emitter {
     llvm::Value* zero = splatF(0.0f);
     llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.u.size)), zero), vi32);
     llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.v.size)), zero), vi32);
-    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u, clampU, general);
-    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v, clampV, general);
+    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u, general);
+    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v, general);
     llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
     // Four lanes from the block's four pixel rows (W = 16: its corners and two inner pixels;
     // W = 8 and 4: every other lane or every lane).
@@ -437,8 +448,10 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   B.SetInsertPoint(modeBB);
   llvm::Value* flags = e.field(e.i32, offsetof(InlineSampleState, flags));
   auto flagSet = [&](uint32_t bit) { return B.CreateICmpNE(B.CreateAnd(flags, B.getInt32(bit)), B.getInt32(0)); };
-  llvm::Value* clampU = t.splat(flagSet(abi::kInlineClampU));
-  llvm::Value* clampV = t.splat(flagSet(abi::kInlineClampV));
+  e.clampU = t.splat(flagSet(abi::kInlineClampU));
+  e.clampV = t.splat(flagSet(abi::kInlineClampV));
+  e.mirrorU = t.splat(flagSet(abi::kInlineMirrorU));
+  e.mirrorV = t.splat(flagSet(abi::kInlineMirrorV));
   llvm::Value* bgra = t.splat(flagSet(abi::kInlineBgra));
   llvm::Value* linearFilter = flagSet(abi::kInlineLinear);
   llvm::Value* generalSizes = flagSet(abi::kInlineGeneral);
@@ -497,13 +510,13 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
     B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
     B.SetInsertPoint(fetchBB);
     llvm::Value* s0[4];
-    e.sums(l0, c0, linear, general, clampU, clampV, s0);
+    e.sums(l0, c0, linear, general, s0);
     llvm::Value* value[4];
     if (!twoLevels) {
       for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
     } else {
       llvm::Value* s1[4];
-      e.sums(l1, c1, linear, general, clampU, clampV, s1);
+      e.sums(l1, c1, linear, general, s1);
       // S_hi (256 - δ8) + S_lo δ8 < 2^32 over 255 x 2^24, in double, rounded to float (the
       // routine's twoLevelQuotient).
       llvm::Value* inverse = B.CreateSub(e.splatI(256), delta8);

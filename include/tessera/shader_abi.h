@@ -315,9 +315,11 @@ constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEA
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
 constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
 constexpr uint32_t kInlineMipLinear = 16;      // mipmapMode LINEAR between levels[0] and levels[1]
-// A level with a side that is not a power of two: coordinates in double and REPEAT by the
-// routine's float quotient (else exact in float, and the low bits).
+// A level with a side that is not a power of two, or MIRRORED_REPEAT: coordinates in double
+// and REPEAT by the routine's float quotient (else exact in float, and the low bits).
 constexpr uint32_t kInlineGeneral = 32;
+constexpr uint32_t kInlineMirrorU = 64;        // MIRRORED_REPEAT on u (with kInlineGeneral)
+constexpr uint32_t kInlineMirrorV = 128;       // MIRRORED_REPEAT on v (with kInlineGeneral)
 struct InlineSampleLevel {
   const uint8_t* base;         // the level's texel (0, 0)
   int32_t rowPitch;            // bytes; rowPitch x height < 2^31

@@ -141,7 +141,7 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
   for (uint32_t W : kSimdWidths) {
     auto program = compileTextureStage(W);
     ASSERT_TRUE(program && program->fragment);
-    uint32_t usableCases = 0, cases = 0, usableTrilinear = 0, usableGeneral = 0;
+    uint32_t usableCases = 0, cases = 0, usableTrilinear = 0, usableGeneral = 0, usableMirrored = 0;
     for (int c = 0; c < 300; ++c) {
       const auto& size = sizes[rng() % std::size(sizes)];
       Texture tex(size[0], size[1], rng() % 2, rng() % 3 == 0 ? 16 : 0, rng);
@@ -175,11 +175,13 @@ TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
       usableCases += entries[0].usable;
       usableTrilinear += entries[0].usable && (entries[0].flags & tessera::abi::kInlineMipLinear) != 0;
       usableGeneral += entries[0].usable && (entries[0].flags & tessera::abi::kInlineGeneral) != 0;
+      usableMirrored += entries[0].usable && (entries[0].flags & (tessera::abi::kInlineMirrorU | tessera::abi::kInlineMirrorV)) != 0;
     }
     // The draw above is mostly of the kind the kernel samples itself: most entries end usable.
     EXPECT_GT(usableCases, cases / 4) << "W=" << W;
     EXPECT_GT(usableTrilinear, cases / 10) << "W=" << W;
     EXPECT_GT(usableGeneral, cases / 20) << "W=" << W;
+    EXPECT_GT(usableMirrored, cases / 20) << "W=" << W;
   }
 }
 
