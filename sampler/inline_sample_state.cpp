@@ -83,24 +83,24 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
   // One filter for magnification and minification (no λ <= 0 test per lane).
   if (sampler.magFilter != sampler.minFilter) return false;
   for (uint32_t c = 0; c < 2; ++c)
-    if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE &&
-        sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT)
+    if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
       return false;
   return true;
 }
 
 namespace {
 
-// Level k as the kernel reads it; false where a byte offset could pass 2^31 (the routines'
-// uniformLevel limit).
+// Level k as the kernel reads it; false where a side is not a power of two (the kernel's
+// coordinates are exact in float only for those; others would need double arithmetic and the
+// routine's modulo, which measured 250 ms of compile time per sampling instruction) or a byte
+// offset could pass 2^31 (the routines' uniformLevel limit).
 bool inlineLevel(const abi::ImageLevel& level, abi::InlineSampleLevel& out) {
-  if (!level.base || level.width == 0 || level.height == 0) return false;
+  if (!level.base || !powerOfTwo(level.width) || !powerOfTwo(level.height)) return false;
   if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
   out.base = level.base;
   out.rowPitch = int32_t(level.rowPitch);
   out.widthMask = int32_t(level.width - 1), out.heightMask = int32_t(level.height - 1);
   out.width = float(level.width), out.height = float(level.height);
-  out.invWidth = 1.0f / float(level.width), out.invHeight = 1.0f / float(level.height);
   return true;
 }
 
@@ -161,12 +161,6 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
             (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
             (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
-  const bool general = !powerOfTwo(view.levels[hi].width) || !powerOfTwo(view.levels[hi].height) ||
-                       !powerOfTwo(view.levels[lo].width) || !powerOfTwo(view.levels[lo].height);
-  const bool mirrorU = sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
-  const bool mirrorV = sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
-  e.flags |= (mirrorU ? abi::kInlineMirrorU : 0) | (mirrorV ? abi::kInlineMirrorV : 0);
-  if (general || mirrorU || mirrorV) e.flags |= abi::kInlineGeneral;
   e.usable = 1;
   return true;
 }

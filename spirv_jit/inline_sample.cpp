@@ -9,15 +9,13 @@
 //  - NEAREST: i = floor(s w) (exact in float: w is a power of two), wrapped, one texel, each
 //    byte c as c 2^16;
 //  - LINEAR: x = s w 256, floor(x) + (x - floor(x) >= 1/2) - 128 (linearCoordinatePow2: u - 1/2
-//    snapped to 2^-8), i0 = x >> 8, α = x & 255, four texels (two 8-byte loads where no wrap
-//    falls between them), the rows c0 (256 - α) + c1 α and (256 - β) row0 + β row1 in
+//    snapped to 2^-8), i0 = x >> 8, α = x & 255, four texels, the rows c0 (256 - α) + c1 α and (256 - β) row0 + β row1 in
 //    integers (the routine's vpmaddwd and exact float steps);
 //  - one level: the sum over 255 x 2^16 correctly rounded (unormQuotient: a product and two
 //    fused multiply-adds); two: S_hi (256 - δ8) + S_lo δ8 over 255 x 2^24 in double, rounded to
 //    float (twoLevelQuotient);
 //  - REPEAT is the low bits, CLAMP_TO_EDGE a clamp to [0, size - 1] (the routine's wrap for
-//    powers of two); sides that are not powers of two, and MIRRORED_REPEAT, take variants with
-//    coordinates in double and the routine's float-quotient modulo; BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do; the
+//    powers of two: levels whose sides are not, and MIRRORED_REPEAT, take the call); BGRA swaps bytes 0 and 2; inactive lanes give 0, as the call's do; the
 //    texels two blocks ahead are prefetched (the routine's prefetchAhead, four lanes).
 // A missed key or level calls tessera_rt_inline_sample_refresh (with the first lane that
 // missed) and then the runtime call for this batch; coordinates that do not fit go to the
@@ -88,26 +86,12 @@ struct Emitter {
                              B.CreateExtractElement(ops.dsdy, first), B.CreateExtractElement(ops.dtdy, first)});
   }
 
-  // "Wrapping Operation" of integer texel coordinates on one axis of a level (the routine's
-  // wrap): REPEAT keeps the low bits of a power-of-two size (two's complement) or, `general`,
-  // takes the routine's modulo (the float quotient floor(x / size), then one correction either
-  // way: the exact remainder for |x| < 2^23); MIRRORED_REPEAT (general only) t = x mod 2 size,
-  // then t or 2 size - 1 - t; CLAMP_TO_EDGE clamps to [0, size - 1]. The modes are uniform.
-  llvm::Value* modulo(llvm::Value* x, llvm::Value* size, llvm::Value* inverse) {
-    llvm::Value* q = floorF(B.CreateFMul(B.CreateSIToFP(x, vf32), inverse));
-    llvm::Value* r = B.CreateSub(x, B.CreateMul(B.CreateFPToSI(q, vi32), size));
-    r = B.CreateSelect(B.CreateICmpSLT(r, splatI(0)), B.CreateAdd(r, size), r);
-    return B.CreateSelect(B.CreateICmpSGE(r, size), B.CreateSub(r, size), r);
-  }
-  llvm::Value* wrap(llvm::Value* i, const Axis& a, bool general) {
+  // "Wrapping Operation" of integer texel coordinates on one axis of a level whose size is a
+  // power of two (the routine's wrap): REPEAT keeps the low bits (two's complement),
+  // CLAMP_TO_EDGE clamps to [0, size - 1]. The mode is uniform.
+  llvm::Value* wrap(llvm::Value* i, const Axis& a) {
     llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, splatI(0)), a.mask);
-    if (!general) return B.CreateSelect(a.clamp, clamped, B.CreateAnd(i, a.mask));
-    llvm::Value* size = B.CreateAdd(a.mask, splatI(1));
-    llvm::Value* repeated = modulo(i, size, a.inverse);
-    llvm::Value* twice = B.CreateShl(size, splatI(1));
-    llvm::Value* m = modulo(i, twice, B.CreateFMul(a.inverse, splatF(0.5f)));
-    llvm::Value* mirrored = B.CreateSelect(B.CreateICmpSLT(m, size), m, B.CreateSub(B.CreateSub(twice, splatI(1)), m));
-    return B.CreateSelect(a.clamp, clamped, B.CreateSelect(a.mirror, mirrored, repeated));
+    return B.CreateSelect(a.clamp, clamped, B.CreateAnd(i, a.mask));
   }
 
   // The active lanes' 32-bit texels at byte offsets `offset` (in int32) from `base`.
@@ -115,25 +99,14 @@ struct Emitter {
     llvm::Value* addresses = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(offset, t.laneType(B.getInt64Ty())));
     return B.CreateMaskedGather(vi32, addresses, llvm::Align(1), active, llvm::Constant::getNullValue(vi32));
   }
-  // The active lanes' 8-byte texel pairs at byte offsets `offset` (the first texel in the low
-  // half: little-endian).
-  llvm::Value* texelPairs(llvm::Value* base, llvm::Value* offset) {
-    llvm::Type* vi64 = t.laneType(B.getInt64Ty());
-    llvm::Value* addresses = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(offset, vi64));
-    return B.CreateMaskedGather(vi64, addresses, llvm::Align(1), active, llvm::Constant::getNullValue(vi64));
-  }
   // One axis of a level: size - 1 and 1 / size (<W x i32>, <W x float>), size (float scalar).
   struct Axis {
-    llvm::Value* mask;
-    llvm::Value* inverse;
-    llvm::Value* size;
-    llvm::Value* clamp;   // <W x i1>, uniform: CLAMP_TO_EDGE
-    llvm::Value* mirror;  // MIRRORED_REPEAT (general variants only)
+    llvm::Value* mask;   // <W x i32>: size - 1
+    llvm::Value* size;   // float scalar
+    llvm::Value* clamp;  // <W x i1>, uniform: CLAMP_TO_EDGE (else REPEAT)
   };
   llvm::Value* clampU = nullptr;  // the sampler's address modes (InlineSampleState::flags)
   llvm::Value* clampV = nullptr;
-  llvm::Value* mirrorU = nullptr;
-  llvm::Value* mirrorV = nullptr;
   // One level's parameters (InlineSampleState::levels[k]), uniform.
   struct Level {
     llvm::Value* base;
@@ -145,38 +118,26 @@ struct Emitter {
     Level l;
     l.base = field(ptr, at + offsetof(abi::InlineSampleLevel, base));
     l.pitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch)));
-    l.u = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask))),
-           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invWidth))), field(f32, at + offsetof(abi::InlineSampleLevel, width)),
-           clampU, mirrorU};
-    l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))),
-           t.splat(field(f32, at + offsetof(abi::InlineSampleLevel, invHeight))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
-           clampV, mirrorV};
+    l.u = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask))), field(f32, at + offsetof(abi::InlineSampleLevel, width)),
+           clampU};
+    l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
+           clampV};
     return l;
   }
 
   // A level's integer coordinates of the active lanes (0 elsewhere) and whether every active
-  // lane's fit the routine's limits: NEAREST floor(u) (|floor(u)| < 2^22), LINEAR
-  // floor((u - 1/2) 256 + 1/2), u - 1/2 snapped to 2^-8 in 1/256 texels (|x| < 2^29: the
-  // routine's 2^30 with room). Powers of two in float, exactly (nearestCoordinatePow2: s w is
-  // exact; linearCoordinatePow2: x = s w 256, floor(x) + (x - floor(x) >= 1/2) - 128);
-  // `general` sizes in double (fixedCoordinate: u = s size).
+  // lane's fit the routine's limits, for power-of-two sides, exactly in float:
+  // NEAREST floor(s w) (nearestCoordinatePow2: s w is exact; |floor| < 2^22), LINEAR
+  // floor(x) + (x - floor(x) >= 1/2) - 128 with x = s w 256 (linearCoordinatePow2: u - 1/2
+  // snapped to 2^-8, in 1/256 texels; |floor(x)| < 2^29, the routine's 2^30 with room).
   struct Coordinates {
     llvm::Value* i;  // <W x i32>
     llvm::Value* j;
     llvm::Value* fits;
   };
-  Coordinates coordinates(const Level& l, bool linear, bool general) {
+  Coordinates coordinates(const Level& l, bool linear) {
     Coordinates c;
     auto axis = [&](llvm::Value* s, const Axis& a, llvm::Value*& out) -> llvm::Value* {
-      if (general) {
-        llvm::Type* vd = t.laneType(B.getDoubleTy());
-        llvm::Value* u = B.CreateFMul(B.CreateFPExt(s, vd), t.splat(B.CreateFPExt(a.size, B.getDoubleTy())));
-        llvm::Value* x = linear ? floorF(B.CreateFAdd(B.CreateFMul(B.CreateFSub(u, splatD(vd, 0.5)), splatD(vd, 256.0)), splatD(vd, 0.5)))
-                                : floorF(u);
-        llvm::Value* fits = B.CreateFCmpOLT(fabsF(x), splatD(vd, linear ? 536870912.0 : 4194304.0));
-        out = B.CreateFPToSI(B.CreateSelect(B.CreateAnd(active, fits), x, splatD(vd, 0.0)), vi32);
-        return fits;
-      }
       llvm::Value* scale = linear ? B.CreateFMul(a.size, llvm::ConstantFP::get(f32, 256.0)) : a.size;
       llvm::Value* x = B.CreateFMul(s, t.splat(scale));
       llvm::Value* f = floorF(x);
@@ -197,12 +158,12 @@ struct Emitter {
 
   // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
   // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
-  void sums(const Level& l, const Coordinates& c, bool linear, bool general, llvm::Value* out[4]) {
+  void sums(const Level& l, const Coordinates& c, bool linear, llvm::Value* out[4]) {
     if (!linear) {
-      llvm::Value* i = wrap(c.i, l.u, general);
-      llvm::Value* j = wrap(c.j, l.v, general);
+      llvm::Value* i = wrap(c.i, l.u);
+      llvm::Value* j = wrap(c.j, l.v);
       llvm::Value* texel = texels(l.base, B.CreateAdd(B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
-      prefetchAhead(l, i, j, general);
+      prefetchAhead(l, i, j);
       for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
       return;
     }
@@ -210,50 +171,19 @@ struct Emitter {
     llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
     llvm::Value* alpha = B.CreateAnd(c.i, splatI(255));
     llvm::Value* beta = B.CreateAnd(c.j, splatI(255));
-    llvm::Value* wi0 = wrap(i0, l.u, general);
-    llvm::Value* wj0 = wrap(j0, l.v, general);
-    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v, general);
+    llvm::Value* wi0 = wrap(i0, l.u);
+    llvm::Value* wj0 = wrap(j0, l.v);
+    llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v);
     llvm::Value* x0 = B.CreateShl(wi0, splatI(2));
-    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u, general), splatI(2));
+    llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u), splatI(2));
     llvm::Value* y0 = B.CreateMul(wj0, l.pitch);
     llvm::Value* y1 = B.CreateMul(wj1, l.pitch);
-    prefetchAhead(l, wi0, wj0, general);
-    prefetchAhead(l, wi0, wj1, general);
-    // Where every active lane's right texel is the next one in memory (no wrap or clamp
-    // between them), each row's two texels are one 8-byte load: half the loads (the routine's
-    // loadTexelPairs).
-    llvm::BasicBlock* pairsBB = block("isample.linear.pairs");
-    llvm::BasicBlock* singlesBB = block("isample.linear.singles");
-    llvm::BasicBlock* filterBB = block("isample.linear.filter");
-    B.CreateCondBr(allActive(B.CreateICmpEQ(x1, B.CreateAdd(x0, splatI(4)))), pairsBB, singlesBB);
-    B.SetInsertPoint(pairsBB);
-    llvm::Value* pairTexels[4];
-    for (int r = 0; r < 2; ++r) {
-      llvm::Value* pair = texelPairs(l.base, B.CreateAdd(r ? y1 : y0, x0));
-      pairTexels[2 * r] = B.CreateTrunc(pair, vi32);
-      pairTexels[2 * r + 1] = B.CreateTrunc(B.CreateLShr(pair, t.splat(B.getInt64(32))), vi32);
-    }
-    llvm::BasicBlock* pairsEnd = B.GetInsertBlock();
-    B.CreateBr(filterBB);
-    // The right texels first: were both paths to begin with the same address, SimplifyCFG
-    // would hoist it above the branch, and a gather whose address vector comes from another
-    // block is selected as a gather of 64-bit pointers (twice the instructions).
-    B.SetInsertPoint(singlesBB);
-    llvm::Value* singleTexels[4];
-    singleTexels[1] = texels(l.base, B.CreateAdd(y0, x1));
-    singleTexels[3] = texels(l.base, B.CreateAdd(y1, x1));
-    singleTexels[0] = texels(l.base, B.CreateAdd(y0, x0));
-    singleTexels[2] = texels(l.base, B.CreateAdd(y1, x0));
-    llvm::BasicBlock* singlesEnd = B.GetInsertBlock();
-    B.CreateBr(filterBB);
-    B.SetInsertPoint(filterBB);
-    llvm::Value* tx[4];
-    for (int k = 0; k < 4; ++k) {
-      llvm::PHINode* phi = B.CreatePHI(vi32, 2);
-      phi->addIncoming(pairTexels[k], pairsEnd);
-      phi->addIncoming(singleTexels[k], singlesEnd);
-      tx[k] = phi;
-    }
+    prefetchAhead(l, wi0, wj0);
+    prefetchAhead(l, wi0, wj1);
+    // Four gathers (one 8-byte load per row where no wrap falls between the two texels, as the
+    // routine's loadTexelPairs, measured 3-7% slower here and cost a fifth of the compile time).
+    llvm::Value* tx[4] = {texels(l.base, B.CreateAdd(y0, x0)), texels(l.base, B.CreateAdd(y0, x1)),
+                          texels(l.base, B.CreateAdd(y1, x0)), texels(l.base, B.CreateAdd(y1, x1))};
     // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact in int32 (the
     // routine's vpmaddwd rows and its exact float vertical step).
     llvm::Value* ialpha = B.CreateSub(splatI(256), alpha);
@@ -351,7 +281,7 @@ struct Emitter {
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
-  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, bool general) {
+  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
     llvm::Value* aheadS = B.CreateFMul(ops.dsdx, splatF(8.0f));
@@ -360,8 +290,8 @@ struct Emitter {
     llvm::Value* zero = splatF(0.0f);
     llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.u.size)), zero), vi32);
     llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.v.size)), zero), vi32);
-    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u, general);
-    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v, general);
+    llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u);
+    llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v);
     llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
     // Four lanes from the block's four pixel rows (W = 16: its corners and two inner pixels;
     // W = 8 and 4: every other lane or every lane).
@@ -450,11 +380,8 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   auto flagSet = [&](uint32_t bit) { return B.CreateICmpNE(B.CreateAnd(flags, B.getInt32(bit)), B.getInt32(0)); };
   e.clampU = t.splat(flagSet(abi::kInlineClampU));
   e.clampV = t.splat(flagSet(abi::kInlineClampV));
-  e.mirrorU = t.splat(flagSet(abi::kInlineMirrorU));
-  e.mirrorV = t.splat(flagSet(abi::kInlineMirrorV));
   llvm::Value* bgra = t.splat(flagSet(abi::kInlineBgra));
   llvm::Value* linearFilter = flagSet(abi::kInlineLinear);
-  llvm::Value* generalSizes = flagSet(abi::kInlineGeneral);
   B.CreateCondBr(flagSet(abi::kInlineMipLinear), mipBB, rangeBB);
 
   // mipmapMode NEAREST: ρ_max² per lane in float (batch_sampler_unorm8_uniform.cpp
@@ -495,28 +422,28 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   // The four variants: filter x one or two levels, each checking its coordinates fit before it
   // loads anything.
   std::vector<std::pair<std::vector<llvm::Value*>, llvm::BasicBlock*>> results;
-  auto variant = [&](bool linear, bool twoLevels, bool general) {
+  auto variant = [&](bool linear, bool twoLevels) {
     const Emitter::Level l0 = e.level(0);
-    const Emitter::Coordinates c0 = e.coordinates(l0, linear, general);
+    const Emitter::Coordinates c0 = e.coordinates(l0, linear);
     llvm::Value* fits = c0.fits;
     Emitter::Level l1{};
     Emitter::Coordinates c1{};
     if (twoLevels) {
       l1 = e.level(1);
-      c1 = e.coordinates(l1, linear, general);
+      c1 = e.coordinates(l1, linear);
       fits = B.CreateAnd(fits, c1.fits);
     }
     llvm::BasicBlock* fetchBB = e.block("isample.fetch");
     B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
     B.SetInsertPoint(fetchBB);
     llvm::Value* s0[4];
-    e.sums(l0, c0, linear, general, s0);
+    e.sums(l0, c0, linear, s0);
     llvm::Value* value[4];
     if (!twoLevels) {
       for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
     } else {
       llvm::Value* s1[4];
-      e.sums(l1, c1, linear, general, s1);
+      e.sums(l1, c1, linear, s1);
       // S_hi (256 - δ8) + S_lo δ8 < 2^32 over 255 x 2^24, in double, rounded to float (the
       // routine's twoLevelQuotient).
       llvm::Value* inverse = B.CreateSub(e.splatI(256), delta8);
@@ -529,22 +456,16 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
     results.push_back({e.finish(value, bgra), B.GetInsertBlock()});
     B.CreateBr(doneBB);
   };
-  // Per number of levels: power-of-two sides or not, then the filter.
+  // Per number of levels, the filter.
   for (int two = 0; two < 2; ++two) {
     B.SetInsertPoint(two ? twoLevelsBB : oneLevelBB);
-    llvm::BasicBlock* pow2BB = e.block("isample.pow2");
-    llvm::BasicBlock* generalBB = e.block("isample.general");
-    B.CreateCondBr(generalSizes, generalBB, pow2BB);
-    for (int general = 0; general < 2; ++general) {
-      B.SetInsertPoint(general ? generalBB : pow2BB);
-      llvm::BasicBlock* linearBB = e.block("isample.linear");
-      llvm::BasicBlock* nearestBB = e.block("isample.nearest");
-      B.CreateCondBr(linearFilter, linearBB, nearestBB);
-      B.SetInsertPoint(nearestBB);
-      variant(false, two, general);
-      B.SetInsertPoint(linearBB);
-      variant(true, two, general);
-    }
+    llvm::BasicBlock* linearBB = e.block("isample.linear");
+    llvm::BasicBlock* nearestBB = e.block("isample.nearest");
+    B.CreateCondBr(linearFilter, linearBB, nearestBB);
+    B.SetInsertPoint(nearestBB);
+    variant(false, two);
+    B.SetInsertPoint(linearBB);
+    variant(true, two);
   }
 
   // Everything else: the runtime call, as without inline sampling.

@@ -465,7 +465,8 @@ void Images::sample() {
     const bool inlineShape = t.stage() == Translator::Stage::Fragment && inst.op == Op::OpImageSampleImplicitLod && !dref &&
                              flags == ((2u << kCoordCountShift) | kFlagGrad) && it->image.dim == spv::Dim::Dim2D &&
                              (t.width() == 4 || t.width() == 8 || t.width() == 16);
-    if (inlineShape) {
+    const uint32_t slot = inlineShape ? t.takeInlineSampleSlot() : tessera::abi::kInlineSampleSlots;
+    if (slot < tessera::abi::kInlineSampleSlots) {
       llvm::Type* vf = t.laneType(B.getFloatTy());
       auto asFloats = [&](llvm::Value* w) { return B.CreateBitCast(t.splat(w), vf); };
       InlineSampleOperands ops;
@@ -477,7 +478,7 @@ void Images::sample() {
       ops.dtdx = asFloats(words[kGradX + 1]);
       ops.dsdy = asFloats(words[kGradY]);
       ops.dtdy = asFloats(words[kGradY + 1]);
-      ops.slot = t.takeInlineSampleSlot();
+      ops.slot = slot;
       result = emitInlineSample(t, ops, batchCall);
     } else {
       result = batchCall();

@@ -267,9 +267,10 @@ class Translator {
   // The word whose non-zero value cancels the device's work (BoundResources::cancel).
   llvm::Value* cancelWord();
   llvm::Value* viewIndex();  // ViewIndex of a graphics stage (an i32, uniform)
-  // The InlineSampleState entry of the kernel's next inlined sampling instruction (they take
-  // FragmentBatch::inlineSampling's entries in turn, sharing them past kInlineSampleSlots).
-  uint32_t takeInlineSampleSlot() { return inlineSampleSlots_++ % abi::kInlineSampleSlots; }
+  // The InlineSampleState entry of the kernel's next inlinable sampling instruction (they take
+  // FragmentBatch::inlineSampling's entries in turn); kInlineSampleSlots or more: none, that
+  // instruction calls the runtime (abi::kInlineSampleSlots says why).
+  uint32_t takeInlineSampleSlot() { return inlineSampleSlots_++; }
 
   [[noreturn]] void fail(const std::string& message);
 

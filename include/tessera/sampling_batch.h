@@ -75,11 +75,11 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
 
 // Inline sampling (shader_abi.h InlineSampleState): whether a fragment kernel of `simdWidth`
 // lanes may sample this view with this sampler itself (the pair takes the fixed-point
-// RGBA8/BGRA8 routine, one filter, REPEAT, MIRRORED_REPEAT or CLAMP_TO_EDGE, 2D, identity
-// swizzle); and the entry for the pair with the level(s) of a lane whose quad derivatives are
+// RGBA8/BGRA8 routine, one filter, REPEAT or CLAMP_TO_EDGE, 2D, identity swizzle); and the
+// entry for the pair with the level(s) of a lane whose quad derivatives are
 // `gradients` (∂s/∂x, ∂t/∂x, ∂s/∂y, ∂t/∂y) and, for mipmapMode NEAREST, that level's ρ_max²
-// range. Returns the entry's `usable`: false where the pair is not one the kernel samples or a
-// level's byte offsets could pass 2^31. The entry's ranges are kept across calls while the
+// range. Returns the entry's `usable`: false where the pair is not one the kernel samples, or a
+// level's sides are not powers of two or its byte offsets could pass 2^31. The entry's ranges are kept across calls while the
 // sampler's LOD parameters and the level count stay the same.
 bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth);
 bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,

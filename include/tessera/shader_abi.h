@@ -300,32 +300,31 @@ using GeometryBatchFn = void (*)(GeometryBatch* batch);
 
 // ---- Inline sampling -----------------------------------------------------------------------
 // A fragment kernel samples the common case itself (spirv_jit/inline_sample.cpp): an
-// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
+// implicit-LOD 2D sample of an R8G8B8A8 / B8G8R8A8 UNORM view whose levels have power-of-two
+// sides, NEAREST or LINEAR (the same for magnification and minification), REPEAT or
 // CLAMP_TO_EDGE, the same level (mipmapMode NEAREST) or pair of levels (LINEAR) for the whole
 // batch. What it needs of the view and the sampler is kept here by the runtime
 // (tessera_rt_inline_sample_refresh, filled by the sampler module's refreshInlineSampleState),
-// one entry per sampling instruction slot, per thread: the kernel compares the descriptors'
+// one entry per sampling instruction, per thread: the kernel compares the descriptors'
 // view and sampler with the entry's, and the batch's level(s) with the entry's (mipmapMode
 // NEAREST: every lane's ρ_max² within the level's range; LINEAR: each quad's λ computed as
 // the routine computes it), and takes the runtime call for anything else. The results are the
 // batched routine's bit for bit (sampling_batch.h).
-constexpr uint32_t kInlineSampleSlots = 4;     // a kernel's sampling instructions share these by index % 4
+// A kernel's first kInlineSampleSlots inlined sampling instructions have an entry each; later
+// ones always call (two instructions sharing an entry would refresh it in turn, batch after
+// batch, and a refresh under another sampler's LOD parameters bisects its ranges again).
+constexpr uint32_t kInlineSampleSlots = 8;
 constexpr uint32_t kInlineLinear = 1;          // InlineSampleState::flags: LINEAR filtering (else NEAREST)
 constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEAT)
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
 constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
 constexpr uint32_t kInlineMipLinear = 16;      // mipmapMode LINEAR between levels[0] and levels[1]
-// A level with a side that is not a power of two, or MIRRORED_REPEAT: coordinates in double
-// and REPEAT by the routine's float quotient (else exact in float, and the low bits).
-constexpr uint32_t kInlineGeneral = 32;
-constexpr uint32_t kInlineMirrorU = 64;        // MIRRORED_REPEAT on u (with kInlineGeneral)
-constexpr uint32_t kInlineMirrorV = 128;       // MIRRORED_REPEAT on v (with kInlineGeneral)
 struct InlineSampleLevel {
   const uint8_t* base;         // the level's texel (0, 0)
   int32_t rowPitch;            // bytes; rowPitch x height < 2^31
-  int32_t widthMask, heightMask;  // the level's size - 1 (the low bits for REPEAT where a power of two)
+  int32_t widthMask, heightMask;  // the level's size - 1 (powers of two: REPEAT keeps the low bits)
   float width, height;         // the level's size
-  float invWidth, invHeight;   // 1 / size in float (the general REPEAT's quotient)
+  uint32_t reserved;
 };
 struct InlineSampleState {
   const ImageViewState* view;  // the key: null for an empty entry
