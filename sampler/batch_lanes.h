@@ -112,6 +112,13 @@ inline double vectorLog2(double x) {
 // batch_sampler_test.cpp holds the two to the same bits; a change to either must keep them so.
 // kVectorLog2 (the fixed-point routines): λ_base is vectorLog2(ρ_max^2) / 2 instead, within
 // 2^-40 of glibc's log2(ρ_max).
+// Level k's range of ρ_max² for mipmapMode NEAREST under this sampler's bias and clamps and
+// `levelCount` levels, in float, rounded inward (lo >= hi when it has none): a lane whose
+// ρ_max², computed in float, lies in [lo, hi) has level k whatever its bits
+// (inline_sample_state.cpp says why). The fixed-point routines' NearestLevelRanges and the
+// inline sampling entries both keep these.
+void nearestLevelRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& lo, float& hi);
+
 template <uint32_t N>
 inline void levelsFromLambdaBase(const abi::SamplerState& sampler, const SampleLanes& lanes, const double* lambdaBase,
                                  uint32_t active, uint32_t levelCount, bool mipLinear, uint32_t* levelHi,

@@ -515,53 +515,6 @@ inline NearestLevelRanges::Context rangeContext(const abi::SamplerState& sampler
           std::bit_cast<uint32_t>(sampler.maxLod)};
 }
 
-// The level levelsFromBase gives for λ_base without shader bias or MinLod.
-TESSERA_AVX512 inline uint32_t nearestLevelOf(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
-  const float* none[7] = {};
-  uint32_t hi[4], lo[4];
-  alignas(32) double delta[4];
-  levelsFromBase<false>(sampler, none, _mm512_setzero_si512(), levelCount, _mm256_set1_pd(lambdaBase), hi, lo, delta);
-  return hi[0];
-}
-
-// Level k's range of ρ_max² (header comment); lo >= hi when it has none worth keeping.
-TESSERA_AVX512 void computeNearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut,
-                                        float& hiOut) {
-  loOut = HUGE_VALF, hiOut = 0;
-  double lo, hi;
-  // The clamps make the function constant below λ_base = -17 and above 64 (d' <= 15 + 16 of
-  // bias), so the thresholds lie between; beyond them only the infinities need a look.
-  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
-  auto levelAt = [&](double x) { return nearestLevelOf(sampler, levelCount, x); };
-  if (!(sampler.minLod <= sampler.maxLod)) return;
-  if (levelAt(kBelow) > k || levelAt(kAbove) < k || levelAt(-HUGE_VAL) != levelAt(kBelow) ||
-      levelAt(HUGE_VAL) != levelAt(kAbove))
-    return;
-  // The smallest x with level(x) >= k and the largest with level(x) <= k, each to within the
-  // bisection's last interval, kept on the side where the condition holds.
-  auto threshold = [&](bool lower) {
-    double a = kBelow, b = kAbove;  // lower: level(a) < k <= level(b); upper: level(a) <= k < level(b)
-    for (int i = 0; i < 200; ++i) {
-      const double mid = a + (b - a) * 0.5;
-      if (mid <= a || mid >= b) break;
-      const bool high = lower ? levelAt(mid) >= k : levelAt(mid) > k;
-      (high ? b : a) = mid;
-    }
-    return lower ? b : a;
-  };
-  const double from = levelAt(kBelow) == k ? -HUGE_VAL : threshold(true);
-  const double to = levelAt(kAbove) == k ? HUGE_VAL : threshold(false);
-  // ρ_max² = 2^(2 λ_base); a finite ρ_max² is below 2^1024, so λ_base < 512 and an upper bound
-  // that overflows to +Inf still excludes only the infinite ρ_max² (compared with <).
-  lo = std::isinf(from) ? 0.0 : std::exp2(2.0 * (from + kMargin));
-  hi = std::isinf(to) ? HUGE_VAL : std::exp2(2.0 * (to - kMargin));
-  // In float, rounded inward: the smallest float at or above lo, the largest at or below hi.
-  float l = float(lo), h = float(hi);
-  if (double(l) < lo) l = std::nextafter(l, HUGE_VALF);
-  if (double(h) > hi) h = std::nextafter(h, 0.0f);
-  loOut = l, hiOut = h;
-}
-
 // The batch's levels when its LOD operands are the same across each quad's active lanes and
 // every active quad selects the same level(s); false otherwise. `predicted`: the level the
 // thread's previous batch used (mipmapMode NEAREST batches inside its range take it at once).
@@ -613,7 +566,7 @@ TESSERA_AVX512 bool batchLevels(const abi::ImageViewState& view, const abi::Samp
     if ((activeQuads >> quad & 1) && (hi[quad] != hi[f] || (kMipLinear && lo[quad] != lo[f]))) return false;
   out.hi = hi[f], out.lo = lo[f];
   if (derivativesOnly && out.hi < levelCount && !(ranges.known >> out.hi & 1)) {
-    computeNearestRange(sampler, levelCount, out.hi, ranges.lo[out.hi], ranges.hi[out.hi]);
+    nearestLevelRange(sampler, levelCount, out.hi, ranges.lo[out.hi], ranges.hi[out.hi]);
     ranges.known |= 1u << out.hi;
   }
   if constexpr (kMipLinear) {

@@ -34,14 +34,20 @@ uint32_t levelOf(const abi::SamplerState& sampler, uint32_t levelCount, double l
   return hi;
 }
 
+bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+}  // namespace
+
+namespace sampler_detail::batch {
+
 // Level k's range of ρ_max² in float, rounded inward (lo >= hi when it has none): the λ_base
 // where levelOf gives k, found by bisection (levelOf is monotone: every step is a clamp, a
 // rounding addition or a rounding to an integer), shrunk by 2^-20 at each end and turned into
 // ρ_max² = 2^(2 λ_base). A lane's ρ_max² computed in float lies within 2^-22.5 in λ of the
 // exact one, and the routines' λ_base (vectorLog2, within 2^-40 of log2) too, so a lane inside
 // the range has the routines' level k whatever its bits (the same argument as
-// batch_sampler_unorm8_uniform.cpp's NearestLevelRanges, which this mirrors on any host).
-void nearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut, float& hiOut) {
+// batch_sampler_unorm8_uniform.cpp's NearestLevelRanges, which keep theirs with this too).
+void nearestLevelRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut, float& hiOut) {
   loOut = HUGE_VALF, hiOut = 0;
   // The clamps make levelOf constant below λ_base = -64 and above 128 (bias within ±16).
   constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
@@ -68,9 +74,7 @@ void nearestRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_
   loOut = l, hiOut = h;
 }
 
-bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-}  // namespace
+}  // namespace sampler_detail::batch
 
 bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth) {
   // Where the call takes the fixed-point RGBA8/BGRA8 routine (findSampleRoutine): those widths,
@@ -149,7 +153,7 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
     e.rho2Lo = e.rho2Hi = 0;
   } else {
     if (!(e.knownRanges >> hi & 1)) {
-      nearestRange(sampler, levelCount, hi, e.rangeLo[hi], e.rangeHi[hi]);
+      nearestLevelRange(sampler, levelCount, hi, e.rangeLo[hi], e.rangeHi[hi]);
       e.knownRanges |= 1u << hi;
     }
     if (!(e.rangeLo[hi] < e.rangeHi[hi])) return false;
