@@ -119,6 +119,15 @@ inline double vectorLog2(double x) {
 // inline sampling entries both keep these.
 void nearestLevelRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& lo, float& hi);
 
+// "LOD Operation"'s bias term, clamp(bias_sampler + bias_shader, ±maxSamplerLodBias (16)), and
+// lod_min = max(minLod, MinLod), as levelsFromLambdaBase computes them (std::clamp and std::max
+// written out as the library defines them); the inline sampling entries keep them too.
+inline double clampedLodBias(double samplerBias, float shaderBias) {
+  const double sum = samplerBias + double(shaderBias);
+  return sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
+}
+inline double lodMinimum(double samplerMin, double shaderMin) { return samplerMin < shaderMin ? shaderMin : samplerMin; }
+
 template <uint32_t N>
 inline void levelsFromLambdaBase(const abi::SamplerState& sampler, const SampleLanes& lanes, const double* lambdaBase,
                                  uint32_t active, uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
@@ -186,11 +195,8 @@ __attribute__((always_inline)) inline void levelsFromLambdaBase(const abi::Sampl
   alignas(64) double dPrime[N];
   uint32_t filterLinear[N];
   for (uint32_t k = 0; k < N; ++k) {
-    const double sum = samplerBias + double(lanes.bias ? lanes.bias[k] : 0.0f);
-    const double bias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
-    const double lambdaPrime = lambdaBase[k] + bias;
-    const double shaderMin = lanes.minLod ? double(lanes.minLod[k]) : 0.0;
-    const double lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    const double lambdaPrime = lambdaBase[k] + clampedLodBias(samplerBias, lanes.bias ? lanes.bias[k] : 0.0f);
+    const double lodMin = lodMinimum(samplerMin, lanes.minLod ? double(lanes.minLod[k]) : 0.0);
     double lambda = lambdaPrime;
     if (lambdaPrime > lodMax) lambda = lodMax;
     else if (lambdaPrime < lodMin) lambda = lodMin;

@@ -125,29 +125,23 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
     std::copy(context, context + 4, e.rangeContext);
     e.knownRanges = 0;
   }
-  // The level(s) of the lane that asked: selectLaneLevels' ρ_max² (in double) and vectorLog2,
-  // as the fixed-point routines compute them.
-  const double w0 = view.levels[0].width, h0 = view.levels[0].height;
-  const double mx0 = std::fabs(double(gradients[0])) * w0, mx1 = std::fabs(double(gradients[1])) * h0;
-  const double my0 = std::fabs(double(gradients[2])) * w0, my1 = std::fabs(double(gradients[3])) * h0;
-  const double mz = std::fabs(0.0) * 1.0;
-  const double sumX = mx0 * mx0 + mx1 * mx1 + mz * mz, sumY = my0 * my0 + my1 * my1 + mz * mz;
-  const double lambdaBase = 0.5 * vectorLog2(sumX < sumY ? sumY : sumX);
-  SampleLanes none;
-  none.width = 1;
-  none.active = 1;
+  // The level(s) of the lane that asked, as the fixed-point routines compute them
+  // (selectLaneLevels with vectorLog2, on that one lane).
+  const float dsdx = gradients[0], dtdx = gradients[1], dsdy = gradients[2], dtdy = gradients[3];
+  SampleLanes lane;
+  lane.width = 1;
+  lane.active = 1;
+  lane.dPdx[0] = &dsdx, lane.dPdx[1] = &dtdx, lane.dPdy[0] = &dsdy, lane.dPdy[1] = &dtdy;
   uint32_t hi = 0, lo = 0, linearLanes = 0;
   double delta = 0;
-  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, mipLinear, &hi, &lo, &delta, linearLanes);
+  selectLaneLevels<1, true>(view, sampler, lane, 1, levelCount, mipLinear, &hi, &lo, &delta, linearLanes);
   if (hi >= levelCount || lo >= levelCount) return false;
   if (!inlineLevel(view.levels[hi], e.levels[0]) || !inlineLevel(view.levels[lo], e.levels[1])) return false;
   if (mipLinear) {
-    // selectLaneLevels' terms, in its types: the sampler bias plus a shader bias of 0,
-    // clamped to ±16; lod_min = max(minLod, MinLod absent: 0); lod_max; q.
-    const double sum = double(sampler.mipLodBias) + double(0.0f);
-    e.lodBias = sum < -16.0 ? -16.0 : (16.0 < sum ? 16.0 : sum);
-    const double samplerMin = sampler.minLod, shaderMin = 0.0;
-    e.lodMin = samplerMin < shaderMin ? shaderMin : samplerMin;
+    // selectLaneLevels' terms without shader bias or MinLod: the clamped bias, lod_min,
+    // lod_max, q.
+    e.lodBias = clampedLodBias(sampler.mipLodBias, 0.0f);
+    e.lodMin = lodMinimum(sampler.minLod, 0.0);
     e.lodMax = sampler.maxLod;
     e.lodQ = double(levelCount - 1);
     e.rho2Lo = e.rho2Hi = 0;
