@@ -34,6 +34,7 @@
 #include "pixel_weights.h"
 #include "rules.h"
 #include "tessera/thread_pool.h"
+#include "vertex_slots.h"
 
 namespace tessera::raster {
 namespace {
@@ -76,6 +77,22 @@ struct Assembled {
   uint32_t provoking = 0;  // which of slots is the provoking vertex ("Flat Shading")
 };
 
+// The primitives of a draw group's instances, in order, for set-up: m.assembled, or made range
+// by range by the set-up tasks themselves where primitive p is a function of p (a draw without
+// restarts, line stipple or primitive stages: emitRunPrimitives). The second needs no serial
+// pass over the primitives and no buffer of them (an indexed mesh of 2M triangles spent a
+// quarter of its time assembling on the recording thread while the pool waited).
+struct PrimitiveSource {
+  const std::vector<Assembled>* list = nullptr;  // null: made by range()
+  VkPrimitiveTopology topology{};
+  uint32_t perInstance = 0, instances = 0;  // primitives of each instance's one run, instances
+  bool provokingVertexLast = false;
+  const VertexSlots* slots = nullptr;
+  size_t size() const { return list ? list->size() : size_t(perInstance) * instances; }
+  // Primitives [begin, end), in `scratch` when they are made here.
+  const Assembled* range(size_t begin, size_t end, std::vector<Assembled>& scratch) const;
+};
+
 // One set-up primitive of a chunk (clipping may make several of one assembled primitive).
 struct Binned {
   Kind kind;
@@ -113,53 +130,27 @@ struct TileGrid {
   }
 };
 
-// Slots to shade: VertexIndex per slot, and the slot of every position of the index list.
-struct VertexSlots {
-  std::vector<uint32_t> vertexIndex;  // per slot
-  std::vector<uint32_t> slotOf;       // per index-list position; empty: slot == position
-  uint32_t slot(uint32_t position) const { return slotOf.empty() ? position : slotOf[position]; }
-};
-
-// "If the same vertex is specified multiple times in a draw command ... the implementation may
-// reuse the results of vertex shading": distinct VertexIndex values get one slot each, in order
-// of first use, when they span a range not much larger than the index list (a table over the
-// range maps them); otherwise every position is shaded. Unused vertices are never shaded.
-// Where every position is its own slot the list's indices move to `out` (the draw reads only
-// the list's restart flags afterwards; the two vectors trade their memory from draw to draw).
-void mapVertexSlots(const DrawCall& c, VertexIndexList& list, VertexSlots& out) {
-  const uint32_t n = c.vertexCount;
-  out.slotOf.clear();
-  if (!c.indexed) {
-    out.vertexIndex.swap(list.vertexIndex);
-    return;
+const Assembled* PrimitiveSource::range(size_t begin, size_t end, std::vector<Assembled>& scratch) const {
+  if (list) return list->data() + begin;
+  scratch.clear();
+  for (size_t p = begin; p < end;) {
+    // PrimitiveId restarts with each instance, whose primitives are one run of its vertices.
+    const uint32_t instance = uint32_t(p / perInstance), first = uint32_t(p % perInstance);
+    const uint32_t last = uint32_t(std::min<size_t>(perInstance, first + (end - p)));
+    uint32_t primitiveId = first;
+    auto add = [&](Kind kind, uint32_t a, uint32_t b, uint32_t d, uint32_t provoking) {
+      scratch.push_back(Assembled{kind, instance, {slots->slot(a), slots->slot(b), slots->slot(d)}, primitiveId++, 0, 0,
+                                  provoking});
+    };
+    emitRunPrimitives(
+        topology, 0, first, last, [&](uint32_t a) { add(Kind::Point, a, a, a, 0); },
+        [&](uint32_t a, uint32_t b, bool) { add(Kind::Line, a, b, a, provokingVertexLast ? 1 : 0); },
+        [&](uint32_t a, uint32_t b, uint32_t d, uint32_t lastAt) {
+          add(Kind::Triangle, a, b, d, provokingVertexLast ? lastAt : 0);
+        });
+    p += last - first;
   }
-  uint32_t lo = UINT32_MAX, hi = 0;
-  const uint32_t* indices = list.vertexIndex.data();
-  if (list.isRestart.empty()) {
-    for (uint32_t i = 0; i < n; ++i) lo = std::min(lo, indices[i]), hi = std::max(hi, indices[i]);  // vectorizes
-  } else {
-    for (uint32_t i = 0; i < n; ++i) {
-      if (list.isRestart[i]) continue;
-      lo = std::min(lo, indices[i]);
-      hi = std::max(hi, indices[i]);
-    }
-  }
-  if (lo > hi || uint64_t(hi) - lo >= 4ull * n + 4096) {
-    out.vertexIndex.swap(list.vertexIndex);
-    return;
-  }
-  std::vector<uint32_t> table(size_t(hi - lo) + 1, UINT32_MAX);
-  out.vertexIndex.clear();
-  out.slotOf.assign(n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!list.isRestart.empty() && list.isRestart[i]) continue;
-    uint32_t& slot = table[list.vertexIndex[i] - lo];
-    if (slot == UINT32_MAX) {
-      slot = uint32_t(out.vertexIndex.size());
-      out.vertexIndex.push_back(list.vertexIndex[i]);
-    }
-    out.slotOf[i] = slot;
-  }
+  return scratch.data();
 }
 
 // Whether a draw's triangles are set up from vertices projected once per slot
@@ -575,6 +566,7 @@ struct Scene::Impl {
   // Scratch reused from draw to draw.
   VertexIndexList list;
   VertexSlots slots;
+  std::vector<uint32_t> slotTable;  // mapVertexSlots'
   std::vector<Assembled> assembled;
   std::vector<GeometryOutput> geometry;  // per instance of a group, with a geometry or tessellation stage
   std::vector<GeometryOutput> tessellated;  // per instance: tessellation's primitives before a geometry stage
@@ -660,8 +652,8 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
   if (m.states.empty()) m.useRenderArea(state.renderArea);
   m.states.push_back(state);
   const DrawState& s = m.states.back();
-  readVertexIndices(s, c, m.list);
-  mapVertexSlots(c, m.list, m.slots);  // (m.list.vertexIndex is not read after this)
+  readVertexIndices(s, c, m.list, &m.pool);
+  mapVertexSlots(c, m.list, m.slots, m.slotTable, m.pool);  // (m.list.vertexIndex is not read after this)
   const uint32_t slotCount = uint32_t(m.slots.vertexIndex.size());
   // "Pipeline Statistics Queries": input assembly's vertices and primitives; the vertex stage
   // runs once per distinct index of an instance (a vertex is shaded once however often the
@@ -734,6 +726,10 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
     // "Line Stipple": each line's counter, in primitive order, before the chunks set lines up in
     // parallel (a strip's counter depends on its earlier segments).
     m.assembled.clear();
+    PrimitiveSource source{&m.assembled};
+    if (!hasPrimitiveStages(s) && !lastStageWritesLayer(s) && m.list.isRestart.empty() && !s.raster.lineStippleEnable)
+      source = PrimitiveSource{nullptr, s.topology, runPrimitiveCount(s.topology, c.vertexCount), instances,
+                               s.provokingVertexLast, &m.slots};
     if (hasPrimitiveStages(s))
       for (uint32_t i = 0; i < instances; ++i) {
         LineStippleCounter stipple;
@@ -748,7 +744,7 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
           m.assembled.push_back(a);
         }
       }
-    for (uint32_t i = 0; i < instances && !hasPrimitiveStages(s); ++i) {
+    for (uint32_t i = 0; i < instances && source.list && !hasPrimitiveStages(s); ++i) {
       uint32_t primitiveId = 0;
       LineStippleCounter stipple;
       const ShadedVertices& v = (*shaded)[i];
@@ -765,13 +761,13 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
           [&](uint32_t a, uint32_t b, uint32_t d, uint32_t provoking) { add(Kind::Triangle, a, b, d, provoking); },
           s.provokingVertexLast);
     }
-    countStatistic(s, kClippingInvocations, m.assembled.size());
+    countStatistic(s, kClippingInvocations, source.size());
     // Set-up and binning of m.assembled in windows of at most kScenePrimitives, drawn with `ws`.
     // A layered draw's windows write other layers than the scene's other draws: they neither
     // hide earlier work nor are hidden (droppable and overwrites stay false).
     auto binAssembled = [&](const DrawState& ws, bool layered) {
-      for (size_t first = 0; first < m.assembled.size(); first += kScenePrimitives) {
-        const size_t count = std::min<size_t>(kScenePrimitives, m.assembled.size() - first);
+      for (size_t first = 0; first < source.size(); first += kScenePrimitives) {
+        const size_t count = std::min<size_t>(kScenePrimitives, source.size() - first);
         // Bounded memory: set-up primitives, and the shaded vertices the scene's windows hold (a
         // draw whose triangles are all culled holds vertices and no primitives).
         const uint64_t newBytes = groupCounted ? 0 : groupBytes;
@@ -794,10 +790,11 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
           m.spareChunks.pop_back();
         }
         w.chunks.resize(chunkCount);
-        const Assembled* base = m.assembled.data() + first;
         m.pool.parallelFor(chunkCount, [&](size_t k) {
           const size_t begin = k * kChunkPrimitives, end = std::min(count, begin + kChunkPrimitives);
-          setUpChunk(ws, *drawn, base + begin, base + end, m.grid, w.chunks[k]);
+          thread_local std::vector<Assembled> scratch;
+          const Assembled* primitives = source.range(first + begin, first + end, scratch);
+          setUpChunk(ws, *drawn, primitives, primitives + (end - begin), m.grid, w.chunks[k]);
         });
         for (const Chunk& chunk : w.chunks) {
           m.primitives += chunk.primitives.size();

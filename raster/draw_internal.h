@@ -123,12 +123,84 @@ void shadeVertexRange(const DrawState& s, const DrawCall& c, uint32_t instance, 
                       size_t begin, size_t end, ShadedVertices& out);
 
 // The draw's index list ("Programmable Primitive Shading": VertexIndex of each vertex, the
-// vertex offset added) and which entries are primitive restarts.
+// vertex offset added) and which entries are primitive restarts (empty without restart),
+// read in ranges over `pool` when one is given.
 struct VertexIndexList {
   std::vector<uint32_t> vertexIndex;
   std::vector<uint8_t> isRestart;
 };
-void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out);
+void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out, ThreadPool* pool = nullptr);
+
+// The primitives a restart-free run of n vertices of `topology` makes (0 for patch lists).
+inline uint32_t runPrimitiveCount(VkPrimitiveTopology topology, uint32_t n) {
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return n;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: return n / 2;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return n / 3;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: return n / 4;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: return n >= 4 ? n - 3 : 0;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return n / 6;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return n >= 6 ? (n - 4) / 2 : 0;
+    default: return 0;  // patch lists: only with tessellation (draw_tessellation.cpp)
+  }
+}
+
+// Primitives [first, last) of a restart-free run that starts at position `begin` (last at most
+// runPrimitiveCount of the run's vertices), in order, through callbacks as assemblePrimitives' below (line:
+// a, b, startsStrip; triangle: a, b, c, and where LAST mode's provoking vertex is). Primitive i
+// is a function of i alone, so a long run can be assembled in ranges, in parallel.
+template <typename Point, typename Line, typename Triangle>
+void emitRunPrimitives(VkPrimitiveTopology topology, uint32_t begin, uint32_t first, uint32_t last, Point&& point,
+                       Line&& line, Triangle&& triangle) {
+  switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+      for (uint32_t i = first; i < last; ++i) point(begin + i);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:  // provoking v(2i), LAST: v(2i+1)
+      for (uint32_t i = first; i < last; ++i) line(begin + 2 * i, begin + 2 * i + 1, true);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:  // provoking v(i), LAST: v(i+1)
+      for (uint32_t i = first; i < last; ++i) line(begin + i, begin + i + 1, i == 0);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:  // provoking v(3i), LAST: v(3i+2), the third
+      for (uint32_t i = first; i < last; ++i) triangle(begin + 3 * i, begin + 3 * i + 1, begin + 3 * i + 2, 2u);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+      // Triangle i: v(i), v(i + (1 + i % 2)), v(i + (2 - i % 2)); provoking v(i), LAST:
+      // v(i+2), the third for even i, the second for odd i.
+      for (uint32_t i = first; i < last; ++i) triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2, 2 - i % 2);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // v(i+1), v(i+2), v(0); provoking v(i+1), LAST: v(i+2)
+      for (uint32_t i = first; i < last; ++i) triangle(begin + i + 1, begin + i + 2, begin, 1u);
+      break;
+    // Without a geometry stage, a topology with adjacency draws the primitives it describes
+    // ("Line Lists With Adjacency" ...: the 2nd and 3rd vertices; triangles the 1st, 3rd
+    // and 5th of each primitive, v(2i) first); the adjacent vertices are only shaded.
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:  // provoking v(4i+1), LAST: v(4i+2)
+      for (uint32_t i = first; i < last; ++i) line(begin + 4 * i + 1, begin + 4 * i + 2, true);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:  // provoking v(i+1), LAST: v(i+2)
+      for (uint32_t i = first; i < last; ++i) line(begin + i + 1, begin + i + 2, i == 0);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:  // provoking v(6i), LAST: v(6i+4)
+      for (uint32_t i = first; i < last; ++i) triangle(begin + 6 * i, begin + 6 * i + 2, begin + 6 * i + 4, 2u);
+      break;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+      // Odd i: v(2i), v(2i+4), v(2i+2); provoking v(2i), LAST: v(2i+4), the third for even
+      // i, the second for odd i.
+      for (uint32_t i = first; i < last; ++i)
+        triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2), 2 - i % 2);
+      break;
+    default:  // patch lists: only with tessellation (draw_tessellation.cpp)
+      break;
+  }
+}
+
+// A line's provoking vertex ("Flat Shading"): a, or b in LAST mode.
+inline uint32_t lineProvokingVertex(const DrawState& s) { return s.provokingVertexLast ? 1u : 0u; }
 
 // "Primitive Topologies": calls point(a) / line(a, b) / triangle(a, b, c) with positions in the
 // index list, in primitive order, restart-delimited runs, every primitive in the vertex order
@@ -141,11 +213,10 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
 // VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT, the one the topology's section names for
 // VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT when `provokingVertexLast`. A line's provoking vertex
 // is a, or b in LAST mode (lineProvokingVertex).
-inline uint32_t lineProvokingVertex(const DrawState& s) { return s.provokingVertexLast ? 1u : 0u; }
 template <typename Point, typename Line, typename Triangle>
 void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>& isRestart, uint32_t count,
                         Point&& point, Line&& lineCallback, Triangle&& triangleCallback, bool provokingVertexLast = false) {
-  auto line = [&](uint32_t a, uint32_t b, bool startsStrip = true) {
+  auto line = [&](uint32_t a, uint32_t b, bool startsStrip) {
     if constexpr (std::is_invocable_v<Line&, uint32_t, uint32_t, bool>) lineCallback(a, b, startsStrip);
     else lineCallback(a, b);
   };
@@ -157,50 +228,7 @@ void assemblePrimitives(VkPrimitiveTopology topology, const std::vector<uint8_t>
     else triangleCallback(a, b, c);
   };
   auto emitRun = [&](uint32_t begin, uint32_t end) {
-    const uint32_t n = end - begin;
-    switch (topology) {
-      case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
-        for (uint32_t i = 0; i < n; ++i) point(begin + i);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:  // provoking v(2i), LAST: v(2i+1)
-        for (uint32_t i = 0; i + 1 < n; i += 2) line(begin + i, begin + i + 1);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:  // provoking v(i), LAST: v(i+1)
-        for (uint32_t i = 0; i + 1 < n; ++i) line(begin + i, begin + i + 1, i == 0);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:  // provoking v(3i), LAST: v(3i+2), the third
-        for (uint32_t i = 0; i + 2 < n; i += 3) triangle(begin + i, begin + i + 1, begin + i + 2, 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-        // Triangle i: v(i), v(i + (1 + i % 2)), v(i + (2 - i % 2)); provoking v(i), LAST:
-        // v(i+2), the third for even i, the second for odd i.
-        for (uint32_t i = 0; i + 2 < n; ++i)
-          triangle(begin + i, begin + i + 1 + i % 2, begin + i + 2 - i % 2, 2 - i % 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:  // v(i+1), v(i+2), v(0); provoking v(i+1), LAST: v(i+2)
-        for (uint32_t i = 0; i + 2 < n; ++i) triangle(begin + i + 1, begin + i + 2, begin, 1);
-        break;
-      // Without a geometry stage, a topology with adjacency draws the primitives it describes
-      // ("Line Lists With Adjacency" ...: the 2nd and 3rd vertices; triangles the 1st, 3rd
-      // and 5th of each primitive, v(2i) first); the adjacent vertices are only shaded.
-      case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:  // provoking v(4i+1), LAST: v(4i+2)
-        for (uint32_t i = 0; i + 3 < n; i += 4) line(begin + i + 1, begin + i + 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:  // provoking v(i+1), LAST: v(i+2)
-        for (uint32_t i = 0; i + 3 < n; ++i) line(begin + i + 1, begin + i + 2, i == 0);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:  // provoking v(6i), LAST: v(6i+4)
-        for (uint32_t i = 0; i + 5 < n; i += 6) triangle(begin + i, begin + i + 2, begin + i + 4, 2);
-        break;
-      case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
-        // Odd i: v(2i), v(2i+4), v(2i+2); provoking v(2i), LAST: v(2i+4), the third for even
-        // i, the second for odd i.
-        for (uint32_t i = 0; n >= 6 && i < (n - 4) / 2; ++i)
-          triangle(begin + 2 * i, begin + 2 * i + 2 + 2 * (i % 2), begin + 2 * i + 4 - 2 * (i % 2), 2 - i % 2);
-        break;
-      default:  // patch lists: only with tessellation (draw_tessellation.cpp)
-        break;
-    }
+    emitRunPrimitives(topology, begin, 0, runPrimitiveCount(topology, end - begin), point, line, triangle);
   };
   uint32_t runStart = 0;
   if (!isRestart.empty())

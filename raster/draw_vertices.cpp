@@ -10,6 +10,7 @@
 #include "lane_records.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
+#include "tessera/thread_pool.h"
 #include "zeroed_slices.h"
 
 namespace tessera::raster {
@@ -123,16 +124,28 @@ uint32_t restartValue(VkIndexType t) {
 // restart flag here, the binned path's slot map, index table copy and assembled primitives.
 constexpr uint64_t kBytesPerVertexPosition = 64;
 
-void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out) {
+void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& out, ThreadPool* pool) {
   requireDrawMemory(c.vertexCount, kBytesPerVertexPosition);
   out.vertexIndex.resize(c.vertexCount);
   out.isRestart.clear();
+  // Ranges of positions, over the pool when there is one (a draw of millions of indices spent a
+  // tenth of its time here on the recording thread).
+  constexpr size_t kRange = size_t(1) << 16;
+  const size_t ranges = (size_t(c.vertexCount) + kRange - 1) / kRange;
+  auto forEachRange = [&](auto&& body) {
+    auto task = [&](size_t r) { body(r * kRange, std::min<size_t>(c.vertexCount, (r + 1) * kRange)); };
+    if (pool) pool->parallelFor(ranges, task);
+    else for (size_t r = 0; r < ranges; ++r) task(r);
+  };
+  uint32_t* __restrict to = out.vertexIndex.data();
   if (!c.indexed) {
-    for (uint32_t i = 0; i < c.vertexCount; ++i) out.vertexIndex[i] = c.firstVertex + i;
+    forEachRange([&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) to[i] = c.firstVertex + uint32_t(i);
+    });
     return;
   }
   const uint32_t restart = restartValue(c.indexType);
-  if (s.primitiveRestart) out.isRestart.assign(c.vertexCount, 0);
+  if (s.primitiveRestart) out.isRestart.resize(c.vertexCount);
   // One index type at a time: the positions whose index lies in the buffer in a loop the
   // compiler vectorizes (a draw of millions of indices spent most of its serial time in a
   // per-index read with its type and bounds checks), then the rest, which read index 0
@@ -142,26 +155,32 @@ void readVertexIndices(const DrawState& s, const DrawCall& c, VertexIndexList& o
   const uint64_t available = c.indices && start < c.indexBytes ? (c.indexBytes - start) / size : 0;
   const uint32_t inBuffer = uint32_t(std::min<uint64_t>(c.vertexCount, available));
   const uint32_t offset = uint32_t(c.vertexOffset);  // int64(index) + offset, truncated: the same bits
-  uint32_t* __restrict to = out.vertexIndex.data();
   const uint8_t* __restrict bytes = c.indices ? c.indices + start : nullptr;
+  uint8_t* __restrict isRestart = out.isRestart.data();
   // (memcpy: the application's offset may leave the indices unaligned for their type.)
-  auto copy = [&]<typename T>(T) {
-    for (uint32_t i = 0; i < inBuffer; ++i) {
+  auto copy = [&]<typename T>(T, size_t begin, size_t end) {
+    const size_t last = std::min<size_t>(end, inBuffer);
+    for (size_t i = begin; i < last; ++i) {
       T index;
-      std::memcpy(&index, bytes + size_t(i) * sizeof(T), sizeof(T));
+      std::memcpy(&index, bytes + i * sizeof(T), sizeof(T));
       to[i] = uint32_t(index) + offset;
     }
     if (s.primitiveRestart)
-      for (uint32_t i = 0; i < inBuffer; ++i) {
+      for (size_t i = begin; i < last; ++i) {
         T index;
-        std::memcpy(&index, bytes + size_t(i) * sizeof(T), sizeof(T));
-        out.isRestart[i] = uint32_t(index) == restart;
+        std::memcpy(&index, bytes + i * sizeof(T), sizeof(T));
+        isRestart[i] = uint32_t(index) == restart;
       }
+    for (size_t i = std::max<size_t>(begin, inBuffer); i < end; ++i) {
+      to[i] = offset;  // index 0, never the restart value
+      if (s.primitiveRestart) isRestart[i] = 0;
+    }
   };
-  if (size == 4) copy(uint32_t{});
-  else if (size == 2) copy(uint16_t{});
-  else copy(uint8_t{});
-  for (uint32_t i = inBuffer; i < c.vertexCount; ++i) to[i] = offset;  // index 0, never the restart value
+  forEachRange([&](size_t begin, size_t end) {
+    if (size == 4) copy(uint32_t{}, begin, end);
+    else if (size == 2) copy(uint16_t{}, begin, end);
+    else copy(uint8_t{}, begin, end);
+  });
 }
 
 void prepareShadedVertices(const DrawState& s, size_t count, ShadedVertices& out) {

@@ -1237,5 +1237,93 @@ TEST(BinnedDraw, IndexedDrawShadesEachVertexOnce) {
   EXPECT_GT(sc.call.vertexCount, distinct * 2);
 }
 
+// Draws too large for one set-up chunk (2,048 primitives), instanced, in every topology the set-up tasks assemble themselves (no
+// restart, no stipple: primitive p made from p) and in the two they do not (restart, stippled
+// lines), indexed or not: the binned path against the reference at 1, 2 and 5 threads.
+TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
+  ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
+  const VkPrimitiveTopology topologies[] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+                                            VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+                                            VK_PRIMITIVE_TOPOLOGY_LINE_STRIP, VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+  std::mt19937 rng(20261130);
+  int variant = 0, changed = 0;
+  for (const VkPrimitiveTopology topology : topologies)
+    for (const bool indexed : {false, true}) {
+      const uint32_t seed = uint32_t(rng());
+      std::mt19937 sceneRng(seed);
+      Scene sc = generateScene(sceneRng, 1, 1);  // its state; the geometry is replaced
+      sc.vertices.clear();
+      sc.indices.clear();
+      sc.state.topology = topology;
+      sc.state.polygonMode = VK_POLYGON_MODE_FILL;
+      sc.state.raster.lineStippleEnable = variant % 4 == 3;  // the serial assembly
+      // Flat shading (2) with each provoking vertex mode, among others.
+      sc.state.provokingVertexLast = variant % 4 >= 2;
+      sc.state.fragment.inputInterpolation[0] = uint8_t(variant % 3);
+      // Small primitives: vertices in clusters of three (a fan's around one centre), so that
+      // strips and fans stay small too; the colour is written and the depth test can pass, so
+      // that every draw changes the image.
+      sc.state.blend[0].writeMask = 0xF;
+      sc.state.blend[0].enable = false;
+      sc.state.sampleMask = ~0u;
+      sc.discard = sc.state.fragment.canDiscard = sc.state.fragment.writesFragDepth = false;
+      if (sc.state.depthCompare == VK_COMPARE_OP_NEVER || sc.state.depthCompare == VK_COMPARE_OP_EQUAL)
+        sc.state.depthCompare = VK_COMPARE_OP_ALWAYS;
+      sc.state.stencilTest = false;
+      if (sc.state.raster.cullMode == VK_CULL_MODE_FRONT_AND_BACK) sc.state.raster.cullMode = VK_CULL_MODE_NONE;
+      const bool fan = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
+      const uint32_t vertices = 2600 + uint32_t(sceneRng() % 600);
+      float cx = uniform(sceneRng, -0.5f, 0.5f), cy = uniform(sceneRng, -0.5f, 0.5f);
+      for (uint32_t v = 0; v < vertices; ++v) {
+        if (v % 3 == 0 && !fan) cx = uniform(sceneRng, -1, 1), cy = uniform(sceneRng, -1, 1);
+        addVertex(sc, sceneRng, cx + uniform(sceneRng, -0.06f, 0.06f), cy + uniform(sceneRng, -0.06f, 0.06f),
+                  uniform(sceneRng, 0, 1), uniform(sceneRng, 0.5f, 2));
+      }
+      sc.call = DrawCall{};
+      sc.call.instanceCount = 3;
+      sc.call.indexed = indexed;
+      if (indexed) {
+        // Positions naming nearby vertices (each about twice), some restarts when enabled.
+        sc.state.primitiveRestart = variant % 5 == 2;
+        for (uint32_t i = 0; i < 2 * vertices; ++i)
+          sc.indices.push_back(sc.state.primitiveRestart && sceneRng() % 200 == 0 ? 0xFFFFFFFFu
+                                                                                  : (i / 2 + uint32_t(sceneRng() % 3)) % vertices);
+        sc.call.vertexCount = uint32_t(sc.indices.size());
+      } else {
+        sc.state.primitiveRestart = false;
+        sc.call.vertexCount = vertices;
+      }
+      ++variant;
+      Targets expected;
+      std::mt19937 initRng(seed);
+      expected.reset(1, initRng);
+      uint64_t expectedOcclusion = 0;
+      bind(sc, expected, 8, &expectedOcclusion);
+      drawReference(sc.state, sc.call);
+      {
+        Targets initial;
+        std::mt19937 sameInit(seed);
+        initial.reset(1, sameInit);
+        changed += initial.colour != expected.colour;
+      }
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(1, sameInit);
+        uint64_t occlusion = 0;
+        bind(sc, got, 8, &occlusion);
+        drawBinned(sc.state, sc.call, pool);
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", topology " << topology << ", indexed " << indexed
+                                        << ", restart " << sc.state.primitiveRestart << ", stipple "
+                                        << sc.state.raster.lineStippleEnable << ", threads " << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+        ASSERT_EQ(got.stencil, expected.stencil);
+        ASSERT_EQ(occlusion, expectedOcclusion);
+      }
+    }
+  EXPECT_EQ(changed, 12);
+}
+
 }  // namespace
 }  // namespace tessera::raster
