@@ -1,6 +1,6 @@
 // The batched sampling routines of sampling_batch.h: W lanes of one sampling instruction at
 // once, for the common state (2D views of 8-bit RGBA/BGRA UNORM or sRGB, R8/RG8 UNORM, 16- and
-// 32-bit float R, RG and RGBA, 16-bit float RGB, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
+// 32-bit float R, RG and RGBA, 16-bit float RGB, BC1 UNORM, NEAREST/LINEAR filters and mipmap modes, REPEAT / MIRRORED_REPEAT /
 // CLAMP_TO_EDGE, no compare, no border).
 //
 // Bit-identical to the reference (reference_sampler.cpp) by construction, not by tolerance:
@@ -40,18 +40,21 @@ using namespace sampler_detail::batch;
 // through the codec by the reference: the same numbers, as below).
 // Depth: the depth aspect of D16 / X8_D24 / D24S8 / D32 / D32S8 views (their depth plane: 2, 4
 // and 4 bytes a texel), read as the codec's decodeDepth reads them.
+// BC1: UNORM BC1 without and with alpha, read as bc_decode.cpp decodes them (readBc1Texels).
 enum ViewCode : uint32_t {
   kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
-  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat, kDepth16Unorm, kDepth24Unorm, kDepth32Sfloat
+  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat, kDepth16Unorm, kDepth24Unorm, kDepth32Sfloat, kBc1RgbUnorm,
+  kBc1RgbaUnorm
 };
 static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm && kR8Unorm == kViewR8Unorm &&
               kRg8Unorm == kViewRg8Unorm);
 
 // How a view code's texels become RGBA.
 struct TexelFormat {
-  enum Kind { Bytes, Half, Float, Unorm16, Unorm24 } kind = Bytes;
+  enum Kind { Bytes, Half, Float, Unorm16, Unorm24, Bc1 } kind = Bytes;
   uint32_t components = 4;  // in memory; the rest are 0 (alpha 1), as "Conversion to RGBA" says
-  uint32_t size = 4;        // bytes per texel
+  uint32_t size = 4;        // bytes per texel (Bc1: per 4x4 block)
+  bool bc1Alpha = false;    // Bc1: BC1 with alpha (the three-colour mode's code 3 is transparent)
   const float* rgb = nullptr;    // Bytes: R, G, B table
   const float* alpha = nullptr;  // Bytes: A table (always UNORM)
   uint32_t r = 0, b = 2;         // Bytes: byte index of R and B in a texel
@@ -92,6 +95,8 @@ TexelFormat texelFormat(uint32_t code) {
     case kDepth16Unorm: f.kind = TexelFormat::Unorm16, f.size = 2, f.components = 1; return f;
     case kDepth24Unorm: f.kind = TexelFormat::Unorm24, f.size = 4, f.components = 1; return f;
     case kDepth32Sfloat: f.kind = TexelFormat::Float, f.size = 4, f.components = 1; return f;
+    case kBc1RgbUnorm: f.kind = TexelFormat::Bc1, f.size = 8; return f;
+    case kBc1RgbaUnorm: f.kind = TexelFormat::Bc1, f.size = 8, f.bc1Alpha = true; return f;
     default: break;
   }
   const bool srgb = code == kRgba8Srgb || code == kBgra8Srgb, bgra = code == kBgra8Unorm || code == kBgra8Srgb;
@@ -170,12 +175,63 @@ __attribute__((always_inline)) inline void wrap(double* x, const double* size, u
   }
 }
 
+// BC1 texels ("S3TC Compressed Texture Image Formats", BC1 with and without alpha, as
+// bc_decode.cpp's decodeS3tcColor decodes a whole block): a level's rows of memory are rows of
+// 8-byte blocks of 4x4 texels (rowPitch bytes apart); texel (i, j) takes its block's 2-bit code
+// at bit 2 (4 (j mod 4) + (i mod 4)) of the block's last 32 bits, which picks colour_0,
+// colour_1 or a mix of them; each component is the exact rational (w0 c0 + w1 c1) / (den (2^b
+// - 1)) in double, rounded to float once, as the reference's. Those rationals are few (b is 5
+// or 6, den 1, 2 or 3, the numerator at most 3 x 63), so they are read from a table of the
+// reference's own quotients: a division per component and lane was most of a BC1 batch's time.
+struct Bc1Quotients {
+  float value[2][3][192];  // [6-bit component][den - 1][numerator]
+  Bc1Quotients() : value() {
+    for (int wide = 0; wide < 2; ++wide)
+      for (int den = 1; den <= 3; ++den)
+        for (int n = 0; n <= den * (wide ? 63 : 31); ++n)
+          value[wide][den - 1][n] = float(double(n) / double(den * (wide ? 63 : 31)));
+  }
+};
+const Bc1Quotients kBc1Quotients;
+
+template <uint32_t N>
+__attribute__((always_inline)) inline void readBc1Texels(const LevelLanes<N>& lv, const int32_t* ii, const int32_t* jj,
+                                                         uint32_t active, const TexelFormat& f, Rgba<N>& out) {
+  alignas(64) uint64_t block[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    block[k] = 0;
+    if (active >> k & 1)
+      std::memcpy(&block[k],
+                  lv.base[k] + uint64_t(uint32_t(jj[k]) / 4) * lv.rowPitch[k] + uint64_t(uint32_t(ii[k]) / 4) * 8, 8);
+  }
+  alignas(64) uint32_t numerator[3][N], den[N], transparent[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    const uint32_t color0 = uint32_t(block[k] & 0xFFFF), color1 = uint32_t(block[k] >> 16 & 0xFFFF);
+    const uint32_t shift = 2 * (4 * (uint32_t(jj[k]) & 3) + (uint32_t(ii[k]) & 3));
+    const uint32_t code = uint32_t(block[k] >> 32 >> shift) & 3;
+    // "Block decoding for BC1": with colour_0 > colour_1 the codes are RGB_0, RGB_1, (2 RGB_0 +
+    // RGB_1) / 3, (RGB_0 + 2 RGB_1) / 3; otherwise RGB_0, RGB_1, (RGB_0 + RGB_1) / 2, black.
+    const bool four = color0 > color1;
+    const uint32_t w0 = code == 0 ? 1 : code == 1 ? 0 : code == 2 ? (four ? 2 : 1) : (four ? 1 : 0);
+    const uint32_t w1 = code == 0 ? 0 : code == 1 ? 1 : code == 2 ? 1 : (four ? 2 : 0);
+    den[k] = code < 2 ? 1 : four ? 3 : code == 2 ? 2 : 1;
+    numerator[0][k] = w0 * (color0 >> 11) + w1 * (color1 >> 11);
+    numerator[1][k] = w0 * (color0 >> 5 & 63) + w1 * (color1 >> 5 & 63);
+    numerator[2][k] = w0 * (color0 & 31) + w1 * (color1 & 31);
+    transparent[k] = !four && code == 3;
+  }
+  for (uint32_t c = 0; c < 3; ++c)
+    for (uint32_t k = 0; k < N; ++k) out.c[c][k] = kBc1Quotients.value[c == 1][den[k] - 1][numerator[c][k]];
+  for (uint32_t k = 0; k < N; ++k) out.c[3][k] = f.bc1Alpha && transparent[k] ? 0.0 : 1.0;
+}
+
 // The formats other than 4-byte 8-bit ones: each lane's texel as raw words (up to 16 bytes),
 // then per component.
 template <uint32_t N>
 __attribute__((always_inline)) inline void readOtherTexels(const LevelLanes<N>& lv, const int32_t* ii,
                                                            const int32_t* jj, uint32_t active, const TexelFormat& f,
                                                            Rgba<N>& out) {
+  if (f.kind == TexelFormat::Bc1) return readBc1Texels<N>(lv, ii, jj, active, f, out);
   uint32_t raw[4][N];
   // One copy of a size known at compile time per lane (a copy of f.size bytes is a call to
   // memcpy per lane and texel).
@@ -463,6 +519,8 @@ uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
     case VK_FORMAT_D24_UNORM_S8_UINT: code = kDepth24Unorm; break;
     case VK_FORMAT_D32_SFLOAT:
     case VK_FORMAT_D32_SFLOAT_S8_UINT: code = kDepth32Sfloat; break;
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK: code = kBc1RgbUnorm; break;
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: code = kBc1RgbaUnorm; break;
     default: return 0;
   }
   const bool depth = code == kDepth16Unorm || code == kDepth24Unorm || code == kDepth32Sfloat;

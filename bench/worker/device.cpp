@@ -129,8 +129,14 @@ Device::Device(bool validation) {
   // The graphics workloads render with vkCmdBeginRendering (no VkRenderPass objects).
   enable13.dynamicRendering = supported13.dynamicRendering;
   dynamicRendering = supported13.dynamicRendering;
+  // The texturing workloads' anisotropic and block-compressed variants.
+  VkPhysicalDeviceFeatures offered{};
+  vkGetPhysicalDeviceFeatures(physicalDevice, &offered);
+  enabled.samplerAnisotropy = offered.samplerAnisotropy;
+  enabled.textureCompressionBC = offered.textureCompressionBC;
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   if (properties.apiVersion >= VK_API_VERSION_1_3) dci.pNext = &enable13;
+  dci.pEnabledFeatures = &enabled;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   BENCH_VK(vkCreateDevice(physicalDevice, &dci, nullptr, &device));
@@ -204,6 +210,10 @@ void Device::require(std::initializer_list<const char*> commands) const {
     }
     if (!known) throw Failure(std::string("benchmark bug: ") + wanted + " is not in BENCH_DEVICE_FUNCTIONS");
   }
+}
+
+void Device::requireFeature(VkBool32 VkPhysicalDeviceFeatures::*feature, const char* name) const {
+  if (!(enabled.*feature)) throw Unsupported(std::string("the device lacks ") + name);
 }
 
 void Device::requireFormatFeatures(VkFormat format, VkFormatFeatureFlags features) const {

@@ -101,6 +101,10 @@ class Device {
   // Throws Unsupported naming the first command the driver does not provide.
   void require(std::initializer_list<const char*> commands) const;
   void requireFormatFeatures(VkFormat format, VkFormatFeatureFlags features) const;
+  // Throws Unsupported when the device lacks the feature (`enabled` holds those the device was
+  // created with: every one of them it offers).
+  void requireFeature(VkBool32 VkPhysicalDeviceFeatures::*feature, const char* name) const;
+  VkPhysicalDeviceFeatures enabled{};  // samplerAnisotropy, textureCompressionBC where offered
 
   // Host-visible, coherent, mapped; destroyed with the device.
   Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage);

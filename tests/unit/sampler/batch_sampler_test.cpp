@@ -345,7 +345,9 @@ const VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_B8G8R8A8_U
                              VK_FORMAT_R32G32_SFLOAT,
                              // The depth aspect of the depth formats (random X8 bits of D24 too).
                              VK_FORMAT_D16_UNORM,           VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
-                             VK_FORMAT_D16_UNORM_S8_UINT,   VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT};
+                             VK_FORMAT_D16_UNORM_S8_UINT,   VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT,
+                             // Random blocks: both of BC1's palette modes (colour_0 > colour_1 or not).
+                             VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC1_RGBA_UNORM_BLOCK};
 const VkSamplerAddressMode kModes[] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
 
@@ -379,7 +381,7 @@ TEST(BatchSampler, MatchesReference) {
                 ++combination;
               }
     }
-  EXPECT_EQ(combination, 19u * 2 * 2 * 2 * 2 * 3 * 3);
+  EXPECT_EQ(combination, uint32_t(std::size(kFormats)) * 2 * 2 * 2 * 2 * 3 * 3);
 }
 
 // "Component Swizzle" (the spec swizzles each texel before filtering; the exact routines do too and
