@@ -131,9 +131,7 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
 // The rest of the per-texel steps, in the specification's order: "Depth Compare Operation",
 // "Conversion to RGBA" for depth/stencil, "Component Swizzle".
 Texel finishTexel(const TexelSource& src, Texel converted);
-// The 256-entry tables byteTable points at: every 8-bit value as the codec decodes a UNORM
-// component and an sRGB one (batch_sampler.cpp reads texels through the same tables).
-const float* unorm8Table();
-const float* srgb8Table();
+// (The 256-entry tables byteTable points at are the codec's unorm8Table and srgb8Table,
+// include/tessera/texel_codec.h; batch_sampler.cpp reads texels through them too.)
 
 }  // namespace tessera::sampler_detail

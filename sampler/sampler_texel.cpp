@@ -90,8 +90,6 @@ const ByteTables& byteTables() {
 
 }  // namespace
 
-const float* unorm8Table() { return byteTables().unorm; }
-const float* srgb8Table() { return byteTables().srgb; }
 
 TexelSource makeTexelSource(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                             const SampleRequest& request) {
@@ -229,3 +227,10 @@ Texel finishTexel(const TexelSource& src, Texel t) {
 }
 
 }  // namespace tessera::sampler_detail
+
+namespace tessera {
+
+const float* unorm8Table() { return sampler_detail::byteTables().unorm; }
+const float* srgb8Table() { return sampler_detail::byteTables().srgb; }
+
+}  // namespace tessera

@@ -51,6 +51,12 @@ void decodeTexel(const FormatInfo& format, const void* src, TexelValue& out);
 // requires: "first clamping to the representable range of the destination format").
 void encodeTexel(const FormatInfo& format, const TexelValue& value, void* dst);
 
+// Every 8-bit value as decodeTexel decodes an 8-bit UNORM component and an 8-bit sRGB colour
+// component (256 floats each, filled by the codec itself at first use, so a table read is the
+// codec's answer bit for bit): for paths that read 8-bit texels in bulk.
+const float* unorm8Table();
+const float* srgb8Table();
+
 // The KDFS sRGB EOTF on one nonlinear component in [0, 1] (decodeTexel's sRGB conversion; the
 // block decoders apply it to compressed colour values that are not whole 8-bit numbers).
 double srgbToLinear(double encoded);

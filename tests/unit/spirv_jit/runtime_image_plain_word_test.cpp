@@ -1,6 +1,7 @@
-// The storage-image helpers' direct path for 32-bit single-component views (R32_UINT,
-// R32_SINT, R32_SFLOAT with the identity swizzle, spirv_jit/runtime_image.cpp) against the
-// texel codec it bypasses: for random words (NaNs, infinities, denormals and negative zero
+// The image helpers' direct paths against the texel codec they bypass: 8-bit RGBA / BGRA
+// UNORM and sRGB views with the identity swizzle (texelFetch, read through the codec's byte
+// tables: every byte value, sRGB's alpha UNORM), and 32-bit single-component views (R32_UINT,
+// R32_SINT, R32_SFLOAT with the identity swizzle, spirv_jit/runtime_image.cpp): for random words (NaNs, infinities, denormals and negative zero
 // among them), OpImageRead returns what decodeTexel makes of the texel ("Conversion to RGBA":
 // G = B = 0, A = 1) and OpImageWrite stores what encodeTexel makes of the value. A swizzled view
 // still takes the general path and is swizzled; an out-of-range texel reads as replaced and is
@@ -82,6 +83,33 @@ TEST(RuntimeImagePlainWord, ReadsAndWritesWhatTheCodecDoes) {
     tessera_rt_image_read(&desc, 0, int32_t(kSize), 0, 0, 0, outside);
     EXPECT_EQ(outside[0] | outside[1] | outside[2], 0u);
     EXPECT_EQ(outside[3], format == VK_FORMAT_R32_SFLOAT ? 0x3F800000u : 1u);
+  }
+}
+
+TEST(RuntimeImagePlainWord, EightBitColourTexelsReadAsTheCodecDecodesThem) {
+  std::mt19937 rng(20261201);
+  for (const VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                                VK_FORMAT_B8G8R8A8_SRGB}) {
+    SCOPED_TRACE(format);
+    const FormatInfo& f = *formatInfo(format);
+    // Each byte value in every component position somewhere.
+    std::vector<uint32_t> texels(kSize * kSize * 4);
+    for (uint32_t i = 0; i < texels.size(); ++i) texels[i] = (i % 256) | uint32_t(rng()) << 8;
+    abi::ImageViewState view = wordView(format, texels);
+    view.levels[0].height = kSize * 4;
+    const abi::ImageDescriptor desc{&view, nullptr, {}};
+    for (uint32_t y = 0; y < kSize * 4; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        TexelValue expected{};
+        decodeTexel(f, reinterpret_cast<const uint8_t*>(&texels[y * kSize + x]), expected);
+        uint32_t got[4];
+        tessera_rt_image_read(&desc, int32_t(x), int32_t(y), 0, 0, 0, got);
+        ASSERT_EQ(std::memcmp(got, expected.u, 16), 0) << x << "," << y << " texel " << std::hex << texels[y * kSize + x];
+      }
+    // Out of range: replaced, (0, 0, 0, 0) for a format with alpha.
+    uint32_t outside[4] = {9, 9, 9, 9};
+    tessera_rt_image_read(&desc, -1, 0, 0, 0, 0, outside);
+    EXPECT_EQ(outside[0] | outside[1] | outside[2] | outside[3], 0u);
   }
 }
 
