@@ -412,14 +412,13 @@ __attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState
 }
 
 
-// "Texel Filtering" of the level(s), "Texel Mipmap Filtering", and the results as float bits.
+// "Texel Filtering" of the level(s) and "Texel Mipmap Filtering" of the lanes in `active`.
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kRgba8>
-__attribute__((always_inline)) inline void filterAndStore(const abi::ImageViewState& view,
-                                                          const abi::SamplerState& sampler, const Lanes<N>& in,
-                                                          const uint32_t* levelHi, const uint32_t* levelLo,
-                                                          const double* delta, uint32_t active, uint32_t linearLanes,
-                                                          const TexelFormat& format, uint32_t* out) {
-  Rgba<N> result;
+__attribute__((always_inline)) inline void filterMipmapped(const abi::ImageViewState& view,
+                                                           const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                           const uint32_t* levelHi, const uint32_t* levelLo,
+                                                           const double* delta, uint32_t active, uint32_t linearLanes,
+                                                           const TexelFormat& format, Rgba<N>& result) {
   filterLevel<N, kMag, kMin, kRgba8>(view, sampler, in, levelHi, active, linearLanes, format, result);
   if constexpr (kMipLinear) {
     // "Texel Mipmap Filtering", LINEAR: τ = (1 - δ) τ_hi + δ τ_lo, summed from 0 as the
@@ -430,12 +429,80 @@ __attribute__((always_inline)) inline void filterAndStore(const abi::ImageViewSt
       for (uint32_t k = 0; k < N; ++k)
         result.c[c][k] = (0.0 + (1.0 - delta[k]) * result.c[c][k]) + delta[k] * lo.c[c][k];
   }
+}
+
+template <uint32_t N>
+__attribute__((always_inline)) inline void storeResult(const Rgba<N>& result, uint32_t active, uint32_t* out) {
   for (int c = 0; c < 4; ++c)
     for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (active >> k & 1) ? canonicalFloatBits(result.c[c][k]) : 0u;
 }
 
-// The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time.
-template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear>
+// "Texel Anisotropic Filtering" as reference_sampler.cpp takes it: each lane's footprint from
+// the reference's own functions (scaleFactors, anisotropicFootprint: η, N = ceil(η), the major
+// axis, λ_base = log2(ρ_max / η)), its level(s) from that λ_base as every routine selects them;
+// a lane with N = 1 is one isotropic sample, as there; the others average N isotropic samples
+// at P + (i / (N + 1) - 1/2) ∂P along the major axis, i = 1..N, each weighted 1/N and summed
+// from 0 in that order (the reference's Reduction). Lanes of one batch may take different N:
+// sample i is taken for the lanes with N >= i.
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kRgba8>
+__attribute__((always_inline)) inline void anisotropicAndStore(const abi::ImageViewState& view,
+                                                               const abi::SamplerState& sampler,
+                                                               const SampleLanes& lanes, const Lanes<N>& in,
+                                                               uint32_t active, uint32_t levelCount,
+                                                               const TexelFormat& format, uint32_t* out) {
+  const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1};
+  alignas(64) double lambdaBase[N], axisS[N], axisT[N];
+  uint32_t samples[N], single = 0, most = 1;
+  for (uint32_t k = 0; k < N; ++k) {
+    lambdaBase[k] = 0, axisS[k] = axisT[k] = 0, samples[k] = 1;
+    if (!(active >> k & 1)) continue;
+    double dsdx[3] = {}, dsdy[3] = {};
+    if (lanes.dPdx[0]) dsdx[0] = lanes.dPdx[0][k], dsdx[1] = lanes.dPdx[1][k], dsdy[0] = lanes.dPdy[0][k], dsdy[1] = lanes.dPdy[1][k];
+    const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy);
+    lambdaBase[k] = footprint.lambdaBase;
+    samples[k] = footprint.samples;
+    const double* axis = footprint.alongX ? dsdx : dsdy;
+    axisS[k] = axis[0], axisT[k] = axis[1];
+    most = std::max(most, samples[k]);
+  }
+  for (uint32_t k = 0; k < N; ++k) single |= uint32_t(samples[k] <= 1) << k;
+  uint32_t levelHi[N], levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  levelsFromLambdaBase<N>(sampler, lanes, lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
+  Rgba<N> result;
+  filterMipmapped<N, kMag, kMin, kMipLinear, kRgba8>(view, sampler, in, levelHi, levelLo, delta, active & single,
+                                                     linearLanes, format, result);
+  const uint32_t several = active & ~single;
+  if (several) {
+    Rgba<N> sum{};
+    for (uint32_t i = 1; i <= most; ++i) {
+      Lanes<N> at = in;
+      uint32_t taking = 0;
+      for (uint32_t k = 0; k < N; ++k) {
+        if (!(several >> k & 1) || samples[k] < i) continue;
+        taking |= 1u << k;
+        const double offset = double(i) / double(samples[k] + 1) - 0.5;
+        at.s[k] = in.s[k] + offset * axisS[k];
+        at.t[k] = in.t[k] + offset * axisT[k];
+      }
+      Rgba<N> sample;
+      filterMipmapped<N, kMag, kMin, kMipLinear, kRgba8>(view, sampler, at, levelHi, levelLo, delta, taking,
+                                                         linearLanes, format, sample);
+      for (int c = 0; c < 4; ++c)
+        for (uint32_t k = 0; k < N; ++k)
+          if (taking >> k & 1) sum.c[c][k] += (1.0 / double(samples[k])) * sample.c[c][k];
+    }
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        if (several >> k & 1) result.c[c][k] = sum.c[c][k];
+  }
+  storeResult<N>(result, active, out);
+}
+
+// The routine: N lanes, the sampler's filters and mipmap mode fixed at compile time; kAniso: a
+// sampler with anisotropy (SamplerState::fastSampling 9-16), sampled so where the operands
+// carry derivatives (an explicit LOD has no footprint: isotropic, as in the reference).
+template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kAniso = false>
 __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState& view,
                                                        const abi::SamplerState& sampler, const SampleLanes& lanes,
                                                        uint32_t* out) {
@@ -451,16 +518,25 @@ __attribute__((always_inline)) inline void sampleBatch(const abi::ImageViewState
   // Per lane: coordinates, offsets, layer (the reference's selectLayer), then LOD and levels.
   Lanes<N> in;
   prepareLanes<N>(view, lanes, active, in);
+  const bool rgba8 = format.kind == TexelFormat::Bytes && format.size == 4;
+  if constexpr (kAniso) {
+    if (!lanes.lod) {
+      if (rgba8) anisotropicAndStore<N, kMag, kMin, kMipLinear, true>(view, sampler, lanes, in, active, levelCount, format, out);
+      else anisotropicAndStore<N, kMag, kMin, kMipLinear, false>(view, sampler, lanes, in, active, levelCount, format, out);
+      return;
+    }
+  }
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
   selectLaneLevels<N>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
-
-  if (format.kind == TexelFormat::Bytes && format.size == 4)
-    filterAndStore<N, kMag, kMin, kMipLinear, true>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
-                                                    format, out);
+  Rgba<N> result;
+  if (rgba8)
+    filterMipmapped<N, kMag, kMin, kMipLinear, true>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                     format, result);
   else
-    filterAndStore<N, kMag, kMin, kMipLinear, false>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
-                                                     format, out);
+    filterMipmapped<N, kMag, kMin, kMipLinear, false>(view, sampler, in, levelHi, levelLo, delta, active, linearLanes,
+                                                      format, result);
+  storeResult<N>(result, active, out);
 }
 
 // One non-template entry per routine, each cloned for the host's vector width.
@@ -483,12 +559,31 @@ TESSERA_SAMPLE_ROUTINES_N(4)
 TESSERA_SAMPLE_ROUTINES_N(8)
 TESSERA_SAMPLE_ROUTINES_N(16)
 
+// Anisotropic samplers: equal magnification and minification filters only (what such samplers
+// use; the others take the reference).
+#define TESSERA_ANISO_ROUTINE(N, F, MIP)                                                                        \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                           \
+      anisoRoutine_##N##_##F##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,         \
+                                     const SampleLanes& lanes, uint32_t* out) {                                 \
+    sampleBatch<N, F, F, MIP, true>(view, sampler, lanes, out);                                                 \
+  }
+#define TESSERA_ANISO_ROUTINES_N(N) \
+  TESSERA_ANISO_ROUTINE(N, 0, false) TESSERA_ANISO_ROUTINE(N, 1, false) TESSERA_ANISO_ROUTINE(N, 0, true) TESSERA_ANISO_ROUTINE(N, 1, true)
+TESSERA_ANISO_ROUTINES_N(4)
+TESSERA_ANISO_ROUTINES_N(8)
+TESSERA_ANISO_ROUTINES_N(16)
+
 // Indexed by [lane count: 4, 8, 16][sampler class - 1], the class being
 // 1 + magFilter + 2 minFilter + 4 mipmapMode (VkFilter / VkSamplerMipmapMode: 0 or 1).
 #define TESSERA_ROUTINE_ROW(N)                                                                            \
   {&routine_##N##_0_0_false, &routine_##N##_1_0_false, &routine_##N##_0_1_false, &routine_##N##_1_1_false, \
    &routine_##N##_0_0_true, &routine_##N##_1_0_true, &routine_##N##_0_1_true, &routine_##N##_1_1_true}
 const SampleRoutine kRoutines[3][8] = {TESSERA_ROUTINE_ROW(4), TESSERA_ROUTINE_ROW(8), TESSERA_ROUTINE_ROW(16)};
+// Indexed by [lane count][sampler class - 9] as kRoutines; null where the filters differ.
+#define TESSERA_ANISO_ROW(N)                                                                  \
+  {&anisoRoutine_##N##_0_false, nullptr, nullptr, &anisoRoutine_##N##_1_false, &anisoRoutine_##N##_0_true, nullptr, \
+   nullptr, &anisoRoutine_##N##_1_true}
+const SampleRoutine kAnisoRoutines[3][8] = {TESSERA_ANISO_ROW(4), TESSERA_ANISO_ROW(8), TESSERA_ANISO_ROW(16)};
 
 bool routineAddressMode(uint32_t mode) {
   return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
@@ -550,23 +645,25 @@ uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
   if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
   if (s.unnormalizedCoordinates) return 0;
   if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
-  // "Texel Anisotropic Filtering" takes N samples at a λ of its own (reference_sampler.cpp);
-  // the routines sample isotropically. max_Aniso = 1 is isotropic and keeps its routine.
-  if (s.anisotropyEnable && s.maxAnisotropy > 1.0f) return 0;
   // NaN LOD clamps (invalid usage) could make d' NaN, whose conversion to a level is not defined.
   if (s.minLod != s.minLod || s.maxLod != s.maxLod) return 0;
-  return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode;
+  // "Texel Anisotropic Filtering" takes N samples at a λ of its own: classes 9-16, which only
+  // the exact routines' anisotropic instances take (anisotropicAndStore). max_Aniso = 1 is
+  // isotropic and keeps its class.
+  const bool anisotropic = s.anisotropyEnable && s.maxAnisotropy > 1.0f;
+  return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode + (anisotropic ? 8 : 0);
 }
 
 SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                 const SampleShape& shape) {
-  if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 8) return nullptr;
+  if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 16) return nullptr;
   if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
   if (row < 0) return nullptr;
   // TESSERA_SAMPLING_ROUTINES (batch_lanes.h samplingRoutines).
   const SamplingRoutines mode = sampler_detail::batch::samplingRoutines();
   if (mode == SamplingRoutines::None) return nullptr;
+  if (sampler.fastSampling > 8) return kAnisoRoutines[row][sampler.fastSampling - 9];
   const bool exactOnly = mode == SamplingRoutines::Exact;
   if (!exactOnly) {
     switch (view.fastSampling) {

@@ -55,7 +55,9 @@ using SampleRoutine = void (*)(const abi::ImageViewState& view, const abi::Sampl
 // 0 when no routine can sample it, else a small code of its format. Recomputed from the other
 // fields, so a changed state needs a new call.
 uint32_t classifyViewForRoutines(const abi::ImageViewState& view);
-// The same for a sampler (SamplerState::fastSampling; makeSamplerState fills it).
+// The same for a sampler (SamplerState::fastSampling; makeSamplerState fills it): 1 + magFilter
+// + 2 minFilter + 4 mipmapMode, plus 8 with anisotropy (max_Aniso > 1: only the exact routines
+// take those, and only with equal filters).
 uint32_t classifySamplerForRoutines(const abi::SamplerState& sampler);
 
 // The instruction's shape as the routines need it.

@@ -195,19 +195,23 @@ TEST(AnisotropicSamplerState, MaxAnisotropyIsClampedToTheLimitAndOneWhenDisabled
             1.0f);
 }
 
-TEST(AnisotropicSamplerState, AnisotropicSamplersTakeNoBatchedRoutine) {
-  // The batched routines sample isotropically, so every anisotropic sample must run the
-  // reference: classifySamplerForRoutines gives such a sampler no class, and with it
-  // findSampleRoutine gives no routine. max_Aniso = 1 is isotropic and keeps its routine.
+TEST(AnisotropicSamplerState, AnisotropicSamplersTakeOnlyTheExactRoutines) {
+  // The fixed-point routines and the kernels' inline sampling sample isotropically: an
+  // anisotropic sampler gets classes of its own (8 above the isotropic ones), which only the
+  // exact routines' anisotropic instances take (batch_sampler.cpp anisotropicAndStore, held to
+  // the reference bit for bit by BatchSampler.AnisotropicSamplersMatchReference), and only with
+  // equal filters. max_Aniso = 1 is isotropic and keeps its class and routine.
   SamplingTestView view(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
   view.state.fastSampling = classifyViewForRoutines(view.state);
   SampleShape shape;
   shape.width = 8;
-  ASSERT_NE(findSampleRoutine(view.state, isotropic(), shape), nullptr);
-  EXPECT_EQ(classifySamplerForRoutines(anisotropic(16)), 0u);
-  EXPECT_EQ(anisotropic(16).fastSampling, 0u);
-  EXPECT_EQ(findSampleRoutine(view.state, anisotropic(2), shape), nullptr);
-  EXPECT_NE(findSampleRoutine(view.state, anisotropic(1), shape), nullptr);
+  const SampleRoutine isotropicRoutine = findSampleRoutine(view.state, isotropic(), shape);
+  ASSERT_NE(isotropicRoutine, nullptr);
+  EXPECT_EQ(classifySamplerForRoutines(anisotropic(16)), classifySamplerForRoutines(isotropic()) + 8);
+  const SampleRoutine anisotropicRoutine = findSampleRoutine(view.state, anisotropic(2), shape);
+  EXPECT_NE(anisotropicRoutine, nullptr);
+  EXPECT_NE(anisotropicRoutine, isotropicRoutine);  // not the fixed-point routine of RGBA8
+  EXPECT_EQ(findSampleRoutine(view.state, anisotropic(1), shape), isotropicRoutine);
 }
 
 // ---- Texel Anisotropic Filtering ------------------------------------------------------------

@@ -36,7 +36,8 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 abi::SamplerState makeSampler(VkFilter mag, VkFilter min, VkSamplerMipmapMode mip, VkSamplerAddressMode u,
-                              VkSamplerAddressMode v, float bias = 0, float minLod = 0, float maxLod = VK_LOD_CLAMP_NONE) {
+                              VkSamplerAddressMode v, float bias = 0, float minLod = 0, float maxLod = VK_LOD_CLAMP_NONE,
+                              float maxAnisotropy = 0) {
   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   info.magFilter = mag;
   info.minFilter = min;
@@ -48,6 +49,8 @@ abi::SamplerState makeSampler(VkFilter mag, VkFilter min, VkSamplerMipmapMode mi
   info.minLod = minLod;
   info.maxLod = maxLod;
   info.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+  info.anisotropyEnable = maxAnisotropy > 0;
+  info.maxAnisotropy = maxAnisotropy;
   return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
 }
 
@@ -293,7 +296,8 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
         const TexelValue want = sampleImage(view, sampler, b.request(k));
         float snapped[4];
         const SampleRequest request = b.request(k);
-        if (isFixedPointUnorm8(view) && snappedUnorm8(view, sampler, request, 0.0, snapped)) {
+        // (Anisotropic samplers take the exact routines whatever the format: bit for bit.)
+        if (isFixedPointUnorm8(view) && sampler.fastSampling <= 8 && snappedUnorm8(view, sampler, request, 0.0, snapped)) {
           // The spec's value with these weights, up to the last rounding (the oracle divides in
           // double, then rounds to float), with λ as the reference computes it or, where λ
           // comes from gradients, nudged by ±2^-24 (the routines' log2 is within 2^-40 of
@@ -382,6 +386,44 @@ TEST(BatchSampler, MatchesReference) {
               }
     }
   EXPECT_EQ(combination, uint32_t(std::size(kFormats)) * 2 * 2 * 2 * 2 * 3 * 3);
+}
+
+// "Texel Anisotropic Filtering": samplers with max_Aniso 2, 3.5 and 16 (the device's limit),
+// both filters (equal for magnification and minification) and mipmap modes, every address mode
+// pair, on every format, against the reference bit for bit. The generator's derivatives are
+// random per lane or per quad, so footprints of every ratio (N = 1 to 16, lines and points
+// among them) meet in one batch; Lod operands sample isotropically.
+TEST(BatchSampler, AnisotropicSamplersMatchReference) {
+  Generator gen(20261201);
+  uint32_t combination = 0;
+  for (VkFormat format : kFormats) {
+    const VkImageViewType type = combination % 2 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+    RandomView rv(format, type, 5 + gen.below(40), 3 + gen.below(40), type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 3 : 1,
+                  1 + gen.below(6), gen.rng());
+    ASSERT_NE(rv.view.state.fastSampling, 0u);
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+        for (float maxAnisotropy : {2.0f, 3.5f, 16.0f}) {
+          const abi::SamplerState sampler = makeSampler(filter, filter, mip, kModes[gen.below(3)], kModes[gen.below(3)],
+                                                        gen.below(3) == 0 ? gen.uniform(-2.0f, 2.0f) : 0.0f, 0.0f,
+                                                        VK_LOD_CLAMP_NONE, maxAnisotropy);
+          ASSERT_GT(sampler.fastSampling, 8u);
+          const std::string what = "format " + std::to_string(format) + " filter " + std::to_string(filter) + " mip " +
+                                   std::to_string(mip) + " max_Aniso " + std::to_string(maxAnisotropy);
+          expectSameAsReference(rv.view.state, sampler, gen, 8, what);
+          ++combination;
+        }
+  }
+  EXPECT_EQ(combination, uint32_t(std::size(kFormats)) * 2 * 2 * 3);
+  // Different filters for magnification and minification keep the reference.
+  const RandomView rv(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, gen.rng());
+  SampleShape shape;
+  shape.width = 8;
+  EXPECT_EQ(findSampleRoutine(rv.view.state,
+                              makeSampler(VK_FILTER_LINEAR, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                          kModes[0], kModes[0], 0, 0, VK_LOD_CLAMP_NONE, 16.0f),
+                              shape),
+            nullptr);
 }
 
 // "Component Swizzle" (the spec swizzles each texel before filtering; the exact routines do too and
@@ -494,10 +536,12 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   abi::SamplerState reduction = common;
   reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
   EXPECT_EQ(classifySamplerForRoutines(reduction), 0u);
+  // Anisotropy: its own classes (8 above the isotropic one), for the exact routines only
+  // (AnisotropicSamplersMatchReference).
   abi::SamplerState anisotropic = common;
   anisotropic.anisotropyEnable = VK_TRUE;
   anisotropic.maxAnisotropy = 16.0f;
-  EXPECT_EQ(classifySamplerForRoutines(anisotropic), 0u);
+  EXPECT_EQ(classifySamplerForRoutines(anisotropic), classifySamplerForRoutines(common) + 8);
 
   // Instruction shape: gathers, Dref, other dimensionalities, other widths.
   for (int i = 0; i < 4; ++i) {
