@@ -26,6 +26,7 @@
 #include <cstring>
 
 #include "batch_lanes.h"
+#include "block_decoders.h"
 #include "sampler_internal.h"
 #include "tessera/sampling_batch.h"
 
@@ -209,12 +210,10 @@ __attribute__((always_inline)) inline void readBc1Texels(const LevelLanes<N>& lv
     const uint32_t color0 = uint32_t(block[k] & 0xFFFF), color1 = uint32_t(block[k] >> 16 & 0xFFFF);
     const uint32_t shift = 2 * (4 * (uint32_t(jj[k]) & 3) + (uint32_t(ii[k]) & 3));
     const uint32_t code = uint32_t(block[k] >> 32 >> shift) & 3;
-    // "Block decoding for BC1": with colour_0 > colour_1 the codes are RGB_0, RGB_1, (2 RGB_0 +
-    // RGB_1) / 3, (RGB_0 + 2 RGB_1) / 3; otherwise RGB_0, RGB_1, (RGB_0 + RGB_1) / 2, black.
     const bool four = color0 > color1;
-    const uint32_t w0 = code == 0 ? 1 : code == 1 ? 0 : code == 2 ? (four ? 2 : 1) : (four ? 1 : 0);
-    const uint32_t w1 = code == 0 ? 0 : code == 1 ? 1 : code == 2 ? 1 : (four ? 2 : 0);
-    den[k] = code < 2 ? 1 : four ? 3 : code == 2 ? 2 : 1;
+    const S3tcMix m = s3tcPaletteEntry(code, four);
+    const uint32_t w0 = uint32_t(m.w0), w1 = uint32_t(m.w1);
+    den[k] = uint32_t(m.den);
     numerator[0][k] = w0 * (color0 >> 11) + w1 * (color1 >> 11);
     numerator[1][k] = w0 * (color0 >> 5 & 63) + w1 * (color1 >> 5 & 63);
     numerator[2][k] = w0 * (color0 & 31) + w1 * (color1 & 31);

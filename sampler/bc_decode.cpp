@@ -41,11 +41,10 @@ void decodeS3tcColor(const uint8_t* q, bool alwaysFourColors, double rgb[16][3],
   // (RGB_0 + 2 RGB_1) / 3; otherwise RGB_0, RGB_1, (RGB_0 + RGB_1) / 2 and BLACK (which BC1 with
   // alpha makes transparent: "0.0 ... color_0 <= color_1 and code(x, y) = 3").
   const bool four = alwaysFourColors || color0 > color1;
-  const Mix palette[4] = {{1, 0, 1}, {0, 1, 1}, four ? Mix{2, 1, 3} : Mix{1, 1, 2}, four ? Mix{1, 2, 3} : Mix{0, 0, 1}};
   const uint32_t bits = le32(q + 4);
   for (int i = 0; i < 16; ++i) {
     const int code = int((bits >> (2 * i)) & 3);  // "code(x, y) = bits[2 x (4 x y + x) + 1 ... + 0]"
-    const Mix& m = palette[code];
+    const S3tcMix m = s3tcPaletteEntry(uint32_t(code), four);
     for (int ch = 0; ch < 3; ++ch)
       rgb[i][ch] = double(m.w0 * c0[ch] + m.w1 * c1[ch]) / double(m.den * kMax[ch]);
     transparent[i] = !four && code == 3;

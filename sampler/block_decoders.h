@@ -11,6 +11,20 @@ namespace tessera {
 // ETC2 and EAC (etc2_decode.cpp). False for other formats.
 bool decodeEtc2Block(const FormatInfo& format, const uint8_t* block, TexelValue out[16]);
 
+// "Block decoding for BC1" (S3TC colour, also BC2/BC3's): the palette entry of a 2-bit code as
+// (w0 colour_0 + w1 colour_1) / den. With colour_0 > colour_1 (`fourColors`; BC2 and BC3
+// always) RGB_0, RGB_1, (2 RGB_0 + RGB_1) / 3 and (RGB_0 + 2 RGB_1) / 3; otherwise RGB_0, RGB_1,
+// (RGB_0 + RGB_1) / 2 and BLACK. Shared by bc_decode.cpp and the batched routines' BC1 texels.
+struct S3tcMix {
+  int w0, w1, den;
+};
+constexpr S3tcMix s3tcPaletteEntry(uint32_t code, bool fourColors) {
+  return code == 0   ? S3tcMix{1, 0, 1}
+         : code == 1 ? S3tcMix{0, 1, 1}
+         : code == 2 ? (fourColors ? S3tcMix{2, 1, 3} : S3tcMix{1, 1, 2})
+                     : (fourColors ? S3tcMix{1, 2, 3} : S3tcMix{0, 0, 1});
+}
+
 // BC1-BC7 (bc_decode.cpp; BC6H and BC7 in bptc_decode.cpp). False for other formats.
 bool decodeBcBlock(const FormatInfo& format, const uint8_t* block, TexelValue out[16]);
 
