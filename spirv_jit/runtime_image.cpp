@@ -73,12 +73,18 @@ void replaceInvalidTexel(const tessera::FormatInfo& f, bool stencilAspect, tesse
   else t.f[3] = 1.0f;
 }
 
-// "Component Swizzle" of the view (resolved: IDENTITY is already the component itself) on a
-// texel read with OpImageFetch; storage images and input attachments have identity swizzles.
+// Whether the view's swizzle (resolved: IDENTITY is already the component itself) keeps every
+// component in its place.
+bool identitySwizzle(const ImageViewState& v) {
+  for (uint32_t c = 0; c < 4; ++c)
+    if (v.swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return false;
+  return true;
+}
+
+// "Component Swizzle" of the view on a texel read with OpImageFetch; storage images and input
+// attachments have identity swizzles.
 void swizzle(const ImageViewState& v, const tessera::FormatInfo& f, tessera::TexelValue& t) {
-  bool identity = true;
-  for (uint32_t c = 0; c < 4; ++c) identity &= v.swizzle[c] == VK_COMPONENT_SWIZZLE_R + c;
-  if (identity) return;
+  if (identitySwizzle(v)) return;
   const bool integer = v.aspect == VK_IMAGE_ASPECT_STENCIL_BIT ||
                        (!f.isDepthStencil() && tessera::texelKind(f) != tessera::TexelKind::Float);
   const tessera::TexelValue in = t;
@@ -150,8 +156,7 @@ bool isPlainWordView(const ImageViewState* v) {
   if (!v || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT) return false;
   if (v->format != VK_FORMAT_R32_UINT && v->format != VK_FORMAT_R32_SINT && v->format != VK_FORMAT_R32_SFLOAT)
     return false;
-  return v->swizzle[0] == VK_COMPONENT_SWIZZLE_R && v->swizzle[1] == VK_COMPONENT_SWIZZLE_G &&
-         v->swizzle[2] == VK_COMPONENT_SWIZZLE_B && v->swizzle[3] == VK_COMPONENT_SWIZZLE_A;
+  return identitySwizzle(*v);
 }
 
 // An 8-bit four-component UNORM or sRGB colour view, RGBA or BGRA order, with the identity
@@ -159,9 +164,7 @@ bool isPlainWordView(const ImageViewState* v) {
 // (the codec's own, texel_codec.h) and whether R and B trade places; null for other views. Such
 // a texel skips the codec's walk over the format's layout (four fifths of a texelFetch's time).
 const float* bytes4Table(const ImageViewState* v, bool& bgra) {
-  if (!v || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT) return nullptr;
-  for (uint32_t c = 0; c < 4; ++c)
-    if (v->swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) return nullptr;
+  if (!v || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT || !identitySwizzle(*v)) return nullptr;
   bgra = v->format == VK_FORMAT_B8G8R8A8_UNORM || v->format == VK_FORMAT_B8G8R8A8_SRGB;
   switch (VkFormat(v->format)) {
     case VK_FORMAT_R8G8B8A8_UNORM:
