@@ -5,6 +5,7 @@
 
 #include "sanitizer_fiber.h"
 #include "tessera/shader_abi.h"
+#include "tessera/texel_codec.h"
 
 #if TESSERA_FIBER_ASAN
 #include <sanitizer/asan_interface.h>
@@ -94,6 +95,10 @@ std::vector<HostSymbol> runtimeSymbols() {
       {"tessera_rt_image_sample_batch", reinterpret_cast<void*>(&tessera_rt_image_sample_batch)},
       {"tessera_rt_inline_sample_refresh", reinterpret_cast<void*>(&tessera_rt_inline_sample_refresh)},
       {"tessera_rt_read_clock", reinterpret_cast<void*>(&tessera_rt_read_clock)},
+      // The texel codec's 256-entry UNORM8 and sRGB8 float tables, for the kernels' inline
+      // texelFetch of 8-bit RGBA views (translate_image.cpp, plainWordsOr).
+      {"tessera_rt_unorm8_table", const_cast<float*>(tessera::unorm8Table())},
+      {"tessera_rt_srgb8_table", const_cast<float*>(tessera::srgb8Table())},
   };
 }
 

@@ -2,7 +2,8 @@
 // calls a runtime helper (runtime_image.cpp) with the descriptor's address and its
 // coordinates; helpers decode/encode through the sampler module's texel codec and
 // bounds-check every access. When the descriptor and coordinates are uniform, one call serves
-// the batch; storage images of R32 formats are addressed inline (plainWordsOr). Sampling with
+// the batch; R32 and 8-bit RGBA views are read inline, and R32 storage images written inline
+// (plainWordsOr). Sampling with
 // uniform descriptors calls the runtime once per batch with every
 // lane's operands (runtime_sample.cpp), which picks a batched routine of the sampler module.
 // An image value is the i64 address of its descriptor (scalar, or per lane for non-uniformly
@@ -120,6 +121,7 @@ struct Images {
     llvm::Value* address;  // <W x i64>: each lane's word, 0 where the lane is out of range
     llvm::Value* inRange;  // <W x i1>
     llvm::Value* isFloat;  // i1: R32_SFLOAT (alpha of a replaced texel is 1.0f, else 1)
+    llvm::Value* format;   // i32: the view's VkFormat (an R32 one, or with bytes4 an 8-bit RGBA one)
   };
 
   // Whether an access can take plainWordsOr: a uniform descriptor of a 2D, single-sampled,
@@ -148,18 +150,21 @@ struct Images {
     return true;
   }
 
-  // Storage-image accesses without a call per lane: when the descriptor's view is one that
+  // Image accesses without a call per lane: when the descriptor's view is one that
   // runtime_image.cpp's isPlainWordView accepts (R32_UINT, R32_SINT or R32_SFLOAT, colour
-  // aspect, identity swizzle), of type 2D with one sample, the lanes' addresses in level 0 are
-  // computed here (bounds-checked as texelAddress does: x < width, y < height, unsigned) and
-  // `fast` accesses the words; any other view takes `slow`, the per-lane helpers. Returns the
-  // values both produce, joined. The words are read and written whole (one aligned 32-bit
-  // access a lane), as the helpers' relaxed atomics do; other invocations see an old or a new
-  // word, never a torn one. (The memory model's ordering comes from the barriers and atomics
-  // around the access, as for storage buffers' gathers.)
+  // aspect, identity swizzle) or, with `bytes4`, one that its bytes4Table accepts (8-bit RGBA or
+  // BGRA, UNORM or sRGB, identity swizzle), of type 2D with one sample, the lanes' addresses in
+  // level `lod` (a uniform i32; null: level 0) are computed here (bounds-checked as texelAddress
+  // does: lod < levelCount, x < width, y < height, unsigned) and `fast` accesses the words; any
+  // other view, or a level out of range, takes `slow`, the per-lane helpers. Returns the values
+  // both produce, joined. The words are read and written whole (one aligned 32-bit access a
+  // lane), as the helpers' relaxed atomics do; other invocations see an old or a new word, never
+  // a torn one. (The memory model's ordering comes from the barriers and atomics around the
+  // access, as for storage buffers' gathers.)
   std::vector<llvm::Value*> plainWordsOr(llvm::Value* desc, llvm::Value* x, llvm::Value* y,
                                          const std::function<std::vector<llvm::Value*>(const PlainWords&)>& fast,
-                                         const std::function<std::vector<llvm::Value*>()>& slow) {
+                                         const std::function<std::vector<llvm::Value*>()>& slow,
+                                         llvm::Value* lod = nullptr, bool bytes4 = false) {
     using abi::ImageDescriptor;
     using abi::ImageLevel;
     using abi::ImageViewState;
@@ -187,22 +192,37 @@ struct Images {
     };
     llvm::Value* format = word(offsetof(ImageViewState, format));
     llvm::Value* ok = viewOk;
-    ok = B.CreateAnd(ok, B.CreateICmpULT(B.CreateSub(format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3)));
+    llvm::Value* formatOk = B.CreateICmpULT(B.CreateSub(format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3));
+    if (bytes4)
+      for (VkFormat f : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB})
+        formatOk = B.CreateOr(formatOk, B.CreateICmpEQ(format, B.getInt32(f)));
+    ok = B.CreateAnd(ok, formatOk);
     ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, aspect)), B.getInt32(VK_IMAGE_ASPECT_COLOR_BIT)));
     ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, viewType)), B.getInt32(VK_IMAGE_VIEW_TYPE_2D)));
     ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, samples)), B.getInt32(1)));
-    ok = B.CreateAnd(ok, B.CreateICmpUGE(word(offsetof(ImageViewState, levelCount)), B.getInt32(1)));
+    llvm::Value* levelCount = word(offsetof(ImageViewState, levelCount));
+    if (!lod) lod = B.getInt32(0);
+    llvm::Value* levelOk = B.CreateICmpULT(lod, levelCount);
+    ok = B.CreateAnd(ok, levelOk);
     for (uint32_t c = 0; c < 4; ++c)
       ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, swizzle) + 4 * c),
                                           B.getInt32(VK_COMPONENT_SWIZZLE_R + c)));
-    const size_t level0 = offsetof(ImageViewState, levels);
-    llvm::Value* baseAt = B.CreateSelect(viewOk, B.CreateConstGEP1_32(i8, view, uint32_t(level0 + offsetof(ImageLevel, base))), descPtr);
-    llvm::Value* base = B.CreatePtrToInt(B.CreateAlignedLoad(ptr, baseAt, llvm::Align(8)), i64t);
+    // The level's fields, read from levels[lod] (levels[0] when lod is out of range, which takes
+    // `slow`), or from the descriptor itself when there is no view: the fields read lie within
+    // its 32 bytes, so nothing is read out of bounds either way.
+    static_assert(offsetof(ImageLevel, rowPitch) + 8 <= sizeof(ImageDescriptor));
+    llvm::Value* levelIndex = B.CreateZExt(B.CreateSelect(levelOk, lod, B.getInt32(0)), i64t);
+    llvm::Value* levelOffset = B.CreateAdd(B.CreateMul(levelIndex, B.getInt64(sizeof(ImageLevel))),
+                                           B.getInt64(offsetof(ImageViewState, levels)));
+    llvm::Value* levelAt = B.CreateSelect(viewOk, B.CreateGEP(i8, view, levelOffset), descPtr);
+    auto levelField = [&](llvm::Type* type, size_t offset) {
+      return B.CreateAlignedLoad(type, B.CreateConstGEP1_32(i8, levelAt, uint32_t(offset)), llvm::Align(type == i32t ? 4 : 8));
+    };
+    llvm::Value* base = B.CreatePtrToInt(levelField(ptr, offsetof(ImageLevel, base)), i64t);
     ok = B.CreateAnd(ok, B.CreateICmpNE(base, llvm::ConstantInt::get(i64t, 0)));
-    llvm::Value* width = word(level0 + offsetof(ImageLevel, width));
-    llvm::Value* height = word(level0 + offsetof(ImageLevel, height));
-    llvm::Value* pitchAt = B.CreateSelect(viewOk, B.CreateConstGEP1_32(i8, view, uint32_t(level0 + offsetof(ImageLevel, rowPitch))), descPtr);
-    llvm::Value* rowPitch = B.CreateAlignedLoad(i64t, pitchAt, llvm::Align(8));
+    llvm::Value* width = levelField(i32t, offsetof(ImageLevel, width));
+    llvm::Value* height = levelField(i32t, offsetof(ImageLevel, height));
+    llvm::Value* rowPitch = levelField(i64t, offsetof(ImageLevel, rowPitch));
     B.CreateCondBr(ok, fastBlock, slowBlock);
 
     B.SetInsertPoint(fastBlock);
@@ -213,7 +233,7 @@ struct Images {
     llvm::Value* offset = B.CreateAdd(B.CreateMul(B.CreateZExt(ys, v64), t.splat(rowPitch)),
                                       B.CreateShl(B.CreateZExt(xs, v64), t.constInt(v64, 2)));
     llvm::Value* address = B.CreateSelect(inRange, B.CreateAdd(t.splat(base), offset), llvm::Constant::getNullValue(v64));
-    PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT))};
+    PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT)), format};
     std::vector<llvm::Value*> fastValues = fast(words);
     llvm::BasicBlock* fastEnd = B.GetInsertBlock();
     B.CreateBr(join);
@@ -229,6 +249,63 @@ struct Images {
       llvm::PHINode* phi = B.CreatePHI(fastValues[i]->getType(), 2);
       phi->addIncoming(fastValues[i], fastEnd);
       phi->addIncoming(slowValues[i], slowEnd);
+      joined.push_back(phi);
+    }
+    return joined;
+  }
+
+  // The texels of plainWordsOr's lanes as the helper tessera_rt_image_read decodes them: an R32
+  // view's word as (word, 0, 0, 1); an 8-bit RGBA/BGRA view's bytes through the codec's own
+  // UNORM8 or sRGB8 tables (alpha UNORM either way), so the values are the codec's bit for bit.
+  // Out-of-range lanes read the word 0 and come out as "Texel Replacement" makes them under
+  // robustImageAccess2, as the helper does: (0, 0, 0, 1) for R32 views, which lack alpha, and
+  // (0, 0, 0, 0) for the 8-bit views, whose table entry 0 is 0.0.
+  std::vector<llvm::Value*> plainTexels(const PlainWords& w) {
+    llvm::LLVMContext& ctx = B.getContext();
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    llvm::Type* v32 = t.laneType(B.getInt32Ty());
+    llvm::Type* vf = t.laneType(B.getFloatTy());
+    llvm::Value* read = B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
+                                             B.CreateAnd(t.splat(t.mask()), w.inRange), llvm::Constant::getNullValue(v32));
+    llvm::BasicBlock* wordsBlock = llvm::BasicBlock::Create(ctx, "plaintexel.words", fn);
+    llvm::BasicBlock* bytesBlock = llvm::BasicBlock::Create(ctx, "plaintexel.bytes", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "plaintexel.join", fn);
+    llvm::Value* isWord = B.CreateICmpULT(B.CreateSub(w.format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3));
+    B.CreateCondBr(isWord, wordsBlock, bytesBlock);
+
+    B.SetInsertPoint(wordsBlock);
+    llvm::Value* one = B.CreateSelect(w.isFloat, B.getInt32(0x3F800000u), B.getInt32(1));
+    llvm::Value* zero = llvm::Constant::getNullValue(v32);
+    std::vector<llvm::Value*> fromWord{read, zero, zero, t.splat(one)};
+
+    B.SetInsertPoint(bytesBlock);
+    llvm::Type* tableTy = llvm::ArrayType::get(B.getFloatTy(), 256);
+    llvm::Constant* unorm = t.llvmModule().getOrInsertGlobal("tessera_rt_unorm8_table", tableTy);
+    llvm::Constant* srgb = t.llvmModule().getOrInsertGlobal("tessera_rt_srgb8_table", tableTy);
+    auto either = [&](VkFormat a, VkFormat b) {
+      return B.CreateOr(B.CreateICmpEQ(w.format, B.getInt32(a)), B.CreateICmpEQ(w.format, B.getInt32(b)));
+    };
+    llvm::Value* rgbTable = B.CreateSelect(either(VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB), srgb, unorm);
+    llvm::Value* bgra = either(VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB);
+    auto component = [&](llvm::Value* table, llvm::Value* shift) {
+      llvm::Value* byte = B.CreateAnd(B.CreateLShr(read, t.splat(shift)), t.splat(B.getInt32(0xFF)));
+      llvm::Value* at = B.CreateGEP(B.getFloatTy(), table, B.CreateZExt(byte, t.laneType(B.getInt64Ty())));
+      return B.CreateBitCast(B.CreateMaskedGather(vf, at, llvm::Align(4)), v32);
+    };
+    std::vector<llvm::Value*> fromBytes{component(rgbTable, B.CreateSelect(bgra, B.getInt32(16), B.getInt32(0))),
+                                        component(rgbTable, B.getInt32(8)),
+                                        component(rgbTable, B.CreateSelect(bgra, B.getInt32(0), B.getInt32(16))),
+                                        component(unorm, B.getInt32(24))};
+    B.CreateBr(join);
+    B.SetInsertPoint(wordsBlock);
+    B.CreateBr(join);
+
+    B.SetInsertPoint(join);
+    std::vector<llvm::Value*> joined;
+    for (size_t c = 0; c < 4; ++c) {
+      llvm::PHINode* phi = B.CreatePHI(v32, 2);
+      phi->addIncoming(fromWord[c], wordsBlock);
+      phi->addIncoming(fromBytes[c], bytesBlock);
       joined.push_back(phi);
     }
     return joined;
@@ -561,17 +638,12 @@ bool Images::run() {
         auto perLane = [&] {
           return call(rt("tessera_rt_image_read", {p, i, i, i, i, i, p}), desc, {xyz[0], xyz[1], xyz[2], sample, lod}, nullptr, true);
         };
-        if (inst.op == Op::OpImageRead && !ops.sample && !ops.lod && !(ops.mask & kVolatileTexel) &&
+        // texelFetch and storage-image reads of a uniform level (texelFetch's is almost always
+        // the constant 0) read the lanes' texels inline from the views plainWordsOr knows.
+        if (!ops.sample && !lod->getType()->isVectorTy() && !(ops.mask & kVolatileTexel) &&
             plainWordsApply(it, desc, xyz, nullptr)) {
-          words = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
-            // "Texel Replacement" for out-of-range lanes: (0, 0, 0, 1), as the helper reads them.
-            llvm::Type* v32 = t.laneType(B.getInt32Ty());
-            llvm::Value* read = B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
-                                                     B.CreateAnd(t.splat(t.mask()), w.inRange), llvm::Constant::getNullValue(v32));
-            llvm::Value* one = B.CreateSelect(w.isFloat, B.getInt32(0x3F800000u), B.getInt32(1));
-            llvm::Value* zero = llvm::Constant::getNullValue(v32);
-            return std::vector<llvm::Value*>{read, zero, zero, t.splat(one)};
-          }, perLane);
+          words = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) { return plainTexels(w); }, perLane, lod,
+                               /*bytes4=*/true);
         } else {
           words = perLane();
         }
