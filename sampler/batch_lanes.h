@@ -24,9 +24,23 @@ namespace tessera::sampler_detail::batch {
 enum class SamplingRoutines { All, None, Exact };
 SamplingRoutines samplingRoutines();
 
-// ImageViewState::fastSampling codes of the formats batch_sampler_unorm8.cpp samples
-// (batch_sampler.cpp's ViewCode enumeration holds the same numbers).
-constexpr uint32_t kViewRgba8Unorm = 1, kViewBgra8Unorm = 2, kViewR8Unorm = 5, kViewRg8Unorm = 6;
+// ImageViewState::fastSampling codes (classifyViewForRoutines, routine_choice.cpp): 8-bit
+// UNORM/sRGB RGBA and BGRA, R8/R8G8 UNORM, and 16- and 32-bit float RGBA, RG and R and 16-bit
+// RGB. Depth: the depth aspect of D16 / X8_D24 / D24S8 / D32 / D32S8 views (their depth plane:
+// 2, 4 and 4 bytes a texel). BC1: UNORM BC1 without and with alpha. 0: no routine.
+enum ViewCode : uint32_t {
+  kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
+  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat, kDepth16Unorm, kDepth24Unorm, kDepth32Sfloat, kBc1RgbUnorm,
+  kBc1RgbaUnorm
+};
+
+// The exact routines (batch_sampler.cpp), bit for bit the reference: `widthRow` 0, 1, 2 for
+// W = 4, 8, 16; `samplerClass` SamplerState::fastSampling, 1-8 (exactRoutine) or 9-16
+// (anisotropicRoutine: null where the sampler's two filters differ). exactTexelSize: the bytes
+// a texel (BC1: a block) of a view code takes, which the routines read the view with.
+SampleRoutine exactRoutine(uint32_t widthRow, uint32_t samplerClass);
+SampleRoutine anisotropicRoutine(uint32_t widthRow, uint32_t samplerClass);
+uint32_t exactTexelSize(uint32_t viewCode);
 
 // Whether the view's components come out in their own places (shader_abi.h resolves IDENTITY to
 // R, G, B, A when the view state is made; IDENTITY is taken too). Only the fixed-point routines
@@ -37,10 +51,11 @@ inline bool identitySwizzle(const abi::ImageViewState& v) {
   return true;
 }
 
-// The fixed-point routine for a view of those formats (batch_sampler_unorm8.cpp): `texelBytes`
-// 1 (R8), 2 (R8G8) or 4 (RGBA/BGRA); `widthRow` 0, 1, 2 for W = 4, 8, 16; `samplerClass`
-// SamplerState::fastSampling (1-8).
-SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass);
+// The fixed-point routine (batch_sampler_unorm8.cpp) for a view of code kRgba8Unorm,
+// kBgra8Unorm, kR8Unorm, kRg8Unorm, kBc1RgbUnorm or kBc1RgbaUnorm (null for the others);
+// `widthRow` 0, 1, 2 for W = 4, 8, 16; `samplerClass` SamplerState::fastSampling: 1-8, or 9-16
+// for anisotropic samplers (RGBA/BGRA and BC1 views, equal filters; null for the others).
+SampleRoutine unorm8Routine(uint32_t viewCode, uint32_t widthRow, uint32_t samplerClass);
 // The 16-lane RGBA8/BGRA8 routine of `samplerClass` without its AVX-512 common case
 // (batch_sampler_unorm8_uniform.cpp), for the tests that compare the two.
 SampleRoutine unorm8GeneralRoutine16(uint32_t samplerClass);

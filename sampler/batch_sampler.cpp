@@ -36,20 +36,6 @@ namespace {
 using namespace sampler_detail;
 using namespace sampler_detail::batch;
 
-// ImageViewState::fastSampling codes: 8-bit UNORM/sRGB RGBA and BGRA (the reference reads
-// them through its byte tables), R8/R8G8 UNORM, and 16- and 32-bit float RGBA, RG and R and 16-bit RGB (read
-// through the codec by the reference: the same numbers, as below).
-// Depth: the depth aspect of D16 / X8_D24 / D24S8 / D32 / D32S8 views (their depth plane: 2, 4
-// and 4 bytes a texel), read as the codec's decodeDepth reads them.
-// BC1: UNORM BC1 without and with alpha, read as bc_decode.cpp decodes them (readBc1Texels).
-enum ViewCode : uint32_t {
-  kRgba8Unorm = 1, kBgra8Unorm, kRgba8Srgb, kBgra8Srgb, kR8Unorm, kRg8Unorm, kRgba16Sfloat, kRgba32Sfloat, kR32Sfloat,
-  kR16Sfloat, kRg16Sfloat, kRgb16Sfloat, kRg32Sfloat, kDepth16Unorm, kDepth24Unorm, kDepth32Sfloat, kBc1RgbUnorm,
-  kBc1RgbaUnorm
-};
-static_assert(kRgba8Unorm == kViewRgba8Unorm && kBgra8Unorm == kViewBgra8Unorm && kR8Unorm == kViewR8Unorm &&
-              kRg8Unorm == kViewRg8Unorm);
-
 // How a view code's texels become RGBA.
 struct TexelFormat {
   enum Kind { Bytes, Half, Float, Unorm16, Unorm24, Bc1 } kind = Bytes;
@@ -584,110 +570,15 @@ const SampleRoutine kRoutines[3][8] = {TESSERA_ROUTINE_ROW(4), TESSERA_ROUTINE_R
    nullptr, &anisoRoutine_##N##_1_true}
 const SampleRoutine kAnisoRoutines[3][8] = {TESSERA_ANISO_ROW(4), TESSERA_ANISO_ROW(8), TESSERA_ANISO_ROW(16)};
 
-bool routineAddressMode(uint32_t mode) {
-  return mode == VK_SAMPLER_ADDRESS_MODE_REPEAT || mode == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
-         mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-}
-
 }  // namespace
-
-uint32_t classifyViewForRoutines(const abi::ImageViewState& view) {
-  uint32_t code;
-  switch (VkFormat(view.format)) {
-    case VK_FORMAT_R8G8B8A8_UNORM: code = kRgba8Unorm; break;
-    case VK_FORMAT_B8G8R8A8_UNORM: code = kBgra8Unorm; break;
-    case VK_FORMAT_R8G8B8A8_SRGB: code = kRgba8Srgb; break;
-    case VK_FORMAT_B8G8R8A8_SRGB: code = kBgra8Srgb; break;
-    case VK_FORMAT_R8_UNORM: code = kR8Unorm; break;
-    case VK_FORMAT_R8G8_UNORM: code = kRg8Unorm; break;
-    case VK_FORMAT_R16G16B16A16_SFLOAT: code = kRgba16Sfloat; break;
-    case VK_FORMAT_R16_SFLOAT: code = kR16Sfloat; break;
-    case VK_FORMAT_R32G32B32A32_SFLOAT: code = kRgba32Sfloat; break;
-    case VK_FORMAT_R32_SFLOAT: code = kR32Sfloat; break;
-    case VK_FORMAT_R16G16_SFLOAT: code = kRg16Sfloat; break;
-    case VK_FORMAT_R16G16B16_SFLOAT: code = kRgb16Sfloat; break;
-    case VK_FORMAT_R32G32_SFLOAT: code = kRg32Sfloat; break;
-    case VK_FORMAT_D16_UNORM:
-    case VK_FORMAT_D16_UNORM_S8_UINT: code = kDepth16Unorm; break;
-    case VK_FORMAT_X8_D24_UNORM_PACK32:
-    case VK_FORMAT_D24_UNORM_S8_UINT: code = kDepth24Unorm; break;
-    case VK_FORMAT_D32_SFLOAT:
-    case VK_FORMAT_D32_SFLOAT_S8_UINT: code = kDepth32Sfloat; break;
-    case VK_FORMAT_BC1_RGB_UNORM_BLOCK: code = kBc1RgbUnorm; break;
-    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: code = kBc1RgbaUnorm; break;
-    default: return 0;
-  }
-  const bool depth = code == kDepth16Unorm || code == kDepth24Unorm || code == kDepth32Sfloat;
-  if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return 0;
-  if (view.aspect != (depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT) || view.samples != 1 ||
-      view.texelSize != texelFormat(code).size)
-    return 0;
-  if (view.levelCount == 0 || view.layerCount == 0) return 0;
-  // Any swizzle: the exact routines swizzle each texel as the reference does (swizzleTexels), the
-  // fixed-point UNORM8 ones their filtered result (batch_sampler_unorm8.cpp's swizzleResult).
-  // OpenGL on Vulkan (zink) asks for one on every RGB (alpha ONE), luminance, alpha and depth
-  // texture.
-  for (uint32_t c = 0; c < 4; ++c)
-    if (view.swizzle[c] > VK_COMPONENT_SWIZZLE_A) return 0;
-  // Every level in memory and of a size the wrap's double arithmetic is exact for.
-  for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l) {
-    const abi::ImageLevel& level = view.levels[l];
-    if (!level.base || level.width == 0 || level.height == 0 || level.width > 65536 || level.height > 65536) return 0;
-  }
-  return code;
-}
-
-uint32_t classifySamplerForRoutines(const abi::SamplerState& s) {
-  auto filter = [](uint32_t f) { return f == VK_FILTER_NEAREST || f == VK_FILTER_LINEAR; };
-  if (!filter(s.magFilter) || !filter(s.minFilter)) return 0;
-  if (s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_NEAREST && s.mipmapMode != VK_SAMPLER_MIPMAP_MODE_LINEAR) return 0;
-  if (!routineAddressMode(s.addressMode[0]) || !routineAddressMode(s.addressMode[1])) return 0;
-  if (s.unnormalizedCoordinates) return 0;
-  if (s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MIN || s.reductionMode == VK_SAMPLER_REDUCTION_MODE_MAX) return 0;
-  // NaN LOD clamps (invalid usage) could make d' NaN, whose conversion to a level is not defined.
-  if (s.minLod != s.minLod || s.maxLod != s.maxLod) return 0;
-  // "Texel Anisotropic Filtering" takes N samples at a λ of its own: classes 9-16, which only
-  // the exact routines' anisotropic instances take (anisotropicAndStore). max_Aniso = 1 is
-  // isotropic and keeps its class.
-  const bool anisotropic = s.anisotropyEnable && s.maxAnisotropy > 1.0f;
-  return 1 + s.magFilter + 2 * s.minFilter + 4 * s.mipmapMode + (anisotropic ? 8 : 0);
-}
-
-SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
-                                const SampleShape& shape) {
-  if (!view.fastSampling || !sampler.fastSampling || sampler.fastSampling > 16) return nullptr;
-  if (!shape.sample || shape.compare || shape.coordCount != 2) return nullptr;
-  const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
-  if (row < 0) return nullptr;
-  // TESSERA_SAMPLING_ROUTINES (batch_lanes.h samplingRoutines).
-  const SamplingRoutines mode = sampler_detail::batch::samplingRoutines();
-  if (mode == SamplingRoutines::None) return nullptr;
-  if (sampler.fastSampling > 8) return kAnisoRoutines[row][sampler.fastSampling - 9];
-  const bool exactOnly = mode == SamplingRoutines::Exact;
-  if (!exactOnly) {
-    switch (view.fastSampling) {
-      case kRgba8Unorm:
-      case kBgra8Unorm: return unorm8Routine(4, uint32_t(row), sampler.fastSampling);
-      case kRg8Unorm: return unorm8Routine(2, uint32_t(row), sampler.fastSampling);
-      case kR8Unorm: return unorm8Routine(1, uint32_t(row), sampler.fastSampling);
-      default: break;
-    }
-  }
-  return kRoutines[row][sampler.fastSampling - 1];
-}
 
 namespace sampler_detail::batch {
 
-SamplingRoutines samplingRoutines() {
-  static const SamplingRoutines mode = [] {
-    const char* v = std::getenv("TESSERA_SAMPLING_ROUTINES");
-    return !v                             ? SamplingRoutines::All
-           : std::strcmp(v, "0") == 0     ? SamplingRoutines::None
-           : std::strcmp(v, "exact") == 0 ? SamplingRoutines::Exact
-                                          : SamplingRoutines::All;
-  }();
-  return mode;
+SampleRoutine exactRoutine(uint32_t widthRow, uint32_t samplerClass) { return kRoutines[widthRow][samplerClass - 1]; }
+SampleRoutine anisotropicRoutine(uint32_t widthRow, uint32_t samplerClass) {
+  return kAnisoRoutines[widthRow][samplerClass - 9];
 }
+uint32_t exactTexelSize(uint32_t viewCode) { return texelFormat(viewCode).size; }
 
 }  // namespace sampler_detail::batch
 

@@ -1,5 +1,6 @@
 // The fixed-point sampling routines for 2D (and 2D-array) views of R8G8B8A8 / B8G8R8A8 UNORM,
-// the format most textured programs sample, and of R8 / R8G8 UNORM (video planes): W lanes at
+// the format most textured programs sample, of R8 / R8G8 UNORM (video planes) and of BC1 UNORM
+// (block-compressed colour, every texel decoded to four UNORM bytes: loadBc1Texels): W lanes at
 // once, in 32-bit integers where the exact routines of batch_sampler.cpp compute every texel
 // weight and sum in double.
 //
@@ -26,6 +27,7 @@
 // formulas with these snapped weights, and against the reference within the snapping bound.
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -33,6 +35,7 @@
 
 #include "batch_lanes.h"
 #include "batch_sampler_unorm8_uniform.h"
+#include "block_decoders.h"
 
 namespace tessera {
 namespace {
@@ -43,6 +46,11 @@ using namespace sampler_detail::batch;
 // Fixed-point coordinates: texels times 256. Beyond ±2^30 (2^22 texels) they fall back.
 constexpr double kFixedLimit = 1073741824.0;
 
+// Texel sources of the routines: kSource 1, 2 or 4 is that many UNORM bytes a texel (R8,
+// R8G8, RGBA/BGRA); kBc1Source is a BC1 view, whose texels loadBc1Texels decodes to 4 bytes.
+constexpr uint32_t kBc1Source = 8;
+constexpr uint32_t componentsOf(uint32_t source) { return source == kBc1Source ? 4 : source; }
+
 // One level per lane, as the integer addressing needs it.
 template <uint32_t N>
 struct FixedLevelLanes {
@@ -50,7 +58,8 @@ struct FixedLevelLanes {
   alignas(64) float invWidth[N], invHeight[N];  // 1 / size, to find i mod size in float
   alignas(64) double widthD[N], heightD[N];
   const uint8_t* base[N];
-  uint64_t rowPitch[N];
+  uint64_t rowPitch[N];  // BC1: between rows of blocks
+  bool bc1Alpha;         // BC1_RGBA: the three-colour mode's code 3 is transparent
 };
 
 // i mod size for |i| < 2^23, 0 < size <= 2^16: i is exact in float and the product rounds once,
@@ -147,16 +156,106 @@ __attribute__((always_inline)) inline void loadTexels(const FixedLevelLanes<N>& 
     std::memcpy(&texel[k], lv.base[k] + uint64_t(uint32_t(j[k])) * lv.rowPitch[k] + uint64_t(uint32_t(i[k])) * 4, 4);
 }
 
+// s3tcPaletteEntry (the reference's rule) as sums of products, without the conditional
+// expressions GCC 12 leaves as control flow, so that a loop over lanes vectorizes: code 0
+// (1, 0, 1), 1 (0, 1, 1), 2 (2, 1, 3) or (1, 1, 2), 3 (1, 2, 3) or (0, 0, 1); `four` is 1 or 0.
+constexpr uint32_t bc1Weight0(uint32_t code, uint32_t four) {
+  return uint32_t(code == 0) + uint32_t(code == 2) * (1 + four) + uint32_t(code == 3) * four;
+}
+constexpr uint32_t bc1Weight1(uint32_t code, uint32_t four) {
+  return uint32_t(code == 1) + uint32_t(code == 2) + uint32_t(code == 3) * 2 * four;
+}
+constexpr uint32_t bc1Denominator(uint32_t code, uint32_t four) {
+  return 1 + uint32_t(code == 2) * (1 + four) + uint32_t(code == 3) * 2 * four;
+}
+constexpr bool bc1WeightsAreThePaletteRule() {
+  for (uint32_t code = 0; code < 4; ++code)
+    for (uint32_t four = 0; four < 2; ++four) {
+      const S3tcMix m = s3tcPaletteEntry(code, four != 0);
+      if (uint32_t(m.w0) != bc1Weight0(code, four) || uint32_t(m.w1) != bc1Weight1(code, four) ||
+          uint32_t(m.den) != bc1Denominator(code, four))
+        return false;
+    }
+  return true;
+}
+static_assert(bc1WeightsAreThePaletteRule());
+
+// The nearest UNORM byte to n / d (d = den (2^b - 1) <= 189), halves up: floor(255 n / d + 1/2)
+// with the quotient in float. 255 n / d is exactly a half (5/6 of 255 is 212.5), then the float
+// quotient is exact and rounds up; or it lies at least 1/(2 d) >= 1/378 from a half, far beyond
+// the float quotient's error (255 x 2^-24), so the floor is the exact rational's either way.
+__attribute__((always_inline)) inline uint32_t bc1Byte(uint32_t n, uint32_t d) {
+  return uint32_t(int32_t(std::floor(float(int32_t(255 * n)) / float(int32_t(d)) + 0.5f)));
+}
+
+// BC1 texels (i, j) of each lane as 4 UNORM bytes, R in the low byte. Texel (i, j) lies in the
+// block at row j / 4, column i / 4 of the level's 8-byte blocks and takes the 2-bit code at bit
+// 2 (4 (j mod 4) + (i mod 4)) of the block's last 32 bits, which picks colour_0, colour_1 or a mix
+// of them by the reference's rule (s3tcPaletteEntry); each component is rounded to the nearest
+// byte (bc1Byte), within 1/510 of the exact decode the reference and the exact routines use
+// (decoders commonly round BC1 colours to 8 bits: lavapipe's does; Direct3D allows a tolerance
+// around the exact thirds), so that BC1 filters as RGBA8 does. Alpha is 255, or 0 for BC1_RGBA's
+// transparent code.
+template <uint32_t N>
+__attribute__((always_inline)) inline void loadBc1Texels(const FixedLevelLanes<N>& lv, const int32_t* i, const int32_t* j,
+                                                         uint32_t* texel) {
+  alignas(64) uint32_t colours[N], codes[N];
+  alignas(64) int64_t offset[N];
+  const uint8_t* base = lv.base[0];
+  for (uint32_t k = 0; k < N; ++k)
+    offset[k] = (lv.base[k] - base) + int64_t(uint32_t(j[k]) >> 2) * int64_t(lv.rowPitch[k]) +
+                int64_t(uint32_t(i[k]) >> 2) * 8;
+  bool fits = true;
+  alignas(64) int32_t low[N], high[N];
+  for (uint32_t k = 0; k < N; ++k) {
+    fits &= offset[k] >= INT32_MIN && offset[k] + 4 <= INT32_MAX;
+    low[k] = int32_t(offset[k]);
+    high[k] = int32_t(offset[k] + 4);
+  }
+  if (fits && N % 16 == 0 && kHostAvx512) {
+    for (uint32_t k = 0; k < N; k += 16) gather16(base, low + k, colours + k), gather16(base, high + k, codes + k);
+  } else if (fits && N % 8 == 0 && kHostAvx2) {
+    for (uint32_t k = 0; k < N; k += 8) gather8(base, low + k, colours + k), gather8(base, high + k, codes + k);
+  } else {
+    for (uint32_t k = 0; k < N; ++k) {
+      std::memcpy(&colours[k], base + offset[k], 4);
+      std::memcpy(&codes[k], base + offset[k] + 4, 4);
+    }
+  }
+  const uint32_t transparentDrop = lv.bc1Alpha ? 255u : 0u;  // what code 3 of three colours takes from alpha
+  for (uint32_t k = 0; k < N; ++k) {
+    const uint32_t color0 = colours[k] & 0xFFFF, color1 = colours[k] >> 16;
+    const uint32_t code = codes[k] >> (2 * (4 * (uint32_t(j[k]) & 3) + (uint32_t(i[k]) & 3))) & 3;
+    const uint32_t four = color0 > color1;
+    const uint32_t w0 = bc1Weight0(code, four), w1 = bc1Weight1(code, four), den = bc1Denominator(code, four);
+    const uint32_t r = bc1Byte(w0 * (color0 >> 11) + w1 * (color1 >> 11), den * 31);
+    const uint32_t g = bc1Byte(w0 * (color0 >> 5 & 63) + w1 * (color1 >> 5 & 63), den * 63);
+    const uint32_t b = bc1Byte(w0 * (color0 & 31) + w1 * (color1 & 31), den * 31);
+    const uint32_t a = 255u - uint32_t(code == 3) * (1 - four) * transparentDrop;
+    texel[k] = r | g << 8 | b << 16 | a << 24;
+  }
+}
+
+// A texel source's texels (i, j) of each lane, as 4-byte words of UNORM bytes.
+template <uint32_t N, uint32_t kSource>
+__attribute__((always_inline)) inline void loadSourceTexels(const FixedLevelLanes<N>& lv, const int32_t* i,
+                                                            const int32_t* j, uint32_t* texel) {
+  if constexpr (kSource == kBc1Source) loadBc1Texels<N>(lv, i, j, texel);
+  else loadTexels<N, kSource>(lv, i, j, texel);
+}
+
 // Per lane and byte of the texel, the filtered value of one level times 255 × 2^16, exactly:
 // `sum[b]` holds byte b (R, G, B, A in RGBA order; B, G, R, A in BGRA; R, G of R8G8) of every
-// lane, for the kBytes bytes a texel has. Lanes whose coordinates do not fit the fixed
+// lane, for the componentsOf(kSource) bytes a texel has. Lanes whose coordinates do not fit the fixed
 // point are added to `fallback` (their sums are meaningless).
-template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin>
+template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin>
 __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler, const Lanes<N>& in,
                                                             const uint32_t* level, uint32_t linearLanes,
                                                             uint32_t (*sum)[N], uint32_t& fallback) {
+  constexpr uint32_t kComponents = componentsOf(kSource);
   FixedLevelLanes<N> lv;
+  lv.bc1Alpha = view.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
   for (uint32_t k = 0; k < N; ++k) {
     const abi::ImageLevel& l = view.levels[level[k]];
     lv.width[k] = int32_t(l.width);
@@ -192,8 +291,8 @@ __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageView
     wrapFixed<N>(i, lv.width, lv.invWidth, sampler.addressMode[0]);
     wrapFixed<N>(j, lv.height, lv.invHeight, sampler.addressMode[1]);
     alignas(64) uint32_t t[N];
-    loadTexels<N, kBytes>(lv, i, j, t);
-    for (uint32_t c = 0; c < kBytes; ++c)
+    loadSourceTexels<N, kSource>(lv, i, j, t);
+    for (uint32_t c = 0; c < kComponents; ++c)
       for (uint32_t k = 0; k < N; ++k) sum[c][k] = ((t[k] >> (8 * c)) & 0xFF) << 16;
     return;
   }
@@ -208,12 +307,12 @@ __attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageView
   wrapFixed<N>(j0, lv.height, lv.invHeight, sampler.addressMode[1]);
   wrapFixed<N>(j1, lv.height, lv.invHeight, sampler.addressMode[1]);
   alignas(64) uint32_t t00[N], t10[N], t01[N], t11[N];
-  loadTexels<N, kBytes>(lv, i0, j0, t00);
-  loadTexels<N, kBytes>(lv, i1, j0, t10);
-  loadTexels<N, kBytes>(lv, i0, j1, t01);
-  loadTexels<N, kBytes>(lv, i1, j1, t11);
+  loadSourceTexels<N, kSource>(lv, i0, j0, t00);
+  loadSourceTexels<N, kSource>(lv, i1, j0, t10);
+  loadSourceTexels<N, kSource>(lv, i0, j1, t01);
+  loadSourceTexels<N, kSource>(lv, i1, j1, t11);
   // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β <= 255 × 2^16: exact in 32 bits.
-  for (uint32_t c = 0; c < kBytes; ++c)
+  for (uint32_t c = 0; c < kComponents; ++c)
     for (uint32_t k = 0; k < N; ++k) {
       const uint32_t ua = uint32_t(a[k]), ub = uint32_t(b[k]);
       const uint32_t row0 = ((t00[k] >> (8 * c)) & 0xFF) * (256 - ua) + ((t10[k] >> (8 * c)) & 0xFF) * ua;
@@ -275,13 +374,13 @@ void swizzleResult(const abi::ImageViewState& view, uint32_t active, uint32_t* o
   }
 }
 
-template <uint32_t N, uint32_t kBytes, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
+template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
                                                         uint32_t* out) {
   // The common case of a textured draw in AVX-512 registers (batch_sampler_unorm8_uniform.cpp):
   // the same results, when the batch is one it takes.
-  if constexpr (kUniform16 && N == 16 && kBytes == 4 && kMag == kMin) {
+  if constexpr (kUniform16 && N == 16 && kSource == 4 && kMag == kMin) {
     static const bool uniform16 = hostRunsUniform16();
     uint32_t fallback = 0;
     if (uniform16 && sampleRgba8Uniform16<kMag == VK_FILTER_LINEAR, kMipLinear>(view, sampler, lanes, out, &fallback)) {
@@ -290,10 +389,11 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
       return;
     }
   }
+  constexpr uint32_t kComponents = componentsOf(kSource);
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   const uint32_t active = lanes.active & ((1u << N) - 1);
   // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
-  const bool bgra = view.fastSampling == kViewBgra8Unorm;
+  const bool bgra = view.fastSampling == kBgra8Unorm;
   const uint32_t row[4] = {bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u};
   // Lanes out of `active` give 0: an all-ones or all-zeros mask per lane, built once.
   alignas(64) uint32_t keep[N];
@@ -306,32 +406,119 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
                             linearLanes);
 
   uint32_t fallback = 0;
-  alignas(64) uint32_t hi[kBytes][N];
-  filterLevelFixed<N, kBytes, kMag, kMin>(view, sampler, in, levelHi, linearLanes, hi, fallback);
+  alignas(64) uint32_t hi[kComponents][N];
+  filterLevelFixed<N, kSource, kMag, kMin>(view, sampler, in, levelHi, linearLanes, hi, fallback);
   if constexpr (kMipLinear) {
-    alignas(64) uint32_t lo[kBytes][N];
-    filterLevelFixed<N, kBytes, kMag, kMin>(view, sampler, in, levelLo, linearLanes, lo, fallback);
+    alignas(64) uint32_t lo[kComponents][N];
+    filterLevelFixed<N, kSource, kMag, kMin>(view, sampler, in, levelLo, linearLanes, lo, fallback);
     // δ snapped to 2^-8 (0 <= δ < 1, so 0 <= δ8 <= 256); S_hi (256 - δ8) + S_lo δ8 < 2^32.
     alignas(64) uint32_t d8[N];
     for (uint32_t k = 0; k < N; ++k) d8[k] = uint32_t(int32_t(std::floor(delta[k] * 256.0 + 0.5)));
     constexpr double kScale = 255.0 * 16777216.0;
-    for (uint32_t c = 0; c < kBytes; ++c)
+    for (uint32_t c = 0; c < kComponents; ++c)
       for (uint32_t k = 0; k < N; ++k) {
         const uint32_t total = hi[c][k] * (256 - d8[k]) + lo[c][k] * d8[k];
         out[row[c] * N + k] = std::bit_cast<uint32_t>(float(double(total) / kScale)) & keep[k];
       }
   } else {
-    for (uint32_t c = 0; c < kBytes; ++c)
+    for (uint32_t c = 0; c < kComponents; ++c)
       for (uint32_t k = 0; k < N; ++k) {
         const float f = float(int32_t(hi[c][k])) / 16711680.0f;  // 255 × 2^16
         out[row[c] * N + k] = std::bit_cast<uint32_t>(f) & keep[k];
       }
   }
   // "Conversion to RGBA": components the format lacks are 0, alpha 1.
-  for (uint32_t c = kBytes; c < 4; ++c)
+  for (uint32_t c = kComponents; c < 4; ++c)
     for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
   if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
   fallback &= active;
+  if (fallback) [[unlikely]]
+    referenceLanes<N>(view, sampler, lanes, fallback, out);
+}
+
+// Anisotropic samplers (SamplerState::fastSampling 9-16, equal filters) on the RGBA/BGRA and BC1
+// sources: "Texel Anisotropic Filtering" with the exact routines' footprint (the reference's
+// scaleFactors and anisotropicFootprint per lane: η, N = ceil(η) samples along the major axis,
+// λ_base = log2(ρ_max / η)), the levels from λ_base as the isotropic routines select them, and
+// sample i of N filtered by filterLevelFixed with those levels at (s, t) + (i / (N + 1) - 1/2)
+// times the major axis's derivatives, as the reference places it. The samples' exact integer
+// sums (each over 255 × 2^24) are added and divided by N once, where the spec averages the N
+// filtered values: the same number but for the last rounding. An explicit LOD has no footprint
+// and samples isotropically, as in the reference.
+template <uint32_t N, uint32_t kSource, uint32_t kFilter, bool kMipLinear>
+__attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::ImageViewState& view,
+                                                                   const abi::SamplerState& sampler,
+                                                                   const SampleLanes& lanes, uint32_t* out) {
+  if (lanes.lod) return sampleUnorm8<N, kSource, kFilter, kFilter, kMipLinear, false>(view, sampler, lanes, out);
+  constexpr uint32_t kComponents = componentsOf(kSource);
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  const uint32_t active = lanes.active & ((1u << N) - 1);
+  const bool bgra = view.fastSampling == kBgra8Unorm;
+  const uint32_t row[4] = {bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u};
+  alignas(64) uint32_t keep[N];
+  for (uint32_t k = 0; k < N; ++k) keep[k] = 0u - (active >> k & 1);
+  Lanes<N> in;
+  prepareLanes<N>(view, lanes, active, in);
+
+  const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1};
+  alignas(64) double lambdaBase[N], axisS[N], axisT[N];
+  uint32_t samples[N], most = 1;
+  for (uint32_t k = 0; k < N; ++k) {
+    lambdaBase[k] = 0, axisS[k] = axisT[k] = 0, samples[k] = 1;
+    if (!(active >> k & 1)) continue;
+    double dsdx[3] = {}, dsdy[3] = {};
+    if (lanes.dPdx[0]) dsdx[0] = lanes.dPdx[0][k], dsdx[1] = lanes.dPdx[1][k], dsdy[0] = lanes.dPdy[0][k], dsdy[1] = lanes.dPdy[1][k];
+    const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy);
+    lambdaBase[k] = footprint.lambdaBase;
+    samples[k] = footprint.samples;
+    const double* axis = footprint.alongX ? dsdx : dsdy;
+    axisS[k] = axis[0], axisT[k] = axis[1];
+    most = std::max(most, samples[k]);
+  }
+  uint32_t levelHi[N], levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  levelsFromLambdaBase<N>(sampler, lanes, lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta,
+                          linearLanes);
+  alignas(64) uint32_t d8[N];
+  for (uint32_t k = 0; k < N; ++k) d8[k] = kMipLinear ? uint32_t(int32_t(std::floor(delta[k] * 256.0 + 0.5))) : 0;
+
+  // Σ over the samples of S_hi (256 - δ8) + S_lo δ8 (one level: S × 256), each below 255 × 2^24.
+  alignas(64) uint64_t total[kComponents][N] = {};
+  uint32_t fallback = 0;
+  for (uint32_t i = 1; i <= most; ++i) {
+    Lanes<N> at = in;
+    uint32_t taking = 0;
+    for (uint32_t k = 0; k < N; ++k) {
+      if (!(active >> k & 1) || samples[k] < i) continue;
+      taking |= 1u << k;
+      if (samples[k] == 1) continue;  // the isotropic sample at (s, t) itself
+      const double offset = double(i) / double(samples[k] + 1) - 0.5;
+      at.s[k] = in.s[k] + offset * axisS[k];
+      at.t[k] = in.t[k] + offset * axisT[k];
+    }
+    uint32_t outside = 0;
+    alignas(64) uint32_t hi[kComponents][N];
+    filterLevelFixed<N, kSource, kFilter, kFilter>(view, sampler, at, levelHi, linearLanes, hi, outside);
+    if constexpr (kMipLinear) {
+      alignas(64) uint32_t lo[kComponents][N];
+      filterLevelFixed<N, kSource, kFilter, kFilter>(view, sampler, at, levelLo, linearLanes, lo, outside);
+      for (uint32_t c = 0; c < kComponents; ++c)
+        for (uint32_t k = 0; k < N; ++k)
+          total[c][k] += (taking >> k & 1) ? uint64_t(hi[c][k] * (256 - d8[k]) + lo[c][k] * d8[k]) : 0;
+    } else {
+      for (uint32_t c = 0; c < kComponents; ++c)
+        for (uint32_t k = 0; k < N; ++k) total[c][k] += (taking >> k & 1) ? uint64_t(hi[c][k]) << 8 : 0;
+    }
+    fallback |= outside & taking;
+  }
+  constexpr double kScale = 255.0 * 16777216.0;
+  for (uint32_t c = 0; c < kComponents; ++c)
+    for (uint32_t k = 0; k < N; ++k)
+      out[row[c] * N + k] =
+          std::bit_cast<uint32_t>(float(double(total[c][k]) / (kScale * double(samples[k])))) & keep[k];
+  for (uint32_t c = kComponents; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
+  if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
   if (fallback) [[unlikely]]
     referenceLanes<N>(view, sampler, lanes, fallback, out);
 }
@@ -355,6 +542,21 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
 TESSERA_UNORM8_ROUTINES(1)
 TESSERA_UNORM8_ROUTINES(2)
 TESSERA_UNORM8_ROUTINES(4)
+TESSERA_UNORM8_ROUTINES(8)  // kBc1Source
+
+#define TESSERA_UNORM8_ANISO_ROUTINE(N, B, F, MIP)                                                                  \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+      unorm8aniso_##N##_##B##_##F##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,        \
+                                          const SampleLanes& lanes, uint32_t* out) {                                \
+    sampleUnorm8Anisotropic<N, B, F, MIP>(view, sampler, lanes, out);                                              \
+  }
+#define TESSERA_UNORM8_ANISO_ROUTINES_N(N, B)                                              \
+  TESSERA_UNORM8_ANISO_ROUTINE(N, B, 0, false) TESSERA_UNORM8_ANISO_ROUTINE(N, B, 1, false) \
+  TESSERA_UNORM8_ANISO_ROUTINE(N, B, 0, true) TESSERA_UNORM8_ANISO_ROUTINE(N, B, 1, true)
+#define TESSERA_UNORM8_ANISO_ROUTINES(B) \
+  TESSERA_UNORM8_ANISO_ROUTINES_N(4, B) TESSERA_UNORM8_ANISO_ROUTINES_N(8, B) TESSERA_UNORM8_ANISO_ROUTINES_N(16, B)
+TESSERA_UNORM8_ANISO_ROUTINES(4)
+TESSERA_UNORM8_ANISO_ROUTINES(8)  // kBc1Source
 
 // The same 16-lane RGBA8 routines without the AVX-512 common case (unorm8GeneralRoutine16): the
 // oracle the tests hold that case to.
@@ -381,9 +583,16 @@ const SampleRoutine kUnorm8General16[8] = {&unorm8general_0_0_false, &unorm8gene
    &unorm8_##N##_##B##_1_1_false, &unorm8_##N##_##B##_0_0_true,  &unorm8_##N##_##B##_1_0_true,                   \
    &unorm8_##N##_##B##_0_1_true,  &unorm8_##N##_##B##_1_1_true}
 #define TESSERA_UNORM8_TABLE(B) {TESSERA_UNORM8_ROW(4, B), TESSERA_UNORM8_ROW(8, B), TESSERA_UNORM8_ROW(16, B)}
-// [bytes per texel: 1, 2, 4][lane count: 4, 8, 16][sampler class - 1]
-const SampleRoutine kUnorm8Routines[3][3][8] = {TESSERA_UNORM8_TABLE(1), TESSERA_UNORM8_TABLE(2),
-                                                TESSERA_UNORM8_TABLE(4)};
+// [source: 1, 2, 4 bytes per texel, BC1][lane count: 4, 8, 16][sampler class - 1]
+const SampleRoutine kUnorm8Routines[4][3][8] = {TESSERA_UNORM8_TABLE(1), TESSERA_UNORM8_TABLE(2),
+                                                TESSERA_UNORM8_TABLE(4), TESSERA_UNORM8_TABLE(8)};
+// [source: RGBA/BGRA, BC1][lane count][sampler class - 9], null where the two filters differ.
+#define TESSERA_UNORM8_ANISO_ROW(N, B)                                                                        \
+  {&unorm8aniso_##N##_##B##_0_false, nullptr, nullptr, &unorm8aniso_##N##_##B##_1_false,                     \
+   &unorm8aniso_##N##_##B##_0_true,  nullptr, nullptr, &unorm8aniso_##N##_##B##_1_true}
+#define TESSERA_UNORM8_ANISO_TABLE(B) \
+  {TESSERA_UNORM8_ANISO_ROW(4, B), TESSERA_UNORM8_ANISO_ROW(8, B), TESSERA_UNORM8_ANISO_ROW(16, B)}
+const SampleRoutine kUnorm8AnisoRoutines[2][3][8] = {TESSERA_UNORM8_ANISO_TABLE(4), TESSERA_UNORM8_ANISO_TABLE(8)};
 
 }  // namespace
 
@@ -391,9 +600,19 @@ namespace sampler_detail::batch {
 
 SampleRoutine unorm8GeneralRoutine16(uint32_t samplerClass) { return kUnorm8General16[samplerClass - 1]; }
 
-SampleRoutine unorm8Routine(uint32_t texelBytes, uint32_t widthRow, uint32_t samplerClass) {
-  const uint32_t format = texelBytes == 1 ? 0 : texelBytes == 2 ? 1 : 2;
-  return kUnorm8Routines[format][widthRow][samplerClass - 1];
+SampleRoutine unorm8Routine(uint32_t viewCode, uint32_t widthRow, uint32_t samplerClass) {
+  uint32_t source;
+  switch (viewCode) {
+    case kR8Unorm: source = 0; break;
+    case kRg8Unorm: source = 1; break;
+    case kRgba8Unorm:
+    case kBgra8Unorm: source = 2; break;
+    case kBc1RgbUnorm:
+    case kBc1RgbaUnorm: source = 3; break;
+    default: return nullptr;
+  }
+  if (samplerClass > 8) return source >= 2 ? kUnorm8AnisoRoutines[source - 2][widthRow][samplerClass - 9] : nullptr;
+  return kUnorm8Routines[source][widthRow][samplerClass - 1];
 }
 
 }  // namespace sampler_detail::batch

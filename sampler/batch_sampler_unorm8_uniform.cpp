@@ -672,7 +672,7 @@ TESSERA_AVX512 bool uniform16(const abi::ImageViewState& view, const abi::Sample
   } else {
     for (int c = 0; c < 4; ++c) byteValue[c] = unormQuotient(sumHi[c]);
   }
-  const bool bgra = view.fastSampling == kViewBgra8Unorm;
+  const bool bgra = view.fastSampling == kBgra8Unorm;
   const __m512 red = bgra ? byteValue[2] : byteValue[0], blue = bgra ? byteValue[0] : byteValue[2];
   // "Component Swizzle" of the filtered result (batch_sampler_unorm8.cpp's swizzleResult says
   // why that is the spec's value): each component from its source, or the constant (a switch,

@@ -81,7 +81,7 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
   // the routines not turned off or to the exact ones.
   if (simdWidth != 4 && simdWidth != 8 && simdWidth != 16) return false;
   if (samplingRoutines() != SamplingRoutines::All) return false;
-  if (view.fastSampling != kViewRgba8Unorm && view.fastSampling != kViewBgra8Unorm) return false;
+  if (view.fastSampling != kRgba8Unorm && view.fastSampling != kBgra8Unorm) return false;
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D || !identitySwizzle(view)) return false;
   if (sampler.fastSampling == 0 || sampler.fastSampling > 8) return false;
   // One filter for magnification and minification (no λ <= 0 test per lane).
@@ -158,7 +158,7 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
   e.flags = (sampler.magFilter == VK_FILTER_LINEAR ? abi::kInlineLinear : 0) |
             (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
-            (view.fastSampling == kViewBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
+            (view.fastSampling == kBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
   e.usable = 1;
   return true;
 }

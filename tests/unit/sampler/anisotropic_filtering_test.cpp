@@ -195,12 +195,13 @@ TEST(AnisotropicSamplerState, MaxAnisotropyIsClampedToTheLimitAndOneWhenDisabled
             1.0f);
 }
 
-TEST(AnisotropicSamplerState, AnisotropicSamplersTakeOnlyTheExactRoutines) {
-  // The fixed-point routines and the kernels' inline sampling sample isotropically: an
+TEST(AnisotropicSamplerState, AnisotropicSamplersTakeRoutinesOfTheirOwn) {
+  // The isotropic routines and the kernels' inline sampling sample isotropically: an
   // anisotropic sampler gets classes of its own (8 above the isotropic ones), which only the
-  // exact routines' anisotropic instances take (batch_sampler.cpp anisotropicAndStore, held to
-  // the reference bit for bit by BatchSampler.AnisotropicSamplersMatchReference), and only with
-  // equal filters. max_Aniso = 1 is isotropic and keeps its class and routine.
+  // routines' anisotropic instances take (batch_sampler.cpp anisotropicAndStore, and for
+  // RGBA/BGRA UNORM and BC1 batch_sampler_unorm8.cpp sampleUnorm8Anisotropic, both held to the
+  // reference by BatchSampler.AnisotropicSamplersMatchReference), and only with equal filters.
+  // max_Aniso = 1 is isotropic and keeps its class and routine.
   SamplingTestView view(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8);
   view.state.fastSampling = classifyViewForRoutines(view.state);
   SampleShape shape;
@@ -210,7 +211,7 @@ TEST(AnisotropicSamplerState, AnisotropicSamplersTakeOnlyTheExactRoutines) {
   EXPECT_EQ(classifySamplerForRoutines(anisotropic(16)), classifySamplerForRoutines(isotropic()) + 8);
   const SampleRoutine anisotropicRoutine = findSampleRoutine(view.state, anisotropic(2), shape);
   EXPECT_NE(anisotropicRoutine, nullptr);
-  EXPECT_NE(anisotropicRoutine, isotropicRoutine);  // not the fixed-point routine of RGBA8
+  EXPECT_NE(anisotropicRoutine, isotropicRoutine);  // not RGBA8's isotropic routine
   EXPECT_EQ(findSampleRoutine(view.state, anisotropic(1), shape), isotropicRoutine);
 }
 

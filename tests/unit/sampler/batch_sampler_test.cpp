@@ -24,7 +24,9 @@
 #include <vector>
 
 #include "batch_lanes.h"
+#include "block_decoders.h"
 #include "sampler_internal.h"
+#include "tessera/format.h"
 #include "sampling_test_view.h"
 
 namespace tessera {
@@ -205,23 +207,39 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
                    double lambdaNudge, float result[4]) {
   using namespace sampler_detail;
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
-  double lambdaBase;
+  // "Texel Anisotropic Filtering": N = ceil(η) samples along the footprint's major axis at
+  // λ_base = log2(ρ_max / η), at P + (i / (N + 1) - 1/2) ∂P (the reference's placement,
+  // reference_sampler.cpp); an explicit LOD samples isotropically.
+  const bool anisotropic = sampler.anisotropyEnable && sampler.maxAnisotropy > 1.0f && !r.hasLod;
+  double lambdaBase, axis[2] = {0, 0};
+  uint32_t samples = 1;
   if (r.hasLod) {
     lambdaBase = r.lod;
   } else {
     const double dx[3] = {r.hasGrad ? r.dPdx[0] : 0.0, r.hasGrad ? r.dPdx[1] : 0.0, 0.0};
     const double dy[3] = {r.hasGrad ? r.dPdy[0] : 0.0, r.hasGrad ? r.dPdy[1] : 0.0, 0.0};
     const uint32_t size[3] = {view.levels[0].width, view.levels[0].height, 1};
-    lambdaBase = lambdaFromGradients(dx, dy, size) + lambdaNudge;
+    if (anisotropic) {
+      const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dx, dy, size), sampler.maxAnisotropy);
+      lambdaBase = footprint.lambdaBase + lambdaNudge;
+      samples = footprint.samples;
+      axis[0] = (footprint.alongX ? dx : dy)[0];
+      axis[1] = (footprint.alongX ? dx : dy)[1];
+    } else {
+      lambdaBase = lambdaFromGradients(dx, dy, size) + lambdaNudge;
+    }
   }
   const LevelSelection sel = selectLevels(sampler, r, lambdaBase, levelCount);
   const uint32_t layer = view.viewType == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? selectLayer(r.layer, view.layerCount) : 0;
   const bool bgra = view.format == VK_FORMAT_B8G8R8A8_UNORM;
-  const uint32_t bytes = view.texelSize;  // 1 (R8), 2 (R8G8) or 4: one UNORM byte per component
-  // One level's value per component times 255 x 2^16.
-  auto level = [&](uint32_t d, uint64_t sum[4]) {
+  const FormatInfo& format = *formatInfo(VkFormat(view.format));
+  const bool bc1 = format.isCompressed();
+  // 1 (R8), 2 (R8G8) or 4 (and BC1's four): one UNORM byte per component
+  const uint32_t bytes = bc1 ? 4 : view.texelSize;
+  // One level's value per component times 255 x 2^16, at (s, t).
+  auto level = [&](uint32_t d, double s, double t, uint64_t sum[4]) {
     const abi::ImageLevel& l = view.levels[d];
-    const double u = double(r.s) * l.width + r.offset[0], v = double(r.t) * l.height + r.offset[1];
+    const double u = s * l.width + r.offset[0], v = t * l.height + r.offset[1];
     const bool linear = sel.filter == VK_FILTER_LINEAR;
     const double x = linear ? std::floor((u - 0.5) * 256 + 0.5) : std::floor(u) * 256;
     const double y = linear ? std::floor((v - 0.5) * 256 + 0.5) : std::floor(v) * 256;
@@ -231,6 +249,18 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
     auto byte = [&](int64_t i, int64_t j, uint32_t c) -> uint64_t {
       const int32_t wi = wrapCoordinate(int32_t(i), int32_t(l.width), sampler.addressMode[0]);
       const int32_t wj = wrapCoordinate(int32_t(j), int32_t(l.height), sampler.addressMode[1]);
+      if (bc1) {
+        // The block's texel as the reference decodes it (decodeBcBlock: the exact rational
+        // n / d, d = den (2^b - 1), rounded to float), rounded to the nearest UNORM byte, halves
+        // up, as the routines' BC1 texels are. 255 n / d is a half (5/6 of 255 is 212.5) or at
+        // least 1/(2 d) >= 1/378 from one, and the float moved it by at most 2^-15: a half
+        // shows as within 2^-12 of one, whichever way the float rounded.
+        const uint8_t* block =
+            l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj / 4) * l.rowPitch + uint64_t(wi / 4) * 8;
+        TexelValue texels[16];
+        decodeBcBlock(format, block, texels);
+        return uint64_t(std::floor(double(texels[(wj % 4) * 4 + wi % 4].f[c]) * 255.0 + 0.5 + 0x1p-12));
+      }
       const uint8_t* texel = l.base + uint64_t(layer) * l.layerPitch + uint64_t(wj) * l.rowPitch + uint64_t(wi) * bytes;
       return texel[bgra && c != 1 && c != 3 ? 2 - c : c];
     };
@@ -250,16 +280,19 @@ bool snappedUnorm8(const abi::ImageViewState& view, const abi::SamplerState& sam
                swizzled(i0, j0 + 1, c) * (256 - alpha) * beta + swizzled(i0 + 1, j0 + 1, c) * alpha * beta;
     return true;
   };
-  uint64_t hi[4], lo[4];
-  if (!level(sel.mipLinear ? sel.dHi : sel.d, hi)) return false;
-  if (!sel.mipLinear) {
-    for (uint32_t c = 0; c < 4; ++c) result[c] = float(double(hi[c]) / (255.0 * 65536.0));
-    return true;
-  }
-  if (!level(sel.dLo, lo)) return false;
+  // Each sample's value times 255 x 2^24, added over the samples, then divided by 255 x 2^24 x N.
   const uint64_t delta = uint64_t(std::floor(sel.delta * 256 + 0.5));  // the weight of level dLo, x 256
-  for (uint32_t c = 0; c < 4; ++c)
-    result[c] = float(double(hi[c] * (256 - delta) + lo[c] * delta) / (255.0 * 16777216.0));
+  uint64_t total[4] = {};
+  for (uint32_t i = 1; i <= samples; ++i) {
+    const double offset = samples == 1 ? 0.0 : double(i) / double(samples + 1) - 0.5;
+    const double s = samples == 1 ? double(r.s) : double(r.s) + offset * axis[0];
+    const double t = samples == 1 ? double(r.t) : double(r.t) + offset * axis[1];
+    uint64_t hi[4], lo[4];
+    if (!level(sel.mipLinear ? sel.dHi : sel.d, s, t, hi)) return false;
+    if (sel.mipLinear && !level(sel.dLo, s, t, lo)) return false;
+    for (uint32_t c = 0; c < 4; ++c) total[c] += sel.mipLinear ? hi[c] * (256 - delta) + lo[c] * delta : hi[c] * 256;
+  }
+  for (uint32_t c = 0; c < 4; ++c) result[c] = float(double(total[c]) / (255.0 * 16777216.0 * samples));
   return true;
 }
 
@@ -268,9 +301,21 @@ int64_t ulpDistance(float a, float b) {
   return std::abs(int64_t(std::bit_cast<int32_t>(a)) - int64_t(std::bit_cast<int32_t>(b)));
 }
 
+bool isBc1(const abi::ImageViewState& view) {
+  return view.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || view.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+}
+
 bool isFixedPointUnorm8(const abi::ImageViewState& view) {
   return view.format == VK_FORMAT_R8G8B8A8_UNORM || view.format == VK_FORMAT_B8G8R8A8_UNORM ||
-         view.format == VK_FORMAT_R8_UNORM || view.format == VK_FORMAT_R8G8_UNORM;
+         view.format == VK_FORMAT_R8_UNORM || view.format == VK_FORMAT_R8G8_UNORM ||
+         view.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || view.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+}
+
+// Whether (view, sampler) takes a fixed-point routine (routine_choice.cpp): anisotropic samplers
+// only on RGBA/BGRA and BC1 views.
+bool takesFixedPoint(const abi::ImageViewState& view, const abi::SamplerState& sampler) {
+  if (!isFixedPointUnorm8(view)) return false;
+  return sampler.fastSampling <= 8 || (view.format != VK_FORMAT_R8_UNORM && view.format != VK_FORMAT_R8G8_UNORM);
 }
 
 // Runs `batches` random batches through the routine of (view, sampler) at every W and compares
@@ -296,8 +341,7 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
         const TexelValue want = sampleImage(view, sampler, b.request(k));
         float snapped[4];
         const SampleRequest request = b.request(k);
-        // (Anisotropic samplers take the exact routines whatever the format: bit for bit.)
-        if (isFixedPointUnorm8(view) && sampler.fastSampling <= 8 && snappedUnorm8(view, sampler, request, 0.0, snapped)) {
+        if (takesFixedPoint(view, sampler) && snappedUnorm8(view, sampler, request, 0.0, snapped)) {
           // The spec's value with these weights, up to the last rounding (the oracle divides in
           // double, then rounds to float), with λ as the reference computes it or, where λ
           // comes from gradients, nudged by ±2^-24 (the routines' log2 is within 2^-40 of
@@ -312,10 +356,12 @@ void expectSameAsReference(const abi::ImageViewState& view, const abi::SamplerSt
           if (matched) {
             // ... and within what snapping may move it from the reference's exact weights: the
             // coordinate by 2^-9 texel per axis (bilinear interpolation of values in [0,1]
-            // changes by at most that much per texel moved), δ by 2^-9.
+            // changes by at most that much per texel moved), δ by 2^-9; BC1 texels by their
+            // rounding to bytes, 1/510 at most.
+            const double texelRounding = isBc1(view) ? 1.0 / 510.0 : 0.0;
             for (uint32_t c = 0; c < 4; ++c) {
               const float got = std::bit_cast<float>(out[c * width + k]);
-              ASSERT_LE(std::fabs(double(got) - want.f[c]), 0x1p-8 + 0x1p-9 + 0x1p-20)
+              ASSERT_LE(std::fabs(double(got) - want.f[c]), 0x1p-8 + 0x1p-9 + texelRounding + 0x1p-20)
                   << what << " W=" << width << " component " << c << ": routine " << got << ", reference "
                   << want.f[c] << "; " << describe(b, k);
             }
@@ -390,7 +436,8 @@ TEST(BatchSampler, MatchesReference) {
 
 // "Texel Anisotropic Filtering": samplers with max_Aniso 2, 3.5 and 16 (the device's limit),
 // both filters (equal for magnification and minification) and mipmap modes, every address mode
-// pair, on every format, against the reference bit for bit. The generator's derivatives are
+// pair, on every format, against the reference bit for bit (RGBA/BGRA UNORM and BC1: their
+// fixed-point routines, against the snapped oracle and within its bound of the reference). The generator's derivatives are
 // random per lane or per quad, so footprints of every ratio (N = 1 to 16, lines and points
 // among them) meet in one batch; Lod operands sample isotropically.
 TEST(BatchSampler, AnisotropicSamplersMatchReference) {
@@ -536,8 +583,8 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   abi::SamplerState reduction = common;
   reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
   EXPECT_EQ(classifySamplerForRoutines(reduction), 0u);
-  // Anisotropy: its own classes (8 above the isotropic one), for the exact routines only
-  // (AnisotropicSamplersMatchReference).
+  // Anisotropy: its own classes (8 above the isotropic one), for the routines' anisotropic
+  // instances only (AnisotropicSamplersMatchReference).
   abi::SamplerState anisotropic = common;
   anisotropic.anisotropyEnable = VK_TRUE;
   anisotropic.maxAnisotropy = 16.0f;

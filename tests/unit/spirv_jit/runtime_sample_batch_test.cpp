@@ -139,11 +139,25 @@ TEST(RuntimeSampleBatch, StatesWithoutRoutineRunTheReferencePerLane) {
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagGather | kFlagOffset, rng);
   expectBatchEqualsLanes(image, withBorder, k2D | kFlagGrad | kFlagBias | kFlagOffset, rng);
   expectBatchEqualsLanes(image, withRepeat, k2D | kFlagLod | kFlagCompare, rng);
-  // Anisotropic filtering ("Texel Anisotropic Filtering") is the reference's alone: with the
-  // random gradients' footprints (up to 16:1 and beyond) a batched routine's isotropic result
-  // would differ from the lanes'.
+}
+
+// "Texel Anisotropic Filtering" with the random gradients' footprints (up to 16:1 and beyond):
+// on a float view the batch takes the exact routines' anisotropic instances, which must give
+// each lane the reference's own result. (RGBA8 and BC1 views take fixed-point anisotropic
+// routines instead, held to the reference within their precision by batch_sampler_test.cpp.)
+TEST(RuntimeSampleBatch, AnisotropicLanesEqualPerLaneCalls) {
+  std::mt19937 rng(19);
+  test::SamplingTestView view(VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 9, 6, 1, 1, 3);
+  for (uint32_t l = 0; l < 3; ++l)
+    view.forEachTexel(l, [&](uint8_t* p, uint32_t, uint32_t, uint32_t, uint32_t) {
+      for (int c = 0; c < 8; c += 2) p[c] = uint8_t(rng()), p[c + 1] = uint8_t(rng() % 0x7C);  // finite halves
+    });
+  view.state.fastSampling = classifyViewForRoutines(view.state);
   const abi::SamplerState aniso = sampler(VK_SAMPLER_ADDRESS_MODE_REPEAT, 16.0f);
-  const abi::ImageDescriptor withAniso{nullptr, &aniso, {}};
+  const abi::ImageDescriptor image{&view.state, nullptr, {}}, withAniso{nullptr, &aniso, {}};
+  SampleShape shape;
+  shape.width = 8;
+  ASSERT_NE(findSampleRoutine(view.state, aniso, shape), nullptr);  // the batch takes a routine
   expectBatchEqualsLanes(image, withAniso, k2D | kFlagGrad, rng);
   expectBatchEqualsLanes(image, withAniso, k2D | kFlagGrad | kFlagProjective | kFlagMinLod, rng);
 }
