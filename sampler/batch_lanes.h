@@ -18,9 +18,9 @@ namespace tessera::sampler_detail::batch {
 // TESSERA_SAMPLING_ROUTINES, read once for every caller (findSampleRoutine, the inline
 // sampling state): "0" gives no routine (every lane on the reference: to compare the two, or
 // to rule the routines out when hunting a wrong pixel); "exact" keeps RGBA8 / BGRA8 / R8 / RG8
-// UNORM views on the routines that are bit-identical to the reference, where they otherwise
-// take the fixed-point ones (batch_sampler_unorm8.cpp), whose weights snap to
-// subTexelPrecisionBits.
+// UNORM and BC1 UNORM views on the routines that are bit-identical to the reference, where they
+// otherwise take the fixed-point ones (batch_sampler_unorm8.cpp), whose weights snap to
+// subTexelPrecisionBits (and whose BC1 texels are rounded to bytes).
 enum class SamplingRoutines { All, None, Exact };
 SamplingRoutines samplingRoutines();
 

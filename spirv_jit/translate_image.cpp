@@ -13,9 +13,11 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 
-#include "sample_words.h"
 #include "inline_sample.h"
+#include "lane_affine.h"
+#include "sample_words.h"
 #include "translator.h"
 
 namespace tessera::jit {
@@ -122,7 +124,16 @@ struct Images {
     llvm::Value* inRange;  // <W x i1>
     llvm::Value* isFloat;  // i1: R32_SFLOAT (alpha of a replaced texel is 1.0f, else 1)
     llvm::Value* format;   // i32: the view's VkFormat (an R32 one, or with bytes4 an 8-bit RGBA one)
+    // Where the IR shows lane i's x to be lane 0's + i and y the same in every lane (a row of a
+    // compute grid, say): i1, true when that pattern holds, and the i64 address of lane 0's
+    // texel (in range or not), from which lane i's lies 4 i bytes on. Null otherwise.
+    llvm::Value* row = nullptr;
+    llvm::Value* rowStart = nullptr;
   };
+
+  // The views plainWordsOr takes besides R32 ones: none, 8-bit RGBA/BGRA UNORM and sRGB (reads),
+  // or UNORM only (writes: the kernel encodes no sRGB, and no storage view has an sRGB format).
+  enum class Bytes4 { None, UnormAndSrgb, Unorm };
 
   // Whether an access can take plainWordsOr: a uniform descriptor of a 2D, single-sampled,
   // non-arrayed image type, coordinates that differ per lane (a uniform access is one call
@@ -153,7 +164,7 @@ struct Images {
   // Image accesses without a call per lane: when the descriptor's view is one that
   // runtime_image.cpp's isPlainWordView accepts (R32_UINT, R32_SINT or R32_SFLOAT, colour
   // aspect, identity swizzle) or, with `bytes4`, one that its bytes4Table accepts (8-bit RGBA or
-  // BGRA, UNORM or sRGB, identity swizzle), of type 2D with one sample, the lanes' addresses in
+  // BGRA, UNORM or, for reads, sRGB, identity swizzle), of type 2D with one sample, the lanes' addresses in
   // level `lod` (a uniform i32; null: level 0) are computed here (bounds-checked as texelAddress
   // does: lod < levelCount, x < width, y < height, unsigned) and `fast` accesses the words; any
   // other view, or a level out of range, takes `slow`, the per-lane helpers. Returns the values
@@ -164,7 +175,7 @@ struct Images {
   std::vector<llvm::Value*> plainWordsOr(llvm::Value* desc, llvm::Value* x, llvm::Value* y,
                                          const std::function<std::vector<llvm::Value*>(const PlainWords&)>& fast,
                                          const std::function<std::vector<llvm::Value*>()>& slow,
-                                         llvm::Value* lod = nullptr, bool bytes4 = false) {
+                                         llvm::Value* lod = nullptr, Bytes4 bytes4 = Bytes4::None) {
     using abi::ImageDescriptor;
     using abi::ImageLevel;
     using abi::ImageViewState;
@@ -193,9 +204,10 @@ struct Images {
     llvm::Value* format = word(offsetof(ImageViewState, format));
     llvm::Value* ok = viewOk;
     llvm::Value* formatOk = B.CreateICmpULT(B.CreateSub(format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3));
-    if (bytes4)
-      for (VkFormat f : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB})
-        formatOk = B.CreateOr(formatOk, B.CreateICmpEQ(format, B.getInt32(f)));
+    std::vector<VkFormat> bytes4Formats;
+    if (bytes4 != Bytes4::None) bytes4Formats = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
+    if (bytes4 == Bytes4::UnormAndSrgb) bytes4Formats.insert(bytes4Formats.end(), {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB});
+    for (VkFormat f : bytes4Formats) formatOk = B.CreateOr(formatOk, B.CreateICmpEQ(format, B.getInt32(f)));
     ok = B.CreateAnd(ok, formatOk);
     ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, aspect)), B.getInt32(VK_IMAGE_ASPECT_COLOR_BIT)));
     ok = B.CreateAnd(ok, B.CreateICmpEQ(word(offsetof(ImageViewState, viewType)), B.getInt32(VK_IMAGE_VIEW_TYPE_2D)));
@@ -234,6 +246,18 @@ struct Images {
                                       B.CreateShl(B.CreateZExt(xs, v64), t.constInt(v64, 2)));
     llvm::Value* address = B.CreateSelect(inRange, B.CreateAdd(t.splat(base), offset), llvm::Constant::getNullValue(v64));
     PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT)), format};
+    const std::optional<LanePattern> px = lanePattern(B, xs, t.width()), py = lanePattern(B, ys, t.width());
+    if (px && py && px->stride() == 1 && py->minOffset() == 0 && py->maxOffset() == 0) {
+      llvm::Value* holds = B.getTrue();
+      for (llvm::Value* c : px->conditions) holds = B.CreateAnd(holds, c);
+      for (llvm::Value* c : py->conditions) holds = B.CreateAnd(holds, c);
+      // Lane 0's x sign-extended: lane i's texel is then 4 i bytes on even where lane 0 lies
+      // left of the image (and reads nothing).
+      llvm::Value* x0 = B.CreateSExt(B.CreateExtractElement(xs, uint64_t(0)), i64t);
+      llvm::Value* y0 = B.CreateZExt(B.CreateExtractElement(ys, uint64_t(0)), i64t);
+      words.row = holds;
+      words.rowStart = B.CreateAdd(base, B.CreateAdd(B.CreateMul(y0, rowPitch), B.CreateShl(x0, 2)));
+    }
     std::vector<llvm::Value*> fastValues = fast(words);
     llvm::BasicBlock* fastEnd = B.GetInsertBlock();
     B.CreateBr(join);
@@ -265,8 +289,7 @@ struct Images {
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     llvm::Type* v32 = t.laneType(B.getInt32Ty());
     llvm::Type* vf = t.laneType(B.getFloatTy());
-    llvm::Value* read = B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
-                                             B.CreateAnd(t.splat(t.mask()), w.inRange), llvm::Constant::getNullValue(v32));
+    llvm::Value* read = readPlainWords(w, B.CreateAnd(t.splat(t.mask()), w.inRange));
     llvm::BasicBlock* wordsBlock = llvm::BasicBlock::Create(ctx, "plaintexel.words", fn);
     llvm::BasicBlock* bytesBlock = llvm::BasicBlock::Create(ctx, "plaintexel.bytes", fn);
     llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "plaintexel.join", fn);
@@ -309,6 +332,108 @@ struct Images {
       joined.push_back(phi);
     }
     return joined;
+  }
+
+  // Writes the lanes' texels to plainWordsOr's words as the helper tessera_rt_image_write
+  // encodes them: an R32 view's word as it is; with `encodeBytes` (a float texel), an 8-bit RGBA
+  // or BGRA UNORM view's components as the codec's floatToUnorm converts them ("Conversion From
+  // Floating-Point to Normalized Fixed-Point": clamp to [0, 1], NaN to 0, times 255 exactly in
+  // double, rounded to nearest even), packed into one word. One aligned word a lane, as the
+  // helper stores it; only the lanes that may write (helper invocations store nothing), in range.
+  void storePlainTexels(const PlainWords& w, llvm::Value* words, bool encodeBytes) {
+    llvm::Value* writers = t.stage() == Translator::Stage::Fragment ? t.sideEffectMask() : t.mask();
+    llvm::Value* mask = B.CreateAnd(t.splat(writers), w.inRange);
+    llvm::Value* word = t.splat(B.CreateExtractValue(words, {0}));
+    if (!encodeBytes) {
+      writePlainWords(w, word, mask);
+      return;
+    }
+    llvm::LLVMContext& ctx = B.getContext();
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    llvm::BasicBlock* wordsBlock = llvm::BasicBlock::Create(ctx, "plainstore.words", fn);
+    llvm::BasicBlock* bytesBlock = llvm::BasicBlock::Create(ctx, "plainstore.bytes", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "plainstore.join", fn);
+    B.CreateCondBr(B.CreateICmpULT(B.CreateSub(w.format, B.getInt32(VK_FORMAT_R32_UINT)), B.getInt32(3)), wordsBlock,
+                   bytesBlock);
+    B.SetInsertPoint(wordsBlock);
+    writePlainWords(w, word, mask);
+    B.CreateBr(join);
+
+    B.SetInsertPoint(bytesBlock);
+    llvm::Type* v32 = t.laneType(B.getInt32Ty());
+    llvm::Type* vf = t.laneType(B.getFloatTy());
+    llvm::Type* vd = t.laneType(B.getDoubleTy());
+    auto unorm8 = [&](uint32_t c) {
+      llvm::Value* f = B.CreateBitCast(t.splat(B.CreateExtractValue(words, {c})), vf);
+      // maxnum(NaN, 0) is 0: NaN converts to 0, as in the codec.
+      llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum,
+                                                     B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, f, llvm::ConstantFP::get(vf, 0.0)),
+                                                     llvm::ConstantFP::get(vf, 1.0));
+      llvm::Value* scaled = B.CreateFMul(B.CreateFPExt(clamped, vd), llvm::ConstantFP::get(vd, 255.0));
+      return B.CreateFPToUI(B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled), v32);
+    };
+    llvm::Value* bgra = B.CreateICmpEQ(w.format, B.getInt32(VK_FORMAT_B8G8R8A8_UNORM));
+    llvm::Value* r = unorm8(0), *g = unorm8(1), *b = unorm8(2), *a = unorm8(3);
+    llvm::Value* low = B.CreateSelect(bgra, b, r), *high = B.CreateSelect(bgra, r, b);
+    llvm::Value* packed = B.CreateOr(B.CreateOr(low, B.CreateShl(g, t.constInt(v32, 8))),
+                                     B.CreateOr(B.CreateShl(high, t.constInt(v32, 16)), B.CreateShl(a, t.constInt(v32, 24))));
+    writePlainWords(w, packed, mask);
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+  }
+
+  // The words of plainWordsOr's lanes in `mask` (0 elsewhere): one masked vector load where the
+  // lanes form a row (PlainWords::row), else a gather.
+  llvm::Value* readPlainWords(const PlainWords& w, llvm::Value* mask) {
+    llvm::Type* v32 = t.laneType(B.getInt32Ty());
+    llvm::Value* zero = llvm::Constant::getNullValue(v32);
+    auto gather = [&] {
+      return B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4), mask, zero);
+    };
+    if (!w.row) return gather();
+    llvm::Value* loaded = nullptr;
+    onRow(w, [&] { loaded = B.CreateMaskedLoad(v32, B.CreateIntToPtr(w.rowStart, B.getPtrTy()), llvm::Align(4), mask, zero); },
+          [&] { loaded = gather(); }, &loaded);
+    return loaded;
+  }
+
+  // Stores `value`'s lanes in `mask` to plainWordsOr's words: one masked vector store where the
+  // lanes form a row, else a scatter (each lane's word whole either way).
+  void writePlainWords(const PlainWords& w, llvm::Value* value, llvm::Value* mask) {
+    auto scatter = [&] {
+      B.CreateMaskedScatter(value, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4), mask);
+    };
+    if (!w.row) return scatter();
+    onRow(w, [&] { B.CreateMaskedStore(value, B.CreateIntToPtr(w.rowStart, B.getPtrTy()), llvm::Align(4), mask); },
+          scatter, nullptr);
+  }
+
+  // Emits `rowCase` where w.row holds and `otherCase` where not; with `value`, joins the value
+  // each case left there.
+  void onRow(const PlainWords& w, const std::function<void()>& rowCase, const std::function<void()>& otherCase,
+             llvm::Value** value) {
+    llvm::LLVMContext& ctx = B.getContext();
+    llvm::Function* fn = B.GetInsertBlock()->getParent();
+    llvm::BasicBlock* rowBlock = llvm::BasicBlock::Create(ctx, "plainword.row", fn);
+    llvm::BasicBlock* otherBlock = llvm::BasicBlock::Create(ctx, "plainword.lanes", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "plainword.rowjoin", fn);
+    B.CreateCondBr(w.row, rowBlock, otherBlock);
+    B.SetInsertPoint(rowBlock);
+    rowCase();
+    llvm::Value* rowValue = value ? *value : nullptr;
+    llvm::BasicBlock* rowEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(otherBlock);
+    otherCase();
+    llvm::Value* otherValue = value ? *value : nullptr;
+    llvm::BasicBlock* otherEnd = B.GetInsertBlock();
+    B.CreateBr(join);
+    B.SetInsertPoint(join);
+    if (!value) return;
+    llvm::PHINode* phi = B.CreatePHI(rowValue->getType(), 2);
+    phi->addIncoming(rowValue, rowEnd);
+    phi->addIncoming(otherValue, otherEnd);
+    *value = phi;
   }
 
   llvm::Value* i32(llvm::Value* v) {
@@ -643,7 +768,7 @@ bool Images::run() {
         if (!ops.sample && !lod->getType()->isVectorTy() && !(ops.mask & kVolatileTexel) &&
             plainWordsApply(it, desc, xyz, nullptr)) {
           words = plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) { return plainTexels(w); }, perLane, lod,
-                               /*bytes4=*/true);
+                               Bytes4::UnormAndSrgb);
         } else {
           words = perLane();
         }
@@ -670,13 +795,9 @@ bool Images::run() {
         };
         if (!ops.sample && !ops.lod && !(ops.mask & kVolatileTexel) && plainWordsApply(it, desc, xyz, nullptr)) {
           plainWordsOr(desc, xyz[0], xyz[1], [&](const PlainWords& w) {
-            // The lanes that may write (helper invocations store nothing), in range.
-            llvm::Value* writers = t.stage() == Translator::Stage::Fragment ? t.sideEffectMask() : t.mask();
-            llvm::Value* value = t.splat(B.CreateExtractValue(words, {0}));
-            B.CreateMaskedScatter(value, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4),
-                                  B.CreateAnd(t.splat(writers), w.inRange));
+            storePlainTexels(w, words, isFloat);
             return std::vector<llvm::Value*>{};
-          }, perLane);
+          }, perLane, nullptr, isFloat ? Bytes4::Unorm : Bytes4::None);
         } else {
           perLane();
         }

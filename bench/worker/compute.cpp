@@ -1,12 +1,18 @@
 #include "compute.h"
 
+#include <algorithm>
 #include <string>
 
 namespace bench {
 
 ComputeKernel::ComputeKernel(Device& d, const uint32_t* spirv, size_t spirvBytes, uint32_t storageBuffers,
                              uint32_t pushConstantBytes, uint32_t maxSets)
-    : d_(d), storageBuffers_(storageBuffers), pushBytes_(pushConstantBytes) {
+    : ComputeKernel(d, spirv, spirvBytes, std::vector<VkDescriptorType>(storageBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                    pushConstantBytes, maxSets) {}
+
+ComputeKernel::ComputeKernel(Device& d, const uint32_t* spirv, size_t spirvBytes,
+                             std::vector<VkDescriptorType> bindingTypes, uint32_t pushConstantBytes, uint32_t maxSets)
+    : d_(d), bindings_(std::move(bindingTypes)), pushBytes_(pushConstantBytes) {
   d.require(kComputeCommands);
   auto& vk = d.vk;
   VkDevice dev = d.device;
@@ -19,11 +25,11 @@ ComputeKernel::ComputeKernel(Device& d, const uint32_t* spirv, size_t spirvBytes
   VkShaderModule module = module_;
   d.onDestroy([&vk, dev, module] { vk.DestroyShaderModule(dev, module, nullptr); });
 
-  std::vector<VkDescriptorSetLayoutBinding> bindings(storageBuffers);
-  for (uint32_t i = 0; i < storageBuffers; ++i)
-    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  const uint32_t count = uint32_t(bindings_.size());
+  std::vector<VkDescriptorSetLayoutBinding> bindings(count);
+  for (uint32_t i = 0; i < count; ++i) bindings[i] = {i, bindings_[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  dslci.bindingCount = storageBuffers;
+  dslci.bindingCount = count;
   dslci.pBindings = bindings.data();
   BENCH_VK(vk.CreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout_));
   VkDescriptorSetLayout setLayout = setLayout_;
@@ -39,11 +45,15 @@ ComputeKernel::ComputeKernel(Device& d, const uint32_t* spirv, size_t spirvBytes
   VkPipelineLayout layout = layout_;
   d.onDestroy([&vk, dev, layout] { vk.DestroyPipelineLayout(dev, layout, nullptr); });
 
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storageBuffers * maxSets};
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (VkDescriptorType type : {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}) {
+    const uint32_t n = uint32_t(std::count(bindings_.begin(), bindings_.end(), type));
+    if (n) sizes.push_back({type, n * maxSets});
+  }
   VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   dpci.maxSets = maxSets;
-  dpci.poolSizeCount = 1;
-  dpci.pPoolSizes = &size;
+  dpci.poolSizeCount = uint32_t(sizes.size());
+  dpci.pPoolSizes = sizes.data();
   BENCH_VK(vk.CreateDescriptorPool(dev, &dpci, nullptr, &pool_));
   VkDescriptorPool pool = pool_;
   d.onDestroy([&vk, dev, pool] { vk.DestroyDescriptorPool(dev, pool, nullptr); });
@@ -71,14 +81,36 @@ VkPipeline ComputeKernel::pipeline(const VkSpecializationInfo* spec, VkPipelineC
   return p;
 }
 
-VkDescriptorSet ComputeKernel::descriptorSet(const std::vector<BufferRange>& buffers) {
-  if (buffers.size() != storageBuffers_) throw Failure("benchmark bug: wrong number of descriptor buffers");
+VkDescriptorSet ComputeKernel::allocateSet(const std::vector<VkDescriptorType>& expected) {
+  if (expected != bindings_) throw Failure("benchmark bug: the descriptors do not match the kernel's bindings");
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   ai.descriptorPool = pool_;
   ai.descriptorSetCount = 1;
   ai.pSetLayouts = &setLayout_;
   VkDescriptorSet set = VK_NULL_HANDLE;
   BENCH_VK(d_.vk.AllocateDescriptorSets(d_.device, &ai, &set));
+  return set;
+}
+
+VkDescriptorSet ComputeKernel::imageSet(const std::vector<VkImageView>& views) {
+  VkDescriptorSet set = allocateSet(std::vector<VkDescriptorType>(views.size(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE));
+  std::vector<VkDescriptorImageInfo> infos(views.size());
+  std::vector<VkWriteDescriptorSet> writes(views.size());
+  for (size_t i = 0; i < views.size(); ++i) {
+    infos[i] = {VK_NULL_HANDLE, views[i], VK_IMAGE_LAYOUT_GENERAL};
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = uint32_t(i);
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    writes[i].pImageInfo = &infos[i];
+  }
+  d_.vk.UpdateDescriptorSets(d_.device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+  return set;
+}
+
+VkDescriptorSet ComputeKernel::descriptorSet(const std::vector<BufferRange>& buffers) {
+  VkDescriptorSet set = allocateSet(std::vector<VkDescriptorType>(buffers.size(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER));
   std::vector<VkDescriptorBufferInfo> infos(buffers.size());
   std::vector<VkWriteDescriptorSet> writes(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {

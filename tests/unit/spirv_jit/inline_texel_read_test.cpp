@@ -10,6 +10,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <climits>
+#include <limits>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -24,6 +25,8 @@
 
 extern "C" void tessera_rt_image_read(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
                                       int32_t sample, int32_t lod, uint32_t* out);
+extern "C" void tessera_rt_image_write(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
+                                       int32_t sample, int32_t lod, const uint32_t* in);
 
 namespace tessera_test {
 namespace {
@@ -71,9 +74,11 @@ std::vector<int32_t> randomOperands(std::mt19937& rng) {
 }
 
 // Runs `shader` with the image descriptor at binding 0 (of `descriptorType`), the operands at 1,
-// the results at 2; returns the result words.
+// the results at 2 (or, given `binding2`, those words); returns the words at 2.
 std::vector<uint32_t> run(const char* shader, uint32_t simdWidth, uint32_t descriptorType,
-                          const tessera::abi::ImageDescriptor& image, const std::vector<int32_t>& operands, int32_t lod) {
+                          const tessera::abi::ImageDescriptor& image, const std::vector<int32_t>& operands, int32_t lod,
+                          const std::vector<uint32_t>* binding2 = nullptr, uint32_t groupsX = kGroups,
+                          uint32_t groupsY = 1) {
   // One compile per shader, width and descriptor type: the kernel does not depend on the view.
   static std::map<std::tuple<std::string, uint32_t, uint32_t>, tessera::jit::CompileResult> compiledShaders;
   auto [at, fresh] = compiledShaders.try_emplace({shader, simdWidth, descriptorType});
@@ -90,7 +95,7 @@ std::vector<uint32_t> run(const char* shader, uint32_t simdWidth, uint32_t descr
   EXPECT_EQ(compiled.status, tessera::jit::CompileStatus::Success) << compiled.message;
   if (compiled.status != tessera::jit::CompileStatus::Success) return {};
   std::vector<int32_t> in = operands;
-  std::vector<uint32_t> out(4 * kInvocations, 0xDEADBEEFu);
+  std::vector<uint32_t> out = binding2 ? *binding2 : std::vector<uint32_t>(4 * kInvocations, 0xDEADBEEFu);
   uint8_t set[3 * tessera::abi::kDescriptorSize] = {};
   std::memcpy(set, &image, sizeof(image));
   const tessera::abi::BufferDescriptor buffers[2] = {
@@ -100,7 +105,7 @@ std::vector<uint32_t> run(const char* shader, uint32_t simdWidth, uint32_t descr
   tessera::abi::BoundResources resources{};
   resources.sets[0] = set;
   std::memcpy(resources.pushConstants, &lod, 4);
-  const uint32_t base[3] = {0, 0, 0}, groups[3] = {kGroups, 1, 1};
+  const uint32_t base[3] = {0, 0, 0}, groups[3] = {groupsX, groupsY, 1};
   tessera::jit::runCompute(*compiled.program, &resources, base, groups);
   return out;
 }
@@ -196,6 +201,79 @@ TEST(InlineTexelRead, StorageImageLoadsReadWhatTheHelperReads) {
       expectLanes(run("image_rgba8_lane_reads", w, kStorageImage, desc, q, 0), expected(desc, q, 0, false, false), q);
     }
   }
+}
+
+// imageStore of float texels: the kernel encodes 8-bit RGBA/BGRA UNORM views itself
+// ("Conversion From Floating-Point to Normalized Fixed-Point") and stores R32 words as they are;
+// the image afterwards must hold exactly what the helper leaves when it writes the same lanes in
+// order (every invocation writes its own texel, some outside the image, which nothing may
+// change). Values: NaN, ±0, negative, above 1, exact halves of a step (0.5 x 255 = 127.5) and
+// random ones.
+TEST(InlineTexelRead, StorageImageStoresWriteWhatTheHelperWrites) {
+  std::mt19937 rng(29);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), 0.0f, -0.0f, -0.25f, 1.0f, 1.5f, 0.5f,
+                            1.0f / 255.0f, 254.5f / 255.0f, std::numeric_limits<float>::infinity()};
+  for (const VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R32_SFLOAT,
+                                VK_FORMAT_R16G16_SFLOAT})
+    for (const uint32_t w : kSimdWidths) {
+      SCOPED_TRACE(::testing::Message() << "format " << format << ", W=" << w);
+      std::mt19937 imageRng(format);
+      LeveledImage image(format, 1, imageRng), expectedImage(format, 1, imageRng);
+      expectedImage.levels = image.levels;
+      expectedImage.view.levels[0].base = expectedImage.levels[0].data();
+      const tessera::abi::ImageDescriptor desc{&image.view, nullptr, {}}, expectedDesc{&expectedImage.view, nullptr, {}};
+      const std::vector<int32_t> q = randomOperands(rng);
+      std::vector<uint32_t> values(4 * kInvocations);
+      std::uniform_real_distribution<float> value(-0.2f, 1.2f);
+      for (uint32_t k = 0; k < values.size(); ++k) {
+        const float f = rng() % 4 == 0 ? specials[rng() % std::size(specials)] : value(rng);
+        std::memcpy(&values[k], &f, 4);
+      }
+      run("image_rgba8_lane_writes", w, kStorageImage, desc, q, 0, &values);
+      for (uint32_t i = 0; i < kInvocations; ++i)
+        if (q[4 * i + 3]) tessera_rt_image_write(&expectedDesc, int32_t(i % 19) - 3, int32_t(i / 19) - 3, 0, 0, 0, &values[4 * i]);
+      ASSERT_EQ(image.levels[0], expectedImage.levels[0]);
+    }
+}
+
+// Lanes in a row (consecutive x, one y) take one masked vector load or store instead of a gather
+// or scatter; reads and writes must still be the helper's, with rows that start left of the
+// image, end right of it, lie above or below it, and lanes that do not run.
+TEST(InlineTexelRead, RowsOfLanesReadAndWriteWhatTheHelperDoes) {
+  constexpr uint32_t kColumns = 32, kRows = 12, kCount = kColumns * kRows;
+  std::mt19937 rng(31);
+  auto runs = [](uint32_t x, uint32_t y) { return (x * 7 + y) % 5 != 0; };
+  for (const VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R32_SFLOAT})
+    for (const uint32_t w : kSimdWidths) {
+      SCOPED_TRACE(::testing::Message() << "format " << format << ", W=" << w);
+      LeveledImage image(format, 1, rng);
+      const tessera::abi::ImageDescriptor desc{&image.view, nullptr, {}};
+      std::vector<int32_t> values(4 * kCount);
+      std::uniform_real_distribution<float> value(-0.2f, 1.2f);
+      for (int32_t& v : values) {
+        const float f = value(rng);
+        std::memcpy(&v, &f, 4);
+      }
+      // Reads.
+      std::vector<uint32_t> want(4 * kCount, 0xDEADBEEFu);
+      for (uint32_t y = 0; y < kRows; ++y)
+        for (uint32_t x = 0; x < kColumns; ++x)
+          if (runs(x, y)) tessera_rt_image_read(&desc, int32_t(x) - 3, int32_t(y) - 1, 0, 0, 0, &want[4 * (y * kColumns + x)]);
+      const std::vector<uint32_t> untouched(4 * kCount, 0xDEADBEEFu);
+      const std::vector<uint32_t> got = run("image_rows", w, kStorageImage, desc, values, 0, &untouched, 2, kRows);
+      ASSERT_EQ(got, want);
+      // Writes, onto a copy for the helper.
+      LeveledImage expected = image;
+      expected.view.levels[0].base = expected.levels[0].data();
+      const tessera::abi::ImageDescriptor expectedDesc{&expected.view, nullptr, {}};
+      for (uint32_t y = 0; y < kRows; ++y)
+        for (uint32_t x = 0; x < kColumns; ++x)
+          if (runs(x, y))
+            tessera_rt_image_write(&expectedDesc, int32_t(x) - 3, int32_t(y) - 1, 0, 0, 0,
+                                   reinterpret_cast<const uint32_t*>(&values[4 * (y * kColumns + x)]));
+      run("image_rows", w, kStorageImage, desc, values, 1, &untouched, 2, kRows);
+      ASSERT_EQ(image.levels[0], expected.levels[0]);
+    }
 }
 
 }  // namespace
