@@ -1,8 +1,8 @@
-// What every batched sampling routine does first, shared by batch_sampler.cpp (the exact
+// What every batched sampling routine does first, shared by batch_sampler_exact.h (the exact
 // routines) and batch_sampler_unorm8.cpp (the fixed-point UNORM8 ones): the lanes' operands as
 // the reference holds them, the array layer, and the LOD and level selection, bit for bit the
-// reference's (sampler_lod.cpp). Included only by files compiled with batch_sampler.cpp's
-// options (-ffp-contract=off: no fused multiply-add may change a level or a mip weight).
+// reference's (sampler_lod.cpp). Included only by files compiled with the routines'
+// options (sampler/CMakeLists.txt) (-ffp-contract=off: no fused multiply-add may change a level or a mip weight).
 #pragma once
 
 #include <bit>
@@ -34,7 +34,7 @@ enum ViewCode : uint32_t {
   kBc1RgbaUnorm
 };
 
-// The exact routines (batch_sampler.cpp), bit for bit the reference: `widthRow` 0, 1, 2 for
+// The exact routines (batch_sampler_exact.h), bit for bit the reference: `widthRow` 0, 1, 2 for
 // W = 4, 8, 16; `samplerClass` SamplerState::fastSampling, 1-8 (exactRoutine) or 9-16
 // (anisotropicRoutine: null where the sampler's two filters differ). exactTexelSize: the bytes
 // a texel (BC1: a block) of a view code takes, which the routines read the view with.

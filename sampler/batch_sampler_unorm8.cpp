@@ -1,7 +1,7 @@
 // The fixed-point sampling routines for 2D (and 2D-array) views of R8G8B8A8 / B8G8R8A8 UNORM,
 // the format most textured programs sample, of R8 / R8G8 UNORM (video planes) and of BC1 UNORM
 // (block-compressed colour, every texel decoded to four UNORM bytes: loadBc1Texels): W lanes at
-// once, in 32-bit integers where the exact routines of batch_sampler.cpp compute every texel
+// once, in 32-bit integers where the exact routines of batch_sampler_exact.h compute every texel
 // weight and sum in double.
 //
 // What they compute, and how it relates to the spec ("Texel Filtering", "Texel Mipmap

@@ -1,8 +1,8 @@
 // Which batched sampling routine serves a view and a sampler (sampling_batch.h): the view's and
 // the sampler's classes, computed when their states are made, and the choice per batch shape
-// among the exact routines (batch_sampler.cpp), their anisotropic instances and the fixed-point
+// among the exact routines (batch_sampler_exact.h), their anisotropic instances and the fixed-point
 // UNORM8 / BC1 ones (batch_sampler_unorm8.cpp). Kept apart from the routines so that a change of
-// the choice does not recompile them (batch_sampler.cpp alone takes a quarter of an hour).
+// the choice does not recompile them (the exact ones take a quarter of an hour).
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 //   sampler_texel.cpp   one texel through "Texel Input Operations": read or border, depth
 //                       compare, conversion to RGBA, component swizzle
 //   reference_sampler.cpp  the order of the steps, filtering, gathering, sampleImage
-//   batch_sampler.cpp   the batched routines (sampling_batch.h), not part of the reference
+//   batch_sampler*.cpp  the batched routines (sampling_batch.h), not part of the reference
 // Section names are those of the Vulkan 1.3 specification's "Image Operations" chapter.
 // Everything is computed in double: this is the oracle, so clarity beats speed.
 #pragma once
@@ -132,6 +132,6 @@ Texel readConverted(const TexelSource& src, uint32_t level, int32_t i, int32_t j
 // "Conversion to RGBA" for depth/stencil, "Component Swizzle".
 Texel finishTexel(const TexelSource& src, Texel converted);
 // (The 256-entry tables byteTable points at are the codec's unorm8Table and srgb8Table,
-// include/tessera/texel_codec.h; batch_sampler.cpp reads texels through them too.)
+// include/tessera/texel_codec.h; the batched routines read texels through them too.)
 
 }  // namespace tessera::sampler_detail

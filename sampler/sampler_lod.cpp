@@ -1,8 +1,8 @@
-// "Scale Factor Operation, LOD Operation and Image Level(s) Selection". batch_sampler.cpp
-// repeats the isotropic arithmetic (lambdaFromGradients, selectLevels) on arrays of lanes
+// "Scale Factor Operation, LOD Operation and Image Level(s) Selection". The batched routines
+// (batch_lanes.h) repeat the isotropic arithmetic (lambdaFromGradients, selectLevels) on arrays of lanes
 // (selectLaneLevels); batch_sampler_test.cpp requires the same bits from both, so a change
-// here is a change there. Anisotropic samplers (anisotropicFootprint) never take the batched
-// routines (classifySamplerForRoutines).
+// here is a change there. The batched routines of anisotropic samplers call
+// anisotropicFootprint itself.
 #include <algorithm>
 #include <cmath>
 

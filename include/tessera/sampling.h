@@ -2,7 +2,7 @@
 // invocation, and the baked sampler state image descriptors point at. The implementation in
 // sampler/reference_sampler.cpp is the scalar reference written from the specification's
 // "Image Operations" chapter (section names are cited at each step there); the batched SIMD
-// routines (sampling_batch.h, sampler/batch_sampler.cpp) are tested against it.
+// routines (sampling_batch.h, sampler/batch_sampler*.cpp) are tested against it.
 //
 // Division of labour with the caller (spirv_jit's runtime): the caller unpacks the shader's
 // operands into a SampleRequest (projective division by q already done, for coordinates and

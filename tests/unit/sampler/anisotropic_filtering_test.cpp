@@ -198,7 +198,7 @@ TEST(AnisotropicSamplerState, MaxAnisotropyIsClampedToTheLimitAndOneWhenDisabled
 TEST(AnisotropicSamplerState, AnisotropicSamplersTakeRoutinesOfTheirOwn) {
   // The isotropic routines and the kernels' inline sampling sample isotropically: an
   // anisotropic sampler gets classes of its own (8 above the isotropic ones), which only the
-  // routines' anisotropic instances take (batch_sampler.cpp anisotropicAndStore, and for
+  // routines' anisotropic instances take (batch_sampler_exact.h anisotropicAndStore, and for
   // RGBA/BGRA UNORM and BC1 batch_sampler_unorm8.cpp sampleUnorm8Anisotropic, both held to the
   // reference by BatchSampler.AnisotropicSamplersMatchReference), and only with equal filters.
   // max_Aniso = 1 is isotropic and keeps its class and routine.

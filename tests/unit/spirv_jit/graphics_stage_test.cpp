@@ -593,7 +593,7 @@ TEST(GraphicsStages, FragmentKernelBlendsUnorm8AsTheSpecSays) {
         };
         for (uint32_t l = 0; l < W; ++l) {
           const uint32_t b = first + l;
-          image[pixelOf(l)] = b | (255u - b) << 8 | (b * 37u & 255u) << 16 | (b * 101u + 7u & 255u) << 24;
+          image[pixelOf(l)] = b | (255u - b) << 8 | (b * 37u & 255u) << 16 | ((b * 101u + 7u) & 255u) << 24;
           for (uint32_t c = 0; c < 4; ++c) inputs[c * W + l] = asWord(randomSource());
         }
         const std::vector<uint32_t> before = image;
