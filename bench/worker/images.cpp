@@ -2,7 +2,7 @@
 
 namespace bench {
 
-Image createColorImage(Device& d, uint32_t width, uint32_t height) {
+Image createColorImage(Device& d, uint32_t width, uint32_t height, VkImageUsageFlags extraUsage) {
   d.require({"vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer"});
   VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   ici.imageType = VK_IMAGE_TYPE_2D;
@@ -12,7 +12,7 @@ Image createColorImage(Device& d, uint32_t width, uint32_t height) {
   ici.arrayLayers = 1;
   ici.samples = VK_SAMPLE_COUNT_1_BIT;
   ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ici.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  ici.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | extraUsage;
   ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   return d.createImage(ici);
 }

@@ -6,13 +6,13 @@
 #include <string>
 
 #include "compute.h"
+#include "images.h"
 #include "shaders/image_load_store.h"
 #include "workload.h"
 
 namespace bench {
 namespace {
 
-constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr uint32_t kGroupSide = 16;  // the shader's local size in x and y
 
 // The source's bytes: a hash of (x, y, component), every value 0-255 about equally often.
@@ -29,29 +29,27 @@ class ImageLoadStore : public Workload {
     side_ = uint32_t(p.size) / kGroupSide * kGroupSide;
     if (side_ == 0) throw Unsupported("the image side must be at least 16");
     d.require(kComputeCommands);
-    d.require({"vkCreateImageView", "vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer"});
-    d.requireFormatFeatures(kFormat, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                                         VK_FORMAT_FEATURE_TRANSFER_DST_BIT);
-    const VkImageView srcView = createStorageImage(d, source_), dstView = createStorageImage(d, destination_);
+    d.require({"vkCreateImageView"});
+    d.requireFormatFeatures(kImageFormat, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                              VK_FORMAT_FEATURE_TRANSFER_DST_BIT);
+    source_ = createColorImage(d, side_, side_, VK_IMAGE_USAGE_STORAGE_BIT);
+    destination_ = createColorImage(d, side_, side_, VK_IMAGE_USAGE_STORAGE_BIT);
 
-    const uint64_t bytes = uint64_t(side_) * side_ * 4;
+    const uint64_t bytes = uint64_t(side_) * side_ * kTexelBytes;
     Buffer staging = d.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     uint8_t* texels = staging.as<uint8_t>();
     for (uint32_t y = 0; y < side_; ++y)
       for (uint32_t x = 0; x < side_; ++x)
         for (uint32_t c = 0; c < 4; ++c) texels[(uint64_t(y) * side_ + x) * 4 + c] = sourceByte(x, y, c);
-    const VkBufferImageCopy region = wholeImage();
+    uploadImage(d, source_, staging, VK_IMAGE_LAYOUT_GENERAL);
     d.oneShot([&](VkCommandBuffer cb) {
-      d.imageLayout(cb, source_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-      d.vk.CmdCopyBufferToImage(cb, staging.buffer, source_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-      d.imageLayout(cb, source_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
       d.imageLayout(cb, destination_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
     });
 
     kernel_.emplace(d, image_load_store_spv, sizeof image_load_store_spv,
                     std::vector<VkDescriptorType>{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0);
     const VkPipeline pipeline = kernel_->pipeline();
-    const VkDescriptorSet set = kernel_->imageSet({srcView, dstView});
+    const VkDescriptorSet set = kernel_->imageSet({createView(d, source_), createView(d, destination_)});
     readback_ = d.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     recordTimed(d, [&](VkCommandBuffer cb) {
       kernel_->dispatch(cb, pipeline, set, nullptr, side_ / kGroupSide, side_ / kGroupSide);
@@ -59,11 +57,7 @@ class ImageLoadStore : public Workload {
   }
 
   Output finish(Device& d) override {
-    const VkBufferImageCopy region = wholeImage();
-    d.oneShot([&](VkCommandBuffer cb) {
-      d.fullBarrier(cb);
-      d.vk.CmdCopyImageToBuffer(cb, destination_.image, VK_IMAGE_LAYOUT_GENERAL, readback_.buffer, 1, &region);
-    });
+    readbackImage(d, destination_, readback_, VK_IMAGE_LAYOUT_GENERAL);
     Output o{readback_.mapped, readback_.size};
     const uint8_t* out = readback_.as<const uint8_t>();
     for (uint32_t y = 0; y < side_ && o.cpuCheck.empty(); ++y)
@@ -85,30 +79,12 @@ class ImageLoadStore : public Workload {
   }
 
  private:
-  VkBufferImageCopy wholeImage() const {
-    VkBufferImageCopy r{};
-    r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    r.imageExtent = {side_, side_, 1};
-    return r;
-  }
-
-  // A side x side RGBA8 storage image (optimal tiling) and its view, destroyed with the device.
-  VkImageView createStorageImage(Device& d, Image& image) {
-    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ci.imageType = VK_IMAGE_TYPE_2D;
-    ci.format = kFormat;
-    ci.extent = {side_, side_, 1};
-    ci.mipLevels = 1;
-    ci.arrayLayers = 1;
-    ci.samples = VK_SAMPLE_COUNT_1_BIT;
-    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    image = d.createImage(ci);
+  // The image's view for the storage-image descriptor, destroyed with the device.
+  static VkImageView createView(Device& d, const Image& image) {
     VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vci.image = image.image;
     vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = kFormat;
+    vci.format = kImageFormat;
     vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkImageView view = VK_NULL_HANDLE;
     auto& vk = d.vk;
