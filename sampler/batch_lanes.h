@@ -60,6 +60,36 @@ SampleRoutine unorm8Routine(uint32_t viewCode, uint32_t widthRow, uint32_t sampl
 // (batch_sampler_unorm8_uniform.cpp), for the tests that compare the two.
 SampleRoutine unorm8GeneralRoutine16(uint32_t samplerClass);
 
+// Each active lane's "Texel Anisotropic Filtering" footprint from its derivatives (zero without
+// them), by the reference's own scaleFactors and anisotropicFootprint: λ_base = log2(ρ_max / η),
+// N = ceil(η) and the major axis's ∂(s, t); inactive lanes get λ_base 0 and N = 1. `most` is
+// the largest N.
+template <uint32_t N>
+struct LaneFootprints {
+  alignas(64) double lambdaBase[N], axisS[N], axisT[N];
+  uint32_t samples[N];
+  uint32_t most = 1;
+};
+template <uint32_t N>
+inline void laneFootprints(const abi::ImageViewState& view, const abi::SamplerState& sampler, const SampleLanes& lanes,
+                           uint32_t active, LaneFootprints<N>& f) {
+  const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1};
+  f.most = 1;
+  for (uint32_t k = 0; k < N; ++k) {
+    f.lambdaBase[k] = 0, f.axisS[k] = f.axisT[k] = 0, f.samples[k] = 1;
+    if (!(active >> k & 1)) continue;
+    double dsdx[3] = {}, dsdy[3] = {};
+    if (lanes.dPdx[0])
+      dsdx[0] = lanes.dPdx[0][k], dsdx[1] = lanes.dPdx[1][k], dsdy[0] = lanes.dPdy[0][k], dsdy[1] = lanes.dPdy[1][k];
+    const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy);
+    f.lambdaBase[k] = footprint.lambdaBase;
+    f.samples[k] = footprint.samples;
+    const double* axis = footprint.alongX ? dsdx : dsdy;
+    f.axisS[k] = axis[0], f.axisT[k] = axis[1];
+    f.most = f.most < f.samples[k] ? f.samples[k] : f.most;
+  }
+}
+
 // Per-lane operands after the scalar steps.
 template <uint32_t N>
 struct Lanes {

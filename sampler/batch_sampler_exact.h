@@ -442,25 +442,17 @@ __attribute__((always_inline)) inline void anisotropicAndStore(const abi::ImageV
                                                                const SampleLanes& lanes, const Lanes<N>& in,
                                                                uint32_t active, uint32_t levelCount,
                                                                const TexelFormat& format, uint32_t* out) {
-  const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1};
-  alignas(64) double lambdaBase[N], axisS[N], axisT[N];
-  uint32_t samples[N], single = 0, most = 1;
-  for (uint32_t k = 0; k < N; ++k) {
-    lambdaBase[k] = 0, axisS[k] = axisT[k] = 0, samples[k] = 1;
-    if (!(active >> k & 1)) continue;
-    double dsdx[3] = {}, dsdy[3] = {};
-    if (lanes.dPdx[0]) dsdx[0] = lanes.dPdx[0][k], dsdx[1] = lanes.dPdx[1][k], dsdy[0] = lanes.dPdy[0][k], dsdy[1] = lanes.dPdy[1][k];
-    const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy);
-    lambdaBase[k] = footprint.lambdaBase;
-    samples[k] = footprint.samples;
-    const double* axis = footprint.alongX ? dsdx : dsdy;
-    axisS[k] = axis[0], axisT[k] = axis[1];
-    most = std::max(most, samples[k]);
-  }
+  LaneFootprints<N> fp;
+  laneFootprints<N>(view, sampler, lanes, active, fp);
+  const uint32_t* samples = fp.samples;
+  const double *axisS = fp.axisS, *axisT = fp.axisT;
+  const uint32_t most = fp.most;
+  uint32_t single = 0;
   for (uint32_t k = 0; k < N; ++k) single |= uint32_t(samples[k] <= 1) << k;
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
-  levelsFromLambdaBase<N>(sampler, lanes, lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta, linearLanes);
+  levelsFromLambdaBase<N>(sampler, lanes, fp.lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta,
+                          linearLanes);
   Rgba<N> result;
   filterMipmapped<N, kMag, kMin, kMipLinear, kRgba8>(view, sampler, in, levelHi, levelLo, delta, active & single,
                                                      linearLanes, format, result);

@@ -386,6 +386,21 @@ void swizzleResult(const abi::ImageViewState& view, uint32_t active, uint32_t* o
   }
 }
 
+// The last steps of every routine here, on its filtered components (out[c * N + k] for the
+// source's kComponents): "Conversion to RGBA" (components the format lacks 0, alpha 1), the
+// view's swizzle, and the reference for the `fallback` lanes; lanes outside `active` (`keep` 0)
+// stay 0.
+template <uint32_t N, uint32_t kComponents>
+__attribute__((always_inline)) inline void finishResult(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                                        const SampleLanes& lanes, uint32_t active, const uint32_t* keep,
+                                                        uint32_t fallback, uint32_t* out) {
+  for (uint32_t c = kComponents; c < 4; ++c)
+    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
+  if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
+  if (fallback) [[unlikely]]
+    referenceLanes<N>(view, sampler, lanes, fallback, out);
+}
+
 template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
@@ -439,13 +454,7 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
         out[row[c] * N + k] = std::bit_cast<uint32_t>(f) & keep[k];
       }
   }
-  // "Conversion to RGBA": components the format lacks are 0, alpha 1.
-  for (uint32_t c = kComponents; c < 4; ++c)
-    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
-  if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
-  fallback &= active;
-  if (fallback) [[unlikely]]
-    referenceLanes<N>(view, sampler, lanes, fallback, out);
+  finishResult<N, kComponents>(view, sampler, lanes, active, keep, fallback & active, out);
 }
 
 // Anisotropic samplers (SamplerState::fastSampling 9-16, equal filters) on the RGBA/BGRA and BC1
@@ -472,24 +481,13 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
   Lanes<N> in;
   prepareLanes<N>(view, lanes, active, in);
 
-  const uint32_t baseSize[3] = {view.levels[0].width, view.levels[0].height, 1};
-  alignas(64) double lambdaBase[N], axisS[N], axisT[N];
-  uint32_t samples[N], most = 1;
-  for (uint32_t k = 0; k < N; ++k) {
-    lambdaBase[k] = 0, axisS[k] = axisT[k] = 0, samples[k] = 1;
-    if (!(active >> k & 1)) continue;
-    double dsdx[3] = {}, dsdy[3] = {};
-    if (lanes.dPdx[0]) dsdx[0] = lanes.dPdx[0][k], dsdx[1] = lanes.dPdx[1][k], dsdy[0] = lanes.dPdy[0][k], dsdy[1] = lanes.dPdy[1][k];
-    const AnisotropicFootprint footprint = anisotropicFootprint(scaleFactors(dsdx, dsdy, baseSize), sampler.maxAnisotropy);
-    lambdaBase[k] = footprint.lambdaBase;
-    samples[k] = footprint.samples;
-    const double* axis = footprint.alongX ? dsdx : dsdy;
-    axisS[k] = axis[0], axisT[k] = axis[1];
-    most = std::max(most, samples[k]);
-  }
+  LaneFootprints<N> fp;
+  laneFootprints<N>(view, sampler, lanes, active, fp);
+  const uint32_t* samples = fp.samples;
+  const double *axisS = fp.axisS, *axisT = fp.axisT;
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
-  levelsFromLambdaBase<N>(sampler, lanes, lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta,
+  levelsFromLambdaBase<N>(sampler, lanes, fp.lambdaBase, active, levelCount, kMipLinear, levelHi, levelLo, delta,
                           linearLanes);
   alignas(64) uint32_t d8[N];
   for (uint32_t k = 0; k < N; ++k) d8[k] = kMipLinear ? uint32_t(int32_t(std::floor(delta[k] * 256.0 + 0.5))) : 0;
@@ -497,7 +495,7 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
   // Σ over the samples of S_hi (256 - δ8) + S_lo δ8 (one level: S × 256), each below 255 × 2^24.
   alignas(64) uint64_t total[kComponents][N] = {};
   uint32_t fallback = 0;
-  for (uint32_t i = 1; i <= most; ++i) {
+  for (uint32_t i = 1; i <= fp.most; ++i) {
     Lanes<N> at = in;
     uint32_t taking = 0;
     for (uint32_t k = 0; k < N; ++k) {
@@ -528,11 +526,7 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
     for (uint32_t k = 0; k < N; ++k)
       out[row[c] * N + k] =
           std::bit_cast<uint32_t>(float(double(total[c][k]) / (kScale * double(samples[k])))) & keep[k];
-  for (uint32_t c = kComponents; c < 4; ++c)
-    for (uint32_t k = 0; k < N; ++k) out[c * N + k] = (c == 3 ? 0x3F800000u : 0u) & keep[k];
-  if (!identitySwizzle(view)) swizzleResult<N>(view, active, out);
-  if (fallback) [[unlikely]]
-    referenceLanes<N>(view, sampler, lanes, fallback, out);
+  finishResult<N, kComponents>(view, sampler, lanes, active, keep, fallback, out);
 }
 
 #define TESSERA_UNORM8_ROUTINE(N, B, MAG, MIN, MIP)                                                                 \
