@@ -386,6 +386,24 @@ void swizzleResult(const abi::ImageViewState& view, uint32_t active, uint32_t* o
   }
 }
 
+// The first steps of every routine here: the view's level count, the active lanes, where each
+// byte of a texel goes in the result (`row`: BGRA's bytes 0 and 2 trade places), an all-ones
+// or all-zeros mask per lane (`keep`: lanes out of `active` give 0) and the lanes' operands.
+template <uint32_t N>
+struct RoutineStart {
+  uint32_t levelCount, active;
+  uint32_t row[4];
+  alignas(64) uint32_t keep[N];
+  Lanes<N> in;
+  __attribute__((always_inline)) RoutineStart(const abi::ImageViewState& view, const SampleLanes& lanes)
+      : levelCount(std::min(view.levelCount, abi::kMaxImageLevels)), active(lanes.active & ((1u << N) - 1)) {
+    const bool bgra = view.fastSampling == kBgra8Unorm;
+    row[0] = bgra ? 2u : 0u, row[1] = 1u, row[2] = bgra ? 0u : 2u, row[3] = 3u;
+    for (uint32_t k = 0; k < N; ++k) keep[k] = 0u - (active >> k & 1);
+    prepareLanes<N>(view, lanes, active, in);
+  }
+};
+
 // The last steps of every routine here, on its filtered components (out[c * N + k] for the
 // source's kComponents): "Conversion to RGBA" (components the format lacks 0, alpha 1), the
 // view's swizzle, and the reference for the `fallback` lanes; lanes outside `active` (`keep` 0)
@@ -417,16 +435,11 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
     }
   }
   constexpr uint32_t kComponents = componentsOf(kSource);
-  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
-  const uint32_t active = lanes.active & ((1u << N) - 1);
-  // Byte b of a texel is component row[b] of the result (BGRA: bytes 0 and 2 trade places).
-  const bool bgra = view.fastSampling == kBgra8Unorm;
-  const uint32_t row[4] = {bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u};
-  // Lanes out of `active` give 0: an all-ones or all-zeros mask per lane, built once.
-  alignas(64) uint32_t keep[N];
-  for (uint32_t k = 0; k < N; ++k) keep[k] = 0u - (active >> k & 1);
-  Lanes<N> in;
-  prepareLanes<N>(view, lanes, active, in);
+  const RoutineStart<N> start(view, lanes);
+  const uint32_t levelCount = start.levelCount, active = start.active;
+  const uint32_t* row = start.row;
+  const uint32_t* keep = start.keep;
+  const Lanes<N>& in = start.in;
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
   selectLaneLevels<N, true>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta,
@@ -472,14 +485,11 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
                                                                    const SampleLanes& lanes, uint32_t* out) {
   if (lanes.lod) return sampleUnorm8<N, kSource, kFilter, kFilter, kMipLinear, false>(view, sampler, lanes, out);
   constexpr uint32_t kComponents = componentsOf(kSource);
-  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
-  const uint32_t active = lanes.active & ((1u << N) - 1);
-  const bool bgra = view.fastSampling == kBgra8Unorm;
-  const uint32_t row[4] = {bgra ? 2u : 0u, 1u, bgra ? 0u : 2u, 3u};
-  alignas(64) uint32_t keep[N];
-  for (uint32_t k = 0; k < N; ++k) keep[k] = 0u - (active >> k & 1);
-  Lanes<N> in;
-  prepareLanes<N>(view, lanes, active, in);
+  const RoutineStart<N> start(view, lanes);
+  const uint32_t levelCount = start.levelCount, active = start.active;
+  const uint32_t* row = start.row;
+  const uint32_t* keep = start.keep;
+  const Lanes<N>& in = start.in;
 
   LaneFootprints<N> fp;
   laneFootprints<N>(view, sampler, lanes, active, fp);
