@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime_image.h"
 #include "sanitizer_fiber.h"
 #include "tessera/shader_abi.h"
 #include "tessera/texel_codec.h"
@@ -24,14 +25,6 @@ using tessera::abi::TexelBufferDescriptor;
 extern "C" {
 void tessera_rt_barrier(tessera::abi::WorkgroupState* wg);
 void* tessera_rt_coroutine_frame(tessera::abi::WorkgroupState* wg, uint64_t bytes, uint32_t batch);
-void tessera_rt_image_read(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, uint32_t*);
-void tessera_rt_image_write(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t, int32_t, const uint32_t*);
-void* tessera_rt_image_texel(const ImageDescriptor*, int32_t, int32_t, int32_t, int32_t);
-void tessera_rt_image_query(const ImageDescriptor*, int32_t, uint32_t*);
-void tessera_rt_texel_buffer_read(const TexelBufferDescriptor*, int32_t, uint32_t*);
-void tessera_rt_texel_buffer_write(const TexelBufferDescriptor*, int32_t, const uint32_t*);
-void* tessera_rt_texel_buffer_texel(const TexelBufferDescriptor*, int32_t);
-uint32_t tessera_rt_texel_buffer_size(const TexelBufferDescriptor*);
 void tessera_rt_image_sample(const ImageDescriptor*, const ImageDescriptor*, uint32_t, const uint32_t*, uint32_t*);
 void tessera_rt_image_sample_batch(const ImageDescriptor*, const ImageDescriptor*, uint32_t, uint32_t, uint32_t,
                                    const uint32_t*, uint32_t*);

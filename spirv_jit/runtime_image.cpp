@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "runtime_image.h"
 #include "tessera/compressed.h"
 #include "tessera/format.h"
 #include "tessera/shader_abi.h"

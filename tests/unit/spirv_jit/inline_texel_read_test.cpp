@@ -20,13 +20,10 @@
 #include <vector>
 
 #include "compute_harness.h"
+#include "runtime_image.h"
 #include "tessera/shader_abi.h"
 #include "tessera/spirv_jit.h"
 
-extern "C" void tessera_rt_image_read(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
-                                      int32_t sample, int32_t lod, uint32_t* out);
-extern "C" void tessera_rt_image_write(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
-                                       int32_t sample, int32_t lod, const uint32_t* in);
 
 namespace tessera_test {
 namespace {

@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "tessera/compressed.h"
+#include "runtime_image.h"
 #include "tessera/shader_abi.h"
 
-extern "C" void tessera_rt_image_read(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
-                                      int32_t sample, int32_t lod, uint32_t* out);
 
 namespace tessera {
 namespace {

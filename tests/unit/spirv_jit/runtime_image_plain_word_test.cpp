@@ -14,13 +14,10 @@
 #include <vector>
 
 #include "tessera/format.h"
+#include "runtime_image.h"
 #include "tessera/shader_abi.h"
 #include "tessera/texel_codec.h"
 
-extern "C" void tessera_rt_image_read(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
-                                      int32_t sample, int32_t lod, uint32_t* out);
-extern "C" void tessera_rt_image_write(const tessera::abi::ImageDescriptor* d, int32_t x, int32_t y, int32_t z,
-                                       int32_t sample, int32_t lod, const uint32_t* in);
 
 namespace tessera {
 namespace {
