@@ -20,7 +20,6 @@
 #endif
 
 using tessera::abi::ImageDescriptor;
-using tessera::abi::TexelBufferDescriptor;
 
 extern "C" {
 void tessera_rt_barrier(tessera::abi::WorkgroupState* wg);
