@@ -178,6 +178,37 @@ inline void levelsFromLambdaBase(const abi::SamplerState& sampler, const SampleL
                                  uint32_t active, uint32_t levelCount, bool mipLinear, uint32_t* levelHi,
                                  uint32_t* levelLo, double* delta, uint32_t& linearLanes);
 
+// ρ_x² and ρ_y² of a 2D lane as the reference's scaleFactors sums them (m_ux² + m_vx² + m_wx²,
+// m_wx = |0| x 1): the isotropic routines' λ and the anisotropic footprint's isotropy test
+// (sampler_internal.h kIsotropicSquaredRatio) both start from these bits.
+struct SquaredRho {
+  double x, y;
+};
+inline SquaredRho squaredRho(double w, double h, double dx0, double dx1, double dy0, double dy1) {
+  const double mz = std::fabs(0.0) * 1.0;
+  const double mx0 = std::fabs(dx0) * w, mx1 = std::fabs(dx1) * h;
+  const double my0 = std::fabs(dy0) * w, my1 = std::fabs(dy1) * h;
+  return {mx0 * mx0 + mx1 * mx1 + mz * mz, my0 * my0 + my1 * my1 + mz * mz};
+}
+// The fixed-point routines' λ_base = log2(ρ_max) of an isotropic footprint from ρ_max².
+inline double isotropicLambdaBase(double rhoMax2) { return 0.5 * vectorLog2(rhoMax2); }
+
+// The lanes of `f` that laneFootprints found isotropic (N = 1: η = 1, λ_base = log2(ρ_max)) take
+// the isotropic fixed-point routines' λ_base instead (isotropicLambdaBase, within 2^-40), which
+// those routines and the kernel's inline sampling give an all-isotropic batch.
+template <uint32_t N>
+inline void isotropicLanesLambdaBase(const abi::ImageViewState& view, const SampleLanes& lanes, uint32_t active,
+                                     LaneFootprints<N>& f) {
+  const double w = view.levels[0].width, h = view.levels[0].height;
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(active >> k & 1) || f.samples[k] != 1) continue;
+    const SquaredRho sums = lanes.dPdx[0] ? squaredRho(w, h, lanes.dPdx[0][k], lanes.dPdx[1][k], lanes.dPdy[0][k],
+                                                       lanes.dPdy[1][k])
+                                          : squaredRho(w, h, 0, 0, 0, 0);
+    f.lambdaBase[k] = isotropicLambdaBase(sums.x < sums.y ? sums.y : sums.x);
+  }
+}
+
 template <uint32_t N, bool kVectorLog2 = false>
 __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler,
@@ -191,23 +222,20 @@ __attribute__((always_inline)) inline void selectLaneLevels(const abi::ImageView
     // m_ux = |∂s/∂x| w_base, m_vx = |∂t/∂x| h_base, m_wx = |0| x 1; ρ = sqrt of the sum of
     // squares; ρ_max = max(ρ_x, ρ_y); λ_base = log2(ρ_max).
     const double w = view.levels[0].width, h = view.levels[0].height;
-    const double mz = std::fabs(0.0) * 1.0;
     alignas(64) double rho[N], rho2[N], dx0[N] = {}, dx1[N] = {}, dy0[N] = {}, dy1[N] = {};
     if (lanes.dPdx[0])
       for (uint32_t k = 0; k < N; ++k)
         dx0[k] = lanes.dPdx[0][k], dx1[k] = lanes.dPdx[1][k], dy0[k] = lanes.dPdy[0][k], dy1[k] = lanes.dPdy[1][k];
     for (uint32_t k = 0; k < N; ++k) {
-      const double mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
-      const double my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
-      const double sumX = mx0 * mx0 + mx1 * mx1 + mz * mz, sumY = my0 * my0 + my1 * my1 + mz * mz;
-      rho2[k] = sumX < sumY ? sumY : sumX;
-      const double rhoX = std::sqrt(sumX), rhoY = std::sqrt(sumY);
+      const SquaredRho sums = squaredRho(w, h, dx0[k], dx1[k], dy0[k], dy1[k]);
+      rho2[k] = sums.x < sums.y ? sums.y : sums.x;
+      const double rhoX = std::sqrt(sums.x), rhoY = std::sqrt(sums.y);
       rho[k] = rhoX < rhoY ? rhoY : rhoX;
     }
     if constexpr (kVectorLog2) {
       // log2 ρ_max = log2(ρ_max^2) / 2: the same maximum of the squared sums, without the
       // square root in the chain the levels wait for (a change within vectorLog2's bound).
-      for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = 0.5 * vectorLog2(rho2[k]);
+      for (uint32_t k = 0; k < N; ++k) lambdaBase[k] = isotropicLambdaBase(rho2[k]);
     } else {
     uint64_t lastBits = 0;
     double lastLog = 0;

@@ -493,6 +493,14 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
 
   LaneFootprints<N> fp;
   laneFootprints<N>(view, sampler, lanes, active, fp);
+  // A batch of isotropic footprints (η = 1, N = 1: one sample at (s, t) at λ_base = log2(ρ_max))
+  // is what the isotropic routine samples, which has λ_base from vectorLog2 (within 2^-40) and
+  // the AVX-512 common case; the kernel's inline sampling takes such batches too
+  // (inline_sample_state.cpp), with the isotropic routine's bits. In a mixed batch the isotropic
+  // lanes take that routine's λ_base too, so that no lane's result depends on its batch-mates
+  // (which the SIMD width and the thread count decide).
+  if (fp.most == 1) return sampleUnorm8<N, kSource, kFilter, kFilter, kMipLinear>(view, sampler, lanes, out);
+  isotropicLanesLambdaBase<N>(view, lanes, active, fp);
   const uint32_t* samples = fp.samples;
   const double *axisS = fp.axisS, *axisT = fp.axisT;
   uint32_t levelHi[N], levelLo[N], linearLanes;

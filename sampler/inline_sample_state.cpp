@@ -6,7 +6,8 @@
 //
 // Why the kernel's results are the routines' bit for bit: it samples only where the call would
 // take the fixed-point RGBA8/BGRA8 routine (batch_sampler_unorm8.cpp; its AVX-512 common case
-// gives the same bits), and only batches whose every active lane lies in the level's range, so
+// gives the same bits; an anisotropic sampler's batch only where every footprint is isotropic,
+// which the anisotropic routine hands to the isotropic one), and only batches whose every active lane lies in the level's range, so
 // every lane's level is the routine's; NEAREST texels and LINEAR's snapped weights and sums are
 // the routine's integer arithmetic, and the quotient is its correctly rounded division.
 #include <algorithm>
@@ -83,8 +84,12 @@ bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState
   if (samplingRoutines() != SamplingRoutines::All) return false;
   if (view.fastSampling != kRgba8Unorm && view.fastSampling != kBgra8Unorm) return false;
   if (view.viewType != VK_IMAGE_VIEW_TYPE_2D || !identitySwizzle(view)) return false;
-  if (sampler.fastSampling == 0 || sampler.fastSampling > 8) return false;
-  // One filter for magnification and minification (no λ <= 0 test per lane).
+  // Classes 9-16 are anisotropic: the call gives their isotropic batches the isotropic routine's
+  // bits (batch_sampler_unorm8.cpp sampleUnorm8Anisotropic), and the kernel samples only those
+  // (kInlineIsotropicOnly).
+  if (sampler.fastSampling == 0 || sampler.fastSampling > 16) return false;
+  // One filter for magnification and minification (no λ <= 0 test per lane; the anisotropic
+  // fixed-point routines exist only for such samplers).
   if (sampler.magFilter != sampler.minFilter) return false;
   for (uint32_t c = 0; c < 2; ++c)
     if (sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_REPEAT && sampler.addressMode[c] != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
@@ -158,7 +163,8 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
   e.flags = (sampler.magFilter == VK_FILTER_LINEAR ? abi::kInlineLinear : 0) |
             (sampler.addressMode[0] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampU : 0) |
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
-            (view.fastSampling == kBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0);
+            (view.fastSampling == kBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0) |
+            (sampler.fastSampling > 8 ? abi::kInlineIsotropicOnly : 0);
   e.usable = 1;
   return true;
 }

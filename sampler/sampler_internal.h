@@ -63,6 +63,9 @@ struct LevelSelection {
 // (cube: per-face derivatives) and the sizes of the view's base level.
 struct ScaleFactors {
   double rhoX, rhoY;
+  // ρ_x² and ρ_y² as summed before the square roots (m_ux² + m_vx² + m_wx², in that order): the
+  // batched routines compute these very sums, so a rule on them is decided alike everywhere.
+  double rhoX2, rhoY2;
 };
 ScaleFactors scaleFactors(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]);
 // λ_base = log2(ρ_max) of an isotropic sample (η = 1).
@@ -71,6 +74,10 @@ double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uin
 // What the "Scale Factor Operation" and the "LOD Operation" decide for a sampler whose
 // max_Aniso (SamplerState::maxAnisotropy) may exceed 1, and how "Texel Anisotropic Filtering"
 // spreads its samples (reference_sampler.cpp takes them).
+// A footprint whose ρ_max² is at most kIsotropicSquaredRatio ρ_min² (ρ_max within 1 + 2^-8
+// of ρ_min) is sampled isotropically: η = 1 (anisotropicFootprint; the kernel's inline sampling
+// makes the same test, shader_abi.h).
+using abi::kIsotropicSquaredRatio;
 struct AnisotropicFootprint {
   double eta;          // η, the ratio of anisotropy, in [1, max_Aniso]; 1 is isotropic
   uint32_t samples;    // N = ceil(η)

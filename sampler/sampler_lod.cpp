@@ -30,9 +30,9 @@ ScaleFactors scaleFactors(const double dsdx[3], const double dsdy[3], const uint
   // monotonic and between max(|m_ux|, |m_vx|, |m_wx|) and √2 (|m_ux| + |m_vx| + |m_wx|).
   // The reference uses the length of the derivative vector, which satisfies both bounds and
   // is what a GPU's "exact" LOD computes.
-  const double rhoX = std::sqrt(mx[0] * mx[0] + mx[1] * mx[1] + mx[2] * mx[2]);
-  const double rhoY = std::sqrt(my[0] * my[0] + my[1] * my[1] + my[2] * my[2]);
-  return {rhoX, rhoY};
+  const double sumX = mx[0] * mx[0] + mx[1] * mx[1] + mx[2] * mx[2];
+  const double sumY = my[0] * my[0] + my[1] * my[1] + my[2] * my[2];
+  return {std::sqrt(sumX), std::sqrt(sumY), sumX, sumY};
 }
 
 double lambdaFromGradients(const double dsdx[3], const double dsdy[3], const uint32_t baseSize[3]) {
@@ -53,9 +53,18 @@ namespace {
 // A NaN or infinite scale factor (NaN or infinite derivatives: no footprint to speak of) is
 // sampled isotropically, as a sampler without anisotropy samples it, so that no sample is
 // placed at a NaN or infinite offset.
-double anisotropyRatio(double rhoMax, double rhoMin, double maxAniso) {
+//  - a footprint whose axes differ by at most 1/256 (ρ_max² <= (1 + 2^-8)² ρ_min², on the sums
+//    before their square roots) is taken as the point-like case's isotropic one. "The
+//    particular scheme for anisotropic texture filtering is implementation dependent" ("Texel
+//    Anisotropic Filtering"); this one keeps the spec's example scheme and leaves out what
+//    rounding alone makes of a square footprint: a rotated, uniformly scaled texture's
+//    derivatives, differences of interpolated coordinates, come out with lengths a few 2^-13
+//    apart, and N = ceil(η) would then double the samples of an isotropic footprint for a λ
+//    smaller by log2(η) < 2^-7.
+double anisotropyRatio(double rhoMax, double rhoMin, double rhoMax2, double rhoMin2, double maxAniso) {
   if (!(maxAniso > 1)) return 1;
   if (!std::isfinite(rhoMax) || !std::isfinite(rhoMin) || !(rhoMax > 0)) return 1;
+  if (rhoMax2 <= kIsotropicSquaredRatio * rhoMin2) return 1;
   if (rhoMin == 0) return maxAniso;
   // ρ_max / ρ_min >= 1; it overflows to +inf only for a subnormal ρ_min, and min() then gives
   // max_Aniso, the line segment's answer.
@@ -71,7 +80,7 @@ AnisotropicFootprint anisotropicFootprint(const ScaleFactors& rho, double maxAni
   // ellipse; from ρ_x and ρ_y, a footprint stretched along a screen diagonal, whose x and y
   // derivatives are about as long, is taken as nearly isotropic.)
   const double rhoMax = std::max(rho.rhoX, rho.rhoY), rhoMin = std::min(rho.rhoX, rho.rhoY);
-  f.eta = anisotropyRatio(rhoMax, rhoMin, maxAniso);
+  f.eta = anisotropyRatio(rhoMax, rhoMin, std::max(rho.rhoX2, rho.rhoY2), std::min(rho.rhoX2, rho.rhoY2), maxAniso);
   // "The sampling rate (N) is derived as: N = ceil(η)". Tessera takes exactly N samples and
   // keeps η itself, not N, in λ (the spec allows either).
   f.samples = uint32_t(std::ceil(f.eta));

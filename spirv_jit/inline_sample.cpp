@@ -278,6 +278,29 @@ struct Emitter {
     delta8 = B.CreateFPToSI(floorF(B.CreateFAdd(B.CreateFMul(delta, splatD(vd, 256.0)), splatD(vd, 0.5))), vq32);
   }
 
+  // An anisotropic sampler's batch is the isotropic routine's where every quad's footprint is
+  // isotropic (sampler_lod.cpp anisotropicFootprint: ρ_max² <= kIsotropicSquaredRatio ρ_min²
+  // on batch_lanes.h's squaredRho sums in double; a NaN fails, an infinite or zero pair passes,
+  // as the footprint takes them as η = 1).
+  llvm::Value* quadIsotropic() {
+    llvm::Type* f64 = B.getDoubleTy();
+    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
+    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), vd)), size); };
+    llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
+    llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
+    llvm::Value* mx0 = magnitude(ops.dsdx, w);
+    llvm::Value* mx1 = magnitude(ops.dtdx, h);
+    llvm::Value* my0 = magnitude(ops.dsdy, w);
+    llvm::Value* my1 = magnitude(ops.dtdy, h);
+    llvm::Value* zero = splatD(vd, 0.0);
+    llvm::Value* sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
+    llvm::Value* sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+    llvm::Value* xSmaller = B.CreateFCmpOLT(sumX, sumY);
+    llvm::Value* most = B.CreateSelect(xSmaller, sumY, sumX);
+    llvm::Value* least = B.CreateSelect(xSmaller, sumX, sumY);
+    return B.CreateFCmpOLE(most, B.CreateFMul(splatD(vd, abi::kIsotropicSquaredRatio), least));
+  }
+
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
@@ -382,6 +405,13 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   e.clampV = t.splat(flagSet(abi::kInlineClampV));
   llvm::Value* bgra = t.splat(flagSet(abi::kInlineBgra));
   llvm::Value* linearFilter = flagSet(abi::kInlineLinear);
+  // An anisotropic sampler: batches with an anisotropic footprint take the call (the entry stays).
+  llvm::BasicBlock* isotropicBB = e.block("isample.isotropic");
+  llvm::BasicBlock* levelsBB = e.block("isample.levels");
+  B.CreateCondBr(flagSet(abi::kInlineIsotropicOnly), isotropicBB, levelsBB);
+  B.SetInsertPoint(isotropicBB);
+  B.CreateCondBr(e.allActive(e.toLanes(e.quadIsotropic())), levelsBB, callBB);
+  B.SetInsertPoint(levelsBB);
   B.CreateCondBr(flagSet(abi::kInlineMipLinear), mipBB, rangeBB);
 
   // mipmapMode NEAREST: ρ_max² per lane in float (batch_sampler_unorm8_uniform.cpp

@@ -350,11 +350,12 @@ void Device::fullBarrier(VkCommandBuffer cb) {
                         nullptr, 0, nullptr);
 }
 
-void Device::imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t levels) {
+void Device::imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t levels,
+                         uint32_t layers) {
   VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers};
   b.oldLayout = from;
   b.newLayout = to;
   b.srcAccessMask = from == VK_IMAGE_LAYOUT_UNDEFINED ? 0 : VK_ACCESS_MEMORY_WRITE_BIT;

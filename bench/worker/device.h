@@ -125,8 +125,9 @@ class Device {
 
   // Barrier from all earlier commands' writes to all later commands' reads and writes.
   void fullBarrier(VkCommandBuffer cb);
-  // Layout transition of the first `levels` levels of a single-layer colour image.
-  void imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t levels = 1);
+  // Layout transition of the first `levels` levels and `layers` layers of a colour image.
+  void imageLayout(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t levels = 1,
+                   uint32_t layers = 1);
 
   uint32_t validationErrors() const { return validationErrors_; }
   const std::string& firstValidationError() const { return firstValidationError_; }

@@ -319,6 +319,15 @@ constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEA
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
 constexpr uint32_t kInlineBgra = 8;            // B8G8R8A8: bytes 0 and 2 trade places
 constexpr uint32_t kInlineMipLinear = 16;      // mipmapMode LINEAR between levels[0] and levels[1]
+// An anisotropic sampler: the kernel samples a batch itself only where every active quad's
+// footprint is isotropic, ρ_max² <= kIsotropicSquaredRatio ρ_min² (η = 1: one sample, the
+// isotropic λ), and calls for the others.
+constexpr uint32_t kInlineIsotropicOnly = 32;
+// "Texel Anisotropic Filtering" as Tessera does it (sampler/sampler_lod.cpp anisotropicFootprint):
+// a footprint whose axes differ by at most 1 + 2^-8 is sampled isotropically; the test is
+// ρ_max² <= (1 + 2^-8)² ρ_min² on the squared sums, in double. Here because the kernel's inline
+// sampling decides it too.
+constexpr double kIsotropicSquaredRatio = 1.0 + 0x1p-7 + 0x1p-16;  // (1 + 2^-8)², exact
 struct InlineSampleLevel {
   const uint8_t* base;         // the level's texel (0, 0)
   int32_t rowPitch;            // bytes; rowPitch x height < 2^31

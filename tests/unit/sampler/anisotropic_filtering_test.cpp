@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numbers>
 
 #include "sampler_internal.h"
 #include "sampling_test_view.h"
@@ -159,9 +160,40 @@ TEST(AnisotropicScaleFactors, LineFootprintTakesMaxAnisoAndPointFootprintIsIsotr
   EXPECT_EQ(f.samples, 1u);
   EXPECT_EQ(f.lambdaBase, -kInf);
   // A subnormal ρ_min: ρ_max / ρ_min overflows to +inf, η = max_Aniso.
-  f = anisotropicFootprint(ScaleFactors{4.0, 1e-310}, 16);
+  f = anisotropicFootprint(ScaleFactors{4.0, 1e-310, 16.0, 1e-310 * 1e-310}, 16);
   EXPECT_EQ(f.eta, 16.0);
   EXPECT_EQ(f.samples, 16u);
+}
+
+TEST(AnisotropicScaleFactors, FootprintsWithinOneIn256OfASquareAreIsotropic) {
+  // "The particular scheme for anisotropic texture filtering is implementation dependent"
+  // ("Texel Anisotropic Filtering"). Tessera's keeps the spec's example but takes a footprint
+  // whose ρ_max is within 1 + 2^-8 of ρ_min (ρ_max² <= (1 + 2^-8)² ρ_min²) as isotropic: η = 1,
+  // one sample, λ_base = log2(ρ_max), as a sampler without anisotropy has it.
+  // ρ_x = 2, ρ_y = 2 (1 + 2^-9):
+  AnisotropicFootprint f = footprint(0.25, 0, 0, 0.25 * (1 + 0x1p-9), 16);
+  EXPECT_EQ(f.eta, 1.0);
+  EXPECT_EQ(f.samples, 1u);
+  EXPECT_EQ(f.lambdaBase, std::log2(2.0 * (1 + 0x1p-9)));
+  // ρ_y = 2 (1 + 2^-8), the bound itself: isotropic.
+  f = footprint(0.25, 0, 0, 0.25 * (1 + 0x1p-8), 16);
+  EXPECT_EQ(f.eta, 1.0);
+  EXPECT_EQ(f.samples, 1u);
+  // ρ_y = 2 (1 + 2^-8 + 2^-20), just beyond: η = ρ_y / ρ_x = 1 + 2^-8 + 2^-20, N = 2,
+  // λ_base = log2(ρ_max / η) = log2(2) = 1, along y.
+  f = footprint(0.25, 0, 0, 0.25 * (1 + 0x1p-8 + 0x1p-20), 16);
+  EXPECT_EQ(f.eta, 1 + 0x1p-8 + 0x1p-20);
+  EXPECT_EQ(f.samples, 2u);
+  EXPECT_EQ(f.lambdaBase, 1.0);
+  EXPECT_FALSE(f.alongX);
+  // The same along x, turned by 30° (the lengths, not the directions, decide).
+  const double c = std::cos(std::numbers::pi / 6), s = std::sin(std::numbers::pi / 6);
+  f = footprint(0.25 * c * (1 + 0x1p-10), 0.25 * s * (1 + 0x1p-10), -0.25 * s, 0.25 * c, 16);
+  EXPECT_EQ(f.eta, 1.0);
+  f = footprint(0.25 * c * (1 + 0x1p-6), 0.25 * s * (1 + 0x1p-6), -0.25 * s, 0.25 * c, 16);
+  EXPECT_NEAR(f.eta, 1 + 0x1p-6, 1e-12);
+  EXPECT_EQ(f.samples, 2u);
+  EXPECT_TRUE(f.alongX);
 }
 
 TEST(AnisotropicScaleFactors, NanAndInfiniteDerivativesAreSampledIsotropically) {
@@ -196,9 +228,10 @@ TEST(AnisotropicSamplerState, MaxAnisotropyIsClampedToTheLimitAndOneWhenDisabled
 }
 
 TEST(AnisotropicSamplerState, AnisotropicSamplersTakeRoutinesOfTheirOwn) {
-  // The isotropic routines and the kernels' inline sampling sample isotropically: an
-  // anisotropic sampler gets classes of its own (8 above the isotropic ones), which only the
-  // routines' anisotropic instances take (batch_sampler_exact.h anisotropicAndStore, and for
+  // The isotropic routines sample isotropically: an anisotropic sampler gets classes of its own
+  // (8 above the isotropic ones), which only the routines' anisotropic instances take (they
+  // hand a batch of isotropic footprints to the isotropic routine, and the kernels' inline
+  // sampling samples only such batches: InlineSampling.AnisotropicSamplers*) (batch_sampler_exact.h anisotropicAndStore, and for
   // RGBA/BGRA UNORM and BC1 batch_sampler_unorm8.cpp sampleUnorm8Anisotropic, both held to the
   // reference by BatchSampler.AnisotropicSamplersMatchReference), and only with equal filters.
   // max_Aniso = 1 is isotropic and keeps its class and routine.
@@ -260,6 +293,23 @@ SamplingTestView stripeView(bool vertical) {
       std::memcpy(p, v, 16);
     });
   return view;
+}
+
+TEST(TexelAnisotropicFiltering, FootprintsWithinRoundingOfASquareAreSampledAsIsotropic) {
+  SamplingTestView view = stripeView(true);
+  const abi::SamplerState aniso = anisotropic(16, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR);
+  const abi::SamplerState iso = isotropic(VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR);
+  // 16x16: ρ_x = 1, ρ_y = 1 + 2^-9, within 1 + 2^-8: η = 1, so both samplers take one sample at
+  // λ = log2(1 + 2^-9), which blends that much of level 1 (B = 10) into level 0 (B = 0).
+  SampleRequest req = at(0.4f, 0.6f, 1.0f / 16, 0, 0, (1.0f + 0x1p-9f) / 16);
+  TexelValue a = sampleImage(view.state, aniso, req), i = sampleImage(view.state, iso, req);
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(a.f[c], i.f[c]) << "component " << c;
+  EXPECT_NEAR(a.f[2], 10 * std::log2(1 + 0x1p-9), 1e-4);
+  // ρ_y = 1 + 2^-6: η = 1 + 2^-6, N = 2, λ = log2(ρ_max / η) = 0: level 0 alone (B = 0), where
+  // the isotropic sampler blends log2(1 + 2^-6) of level 1.
+  req = at(0.4f, 0.6f, 1.0f / 16, 0, 0, (1.0f + 0x1p-6f) / 16);
+  EXPECT_NEAR(sampleImage(view.state, aniso, req).f[2], 0.0, kEps);
+  EXPECT_NEAR(sampleImage(view.state, iso, req).f[2], 10 * std::log2(1 + 0x1p-6), 1e-4);
 }
 
 TEST(TexelAnisotropicFiltering, SamplesAlongTheMajorAxisAverageTheStripesItCrosses) {

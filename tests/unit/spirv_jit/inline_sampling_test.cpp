@@ -75,8 +75,11 @@ struct Texture {
 };
 
 tessera::abi::SamplerState makeSampler(VkFilter filter, VkSamplerMipmapMode mipmap, VkSamplerAddressMode u,
-                                       VkSamplerAddressMode v, float bias, float minLod, float maxLod) {
+                                       VkSamplerAddressMode v, float bias, float minLod, float maxLod,
+                                       float maxAnisotropy = 0.0f) {
   VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sci.anisotropyEnable = maxAnisotropy > 0.0f ? VK_TRUE : VK_FALSE;
+  sci.maxAnisotropy = maxAnisotropy;
   sci.magFilter = sci.minFilter = filter;
   sci.mipmapMode = mipmap;
   sci.addressModeU = u;
@@ -132,6 +135,30 @@ Batch randomBatch(uint32_t W, float texelsX, float texelsY, std::mt19937& rng) {
   const uint32_t all = W == 32 ? ~0u : (1u << W) - 1;
   b.coverage = rng() % 3 == 0 ? uint32_t(rng()) & all : all;
   if (b.coverage == 0) b.coverage = 1;
+  return b;
+}
+
+// A batch whose quads' footprints are squares turned by a random angle, each quad's y
+// derivative stretched by a factor within ±2^-7 of 1: about half of them lie within the
+// anisotropic footprint's isotropy bound ((1 + 2^-8)², sampler_lod.cpp anisotropicFootprint),
+// the others beyond it; `stretch` 0 keeps every quad within rounding of a square.
+Batch squareFootprintBatch(uint32_t W, float texelsX, float texelsY, float stretch, std::mt19937& rng) {
+  Batch b = randomBatch(W, texelsX, texelsY, rng);
+  std::uniform_real_distribution<float> angle(0.0f, 6.2831853f), place(-3.0f, 3.0f), factor(-stretch, stretch);
+  std::uniform_int_distribution<int> scale(-3, 6);
+  const float step = std::ldexp(1.0f, scale(rng));
+  for (uint32_t q = 0; q < W / 4; ++q) {
+    const float a = angle(rng), grow = 1.0f + factor(rng);
+    const float baseS = place(rng), baseT = place(rng);
+    const float duS = std::cos(a) * step / texelsX, duT = std::sin(a) * step / texelsY;
+    const float dvS = -std::sin(a) * step * grow / texelsX, dvT = std::cos(a) * step * grow / texelsY;
+    for (uint32_t k = 0; k < 4; ++k) {
+      const uint32_t l = 4 * q + k;
+      const float x = float(k & 1), y = float(k >> 1);
+      b.inputs[0 * W + l] = asWord(baseS + x * duS + y * dvS);
+      b.inputs[1 * W + l] = asWord(baseT + x * duT + y * dvT);
+    }
+  }
   return b;
 }
 
@@ -219,6 +246,96 @@ TEST(InlineSampling, TheKernelSamplesThroughItsEntry) {
     EXPECT_EQ(run(*program, W, resources, b, entries), original) << "W=" << W;
     // Without entries every batch takes the call.
     EXPECT_EQ(run(*program, W, resources, b, nullptr), original) << "W=" << W;
+  }
+}
+
+// Anisotropic samplers ("Texel Anisotropic Filtering"): the kernel samples the batches whose
+// every footprint is isotropic (η = 1) as the isotropic routine does, and the call takes the
+// others (the anisotropic routine's N samples); both bit for bit the kernel without entries.
+TEST(InlineSampling, AnisotropicSamplersMatchTheRuntimeCallBitForBit) {
+  std::mt19937 rng(20261201);
+  const VkSamplerAddressMode modes[2] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+  const uint32_t sizes[][2] = {{16, 16}, {64, 8}, {256, 256}, {32, 128}, {30, 17}};
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W);
+    ASSERT_TRUE(program && program->fragment);
+    uint32_t usableCases = 0;
+    for (int c = 0; c < 120; ++c) {
+      const auto& size = sizes[rng() % std::size(sizes)];
+      Texture tex(size[0], size[1], rng() % 2, 0, rng);
+      const VkFilter filter = rng() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      const VkSamplerMipmapMode mip = rng() % 2 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      const float maxAniso = float(2 + rng() % 15);
+      tessera::abi::SamplerState sampler =
+          makeSampler(filter, mip, modes[rng() % 2], modes[rng() % 2], 0.0f, 0.0f, 1000.0f, maxAniso);
+      ASSERT_GT(sampler.fastSampling, 8u);
+      tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+      tessera::abi::BoundResources resources{};
+      resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+      tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+      for (int batch = 0; batch < 6; ++batch) {
+        const float stretch = batch % 3 == 0 ? 0.0f : 0x1p-7f;
+        Batch b = batch % 3 == 2 ? randomBatch(W, float(size[0]), float(size[1]), rng)
+                                 : squareFootprintBatch(W, float(size[0]), float(size[1]), stretch, rng);
+        const std::vector<uint32_t> expected = run(*program, W, resources, b, nullptr);
+        for (int pass = 0; pass < 2; ++pass) {
+          const std::vector<uint32_t> got = run(*program, W, resources, b, entries);
+          for (uint32_t k = 0; k < 4 * W; ++k)
+            ASSERT_EQ(got[k], expected[k]) << "W=" << W << " case " << c << " batch " << batch << " pass " << pass
+                                           << " component " << k / W << " lane " << k % W << " filter " << filter
+                                           << " mip " << mip << " max_Aniso " << maxAniso;
+        }
+      }
+      usableCases += entries[0].usable && (entries[0].flags & tessera::abi::kInlineIsotropicOnly) != 0;
+    }
+    EXPECT_GT(usableCases, 20u) << "W=" << W;
+  }
+}
+
+// Which batches of an anisotropic sampler the kernel samples itself, shown by a level only its
+// entry names (every byte inverted): a square footprint's (η = 1) and not a 4:1 one's (N = 4),
+// which the call samples from the view.
+TEST(InlineSampling, AnisotropicSamplersSampleOnlyIsotropicBatchesInline) {
+  std::mt19937 rng(11);
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W);
+    ASSERT_TRUE(program && program->fragment);
+    Texture tex(32, 32, false, 0, rng);
+    tex.view.levelCount = 1;
+    tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                                     VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 0, 16.0f);
+    tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+    auto batchWith = [&](float duS, float dvT) {
+      Batch b = randomBatch(W, 32.0f, 32.0f, rng);
+      for (uint32_t l = 0; l < W; ++l) {
+        const float x = float(l & 1), y = float((l >> 1) & 1), base = 0.1f + 0.13f * float(l / 4);
+        b.inputs[0 * W + l] = asWord(base + x * duS);
+        b.inputs[1 * W + l] = asWord(base + y * dvT);
+      }
+      b.coverage = W == 32 ? ~0u : (1u << W) - 1;
+      return b;
+    };
+    Batch square = batchWith(1.0f / 32.0f, 1.0f / 32.0f);        // ρ_x = ρ_y = 1
+    Batch stretched = batchWith(4.0f / 32.0f, 1.0f / 32.0f);     // ρ_x = 4 ρ_y: η = 4
+    tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+    const std::vector<uint32_t> squareOriginal = run(*program, W, resources, square, entries);  // refreshes
+    ASSERT_EQ(entries[0].usable, 1u);
+    ASSERT_NE(entries[0].flags & tessera::abi::kInlineIsotropicOnly, 0u);
+    const std::vector<uint32_t> stretchedOriginal = run(*program, W, resources, stretched, entries);
+    std::vector<uint8_t> inverted(tex.levels[0]);
+    for (uint8_t& v : inverted) v = uint8_t(255 - v);
+    entries[0].levels[0].base = inverted.data();
+    const std::vector<uint32_t> squareThroughEntry = run(*program, W, resources, square, entries);
+    for (uint32_t k = 0; k < 4 * W; ++k) {
+      float a, c;
+      std::memcpy(&a, &squareOriginal[k], 4);
+      std::memcpy(&c, &squareThroughEntry[k], 4);
+      EXPECT_EQ(std::lround(c * 255.0f), 255 - std::lround(a * 255.0f)) << "W=" << W << " lane " << k % W;
+    }
+    EXPECT_EQ(run(*program, W, resources, stretched, entries), stretchedOriginal) << "W=" << W;
+    EXPECT_EQ(entries[0].levels[0].base, inverted.data()) << "W=" << W << ": the anisotropic batch refreshed the entry";
   }
 }
 
