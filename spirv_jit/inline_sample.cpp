@@ -94,10 +94,14 @@ struct Emitter {
     return B.CreateSelect(a.clamp, clamped, B.CreateAnd(i, a.mask));
   }
 
-  // The active lanes' 32-bit texels at byte offsets `offset` (in int32) from `base`.
+  // Every lane's 32-bit texel at byte offsets `offset` (in int32) from `base`: inactive lanes'
+  // coordinates are 0 (coordinates()) and wrapped like the others, so every offset lies in the
+  // level, and the gather needs no mask (hosts without fast gathers, AMD's, get a masked one as
+  // a test and a branch per lane, an unmasked one as plain loads). finish() zeroes inactive lanes.
   llvm::Value* texels(llvm::Value* base, llvm::Value* offset) {
     llvm::Value* addresses = B.CreateGEP(B.getInt8Ty(), base, B.CreateSExt(offset, t.laneType(B.getInt64Ty())));
-    return B.CreateMaskedGather(vi32, addresses, llvm::Align(1), active, llvm::Constant::getNullValue(vi32));
+    return B.CreateMaskedGather(vi32, addresses, llvm::Align(1), llvm::Constant::getAllOnesValue(t.laneType(B.getInt1Ty())),
+                                llvm::Constant::getNullValue(vi32));
   }
   // One axis of a level: size - 1 and 1 / size (<W x i32>, <W x float>), size (float scalar).
   struct Axis {

@@ -124,6 +124,7 @@ struct Images {
     llvm::Value* inRange;  // <W x i1>
     llvm::Value* isFloat;  // i1: R32_SFLOAT (alpha of a replaced texel is 1.0f, else 1)
     llvm::Value* format;   // i32: the view's VkFormat (an R32 one, or with bytes4 an 8-bit RGBA one)
+    llvm::Value* base;     // i64: the level's texel (0, 0), readable: where lanes not read load from
     // Where the IR shows lane i's x to be lane 0's + i and y the same in every lane (a row of a
     // compute grid, say): i1, true when that pattern holds, and the i64 address of lane 0's
     // texel (in range or not), from which lane i's lies 4 i bytes on. Null otherwise.
@@ -245,7 +246,7 @@ struct Images {
     llvm::Value* offset = B.CreateAdd(B.CreateMul(B.CreateZExt(ys, v64), t.splat(rowPitch)),
                                       B.CreateShl(B.CreateZExt(xs, v64), t.constInt(v64, 2)));
     llvm::Value* address = B.CreateSelect(inRange, B.CreateAdd(t.splat(base), offset), llvm::Constant::getNullValue(v64));
-    PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT)), format};
+    PlainWords words{address, inRange, B.CreateICmpEQ(format, B.getInt32(VK_FORMAT_R32_SFLOAT)), format, base};
     const std::optional<LanePattern> px = lanePattern(B, xs, t.width()), py = lanePattern(B, ys, t.width());
     if (px && py && px->stride() == 1 && py->minOffset() == 0 && py->maxOffset() == 0) {
       llvm::Value* holds = B.getTrue();
@@ -383,12 +384,17 @@ struct Images {
   }
 
   // The words of plainWordsOr's lanes in `mask` (0 elsewhere): one masked vector load where the
-  // lanes form a row (PlainWords::row), else a gather.
+  // lanes form a row (PlainWords::row), else a gather of every lane, those outside `mask`
+  // reading the level's first word (PlainWords::base) and giving 0: hosts without fast gathers
+  // (AMD's) get a masked gather as a test and a branch per lane, an unmasked one as plain loads.
   llvm::Value* readPlainWords(const PlainWords& w, llvm::Value* mask) {
     llvm::Type* v32 = t.laneType(B.getInt32Ty());
     llvm::Value* zero = llvm::Constant::getNullValue(v32);
     auto gather = [&] {
-      return B.CreateMaskedGather(v32, B.CreateIntToPtr(w.address, t.laneType(B.getPtrTy())), llvm::Align(4), mask, zero);
+      llvm::Value* address = B.CreateSelect(mask, w.address, t.splat(w.base));
+      llvm::Value* all = llvm::Constant::getAllOnesValue(t.laneType(B.getInt1Ty()));
+      llvm::Value* words = B.CreateMaskedGather(v32, B.CreateIntToPtr(address, t.laneType(B.getPtrTy())), llvm::Align(4), all, zero);
+      return B.CreateSelect(mask, words, zero);
     };
     if (!w.row) return gather();
     llvm::Value* loaded = nullptr;
