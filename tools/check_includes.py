@@ -26,6 +26,7 @@ CONTRACT_OWNER = {
     "format.h": "src", "cpu_info.h": "src", "thread_pool.h": "src", "log.h": "src",
     "texel_codec.h": "sampler", "compressed.h": "sampler", "blit.h": "sampler", "sampling.h": "sampler",
     "sampling_batch.h": "sampler",
+    "sampling_cube.h": "sampler",
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "transform_feedback.h": "src",  # plain data: spirv_jit fills the layout, raster captures, icd owns
     "spirv_jit.h": "spirv_jit",

@@ -1,0 +1,178 @@
+// Cube maps in batches (sampling_cube.h): per lane, the reference's face selection and
+// derivative transformation; per face, the 2D fixed-point routine on that face; the reference
+// for lanes whose LINEAR footprint needs a neighbouring face.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+#include "batch_lanes.h"
+#include "sampler_internal.h"
+#include "tessera/sampling.h"
+#include "tessera/sampling_cube.h"
+
+namespace tessera {
+namespace {
+
+using namespace sampler_detail::batch;
+
+bool fixedPointView(uint32_t code) {
+  return code == kRgba8Unorm || code == kBgra8Unorm || code == kR8Unorm || code == kRg8Unorm || code == kBc1RgbUnorm ||
+         code == kBc1RgbaUnorm;
+}
+
+// Whether a LINEAR footprint at face coordinate x (s or t) of a level `size` texels wide stays
+// inside the face: texels floor(u - 1/2) and floor(u - 1/2) + 1 with u = x size, both in
+// [0, size - 1], with 2^-7 texel to spare (the routine snaps u - 1/2 to 2^-8 and takes x in
+// float; a footprint that reaches beyond by less has the neighbour's weight 0 anyway, and the
+// reference samples it either way).
+bool insideFace(double x, uint32_t size) {
+  const double u = x * double(size);
+  return u >= 0.5 + 0x1p-7 && u <= double(size) - 0.5 - 0x1p-7;
+}
+
+template <uint32_t N>
+__attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState& view, const abi::SamplerState& sampler, const abi::SamplerState& faceSampler,
+                const CubeSampleLanes& cube, uint32_t* out) {
+  const SampleLanes& in = cube.lanes;
+  // The faces as 2D views of the cube's levels (face f: layer f), sampled with CLAMP_TO_EDGE,
+  // which is what "Wrapping Operation" gives cube maps under NEAREST; a LINEAR lane takes the
+  // routine only where its footprint never reaches an edge, so the clamp changes nothing there.
+  // (The levels past the view's are never read: copying only the view's saves a 0.8 KB copy
+  // that measured a tenth of this function's time.)
+  const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
+  abi::ImageViewState face;
+  std::memcpy(static_cast<void*>(&face), &view, offsetof(abi::ImageViewState, levels) + levelCount * sizeof(abi::ImageLevel));
+  face.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  face.layerCount = 1;
+  face.fastSampling = classifyViewForRoutines(face);
+  if (!fixedPointView(face.fastSampling)) return false;
+  SampleShape shape;
+  shape.width = N;
+  const SampleRoutine routine = findSampleRoutine(face, faceSampler, shape);
+  if (!routine) return false;
+
+  // Each active lane's face, coordinates and derivatives (selectCubeFace: the reference's
+  // doubles, given to the routine as floats).
+  const bool grad = !in.lod && in.dPdx[0] && in.dPdy[0] && cube.dPdxR && cube.dPdyR;
+  alignas(64) float s[N] = {}, t[N] = {}, dsdx[N] = {}, dtdx[N] = {}, dsdy[N] = {}, dtdy[N] = {};
+  uint32_t faceOf[N] = {};
+  uint32_t reference = 0, routed = 0;
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(in.active >> k & 1)) continue;
+    const float dir[3] = {in.s[k], in.t[k], cube.r[k]};
+    if (!std::isfinite(dir[0]) || !std::isfinite(dir[1]) || !std::isfinite(dir[2]) ||
+        (dir[0] == 0 && dir[1] == 0 && dir[2] == 0)) {
+      reference |= 1u << k;
+      continue;
+    }
+    const float dx[3] = {grad ? in.dPdx[0][k] : 0.0f, grad ? in.dPdx[1][k] : 0.0f, grad ? cube.dPdxR[k] : 0.0f};
+    const float dy[3] = {grad ? in.dPdy[0][k] : 0.0f, grad ? in.dPdy[1][k] : 0.0f, grad ? cube.dPdyR[k] : 0.0f};
+    const sampler_detail::CubeFaceCoord fc = sampler_detail::selectCubeFace(dir, grad ? dx : nullptr, grad ? dy : nullptr);
+    faceOf[k] = fc.face;
+    s[k] = float(fc.s), t[k] = float(fc.t);
+    dsdx[k] = float(fc.dsdx), dtdx[k] = float(fc.dtdx), dsdy[k] = float(fc.dsdy), dtdy[k] = float(fc.dtdy);
+    routed |= 1u << k;
+  }
+  SampleLanes lanes;
+  lanes.width = N;
+  lanes.active = routed;
+  lanes.s = s, lanes.t = t;
+  lanes.lod = in.lod;
+  if (grad) lanes.dPdx[0] = dsdx, lanes.dPdx[1] = dtdx, lanes.dPdy[0] = dsdy, lanes.dPdy[1] = dtdy;
+  lanes.bias = in.bias;
+  lanes.minLod = in.minLod;
+
+  // The routine's own levels and filter per lane (selectLaneLevels, as the fixed-point routines
+  // call it): a LINEAR lane whose footprint at one of its levels reaches an edge goes to the
+  // reference.
+  const bool mipLinear = sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  uint32_t levelHi[N], levelLo[N], linearLanes = 0;
+  alignas(64) double delta[N];
+  selectLaneLevels<N, true>(face, faceSampler, lanes, routed, levelCount, mipLinear, levelHi, levelLo, delta, linearLanes);
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(linearLanes >> k & 1)) continue;
+    bool inside = true;
+    for (const uint32_t level : {levelHi[k], levelLo[k]}) {
+      const abi::ImageLevel& l = view.levels[std::min(level, levelCount - 1)];
+      inside = inside && insideFace(s[k], l.width) && insideFace(t[k], l.height);
+    }
+    if (!inside) routed &= ~(1u << k), reference |= 1u << k;
+  }
+
+  std::memset(out, 0, sizeof(uint32_t) * 4 * N);
+  // One routine call per face met, its lanes' results copied out.
+  uint32_t remaining = routed;
+  while (remaining) {
+    const uint32_t f = faceOf[std::countr_zero(remaining)];
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < N; ++k)
+      if ((remaining >> k & 1) && faceOf[k] == f) mask |= 1u << k;
+    remaining &= ~mask;
+    for (uint32_t l = 0; l < levelCount; ++l) face.levels[l].base = view.levels[l].base + uint64_t(f) * view.levels[l].layerPitch;
+    lanes.active = mask;
+    alignas(64) uint32_t faceOut[4 * N];
+    routine(face, faceSampler, lanes, faceOut);
+    for (uint32_t c = 0; c < 4; ++c)
+      for (uint32_t k = 0; k < N; ++k)
+        if (mask >> k & 1) out[c * N + k] = faceOut[c * N + k];
+  }
+  // The rest through the reference, as the per-lane path would take them.
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(reference >> k & 1)) continue;
+    SampleRequest r;
+    r.s = in.s[k], r.t = in.t[k], r.r = cube.r[k];
+    r.hasLod = in.lod != nullptr;
+    if (in.lod) r.lod = in.lod[k];
+    r.hasGrad = !in.lod && in.dPdx[0] != nullptr;
+    if (r.hasGrad) {
+      r.dPdx[0] = in.dPdx[0][k], r.dPdx[1] = in.dPdx[1][k], r.dPdx[2] = cube.dPdxR ? cube.dPdxR[k] : 0.0f;
+      r.dPdy[0] = in.dPdy[0][k], r.dPdy[1] = in.dPdy[1][k], r.dPdy[2] = cube.dPdyR ? cube.dPdyR[k] : 0.0f;
+    }
+    r.bias = in.bias ? in.bias[k] : 0.0f;
+    r.hasMinLod = in.minLod != nullptr;
+    if (in.minLod) r.minLod = in.minLod[k];
+    const TexelValue v = sampleImage(view, sampler, r);
+    for (uint32_t c = 0; c < 4; ++c) out[c * N + k] = v.u[c];
+  }
+  return true;
+}
+
+// One instance per width, each built for the baseline, AVX2 and AVX-512 (the host's runs), as
+// the routines are: its selectLaneLevels and lane loops then vectorize as theirs do.
+#define TESSERA_CUBE_WIDTH(N)                                                                                         \
+  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) bool sampleCube##N(                \
+      const abi::ImageViewState& view, const abi::SamplerState& sampler, const abi::SamplerState& faceSampler,     \
+      const CubeSampleLanes& cube, uint32_t* out) {                                                                \
+    return sampleCube<N>(view, sampler, faceSampler, cube, out);                                                   \
+  }
+TESSERA_CUBE_WIDTH(4)
+TESSERA_CUBE_WIDTH(8)
+TESSERA_CUBE_WIDTH(16)
+
+}  // namespace
+
+bool sampleCubeBatch(const abi::ImageViewState& view, const abi::SamplerState& sampler, const CubeSampleLanes& lanes,
+                     uint32_t* out) {
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_CUBE || view.layerCount < 6 || view.levelCount == 0) return false;
+  if (samplingRoutines() != SamplingRoutines::All) return false;
+  // Seamless (a non-seamless cube samples each face with the sampler's own address modes); the
+  // address modes are otherwise not read ("Wrapping Operation"): the faces take the sampler
+  // with CLAMP_TO_EDGE, which must have a routine class, and not an anisotropic one (an
+  // anisotropic footprint's samples may lie on other faces).
+  if (sampler.nonSeamlessCube) return false;
+  abi::SamplerState faceSampler = sampler;
+  for (uint32_t c = 0; c < 3; ++c) faceSampler.addressMode[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  faceSampler.fastSampling = classifySamplerForRoutines(faceSampler);
+  if (faceSampler.fastSampling == 0 || faceSampler.fastSampling > 8) return false;
+  if (!lanes.r || lanes.lanes.offset[0] || lanes.lanes.offset[1] || lanes.lanes.layer) return false;
+  switch (lanes.lanes.width) {
+    case 4: return sampleCube4(view, sampler, faceSampler, lanes, out);
+    case 8: return sampleCube8(view, sampler, faceSampler, lanes, out);
+    case 16: return sampleCube16(view, sampler, faceSampler, lanes, out);
+    default: return false;
+  }
+}
+
+}  // namespace tessera
