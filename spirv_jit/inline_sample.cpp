@@ -243,28 +243,35 @@ struct Emitter {
     return B.CreateSelect(B.CreateFCmpOEQ(x, splatD(vd, 0.0)), splatD(vd, -HUGE_VAL), r);
   }
 
-  // mipmapMode LINEAR: each quad's d_hi and δ snapped to 2^-8 (an integer in [0, 256]), from
-  // its derivatives, with selectLaneLevels' operations in its order (ρ_max² in double,
-  // λ_base = vectorLog2(ρ_max²) / 2, then levelsFromLambdaBase without shader bias or MinLod).
-  void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
+  // Each quad's ρ_x² and ρ_y² in double, as batch_lanes.h's squaredRho sums them: m = |∂| size
+  // (level 0's), mx0² + mx1² + mz² with mz = |0| x 1 = 0.
+  void quadSquaredRho(llvm::Value*& sumX, llvm::Value*& sumY) {
     llvm::Type* f64 = B.getDoubleTy();
-    auto magnitude = [&](llvm::Value* d, llvm::Value* size) {
-      return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4)))), size);
-    };
     llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
-    auto uniformD = [&](size_t offset) {
-      return B.CreateVectorSplat(t.width() / 4, field(f64, offset));
-    };
+    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), vd)), size); };
     llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
     llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
     llvm::Value* mx0 = magnitude(ops.dsdx, w);
     llvm::Value* mx1 = magnitude(ops.dtdx, h);
     llvm::Value* my0 = magnitude(ops.dsdy, w);
     llvm::Value* my1 = magnitude(ops.dtdy, h);
-    // mx0² + mx1² + mz² with mz = |0| x 1 = 0.
     llvm::Value* zero = splatD(vd, 0.0);
-    llvm::Value* sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
-    llvm::Value* sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+    sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
+    sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+  }
+
+  // mipmapMode LINEAR: each quad's d_hi and δ snapped to 2^-8 (an integer in [0, 256]), from
+  // its derivatives, with selectLaneLevels' operations in its order (ρ_max² in double,
+  // λ_base = vectorLog2(ρ_max²) / 2, then levelsFromLambdaBase without shader bias or MinLod).
+  void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
+    llvm::Type* f64 = B.getDoubleTy();
+    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
+    auto uniformD = [&](size_t offset) {
+      return B.CreateVectorSplat(t.width() / 4, field(f64, offset));
+    };
+    llvm::Value* zero = splatD(vd, 0.0);
+    llvm::Value *sumX, *sumY;
+    quadSquaredRho(sumX, sumY);
     llvm::Value* rho2 = B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
     llvm::Value* lambdaBase = B.CreateFMul(splatD(vd, 0.5), vectorLog2(rho2));
     llvm::Value* lambdaPrime = B.CreateFAdd(lambdaBase, uniformD(offsetof(InlineSampleState, lodBias)));
@@ -287,18 +294,9 @@ struct Emitter {
   // on batch_lanes.h's squaredRho sums in double; a NaN fails, an infinite or zero pair passes,
   // as the footprint takes them as η = 1).
   llvm::Value* quadIsotropic() {
-    llvm::Type* f64 = B.getDoubleTy();
-    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
-    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), vd)), size); };
-    llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
-    llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
-    llvm::Value* mx0 = magnitude(ops.dsdx, w);
-    llvm::Value* mx1 = magnitude(ops.dtdx, h);
-    llvm::Value* my0 = magnitude(ops.dsdy, w);
-    llvm::Value* my1 = magnitude(ops.dtdy, h);
-    llvm::Value* zero = splatD(vd, 0.0);
-    llvm::Value* sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
-    llvm::Value* sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+    llvm::Type* vd = llvm::VectorType::get(B.getDoubleTy(), llvm::ElementCount::getFixed(t.width() / 4));
+    llvm::Value *sumX, *sumY;
+    quadSquaredRho(sumX, sumY);
     llvm::Value* xSmaller = B.CreateFCmpOLT(sumX, sumY);
     llvm::Value* most = B.CreateSelect(xSmaller, sumY, sumX);
     llvm::Value* least = B.CreateSelect(xSmaller, sumX, sumY);

@@ -333,6 +333,41 @@ void GraphicsProgram::push(VkCommandBuffer cb, const void* data) const {
   d_.vk.CmdPushConstants(cb, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, pushBytes_, data);
 }
 
+VkDescriptorSetLayout createSampledImageSet(Device& d, VkImageView view, VkSampler sampler, VkDescriptorSet* set) {
+  auto& vk = d.vk;
+  VkDevice dev = d.device;
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                       nullptr};
+  VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  lci.bindingCount = 1;
+  lci.pBindings = &binding;
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  BENCH_VK(vk.CreateDescriptorSetLayout(dev, &lci, nullptr, &layout));
+  d.onDestroy([&vk, dev, layout] { vk.DestroyDescriptorSetLayout(dev, layout, nullptr); });
+
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+  VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pci.maxSets = 1;
+  pci.poolSizeCount = 1;
+  pci.pPoolSizes = &size;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  BENCH_VK(vk.CreateDescriptorPool(dev, &pci, nullptr, &pool));
+  d.onDestroy([&vk, dev, pool] { vk.DestroyDescriptorPool(dev, pool, nullptr); });
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  ai.descriptorPool = pool;
+  ai.descriptorSetCount = 1;
+  ai.pSetLayouts = &layout;
+  BENCH_VK(vk.AllocateDescriptorSets(dev, &ai, set));
+  VkDescriptorImageInfo info{sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  w.dstSet = *set;
+  w.descriptorCount = 1;
+  w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  w.pImageInfo = &info;
+  vk.UpdateDescriptorSets(dev, 1, &w, 0, nullptr);
+  return layout;
+}
+
 uint32_t colorOf(uint32_t i) { return (mix32(i * 0x9e3779b9u + 0x632be5abu) & 0x00FFFFFFu) | 0xFF000000u; }
 
 VkClearColorValue clearColorOf(uint32_t rgba) {

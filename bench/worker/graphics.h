@@ -110,6 +110,10 @@ struct RectPush {
   int32_t x0, y0, x1, y1;
 };
 
+// One COMBINED_IMAGE_SAMPLER binding (binding 0, fragment stage) holding `view` with `sampler`:
+// its layout, a pool and the set, written; all destroyed with the device. Returns the layout.
+VkDescriptorSetLayout createSampledImageSet(Device& d, VkImageView view, VkSampler sampler, VkDescriptorSet* set);
+
 // Opaque RGBA8 colour number i (alpha 255), for distinguishable primitives.
 uint32_t colorOf(uint32_t i);
 // A float colour whose UNORM8 bytes are exactly `rgba`.

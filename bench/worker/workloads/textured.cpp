@@ -271,36 +271,7 @@ class TexturedQuad : public Workload {
     BENCH_VK(vk.CreateSampler(dev, &sci, nullptr, &sampler));
     d.onDestroy([&vk, dev, sampler] { vk.DestroySampler(dev, sampler, nullptr); });
 
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                         nullptr};
-    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    lci.bindingCount = 1;
-    lci.pBindings = &binding;
-    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    BENCH_VK(vk.CreateDescriptorSetLayout(dev, &lci, nullptr, &layout));
-    d.onDestroy([&vk, dev, layout] { vk.DestroyDescriptorSetLayout(dev, layout, nullptr); });
-
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 1;
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &size;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    BENCH_VK(vk.CreateDescriptorPool(dev, &pci, nullptr, &pool));
-    d.onDestroy([&vk, dev, pool] { vk.DestroyDescriptorPool(dev, pool, nullptr); });
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &layout;
-    BENCH_VK(vk.AllocateDescriptorSets(dev, &ai, &set_));
-    VkDescriptorImageInfo info{sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set_;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    w.pImageInfo = &info;
-    vk.UpdateDescriptorSets(dev, 1, &w, 0, nullptr);
-    return layout;
+    return createSampledImageSet(d, view, sampler, &set_);
   }
 
   uint32_t quads_ = 1;
