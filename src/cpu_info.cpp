@@ -43,7 +43,6 @@ CpuInfo detect() {
   const char* noVbmi = std::getenv("TESSERA_NO_VBMI");
   info.avx512vbmi = info.avx512 && __builtin_cpu_supports("avx512vbmi") && !(noVbmi && *noVbmi && *noVbmi != '0');
   info.simdWidth = info.avx512 ? 16 : info.avx2 ? 8 : 4;
-  info.kernelWidth = info.avx512 || info.avx2 ? 16 : 4;
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   if (l2 > 0) info.l2CacheBytes = uint64_t(l2);
   info.modelName = cpuModelName();
@@ -62,7 +61,7 @@ uint32_t kernelSimdWidth() {
     long w = std::atol(env);
     if (w == 4 || w == 8 || w == 16) return uint32_t(w);
   }
-  return hostCpu().kernelWidth;
+  return hostCpu().simdWidth;
 }
 
 uint32_t cpuCountFromQuota(long quotaMicros, long periodMicros) {

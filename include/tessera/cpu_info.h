@@ -11,13 +11,7 @@ struct CpuInfo {
   bool avx2 = false;     // with FMA and F16C
   bool avx512 = false;   // F, BW, DQ, VL
   bool avx512vbmi = false;  // with avx512: byte permutes across a whole vector (VPERMB, VPERMT2B)
-  uint32_t simdWidth = 4;  // 32-bit lanes of the widest vectors: 16 (AVX-512), 8 (AVX2), 4 (floor)
-  // 32-bit lanes per kernel call by default (kernelSimdWidth): 16 with AVX-512 or AVX2, else 4.
-  // On AVX2 a 16-lane kernel holds each value in two registers: measured on a Zen 3 host, one
-  // call per 16 lanes instead of 8 took 8-35% off texturing, blending, ALU shading, SGEMM,
-  // SAXPY and the reduction (the per-call work of the fragment stage, interpolation and
-  // sampling set-up are paid once per 16 lanes), within noise of W = 8 on n-body and MSAA.
-  uint32_t kernelWidth = 4;
+  uint32_t simdWidth = 4;  // 32-bit lanes per kernel call: 16 (AVX-512), 8 (AVX2), 4 (floor)
   uint64_t l2CacheBytes = 1 << 20;  // per core, as the C library reports it (1 MiB if it does not)
   std::string modelName;
 };
@@ -25,7 +19,7 @@ struct CpuInfo {
 const CpuInfo& hostCpu();
 
 // The SIMD width kernels are compiled for: TESSERA_SIMD_WIDTH (4, 8 or 16; read each time, so
-// a test can create devices of several widths in one process), else hostCpu().kernelWidth.
+// a test can create devices of several widths in one process), else hostCpu().simdWidth.
 // Results must not depend on it; a width beyond the host's vectors is legal, just slower.
 uint32_t kernelSimdWidth();
 
