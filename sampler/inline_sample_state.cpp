@@ -7,8 +7,8 @@
 // Why the kernel's results are the routines' bit for bit: it samples only where the call would
 // take the fixed-point RGBA8/BGRA8 routine (batch_sampler_unorm8.cpp; its AVX-512 common case
 // gives the same bits; an anisotropic sampler's batch only where every footprint is isotropic,
-// which the anisotropic routine hands to the isotropic one), and only batches whose every active lane lies in the level's range, so
-// every lane's level is the routine's; NEAREST texels and LINEAR's snapped weights and sums are
+// which the anisotropic routine hands to the isotropic one), and only batches whose every
+// active lane lies in the level's range, so every lane's level is the routine's; NEAREST texels and LINEAR's snapped weights and sums are
 // the routine's integer arithmetic, and the quotient is its correctly rounded division.
 #include <algorithm>
 #include <bit>
