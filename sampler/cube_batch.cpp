@@ -17,11 +17,6 @@ namespace {
 
 using namespace sampler_detail::batch;
 
-bool fixedPointView(uint32_t code) {
-  return code == kRgba8Unorm || code == kBgra8Unorm || code == kR8Unorm || code == kRg8Unorm || code == kBc1RgbUnorm ||
-         code == kBc1RgbaUnorm;
-}
-
 // Whether a LINEAR footprint at face coordinate x (s or t) of a level `size` texels wide stays
 // inside the face: texels floor(u - 1/2) and floor(u - 1/2) + 1 with u = x size, both in
 // [0, size - 1], with 2^-7 texel to spare (the routine snaps u - 1/2 to 2^-8 and takes x in
@@ -47,10 +42,9 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
   face.viewType = VK_IMAGE_VIEW_TYPE_2D;
   face.layerCount = 1;
   face.fastSampling = classifyViewForRoutines(face);
-  if (!fixedPointView(face.fastSampling)) return false;
-  SampleShape shape;
-  shape.width = N;
-  const SampleRoutine routine = findSampleRoutine(face, faceSampler, shape);
+  // The fixed-point routine of the face's format (routine_choice.cpp's own choice; null for
+  // the formats only the exact routines take, whose results must be the reference's bits).
+  const SampleRoutine routine = unorm8Routine(face.fastSampling, N == 4 ? 0 : N == 8 ? 1 : 2, faceSampler.fastSampling);
   if (!routine) return false;
 
   // Each active lane's face, coordinates and derivatives (selectCubeFace: the reference's

@@ -93,9 +93,13 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
   // LOD queries have no routine: the reference answers them.
   tessera::SampleRoutine routine =
       (flags & kFlagQueryLod) ? nullptr : findSampleRoutine(*image->view, *sampler->sampler, shape);
-  if (routine) {
+  const bool cube = !routine && coordCount == 3 && image->view->viewType == VK_IMAGE_VIEW_TYPE_CUBE &&
+                    !(flags & (kFlagQueryLod | kFlagGather | kFlagCompare | kFlagProjective | kFlagArrayed | kFlagOffset));
+  if (routine || cube) {
+    // The lanes' operand arrays, as the batched routines (and the cube batches) read them.
     auto word = [&](uint32_t w) { return reinterpret_cast<const float*>(words + size_t(w) * width); };
-    tessera::SampleLanes lanes;
+    tessera::CubeSampleLanes operands;
+    tessera::SampleLanes& lanes = operands.lanes;
     lanes.width = width;
     lanes.active = active;
     lanes.s = word(kCoord);
@@ -112,33 +116,19 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
       lanes.lod = word(kLod);
     } else if (flags & kFlagGrad) {
       for (uint32_t c = 0; c < 2; ++c) lanes.dPdx[c] = word(kGradX + c), lanes.dPdy[c] = word(kGradY + c);
+      if (cube) operands.dPdxR = word(kGradX + 2), operands.dPdyR = word(kGradY + 2);
     }
     if (flags & kFlagBias) lanes.bias = word(kBias);
     if (flags & kFlagMinLod) lanes.minLod = word(kMinLod);
     if (flags & kFlagOffset)
       for (uint32_t c = 0; c < 2; ++c) lanes.offset[c] = reinterpret_cast<const int32_t*>(words + size_t(kOffset + c) * width);
-    routine(*image->view, *sampler->sampler, lanes, out);
-    return;
-  }
-  // A cube map (sampling_cube.h): the faces' routines where the filter stays inside a face.
-  if (coordCount == 3 && image->view->viewType == VK_IMAGE_VIEW_TYPE_CUBE &&
-      !(flags & (kFlagQueryLod | kFlagGather | kFlagCompare | kFlagProjective | kFlagArrayed | kFlagOffset))) {
-    auto word = [&](uint32_t w) { return reinterpret_cast<const float*>(words + size_t(w) * width); };
-    tessera::CubeSampleLanes cube;
-    cube.lanes.width = width;
-    cube.lanes.active = active;
-    cube.lanes.s = word(kCoord);
-    cube.lanes.t = word(kCoord + 1);
-    cube.r = word(kCoord + 2);
-    if (flags & kFlagLod) {
-      cube.lanes.lod = word(kLod);
-    } else if (flags & kFlagGrad) {
-      for (uint32_t c = 0; c < 2; ++c) cube.lanes.dPdx[c] = word(kGradX + c), cube.lanes.dPdy[c] = word(kGradY + c);
-      cube.dPdxR = word(kGradX + 2), cube.dPdyR = word(kGradY + 2);
+    if (routine) {
+      routine(*image->view, *sampler->sampler, lanes, out);
+      return;
     }
-    if (flags & kFlagBias) cube.lanes.bias = word(kBias);
-    if (flags & kFlagMinLod) cube.lanes.minLod = word(kMinLod);
-    if (tessera::sampleCubeBatch(*image->view, *sampler->sampler, cube, out)) return;
+    // A cube map (sampling_cube.h): the faces' routines where the filter stays inside a face.
+    operands.r = word(kCoord + 2);
+    if (tessera::sampleCubeBatch(*image->view, *sampler->sampler, operands, out)) return;
   }
   // No routine for this state: the reference, lane by lane (a routine writes every lane itself,
   // inactive ones as zeros: sampling_batch.h).

@@ -162,6 +162,17 @@ Batch squareFootprintBatch(uint32_t W, float texelsX, float texelsY, float stret
   return b;
 }
 
+// A NEAREST sample of a level whose bytes are every byte of the original's inverted (255 - c),
+// which only the kernel's entry names: each component is 1 - the original's.
+void expectInverted(const std::vector<uint32_t>& original, const std::vector<uint32_t>& throughEntry, uint32_t W) {
+  for (uint32_t k = 0; k < 4 * W; ++k) {
+    float a, c;
+    std::memcpy(&a, &original[k], 4);
+    std::memcpy(&c, &throughEntry[k], 4);
+    EXPECT_EQ(std::lround(c * 255.0f), 255 - std::lround(a * 255.0f)) << "W=" << W << " lane " << k % W;
+  }
+}
+
 TEST(InlineSampling, MatchesTheRuntimeCallBitForBit) {
   std::mt19937 rng(20261130);
   const VkSamplerAddressMode modes[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
@@ -234,13 +245,7 @@ TEST(InlineSampling, TheKernelSamplesThroughItsEntry) {
     std::vector<uint8_t> inverted(tex.levels[0]);
     for (uint8_t& v : inverted) v = uint8_t(255 - v);
     entries[0].levels[0].base = inverted.data();
-    const std::vector<uint32_t> throughEntry = run(*program, W, resources, b, entries);
-    for (uint32_t k = 0; k < 4 * W; ++k) {
-      float a, c;
-      std::memcpy(&a, &original[k], 4);
-      std::memcpy(&c, &throughEntry[k], 4);
-      EXPECT_EQ(std::lround(c * 255.0f), 255 - std::lround(a * 255.0f)) << "W=" << W << " lane " << k % W;
-    }
+    expectInverted(original, run(*program, W, resources, b, entries), W);
     // A cleared key (a new draw) refreshes: the view's own texels again.
     entries[0].view = nullptr;
     EXPECT_EQ(run(*program, W, resources, b, entries), original) << "W=" << W;
@@ -327,13 +332,7 @@ TEST(InlineSampling, AnisotropicSamplersSampleOnlyIsotropicBatchesInline) {
     std::vector<uint8_t> inverted(tex.levels[0]);
     for (uint8_t& v : inverted) v = uint8_t(255 - v);
     entries[0].levels[0].base = inverted.data();
-    const std::vector<uint32_t> squareThroughEntry = run(*program, W, resources, square, entries);
-    for (uint32_t k = 0; k < 4 * W; ++k) {
-      float a, c;
-      std::memcpy(&a, &squareOriginal[k], 4);
-      std::memcpy(&c, &squareThroughEntry[k], 4);
-      EXPECT_EQ(std::lround(c * 255.0f), 255 - std::lround(a * 255.0f)) << "W=" << W << " lane " << k % W;
-    }
+    expectInverted(squareOriginal, run(*program, W, resources, square, entries), W);
     EXPECT_EQ(run(*program, W, resources, stretched, entries), stretchedOriginal) << "W=" << W;
     EXPECT_EQ(entries[0].levels[0].base, inverted.data()) << "W=" << W << ": the anisotropic batch refreshed the entry";
   }
