@@ -41,6 +41,9 @@ add_compile_options(-O1 -g1)
 # checked; their arithmetic is held to the reference paths by the unit tests). Called at the end
 # of the top-level CMakeLists.txt, when those sources' properties are set.
 function(tessera_sanitizer_lower_optimization)
+  # One ISA clone of the sampling routines instead of three (sampler/routine_clones.h; only
+  # tessera_sampler's sources include it, so other objects keep their ccache entries).
+  target_compile_definitions(tessera_sampler PRIVATE TESSERA_SANITIZER_BUILD)
   foreach(target tessera_sampler tessera_raster)
     get_target_property(dir ${target} SOURCE_DIR)
     get_target_property(sources ${target} SOURCES)

@@ -32,6 +32,7 @@
 
 #include "batch_lanes.h"
 #include "block_decoders.h"
+#include "routine_clones.h"
 #include "sampler_internal.h"
 #include "tessera/sampling_batch.h"
 
@@ -286,6 +287,22 @@ __attribute__((always_inline)) inline void swizzleTexels(const TexelFormat& f, R
   }
 }
 
+// The texels of the formats other than 4-byte 8-bit ones, swizzled, compiled once per lane
+// count and ISA and called, not inlined, by every level filter: inlined into the 4 reads of each
+// LINEAR level of each routine, this one switch over sizes and kinds made each
+// batch_sampler_exact_<W>.cpp take GCC 9 minutes (36 under ASan), which timed CI out. From a
+// clone, GCC calls the callee's clone of the same ISA directly: a call costs a call.
+template <uint32_t N>
+TESSERA_ROUTINE_CLONES __attribute__((noinline)) void readOtherTexelsOutOfLine(const LevelLanes<N>& lv,
+                                                                              const double* i, const double* j,
+                                                                              uint32_t active, const TexelFormat& f,
+                                                                              Rgba<N>& out) {
+  int32_t ii[N], jj[N];
+  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
+  readOtherTexels<N>(lv, ii, jj, active, f, out);
+  if (f.swizzled) swizzleTexels<N>(f, out);
+}
+
 // "Format Conversion" of texels (i, j) of each lane in `active`; other lanes read nothing (and
 // hold zero bits). One load per lane and component word, then the components of every lane at
 // once. kRgba8: the view is a 4-byte 8-bit format (chosen per batch, compiled apart: the
@@ -293,9 +310,9 @@ __attribute__((always_inline)) inline void swizzleTexels(const TexelFormat& f, R
 template <uint32_t N, bool kRgba8>
 __attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, const double* i, const double* j,
                                                       uint32_t active, const TexelFormat& f, Rgba<N>& out) {
-  int32_t ii[N], jj[N];
-  for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
   if constexpr (kRgba8) {
+    int32_t ii[N], jj[N];
+    for (uint32_t k = 0; k < N; ++k) ii[k] = int32_t(i[k]), jj[k] = int32_t(j[k]);
     uint32_t texel[N];
     for (uint32_t k = 0; k < N; ++k) {
       texel[k] = 0;
@@ -313,10 +330,10 @@ __attribute__((always_inline)) inline void readTexels(const LevelLanes<N>& lv, c
         for (uint32_t k = 0; k < N; ++k) out.c[c][k] = table[(texel[k] >> shift[c]) & 0xFF];
       }
     }
+    if (f.swizzled) swizzleTexels<N>(f, out);
   } else {
-    readOtherTexels<N>(lv, ii, jj, active, f, out);
+    readOtherTexelsOutOfLine(lv, i, j, active, f, out);
   }
-  if (f.swizzled) swizzleTexels<N>(f, out);
 }
 
 // "Texel Filtering", NEAREST: the texel (floor(u), floor(v)), wrapped.
@@ -377,8 +394,11 @@ __attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const
 
 // "Texel Filtering" of one level per lane (`level`), with the lane's filter: magFilter where
 // λ <= 0, minFilter elsewhere (`linearLanes`: lanes whose filter is LINEAR).
+// Out of line for the same reason as readOtherTexelsOutOfLine: 8 per lane count and ISA, where
+// inlined they were 48 (16 routines, the two format paths, two levels for LINEAR mipmaps and two
+// calls in the anisotropic routines).
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kRgba8>
-__attribute__((always_inline)) inline void filterLevel(const abi::ImageViewState& view,
+TESSERA_ROUTINE_CLONES __attribute__((noinline)) void filterLevel(const abi::ImageViewState& view,
                                                        const abi::SamplerState& sampler, const Lanes<N>& in,
                                                        const uint32_t* level, uint32_t active, uint32_t linearLanes,
                                                        const TexelFormat& format, Rgba<N>& result) {
@@ -541,7 +561,7 @@ ExactRoutineRows exactRoutines16();
 
 // One non-template entry per routine, each cloned for the host's vector width.
 #define TESSERA_SAMPLE_ROUTINE(N, MAG, MIN, MIP)                                                                \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                           \
+  TESSERA_ROUTINE_CLONES void                                                                                    \
       routine_##N##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,    \
                                           const SampleLanes& lanes, uint32_t* out) {                            \
     sampleBatch<N, MAG, MIN, MIP>(view, sampler, lanes, out);                                                  \
@@ -559,7 +579,7 @@ ExactRoutineRows exactRoutines16();
 // Anisotropic samplers: equal magnification and minification filters only (what such samplers
 // use; the others take the reference).
 #define TESSERA_ANISO_ROUTINE(N, F, MIP)                                                                        \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                           \
+  TESSERA_ROUTINE_CLONES void                                                                                    \
       anisoRoutine_##N##_##F##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,         \
                                      const SampleLanes& lanes, uint32_t* out) {                                 \
     sampleBatch<N, F, F, MIP, true>(view, sampler, lanes, out);                                                 \

@@ -36,6 +36,7 @@
 #include "batch_lanes.h"
 #include "batch_sampler_unorm8_uniform.h"
 #include "block_decoders.h"
+#include "routine_clones.h"
 
 namespace tessera {
 namespace {
@@ -260,8 +261,12 @@ __attribute__((always_inline)) inline void loadSourceTexels(const FixedLevelLane
 // `sum[b]` holds byte b (R, G, B, A in RGBA order; B, G, R, A in BGRA; R, G of R8G8) of every
 // lane, for the componentsOf(kSource) bytes a texel has. Lanes whose coordinates do not fit the fixed
 // point are added to `fallback` (their sums are meaningless).
+// Compiled once per lane count, source, filter pair and ISA and called, not inlined: inlined into
+// the 128 routines (two levels for LINEAR mipmaps, several places in the anisotropic ones) it
+// made this file take GCC 11 minutes; the call costs a call (GCC calls the callee's clone of
+// the caller's ISA directly) next to a level's four texel loads per lane.
 template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin>
-__attribute__((always_inline)) inline void filterLevelFixed(const abi::ImageViewState& view,
+TESSERA_ROUTINE_CLONES __attribute__((noinline)) void filterLevelFixed(const abi::ImageViewState& view,
                                                             const abi::SamplerState& sampler, const Lanes<N>& in,
                                                             const uint32_t* level, uint32_t linearLanes,
                                                             uint32_t (*sum)[N], uint32_t& fallback) {
@@ -548,7 +553,7 @@ __attribute__((always_inline)) inline void sampleUnorm8Anisotropic(const abi::Im
 }
 
 #define TESSERA_UNORM8_ROUTINE(N, B, MAG, MIN, MIP)                                                                 \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+  TESSERA_ROUTINE_CLONES void                                                                                        \
       unorm8_##N##_##B##_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,   \
                                                const SampleLanes& lanes, uint32_t* out) {                           \
     sampleUnorm8<N, B, MAG, MIN, MIP>(view, sampler, lanes, out);                                                  \
@@ -569,7 +574,7 @@ TESSERA_UNORM8_ROUTINES(4)
 TESSERA_UNORM8_ROUTINES(8)  // kBc1Source
 
 #define TESSERA_UNORM8_ANISO_ROUTINE(N, B, F, MIP)                                                                  \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+  TESSERA_ROUTINE_CLONES void                                                                                        \
       unorm8aniso_##N##_##B##_##F##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,        \
                                           const SampleLanes& lanes, uint32_t* out) {                                \
     sampleUnorm8Anisotropic<N, B, F, MIP>(view, sampler, lanes, out);                                              \
@@ -585,7 +590,7 @@ TESSERA_UNORM8_ANISO_ROUTINES(8)  // kBc1Source
 // The same 16-lane RGBA8 routines without the AVX-512 common case (unorm8GeneralRoutine16): the
 // oracle the tests hold that case to.
 #define TESSERA_UNORM8_GENERAL16(MAG, MIN, MIP)                                                                    \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void                               \
+  TESSERA_ROUTINE_CLONES void                                                                                        \
       unorm8general_##MAG##_##MIN##_##MIP(const abi::ImageViewState& view, const abi::SamplerState& sampler,        \
                                           const SampleLanes& lanes, uint32_t* out) {                                \
     sampleUnorm8<16, 4, MAG, MIN, MIP, false>(view, sampler, lanes, out);                                          \

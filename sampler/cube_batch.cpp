@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "batch_lanes.h"
+#include "routine_clones.h"
 #include "sampler_internal.h"
 #include "tessera/sampling.h"
 #include "tessera/sampling_cube.h"
@@ -136,7 +137,7 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
 // One instance per width, each built for the baseline, AVX2 and AVX-512 (the host's runs), as
 // the routines are: its selectLaneLevels and lane loops then vectorize as theirs do.
 #define TESSERA_CUBE_WIDTH(N)                                                                                         \
-  __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) bool sampleCube##N(                \
+  TESSERA_ROUTINE_CLONES bool sampleCube##N(                                                                        \
       const abi::ImageViewState& view, const abi::SamplerState& sampler, const abi::SamplerState& faceSampler,     \
       const CubeSampleLanes& cube, uint32_t* out) {                                                                \
     return sampleCube<N>(view, sampler, faceSampler, cube, out);                                                   \
