@@ -18,6 +18,7 @@
 #include "pipeline_layout.h"
 #include "render_pass.h"
 #include "shader_stage.h"
+#include "tessera/cpu_info.h"
 #include "tessera/thread_pool.h"
 
 namespace tessera {
@@ -50,7 +51,7 @@ jit::GraphicsCompileRequest stageRequest(Device* dev, const VkPipelineShaderStag
   if (req.stage == jit::GraphicsStage::Fragment) {
     std::copy(colorBlend, colorBlend + abi::kMaxColorAttachments, req.interface.colorBlend);
     req.interface.colorSamples = colorSamples;
-    req.interface.simdWidth = stageSimdWidth(*dev->physical, stage);  // a required subgroup size
+    req.interface.simdWidth = fragmentStageSimdWidth(*dev->physical, stage, src.code, wideFragmentSimdWidth());
   }
   if (req.stage == jit::GraphicsStage::Vertex && vertexInput) {
     // The kernel fetches the attributes it can decode itself (GraphicsFacts::fetchedLocations).

@@ -40,4 +40,12 @@ jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLay
 // kMinSubgroupSize to the device's width. Otherwise the device's width.
 uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage);
 
+// The width a fragment stage's kernel is compiled for: the stage's required subgroup size where
+// it names one; else `wide` (tessera/cpu_info.h wideFragmentSimdWidth) where that is above the
+// device's width and the module samples images and declares no capability through which it
+// could see its subgroup (jit::readWidthUse), so that the wider batches are invisible to it
+// ("Subgroups": subgroupSize is what such a module cannot ask); else the device's width.
+uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
+                                std::span<const uint32_t> code, uint32_t wide);
+
 }  // namespace tessera

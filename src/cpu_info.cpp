@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace tessera {
 namespace {
@@ -62,6 +63,16 @@ uint32_t kernelSimdWidth() {
     if (w == 4 || w == 8 || w == 16) return uint32_t(w);
   }
   return hostCpu().simdWidth;
+}
+
+uint32_t wideFragmentSimdWidth() {
+  if (const char* env = std::getenv("TESSERA_SIMD_WIDTH")) {
+    const long w = std::atol(env);
+    if (w == 4 || w == 8 || w == 16) return 0;
+  }
+  if (const char* env = std::getenv("TESSERA_WIDE_FRAGMENTS"); env && std::string_view(env) == "0") return 0;
+  const CpuInfo& cpu = hostCpu();
+  return cpu.avx2 && cpu.simdWidth == 8 ? 16 : 0;
 }
 
 uint32_t cpuCountFromQuota(long quotaMicros, long periodMicros) {

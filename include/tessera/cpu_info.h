@@ -22,6 +22,12 @@ const CpuInfo& hostCpu();
 // a test can create devices of several widths in one process), else hostCpu().simdWidth.
 // Results must not depend on it; a width beyond the host's vectors is legal, just slower.
 uint32_t kernelSimdWidth();
+// The width fragment kernels that sample images may be compiled for where they cannot see
+// their subgroup (icd/shader_stage.cpp fragmentStageSimdWidth): 16 on AVX2 hosts without
+// AVX-512 at the default width (measured there: textured fills 15-20% faster than at 8; 16
+// lanes everywhere cost opaque fills 30% and compile time 34%); 0 (none) where
+// TESSERA_SIMD_WIDTH forces every stage's width, where TESSERA_WIDE_FRAGMENTS=0, or elsewhere.
+uint32_t wideFragmentSimdWidth();
 
 // The number of CPUs this process may actually use: the affinity mask, further capped by a
 // cgroup CPU quota (v2 cpu.max or v1 cfs_quota_us), overridden by TESSERA_THREADS.

@@ -35,6 +35,7 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "tessera/cpu_info.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -416,6 +417,26 @@ TEST_F(AnisotropicFiltering, SixteenToOneFootprintsStaySharpAndMatchLavapipe) {
     for (uint32_t k = 0; k < kTarget; ++k)
       EXPECT_NEAR(anisoMeans[k], referenceMeans[k], interiorLine(k) ? kInteriorLineTolerance : kEdgeLineTolerance)
           << "line " << k << ": Tessera " << anisoMeans[k] << ", lavapipe " << referenceMeans[k];
+  }
+}
+
+// Issue 12: "the same commands give the same pixels at any thread count and SIMD width". On
+// hosts where texturing fragment stages run 16 lanes wide while the device's width is 8
+// (tessera/cpu_info.h wideFragmentSimdWidth), both widths draw both scenes bit for bit alike
+// (anisotropic footprints of one batch may take different sample counts: no lane's result may
+// depend on its batch-mates).
+TEST_F(AnisotropicFiltering, WideFragmentBatchesDrawTheSamePixels) {
+  if (tessera::wideFragmentSimdWidth() == 0) GTEST_SKIP() << "fragment stages run at the device's width on this host";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  for (bool anisotropy : {true, false}) {
+    const Scene scene{anisotropy ? "anisotropic" : "isotropic", true, anisotropy};
+    setenv("TESSERA_WIDE_FRAGMENTS", "0", 1);
+    const std::vector<uint8_t> narrow = render(drivers.tessera, scene);
+    unsetenv("TESSERA_WIDE_FRAGMENTS");
+    const std::vector<uint8_t> wide = render(drivers.tessera, scene);
+    ASSERT_EQ(narrow.size(), size_t(kTarget * kTarget));
+    EXPECT_TRUE(narrow == wide) << scene.name;
   }
 }
 

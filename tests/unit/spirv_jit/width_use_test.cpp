@@ -1,0 +1,81 @@
+// readWidthUse (spirv_jit/width_use.cpp): a fragment stage may be compiled wider than the
+// device's subgroupSize only where the width cannot be seen: "Subgroups" ties SubgroupSize,
+// SubgroupLocalInvocationId and every group operation to capabilities the module must declare.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include "tessera/spirv_jit.h"
+
+namespace tessera::jit {
+namespace {
+
+std::vector<uint32_t> loadShader(const std::string& name) {
+  std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+uint32_t instruction(spv::Op op, uint32_t count) { return count << 16 | uint32_t(op); }
+
+// A header and the given capabilities, then one more instruction.
+std::vector<uint32_t> module(std::initializer_list<spv::Capability> caps, std::vector<uint32_t> tail = {}) {
+  std::vector<uint32_t> w = {spv::MagicNumber, 0x00010300, 0, 100, 0};
+  for (spv::Capability c : caps) w.push_back(instruction(spv::Op::OpCapability, 2)), w.push_back(uint32_t(c));
+  w.insert(w.end(), tail.begin(), tail.end());
+  return w;
+}
+
+TEST(WidthUse, TexturingShadersWithoutSubgroupsMayWiden) {
+  for (const char* name : {"stage_texture_frag", "stage_texture_many_frag"}) {
+    const std::vector<uint32_t> words = loadShader(name);
+    ASSERT_FALSE(words.empty()) << name;
+    const WidthUse use = readWidthUse(words);
+    EXPECT_TRUE(use.samplesImages) << name;
+    EXPECT_FALSE(use.reachesSubgroups) << name;
+  }
+  const WidthUse plain = readWidthUse(loadShader("draw_basic_frag"));
+  EXPECT_FALSE(plain.samplesImages);
+  EXPECT_FALSE(plain.reachesSubgroups);
+}
+
+TEST(WidthUse, ShadersThatSeeTheirSubgroupAreFound) {
+  for (const char* name : {"subgroup_fragment_frag", "stage_quad_subgroup_frag"}) {
+    const std::vector<uint32_t> words = loadShader(name);
+    ASSERT_FALSE(words.empty()) << name;
+    EXPECT_TRUE(readWidthUse(words).reachesSubgroups) << name;
+  }
+  // The extension capabilities (SPV_KHR_shader_ballot, SPV_KHR_subgroup_vote) too.
+  EXPECT_TRUE(readWidthUse(module({spv::Capability::Shader, spv::Capability::SubgroupBallotKHR})).reachesSubgroups);
+  EXPECT_TRUE(readWidthUse(module({spv::Capability::Shader, spv::Capability::SubgroupVoteKHR})).reachesSubgroups);
+  EXPECT_FALSE(readWidthUse(module({spv::Capability::Shader, spv::Capability::ImageQuery})).reachesSubgroups);
+}
+
+TEST(WidthUse, EverySamplingFetchAndGatherInstructionCounts) {
+  for (spv::Op op : {spv::Op::OpImageSampleImplicitLod, spv::Op::OpImageSampleProjDrefExplicitLod, spv::Op::OpImageFetch,
+                     spv::Op::OpImageGather, spv::Op::OpImageDrefGather, spv::Op::OpImageSparseFetch}) {
+    // The operands are not looked at: a result type, a result and an image id.
+    const std::vector<uint32_t> words = module({spv::Capability::Shader}, {instruction(op, 5), 1, 2, 3, 4});
+    EXPECT_TRUE(readWidthUse(words).samplesImages) << uint32_t(op);
+  }
+  EXPECT_FALSE(readWidthUse(module({spv::Capability::Shader}, {instruction(spv::Op::OpImageRead, 5), 1, 2, 3, 4}))
+                   .samplesImages);
+}
+
+TEST(WidthUse, UnreadableWordsAssumeTheWorst) {
+  EXPECT_TRUE(readWidthUse({}).reachesSubgroups);
+  // An instruction running past the end.
+  EXPECT_TRUE(readWidthUse(module({spv::Capability::Shader}, {instruction(spv::Op::OpImageFetch, 9), 1})).reachesSubgroups);
+  // A zero word count.
+  EXPECT_TRUE(readWidthUse(module({spv::Capability::Shader}, {0u, 1u})).reachesSubgroups);
+}
+
+}  // namespace
+}  // namespace tessera::jit
