@@ -3,6 +3,7 @@
 #include "physical_device.h"
 #include "pipeline_layout.h"
 #include "shader_module.h"
+#include "tessera/spirv_width_use.h"
 
 namespace tessera {
 

@@ -2,7 +2,7 @@
 // whether its fragment kernel may run wider than the device's subgroup size.
 #include <spirv/unified1/spirv.hpp11>
 
-#include "tessera/spirv_jit.h"
+#include "tessera/spirv_width_use.h"
 
 namespace tessera::jit {
 namespace {

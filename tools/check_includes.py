@@ -30,6 +30,7 @@ CONTRACT_OWNER = {
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "transform_feedback.h": "src",  # plain data: spirv_jit fills the layout, raster captures, icd owns
     "spirv_jit.h": "spirv_jit",
+    "spirv_width_use.h": "spirv_jit",
     "raster.h": "raster", "draw.h": "raster",
 }
 GENERATED = {

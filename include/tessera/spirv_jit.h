@@ -244,16 +244,6 @@ struct GraphicsCompileResult {
   bool cacheHit = false;  // found in the application's pipeline cache
 };
 
-// What decides whether a fragment stage may be compiled wider than the device's subgroup size
-// (spirv_jit/width_use.cpp): the module declares a capability through which it could see its
-// subgroup (group operations, SubgroupSize, SubgroupLocalInvocationId; also set for words it
-// cannot read), and whether it samples, fetches or gathers from images.
-struct WidthUse {
-  bool reachesSubgroups = false;
-  bool samplesImages = false;
-};
-WidthUse readWidthUse(std::span<const uint32_t> spirv);
-
 // "Transform Feedback Capture": what a vertex, tessellation evaluation or geometry stage's
 // Xfb execution mode and XfbBuffer / XfbStride / Offset decorations capture (stream 0), read
 // from the module's words (spirv_jit/feedback_layout.cpp). Not enabled for other stages, for a

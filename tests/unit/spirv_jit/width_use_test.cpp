@@ -10,7 +10,7 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
-#include "tessera/spirv_jit.h"
+#include "tessera/spirv_width_use.h"
 
 namespace tessera::jit {
 namespace {

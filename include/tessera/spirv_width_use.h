@@ -1,0 +1,20 @@
+// What decides whether a fragment stage may be compiled wider than the device's subgroup size
+// (spirv_jit/width_use.cpp; icd/shader_stage.cpp fragmentStageSimdWidth decides): the module
+// declares a capability through which it could see its subgroup (group operations,
+// SubgroupSize, SubgroupLocalInvocationId; also set for words it cannot read), and whether it
+// samples, fetches or gathers from images. Apart from spirv_jit.h, which most of the driver
+// includes, so that this contract's changes rebuild three files, not seventy.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace tessera::jit {
+
+struct WidthUse {
+  bool reachesSubgroups = false;
+  bool samplesImages = false;
+};
+WidthUse readWidthUse(std::span<const uint32_t> spirv);
+
+}  // namespace tessera::jit
