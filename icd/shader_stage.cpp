@@ -40,7 +40,7 @@ uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShader
     return stageSimdWidth(pd, stage);
   if (wide > pd.simdWidth) {
     const jit::WidthUse use = jit::readWidthUse(code);
-    if (use.samplesImages && !use.reachesSubgroups) return wide;
+    if ((use.samplesImages || use.arithmetic >= kWideFragmentArithmetic) && !use.reachesSubgroups) return wide;
   }
   return pd.simdWidth;
 }

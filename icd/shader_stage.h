@@ -42,9 +42,15 @@ uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCre
 
 // The width a fragment stage's kernel is compiled for: the stage's required subgroup size where
 // it names one; else `wide` (tessera/cpu_info.h wideFragmentSimdWidth) where that is above the
-// device's width and the module samples images and declares no capability through which it
-// could see its subgroup (jit::readWidthUse), so that the wider batches are invisible to it
-// ("Subgroups": subgroupSize is what such a module cannot ask); else the device's width.
+// device's width and the module samples images or holds at least kWideFragmentArithmetic
+// arithmetic instructions, and declares no capability through which it could see its subgroup
+// (jit::readWidthUse), so that the wider batches are invisible to it ("Subgroups":
+// subgroupSize is what such a module cannot ask); else the device's width. Measured on an AVX2
+// host (session 32): 16 lanes make texturing 12-26% and the ALU-heavy alu_fs shaders (30
+// arithmetic instructions in a loop) 15-29% faster, with two independent 8-lane chains hiding
+// the FMA latency, but a flat-colour fill 30% slower and compiles 34% longer; the benchmarks'
+// light shaders hold 1 to 8.
+constexpr uint32_t kWideFragmentArithmetic = 24;
 uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
                                 std::span<const uint32_t> code, uint32_t wide);
 

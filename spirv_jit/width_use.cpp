@@ -57,6 +57,11 @@ bool samplesOrFetches(spv::Op op) {
   }
 }
 
+// OpSNegate .. OpDot (the arithmetic section of the instruction set) and OpExtInst.
+bool isArithmetic(spv::Op op) {
+  return (op >= spv::Op::OpSNegate && op <= spv::Op::OpDot) || op == spv::Op::OpExtInst;
+}
+
 }  // namespace
 
 WidthUse readWidthUse(std::span<const uint32_t> words) {
@@ -76,6 +81,7 @@ WidthUse readWidthUse(std::span<const uint32_t> words) {
     if (op == spv::Op::OpCapability && count >= 2 && reachesSubgroups(spv::Capability(words[at + 1])))
       use.reachesSubgroups = true;
     if (samplesOrFetches(op)) use.samplesImages = true;
+    if (isArithmetic(op)) ++use.arithmetic;
     at += count;
   }
   return use;

@@ -1,8 +1,8 @@
 // What decides whether a fragment stage may be compiled wider than the device's subgroup size
 // (spirv_jit/width_use.cpp; icd/shader_stage.cpp fragmentStageSimdWidth decides): the module
 // declares a capability through which it could see its subgroup (group operations,
-// SubgroupSize, SubgroupLocalInvocationId; also set for words it cannot read), and whether it
-// samples, fetches or gathers from images. Apart from spirv_jit.h, which most of the driver
+// SubgroupSize, SubgroupLocalInvocationId; also set for words it cannot read), whether it
+// samples, fetches or gathers from images, and how much arithmetic it holds. Apart from spirv_jit.h, which most of the driver
 // includes, so that this contract's changes rebuild three files, not seventy.
 #pragma once
 
@@ -14,6 +14,10 @@ namespace tessera::jit {
 struct WidthUse {
   bool reachesSubgroups = false;
   bool samplesImages = false;
+  // Arithmetic instructions in the module (negations, the four operations, remainders, the
+  // vector and matrix products, extended instructions such as GLSL.std.450's), counted once
+  // each however often they run.
+  uint32_t arithmetic = 0;
 };
 WidthUse readWidthUse(std::span<const uint32_t> spirv);
 

@@ -16,14 +16,15 @@
 namespace tessera {
 namespace {
 
-std::vector<uint32_t> module(std::initializer_list<spv::Capability> caps, bool fetches) {
+std::vector<uint32_t> module(std::initializer_list<spv::Capability> caps, bool fetches, uint32_t multiplies = 0) {
   std::vector<uint32_t> w = {spv::MagicNumber, 0x00010300, 0, 100, 0};
   for (spv::Capability c : caps) w.push_back(2u << 16 | uint32_t(spv::Op::OpCapability)), w.push_back(uint32_t(c));
   if (fetches) w.insert(w.end(), {5u << 16 | uint32_t(spv::Op::OpImageFetch), 1, 2, 3, 4});
+  for (uint32_t i = 0; i < multiplies; ++i) w.insert(w.end(), {5u << 16 | uint32_t(spv::Op::OpFMul), 1, 10 + i, 2, 3});
   return w;
 }
 
-TEST(FragmentStageSimdWidth, TexturingStagesThatCannotSeeTheirSubgroupTakeTheWideWidth) {
+TEST(FragmentStageSimdWidth, TexturingAndArithmeticHeavyStagesThatCannotSeeTheirSubgroupTakeTheWideWidth) {
   PhysicalDevice pd;
   pd.simdWidth = 8;
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
@@ -37,6 +38,15 @@ TEST(FragmentStageSimdWidth, TexturingStagesThatCannotSeeTheirSubgroupTakeTheWid
   pd.simdWidth = 8;
   // Not sampling: the device's width (opaque fills measured slower at 16 lanes).
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, module({spv::Capability::Shader}, false), 16), 8u);
+  // Arithmetic-heavy stages widen too; light ones (the benchmarks' fills hold 1 to 8) do not.
+  EXPECT_EQ(fragmentStageSimdWidth(pd, stage, module({spv::Capability::Shader}, false, kWideFragmentArithmetic), 16), 16u);
+  EXPECT_EQ(fragmentStageSimdWidth(pd, stage, module({spv::Capability::Shader}, false, kWideFragmentArithmetic - 1), 16),
+            8u);
+  EXPECT_EQ(fragmentStageSimdWidth(pd, stage,
+                                   module({spv::Capability::Shader, spv::Capability::GroupNonUniform}, false,
+                                          kWideFragmentArithmetic),
+                                   16),
+            8u);
   // Able to see the subgroup: subgroupSize must be what the device reports.
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, module({spv::Capability::Shader, spv::Capability::GroupNonUniform}, true), 16),
             8u);

@@ -69,6 +69,19 @@ TEST(WidthUse, EverySamplingFetchAndGatherInstructionCounts) {
                    .samplesImages);
 }
 
+TEST(WidthUse, ArithmeticInstructionsAreCounted) {
+  std::vector<uint32_t> tail;
+  for (spv::Op op : {spv::Op::OpFAdd, spv::Op::OpFMul, spv::Op::OpIAdd, spv::Op::OpSNegate, spv::Op::OpDot,
+                     spv::Op::OpMatrixTimesVector, spv::Op::OpFMod})
+    tail.insert(tail.end(), {instruction(op, 5), 1, 2, 3, 4});
+  tail.insert(tail.end(), {instruction(spv::Op::OpExtInst, 6), 1, 2, 3, 31, 4});  // GLSL.std.450 Sqrt
+  tail.insert(tail.end(), {instruction(spv::Op::OpLoad, 4), 1, 2, 3});           // not arithmetic
+  tail.insert(tail.end(), {instruction(spv::Op::OpFOrdLessThan, 5), 1, 2, 3, 4});  // a comparison
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, tail)).arithmetic, 8u);
+  // A colour pass-through shader from the corpus holds next to none.
+  EXPECT_LT(readWidthUse(loadShader("draw_basic_frag")).arithmetic, 8u);
+}
+
 TEST(WidthUse, UnreadableWordsAssumeTheWorst) {
   EXPECT_TRUE(readWidthUse({}).reachesSubgroups);
   // An instruction running past the end.
