@@ -3,25 +3,17 @@
 // SubgroupLocalInvocationId and every group operation to capabilities the module must declare.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include "compute_harness.h"
 #include "tessera/spirv_width_use.h"
 
 namespace tessera::jit {
 namespace {
 
-std::vector<uint32_t> loadShader(const std::string& name) {
-  std::ifstream in(std::string(TESSERA_TEST_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), words.size() * 4);
-  return words;
-}
+using tessera_test::loadShader;  // compute_harness.cpp: the corpus's compiled SPIR-V
 
 uint32_t instruction(spv::Op op, uint32_t count) { return count << 16 | uint32_t(op); }
 
