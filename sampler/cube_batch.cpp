@@ -48,28 +48,24 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
   const SampleRoutine routine = unorm8Routine(face.fastSampling, N == 4 ? 0 : N == 8 ? 1 : 2, faceSampler.fastSampling);
   if (!routine) return false;
 
-  // Each active lane's face, coordinates and derivatives (selectCubeFace: the reference's
-  // doubles, given to the routine as floats).
+  // Each active lane's face, coordinates and derivatives (selectCubeFaceLanes: the reference's
+  // selectCubeFace bit for bit, on all lanes at once), given to the routine as floats; lanes
+  // whose direction is not finite and non-zero go to the reference.
   const bool grad = !in.lod && in.dPdx[0] && in.dPdy[0] && cube.dPdxR && cube.dPdyR;
-  alignas(64) float s[N] = {}, t[N] = {}, dsdx[N] = {}, dtdx[N] = {}, dsdy[N] = {}, dtdy[N] = {};
-  uint32_t faceOf[N] = {};
+  alignas(64) float s[N], t[N], dsdx[N], dtdx[N], dsdy[N], dtdy[N];
+  uint32_t faceOf[N];
+  const float* const dx[3] = {in.dPdx[0], in.dPdx[1], cube.dPdxR};
+  const float* const dy[3] = {in.dPdy[0], in.dPdy[1], cube.dPdyR};
+  sampler_detail::selectCubeFaceLanes(N, in.s, in.t, cube.r, grad ? dx : nullptr, grad ? dy : nullptr,
+                                      {faceOf, s, t, dsdx, dtdx, dsdy, dtdy});
   uint32_t reference = 0, routed = 0;
   for (uint32_t k = 0; k < N; ++k) {
-    if (!(in.active >> k & 1)) continue;
-    const float dir[3] = {in.s[k], in.t[k], cube.r[k]};
-    if (!std::isfinite(dir[0]) || !std::isfinite(dir[1]) || !std::isfinite(dir[2]) ||
-        (dir[0] == 0 && dir[1] == 0 && dir[2] == 0)) {
-      reference |= 1u << k;
-      continue;
-    }
-    const float dx[3] = {grad ? in.dPdx[0][k] : 0.0f, grad ? in.dPdx[1][k] : 0.0f, grad ? cube.dPdxR[k] : 0.0f};
-    const float dy[3] = {grad ? in.dPdy[0][k] : 0.0f, grad ? in.dPdy[1][k] : 0.0f, grad ? cube.dPdyR[k] : 0.0f};
-    const sampler_detail::CubeFaceCoord fc = sampler_detail::selectCubeFace(dir, grad ? dx : nullptr, grad ? dy : nullptr);
-    faceOf[k] = fc.face;
-    s[k] = float(fc.s), t[k] = float(fc.t);
-    dsdx[k] = float(fc.dsdx), dtdx[k] = float(fc.dtdx), dsdy[k] = float(fc.dsdy), dtdy[k] = float(fc.dtdy);
-    routed |= 1u << k;
+    const bool valid = std::isfinite(in.s[k]) && std::isfinite(in.t[k]) && std::isfinite(cube.r[k]) &&
+                       !(in.s[k] == 0 && in.t[k] == 0 && cube.r[k] == 0);
+    routed |= uint32_t(valid) << k;
   }
+  routed &= in.active;
+  reference = in.active & ~routed;
   SampleLanes lanes;
   lanes.width = N;
   lanes.active = routed;

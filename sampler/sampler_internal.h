@@ -10,6 +10,8 @@
 // Everything is computed in double: this is the oracle, so clarity beats speed.
 #pragma once
 
+#include <cmath>
+
 #include <cstdint>
 #include <cstring>
 
@@ -29,6 +31,54 @@ struct CubeFaceCoord {
 };
 // dPdx/dPdy may be null (no derivatives wanted; the d* fields are then 0).
 CubeFaceCoord selectCubeFace(const float dir[3], const float* dPdx, const float* dPdy);
+
+// selectCubeFace on each of `n` lanes at once, bit for bit (the same double operations in the
+// same order, with selects for the face table's branches, so that a caller's loop vectorizes):
+// face[k], s[k], t[k] and, when `dx` and `dy` are given (each three arrays: x, y, z), the face
+// derivatives, all rounded to float as the batch routines take them (0 without derivatives).
+// Lanes whose direction is not finite and non-zero get meaningless values.
+struct CubeFaceLanes {
+  uint32_t* face;
+  float *s, *t, *dsdx, *dtdx, *dsdy, *dtdy;
+};
+__attribute__((always_inline)) inline void selectCubeFaceLanes(uint32_t n, const float* x, const float* y,
+                                                               const float* z, const float* const* dx,
+                                                               const float* const* dy, const CubeFaceLanes& out) {
+  for (uint32_t k = 0; k < n; ++k) {
+    const double r0 = x[k], r1 = y[k], r2 = z[k];
+    // majorAxisFace: z wins ties, then y; the sign picks the positive face for r >= 0.
+    const double ax = r0 < 0 ? -r0 : r0, ay = r1 < 0 ? -r1 : r1, az = r2 < 0 ? -r2 : r2;
+    const bool zMajor = az >= ay && az >= ax, yMajor = !zMajor && ay >= ax;
+    const uint32_t face = zMajor ? (r2 >= 0 ? 4u : 5u) : yMajor ? (r1 >= 0 ? 2u : 3u) : (r0 >= 0 ? 0u : 1u);
+    // faceCoordinates' table: +X (-z, -y, x), -X (z, -y, x), +Y (x, z, y), -Y (x, -z, y),
+    // +Z (x, -y, z), -Z (-x, -y, z).
+    auto coordinates = [face](double a, double b, double c, double& sc, double& tc, double& rc) {
+      sc = face == 0 ? -c : face == 1 ? c : face == 5 ? -a : a;
+      tc = face == 2 ? c : face == 3 ? -c : -b;
+      rc = face <= 1 ? a : face <= 3 ? b : c;
+    };
+    double sc, tc, rc;
+    coordinates(r0, r1, r2, sc, tc, rc);
+    const double absRc = std::fabs(rc);
+    out.face[k] = face;
+    out.s[k] = float(0.5 * (sc / absRc) + 0.5);
+    out.t[k] = float(0.5 * (tc / absRc) + 0.5);
+    if (dx && dy) {
+      double dscx, dtcx, drcx, dscy, dtcy, drcy;
+      coordinates(double(dx[0][k]), double(dx[1][k]), double(dx[2][k]), dscx, dtcx, drcx);
+      coordinates(double(dy[0][k]), double(dy[1][k]), double(dy[2][k]), dscy, dtcy, drcy);
+      const double sign = (face & 1) ? -1.0 : 1.0;
+      drcx *= sign, drcy *= sign;
+      const double rc2 = rc * rc;
+      out.dsdx[k] = float(0.5 * (absRc * dscx - sc * drcx) / rc2);
+      out.dsdy[k] = float(0.5 * (absRc * dscy - sc * drcy) / rc2);
+      out.dtdx[k] = float(0.5 * (absRc * dtcx - tc * drcx) / rc2);
+      out.dtdy[k] = float(0.5 * (absRc * dtcy - tc * drcy) / rc2);
+    } else {
+      out.dsdx[k] = out.dsdy[k] = out.dtdx[k] = out.dtdy[k] = 0.0f;
+    }
+  }
+}
 
 // A texel of a cube level: face and integer coordinates within it.
 struct CubeTexel {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sampler_internal.h"
 #include "sampling_test_view.h"
 #include "tessera/sampling.h"
 #include "tessera/sampling_batch.h"
@@ -132,6 +133,46 @@ bool nearAChoice(const abi::ImageViewState& view, const abi::SamplerState& sampl
   if (!std::isfinite(lambdaPrime)) return false;
   const double twice = 2.0 * lambdaPrime;
   return std::fabs(twice - std::round(twice)) < 0x1p-11;
+}
+
+// "Cube Map Face Selection and Transformations" on lanes (selectCubeFaceLanes, which the cube
+// batches use) is the reference's selectCubeFace bit for bit: faces, coordinates and derivative
+// transformations, on directions with ties between the axes' magnitudes (z wins, then y),
+// signed zeros, negative and large or tiny components.
+TEST(CubeFaceLanes, AreTheReferencesSelectCubeFaceBitForBit) {
+  std::mt19937 rng(17);
+  const float kSpecial[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 3e-20f, -7e19f, 0.75f};
+  auto component = [&]() {
+    const uint32_t k = rng() % 12;
+    return k < 9 ? kSpecial[k] : std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
+  };
+  constexpr uint32_t kLanes = 16;
+  for (int round = 0; round < 4000; ++round) {
+    float dir[3][kLanes], dx[3][kLanes], dy[3][kLanes];
+    for (uint32_t k = 0; k < kLanes; ++k) {
+      for (int c = 0; c < 3; ++c) dir[c][k] = component(), dx[c][k] = component(), dy[c][k] = component();
+      if (rng() % 3 == 0) dir[rng() % 3][k] = (rng() & 1 ? -1.0f : 1.0f) * dir[rng() % 3][k];  // a tie
+      if (dir[0][k] == 0 && dir[1][k] == 0 && dir[2][k] == 0) dir[2][k] = 1.0f;  // undefined direction
+    }
+    const bool grads = round % 2 == 0;
+    const float* const dxs[3] = {dx[0], dx[1], dx[2]};
+    const float* const dys[3] = {dy[0], dy[1], dy[2]};
+    uint32_t face[kLanes];
+    float s[kLanes], t[kLanes], dsdx[kLanes], dtdx[kLanes], dsdy[kLanes], dtdy[kLanes];
+    sampler_detail::selectCubeFaceLanes(kLanes, dir[0], dir[1], dir[2], grads ? dxs : nullptr, grads ? dys : nullptr,
+                                        {face, s, t, dsdx, dtdx, dsdy, dtdy});
+    for (uint32_t k = 0; k < kLanes; ++k) {
+      const float d[3] = {dir[0][k], dir[1][k], dir[2][k]};
+      const float gx[3] = {dx[0][k], dx[1][k], dx[2][k]}, gy[3] = {dy[0][k], dy[1][k], dy[2][k]};
+      const sampler_detail::CubeFaceCoord ref = sampler_detail::selectCubeFace(d, grads ? gx : nullptr, grads ? gy : nullptr);
+      const std::string where = "round " + std::to_string(round) + " lane " + std::to_string(k);
+      ASSERT_EQ(face[k], ref.face) << where;
+      auto same = [](float a, double b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(float(b)); };
+      ASSERT_TRUE(same(s[k], ref.s) && same(t[k], ref.t)) << where;
+      ASSERT_TRUE(same(dsdx[k], ref.dsdx) && same(dtdx[k], ref.dtdx) && same(dsdy[k], ref.dsdy) && same(dtdy[k], ref.dtdy))
+          << where;
+    }
+  }
 }
 
 TEST(CubeBatch, MatchesTheReferenceWithinTheFixedPointBound) {
