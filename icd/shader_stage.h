@@ -46,10 +46,10 @@ uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCre
 // arithmetic instructions, and declares no capability through which it could see its subgroup
 // (jit::readWidthUse), so that the wider batches are invisible to it ("Subgroups":
 // subgroupSize is what such a module cannot ask); else the device's width. Measured on an AVX2
-// host (session 32): 16 lanes make texturing 12-26% and the ALU-heavy alu_fs shaders (30
-// arithmetic instructions in a loop) 15-29% faster, with two independent 8-lane chains hiding
-// the FMA latency, but a flat-colour fill 30% slower and compiles 34% longer; the benchmarks'
-// light shaders hold 1 to 8.
+// host (session 32, alternated A/B processes): 16 lanes make texturing 12-26% and the ALU-heavy
+// alu_fs shaders (30 arithmetic instructions in a loop) 12-18% faster, two independent 8-lane
+// chains hiding the FMA latency, but a flat-colour fill 30% slower and compiles 34% longer
+// (session 31, 16 lanes everywhere); the benchmarks' light shaders hold 1 to 8.
 constexpr uint32_t kWideFragmentArithmetic = 24;
 uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
                                 std::span<const uint32_t> code, uint32_t wide);
