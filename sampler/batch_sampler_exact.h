@@ -399,9 +399,10 @@ __attribute__((always_inline)) inline void linearLevel(const Lanes<N>& in, const
 // calls in the anisotropic routines).
 template <uint32_t N, uint32_t kMag, uint32_t kMin, bool kRgba8>
 TESSERA_ROUTINE_CLONES __attribute__((noinline)) void filterLevel(const abi::ImageViewState& view,
-                                                       const abi::SamplerState& sampler, const Lanes<N>& in,
-                                                       const uint32_t* level, uint32_t active, uint32_t linearLanes,
-                                                       const TexelFormat& format, Rgba<N>& result) {
+                                                                  const abi::SamplerState& sampler, const Lanes<N>& in,
+                                                                  const uint32_t* level, uint32_t active,
+                                                                  uint32_t linearLanes, const TexelFormat& format,
+                                                                  Rgba<N>& result) {
   LevelLanes<N> lv;
   for (uint32_t k = 0; k < N; ++k) {
     const abi::ImageLevel& l = view.levels[level[k]];

@@ -267,9 +267,10 @@ __attribute__((always_inline)) inline void loadSourceTexels(const FixedLevelLane
 // the caller's ISA directly) next to a level's four texel loads per lane.
 template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin>
 TESSERA_ROUTINE_CLONES __attribute__((noinline)) void filterLevelFixed(const abi::ImageViewState& view,
-                                                            const abi::SamplerState& sampler, const Lanes<N>& in,
-                                                            const uint32_t* level, uint32_t linearLanes,
-                                                            uint32_t (*sum)[N], uint32_t& fallback) {
+                                                                       const abi::SamplerState& sampler,
+                                                                       const Lanes<N>& in, const uint32_t* level,
+                                                                       uint32_t linearLanes, uint32_t (*sum)[N],
+                                                                       uint32_t& fallback) {
   constexpr uint32_t kComponents = componentsOf(kSource);
   FixedLevelLanes<N> lv;
   lv.bc1Alpha = view.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;

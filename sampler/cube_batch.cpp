@@ -58,14 +58,12 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
   const float* const dy[3] = {in.dPdy[0], in.dPdy[1], cube.dPdyR};
   sampler_detail::selectCubeFaceLanes(N, in.s, in.t, cube.r, grad ? dx : nullptr, grad ? dy : nullptr,
                                       {faceOf, s, t, dsdx, dtdx, dsdy, dtdy});
-  uint32_t reference = 0, routed = 0;
-  for (uint32_t k = 0; k < N; ++k) {
-    const bool valid = std::isfinite(in.s[k]) && std::isfinite(in.t[k]) && std::isfinite(cube.r[k]) &&
-                       !(in.s[k] == 0 && in.t[k] == 0 && cube.r[k] == 0);
-    routed |= uint32_t(valid) << k;
-  }
-  routed &= in.active;
-  reference = in.active & ~routed;
+  uint32_t valid = 0;
+  for (uint32_t k = 0; k < N; ++k)
+    valid |= uint32_t(std::isfinite(in.s[k]) && std::isfinite(in.t[k]) && std::isfinite(cube.r[k]) &&
+                      !(in.s[k] == 0 && in.t[k] == 0 && cube.r[k] == 0))
+             << k;
+  uint32_t routed = in.active & valid, reference = in.active & ~valid;
   SampleLanes lanes;
   lanes.width = N;
   lanes.active = routed;

@@ -22,10 +22,9 @@ const CpuInfo& hostCpu();
 // a test can create devices of several widths in one process), else hostCpu().simdWidth.
 // Results must not depend on it; a width beyond the host's vectors is legal, just slower.
 uint32_t kernelSimdWidth();
-// The width fragment kernels that sample images may be compiled for where they cannot see
-// their subgroup (icd/shader_stage.cpp fragmentStageSimdWidth): 16 on AVX2 hosts without
-// AVX-512 at the default width (measured there: textured fills 15-20% faster than at 8; 16
-// lanes everywhere cost opaque fills 30% and compile time 34%); 0 (none) where
+// The width texturing or arithmetic-heavy fragment kernels may be compiled for where they
+// cannot see their subgroup (icd/shader_stage.cpp fragmentStageSimdWidth says which, and what
+// was measured): 16 on AVX2 hosts without AVX-512 at the default width; 0 (none) where
 // TESSERA_SIMD_WIDTH forces every stage's width, where TESSERA_WIDE_FRAGMENTS=0, or elsewhere.
 uint32_t wideFragmentSimdWidth();
 
