@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cache_digest.h"
@@ -254,6 +256,47 @@ TEST(CacheTrust, ACacheDirectoryIsUsedOnlyWhenItCanBePrivate) {
     EXPECT_EQ(usableCacheDirectory(foreign.string()), "");
   }
   fs::remove_all(base);
+}
+
+// Like ThreadPool::shared(): a thread made before OpenSSL's first use and joined by a static
+// destructor at exit digests. OpenSSL's exit handler, had it been registered, would run before
+// that join and the thread would leave its per-thread state unfreed: under the sanitizer jobs
+// LeakSanitizer then fails this test's process (run alone, as ctest runs it, the digest below
+// is the process's first OpenSSL use). Elsewhere it checks that a worker's digest is the
+// caller's.
+TEST(CacheTrust, AWorkerJoinedAtExitLeavesNoOpenSslStateBehind) {
+  struct Worker {
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool quit = false;
+    uint8_t digest[kCacheDigestBytes] = {};
+    bool digested = false;
+    bool done = false;
+    ~Worker() {
+      {
+        std::lock_guard lock(mutex);
+        quit = true;
+      }
+      wake.notify_all();
+      thread.join();
+    }
+  };
+  static Worker worker;  // destroyed at exit, after every handler registered later
+  const uint8_t bytes[] = {1, 2, 3, 4, 5};
+  worker.thread = std::thread([&] {
+    std::unique_lock lock(worker.mutex);
+    worker.digested = cacheDigest(bytes, sizeof bytes, worker.digest);
+    worker.done = true;
+    worker.wake.notify_all();
+    worker.wake.wait(lock, [&] { return worker.quit; });
+  });
+  {
+    std::unique_lock lock(worker.mutex);
+    worker.wake.wait(lock, [&] { return worker.done; });
+  }
+  ASSERT_TRUE(worker.digested);
+  EXPECT_TRUE(cacheDigestMatches(bytes, sizeof bytes, worker.digest));
 }
 
 }  // namespace
