@@ -3,6 +3,7 @@
 #include "cancel_polls.h"
 #include "vector_division.h"
 #include "vector_math.h"
+#include "whole_mask_stores.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -33,6 +34,7 @@
 #include <unordered_set>
 
 #include "runtime.h"
+#include "tessera/cpu_info.h"
 
 namespace tessera::jit {
 namespace {
@@ -348,6 +350,7 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
 
   optimizeModule(module, tm);
   divideVectorsInDouble(module);
+  if (!hostCpu().avx512) storeWholeMasksPlainly(module);
 
   if (!dumpPrefix.empty()) {
     std::error_code ec;

@@ -92,31 +92,6 @@ void Translator::emitDirectColorWrites() {
       llvm::Constant::getNullValue(llvm::FixedVectorType::get(i32, rows * perRow)));
   // (Kernels for 4 samples mask per sample instead, below.)
   std::vector<llvm::Value*> rowMasks;
-  // A masked store, or a plain one where every element of the mask is set. Without AVX-512 a
-  // masked store is VPMASKMOVD, which on AMD Zen 3 takes about seven cycles where a plain store
-  // takes one (measured on this project's machine: 2.3 ns against 0.5 ns per 16-byte store), and
-  // a blended or filled block stores each pixel row; most blocks are whole, so the branch is
-  // predictable. AVX-512's masked stores are as cheap as plain ones: those hosts keep them.
-  const bool plainStoresWhenFull = !hostCpu().avx512;
-  auto storeMasked = [&](llvm::Value* value, llvm::Value* at, llvm::Value* mask) {
-    if (!plainStoresWhenFull) {
-      B.CreateMaskedStore(value, at, llvm::Align(4), mask);
-      return;
-    }
-    const uint32_t n = llvm::cast<llvm::FixedVectorType>(mask->getType())->getNumElements();
-    llvm::Value* full = B.CreateICmpEQ(B.CreateBitCast(mask, B.getIntNTy(n)), B.getInt(llvm::APInt::getAllOnes(n)));
-    auto* plain = llvm::BasicBlock::Create(ctx, "direct_store_plain", fn);
-    auto* masked = llvm::BasicBlock::Create(ctx, "direct_store_masked", fn);
-    auto* done = llvm::BasicBlock::Create(ctx, "direct_store_done", fn);
-    B.CreateCondBr(full, plain, masked);
-    B.SetInsertPoint(plain);
-    B.CreateAlignedStore(value, at, llvm::Align(4));
-    B.CreateBr(done);
-    B.SetInsertPoint(masked);
-    B.CreateMaskedStore(value, at, llvm::Align(4), mask);
-    B.CreateBr(done);
-    B.SetInsertPoint(done);
-  };
   for (uint32_t r = 0; r < rows && !fourSamples; ++r) {
     std::vector<int> run;
     for (uint32_t p = 0; p < perRow; ++p) run.push_back(int(r * perRow + p));
@@ -479,7 +454,7 @@ void Translator::emitDirectColorWrites() {
         llvm::PHINode* out = B.CreatePHI(vi, 2);
         out->addIncoming(texels, from);
         out->addIncoming(merged, merge);
-        storeMasked(out, at, mask);
+        B.CreateMaskedStore(out, at, llvm::Align(4), mask);
       }
       B.CreateBr(next);
       B.SetInsertPoint(next);
@@ -514,7 +489,7 @@ void Translator::emitDirectColorWrites() {
           llvm::Value* old = B.CreateMaskedLoad(rowTy, at, llvm::Align(4), rowMasks[r], llvm::Constant::getNullValue(rowTy));
           rowTexels = B.CreateOr(B.CreateAnd(rowTexels, writeRow), B.CreateAnd(old, keepRow));
         }
-        storeMasked(rowTexels, at, rowMasks[r]);
+        B.CreateMaskedStore(rowTexels, at, llvm::Align(4), rowMasks[r]);
       }
       B.CreateBr(next);
     }

@@ -1,0 +1,43 @@
+// storeWholeMasksPlainly (whole_mask_stores.h).
+#include "whole_mask_stores.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include <vector>
+
+namespace tessera::jit {
+
+unsigned storeWholeMasksPlainly(llvm::Module& module) {
+  std::vector<llvm::IntrinsicInst*> work;
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& inst : llvm::instructions(f))
+      if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+          call && call->getIntrinsicID() == llvm::Intrinsic::masked_store && !llvm::isa<llvm::Constant>(call->getArgOperand(3)))
+        work.push_back(call);
+  for (llvm::IntrinsicInst* store : work) {
+    llvm::Value* value = store->getArgOperand(0);
+    llvm::Value* pointer = store->getArgOperand(1);
+    const auto align = llvm::cast<llvm::ConstantInt>(store->getArgOperand(2))->getZExtValue();
+    llvm::Value* mask = store->getArgOperand(3);
+    const uint32_t lanes = llvm::cast<llvm::FixedVectorType>(mask->getType())->getNumElements();
+    llvm::IRBuilder<> b(store);
+    llvm::Value* whole =
+        b.CreateICmpEQ(b.CreateBitCast(mask, b.getIntNTy(lanes)), b.getInt(llvm::APInt::getAllOnes(lanes)), "whole_mask");
+    llvm::Instruction* plainAt = nullptr;
+    llvm::Instruction* maskedAt = nullptr;
+    llvm::SplitBlockAndInsertIfThenElse(whole, store, &plainAt, &maskedAt);
+    b.SetInsertPoint(plainAt);
+    llvm::StoreInst* plain = b.CreateAlignedStore(value, pointer, llvm::Align(align));
+    plain->copyMetadata(*store, {llvm::LLVMContext::MD_tbaa, llvm::LLVMContext::MD_alias_scope,
+                                 llvm::LLVMContext::MD_noalias, llvm::LLVMContext::MD_nontemporal});
+    store->moveBefore(maskedAt);
+  }
+  return unsigned(work.size());
+}
+
+}  // namespace tessera::jit
