@@ -27,6 +27,13 @@ uint32_t blockDepthTestD32Portable(uint8_t* base, uint64_t rowPitch, int32_t bx,
 bool blockDepthTestD32VectorAvailable();
 uint32_t blockDepthTestD32Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
                                  uint32_t coverage, VkCompareOp op, bool write);
+// The AVX2 version, for processors without AVX-512: rows by VMASKMOVPS loads, one comparison
+// per two rows; a row whose four pixels are covered is written back whole, its failing pixels
+// with the values just read (covered pixels lie in the tile being drawn, whose pixels only this
+// thread touches), partly covered rows by masked stores.
+bool blockDepthTestD32Avx2Available();
+uint32_t blockDepthTestD32Avx2(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                               uint32_t coverage, VkCompareOp op, bool write);
 
 // The same on a single-sample D24 attachment (X8_D24_UNORM_PACK32 or the depth plane of
 // D24_UNORM_S8_UINT: 4 bytes a texel, the depth in the low 24 bits; `bits` 24) or D16 one
