@@ -32,11 +32,14 @@ struct BlockEdges {
 
 // The lanes (bit l) whose pixel centre is inside all three edges, given the edge values
 // base[k] at the block's first pixel centre: base[k] + laneOffset[k][l] >= threshold[k] for
-// every k. The AVX-512 version where the processor has it (F, BW, DQ, VL), else the portable
-// loop; both give the same bits (tests/unit/raster/block_edges_test.cpp).
+// every k. The AVX-512 version where the processor has it (F, BW, DQ, VL), else the AVX2 one,
+// else the portable loop; all give the same bits (tests/unit/raster/block_edges_test.cpp).
 uint32_t centreLanes(const BlockEdges& e, const int64_t base[3]);
 uint32_t centreLanesPortable(const BlockEdges& e, const int64_t base[3]);
 bool centreLanesVectorAvailable();
 uint32_t centreLanesVector(const BlockEdges& e, const int64_t base[3]);
+// The AVX2 version, used where AVX-512 is missing (the same bits again).
+bool centreLanesAvx2Available();
+uint32_t centreLanesAvx2(const BlockEdges& e, const int64_t base[3]);
 
 }  // namespace tessera::raster

@@ -36,7 +36,7 @@ int64_t coordinate(std::mt19937_64& rng, int64_t centre, int64_t spread) {
 
 TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres) {
   std::mt19937_64 rng(7);
-  const bool vector = centreLanesVectorAvailable();
+  const bool vector = centreLanesVectorAvailable(), avx2 = centreLanesAvx2Available();
   uint64_t partlyCovered = 0, ties = 0;
   for (int trial = 0; trial < 20000; ++trial) {
     // Small triangles around the block and large ones reaching the guard band (2^29 / 256 px).
@@ -64,12 +64,16 @@ TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres)
     if (vector) {
       ASSERT_EQ(centreLanesVector(e, base), expected) << "trial " << trial;
     }
+    if (avx2) {
+      ASSERT_EQ(centreLanesAvx2(e, base), expected) << "trial " << trial;
+    }
     ASSERT_EQ(centreLanes(e, base), expected) << "trial " << trial;
   }
   // The cases that matter were met: partly covered blocks and pixel centres on edges.
   EXPECT_GT(partlyCovered, 1000u);
   EXPECT_GT(ties, 100u);
-  if (!vector) GTEST_LOG_(INFO) << "no AVX-512 here: only the portable loop was checked";
+  if (!vector) GTEST_LOG_(INFO) << "no AVX-512 here: the AVX-512 version was not checked";
+  if (!avx2) GTEST_LOG_(INFO) << "no AVX2 here: the AVX2 version was not checked";
 }
 
 }  // namespace
