@@ -60,5 +60,9 @@ uint32_t blockDepthTestD32x4Portable(uint8_t* base, uint64_t rowPitch, int32_t b
                                      const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
 uint32_t blockDepthTestD32x4Vector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
                                    const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
+// AVX2 (blockDepthTestD32Avx2Available): a quad's samples transposed into pixels, two pixels of a
+// row (32 bytes) per masked load and comparison; two wholly covered pixels written back whole.
+uint32_t blockDepthTestD32x4Avx2(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float (*sampleZ)[16],
+                                 const uint32_t* covered, VkCompareOp op, bool write, uint32_t* passed);
 
 }  // namespace tessera::raster

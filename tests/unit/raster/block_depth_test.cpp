@@ -167,6 +167,37 @@ TEST(BlockDepth, DepthTest4Samples_VectorMatchesPortableOnRandomBlocks) {
   }
 }
 
+// The AVX2 version against the portable one, as above, with wholly covered pixels half of the
+// time (two of them side by side are stored whole).
+TEST(BlockDepth, DepthTest4Samples_Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  std::mt19937 rng(14);
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    Target4 a, b;
+    for (float& t : a.texels) t = randomDepth(rng);
+    b.texels = a.texels;
+    const int bx = int(rng() % 4), by = int(rng() % 3);  // up to 2 columns / rows outside
+    float z[4][16];
+    uint32_t covered[16];
+    const bool whole = rng() & 1;
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        const int l = laneOf(x, y);
+        for (auto& s : z) s[l] = randomDepth(rng);
+        const uint32_t samples = whole && rng() % 8 ? 0xFu : rng() & 0xF;
+        covered[l] = (bx + x < Target4::kWidth && by + y < Target4::kHeight) ? samples : 0;
+      }
+    const VkCompareOp op = kOps[rng() % 8];
+    const bool write = rng() & 1;
+    uint32_t fastPassed[16], slowPassed[16];
+    const uint32_t fast = blockDepthTestD32x4Avx2(a.base(), Target4::kPitch, bx, by, z, covered, op, write, fastPassed);
+    const uint32_t slow = blockDepthTestD32x4Portable(b.base(), Target4::kPitch, bx, by, z, covered, op, write, slowPassed);
+    ASSERT_EQ(fast, slow) << "iteration " << iteration << " op " << op;
+    for (int l = 0; l < 16; ++l) ASSERT_EQ(fastPassed[l], slowPassed[l]) << "iteration " << iteration << " lane " << l;
+    ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * 4), 0) << "iteration " << iteration;
+  }
+}
+
 // "Depth Test" per sample: each covered sample compares its own depth with its own stored value.
 TEST(BlockDepth, DepthTest4Samples_PortableComparesEachSample) {
   std::mt19937 rng(14);
