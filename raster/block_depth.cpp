@@ -262,10 +262,118 @@ TESSERA_AVX512 uint32_t blockDepthTestUnormVector(uint8_t* base, uint64_t rowPit
   return permuteBits(pass, toRow);
 }
 
+namespace {
+
+// floatToUnorm of 8 floats (as unormLanes, with AVX2): NaN and values below 0 give 0 (MAXPD
+// returns its second operand for a NaN, and +0 for -0), above 1 give 1, times 2^b - 1 (exact),
+// rounded to nearest even by adding and subtracting 2^52 as floatToUnorm does.
+__attribute__((target("avx2"))) inline __m256i unormLanesAvx2(__m256 z, double scale) {
+  const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), round = _mm256_set1_pd(4503599627370496.0);
+  auto convert = [&](__m128 half) __attribute__((target("avx2"))) {
+    const __m256d x = _mm256_min_pd(_mm256_max_pd(_mm256_cvtps_pd(half), zero), one);
+    return _mm256_cvttpd_epi32(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(x, _mm256_set1_pd(scale)), round), round));
+  };
+  return _mm256_set_m128i(convert(_mm256_extractf128_ps(z, 1)), convert(_mm256_castps256_ps128(z)));
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) uint32_t blockDepthTestUnormAvx2(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by,
+                                                                 const float* z, uint32_t coverage, VkCompareOp op,
+                                                                 bool write, uint32_t bits) {
+  const uint32_t covered = swapLaneRowBits(coverage);  // bit 4 r + p: row r, pixel p
+  if (!covered || op == VK_COMPARE_OP_NEVER) return 0;
+  const double scale = bits == 16 ? 65535.0 : 16777215.0;
+  alignas(32) uint32_t fragment[16], raw[16] = {};  // row order
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fragment), unormLanesAvx2(rowOrder(z), scale));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fragment + 8), unormLanesAvx2(rowOrder(z + 8), scale));
+  uint8_t* rows[4];
+  for (int r = 0; r < 4; ++r) {
+    rows[r] = unormTexel(base, rowPitch, bx, by + r, bits);
+    const uint32_t rowCovered = covered >> 4 * r & 0xF;
+    if (!rowCovered) continue;
+    // Only covered pixels are read: D24 rows by a masked load, D16 ones (no 16-bit masked loads
+    // in AVX2) whole where all four are covered, else pixel by pixel.
+    if (bits == 24) {
+      _mm_store_si128(reinterpret_cast<__m128i*>(raw + 4 * r),
+                      _mm_maskload_epi32(reinterpret_cast<const int*>(rows[r]), rowMask(rowCovered)));
+    } else if (rowCovered == 0xF) {
+      _mm_store_si128(reinterpret_cast<__m128i*>(raw + 4 * r),
+                      _mm_cvtepu16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(rows[r]))));
+    } else {
+      for (int p = 0; p < 4; ++p)
+        if (rowCovered >> p & 1) raw[4 * r + p] = readUnorm(rows[r] + 2 * p, 16);
+    }
+  }
+  const __m256i depthBits = _mm256_set1_epi32(0xFFFFFF);
+  __m256i s[2], f[2];
+  for (int h = 0; h < 2; ++h) {
+    s[h] = _mm256_and_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(raw + 8 * h)), depthBits);
+    f[h] = _mm256_load_si256(reinterpret_cast<const __m256i*>(fragment + 8 * h));
+  }
+  // The integers' order is the decoded floats' (see blockDepthTestUnormVector); AVX2 has only
+  // "greater" and "equal", the other comparisons are their complements.
+  auto mask = [](__m256i a, __m256i b) __attribute__((target("avx2"))) {
+    return uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))));
+  };
+  auto equal = [](__m256i a, __m256i b) __attribute__((target("avx2"))) {
+    return uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))));
+  };
+  uint32_t greater = 0, less = 0, same = 0;  // fragment > stored, fragment < stored, equal
+  for (int h = 0; h < 2; ++h) {
+    greater |= mask(f[h], s[h]) << 8 * h;
+    less |= mask(s[h], f[h]) << 8 * h;
+    same |= equal(f[h], s[h]) << 8 * h;
+  }
+  uint32_t pass;
+  switch (op) {
+    case VK_COMPARE_OP_LESS: pass = less; break;
+    case VK_COMPARE_OP_EQUAL: pass = same; break;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: pass = ~greater; break;
+    case VK_COMPARE_OP_GREATER: pass = greater; break;
+    case VK_COMPARE_OP_NOT_EQUAL: pass = ~same; break;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: pass = ~less; break;
+    default: pass = 0xFFFF; break;  // ALWAYS
+  }
+  pass &= covered;
+  if (!pass) return 0;
+  if (write) {
+    for (int r = 0; r < 4; ++r) {
+      const uint32_t rowPass = pass >> 4 * r & 0xF;
+      if (!rowPass) continue;
+      const __m128i value = _mm_load_si128(reinterpret_cast<const __m128i*>(fragment + 4 * r));
+      const bool whole = (covered >> 4 * r & 0xF) == 0xF;  // in this thread's tile (blockDepthTestD32Avx2)
+      if (bits == 24) {
+        // The passing pixels take the converted value (upper 8 bits 0, as storeDepth writes
+        // them); the others of a whole row are written back with the bits just read.
+        if (whole)
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(rows[r]),
+                           _mm_blendv_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(raw + 4 * r)), value,
+                                           rowMask(rowPass)));
+        else
+          _mm_maskstore_epi32(reinterpret_cast<int*>(rows[r]), rowMask(rowPass), value);
+      } else if (whole) {
+        const __m128i merged =
+            _mm_blendv_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(raw + 4 * r)), value, rowMask(rowPass));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(rows[r]), _mm_packus_epi32(merged, merged));
+      } else {
+        for (int p = 0; p < 4; ++p)
+          if (rowPass >> p & 1) {
+            const uint16_t v = uint16_t(fragment[4 * r + p]);
+            std::memcpy(rows[r] + 2 * p, &v, 2);
+          }
+      }
+    }
+  }
+  return swapLaneRowBits(pass);
+}
+
 uint32_t blockDepthTestUnorm(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
                              VkCompareOp op, bool write, uint32_t bits) {
   static const bool vector = blockDepthTestD32VectorAvailable();
+  static const bool avx2 = blockDepthTestD32Avx2Available();
   if (vector) return blockDepthTestUnormVector(base, rowPitch, bx, by, z, coverage, op, write, bits);
+  if (avx2) return blockDepthTestUnormAvx2(base, rowPitch, bx, by, z, coverage, op, write, bits);
   return blockDepthTestUnormPortable(base, rowPitch, bx, by, z, coverage, op, write, bits);
 }
 

@@ -49,6 +49,11 @@ uint32_t blockDepthTestUnormPortable(uint8_t* base, uint64_t rowPitch, int32_t b
 // storeDepth of a decoded c writes c again (both checked for every c in block_depth_test.cpp).
 uint32_t blockDepthTestUnormVector(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
                                    uint32_t coverage, VkCompareOp op, bool write, uint32_t bits);
+// AVX2 (blockDepthTestD32Avx2Available): the same integers, compared two rows at a time; D24 rows
+// read by masked loads, D16 ones whole when covered, else pixel by pixel; a covered row written
+// back whole (its other pixels with the bits just read), as blockDepthTestD32Avx2 does.
+uint32_t blockDepthTestUnormAvx2(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
+                                 uint32_t coverage, VkCompareOp op, bool write, uint32_t bits);
 
 // The same on a 4-sample D32 attachment (a pixel's four samples are consecutive floats, so a
 // block row is 64 bytes): sampleZ[s][l] is lane l's depth at sample s, covered[l] the samples

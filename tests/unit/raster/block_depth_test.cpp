@@ -289,8 +289,12 @@ struct UnormTarget {
   static constexpr uint64_t kPitch = kWidth * sizeof(T);
 };
 
+using UnormDepthTest = uint32_t (*)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool,
+                                    uint32_t);
+
+// `fast` against the portable version on random blocks, wholly covered rows half of the time.
 template <typename T>
-void vectorMatchesPortable(uint32_t bits, uint32_t seed) {
+void vectorMatchesPortable(uint32_t bits, uint32_t seed, UnormDepthTest fast = blockDepthTestUnormVector) {
   std::mt19937 rng(seed);
   const uint32_t max = (1u << bits) - 1;
   for (int iteration = 0; iteration < 20000; ++iteration) {
@@ -300,7 +304,7 @@ void vectorMatchesPortable(uint32_t bits, uint32_t seed) {
     b.texels = a.texels;
     const int bx = int(rng() % 10), by = int(rng() % 8);
     float z[16];
-    uint32_t coverage = rng() & 0xFFFF;
+    uint32_t coverage = rng() & 1 ? rng() & 0xFFFF : 0xFFFFu & ~(rng() & 0x0101u);
     for (int y = 0; y < 4; ++y)
       for (int x = 0; x < 4; ++x) {
         z[laneOf(x, y)] = randomUnormDepth(rng, max);
@@ -308,9 +312,9 @@ void vectorMatchesPortable(uint32_t bits, uint32_t seed) {
       }
     const VkCompareOp op = kOps[rng() % 8];
     const bool write = rng() & 1;
-    const uint32_t fast = blockDepthTestUnormVector(a.base(), UnormTarget<T>::kPitch, bx, by, z, coverage, op, write, bits);
+    const uint32_t tested = fast(a.base(), UnormTarget<T>::kPitch, bx, by, z, coverage, op, write, bits);
     const uint32_t slow = blockDepthTestUnormPortable(b.base(), UnormTarget<T>::kPitch, bx, by, z, coverage, op, write, bits);
-    ASSERT_EQ(fast, slow) << bits << " bits, iteration " << iteration << " op " << op;
+    ASSERT_EQ(tested, slow) << bits << " bits, iteration " << iteration << " op " << op;
     ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * sizeof(T)), 0)
         << bits << " bits, iteration " << iteration;
   }
@@ -324,6 +328,16 @@ TEST(BlockDepth, DepthTestD24_VectorMatchesPortableOnRandomBlocks) {
 TEST(BlockDepth, DepthTestD16_VectorMatchesPortableOnRandomBlocks) {
   if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
   vectorMatchesPortable<uint16_t>(16, 16);
+}
+
+TEST(BlockDepth, DepthTestD24_Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  vectorMatchesPortable<uint32_t>(24, 124, blockDepthTestUnormAvx2);
+}
+
+TEST(BlockDepth, DepthTestD16_Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  vectorMatchesPortable<uint16_t>(16, 116, blockDepthTestUnormAvx2);
 }
 
 // The portable version against "Depth Test" computed here: z converted to the format
