@@ -22,7 +22,10 @@ using block_vector::laneOf;
 using block_vector::loadRowsD32;
 using block_vector::passMask;
 using block_vector::permuteBits;
+using block_vector::rowMask;
+using block_vector::rowOrder;
 using block_vector::storeRowsD32;
+using block_vector::swapLaneRowBits;
 
 // For row r of a 4-sample block, element 4 p + s: lane laneOf(r, p) of the first (s even) or
 // second (s odd) source of a two-source permutation.
@@ -75,36 +78,12 @@ bool blockDepthTestD32Avx2Available() { return hostCpu().avx2; }
 
 namespace {
 
-// Lane order <-> row order within each 8-lane half (rows 0-1, rows 2-3): row r's pixels are
-// lanes laneOf(r, 0..3), so half-row bits 2-3 and 4-5 trade places (its own inverse).
-inline uint32_t swapLaneRowBits(uint32_t bits) { return (bits & 0xC3C3u) | (bits & 0x0C0Cu) << 2 | (bits >> 2 & 0x0C0Cu); }
-
-// The sign-bit masks of a row's 4 pixels, for VMASKMOVPS.
-struct RowMasks {
-  alignas(16) int32_t mask[16][4];
-  constexpr RowMasks() : mask() {
-    for (int bits = 0; bits < 16; ++bits)
-      for (int p = 0; p < 4; ++p) mask[bits][p] = bits >> p & 1 ? -1 : 0;
-  }
-};
-constexpr RowMasks kRowMasks;
-
-__attribute__((target("avx2"))) inline __m128i rowMask(uint32_t bits) {
-  return _mm_load_si128(reinterpret_cast<const __m128i*>(kRowMasks.mask[bits & 0xF]));
-}
-
 // depth `op` stored, the predicate that matches C++'s operator on floats (NaN included), as
 // passMask's.
 template <int kPredicate>
 __attribute__((target("avx2"))) inline uint32_t compareRows(__m256 z01, __m256 z23, __m256 s01, __m256 s23) {
   return uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(z01, s01, kPredicate))) |
          uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(z23, s23, kPredicate))) << 8;
-}
-
-// Eight lanes in row order: lanes (0, 1, 4, 5 | 2, 3, 6, 7) of a half are its two rows, its
-// 64-bit elements 0, 2, 1, 3.
-__attribute__((target("avx2"))) inline __m256 rowOrder(const float* lanes) {
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_loadu_ps(lanes)), 0xD8));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "block_depth.h"
 #include "block_vector.h"
 #include "stencil_rules.h"
 #include "tessera/cpu_info.h"
@@ -16,8 +17,9 @@ namespace {
 
 using block_vector::laneOf;
 
-// The new stencil bytes of `op` for every element (stencilOp as byte vector operations).
-TESSERA_AVX512 inline __m128i stencilOpBytes(VkStencilOp op, __m128i stored, __m128i reference) {
+// The new stencil bytes of `op` for every element (stencilOp as byte vector operations; SSE2,
+// shared by the AVX-512 and AVX2 versions).
+inline __m128i stencilOpBytes(VkStencilOp op, __m128i stored, __m128i reference) {
   const __m128i one = _mm_set1_epi8(1);
   switch (op) {
     case VK_STENCIL_OP_ZERO: return _mm_setzero_si128();
@@ -132,10 +134,104 @@ TESSERA_AVX512 uint32_t blockStencilTestS8Vector(const BlockStencilPlanes& plane
   return block_vector::permuteBits(passed, toRow);
 }
 
+namespace {
+
+// The 16 bytes whose bit in `bits` is set, as 0xFF (others 0).
+__attribute__((target("avx2"))) inline __m128i byteMask(uint32_t bits) {
+  const __m128i spread = _mm_shuffle_epi8(_mm_cvtsi32_si128(int(bits)), _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1));
+  const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+  return _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
+}
+
+// The elements where reference op stored holds, as unsigned bytes: a >= b is max(a, b) == a.
+__attribute__((target("avx2"))) inline uint32_t stencilPassBits(VkCompareOp op, __m128i reference, __m128i stored) {
+  auto bitsOf = [](__m128i m) __attribute__((target("avx2"))) { return uint32_t(_mm_movemask_epi8(m)); };
+  const uint32_t referenceAtLeast = bitsOf(_mm_cmpeq_epi8(_mm_max_epu8(reference, stored), reference));
+  const uint32_t storedAtLeast = bitsOf(_mm_cmpeq_epi8(_mm_max_epu8(reference, stored), stored));
+  const uint32_t equal = bitsOf(_mm_cmpeq_epi8(reference, stored));
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return 0;
+    case VK_COMPARE_OP_LESS: return ~referenceAtLeast & 0xFFFF;
+    case VK_COMPARE_OP_EQUAL: return equal;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return storedAtLeast;
+    case VK_COMPARE_OP_GREATER: return ~storedAtLeast & 0xFFFF;
+    case VK_COMPARE_OP_NOT_EQUAL: return ~equal & 0xFFFF;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return referenceAtLeast;
+    default: return 0xFFFF;  // ALWAYS
+  }
+}
+
+}  // namespace
+
+bool blockStencilTestS8Avx2Available() { return hostCpu().avx2; }
+
+__attribute__((target("avx2"))) uint32_t blockStencilTestS8Avx2(const BlockStencilPlanes& planes, const StencilFace& face,
+                                                                int32_t bx, int32_t by, const float* z, uint32_t coverage) {
+  const uint32_t covered = block_vector::swapLaneRowBits(coverage);  // bit 4 r + p: row r, pixel p
+  if (!covered) return 0;
+  uint8_t* stencilRows[4];
+  alignas(16) uint8_t stored[16] = {};  // row order; only covered pixels are read
+  for (int r = 0; r < 4; ++r) {
+    stencilRows[r] = planes.stencil + uint64_t(by + r) * planes.stencilPitch + uint64_t(bx);
+    const uint32_t rowCovered = covered >> 4 * r & 0xF;
+    if (rowCovered == 0xF) {
+      std::memcpy(stored + 4 * r, stencilRows[r], 4);
+    } else {
+      for (int p = 0; p < 4; ++p)
+        if (rowCovered >> p & 1) stored[4 * r + p] = stencilRows[r][p];
+    }
+  }
+  const __m128i storedBytes = _mm_load_si128(reinterpret_cast<const __m128i*>(stored));
+  const __m128i reference = _mm_set1_epi8(char(face.reference));
+  const __m128i compareMask = _mm_set1_epi8(char(face.compareMask));
+  const uint32_t stencilPass = stencilPassBits(face.compareOp, _mm_and_si128(reference, compareMask),
+                                               _mm_and_si128(storedBytes, compareMask)) & covered;
+  // The depth test (and write) of the pixels that passed the stencil test, as the D32 block test
+  // does it (a failed pixel's depth result is not used).
+  uint32_t passed = stencilPass;
+  if (planes.depth && stencilPass)
+    passed = block_vector::swapLaneRowBits(blockDepthTestD32Avx2(planes.depth, planes.depthPitch, bx, by, z,
+                                                                 block_vector::swapLaneRowBits(stencilPass),
+                                                                 planes.depthCompare, planes.depthWrite));
+  const uint8_t writeMask = uint8_t(face.writeMask);
+  if (writeMask) {
+    const uint32_t takes[3] = {covered & ~stencilPass, stencilPass & ~passed, passed};
+    const VkStencilOp ops[3] = {face.failOp, face.depthFailOp, face.passOp};
+    const __m128i keep = _mm_set1_epi8(char(~writeMask)), write = _mm_set1_epi8(char(writeMask));
+    __m128i updated = storedBytes;
+    uint32_t written = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (ops[i] == VK_STENCIL_OP_KEEP || !takes[i]) continue;
+      const __m128i value = _mm_or_si128(_mm_and_si128(storedBytes, keep),
+                                         _mm_and_si128(stencilOpBytes(ops[i], storedBytes, reference), write));
+      updated = _mm_blendv_epi8(updated, value, byteMask(takes[i]));
+      written |= takes[i];
+    }
+    if (written) {
+      alignas(16) uint8_t out[16];
+      _mm_store_si128(reinterpret_cast<__m128i*>(out), updated);
+      for (int r = 0; r < 4; ++r) {
+        const uint32_t rowWritten = written >> 4 * r & 0xF;
+        if (!rowWritten) continue;
+        // A wholly covered row (in this thread's tile) is stored whole, the others byte by byte.
+        if ((covered >> 4 * r & 0xF) == 0xF) {
+          std::memcpy(stencilRows[r], out + 4 * r, 4);
+        } else {
+          for (int p = 0; p < 4; ++p)
+            if (rowWritten >> p & 1) stencilRows[r][p] = out[4 * r + p];
+        }
+      }
+    }
+  }
+  return block_vector::swapLaneRowBits(passed);
+}
+
 uint32_t blockStencilTestS8(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx, int32_t by,
                             const float* z, uint32_t coverage) {
   static const bool vector = blockStencilTestS8VectorAvailable();  // (once: this runs per block)
+  static const bool avx2 = blockStencilTestS8Avx2Available();
   if (vector) return blockStencilTestS8Vector(planes, face, bx, by, z, coverage);
+  if (avx2) return blockStencilTestS8Avx2(planes, face, bx, by, z, coverage);
   return blockStencilTestS8Portable(planes, face, bx, by, z, coverage);
 }
 

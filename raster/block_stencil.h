@@ -36,5 +36,12 @@ uint32_t blockStencilTestS8Portable(const BlockStencilPlanes& planes, const Sten
 bool blockStencilTestS8VectorAvailable();
 uint32_t blockStencilTestS8Vector(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx, int32_t by,
                                   const float* z, uint32_t coverage);
+// AVX2 (hosts without AVX-512): the block's stencil bytes in one vector in row order (rows read
+// and written whole where covered, else byte by byte: AVX2 has no byte-masked accesses), unsigned
+// byte comparisons from max and equality, the operations as in the AVX-512 version, and the D32
+// test of blockDepthTestD32Avx2 on the pixels that passed the stencil test.
+bool blockStencilTestS8Avx2Available();
+uint32_t blockStencilTestS8Avx2(const BlockStencilPlanes& planes, const StencilFace& face, int32_t bx, int32_t by,
+                                const float* z, uint32_t coverage);
 
 }  // namespace tessera::raster

@@ -1,6 +1,6 @@
 // What the block walker's whole-block tests (block_depth.cpp, block_stencil.cpp) share: the
-// order of a 4x4 block's lanes against its rows, and the AVX-512 operations that move masks
-// between the two orders and compare depths. Internal to the raster module.
+// order of a 4x4 block's lanes against its rows, and the AVX-512 and AVX2 operations that move
+// masks and values between the two orders and compare depths. Internal to the raster module.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -65,6 +65,32 @@ TESSERA_AVX512 inline void storeRowsD32(uint8_t* const* rows, __mmask16 mask, __
   _mm_mask_storeu_ps(rows[1], __mmask8(mask >> 4 & 0xF), _mm512_extractf32x4_ps(v, 1));
   _mm_mask_storeu_ps(rows[2], __mmask8(mask >> 8 & 0xF), _mm512_extractf32x4_ps(v, 2));
   _mm_mask_storeu_ps(rows[3], __mmask8(mask >> 12 & 0xF), _mm512_extractf32x4_ps(v, 3));
+}
+
+// ---- AVX2 (hosts without AVX-512) ----
+
+// Lane order <-> row order within each 8-lane half (rows 0-1, rows 2-3): row r's pixels are
+// lanes laneOf(r, 0..3), so half-row bits 2-3 and 4-5 trade places (its own inverse).
+inline uint32_t swapLaneRowBits(uint32_t bits) { return (bits & 0xC3C3u) | (bits & 0x0C0Cu) << 2 | (bits >> 2 & 0x0C0Cu); }
+
+// The sign-bit masks of a row's 4 pixels, for VMASKMOVPS.
+struct RowMasks {
+  alignas(16) int32_t mask[16][4];
+  constexpr RowMasks() : mask() {
+    for (int bits = 0; bits < 16; ++bits)
+      for (int p = 0; p < 4; ++p) mask[bits][p] = bits >> p & 1 ? -1 : 0;
+  }
+};
+inline constexpr RowMasks kRowMasks;
+
+__attribute__((target("avx2"))) inline __m128i rowMask(uint32_t bits) {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(kRowMasks.mask[bits & 0xF]));
+}
+
+// Eight lanes in row order: lanes (0, 1, 4, 5 | 2, 3, 6, 7) of a half are its two rows, its
+// 64-bit elements 0, 2, 1, 3.
+__attribute__((target("avx2"))) inline __m256 rowOrder(const float* lanes) {
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_loadu_ps(lanes)), 0xD8));
 }
 
 }  // namespace tessera::raster::block_vector

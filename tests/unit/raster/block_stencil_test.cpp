@@ -78,9 +78,12 @@ struct Planes {
   }
 };
 
-TEST(BlockStencil, VectorMatchesPortableOnRandomBlocks) {
-  if (!blockStencilTestS8VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
-  std::mt19937 rng(21);
+using BlockStencilTest = uint32_t (*)(const BlockStencilPlanes&, const StencilFace&, int32_t, int32_t, const float*,
+                                     uint32_t);
+
+// `fast` against the portable version on random blocks, planes and stencil states.
+void matchesPortable(BlockStencilTest fast, uint32_t seed) {
+  std::mt19937 rng(seed);
   for (int iteration = 0; iteration < 30000; ++iteration) {
     Planes a, b;
     for (int i = 0; i < Planes::kWidth * Planes::kHeight; ++i) a.stencilBase()[i] = randomStencil(rng);
@@ -98,12 +101,22 @@ TEST(BlockStencil, VectorMatchesPortableOnRandomBlocks) {
     const StencilFace face = randomFace(rng);
     const bool depthTest = rng() % 3 != 0, write = rng() & 1;
     const VkCompareOp depthOp = kOps[rng() % 8];
-    const uint32_t fast = blockStencilTestS8Vector(a.view(depthTest, depthOp, write), face, bx, by, z, coverage);
+    const uint32_t tested = fast(a.view(depthTest, depthOp, write), face, bx, by, z, coverage);
     const uint32_t slow = blockStencilTestS8Portable(b.view(depthTest, depthOp, write), face, bx, by, z, coverage);
-    ASSERT_EQ(fast, slow) << "iteration " << iteration;
+    ASSERT_EQ(tested, slow) << "iteration " << iteration;
     ASSERT_EQ(a.stencil, b.stencil) << "iteration " << iteration;
     ASSERT_EQ(std::memcmp(a.depth.data(), b.depth.data(), a.depth.size() * 4), 0) << "iteration " << iteration;
   }
+}
+
+TEST(BlockStencil, VectorMatchesPortableOnRandomBlocks) {
+  if (!blockStencilTestS8VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
+  matchesPortable(blockStencilTestS8Vector, 21);
+}
+
+TEST(BlockStencil, Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockStencilTestS8Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  matchesPortable(blockStencilTestS8Avx2, 22);
 }
 
 // "Stencil Test": s_r and s_a masked by compareMask compared as the op says (the reference
