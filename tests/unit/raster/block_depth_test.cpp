@@ -40,41 +40,18 @@ struct Target {
   static constexpr uint64_t kPitch = kWidth * 4;
 };
 
-TEST(BlockDepth, DepthTest_VectorMatchesPortableOnRandomBlocks) {
-  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
-  std::mt19937 rng(11);
-  for (int iteration = 0; iteration < 20000; ++iteration) {
-    Target a, b;
-    for (float& t : a.texels) t = randomDepth(rng);
-    b.texels = a.texels;
-    const int bx = int(rng() % 10), by = int(rng() % 8);  // up to 2 columns / rows outside
-    float z[16];
-    uint32_t coverage = rng() & 0xFFFF;
-    for (int y = 0; y < 4; ++y)
-      for (int x = 0; x < 4; ++x) {
-        z[laneOf(x, y)] = randomDepth(rng);
-        if (bx + x >= Target::kWidth || by + y >= Target::kHeight) coverage &= ~(1u << laneOf(x, y));
-      }
-    const VkCompareOp op = kOps[rng() % 8];
-    const bool write = rng() & 1;
-    const uint32_t fast = blockDepthTestD32Vector(a.base(), Target::kPitch, bx, by, z, coverage, op, write);
-    const uint32_t slow = blockDepthTestD32Portable(b.base(), Target::kPitch, bx, by, z, coverage, op, write);
-    ASSERT_EQ(fast, slow) << "iteration " << iteration << " op " << op;
-    ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * 4), 0) << "iteration " << iteration;
-  }
-}
+using D32DepthTest = uint32_t (*)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool);
 
-// The AVX2 version (hosts without AVX-512) against the portable one, as above.
-TEST(BlockDepth, DepthTest_Avx2MatchesPortableOnRandomBlocks) {
-  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
-  std::mt19937 rng(13);
+// `fast` against the portable version on random blocks; wholly covered rows (which the vector
+// versions store whole) half of the time, random pixels otherwise.
+void d32MatchesPortable(D32DepthTest fast, uint32_t seed) {
+  std::mt19937 rng(seed);
   for (int iteration = 0; iteration < 20000; ++iteration) {
     Target a, b;
     for (float& t : a.texels) t = randomDepth(rng);
     b.texels = a.texels;
     const int bx = int(rng() % 10), by = int(rng() % 8);  // up to 2 columns / rows outside
     float z[16];
-    // Whole rows half of the time (they are stored whole), random pixels otherwise.
     uint32_t coverage = rng() & 1 ? rng() & 0xFFFF : 0xFFFFu & ~(rng() & 0x0101u);
     for (int y = 0; y < 4; ++y)
       for (int x = 0; x < 4; ++x) {
@@ -83,11 +60,22 @@ TEST(BlockDepth, DepthTest_Avx2MatchesPortableOnRandomBlocks) {
       }
     const VkCompareOp op = kOps[rng() % 8];
     const bool write = rng() & 1;
-    const uint32_t fast = blockDepthTestD32Avx2(a.base(), Target::kPitch, bx, by, z, coverage, op, write);
+    const uint32_t tested = fast(a.base(), Target::kPitch, bx, by, z, coverage, op, write);
     const uint32_t slow = blockDepthTestD32Portable(b.base(), Target::kPitch, bx, by, z, coverage, op, write);
-    ASSERT_EQ(fast, slow) << "iteration " << iteration << " op " << op;
+    ASSERT_EQ(tested, slow) << "iteration " << iteration << " op " << op;
     ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * 4), 0) << "iteration " << iteration;
   }
+}
+
+TEST(BlockDepth, DepthTest_VectorMatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
+  d32MatchesPortable(blockDepthTestD32Vector, 11);
+}
+
+// The AVX2 version (hosts without AVX-512).
+TEST(BlockDepth, DepthTest_Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  d32MatchesPortable(blockDepthTestD32Avx2, 13);
 }
 
 TEST(BlockDepth, DepthTest_PortableComparesAsTheSpecSays) {
@@ -140,38 +128,13 @@ struct Target4 {
   static constexpr uint64_t kPitch = kWidth * 16;
 };
 
-TEST(BlockDepth, DepthTest4Samples_VectorMatchesPortableOnRandomBlocks) {
-  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
-  std::mt19937 rng(13);
-  for (int iteration = 0; iteration < 20000; ++iteration) {
-    Target4 a, b;
-    for (float& t : a.texels) t = randomDepth(rng);
-    b.texels = a.texels;
-    const int bx = int(rng() % 4), by = int(rng() % 3);  // up to 2 columns / rows outside
-    float z[4][16];
-    uint32_t covered[16];
-    for (int y = 0; y < 4; ++y)
-      for (int x = 0; x < 4; ++x) {
-        const int l = laneOf(x, y);
-        for (auto& s : z) s[l] = randomDepth(rng);
-        covered[l] = (bx + x < Target4::kWidth && by + y < Target4::kHeight) ? rng() & 0xF : 0;
-      }
-    const VkCompareOp op = kOps[rng() % 8];
-    const bool write = rng() & 1;
-    uint32_t fastPassed[16], slowPassed[16];
-    const uint32_t fast = blockDepthTestD32x4Vector(a.base(), Target4::kPitch, bx, by, z, covered, op, write, fastPassed);
-    const uint32_t slow = blockDepthTestD32x4Portable(b.base(), Target4::kPitch, bx, by, z, covered, op, write, slowPassed);
-    ASSERT_EQ(fast, slow) << "iteration " << iteration << " op " << op;
-    for (int l = 0; l < 16; ++l) ASSERT_EQ(fastPassed[l], slowPassed[l]) << "iteration " << iteration << " lane " << l;
-    ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * 4), 0) << "iteration " << iteration;
-  }
-}
+using D32x4DepthTest = uint32_t (*)(uint8_t*, uint64_t, int32_t, int32_t, const float (*)[16], const uint32_t*,
+                                    VkCompareOp, bool, uint32_t*);
 
-// The AVX2 version against the portable one, as above, with wholly covered pixels half of the
-// time (two of them side by side are stored whole).
-TEST(BlockDepth, DepthTest4Samples_Avx2MatchesPortableOnRandomBlocks) {
-  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
-  std::mt19937 rng(14);
+// `fast` against the portable version on random blocks, wholly covered pixels (two of them side
+// by side are stored whole by the AVX2 version) in half of them.
+void d32x4MatchesPortable(D32x4DepthTest fast, uint32_t seed) {
+  std::mt19937 rng(seed);
   for (int iteration = 0; iteration < 20000; ++iteration) {
     Target4 a, b;
     for (float& t : a.texels) t = randomDepth(rng);
@@ -190,12 +153,22 @@ TEST(BlockDepth, DepthTest4Samples_Avx2MatchesPortableOnRandomBlocks) {
     const VkCompareOp op = kOps[rng() % 8];
     const bool write = rng() & 1;
     uint32_t fastPassed[16], slowPassed[16];
-    const uint32_t fast = blockDepthTestD32x4Avx2(a.base(), Target4::kPitch, bx, by, z, covered, op, write, fastPassed);
+    const uint32_t tested = fast(a.base(), Target4::kPitch, bx, by, z, covered, op, write, fastPassed);
     const uint32_t slow = blockDepthTestD32x4Portable(b.base(), Target4::kPitch, bx, by, z, covered, op, write, slowPassed);
-    ASSERT_EQ(fast, slow) << "iteration " << iteration << " op " << op;
+    ASSERT_EQ(tested, slow) << "iteration " << iteration << " op " << op;
     for (int l = 0; l < 16; ++l) ASSERT_EQ(fastPassed[l], slowPassed[l]) << "iteration " << iteration << " lane " << l;
     ASSERT_EQ(std::memcmp(a.texels.data(), b.texels.data(), a.texels.size() * 4), 0) << "iteration " << iteration;
   }
+}
+
+TEST(BlockDepth, DepthTest4Samples_VectorMatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
+  d32x4MatchesPortable(blockDepthTestD32x4Vector, 13);
+}
+
+TEST(BlockDepth, DepthTest4Samples_Avx2MatchesPortableOnRandomBlocks) {
+  if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
+  d32x4MatchesPortable(blockDepthTestD32x4Avx2, 14);
 }
 
 // "Depth Test" per sample: each covered sample compares its own depth with its own stored value.
@@ -294,7 +267,7 @@ using UnormDepthTest = uint32_t (*)(uint8_t*, uint64_t, int32_t, int32_t, const 
 
 // `fast` against the portable version on random blocks, wholly covered rows half of the time.
 template <typename T>
-void vectorMatchesPortable(uint32_t bits, uint32_t seed, UnormDepthTest fast = blockDepthTestUnormVector) {
+void unormMatchesPortable(uint32_t bits, uint32_t seed, UnormDepthTest fast = blockDepthTestUnormVector) {
   std::mt19937 rng(seed);
   const uint32_t max = (1u << bits) - 1;
   for (int iteration = 0; iteration < 20000; ++iteration) {
@@ -322,22 +295,22 @@ void vectorMatchesPortable(uint32_t bits, uint32_t seed, UnormDepthTest fast = b
 
 TEST(BlockDepth, DepthTestD24_VectorMatchesPortableOnRandomBlocks) {
   if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
-  vectorMatchesPortable<uint32_t>(24, 24);
+  unormMatchesPortable<uint32_t>(24, 24);
 }
 
 TEST(BlockDepth, DepthTestD16_VectorMatchesPortableOnRandomBlocks) {
   if (!blockDepthTestD32VectorAvailable()) GTEST_SKIP() << "no AVX-512 on this processor";
-  vectorMatchesPortable<uint16_t>(16, 16);
+  unormMatchesPortable<uint16_t>(16, 16);
 }
 
 TEST(BlockDepth, DepthTestD24_Avx2MatchesPortableOnRandomBlocks) {
   if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
-  vectorMatchesPortable<uint32_t>(24, 124, blockDepthTestUnormAvx2);
+  unormMatchesPortable<uint32_t>(24, 124, blockDepthTestUnormAvx2);
 }
 
 TEST(BlockDepth, DepthTestD16_Avx2MatchesPortableOnRandomBlocks) {
   if (!blockDepthTestD32Avx2Available()) GTEST_SKIP() << "no AVX2 on this processor";
-  vectorMatchesPortable<uint16_t>(16, 116, blockDepthTestUnormAvx2);
+  unormMatchesPortable<uint16_t>(16, 116, blockDepthTestUnormAvx2);
 }
 
 // The portable version against "Depth Test" computed here: z converted to the format
