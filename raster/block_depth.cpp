@@ -24,6 +24,7 @@ using block_vector::passMask;
 using block_vector::permuteBits;
 using block_vector::rowMask;
 using block_vector::rowOrder;
+using block_vector::storeRow32;
 using block_vector::storeRowsD32;
 using block_vector::swapLaneRowBits;
 
@@ -118,13 +119,8 @@ __attribute__((target("avx2"))) uint32_t blockDepthTestD32Avx2(uint8_t* base, ui
     for (int r = 0; r < 4; ++r) {
       const uint32_t rowPass = pass >> 4 * r & 0xF;
       if (!rowPass) continue;
-      // A wholly covered row lies in this thread's tile: stored whole, the pixels that failed
-      // with the values just read (a VMASKMOVPS store takes about seven cycles on AMD Zen 3, a
-      // plain store one). Elsewhere only the passing pixels are written.
-      if ((covered >> 4 * r & 0xF) == 0xF)
-        _mm_storeu_ps(rows[r], _mm_blendv_ps(stored[r], depth[r], _mm_castsi128_ps(rowMask(rowPass))));
-      else
-        _mm_maskstore_ps(rows[r], rowMask(rowPass), depth[r]);
+      storeRow32(rows[r], (covered >> 4 * r & 0xF) == 0xF, rowPass, _mm_castps_si128(stored[r]),
+                 _mm_castps_si128(depth[r]));
     }
   }
   return swapLaneRowBits(pass);
@@ -321,16 +317,11 @@ __attribute__((target("avx2"))) uint32_t blockDepthTestUnormAvx2(uint8_t* base, 
       const uint32_t rowPass = pass >> 4 * r & 0xF;
       if (!rowPass) continue;
       const __m128i value = _mm_load_si128(reinterpret_cast<const __m128i*>(fragment + 4 * r));
-      const bool whole = (covered >> 4 * r & 0xF) == 0xF;  // in this thread's tile (blockDepthTestD32Avx2)
+      const bool whole = (covered >> 4 * r & 0xF) == 0xF;  // in this thread's tile (storeRow32)
       if (bits == 24) {
         // The passing pixels take the converted value (upper 8 bits 0, as storeDepth writes
-        // them); the others of a whole row are written back with the bits just read.
-        if (whole)
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(rows[r]),
-                           _mm_blendv_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(raw + 4 * r)), value,
-                                           rowMask(rowPass)));
-        else
-          _mm_maskstore_epi32(reinterpret_cast<int*>(rows[r]), rowMask(rowPass), value);
+        // them); the others of a whole row keep the bits just read.
+        storeRow32(rows[r], whole, rowPass, _mm_load_si128(reinterpret_cast<const __m128i*>(raw + 4 * r)), value);
       } else if (whole) {
         const __m128i merged =
             _mm_blendv_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(raw + 4 * r)), value, rowMask(rowPass));
@@ -441,9 +432,8 @@ __attribute__((target("avx2"))) uint32_t depthTestD32x4Avx2(uint8_t* base, uint6
       passed[l] = pass & 0xF, passed[l + 1] = pass >> 4;
       lanes |= uint32_t(passed[l] != 0) << l | uint32_t(passed[l + 1] != 0) << (l + 1);
       if (!write || !pass) continue;
-      // Both pixels wholly covered lie in this thread's tile: stored whole, the samples that
-      // failed with the values just read (a plain store, where VMASKMOVPS takes about seven
-      // cycles on AMD Zen 3). Otherwise only the passing samples are written.
+      // As block_vector::storeRow32 does for a row, for the pair's 8 samples: stored whole when
+      // both pixels are wholly covered, else only the passing samples.
       if (tested == 0xFF)
         _mm256_storeu_ps(at, _mm256_blendv_ps(stored, depth, _mm256_castsi256_ps(elementMask(pass))));
       else

@@ -33,6 +33,13 @@ inline __m128i stencilOpBytes(VkStencilOp op, __m128i stored, __m128i reference)
   }
 }
 
+// The bytes stencil operation `op` writes through the write mask (`write` its bits set in every
+// byte, `keep` the others): the operation's result where the mask has bits, the stored bits
+// elsewhere (maskedStencilUpdate for all bytes at once).
+inline __m128i stencilWrittenBytes(VkStencilOp op, __m128i stored, __m128i reference, __m128i keep, __m128i write) {
+  return _mm_or_si128(_mm_and_si128(stored, keep), _mm_and_si128(stencilOpBytes(op, stored, reference), write));
+}
+
 // The elements where (reference & mask) op (stored & mask) holds, among `covered`.
 TESSERA_AVX512 inline __mmask16 stencilPassMask(VkCompareOp op, __mmask16 covered, __m128i reference, __m128i stored) {
   switch (op) {
@@ -122,9 +129,7 @@ TESSERA_AVX512 uint32_t blockStencilTestS8Vector(const BlockStencilPlanes& plane
     __mmask16 written = 0;
     for (int i = 0; i < 3; ++i) {
       if (ops[i] == VK_STENCIL_OP_KEEP || !takes[i]) continue;
-      const __m128i value = _mm_or_si128(_mm_and_si128(stored, keep),
-                                         _mm_and_si128(stencilOpBytes(ops[i], stored, reference), write));
-      updated = _mm_mask_mov_epi8(updated, takes[i], value);
+      updated = _mm_mask_mov_epi8(updated, takes[i], stencilWrittenBytes(ops[i], stored, reference, keep, write));
       written |= takes[i];
     }
     for (int r = 0; written && r < 4; ++r)
@@ -202,9 +207,8 @@ __attribute__((target("avx2"))) uint32_t blockStencilTestS8Avx2(const BlockStenc
     uint32_t written = 0;
     for (int i = 0; i < 3; ++i) {
       if (ops[i] == VK_STENCIL_OP_KEEP || !takes[i]) continue;
-      const __m128i value = _mm_or_si128(_mm_and_si128(storedBytes, keep),
-                                         _mm_and_si128(stencilOpBytes(ops[i], storedBytes, reference), write));
-      updated = _mm_blendv_epi8(updated, value, byteMask(takes[i]));
+      updated = _mm_blendv_epi8(updated, stencilWrittenBytes(ops[i], storedBytes, reference, keep, write),
+                                byteMask(takes[i]));
       written |= takes[i];
     }
     if (written) {

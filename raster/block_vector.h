@@ -87,6 +87,18 @@ __attribute__((target("avx2"))) inline __m128i rowMask(uint32_t bits) {
   return _mm_load_si128(reinterpret_cast<const __m128i*>(kRowMasks.mask[bits & 0xF]));
 }
 
+// Stores the 4-byte elements of `value` selected by `pass` (bits 0-3) to the block row at `row`.
+// A row whose four pixels are covered (`wholeRow`) lies in the drawing thread's tile, coverage
+// being clipped to it, so it is stored whole with `stored` (the row as just read) in the other
+// elements: one plain store, where a VMASKMOVD store takes about seven cycles on AMD Zen 3.
+// Otherwise a masked store writes only the passing pixels.
+__attribute__((target("avx2"))) inline void storeRow32(void* row, bool wholeRow, uint32_t pass, __m128i stored,
+                                                      __m128i value) {
+  const __m128i mask = rowMask(pass);
+  if (wholeRow) _mm_storeu_si128(static_cast<__m128i*>(row), _mm_blendv_epi8(stored, value, mask));
+  else _mm_maskstore_epi32(static_cast<int*>(row), mask, value);
+}
+
 // Eight lanes in row order: lanes (0, 1, 4, 5 | 2, 3, 6, 7) of a half are its two rows, its
 // 64-bit elements 0, 2, 1, 3.
 __attribute__((target("avx2"))) inline __m256 rowOrder(const float* lanes) {

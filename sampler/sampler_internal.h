@@ -33,7 +33,9 @@ struct CubeFaceCoord {
 CubeFaceCoord selectCubeFace(const float dir[3], const float* dPdx, const float* dPdy);
 
 // selectCubeFace on each of `n` lanes at once, bit for bit (the same double operations in the
-// same order, with selects for the face table's branches, so that a caller's loop vectorizes):
+// same order, with selects for the face table's branches; GCC 12 still finds control flow in
+// the loop and does not vectorize it, but the per-lane branches and zero-filled arrays of the
+// loop it replaced are gone: tex_cube 120 -> 108 ms):
 // face[k], s[k], t[k] and, when `dx` and `dy` are given (each three arrays: x, y, z), the face
 // derivatives, all rounded to float as the batch routines take them (0 without derivatives).
 // Lanes whose direction is not finite and non-zero get meaningless values.

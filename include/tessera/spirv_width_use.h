@@ -2,8 +2,9 @@
 // (spirv_jit/width_use.cpp; icd/shader_stage.cpp fragmentStageSimdWidth decides): the module
 // declares a capability through which it could see its subgroup (group operations,
 // SubgroupSize, SubgroupLocalInvocationId; also set for words it cannot read), whether it
-// samples, fetches or gathers from images, and how much arithmetic it holds. Apart from spirv_jit.h, which most of the driver
-// includes, so that this contract's changes rebuild three files, not seventy.
+// samples, fetches or gathers from images, and how much arithmetic it holds. Apart from
+// spirv_jit.h, which most of the driver includes, so that this contract's changes rebuild three
+// files, not seventy.
 #pragma once
 
 #include <cstdint>
