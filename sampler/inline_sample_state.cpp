@@ -37,6 +37,43 @@ uint32_t levelOf(const abi::SamplerState& sampler, uint32_t levelCount, double l
 
 bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
+// Whether batch_lanes.h's levelsFromLambdaBase, mipmapMode LINEAR, gives one lane with this
+// λ_base (no shader bias or MinLod) d_hi = 0 and δ snapped to 2^-8 (as the routines snap it) 0:
+// a sample of level 0 alone.
+bool levelZeroAlone(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
+  SampleLanes none;
+  none.width = 1;
+  none.active = 1;
+  uint32_t hi = 0, lo = 0, linearLanes = 0;
+  double delta = 0;
+  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, true, &hi, &lo, &delta, linearLanes);
+  return hi == 0 && int32_t(std::floor(delta * 256.0 + 0.5)) == 0;
+}
+
+// mipmapMode LINEAR: the ρ_max² in float (rounded down) below which every lane samples level 0
+// alone (levelZeroAlone), found as nearestLevelRange finds its ranges (levelZeroAlone is true
+// up to a λ_base and false above it: d' never decreases as λ_base grows), with the same margin
+// and so the same argument for float ρ_max² and the routines' λ_base; 0 where no λ_base is
+// such, infinity where every one is.
+float levelZeroAloneBound(const abi::SamplerState& sampler, uint32_t levelCount) {
+  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
+  auto alone = [&](double x) { return levelZeroAlone(sampler, levelCount, x); };
+  if (!(sampler.minLod <= sampler.maxLod)) return 0.0f;
+  if (!alone(-HUGE_VAL) || !alone(kBelow)) return 0.0f;
+  if (alone(kAbove) && alone(HUGE_VAL)) return HUGE_VALF;
+  if (alone(kAbove)) return 0.0f;  // not monotone as assumed: no shortcut
+  double a = kBelow, b = kAbove;  // alone(a), !alone(b)
+  for (int i = 0; i < 200; ++i) {
+    const double mid = a + (b - a) * 0.5;
+    if (mid <= a || mid >= b) break;
+    (alone(mid) ? a : b) = mid;
+  }
+  const double bound = std::exp2(2.0 * (a - kMargin));
+  float f = float(bound);
+  if (double(f) > bound) f = std::nextafter(f, 0.0f);
+  return f;
+}
+
 }  // namespace
 
 namespace sampler_detail::batch {
@@ -103,24 +140,61 @@ namespace {
 // coordinates are exact in float only for those; others would need double arithmetic and the
 // routine's modulo, which measured 250 ms of compile time per sampling instruction) or a byte
 // offset could pass 2^31 (the routines' uniformLevel limit).
-bool inlineLevel(const abi::ImageLevel& level, abi::InlineSampleLevel& out) {
+// A cube entry's levels also hold the distance between faces (layers), whose offsets the
+// kernel adds in int32: face 5's last texel must stay below 2^31.
+bool inlineLevel(const abi::ImageLevel& level, bool cube, abi::InlineSampleLevel& out) {
   if (!level.base || !powerOfTwo(level.width) || !powerOfTwo(level.height)) return false;
   if (level.rowPitch >= (uint64_t(1) << 31) || uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)) return false;
+  // (A cube's faces also stay at most 2^16 wide, for the kernel's edge test in float.)
+  if (cube && (level.width > 65536 || level.layerPitch >= (uint64_t(1) << 31) ||
+               5 * uint64_t(level.layerPitch) + uint64_t(level.rowPitch) * level.height >= (uint64_t(1) << 31)))
+    return false;
   out.base = level.base;
   out.rowPitch = int32_t(level.rowPitch);
   out.widthMask = int32_t(level.width - 1), out.heightMask = int32_t(level.height - 1);
   out.width = float(level.width), out.height = float(level.height);
+  out.layerPitch = cube ? int32_t(level.layerPitch) : 0;
   return true;
+}
+
+// What the cube batches (cube_batch.cpp sampleCubeBatch) sample a seamless cube's faces as: a
+// 2D view of one layer (its routine class computed as for a 2D view) and the sampler with
+// CLAMP_TO_EDGE, which must have an isotropic routine class. False where they take the
+// reference instead, or the face pair is not one the kernel samples.
+bool inlineCubeFaces(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,
+                     abi::ImageViewState& face, abi::SamplerState& faceSampler) {
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_CUBE || view.layerCount < 6 || view.levelCount == 0) return false;
+  if (sampler.nonSeamlessCube) return false;
+  face = view;
+  face.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  face.layerCount = 1;
+  face.fastSampling = classifyViewForRoutines(face);
+  faceSampler = sampler;
+  for (uint32_t c = 0; c < 3; ++c) faceSampler.addressMode[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  faceSampler.fastSampling = classifySamplerForRoutines(faceSampler);
+  if (faceSampler.fastSampling == 0 || faceSampler.fastSampling > 8) return false;
+  return inlineSamplingPair(face, faceSampler, simdWidth);
 }
 
 }  // namespace
 
-bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,
-                              const float gradients[4], abi::InlineSampleState& e) {
-  e.view = &view;
-  e.sampler = &sampler;
+bool refreshInlineSampleState(const abi::ImageViewState& cubeOrView, const abi::SamplerState& cubeOrSampler,
+                              uint32_t simdWidth, const float gradients[4], abi::InlineSampleState& e) {
+  e.view = &cubeOrView;
+  e.sampler = &cubeOrSampler;
   e.usable = 0;
-  if (!inlineSamplingPair(view, sampler, simdWidth)) return false;
+  // A cube view: everything below on its faces, with the face sampler (the gradients are the
+  // lane's face derivatives, which the kernel computed).
+  const bool cube = cubeOrView.viewType == VK_IMAGE_VIEW_TYPE_CUBE;
+  abi::ImageViewState faceView;
+  abi::SamplerState faceSampler;
+  if (cube) {
+    if (!inlineCubeFaces(cubeOrView, cubeOrSampler, simdWidth, faceView, faceSampler)) return false;
+  } else if (!inlineSamplingPair(cubeOrView, cubeOrSampler, simdWidth)) {
+    return false;
+  }
+  const abi::ImageViewState& view = cube ? faceView : cubeOrView;
+  const abi::SamplerState& sampler = cube ? faceSampler : cubeOrSampler;
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   // One level: mipmapMode LINEAR between it and itself is that level (δ = 0), as NEAREST.
   const bool mipLinear = sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR && levelCount > 1;
@@ -141,7 +215,7 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
   double delta = 0;
   selectLaneLevels<1, true>(view, sampler, lane, 1, levelCount, mipLinear, &hi, &lo, &delta, linearLanes);
   if (hi >= levelCount || lo >= levelCount) return false;
-  if (!inlineLevel(view.levels[hi], e.levels[0]) || !inlineLevel(view.levels[lo], e.levels[1])) return false;
+  if (!inlineLevel(view.levels[hi], cube, e.levels[0]) || !inlineLevel(view.levels[lo], cube, e.levels[1])) return false;
   if (mipLinear) {
     // selectLaneLevels' terms without shader bias or MinLod: the clamped bias, lod_min,
     // lod_max, q.
@@ -149,7 +223,16 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
     e.lodMin = lodMinimum(sampler.minLod, 0.0);
     e.lodMax = sampler.maxLod;
     e.lodQ = double(levelCount - 1);
-    e.rho2Lo = e.rho2Hi = 0;
+    // A batch whose every lane's ρ_max² lies below rho2Hi samples level 0 alone (the kernel's
+    // magnified shortcut): only an entry of level 0 has the bound.
+    e.rho2Lo = 0;
+    constexpr uint32_t kLevelZeroAloneKnown = 1u << 31;
+    static_assert(abi::kMaxImageLevels < 31);
+    if (hi == 0 && !(e.knownRanges & kLevelZeroAloneKnown)) {
+      e.levelZeroAlone = levelZeroAloneBound(sampler, levelCount);
+      e.knownRanges |= kLevelZeroAloneKnown;
+    }
+    e.rho2Hi = hi == 0 ? e.levelZeroAlone : 0.0f;
   } else {
     if (!(e.knownRanges >> hi & 1)) {
       nearestLevelRange(sampler, levelCount, hi, e.rangeLo[hi], e.rangeHi[hi]);
@@ -165,7 +248,7 @@ bool refreshInlineSampleState(const abi::ImageViewState& view, const abi::Sample
             (sampler.addressMode[1] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? abi::kInlineClampV : 0) |
             (view.fastSampling == kBgra8Unorm ? abi::kInlineBgra : 0) | (mipLinear ? abi::kInlineMipLinear : 0) |
             (sampler.fastSampling > 8 ? abi::kInlineIsotropicOnly : 0);
-  e.usable = 1;
+  e.usable = cube ? abi::kInlineUsableCube : abi::kInlineUsable2D;
   return true;
 }
 

@@ -20,6 +20,13 @@
 // A missed key or level calls tessera_rt_inline_sample_refresh (with the first lane that
 // missed) and then the runtime call for this batch; coordinates that do not fit go to the
 // call directly.
+// A cube sample (samplerCube) first selects each lane's face, face coordinates and face
+// derivatives as the cube batches do (selectFaces: sampler/cube_batch.cpp's
+// selectCubeFaceLanes, in double), takes its levels per lane (a quad's face derivatives
+// differ), and reads face f of each level at f x layerPitch with CLAMP_TO_EDGE (the faces'
+// sampler there); a batch with a direction that is not finite and non-zero, or a LINEAR
+// footprint within 1/2 + 2^-7 texel of a face edge (insideFace), takes the call, whose cube
+// batch gives such lanes the reference's "Cube Map Edge Handling".
 #include "inline_sample.h"
 
 #include <cmath>
@@ -48,11 +55,16 @@ struct Emitter {
   llvm::Type* vf32;
   llvm::Value* active;  // <W x i1>
   llvm::Value* entry = nullptr;
+  // The lanes' 2D coordinates and quad derivatives (<W x float>): the operands' own, or for a
+  // cube each lane's face coordinates and face derivatives (selectFaces), with its face.
+  llvm::Value *cs, *ct, *dsdx, *dtdx, *dsdy, *dtdy;
+  llvm::Value* face = nullptr;  // cube: <W x i32>, each lane's face (the layer it reads)
   struct Axis;  // below, with Level
 
   Emitter(Translator& tr, const InlineSampleOperands& o)
       : t(tr), B(tr.b()), ops(o), fn(tr.b().GetInsertBlock()->getParent()), i32(B.getInt32Ty()), f32(B.getFloatTy()),
-        ptr(B.getPtrTy()), vi32(tr.laneType(B.getInt32Ty())), vf32(tr.laneType(B.getFloatTy())), active(tr.splat(tr.mask())) {}
+        ptr(B.getPtrTy()), vi32(tr.laneType(B.getInt32Ty())), vf32(tr.laneType(B.getFloatTy())), active(tr.splat(tr.mask())),
+        cs(o.s), ct(o.t), dsdx(o.dsdx), dtdx(o.dtdx), dsdy(o.dsdy), dtdy(o.dtdy) {}
 
   llvm::BasicBlock* block(const char* name) { return llvm::BasicBlock::Create(t.context(), name, fn); }
 
@@ -82,8 +94,8 @@ struct Emitter {
     llvm::FunctionCallee fnRefresh = t.runtime(
         "tessera_rt_inline_sample_refresh", llvm::FunctionType::get(B.getVoidTy(), {ptr, ptr, ptr, i32, f32, f32, f32, f32}, false));
     B.CreateCall(fnRefresh, {B.CreateIntToPtr(ops.imageDesc, ptr), B.CreateIntToPtr(ops.samplerDesc, ptr), entry,
-                             B.getInt32(t.width()), B.CreateExtractElement(ops.dsdx, first), B.CreateExtractElement(ops.dtdx, first),
-                             B.CreateExtractElement(ops.dsdy, first), B.CreateExtractElement(ops.dtdy, first)});
+                             B.getInt32(t.width()), B.CreateExtractElement(dsdx, first), B.CreateExtractElement(dtdx, first),
+                             B.CreateExtractElement(dsdy, first), B.CreateExtractElement(dtdy, first)});
   }
 
   // "Wrapping Operation" of integer texel coordinates on one axis of a level whose size is a
@@ -116,6 +128,7 @@ struct Emitter {
     llvm::Value* base;
     llvm::Value* pitch;  // <W x i32>
     Axis u, v;
+    llvm::Value* faceOffset = nullptr;  // cube: <W x i32>, face x layerPitch (null: 2D)
   };
   Level level(uint32_t k) {
     const size_t at = offsetof(InlineSampleState, levels) + k * sizeof(abi::InlineSampleLevel);
@@ -126,7 +139,13 @@ struct Emitter {
            clampU};
     l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
            clampV};
+    if (face) l.faceOffset = B.CreateMul(face, t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, layerPitch))));
     return l;
+  }
+  // A texel's byte offset in the level: row, column and (cube) the lane's face.
+  llvm::Value* texelOffset(const Level& l, llvm::Value* rowOffset, llvm::Value* columnOffset) {
+    llvm::Value* offset = B.CreateAdd(rowOffset, columnOffset);
+    return l.faceOffset ? B.CreateAdd(offset, l.faceOffset) : offset;
   }
 
   // A level's integer coordinates of the active lanes (0 elsewhere) and whether every active
@@ -154,8 +173,8 @@ struct Emitter {
       out = n;
       return fits;
     };
-    llvm::Value* fitsX = axis(ops.s, l.u, c.i);
-    llvm::Value* fitsY = axis(ops.t, l.v, c.j);
+    llvm::Value* fitsX = axis(cs, l.u, c.i);
+    llvm::Value* fitsY = axis(ct, l.v, c.j);
     c.fits = B.CreateAnd(fitsX, fitsY);
     return c;
   }
@@ -166,7 +185,7 @@ struct Emitter {
     if (!linear) {
       llvm::Value* i = wrap(c.i, l.u);
       llvm::Value* j = wrap(c.j, l.v);
-      llvm::Value* texel = texels(l.base, B.CreateAdd(B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
+      llvm::Value* texel = texels(l.base, texelOffset(l, B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
       prefetchAhead(l, i, j);
       for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
       return;
@@ -186,8 +205,8 @@ struct Emitter {
     prefetchAhead(l, wi0, wj1);
     // Four gathers (one 8-byte load per row where no wrap falls between the two texels, as the
     // routine's loadTexelPairs, measured 3-7% slower here and cost a fifth of the compile time).
-    llvm::Value* tx[4] = {texels(l.base, B.CreateAdd(y0, x0)), texels(l.base, B.CreateAdd(y0, x1)),
-                          texels(l.base, B.CreateAdd(y1, x0)), texels(l.base, B.CreateAdd(y1, x1))};
+    llvm::Value* tx[4] = {texels(l.base, texelOffset(l, y0, x0)), texels(l.base, texelOffset(l, y0, x1)),
+                          texels(l.base, texelOffset(l, y1, x0)), texels(l.base, texelOffset(l, y1, x1))};
     // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact in int32 (the
     // routine's vpmaddwd rows and its exact float vertical step).
     llvm::Value* ialpha = B.CreateSub(splatI(256), alpha);
@@ -243,6 +262,21 @@ struct Emitter {
     return B.CreateSelect(B.CreateFCmpOEQ(x, splatD(vd, 0.0)), splatD(vd, -HUGE_VAL), r);
   }
 
+  // Each lane's ρ_max² in float (batch_sampler_unorm8_uniform.cpp squaredRhoLanes: |d| size,
+  // squared, summed, the larger sum), compared with the entry's float bounds: within 2^-22.5
+  // in λ of the exact one (inline_sample_state.cpp says why that decides the level).
+  llvm::Value* squaredRhoLanesF() {
+    llvm::Value* baseW = t.splat(field(f32, offsetof(InlineSampleState, baseWidth)));
+    llvm::Value* baseH = t.splat(field(f32, offsetof(InlineSampleState, baseHeight)));
+    llvm::Value* mx0 = B.CreateFMul(fabsF(dsdx), baseW);
+    llvm::Value* mx1 = B.CreateFMul(fabsF(dtdx), baseH);
+    llvm::Value* my0 = B.CreateFMul(fabsF(dsdy), baseW);
+    llvm::Value* my1 = B.CreateFMul(fabsF(dtdy), baseH);
+    llvm::Value* sumX = B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1));
+    llvm::Value* sumY = B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1));
+    return B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
+  }
+
   // Each quad's ρ_x² and ρ_y² in double, as batch_lanes.h's squaredRho sums them: m = |∂| size
   // (level 0's), mx0² + mx1² + mz² with mz = |0| x 1 = 0.
   void quadSquaredRho(llvm::Value*& sumX, llvm::Value*& sumY) {
@@ -251,27 +285,44 @@ struct Emitter {
     auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), vd)), size); };
     llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
     llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
-    llvm::Value* mx0 = magnitude(ops.dsdx, w);
-    llvm::Value* mx1 = magnitude(ops.dtdx, h);
-    llvm::Value* my0 = magnitude(ops.dsdy, w);
-    llvm::Value* my1 = magnitude(ops.dtdy, h);
+    llvm::Value* mx0 = magnitude(dsdx, w);
+    llvm::Value* mx1 = magnitude(dtdx, h);
+    llvm::Value* my0 = magnitude(dsdy, w);
+    llvm::Value* my1 = magnitude(dtdy, h);
     llvm::Value* zero = splatD(vd, 0.0);
     sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
     sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
   }
 
-  // mipmapMode LINEAR: each quad's d_hi and δ snapped to 2^-8 (an integer in [0, 256]), from
-  // its derivatives, with selectLaneLevels' operations in its order (ρ_max² in double,
-  // λ_base = vectorLog2(ρ_max²) / 2, then levelsFromLambdaBase without shader bias or MinLod).
-  void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
+  // Each lane's ρ_x² and ρ_y² in double, as quadSquaredRho sums them, from the lane's own
+  // derivatives (a cube's face derivatives differ within a quad).
+  void laneSquaredRho(llvm::Value*& sumX, llvm::Value*& sumY) {
     llvm::Type* f64 = B.getDoubleTy();
-    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
+    llvm::Type* vd = t.laneType(f64);
+    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(d, vd)), size); };
+    llvm::Value* w = t.splat(B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
+    llvm::Value* h = t.splat(B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
+    llvm::Value* mx0 = magnitude(dsdx, w);
+    llvm::Value* mx1 = magnitude(dtdx, h);
+    llvm::Value* my0 = magnitude(dsdy, w);
+    llvm::Value* my1 = magnitude(dtdy, h);
+    llvm::Value* zero = splatD(vd, 0.0);
+    sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
+    sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
+  }
+
+  // mipmapMode LINEAR: d_hi and δ snapped to 2^-8 (an integer in [0, 256]) from ρ_x² and ρ_y²
+  // (per quad or per lane, as the vectors hold them), with selectLaneLevels' operations in its
+  // order (λ_base = vectorLog2(ρ_max²) / 2, then levelsFromLambdaBase without shader bias or
+  // MinLod).
+  void levelsFromSquaredRho(llvm::Value* sumX, llvm::Value* sumY, llvm::Value*& hi, llvm::Value*& delta8) {
+    llvm::Type* f64 = B.getDoubleTy();
+    llvm::Type* vd = sumX->getType();
+    const uint32_t n = uint32_t(llvm::cast<llvm::FixedVectorType>(vd)->getNumElements());
     auto uniformD = [&](size_t offset) {
-      return B.CreateVectorSplat(t.width() / 4, field(f64, offset));
+      return B.CreateVectorSplat(n, field(f64, offset));
     };
     llvm::Value* zero = splatD(vd, 0.0);
-    llvm::Value *sumX, *sumY;
-    quadSquaredRho(sumX, sumY);
     llvm::Value* rho2 = B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
     llvm::Value* lambdaBase = B.CreateFMul(splatD(vd, 0.5), vectorLog2(rho2));
     llvm::Value* lambdaPrime = B.CreateFAdd(lambdaBase, uniformD(offsetof(InlineSampleState, lodBias)));
@@ -283,10 +334,93 @@ struct Emitter {
     lambda = B.CreateSelect(B.CreateFCmpOLT(lambdaPrime, lodMin), lodMin, lambda);
     lambda = B.CreateSelect(B.CreateFCmpOGT(lambdaPrime, lodMax), lodMax, lambda);
     llvm::Value* dPrime = B.CreateSelect(B.CreateFCmpOLT(lambda, zero), zero, B.CreateSelect(B.CreateFCmpOLT(q, lambda), q, lambda));
-    llvm::Type* vq32 = llvm::VectorType::get(i32, llvm::ElementCount::getFixed(t.width() / 4));
+    llvm::Type* vq32 = llvm::VectorType::get(i32, llvm::ElementCount::getFixed(n));
     hi = B.CreateFPToSI(floorF(dPrime), vq32);
     llvm::Value* delta = B.CreateFSub(dPrime, B.CreateUIToFP(hi, vd));
     delta8 = B.CreateFPToSI(floorF(B.CreateFAdd(B.CreateFMul(delta, splatD(vd, 256.0)), splatD(vd, 0.5))), vq32);
+  }
+  // The same per quad, from the quad's derivatives (the 2D sample's implicit LOD).
+  void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
+    llvm::Value *sumX, *sumY;
+    quadSquaredRho(sumX, sumY);
+    levelsFromSquaredRho(sumX, sumY, hi, delta8);
+  }
+
+  // "Cube Map Face Selection and Transformations" as the cube batches take it
+  // (sampler_internal.h selectCubeFaceLanes, the reference's selectCubeFace): in double, the
+  // same operations in the same order, each lane's face, face coordinates and face
+  // derivatives rounded to float, which then stand for the operands (cs, ct, dsdx, ...).
+  // Returns the lanes whose direction is finite and non-zero (the others are the reference's).
+  llvm::Value* selectFaces() {
+    llvm::Type* vd = t.laneType(B.getDoubleTy());
+    auto D = [&](llvm::Value* v) { return B.CreateFPExt(v, vd); };
+    auto F = [&](llvm::Value* v) { return B.CreateFPTrunc(v, vf32); };
+    // The face and the table's choices and negations are exact in float, where a vector holds
+    // twice the lanes (the same comparisons: widening keeps order); only the arithmetic is in
+    // double.
+    llvm::Value* zero = splatF(0.0f);
+    llvm::Value* r0 = ops.s;
+    llvm::Value* r1 = ops.t;
+    llvm::Value* r2 = ops.r;
+    auto absolute = [&](llvm::Value* r) { return B.CreateSelect(B.CreateFCmpOLT(r, zero), B.CreateFNeg(r), r); };
+    llvm::Value* ax = absolute(r0);
+    llvm::Value* ay = absolute(r1);
+    llvm::Value* az = absolute(r2);
+    // z wins ties, then y; the sign picks the positive face for r >= 0.
+    llvm::Value* zMajor = B.CreateAnd(B.CreateFCmpOGE(az, ay), B.CreateFCmpOGE(az, ax));
+    llvm::Value* yMajor = B.CreateAnd(B.CreateNot(zMajor), B.CreateFCmpOGE(ay, ax));
+    auto pick = [&](llvm::Value* r, int32_t positive) {
+      return B.CreateSelect(B.CreateFCmpOGE(r, zero), splatI(positive), splatI(positive + 1));
+    };
+    face = B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
+    auto is = [&](int32_t f) { return B.CreateICmpEQ(face, splatI(f)); };
+    // +X (-z, -y, x), -X (z, -y, x), +Y (x, z, y), -Y (x, -z, y), +Z (x, -y, z), -Z (-x, -y, z).
+    auto coordinates = [&](llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value*& sc, llvm::Value*& tc, llvm::Value*& rc) {
+      sc = B.CreateSelect(is(0), B.CreateFNeg(c), B.CreateSelect(is(1), c, B.CreateSelect(is(5), B.CreateFNeg(a), a)));
+      tc = B.CreateSelect(is(2), c, B.CreateSelect(is(3), B.CreateFNeg(c), B.CreateFNeg(b)));
+      rc = B.CreateSelect(B.CreateICmpULE(face, splatI(1)), a, B.CreateSelect(B.CreateICmpULE(face, splatI(3)), b, c));
+    };
+    llvm::Value *sc, *tc, *rc;
+    coordinates(r0, r1, r2, sc, tc, rc);
+    sc = D(sc), tc = D(tc), rc = D(rc);
+    llvm::Value* absRc = fabsF(rc);
+    llvm::Value* half = splatD(vd, 0.5);
+    cs = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFDiv(sc, absRc)), half));
+    ct = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFDiv(tc, absRc)), half));
+    llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
+    coordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
+    coordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
+    // ∂rc times the sign of the major axis (a multiplication by ±1, exact like the rest here).
+    llvm::Value* sign = B.CreateSelect(B.CreateICmpNE(B.CreateAnd(face, splatI(1)), splatI(0)), splatF(-1.0f), splatF(1.0f));
+    drcx = D(B.CreateFMul(drcx, sign));
+    drcy = D(B.CreateFMul(drcy, sign));
+    dscx = D(dscx), dtcx = D(dtcx), dscy = D(dscy), dtcy = D(dtcy);
+    llvm::Value* rc2 = B.CreateFMul(rc, rc);
+    // 0.5 (|rc| ∂sc - sc ∂rc) / rc², and likewise t.
+    auto derivative = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc) {
+      return F(B.CreateFDiv(B.CreateFMul(half, B.CreateFSub(B.CreateFMul(absRc, dc), B.CreateFMul(c, drc))), rc2));
+    };
+    dsdx = derivative(dscx, sc, drcx);
+    dsdy = derivative(dscy, sc, drcy);
+    dtdx = derivative(dtcx, tc, drcx);
+    dtdy = derivative(dtcy, tc, drcy);
+    auto finite = [&](llvm::Value* v) { return B.CreateFCmpOLT(fabsF(v), splatF(HUGE_VALF)); };
+    llvm::Value* allZero = B.CreateAnd(B.CreateFCmpOEQ(ops.s, zero), B.CreateAnd(B.CreateFCmpOEQ(ops.t, zero), B.CreateFCmpOEQ(ops.r, zero)));
+    return B.CreateAnd(B.CreateAnd(finite(ops.s), B.CreateAnd(finite(ops.t), finite(ops.r))), B.CreateNot(allZero));
+  }
+
+  // The cube batches' edge test (cube_batch.cpp insideFace) on a level: a LINEAR footprint at
+  // u = s size stays inside the face with 2^-7 texel to spare, on both axes: 1/2 + 2^-7 <= u <=
+  // size - 1/2 - 2^-7. That test computes in double; here in float, with the same outcome: u
+  // is exact (a power-of-two size scales s exactly) and so are both bounds (sizes up to 2^16,
+  // which the entry's levels have: inline_sample_state.cpp).
+  llvm::Value* insideFace(const Level& l) {
+    auto axis = [&](llvm::Value* x, const Axis& a) {
+      llvm::Value* u = B.CreateFMul(x, t.splat(a.size));
+      llvm::Value* hi = B.CreateFSub(B.CreateFSub(a.size, llvm::ConstantFP::get(f32, 0.5)), llvm::ConstantFP::get(f32, 0x1p-7));
+      return B.CreateAnd(B.CreateFCmpOGE(u, splatF(0.5f + 0x1p-7f)), B.CreateFCmpOLE(u, t.splat(hi)));
+    };
+    return B.CreateAnd(axis(cs, l.u), axis(ct, l.v));
   }
 
   // An anisotropic sampler's batch is the isotropic routine's where every quad's footprint is
@@ -309,15 +443,15 @@ struct Emitter {
   void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
-    llvm::Value* aheadS = B.CreateFMul(ops.dsdx, splatF(8.0f));
-    llvm::Value* aheadT = B.CreateFMul(ops.dtdx, splatF(8.0f));
+    llvm::Value* aheadS = B.CreateFMul(dsdx, splatF(8.0f));
+    llvm::Value* aheadT = B.CreateFMul(dtdx, splatF(8.0f));
     llvm::Value* near = B.CreateAnd(B.CreateFCmpOLT(fabsF(aheadS), splatF(1.0f)), B.CreateFCmpOLT(fabsF(aheadT), splatF(1.0f)));
     llvm::Value* zero = splatF(0.0f);
     llvm::Value* stepI = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadS, t.splat(l.u.size)), zero), vi32);
     llvm::Value* stepJ = B.CreateFPToSI(B.CreateSelect(near, B.CreateFMul(aheadT, t.splat(l.v.size)), zero), vi32);
     llvm::Value* ai = wrap(B.CreateAdd(i, stepI), l.u);
     llvm::Value* aj = wrap(B.CreateAdd(j, stepJ), l.v);
-    llvm::Value* offset = B.CreateAdd(B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
+    llvm::Value* offset = texelOffset(l, B.CreateMul(aj, l.pitch), B.CreateShl(ai, splatI(2)));
     // Four lanes from the block's four pixel rows (W = 16: its corners and two inner pixels;
     // W = 8 and 4: every other lane or every lane).
     const uint32_t W = t.width();
@@ -375,6 +509,10 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   llvm::BasicBlock* callBB = e.block("isample.call");
   llvm::BasicBlock* doneBB = e.block("isample.done");
 
+  // A cube: each lane's face, face coordinates and derivatives first (the refresh calls below
+  // take the face derivatives of the lane that missed).
+  llvm::Value* validDirections = ops.cube ? e.selectFaces() : nullptr;
+
   // The entry: FragmentBatch::inlineSampling (null: always the call) + slot.
   llvm::Value* slots = B.CreateLoad(e.ptr, B.CreateConstGEP1_64(B.getInt8Ty(), t.workgroupState(), offsetof(abi::FragmentBatch, inlineSampling)));
   e.entry = B.CreateConstGEP1_64(B.getInt8Ty(), slots, uint64_t(ops.slot) * sizeof(InlineSampleState));
@@ -396,9 +534,19 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   e.refresh(e.active);
   B.CreateBr(callBB);
 
-  // A pair the kernel does not sample stays on the call until the entry is cleared (a draw).
+  // A pair the kernel does not sample stays on the call until the entry is cleared (a draw);
+  // so does a view of the other kind than the instruction's (which valid use never binds).
   B.SetInsertPoint(usableBB);
-  B.CreateCondBr(B.CreateICmpNE(e.field(e.i32, offsetof(InlineSampleState, usable)), B.getInt32(0)), modeBB, callBB);
+  const uint32_t usableKind = ops.cube ? abi::kInlineUsableCube : abi::kInlineUsable2D;
+  llvm::Value* usable = B.CreateICmpEQ(e.field(e.i32, offsetof(InlineSampleState, usable)), B.getInt32(usableKind));
+  if (ops.cube) {
+    // A direction that is not finite and non-zero is the reference's (the call's).
+    llvm::BasicBlock* directionsBB = e.block("isample.directions");
+    B.CreateCondBr(usable, directionsBB, callBB);
+    B.SetInsertPoint(directionsBB);
+    usable = e.allActive(validDirections);
+  }
+  B.CreateCondBr(usable, modeBB, callBB);
 
   B.SetInsertPoint(modeBB);
   llvm::Value* flags = e.field(e.i32, offsetof(InlineSampleState, flags));
@@ -420,15 +568,7 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   // squaredRhoLanes: |d| size, squared, summed, the larger sum), inside the level's range for
   // every active lane.
   B.SetInsertPoint(rangeBB);
-  llvm::Value* baseW = t.splat(e.field(e.f32, offsetof(InlineSampleState, baseWidth)));
-  llvm::Value* baseH = t.splat(e.field(e.f32, offsetof(InlineSampleState, baseHeight)));
-  llvm::Value* mx0 = B.CreateFMul(e.fabsF(ops.dsdx), baseW);
-  llvm::Value* mx1 = B.CreateFMul(e.fabsF(ops.dtdx), baseH);
-  llvm::Value* my0 = B.CreateFMul(e.fabsF(ops.dsdy), baseW);
-  llvm::Value* my1 = B.CreateFMul(e.fabsF(ops.dtdy), baseH);
-  llvm::Value* sumX = B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1));
-  llvm::Value* sumY = B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1));
-  llvm::Value* rho2 = B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
+  llvm::Value* rho2 = e.squaredRhoLanesF();
   llvm::Value* inRange = B.CreateAnd(B.CreateFCmpOGE(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Lo)))),
                                      B.CreateFCmpOLT(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi)))));
   B.CreateCondBr(e.allActive(inRange), oneLevelBB, refreshRangeBB);
@@ -437,15 +577,39 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   e.refresh(B.CreateAnd(e.active, B.CreateNot(inRange)));
   B.CreateBr(callBB);
 
-  // mipmapMode LINEAR: each quad's levels and δ, the same d_hi for every active quad.
+  // mipmapMode LINEAR: a magnified batch (every active lane's ρ_max², in float, below the
+  // entry's bound: d_hi = 0 and δ snapped to 0, as for level 0 under mipmapMode NEAREST)
+  // samples level 0 at once; otherwise each quad's levels and δ, the same d_hi for every
+  // active quad.
   B.SetInsertPoint(mipBB);
-  llvm::Value* quadHi = nullptr;
-  llvm::Value* quadDelta8 = nullptr;
-  e.quadLevels(quadHi, quadDelta8);
+  llvm::BasicBlock* mipFullBB = e.block("isample.mip.full");
+  llvm::Value* magnified = B.CreateFCmpOLT(e.squaredRhoLanesF(), t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi))));
+  B.CreateCondBr(e.allActive(magnified), twoLevelsBB, mipFullBB);
+  B.SetInsertPoint(mipFullBB);
   llvm::Value* entryLevel = e.field(e.i32, offsetof(InlineSampleState, level));
-  llvm::Value* sameLevel = e.toLanes(B.CreateICmpEQ(quadHi, B.CreateVectorSplat(t.width() / 4, entryLevel)));
-  llvm::Value* delta8 = e.toLanes(quadDelta8);
+  llvm::Value* sameLevel = nullptr;
+  llvm::Value* delta8 = nullptr;
+  if (ops.cube) {
+    // Per lane: a cube's face derivatives differ within a quad.
+    llvm::Value *sumX, *sumY, *laneHi;
+    e.laneSquaredRho(sumX, sumY);
+    e.levelsFromSquaredRho(sumX, sumY, laneHi, delta8);
+    sameLevel = B.CreateICmpEQ(laneHi, t.splat(entryLevel));
+  } else {
+    llvm::Value* quadHi = nullptr;
+    llvm::Value* quadDelta8 = nullptr;
+    e.quadLevels(quadHi, quadDelta8);
+    sameLevel = e.toLanes(B.CreateICmpEQ(quadHi, B.CreateVectorSplat(t.width() / 4, entryLevel)));
+    delta8 = e.toLanes(quadDelta8);
+  }
+  llvm::BasicBlock* mipFullEnd = B.GetInsertBlock();
   B.CreateCondBr(e.allActive(sameLevel), twoLevelsBB, refreshMipBB);
+  // δ8 of the batch: 0 for a magnified one.
+  B.SetInsertPoint(twoLevelsBB);
+  llvm::PHINode* batchDelta8 = B.CreatePHI(e.vi32, 2);
+  batchDelta8->addIncoming(e.splatI(0), mipBB);
+  batchDelta8->addIncoming(delta8, mipFullEnd);
+  delta8 = batchDelta8;
 
   B.SetInsertPoint(refreshMipBB);
   e.refresh(B.CreateAnd(e.active, B.CreateNot(sameLevel)));
@@ -465,12 +629,33 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
       c1 = e.coordinates(l1, linear);
       fits = B.CreateAnd(fits, c1.fits);
     }
+    // A cube's LINEAR footprint reaching a face edge takes texels of the neighbouring face:
+    // the call's (the reference's) lane.
+    if (ops.cube && linear) {
+      fits = B.CreateAnd(fits, e.insideFace(l0));
+      if (twoLevels) fits = B.CreateAnd(fits, e.insideFace(l1));
+    }
     llvm::BasicBlock* fetchBB = e.block("isample.fetch");
     B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
     B.SetInsertPoint(fetchBB);
     llvm::Value* s0[4];
     e.sums(l0, c0, linear, s0);
     llvm::Value* value[4];
+    if (twoLevels) {
+      // Every active lane's δ8 = 0 (a magnified batch's d' = 0, say): S_hi 256 over
+      // 255 x 2^24 is S_hi over 255 x 2^16, and both quotients are correctly rounded (the
+      // routine's twoLevelQuotient and unormQuotient), so the one-level result has the same
+      // bits without the second level's texels.
+      llvm::BasicBlock* hiOnlyBB = e.block("isample.hionly");
+      llvm::BasicBlock* bothBB = e.block("isample.both");
+      B.CreateCondBr(e.allActive(B.CreateICmpEQ(delta8, e.splatI(0))), hiOnlyBB, bothBB);
+      B.SetInsertPoint(hiOnlyBB);
+      llvm::Value* hiOnly[4];
+      for (int k = 0; k < 4; ++k) hiOnly[k] = e.quotient(s0[k], 16711680.0f);
+      results.push_back({e.finish(hiOnly, bgra), B.GetInsertBlock()});
+      B.CreateBr(doneBB);
+      B.SetInsertPoint(bothBB);
+    }
     if (!twoLevels) {
       for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
     } else {

@@ -1,4 +1,4 @@
-// Inline sampling in fragment kernels: the common case of an implicit-LOD 2D sample (an
+// Inline sampling in fragment kernels: the common case of an implicit-LOD 2D or cube sample (an
 // R8G8B8A8 / B8G8R8A8 UNORM level with power-of-two sides, NEAREST or LINEAR, REPEAT or
 // CLAMP_TO_EDGE, one level for the batch) sampled by the kernel's own vector code, checked at
 // run time against the thread's InlineSampleState entry (shader_abi.h); everything else goes
@@ -26,6 +26,12 @@ struct InlineSampleOperands {
   llvm::Value* dtdx = nullptr;
   llvm::Value* dsdy = nullptr;
   llvm::Value* dtdy = nullptr;
+  // A cube sample (samplerCube): s, t, r are the direction's x, y, z and the derivatives come
+  // with drdx and drdy, all as the call's words; the kernel selects each lane's face first.
+  bool cube = false;
+  llvm::Value* r = nullptr;
+  llvm::Value* drdx = nullptr;
+  llvm::Value* drdy = nullptr;
   uint32_t slot = 0;                   // entry index, below kInlineSampleSlots
 };
 

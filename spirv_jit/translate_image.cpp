@@ -668,10 +668,12 @@ void Images::sample() {
       for (uint32_t c = 0; c < 4; ++c) words4.push_back(B.CreateLoad(vt, B.CreateConstGEP2_32(laneOutTy, laneOut, 0, c)));
       return words4;
     };
-    // A plain texture(sampler2D, vec2) in a fragment shader: the kernel samples the common case
-    // itself (inline_sample.h), the call takes the rest.
+    // A plain texture(sampler2D, vec2) or texture(samplerCube, vec3) in a fragment shader: the
+    // kernel samples the common case itself (inline_sample.h), the call takes the rest.
+    const bool cube = it->image.dim == spv::Dim::Cube;
     const bool inlineShape = t.stage() == Translator::Stage::Fragment && inst.op == Op::OpImageSampleImplicitLod && !dref &&
-                             flags == ((2u << kCoordCountShift) | kFlagGrad) && it->image.dim == spv::Dim::Dim2D &&
+                             ((flags == ((2u << kCoordCountShift) | kFlagGrad) && it->image.dim == spv::Dim::Dim2D) ||
+                              (flags == ((3u << kCoordCountShift) | kFlagGrad) && cube)) &&
                              (t.width() == 4 || t.width() == 8 || t.width() == 16);
     const uint32_t slot = inlineShape ? t.takeInlineSampleSlot() : tessera::abi::kInlineSampleSlots;
     if (slot < tessera::abi::kInlineSampleSlots) {
@@ -686,6 +688,12 @@ void Images::sample() {
       ops.dtdx = asFloats(words[kGradX + 1]);
       ops.dsdy = asFloats(words[kGradY]);
       ops.dtdy = asFloats(words[kGradY + 1]);
+      if (cube) {
+        ops.cube = true;
+        ops.r = asFloats(words[kCoord + 2]);
+        ops.drdx = asFloats(words[kGradX + 2]);
+        ops.drdy = asFloats(words[kGradY + 2]);
+      }
       ops.slot = slot;
       result = emitInlineSample(t, ops, batchCall);
     } else {

@@ -80,7 +80,10 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
 // RGBA8/BGRA8 routine, one filter, REPEAT or CLAMP_TO_EDGE, 2D, identity swizzle); and the
 // entry for the pair with the level(s) of a lane whose quad derivatives are
 // `gradients` (∂s/∂x, ∂t/∂x, ∂s/∂y, ∂t/∂y) and, for mipmapMode NEAREST, that level's ρ_max²
-// range. Returns the entry's `usable`: false where the pair is not one the kernel samples, or a
+// range. A seamless CUBE view is taken as the cube batches sample it (its faces as 2D views of
+// one layer, the sampler with CLAMP_TO_EDGE; `gradients` are the lane's face derivatives):
+// its entry's `usable` is kInlineUsableCube and its levels carry the faces' layer pitch.
+// Returns whether the entry is usable: false where the pair is not one the kernel samples, or a
 // level's sides are not powers of two or its byte offsets could pass 2^31. The entry's ranges are kept across calls while the
 // sampler's LOD parameters and the level count stay the same.
 bool inlineSamplingPair(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth);

@@ -310,10 +310,17 @@ using GeometryBatchFn = void (*)(GeometryBatch* batch);
 // NEAREST: every lane's ρ_max² within the level's range; LINEAR: each quad's λ computed as
 // the routine computes it), and takes the runtime call for anything else. The results are the
 // batched routine's bit for bit (sampling_batch.h).
+// An implicit-LOD cube sample (samplerCube, vec3) has such an entry too (usable ==
+// kInlineUsableCube): the kernel selects each lane's face and face derivatives as the cube
+// batches do (sampler/cube_batch.cpp), then samples the face (layer f of the levels) with
+// CLAMP_TO_EDGE as above, per lane; a batch with a LINEAR footprint reaching a face edge, or a
+// direction that is not finite and non-zero, takes the call.
 // A kernel's first kInlineSampleSlots inlined sampling instructions have an entry each; later
 // ones always call (two instructions sharing an entry would refresh it in turn, batch after
 // batch, and a refresh under another sampler's LOD parameters bisects its ranges again).
 constexpr uint32_t kInlineSampleSlots = 8;
+constexpr uint32_t kInlineUsable2D = 1;        // InlineSampleState::usable: a 2D view's entry
+constexpr uint32_t kInlineUsableCube = 2;      // a cube view's entry (a 2D instruction never takes it, nor a cube one a 2D entry)
 constexpr uint32_t kInlineLinear = 1;          // InlineSampleState::flags: LINEAR filtering (else NEAREST)
 constexpr uint32_t kInlineClampU = 2;          // CLAMP_TO_EDGE on u (else REPEAT)
 constexpr uint32_t kInlineClampV = 4;          // CLAMP_TO_EDGE on v (else REPEAT)
@@ -333,25 +340,27 @@ struct InlineSampleLevel {
   int32_t rowPitch;            // bytes; rowPitch x height < 2^31
   int32_t widthMask, heightMask;  // the level's size - 1 (powers of two: REPEAT keeps the low bits)
   float width, height;         // the level's size
-  uint32_t reserved;
+  int32_t layerPitch;          // cube entries: face f's texel (0, 0) at base + f layerPitch (5 layerPitch + rowPitch x height < 2^31); 0 otherwise
 };
 struct InlineSampleState {
   const ImageViewState* view;  // the key: null for an empty entry
   const SamplerState* sampler;
-  uint32_t usable;             // 1: the kernel samples this pair itself (at `level`)
+  uint32_t usable;             // kInlineUsable2D / kInlineUsableCube: the kernel samples this pair itself (at `level`); 0: it calls
   uint32_t flags;              // kInline*
   // The batch's level d (levels[0]) and, for mipmapMode LINEAR, min(d + 1, q) (levels[1]).
   InlineSampleLevel levels[2];
   uint32_t level;              // d
   float baseWidth, baseHeight; // level 0's size (ρ)
-  float rho2Lo, rho2Hi;        // mipmapMode NEAREST: d is every lane's whose ρ_max², in float, is in [lo, hi)
+  float rho2Lo, rho2Hi;        // mipmapMode NEAREST: d is every lane's whose ρ_max², in float, is in [lo, hi);
+                               // LINEAR: level 0 alone (d_hi = 0, δ snapped to 0) for ρ_max² < hi (0 unless d = 0)
   // mipmapMode LINEAR: the sampler's terms of "LOD Operation" as selectLaneLevels holds them:
   // clamp(bias, ±16), max(minLod, 0), maxLod, q = levels - 1.
   double lodBias, lodMin, lodMax, lodQ;
   // Ranges of ρ_max² per level, kept while the sampler's bias, clamps and the view's level
   // count stay the same (rangeContext): computing one is a bisection.
   uint32_t rangeContext[4];
-  uint32_t knownRanges;        // bit k: rangeLo[k], rangeHi[k] computed
+  uint32_t knownRanges;        // bit k: rangeLo[k], rangeHi[k] computed; bit 31: levelZeroAlone
+  float levelZeroAlone;        // mipmapMode LINEAR's bound on ρ_max² for level 0 alone, once computed
   float rangeLo[kMaxImageLevels], rangeHi[kMaxImageLevels];
 };
 

@@ -370,5 +370,165 @@ TEST(InlineSampling, InstructionsPastTheEntriesCallTheRuntime) {
   }
 }
 
+// A CUBE view over a full mip chain of random RGBA8 or BGRA8 texels: six square faces per
+// level, rows padded by `padding` bytes and faces `gap` bytes apart beyond their rows.
+struct CubeTexture {
+  std::vector<std::vector<uint8_t>> levels;
+  tessera::abi::ImageViewState view{};
+
+  CubeTexture(uint32_t size, bool bgra, uint32_t padding, uint32_t gap, std::mt19937& rng) {
+    view.format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
+    view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+    view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    view.layerCount = 6;
+    view.samples = 1;
+    view.texelSize = 4;
+    for (uint32_t c = 0; c < 4; ++c) view.swizzle[c] = VK_COMPONENT_SWIZZLE_R + c;
+    uint32_t w = size, count = 0;
+    while (count < tessera::abi::kMaxImageLevels) {
+      const uint64_t pitch = uint64_t(w) * 4 + padding, layerPitch = pitch * w + gap;
+      levels.emplace_back(layerPitch * 6);
+      for (uint8_t& b : levels.back()) b = uint8_t(rng());
+      view.levels[count] = {levels.back().data(), w, w, 1, 0, pitch, pitch * w, layerPitch};
+      ++count;
+      if (w == 1) break;
+      w /= 2;
+    }
+    view.levelCount = count;
+    view.fastSampling = tessera::classifyViewForRoutines(view);
+  }
+};
+
+// A batch of cube directions, quad q's lanes at base_q + x dx_q + y dy_q: most quads well inside
+// a face, a third at a face edge or corner (where LINEAR footprints take the neighbours'
+// texels), some lanes (rarely) the zero or a non-finite direction; a footprint of about 2^scale
+// texels of a `size` face.
+Batch cubeBatch(uint32_t W, uint32_t size, std::mt19937& rng) {
+  Batch b;
+  b.inputs.assign(kMaxInterfaceLocations * 4 * W, 0);
+  b.outputs.assign(kMaxInterfaceLocations * 4 * W, 0);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f), inner(-0.8f, 0.8f);
+  std::uniform_int_distribution<int> scale(-3, 6);
+  const bool perQuad = rng() % 4 == 0;
+  float step = std::ldexp(2.0f / float(size), scale(rng));
+  for (uint32_t q = 0; q < W / 4; ++q) {
+    if (perQuad) step = std::ldexp(2.0f / float(size), scale(rng));
+    float base[3];
+    const uint32_t axis = rng() % 3;
+    base[axis] = rng() % 2 ? 1.0f : -1.0f;
+    for (uint32_t c = 1; c < 3; ++c) {
+      const uint32_t other = (axis + c) % 3;
+      const uint32_t kind = rng() % 6;
+      // 0, 1: at an edge (a corner when both are), else inside.
+      base[other] = kind == 0 ? 1.0f : kind == 1 ? -1.0f : inner(rng);
+    }
+    const float grow = std::ldexp(1.0f, int(rng() % 3));  // |major| 1, 2 or 4: the same face point
+    float dx[3], dy[3];
+    for (uint32_t c = 0; c < 3; ++c) base[c] *= grow, dx[c] = unit(rng) * step * grow, dy[c] = unit(rng) * step * grow;
+    for (uint32_t k = 0; k < 4; ++k) {
+      const uint32_t l = 4 * q + k;
+      const float x = float(k & 1), y = float(k >> 1);
+      for (uint32_t c = 0; c < 3; ++c) b.inputs[c * W + l] = asWord(base[c] + x * dx[c] + y * dy[c]);
+      if (rng() % 97 == 0)
+        for (uint32_t c = 0; c < 3; ++c) b.inputs[c * W + l] = asWord(rng() % 2 ? 0.0f : std::nanf(""));
+    }
+  }
+  const uint32_t all = W == 32 ? ~0u : (1u << W) - 1;
+  b.coverage = rng() % 3 == 0 ? uint32_t(rng()) & all : all;
+  if (b.coverage == 0) b.coverage = 1;
+  return b;
+}
+
+// texture(samplerCube, vec3) ("Cube Map Face Selection and Transformations", "Cube Map Edge
+// Handling", "Level-of-Detail Operation"): the kernel's cube entries against the same kernel
+// without entries (the call's cube batches, which cube_batch_test.cpp holds to the reference),
+// bit for bit, on random cubes (power-of-two faces, which the kernel samples, and others),
+// samplers, directions (a third at face edges and corners) and coverage at every SIMD width.
+TEST(InlineSampling, CubeMapsMatchTheRuntimeCallBitForBit) {
+  std::mt19937 rng(20261201);
+  const VkSamplerAddressMode modes[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                         VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT};
+  const uint32_t sizes[] = {16, 64, 128, 256, 1, 2, 12, 30};
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W, "stage_texture_cube_frag");
+    ASSERT_TRUE(program && program->fragment);
+    uint32_t usableCases = 0, usableTrilinear = 0, cases = 0;
+    for (int c = 0; c < 160; ++c) {
+      const uint32_t size = sizes[rng() % std::size(sizes)];
+      CubeTexture tex(size, rng() % 2, rng() % 3 == 0 ? 16 : 0, rng() % 3 == 0 ? 64 : 0, rng);
+      if (rng() % 5 == 0) tex.view.levelCount = 1;
+      const VkFilter filter = rng() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      const VkSamplerMipmapMode mip = rng() % 2 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      const float bias = rng() % 3 == 0 ? float(int(rng() % 9) - 4) * 0.75f : 0.0f;
+      const float minLod = rng() % 4 == 0 ? float(rng() % 3) : 0.0f;
+      const float maxLod = rng() % 4 == 0 ? minLod + float(rng() % 3) + 0.5f : 1000.0f;
+      const float maxAniso = rng() % 8 == 0 ? 4.0f : 0.0f;  // cube batches leave anisotropy to the reference
+      tessera::abi::SamplerState sampler =
+          makeSampler(filter, mip, modes[rng() % 3], modes[rng() % 3], bias, minLod, maxLod, maxAniso);
+      tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+      tessera::abi::BoundResources resources{};
+      resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+      tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+      for (int batch = 0; batch < 6; ++batch) {
+        Batch b = cubeBatch(W, size, rng);
+        const std::vector<uint32_t> expected = run(*program, W, resources, b, nullptr);
+        for (int pass = 0; pass < 2; ++pass) {
+          const std::vector<uint32_t> got = run(*program, W, resources, b, entries);
+          for (uint32_t k = 0; k < 4 * W; ++k)
+            ASSERT_EQ(got[k], expected[k]) << "W=" << W << " case " << c << " batch " << batch << " pass " << pass
+                                           << " component " << k / W << " lane " << k % W << " size " << size
+                                           << " filter " << filter << " mip " << mip << " bias " << bias;
+        }
+      }
+      ++cases;
+      usableCases += entries[0].usable == tessera::abi::kInlineUsableCube;
+      usableTrilinear += entries[0].usable == tessera::abi::kInlineUsableCube && (entries[0].flags & tessera::abi::kInlineMipLinear) != 0;
+    }
+    // Half the sizes are powers of two (one of eight samplers anisotropic): their entries end
+    // usable.
+    EXPECT_GT(usableCases, cases / 4) << "W=" << W;
+    EXPECT_GT(usableTrilinear, cases / 12) << "W=" << W;
+  }
+}
+
+// The kernel samples a cube's faces through its entry: with the entry's level 0 replaced by the
+// same six faces with every byte inverted, NEAREST samples inside the faces come out as 1 - the
+// original's, on whichever face each lane's direction selects; an entry of a 2D view is not a
+// cube instruction's (it calls, with the view's own texels).
+TEST(InlineSampling, CubeMapsSampleEachLanesFaceThroughTheEntry) {
+  std::mt19937 rng(5);
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W, "stage_texture_cube_frag");
+    ASSERT_TRUE(program && program->fragment);
+    CubeTexture tex(32, false, 0, 64, rng);
+    tex.view.levelCount = 1;
+    tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                                     VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 0);
+    tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+    // Each quad on face q % 6, away from its edges.
+    Batch b = cubeBatch(W, 32, rng);
+    for (uint32_t l = 0; l < W; ++l) {
+      const uint32_t face = (l / 4) % 6;
+      float d[3] = {0.1f + 0.05f * float(l & 1), -0.2f + 0.05f * float(l >> 1 & 1), 0.3f};
+      d[face / 2] = face % 2 ? -1.0f : 1.0f;
+      for (uint32_t c = 0; c < 3; ++c) b.inputs[c * W + l] = asWord(d[c]);
+    }
+    b.coverage = W == 32 ? ~0u : (1u << W) - 1;
+    tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+    const std::vector<uint32_t> original = run(*program, W, resources, b, entries);  // refreshes the entry
+    ASSERT_EQ(entries[0].view, &tex.view);
+    ASSERT_EQ(entries[0].usable, tessera::abi::kInlineUsableCube);
+    std::vector<uint8_t> inverted(tex.levels[0]);
+    for (uint8_t& v : inverted) v = uint8_t(255 - v);
+    entries[0].levels[0].base = inverted.data();
+    expectInverted(original, run(*program, W, resources, b, entries), W);
+    // The same entry marked as a 2D view's: the cube instruction takes the call.
+    entries[0].usable = tessera::abi::kInlineUsable2D;
+    EXPECT_EQ(run(*program, W, resources, b, entries), original) << "W=" << W;
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
