@@ -290,6 +290,7 @@ struct Images {
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     llvm::Type* v32 = t.laneType(B.getInt32Ty());
     llvm::Type* vf = t.laneType(B.getFloatTy());
+    if (t.stage() == Translator::Stage::Fragment) prefetchAhead(w);
     llvm::Value* read = readPlainWords(w, B.CreateAnd(t.splat(t.mask()), w.inRange));
     llvm::BasicBlock* wordsBlock = llvm::BasicBlock::Create(ctx, "plaintexel.words", fn);
     llvm::BasicBlock* bytesBlock = llvm::BasicBlock::Create(ctx, "plaintexel.bytes", fn);
@@ -333,6 +334,26 @@ struct Images {
       joined.push_back(phi);
     }
     return joined;
+  }
+
+  // A fragment kernel's texel reads (texelFetch mostly) wait on memory: the block walker goes on
+  // 4 pixels to the right, so the words 8 pixels ahead (two blocks) of four lanes spread over
+  // the block's rows go into the cache now, each lane's step being its quad's x neighbour's
+  // address minus its own (the inline sampling's prefetchAhead, for integer coordinates). A
+  // prefetch is only a hint: out-of-range lanes (address 0) and steps that lead anywhere read
+  // nothing and cannot fault.
+  void prefetchAhead(const PlainWords& w) {
+    const uint32_t W = t.width();
+    if (W < 4) return;
+    const uint32_t lanes[4] = {0, W == 16 ? 5u : W / 4, W == 16 ? 10u : W / 2, W - 1};
+    for (uint32_t lane : lanes) {
+      llvm::Value* at = B.CreateExtractElement(w.address, B.getInt32(lane));
+      llvm::Value* left = B.CreateExtractElement(w.address, B.getInt32(lane & ~1u));
+      llvm::Value* right = B.CreateExtractElement(w.address, B.getInt32(lane | 1u));
+      llvm::Value* ahead = B.CreateAdd(at, B.CreateShl(B.CreateSub(right, left), B.getInt64(3)));
+      B.CreateIntrinsic(llvm::Intrinsic::prefetch, {B.getPtrTy()},
+                        {B.CreateIntToPtr(ahead, B.getPtrTy()), B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    }
   }
 
   // Writes the lanes' texels to plainWordsOr's words as the helper tessera_rt_image_write
