@@ -170,6 +170,39 @@ inline double vectorLog2(double x) {
 // inline sampling entries both keep these.
 void nearestLevelRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& lo, float& hi);
 
+// For mipmapMode NEAREST batches whose only LOD operands are the derivatives (implicit LOD, the
+// common case), the level is a monotone step function of ρ_max² alone once the sampler's bias
+// and clamps and the level count are fixed: each level owns a range of ρ_max². Per thread, the
+// ranges of the levels met so far under one such context, so that a batch whose quads all lie
+// inside the range of the level it guessed needs only ρ_max² (two products and a sum), not the
+// logarithm chain the levels otherwise wait for. The AVX-512 common case
+// (batch_sampler_unorm8_uniform.cpp) and the general fixed-point routine
+// (batch_sampler_unorm8.cpp predictedNearestLevels) keep one each per thread.
+//
+// Exactness: a range is the set of λ_base where levelsFromBase (the real operations) gives the
+// level, found by bisection on that function (monotone: every step is a clamp, a rounding
+// addition or a rounding to an integer; a sampler whose minLod exceeds its maxLod is left out),
+// shrunk by 2^-20 at each end and turned into ρ_max² bounds with exp2, rounded inward to
+// float. The batch's ρ_max² is computed in float (|d| size, squared, summed, the larger sum:
+// within 4 float roundings, so within 2^-22.5 in λ of the exact value), vectorLog2 is within 2^-40 of log2 and exp2 within an ulp, so a ρ_max² inside
+// the bounds has the exact path's λ_base inside the range, whatever the bits: the level is the
+// one the full computation gives.
+struct NearestLevelRanges {
+  struct Context {
+    uint32_t levelCount = 0, bias = 0, minLod = 0, maxLod = 0;  // the float fields' bits
+    bool operator==(const Context&) const = default;
+  };
+  Context context;
+  bool haveContext = false;
+  uint32_t known = 0;  // bit k: level k's range is computed
+  float lo[abi::kMaxImageLevels], hi[abi::kMaxImageLevels];  // lo <= ρ_max² < hi (in float, rounded inward)
+};
+
+inline NearestLevelRanges::Context rangeContext(const abi::SamplerState& sampler, uint32_t levelCount) {
+  return {levelCount, std::bit_cast<uint32_t>(sampler.mipLodBias), std::bit_cast<uint32_t>(sampler.minLod),
+          std::bit_cast<uint32_t>(sampler.maxLod)};
+}
+
 // "LOD Operation"'s bias term, clamp(bias_sampler + bias_shader, ±maxSamplerLodBias (16)), and
 // lod_min = max(minLod, MinLod), as levelsFromLambdaBase computes them (std::clamp and std::max
 // written out as the library defines them); the inline sampling entries keep them too.

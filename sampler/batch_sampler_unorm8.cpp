@@ -425,6 +425,60 @@ __attribute__((always_inline)) inline void finishResult(const abi::ImageViewStat
     referenceLanes<N>(view, sampler, lanes, fallback, out);
 }
 
+// mipmapMode NEAREST, one filter, implicit LOD (the derivatives the only LOD operands): each
+// lane's level, from the thread's NearestLevelRanges (batch_lanes.h) where every active lane's
+// float ρ_max² lies in the range of the level the thread's previous such batch took, else from
+// selectLaneLevels; a batch whose active lanes all took one level then predicts it for the next.
+// The levels are selectLaneLevels' either way (the ranges' exactness argument), so the results
+// are too (BatchSampler.PredictedLevelsAreTheFullSelections holds the two to the same bits).
+struct PredictedLevel {
+  NearestLevelRanges ranges;
+  uint32_t level = ~0u;
+};
+template <uint32_t N>
+__attribute__((always_inline)) inline void predictedNearestLevels(const abi::ImageViewState& view,
+                                                                  const abi::SamplerState& sampler, const SampleLanes& lanes,
+                                                                  uint32_t active, uint32_t levelCount, uint32_t* levelHi) {
+  thread_local PredictedLevel p;
+  const bool derivativesOnly = !lanes.lod && lanes.dPdx[0] && lanes.dPdy[0] && !lanes.bias && !lanes.minLod;
+  if (derivativesOnly) {
+    const NearestLevelRanges::Context context = rangeContext(sampler, levelCount);
+    if (!p.ranges.haveContext || !(p.ranges.context == context))
+      p.ranges.context = context, p.ranges.haveContext = true, p.ranges.known = 0, p.level = ~0u;
+    const uint32_t level = p.level;
+    if (level < levelCount && (p.ranges.known >> level & 1)) {
+      const float w = float(view.levels[0].width), h = float(view.levels[0].height);
+      const float lo = p.ranges.lo[level], hi = p.ranges.hi[level];
+      const float *dx0 = lanes.dPdx[0], *dx1 = lanes.dPdx[1], *dy0 = lanes.dPdy[0], *dy1 = lanes.dPdy[1];
+      uint32_t inside = 0;
+      for (uint32_t k = 0; k < N; ++k) {
+        const float mx0 = std::fabs(dx0[k]) * w, mx1 = std::fabs(dx1[k]) * h;
+        const float my0 = std::fabs(dy0[k]) * w, my1 = std::fabs(dy1[k]) * h;
+        const float sumX = mx0 * mx0 + mx1 * mx1, sumY = my0 * my0 + my1 * my1;
+        const float rho2 = sumX < sumY ? sumY : sumX;
+        inside |= uint32_t(rho2 >= lo && rho2 < hi) << k;  // false for NaN
+      }
+      if ((inside & active) == active) {
+        for (uint32_t k = 0; k < N; ++k) levelHi[k] = level;
+        return;
+      }
+    }
+  }
+  uint32_t levelLo[N], linearLanes;
+  alignas(64) double delta[N];
+  selectLaneLevels<N, true>(view, sampler, lanes, active, levelCount, false, levelHi, levelLo, delta, linearLanes);
+  if (!derivativesOnly || active == 0) return;
+  const uint32_t first = levelHi[std::countr_zero(active)];
+  for (uint32_t k = 0; k < N; ++k)
+    if ((active >> k & 1) && levelHi[k] != first) return;
+  if (first >= levelCount) return;
+  if (!(p.ranges.known >> first & 1)) {
+    nearestLevelRange(sampler, levelCount, first, p.ranges.lo[first], p.ranges.hi[first]);
+    p.ranges.known |= 1u << first;
+  }
+  p.level = first;
+}
+
 template <uint32_t N, uint32_t kSource, uint32_t kMag, uint32_t kMin, bool kMipLinear, bool kUniform16 = true>
 __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewState& view,
                                                         const abi::SamplerState& sampler, const SampleLanes& lanes,
@@ -448,8 +502,14 @@ __attribute__((always_inline)) inline void sampleUnorm8(const abi::ImageViewStat
   const Lanes<N>& in = start.in;
   uint32_t levelHi[N], levelLo[N], linearLanes;
   alignas(64) double delta[N];
-  selectLaneLevels<N, true>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta,
-                            linearLanes);
+  if constexpr (!kMipLinear && kMag == kMin) {
+    // One filter: every active lane's is kMag, whatever its λ (selectLaneLevels' linearLanes).
+    predictedNearestLevels<N>(view, sampler, lanes, active, levelCount, levelHi);
+    linearLanes = kMag == VK_FILTER_LINEAR ? active : 0;
+  } else {
+    selectLaneLevels<N, true>(view, sampler, lanes, active, levelCount, kMipLinear, levelHi, levelLo, delta,
+                              linearLanes);
+  }
 
   uint32_t fallback = 0;
   alignas(64) uint32_t hi[kComponents][N];

@@ -484,36 +484,7 @@ TESSERA_AVX512 inline __m512 squaredRhoLanes(const abi::ImageViewState& view, co
   return _mm512_mask_mov_ps(sumX, _mm512_cmp_ps_mask(sumX, sumY, _CMP_LT_OQ), sumY);
 }
 
-// For mipmapMode NEAREST batches whose only LOD operands are the derivatives (implicit LOD, the
-// common case), the level is a monotone step function of ρ_max² alone once the sampler's bias
-// and clamps and the level count are fixed: each level owns a range of ρ_max². Per thread, the
-// ranges of the levels met so far under one such context, so that a batch whose quads all lie
-// inside the range of the level it guessed needs only ρ_max² (two products and a sum), not the
-// logarithm chain the levels otherwise wait for.
-//
-// Exactness: a range is the set of λ_base where levelsFromBase (the real operations) gives the
-// level, found by bisection on that function (monotone: every step is a clamp, a rounding
-// addition or a rounding to an integer; a sampler whose minLod exceeds its maxLod is left out),
-// shrunk by 2^-20 at each end and turned into ρ_max² bounds with exp2, rounded inward to
-// float. The batch's ρ_max² is computed in float (squaredRhoLanes: within 2^-22.5 in λ of the
-// exact value), vectorLog2 is within 2^-40 of log2 and exp2 within an ulp, so a ρ_max² inside
-// the bounds has the exact path's λ_base inside the range, whatever the bits: the level is the
-// one the full computation gives.
-struct NearestLevelRanges {
-  struct Context {
-    uint32_t levelCount = 0, bias = 0, minLod = 0, maxLod = 0;  // the float fields' bits
-    bool operator==(const Context&) const = default;
-  };
-  Context context;
-  bool haveContext = false;
-  uint32_t known = 0;  // bit k: level k's range is computed
-  float lo[abi::kMaxImageLevels], hi[abi::kMaxImageLevels];  // lo <= ρ_max² < hi (in float, rounded inward)
-};
-
-inline NearestLevelRanges::Context rangeContext(const abi::SamplerState& sampler, uint32_t levelCount) {
-  return {levelCount, std::bit_cast<uint32_t>(sampler.mipLodBias), std::bit_cast<uint32_t>(sampler.minLod),
-          std::bit_cast<uint32_t>(sampler.maxLod)};
-}
+// NearestLevelRanges and rangeContext: batch_lanes.h.
 
 // The batch's levels when its LOD operands are the same across each quad's active lanes and
 // every active quad selects the same level(s); false otherwise. `predicted`: the level the

@@ -21,6 +21,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "batch_lanes.h"
@@ -624,6 +625,70 @@ TEST(BatchSampler, NoRoutineOutsideTheCommonState) {
   abi::ImageViewState unclassified = rv.view.state;
   unclassified.fastSampling = 0;
   EXPECT_EQ(findSampleRoutine(unclassified, common, shape), nullptr);
+}
+
+// The general fixed-point routine's predicted levels (batch_sampler_unorm8.cpp
+// predictedNearestLevels: mipmapMode NEAREST, one filter, implicit LOD) against its full level
+// selection, bit for bit: each batch sampled on a new thread (no prediction: selectLaneLevels)
+// and on this thread right after a batch of one of its lanes' footprint (which predicts that
+// lane's level). The footprints put λ_base next to the levels' thresholds (d' = k + 1/2 minus
+// the bias, the clamps aside), up to 2^-12 away, where the ranges' margins decide; the views are
+// RGBA8 at W = 4 and 8 (W = 16 may take the AVX-512 routine), R8 and BC1 at every W.
+TEST(BatchSampler, PredictedLevelsAreTheFullSelections) {
+  Generator gen(20261202);
+  uint32_t predictedBatches = 0;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_BC1_RGB_UNORM_BLOCK})
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (int variant = 0; variant < 6; ++variant) {
+        const uint32_t size = 8u << gen.below(5);
+        RandomView rv(format, VK_IMAGE_VIEW_TYPE_2D, size, size, 1, 1 + gen.below(7), gen.rng());
+        const float bias = variant % 3 == 1 ? gen.uniform(-2.0f, 2.0f) : 0.0f;
+        const float minLod = variant % 3 == 2 ? gen.uniform(0.0f, 1.5f) : 0.0f;
+        const float maxLod = variant % 2 ? gen.uniform(1.0f, 4.0f) : VK_LOD_CLAMP_NONE;
+        const abi::SamplerState sampler = makeSampler(filter, filter, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                                      VK_SAMPLER_ADDRESS_MODE_REPEAT, bias, minLod, maxLod);
+        for (uint32_t width : {4u, 8u, 16u}) {
+          if (width == 16 && format == VK_FORMAT_R8G8B8A8_UNORM) continue;
+          SampleShape shape;
+          shape.width = width;
+          const SampleRoutine routine = findSampleRoutine(rv.view.state, sampler, shape);
+          ASSERT_NE(routine, nullptr);
+          for (int n = 0; n < 40; ++n) {
+            // Every lane's ρ = 2^(k + 1/2 - bias + e) for one threshold k and tiny e, along a
+            // random direction of the x derivative (the y one smaller).
+            Batch b;
+            b.width = width;
+            b.hasGrad = true;
+            const int k = int(gen.below(7)) - 1;
+            for (uint32_t l = 0; l < width; ++l) {
+              const float e = std::ldexp(gen.uniform(-1.0f, 1.0f), -int(12 + gen.below(12)));
+              const double rho = std::exp2(double(k) + 0.5 - double(bias) + double(e));
+              const double angle = gen.uniform(0.0f, 6.2831853f);
+              b.s.push_back(gen.uniform(-1.0f, 2.0f));
+              b.t.push_back(gen.uniform(-1.0f, 2.0f));
+              b.dx0.push_back(float(rho * std::cos(angle) / size));
+              b.dx1.push_back(float(rho * std::sin(angle) / size));
+              b.dy0.push_back(float(0.5 * rho * -std::sin(angle) / size));
+              b.dy1.push_back(float(0.5 * rho * std::cos(angle) / size));
+            }
+            const uint32_t all = (1u << width) - 1;
+            b.active = gen.below(4) == 0 ? (uint32_t(gen.rng()()) & all) | 1u : all;
+            std::vector<uint32_t> full(4 * width), predicted(4 * width), primed(4 * width);
+            std::thread([&] { routine(rv.view.state, sampler, b.lanes(), full.data()); }).join();
+            // A batch of lane 0's footprint alone predicts lane 0's level on this thread.
+            Batch prime = b;
+            for (uint32_t l = 0; l < width; ++l)
+              prime.dx0[l] = b.dx0[0], prime.dx1[l] = b.dx1[0], prime.dy0[l] = b.dy0[0], prime.dy1[l] = b.dy1[0];
+            prime.active = all;
+            routine(rv.view.state, sampler, prime.lanes(), primed.data());
+            routine(rv.view.state, sampler, b.lanes(), predicted.data());
+            ASSERT_EQ(predicted, full) << "format " << format << " filter " << filter << " W=" << width << " threshold " << k
+                                       << " bias " << bias << " minLod " << minLod << " maxLod " << maxLod;
+            ++predictedBatches;
+          }
+        }
+      }
+  EXPECT_GT(predictedBatches, 1000u);
 }
 
 }  // namespace
