@@ -35,14 +35,9 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
   // The faces as 2D views of the cube's levels (face f: layer f), sampled with CLAMP_TO_EDGE,
   // which is what "Wrapping Operation" gives cube maps under NEAREST; a LINEAR lane takes the
   // routine only where its footprint never reaches an edge, so the clamp changes nothing there.
-  // (The levels past the view's are never read: copying only the view's saves a 0.8 KB copy
-  // that measured a tenth of this function's time.)
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   abi::ImageViewState face;
-  std::memcpy(static_cast<void*>(&face), &view, offsetof(abi::ImageViewState, levels) + levelCount * sizeof(abi::ImageLevel));
-  face.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  face.layerCount = 1;
-  face.fastSampling = classifyViewForRoutines(face);
+  cubeFaceView(view, levelCount, face);
   // The fixed-point routine of the face's format (routine_choice.cpp's own choice; null for
   // the formats only the exact routines take, whose results must be the reference's bits).
   const SampleRoutine routine = unorm8Routine(face.fastSampling, N == 4 ? 0 : N == 8 ? 1 : 2, faceSampler.fastSampling);
@@ -142,6 +137,22 @@ TESSERA_CUBE_WIDTH(16)
 
 }  // namespace
 
+bool cubeFaceSampler(const abi::SamplerState& sampler, abi::SamplerState& faceSampler) {
+  if (sampler.nonSeamlessCube) return false;
+  faceSampler = sampler;
+  for (uint32_t c = 0; c < 3; ++c) faceSampler.addressMode[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  faceSampler.fastSampling = classifySamplerForRoutines(faceSampler);
+  return faceSampler.fastSampling != 0 && faceSampler.fastSampling <= 8;
+}
+
+void cubeFaceView(const abi::ImageViewState& view, uint32_t levelCount, abi::ImageViewState& face) {
+  // Only the levels read are copied: copying all of them cost a tenth of a cube batch's time.
+  std::memcpy(static_cast<void*>(&face), &view, offsetof(abi::ImageViewState, levels) + levelCount * sizeof(abi::ImageLevel));
+  face.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  face.layerCount = 1;
+  face.fastSampling = classifyViewForRoutines(face);
+}
+
 bool sampleCubeBatch(const abi::ImageViewState& view, const abi::SamplerState& sampler, const CubeSampleLanes& lanes,
                      uint32_t* out) {
   if (view.viewType != VK_IMAGE_VIEW_TYPE_CUBE || view.layerCount < 6 || view.levelCount == 0) return false;
@@ -150,11 +161,8 @@ bool sampleCubeBatch(const abi::ImageViewState& view, const abi::SamplerState& s
   // address modes are otherwise not read ("Wrapping Operation"): the faces take the sampler
   // with CLAMP_TO_EDGE, which must have a routine class, and not an anisotropic one (an
   // anisotropic footprint's samples may lie on other faces).
-  if (sampler.nonSeamlessCube) return false;
-  abi::SamplerState faceSampler = sampler;
-  for (uint32_t c = 0; c < 3; ++c) faceSampler.addressMode[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  faceSampler.fastSampling = classifySamplerForRoutines(faceSampler);
-  if (faceSampler.fastSampling == 0 || faceSampler.fastSampling > 8) return false;
+  abi::SamplerState faceSampler;
+  if (!cubeFaceSampler(sampler, faceSampler)) return false;
   if (!lanes.r || lanes.lanes.offset[0] || lanes.lanes.offset[1] || lanes.lanes.layer) return false;
   switch (lanes.lanes.width) {
     case 4: return sampleCube4(view, sampler, faceSampler, lanes, out);

@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <utility>
 
 #include "batch_lanes.h"
 #include "tessera/sampling_batch.h"
+#include "tessera/sampling_cube.h"
 #include "tessera/shader_abi.h"
 
 namespace tessera {
@@ -23,56 +25,72 @@ namespace {
 
 using namespace sampler_detail::batch;
 
-// The level batch_lanes.h's levelsFromLambdaBase gives one lane with this λ_base and no shader
-// bias or MinLod (mipmapMode NEAREST: d = ceil(d' + 1/2) - 1).
-uint32_t levelOf(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
+// d_hi and δ as batch_lanes.h's levelsFromLambdaBase gives them for one lane with this λ_base
+// and no shader bias or MinLod (mipmapMode NEAREST: d = ceil(d' + 1/2) - 1, δ = 0).
+uint32_t levelOf(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase, bool mipLinear = false,
+                 double* deltaOut = nullptr) {
   SampleLanes none;
   none.width = 1;
   none.active = 1;
   uint32_t hi = 0, lo = 0, linearLanes = 0;
   double delta = 0;
-  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, false, &hi, &lo, &delta, linearLanes);
+  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, mipLinear, &hi, &lo, &delta, linearLanes);
+  if (deltaOut) *deltaOut = delta;
   return hi;
 }
 
-bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-// Whether batch_lanes.h's levelsFromLambdaBase, mipmapMode LINEAR, gives one lane with this
-// λ_base (no shader bias or MinLod) d_hi = 0 and δ snapped to 2^-8 (as the routines snap it) 0:
-// a sample of level 0 alone.
-bool levelZeroAlone(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
-  SampleLanes none;
-  none.width = 1;
-  none.active = 1;
-  uint32_t hi = 0, lo = 0, linearLanes = 0;
-  double delta = 0;
-  levelsFromLambdaBase<1>(sampler, none, &lambdaBase, 1, levelCount, true, &hi, &lo, &delta, linearLanes);
-  return hi == 0 && int32_t(std::floor(delta * 256.0 + 0.5)) == 0;
-}
-
-// mipmapMode LINEAR: the ρ_max² in float (rounded down) below which every lane samples level 0
-// alone (levelZeroAlone), found as nearestLevelRange finds its ranges (levelZeroAlone is true
-// up to a λ_base and false above it: d' never decreases as λ_base grows), with the same margin
-// and so the same argument for float ρ_max² and the routines' λ_base; 0 where no λ_base is
-// such, infinity where every one is.
-float levelZeroAloneBound(const abi::SamplerState& sampler, uint32_t levelCount) {
-  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
-  auto alone = [&](double x) { return levelZeroAlone(sampler, levelCount, x); };
-  if (!(sampler.minLod <= sampler.maxLod)) return 0.0f;
-  if (!alone(-HUGE_VAL) || !alone(kBelow)) return 0.0f;
-  if (alone(kAbove) && alone(HUGE_VAL)) return HUGE_VALF;
-  if (alone(kAbove)) return 0.0f;  // not monotone as assumed: no shortcut
-  double a = kBelow, b = kAbove;  // alone(a), !alone(b)
+// The λ_base range the level decisions below are bisected in: the clamps make them constant
+// below -64 and above 128 (bias within ±16).
+constexpr double kBelow = -64.0, kAbove = 128.0;
+// A predicate of λ_base that is false at kBelow and true at kAbove, and changes once between:
+// the last λ_base found false and the first found true, adjacent doubles.
+template <typename Predicate>
+std::pair<double, double> bisect(Predicate high) {
+  double a = kBelow, b = kAbove;
   for (int i = 0; i < 200; ++i) {
     const double mid = a + (b - a) * 0.5;
     if (mid <= a || mid >= b) break;
-    (alone(mid) ? a : b) = mid;
+    (high(mid) ? b : a) = mid;
   }
-  const double bound = std::exp2(2.0 * (a - kMargin));
+  return {a, b};
+}
+// ρ_max² = 2^(2 λ) of a range's ends, moved 2^-20 in λ into the range and rounded to float
+// inward (the margin the float ρ_max² and the routines' λ_base need: nearestLevelRange).
+constexpr double kMargin = 0x1p-20;
+float squaredRhoFrom(double lambda) {
+  const double bound = std::exp2(2.0 * (lambda + kMargin));
+  float f = float(bound);
+  if (double(f) < bound) f = std::nextafter(f, HUGE_VALF);
+  return f;
+}
+float squaredRhoUpTo(double lambda) {
+  const double bound = std::exp2(2.0 * (lambda - kMargin));
   float f = float(bound);
   if (double(f) > bound) f = std::nextafter(f, 0.0f);
   return f;
 }
+
+// Whether a lane with this λ_base samples level 0 alone under mipmapMode LINEAR: d_hi = 0 and
+// δ snapped to 2^-8 (as the routines snap it) 0.
+bool levelZeroAlone(const abi::SamplerState& sampler, uint32_t levelCount, double lambdaBase) {
+  double delta = 0;
+  return levelOf(sampler, levelCount, lambdaBase, true, &delta) == 0 && int32_t(std::floor(delta * 256.0 + 0.5)) == 0;
+}
+
+// mipmapMode LINEAR: the ρ_max² in float below which every lane samples level 0 alone
+// (levelZeroAlone is true up to a λ_base and false above it: d' never decreases as λ_base
+// grows), found as nearestLevelRange finds its ranges, with the same margin and so the same
+// argument for float ρ_max² and the routines' λ_base; 0 where no λ_base is such, infinity where
+// every one is.
+float levelZeroAloneBound(const abi::SamplerState& sampler, uint32_t levelCount) {
+  auto alone = [&](double x) { return levelZeroAlone(sampler, levelCount, x); };
+  if (!(sampler.minLod <= sampler.maxLod)) return 0.0f;
+  if (!alone(-HUGE_VAL) || !alone(kBelow)) return 0.0f;
+  if (alone(kAbove)) return alone(HUGE_VAL) ? HUGE_VALF : 0.0f;  // (not monotone as assumed: no shortcut)
+  return squaredRhoUpTo(bisect([&](double x) { return !alone(x); }).first);
+}
+
+bool powerOfTwo(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 }  // namespace
 
@@ -84,32 +102,16 @@ namespace sampler_detail::batch {
 // ρ_max² = 2^(2 λ_base). A lane's ρ_max² computed in float lies within 2^-22.5 in λ of the
 // exact one, and the routines' λ_base (vectorLog2, within 2^-40 of log2) too, so a lane inside
 // the range has the routines' level k whatever its bits (the same argument as
-// batch_sampler_unorm8_uniform.cpp's NearestLevelRanges, which keep theirs with this too).
+// batch_lanes.h's NearestLevelRanges, which the routines keep with this too).
 void nearestLevelRange(const abi::SamplerState& sampler, uint32_t levelCount, uint32_t k, float& loOut, float& hiOut) {
   loOut = HUGE_VALF, hiOut = 0;
-  // The clamps make levelOf constant below λ_base = -64 and above 128 (bias within ±16).
-  constexpr double kBelow = -64.0, kAbove = 128.0, kMargin = 0x1p-20;
   auto level = [&](double x) { return levelOf(sampler, levelCount, x); };
   if (!(sampler.minLod <= sampler.maxLod)) return;
   if (level(kBelow) > k || level(kAbove) < k || level(-HUGE_VAL) != level(kBelow) || level(HUGE_VAL) != level(kAbove)) return;
-  auto threshold = [&](bool lower) {
-    double a = kBelow, b = kAbove;  // lower: level(a) < k <= level(b); upper: level(a) <= k < level(b)
-    for (int i = 0; i < 200; ++i) {
-      const double mid = a + (b - a) * 0.5;
-      if (mid <= a || mid >= b) break;
-      const bool high = lower ? level(mid) >= k : level(mid) > k;
-      (high ? b : a) = mid;
-    }
-    return lower ? b : a;
-  };
-  const double from = level(kBelow) == k ? -HUGE_VAL : threshold(true);
-  const double to = level(kAbove) == k ? HUGE_VAL : threshold(false);
-  const double lo = std::isinf(from) ? 0.0 : std::exp2(2.0 * (from + kMargin));
-  const double hi = std::isinf(to) ? HUGE_VAL : std::exp2(2.0 * (to - kMargin));
-  float l = float(lo), h = float(hi);
-  if (double(l) < lo) l = std::nextafter(l, HUGE_VALF);
-  if (double(h) > hi) h = std::nextafter(h, 0.0f);
-  loOut = l, hiOut = h;
+  // From the first λ_base with level >= k to the last with level <= k.
+  const bool fromBelow = level(kBelow) == k, toAbove = level(kAbove) == k;
+  loOut = fromBelow ? 0.0f : squaredRhoFrom(bisect([&](double x) { return level(x) >= k; }).second);
+  hiOut = toAbove ? HUGE_VALF : squaredRhoUpTo(bisect([&](double x) { return level(x) > k; }).first);
 }
 
 }  // namespace sampler_detail::batch
@@ -157,22 +159,14 @@ bool inlineLevel(const abi::ImageLevel& level, bool cube, abi::InlineSampleLevel
   return true;
 }
 
-// What the cube batches (cube_batch.cpp sampleCubeBatch) sample a seamless cube's faces as: a
-// 2D view of one layer (its routine class computed as for a 2D view) and the sampler with
-// CLAMP_TO_EDGE, which must have an isotropic routine class. False where they take the
-// reference instead, or the face pair is not one the kernel samples.
+// What the cube batches sample a seamless cube's faces as (sampling_cube.h cubeFaceView,
+// cubeFaceSampler); false where they take the reference instead, or the face pair is not one
+// the kernel samples.
 bool inlineCubeFaces(const abi::ImageViewState& view, const abi::SamplerState& sampler, uint32_t simdWidth,
                      abi::ImageViewState& face, abi::SamplerState& faceSampler) {
   if (view.viewType != VK_IMAGE_VIEW_TYPE_CUBE || view.layerCount < 6 || view.levelCount == 0) return false;
-  if (sampler.nonSeamlessCube) return false;
-  face = view;
-  face.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  face.layerCount = 1;
-  face.fastSampling = classifyViewForRoutines(face);
-  faceSampler = sampler;
-  for (uint32_t c = 0; c < 3; ++c) faceSampler.addressMode[c] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  faceSampler.fastSampling = classifySamplerForRoutines(faceSampler);
-  if (faceSampler.fastSampling == 0 || faceSampler.fastSampling > 8) return false;
+  if (!cubeFaceSampler(sampler, faceSampler)) return false;
+  cubeFaceView(view, std::min(view.levelCount, abi::kMaxImageLevels), face);
   return inlineSamplingPair(face, faceSampler, simdWidth);
 }
 

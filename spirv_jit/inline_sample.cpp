@@ -277,31 +277,18 @@ struct Emitter {
     return B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
   }
 
-  // Each quad's ρ_x² and ρ_y² in double, as batch_lanes.h's squaredRho sums them: m = |∂| size
-  // (level 0's), mx0² + mx1² + mz² with mz = |0| x 1 = 0.
-  void quadSquaredRho(llvm::Value*& sumX, llvm::Value*& sumY) {
+  // ρ_x² and ρ_y² in double, as batch_lanes.h's squaredRho sums them: m = |∂| size (level
+  // 0's), mx0² + mx1² + mz² with mz = |0| x 1 = 0; per quad (lane 4q's derivatives: a 2D
+  // sample's implicit LOD) or per lane (a cube's face derivatives differ within a quad).
+  void squaredRho(bool perQuadLanes, llvm::Value*& sumX, llvm::Value*& sumY) {
     llvm::Type* f64 = B.getDoubleTy();
-    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(t.width() / 4));
-    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(perQuad(d), vd)), size); };
-    llvm::Value* w = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
-    llvm::Value* h = B.CreateVectorSplat(t.width() / 4, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
-    llvm::Value* mx0 = magnitude(dsdx, w);
-    llvm::Value* mx1 = magnitude(dtdx, h);
-    llvm::Value* my0 = magnitude(dsdy, w);
-    llvm::Value* my1 = magnitude(dtdy, h);
-    llvm::Value* zero = splatD(vd, 0.0);
-    sumX = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1)), zero);
-    sumY = B.CreateFAdd(B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1)), zero);
-  }
-
-  // Each lane's ρ_x² and ρ_y² in double, as quadSquaredRho sums them, from the lane's own
-  // derivatives (a cube's face derivatives differ within a quad).
-  void laneSquaredRho(llvm::Value*& sumX, llvm::Value*& sumY) {
-    llvm::Type* f64 = B.getDoubleTy();
-    llvm::Type* vd = t.laneType(f64);
-    auto magnitude = [&](llvm::Value* d, llvm::Value* size) { return B.CreateFMul(fabsF(B.CreateFPExt(d, vd)), size); };
-    llvm::Value* w = t.splat(B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
-    llvm::Value* h = t.splat(B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
+    const uint32_t n = perQuadLanes ? t.width() / 4 : t.width();
+    llvm::Type* vd = llvm::VectorType::get(f64, llvm::ElementCount::getFixed(n));
+    auto magnitude = [&](llvm::Value* d, llvm::Value* size) {
+      return B.CreateFMul(fabsF(B.CreateFPExt(perQuadLanes ? perQuad(d) : d, vd)), size);
+    };
+    llvm::Value* w = B.CreateVectorSplat(n, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseWidth)), f64));
+    llvm::Value* h = B.CreateVectorSplat(n, B.CreateFPExt(field(f32, offsetof(InlineSampleState, baseHeight)), f64));
     llvm::Value* mx0 = magnitude(dsdx, w);
     llvm::Value* mx1 = magnitude(dtdx, h);
     llvm::Value* my0 = magnitude(dsdy, w);
@@ -342,7 +329,7 @@ struct Emitter {
   // The same per quad, from the quad's derivatives (the 2D sample's implicit LOD).
   void quadLevels(llvm::Value*& hi, llvm::Value*& delta8) {
     llvm::Value *sumX, *sumY;
-    quadSquaredRho(sumX, sumY);
+    squaredRho(true, sumX, sumY);
     levelsFromSquaredRho(sumX, sumY, hi, delta8);
   }
 
@@ -430,7 +417,7 @@ struct Emitter {
   llvm::Value* quadIsotropic() {
     llvm::Type* vd = llvm::VectorType::get(B.getDoubleTy(), llvm::ElementCount::getFixed(t.width() / 4));
     llvm::Value *sumX, *sumY;
-    quadSquaredRho(sumX, sumY);
+    squaredRho(true, sumX, sumY);
     llvm::Value* xSmaller = B.CreateFCmpOLT(sumX, sumY);
     llvm::Value* most = B.CreateSelect(xSmaller, sumY, sumX);
     llvm::Value* least = B.CreateSelect(xSmaller, sumX, sumY);
@@ -509,10 +496,6 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   llvm::BasicBlock* callBB = e.block("isample.call");
   llvm::BasicBlock* doneBB = e.block("isample.done");
 
-  // A cube: each lane's face, face coordinates and derivatives first (the refresh calls below
-  // take the face derivatives of the lane that missed).
-  llvm::Value* validDirections = ops.cube ? e.selectFaces() : nullptr;
-
   // The entry: FragmentBatch::inlineSampling (null: always the call) + slot.
   llvm::Value* slots = B.CreateLoad(e.ptr, B.CreateConstGEP1_64(B.getInt8Ty(), t.workgroupState(), offsetof(abi::FragmentBatch, inlineSampling)));
   e.entry = B.CreateConstGEP1_64(B.getInt8Ty(), slots, uint64_t(ops.slot) * sizeof(InlineSampleState));
@@ -523,6 +506,10 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
 
   // The key: the descriptors' view and sampler.
   B.SetInsertPoint(keyBB);
+  // A cube: each lane's face, face coordinates and derivatives first, here where every block
+  // that reads them starts (the refresh calls below take the face derivatives of the lane that
+  // missed); a batch without entries or descriptors skips them.
+  llvm::Value* validDirections = ops.cube ? e.selectFaces() : nullptr;
   llvm::Value* view = B.CreateLoad(e.ptr, B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateIntToPtr(ops.imageDesc, e.ptr), offsetof(abi::ImageDescriptor, view)));
   llvm::Value* sampler =
       B.CreateLoad(e.ptr, B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateIntToPtr(ops.samplerDesc, e.ptr), offsetof(abi::ImageDescriptor, sampler)));
@@ -592,7 +579,7 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   if (ops.cube) {
     // Per lane: a cube's face derivatives differ within a quad.
     llvm::Value *sumX, *sumY, *laneHi;
-    e.laneSquaredRho(sumX, sumY);
+    e.squaredRho(false, sumX, sumY);
     e.levelsFromSquaredRho(sumX, sumY, laneHi, delta8);
     sameLevel = B.CreateICmpEQ(laneHi, t.splat(entryLevel));
   } else {

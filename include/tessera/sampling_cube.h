@@ -28,4 +28,15 @@ struct CubeSampleLanes {
 bool sampleCubeBatch(const abi::ImageViewState& view, const abi::SamplerState& sampler, const CubeSampleLanes& lanes,
                      uint32_t* out);
 
+// What the cube batches sample a seamless cube's faces with, shared with the fragment kernels'
+// inline cube sampling (sampler/inline_sample_state.cpp), which must sample what they sample:
+// the sampler with CLAMP_TO_EDGE (what "Wrapping Operation" gives cube maps under NEAREST; a
+// LINEAR footprint that would reach an edge is the reference's), false where the sampler is
+// non-seamless or that face sampler has no isotropic routine class (an anisotropic footprint's
+// samples may lie on other faces); and a face as a 2D view of one layer, its routine class
+// computed as for a 2D view, holding the view's first `levelCount` levels (the rest unset:
+// never read), layer 0's bases (face f lies f layerPitch on).
+bool cubeFaceSampler(const abi::SamplerState& sampler, abi::SamplerState& faceSampler);
+void cubeFaceView(const abi::ImageViewState& view, uint32_t levelCount, abi::ImageViewState& face);
+
 }  // namespace tessera
