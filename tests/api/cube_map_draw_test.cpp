@@ -25,6 +25,8 @@
 
 #include "compute_fixture.h"
 #include "dual_driver.h"
+#include "simple_pipeline.h"
+#include "single_image_set.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -136,11 +138,12 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, const Scene& scene) {
   VkImage texture;
   EXPECT_EQ(vkCreateImage(dev, &tci, nullptr, &texture), VK_SUCCESS);
   device.bindMemory(texture);
+  const VkImageSubresourceRange allFaces{VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 6};
   VkImageViewCreateInfo tvci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   tvci.image = texture;
   tvci.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
   tvci.format = tci.format;
-  tvci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 6};
+  tvci.subresourceRange = allFaces;
   VkImageView textureView;
   EXPECT_EQ(vkCreateImageView(dev, &tvci, nullptr, &textureView), VK_SUCCESS);
   VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -151,169 +154,60 @@ std::vector<uint8_t> render(VkPhysicalDevice pd, const Scene& scene) {
   VkSampler sampler;
   vkCreateSampler(dev, &sci, nullptr, &sampler);
 
-  // The colour target and its readback.
-  VkImageCreateInfo ici = tci;
-  ici.flags = 0;
-  ici.extent = {kTarget, kTarget, 1};
-  ici.mipLevels = 1;
-  ici.arrayLayers = 1;
-  ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage target;
-  vkCreateImage(dev, &ici, nullptr, &target);
-  device.bindMemory(target);
-  VkImageViewCreateInfo vci = tvci;
-  vci.image = target;
-  vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView targetView;
-  vkCreateImageView(dev, &vci, nullptr, &targetView);
+  // The target, the descriptor set, and the pipeline with the camera as push constants.
+  const TestDevice::Attachment target =
+      device.createAttachment(VK_FORMAT_R8G8B8A8_UNORM, kTarget, kTarget,
+                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
   void* readMap;
   VkBuffer readback = device.createMappedBuffer(kTarget * kTarget * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
-
-  // Descriptors and the pipeline.
-  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                       nullptr};
-  VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dlci, nullptr, &setLayout);
-  VkPushConstantRange range{VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(Camera)};
+  const SingleImageSet set = makeSingleImageSet(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, textureView,
+                                                VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, sampler);
+  const VkPushConstantRange range{VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(Camera)};
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   plci.setLayoutCount = 1;
-  plci.pSetLayouts = &setLayout;
+  plci.pSetLayouts = &set.layout;
   plci.pushConstantRangeCount = 1;
   plci.pPushConstantRanges = &range;
   VkPipelineLayout layout;
   vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &poolSize};
-  VkDescriptorPool pool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &pool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkDescriptorImageInfo imageInfo{sampler, textureView, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1,
-                             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &imageInfo};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
-
   const VkShaderModule vs = device.createShaderModule(loadCorpusShader("fullscreen_vert"));
   const VkShaderModule fs = device.createShaderModule(loadCorpusShader("sky_box_frag"));
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kTarget), float(kTarget), 0, 1};
-  VkRect2D scissor{{0, 0}, {kTarget, kTarget}};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1,
-                                       &scissor};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.polygonMode = VK_POLYGON_MODE_FILL;
-  rs.cullMode = VK_CULL_MODE_NONE;
-  rs.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-  VkPipelineColorBlendAttachmentState blend{};
-  blend.colorWriteMask = 0xF;
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-  cb.attachmentCount = 1;
-  cb.pAttachments = &blend;
-  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &ici.format};
-  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vi;
-  gpci.pInputAssemblyState = &ia;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &rs;
-  gpci.pMultisampleState = &ms;
-  gpci.pColorBlendState = &cb;
-  gpci.layout = layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+  const VkPipeline pipeline = createSimplePipeline(dev, SimplePipeline{vs, fs, layout, kTarget, kTarget});
 
-  VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  VkCommandPool cmdPool;
-  vkCreateCommandPool(dev, &cpci, nullptr, &cmdPool);
-  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, cmdPool,
-                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cmd;
-  vkAllocateCommandBuffers(dev, &cbai, &cmd);
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vkBeginCommandBuffer(cmd, &bi);
-  VkImageMemoryBarrier toTransfer{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  toTransfer.srcQueueFamilyIndex = toTransfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toTransfer.image = texture;
-  toTransfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 6};
-  toTransfer.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  toTransfer.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-  toTransfer.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  VkImageMemoryBarrier toAttachment{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  toAttachment.srcQueueFamilyIndex = toAttachment.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toAttachment.image = target;
-  toAttachment.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  toAttachment.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  toAttachment.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  toAttachment.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-  const VkImageMemoryBarrier before[2] = {toTransfer, toAttachment};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0, nullptr, 0,
-                       nullptr, 2, before);
+  VkCommandBuffer cmd = device.beginCommands();
+  imageBarrier(cmd, texture, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+               VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, allFaces);
   vkCmdCopyBufferToImage(cmd, staging, texture, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, uint32_t(regions.size()),
                          regions.data());
-  VkImageMemoryBarrier toSampled = toTransfer;
-  toSampled.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-  toSampled.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-  toSampled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  toSampled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &toSampled);
-  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  attachment.imageView = targetView;
-  attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  ri.renderArea = scissor;
-  ri.layerCount = 1;
-  ri.colorAttachmentCount = 1;
-  ri.pColorAttachments = &attachment;
-  vkCmdBeginRendering(cmd, &ri);
+  imageBarrier(cmd, texture, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+               VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+               VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, allFaces);
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  beginRenderingCleared(cmd, target.view, kTarget, kTarget);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set.set, 0, nullptr);
   const Camera cam = camera(scene.forward, scene.fov);
   vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(cam), &cam);
   vkCmdDraw(cmd, 3, 1, 0, 0);
   vkCmdEndRendering(cmd);
-  VkImageMemoryBarrier toRead = toAttachment;
-  toRead.oldLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  toRead.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-  toRead.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-  toRead.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &toRead);
-  VkBufferImageCopy region{};
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-  region.imageExtent = {kTarget, kTarget, 1};
-  vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &region);
-  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+  copyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kTarget, kTarget, readback);
+  transferToHostBarrier(cmd);
   vkEndCommandBuffer(cmd);
   device.submitAndWait(cmd);
   std::vector<uint8_t> pixels(static_cast<const uint8_t*>(readMap), static_cast<const uint8_t*>(readMap) + kTarget * kTarget * 4);
 
-  vkDestroyCommandPool(dev, cmdPool, nullptr);
   vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyShaderModule(dev, vs, nullptr);
-  vkDestroyShaderModule(dev, fs, nullptr);
-  vkDestroyDescriptorPool(dev, pool, nullptr);
+  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
   vkDestroyPipelineLayout(dev, layout, nullptr);
-  vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
+  vkDestroyDescriptorPool(dev, set.pool, nullptr);
+  vkDestroyDescriptorSetLayout(dev, set.layout, nullptr);
   vkDestroySampler(dev, sampler, nullptr);
-  vkDestroyImageView(dev, targetView, nullptr);
   vkDestroyImageView(dev, textureView, nullptr);
-  vkDestroyImage(dev, target, nullptr);
   vkDestroyImage(dev, texture, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);
   vkDestroyBuffer(dev, staging, nullptr);

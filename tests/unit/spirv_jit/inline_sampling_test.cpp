@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,25 +47,29 @@ uint32_t asWord(float f) {
 }
 
 // A 2D RGBA8 or BGRA8 UNORM view over a full mip chain of random texels (rows padded by
-// `padding` bytes), with its routine class computed as view creation computes it.
+// `padding` bytes), with its routine class computed as view creation computes it; or, with
+// `cubeGap` set, a CUBE view of six square faces per level, `*cubeGap` bytes apart beyond their
+// rows.
 struct Texture {
   std::vector<std::vector<uint8_t>> levels;
   tessera::abi::ImageViewState view{};
 
-  Texture(uint32_t width, uint32_t height, bool bgra, uint32_t padding, std::mt19937& rng) {
+  Texture(uint32_t width, uint32_t height, bool bgra, uint32_t padding, std::mt19937& rng,
+          std::optional<uint32_t> cubeGap = std::nullopt) {
+    const uint32_t layers = cubeGap ? 6 : 1;
     view.format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.viewType = cubeGap ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D;
     view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-    view.layerCount = 1;
+    view.layerCount = layers;
     view.samples = 1;
     view.texelSize = 4;
     for (uint32_t c = 0; c < 4; ++c) view.swizzle[c] = VK_COMPONENT_SWIZZLE_R + c;
     uint32_t w = width, h = height, count = 0;
     while (count < tessera::abi::kMaxImageLevels) {
-      const uint64_t pitch = uint64_t(w) * 4 + padding;
-      levels.emplace_back(pitch * h);
+      const uint64_t pitch = uint64_t(w) * 4 + padding, layerPitch = pitch * h + cubeGap.value_or(0);
+      levels.emplace_back(layerPitch * layers);
       for (uint8_t& b : levels.back()) b = uint8_t(rng());
-      view.levels[count] = {levels.back().data(), w, h, 1, 0, pitch, pitch * h, pitch * h};
+      view.levels[count] = {levels.back().data(), w, h, 1, 0, pitch, pitch * h, layerPitch};
       ++count;
       if (w == 1 && h == 1) break;
       w = std::max(w / 2, 1u), h = std::max(h / 2, 1u);
@@ -370,35 +375,6 @@ TEST(InlineSampling, InstructionsPastTheEntriesCallTheRuntime) {
   }
 }
 
-// A CUBE view over a full mip chain of random RGBA8 or BGRA8 texels: six square faces per
-// level, rows padded by `padding` bytes and faces `gap` bytes apart beyond their rows.
-struct CubeTexture {
-  std::vector<std::vector<uint8_t>> levels;
-  tessera::abi::ImageViewState view{};
-
-  CubeTexture(uint32_t size, bool bgra, uint32_t padding, uint32_t gap, std::mt19937& rng) {
-    view.format = bgra ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM;
-    view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
-    view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-    view.layerCount = 6;
-    view.samples = 1;
-    view.texelSize = 4;
-    for (uint32_t c = 0; c < 4; ++c) view.swizzle[c] = VK_COMPONENT_SWIZZLE_R + c;
-    uint32_t w = size, count = 0;
-    while (count < tessera::abi::kMaxImageLevels) {
-      const uint64_t pitch = uint64_t(w) * 4 + padding, layerPitch = pitch * w + gap;
-      levels.emplace_back(layerPitch * 6);
-      for (uint8_t& b : levels.back()) b = uint8_t(rng());
-      view.levels[count] = {levels.back().data(), w, w, 1, 0, pitch, pitch * w, layerPitch};
-      ++count;
-      if (w == 1) break;
-      w /= 2;
-    }
-    view.levelCount = count;
-    view.fastSampling = tessera::classifyViewForRoutines(view);
-  }
-};
-
 // A batch of cube directions, quad q's lanes at base_q + x dx_q + y dy_q: most quads well inside
 // a face, a third at a face edge or corner (where LINEAR footprints take the neighbours'
 // texels), some lanes (rarely) the zero or a non-finite direction; a footprint of about 2^scale
@@ -455,7 +431,8 @@ TEST(InlineSampling, CubeMapsMatchTheRuntimeCallBitForBit) {
     uint32_t usableCases = 0, usableTrilinear = 0, cases = 0;
     for (int c = 0; c < 160; ++c) {
       const uint32_t size = sizes[rng() % std::size(sizes)];
-      CubeTexture tex(size, rng() % 2, rng() % 3 == 0 ? 16 : 0, rng() % 3 == 0 ? 64 : 0, rng);
+      const uint32_t padding = rng() % 3 == 0 ? 16 : 0, gap = rng() % 3 == 0 ? 64 : 0;
+      Texture tex(size, size, rng() % 2, padding, rng, gap);
       if (rng() % 5 == 0) tex.view.levelCount = 1;
       const VkFilter filter = rng() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
       const VkSamplerMipmapMode mip = rng() % 2 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
@@ -500,7 +477,7 @@ TEST(InlineSampling, CubeMapsSampleEachLanesFaceThroughTheEntry) {
   for (uint32_t W : kSimdWidths) {
     auto program = compileTextureStage(W, "stage_texture_cube_frag");
     ASSERT_TRUE(program && program->fragment);
-    CubeTexture tex(32, false, 0, 64, rng);
+    Texture tex(32, 32, false, 0, rng, 64u);
     tex.view.levelCount = 1;
     tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
                                                      VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 0);
