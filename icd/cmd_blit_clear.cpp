@@ -45,6 +45,7 @@ struct BlitCmd {
                      rowStart + std::min(rows, (band + 1) * kBandRows));
         });
       });
+      dst->written(r.dstSubresource);
     }
   }
 };
@@ -61,6 +62,7 @@ struct ResolveCmd {
         resolveRegion(src->view(VK_IMAGE_ASPECT_COLOR_BIT, r.srcSubresource.mipLevel, r.srcSubresource.baseArrayLayer + l),
                       dst->view(VK_IMAGE_ASPECT_COLOR_BIT, r.dstSubresource.mipLevel, r.dstSubresource.baseArrayLayer + l),
                       r.srcOffset, r.dstOffset, r.extent);
+      dst->written(r.dstSubresource);
     }
   }
 };
@@ -96,6 +98,7 @@ struct ClearColorCmd {
     uint8_t texel[32];  // the largest block a clear can fill: R64G64B64A64
     const uint32_t size = encodeClearColor(*image->format, color, texel);
     fillRanges(image, VK_IMAGE_ASPECT_COLOR_BIT, texel, size, ranges, rangeCount);
+    for (uint32_t i = 0; i < rangeCount; ++i) image->written(ranges[i]);
   }
 };
 

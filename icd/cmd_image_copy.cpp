@@ -45,6 +45,7 @@ struct CopyImageCmd {
 
   void execute(ExecContext&) const {
     for (uint32_t i = 0; i < regionCount; ++i) copyRegion(regions[i]);
+    for (uint32_t i = 0; i < regionCount; ++i) dst->written(regions[i].dstSubresource);
   }
 
   void copyRegion(const VkImageCopy& r) const {
@@ -86,6 +87,8 @@ struct BufferImageCopyCmd {
 
   void execute(ExecContext&) const {
     for (uint32_t i = 0; i < regionCount; ++i) copyRegion(regions[i]);
+    if (toImage)
+      for (uint32_t i = 0; i < regionCount; ++i) image->written(regions[i].imageSubresource);
   }
 
   void copyRegion(const VkBufferImageCopy& r) const {

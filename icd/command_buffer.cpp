@@ -196,6 +196,7 @@ const abi::BoundResources* ExecContext::redirectInputs(const abi::BoundResources
       s.levelCount = 1;
       s.layerCount = std::min(v->layerCount, d.ms.layerCount);
       s.fastSampling = 0;
+      s.decoded = nullptr;
       abi::ImageLevel& l = s.levels[0];
       l.base = d.ms.base;
       // The implicit image covers the pixels up to the render area's far corner.

@@ -10,6 +10,7 @@
 #include "extensions.h"
 #include "feature_set.h"
 #include "handles.h"
+#include "tessera/decoded_texture.h"
 
 namespace tessera {
 
@@ -39,6 +40,8 @@ struct Device : DispatchableObject {
   void lose(const char* why);
   // Images presented on this device so far: frame numbers of captures (icd/wsi_capture.h).
   std::atomic<uint64_t> framesPresented{0};
+  // The bytes the decoded copies of its BC1 images may take together (decoded_texture.h).
+  DecodedTextureBudget decodedTextures{DecodedTextureBudget::configuredLimit()};
 
   // VK_EXT_private_data / 1.3 private data: (slot, object) -> value.
   std::mutex privateDataMutex;

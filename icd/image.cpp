@@ -110,6 +110,39 @@ void computeImageViewState(ImageView& v) {
     out.base = planeBase ? planeBase + l.offset + out.layerPitch * v.range.baseArrayLayer : nullptr;
   }
   s.fastSampling = classifyViewForRoutines(s);
+  // A view of the image's own format samples its decoded copy where the routines allow
+  // (sampling_batch.h viewToSample); a view of another format (MUTABLE_FORMAT) its blocks.
+  v.decoded.reset();
+  s.decoded = nullptr;
+  if (img.decoded && v.format == img.vkFormat) {
+    v.decoded = std::make_unique<DecodedView>(*img.decoded, v.range.baseMipLevel, v.range.baseArrayLayer);
+    s.decoded = v.decoded.get();
+  }
+}
+
+void attachDecodedTexture(Image& img, DecodedTextureBudget& budget) {
+  // decoded_texture.h: only images whose texels nothing but a transfer naming them can change.
+  // Usage: sampling and transfers only (a storage or attachment view of another format could
+  // write the blocks). Flags: no aliases, no sparse residency. Memory: not shared with another
+  // process or the application (external or imported host memory).
+  constexpr VkImageUsageFlags kReadAndTransfer =
+      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  constexpr VkImageCreateFlags kShared = VK_IMAGE_CREATE_ALIAS_BIT | VK_IMAGE_CREATE_SPARSE_BINDING_BIT |
+                                         VK_IMAGE_CREATE_SPARSE_RESIDENCY_BIT | VK_IMAGE_CREATE_SPARSE_ALIASED_BIT;
+  img.decoded.reset();
+  if (!budget.limit || !DecodedTexture::decodable(img.vkFormat) || img.type != VK_IMAGE_TYPE_2D ||
+      img.tiling != VK_IMAGE_TILING_OPTIMAL || img.samples != 1 || (img.usage & ~kReadAndTransfer) ||
+      (img.flags & kShared) || !img.memory || img.memory->fd >= 0 || img.memory->hostImport)
+    return;
+  ImageView whole{};
+  whole.image = &img;
+  whole.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  whole.format = img.vkFormat;
+  whole.components = {VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+                      VK_COMPONENT_SWIZZLE_IDENTITY};
+  whole.range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, img.mipLevels, 0, img.arrayLayers};
+  computeImageViewState(whole);
+  img.decoded = std::make_unique<DecodedTexture>(whole.state, budget);
 }
 
 }  // namespace tessera
@@ -208,10 +241,12 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetDeviceImageSparseMemoryRequirements(VkDe
   *pCount = 0;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory(VkDevice, VkImage image, VkDeviceMemory memory, VkDeviceSize offset) {
+VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory,
+                                                        VkDeviceSize offset) {
   Image* img = fromHandle<Image>(image);
   img->memory = fromHandle<DeviceMemory>(memory);
   img->memoryOffset = offset;
+  attachDecodedTexture(*img, fromHandle<Device>(device)->decodedTextures);
   return VK_SUCCESS;
 }
 

@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vulkan/vulkan_core.h>
 
 #include "tessera/blit.h"
+#include "tessera/decoded_texture.h"
 #include "tessera/format.h"
 #include "tessera/shader_abi.h"
 
@@ -75,7 +77,26 @@ struct Image {
   uint32_t texelSize(VkImageAspectFlagBits aspect) const { return aspectTexelSize(*format, aspect); }
   // One mip level of one array layer (all z slices of a 3D image).
   SubresourceView view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer) const;
+
+  // The decoded copy the sampler keeps of a BC1 image that only transfers can write
+  // (decoded_texture.h; made when memory is bound); null for every other image.
+  std::unique_ptr<DecodedTexture> decoded;
+  // Every command that writes the image's texels calls this once its writes are done, so that
+  // the copy is decoded again before the next sample.
+  void written(const VkImageSubresourceLayers& s) const {
+    if (decoded) decoded->written(s.mipLevel, s.baseArrayLayer, s.layerCount);
+  }
+  void written(const VkImageSubresourceRange& r) const {
+    if (!decoded) return;
+    const uint32_t levels = r.levelCount == VK_REMAINING_MIP_LEVELS ? mipLevels - r.baseMipLevel : r.levelCount;
+    const uint32_t layers = r.layerCount == VK_REMAINING_ARRAY_LAYERS ? arrayLayers - r.baseArrayLayer : r.layerCount;
+    for (uint32_t l = 0; l < levels; ++l) decoded->written(r.baseMipLevel + l, r.baseArrayLayer, layers);
+  }
 };
+
+// Gives a bound image its decoded copy where decoded_texture.h allows one (a BC1 image that only
+// transfers can write, not in external memory) and the device's budget is not zero.
+void attachDecodedTexture(Image& image, DecodedTextureBudget& budget);
 
 // Computes the layout (levels, planes, size) of an image from its create parameters.
 void computeImageLayout(Image& image);
@@ -99,6 +120,8 @@ struct ImageView {
   // What image instructions read through descriptors of this view (the image's memory is
   // bound before its views are created).
   abi::ImageViewState state;
+  // The view of the image's decoded copy (state.decoded), for a view of the image's own format.
+  std::unique_ptr<DecodedView> decoded;
 };
 
 // Fills view.state from the other members and the image's layout and memory.

@@ -151,6 +151,7 @@ void cubeFaceView(const abi::ImageViewState& view, uint32_t levelCount, abi::Ima
   face.viewType = VK_IMAGE_VIEW_TYPE_2D;
   face.layerCount = 1;
   face.fastSampling = classifyViewForRoutines(face);
+  face.decoded = nullptr;  // the cube view's copy is not the face's
 }
 
 bool sampleCubeBatch(const abi::ImageViewState& view, const abi::SamplerState& sampler, const CubeSampleLanes& lanes,

@@ -182,12 +182,17 @@ bool refreshInlineSampleState(const abi::ImageViewState& cubeOrView, const abi::
   const bool cube = cubeOrView.viewType == VK_IMAGE_VIEW_TYPE_CUBE;
   abi::ImageViewState faceView;
   abi::SamplerState faceSampler;
+  // A 2D view kept decoded samples its copy (viewToSample, as the call does); the entry stays
+  // keyed by the view.
+  SampleShape shape;
+  shape.width = simdWidth;
+  const abi::ImageViewState& plain = cube ? cubeOrView : viewToSample(cubeOrView, cubeOrSampler, shape);
   if (cube) {
     if (!inlineCubeFaces(cubeOrView, cubeOrSampler, simdWidth, faceView, faceSampler)) return false;
-  } else if (!inlineSamplingPair(cubeOrView, cubeOrSampler, simdWidth)) {
+  } else if (!inlineSamplingPair(plain, cubeOrSampler, simdWidth)) {
     return false;
   }
-  const abi::ImageViewState& view = cube ? faceView : cubeOrView;
+  const abi::ImageViewState& view = cube ? faceView : plain;
   const abi::SamplerState& sampler = cube ? faceSampler : cubeOrSampler;
   const uint32_t levelCount = std::min(view.levelCount, abi::kMaxImageLevels);
   // One level: mipmapMode LINEAR between it and itself is that level (δ = 0), as NEAREST.

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "batch_lanes.h"
+#include "tessera/decoded_texture.h"
 #include "tessera/sampling_batch.h"
 
 namespace tessera {
@@ -100,6 +101,19 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
     if (SampleRoutine fixedPoint = unorm8Routine(view.fastSampling, uint32_t(row), sampler.fastSampling)) return fixedPoint;
   if (sampler.fastSampling > 8) return anisotropicRoutine(uint32_t(row), sampler.fastSampling);
   return exactRoutine(uint32_t(row), sampler.fastSampling);
+}
+
+const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                        const SampleShape& shape) {
+  if (!view.decoded || (view.fastSampling != kBc1RgbUnorm && view.fastSampling != kBc1RgbaUnorm)) return view;
+  // findSampleRoutine's conditions for the fixed-point routine.
+  if (!sampler.fastSampling || sampler.fastSampling > 16) return view;
+  if (!shape.sample || shape.compare || shape.coordCount != 2) return view;
+  const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
+  if (row < 0 || sampler_detail::batch::samplingRoutines() != SamplingRoutines::All) return view;
+  if (!unorm8Routine(view.fastSampling, uint32_t(row), sampler.fastSampling)) return view;
+  const abi::ImageViewState* decoded = view.decoded->current(view);
+  return decoded ? *decoded : view;
 }
 
 namespace sampler_detail::batch {

@@ -91,8 +91,10 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
   // No routine (TESSERA_SAMPLING_ROUTINES=0 among the reasons: findSampleRoutine reads it) runs
   // the reference lane by lane below.
   // LOD queries have no routine: the reference answers them.
-  tessera::SampleRoutine routine =
-      (flags & kFlagQueryLod) ? nullptr : findSampleRoutine(*image->view, *sampler->sampler, shape);
+  // A BC1 view kept decoded: its copy, where the fixed-point routine samples it (viewToSample).
+  const tessera::abi::ImageViewState& view =
+      (flags & kFlagQueryLod) ? *image->view : tessera::viewToSample(*image->view, *sampler->sampler, shape);
+  tessera::SampleRoutine routine = (flags & kFlagQueryLod) ? nullptr : findSampleRoutine(view, *sampler->sampler, shape);
   const bool cube = !routine && coordCount == 3 && image->view->viewType == VK_IMAGE_VIEW_TYPE_CUBE &&
                     !(flags & (kFlagQueryLod | kFlagGather | kFlagCompare | kFlagProjective | kFlagArrayed | kFlagOffset));
   if (routine || cube) {
@@ -123,7 +125,7 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
     if (flags & kFlagOffset)
       for (uint32_t c = 0; c < 2; ++c) lanes.offset[c] = reinterpret_cast<const int32_t*>(words + size_t(kOffset + c) * width);
     if (routine) {
-      routine(*image->view, *sampler->sampler, lanes, out);
+      routine(view, *sampler->sampler, lanes, out);
       return;
     }
     // A cube map (sampling_cube.h): the faces' routines where the filter stays inside a face.

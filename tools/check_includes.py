@@ -27,6 +27,7 @@ CONTRACT_OWNER = {
     "texel_codec.h": "sampler", "compressed.h": "sampler", "blit.h": "sampler", "sampling.h": "sampler",
     "sampling_batch.h": "sampler",
     "sampling_cube.h": "sampler",
+    "decoded_texture.h": "sampler",
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "transform_feedback.h": "src",  # plain data: spirv_jit fills the layout, raster captures, icd owns
     "spirv_jit.h": "spirv_jit",

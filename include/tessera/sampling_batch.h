@@ -75,9 +75,18 @@ struct SampleShape {
 SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                 const SampleShape& shape);
 
+// The view a batch of `shape` samples: for a view whose texels are kept decoded (decoded_texture.h)
+// where findSampleRoutine would give the fixed-point routine of its BC1 texels, the decoded
+// copy, made current, whose RGBA8 routine gives the same bits (lanes the routine hands to the
+// reference, coordinates beyond ±2^22 texels, read the copy's bytes rather than the exact
+// palette); `view` otherwise.
+const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
+                                        const SampleShape& shape);
+
 // Inline sampling (shader_abi.h InlineSampleState): whether a fragment kernel of `simdWidth`
 // lanes may sample this view with this sampler itself (the pair takes the fixed-point
-// RGBA8/BGRA8 routine, one filter, REPEAT or CLAMP_TO_EDGE, 2D, identity swizzle); and the
+// RGBA8/BGRA8 routine, one filter, REPEAT or CLAMP_TO_EDGE, 2D, identity swizzle; a view kept
+// decoded is taken as viewToSample gives it, the entry keyed by the view itself); and the
 // entry for the pair with the level(s) of a lane whose quad derivatives are
 // `gradients` (∂s/∂x, ∂t/∂x, ∂s/∂y, ∂t/∂y) and, for mipmapMode NEAREST, that level's ρ_max²
 // range. A seamless CUBE view is taken as the cube batches sample it (its faces as 2D views of

@@ -7,6 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace tessera {
+class DecodedView;  // decoded_texture.h
+}
+
 namespace tessera::abi {
 
 // ---- Limits that size the structures below ------------------------------------------------
@@ -70,6 +74,11 @@ struct ImageViewState {
   // 0: none, sampling runs the reference per lane.
   uint32_t fastSampling;
   ImageLevel levels[kMaxImageLevels];
+  // A view of an image whose texels the sampler module keeps decoded (decoded_texture.h), what
+  // the fixed-point routines sample instead of its blocks; null otherwise. Kernels never read it.
+  // Copies that change the state's meaning (a cube's face views, redirected input attachments)
+  // set it null.
+  DecodedView* decoded;
 };
 
 // SAMPLED_IMAGE, STORAGE_IMAGE, INPUT_ATTACHMENT, SAMPLER, COMBINED_IMAGE_SAMPLER.

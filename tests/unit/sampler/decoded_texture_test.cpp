@@ -1,0 +1,270 @@
+// Decoded copies of BC1 images (decoded_texture.h): every texel of the copy against the
+// "Block decoding for BC1" palette (Khronos Data Format Specification, S3TC) rounded to the
+// nearest byte, computed here in integers; sampling the copy (viewToSample) against sampling the
+// blocks through the fixed-point routine it replaces, bit for bit, on random batches at every W
+// and sampler class; what written() makes current() decode again; the budget.
+#include "tessera/decoded_texture.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sampling_test_view.h"
+#include "tessera/format.h"
+#include "tessera/sampling.h"
+#include "tessera/sampling_batch.h"
+
+namespace tessera {
+namespace {
+
+using test::SamplingTestView;
+
+// A BC1 view of random blocks (both palette modes: colour_0 > colour_1 or not).
+struct Bc1Image {
+  SamplingTestView view;
+  Bc1Image(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers, uint32_t levels,
+           std::mt19937& rng)
+      : view(format, type, width, height, 1, layers, levels) {
+    for (uint32_t l = 0; l < levels; ++l) randomize(l, rng);
+    view.state.fastSampling = classifyViewForRoutines(view.state);
+  }
+  uint8_t* block(uint32_t level, uint32_t layer, uint32_t bx, uint32_t by) {
+    const abi::ImageLevel& lv = view.state.levels[level];
+    return lv.base + lv.layerPitch * layer + lv.rowPitch * by + 8 * bx;
+  }
+  void randomize(uint32_t level, std::mt19937& rng, uint32_t onlyLayer = ~0u) {
+    const abi::ImageLevel& lv = view.state.levels[level];
+    for (uint32_t layer = 0; layer < view.state.layerCount; ++layer) {
+      if (onlyLayer != ~0u && layer != onlyLayer) continue;
+      for (uint32_t by = 0; by * 4 < lv.height; ++by)
+        for (uint32_t bx = 0; bx * 4 < lv.width; ++bx)
+          for (int i = 0; i < 8; ++i) block(level, layer, bx, by)[i] = uint8_t(rng());
+    }
+  }
+  // The texel (x, y) as the data format specification decodes it, each component's exact value
+  // n / D (D = den (2^b - 1)) rounded to the nearest byte, halves up: floor((510 n + D) / 2D).
+  uint32_t expected(uint32_t level, uint32_t layer, uint32_t x, uint32_t y) {
+    const uint8_t* b = block(level, layer, x / 4, y / 4);
+    const uint32_t c0 = uint32_t(b[0]) | uint32_t(b[1]) << 8, c1 = uint32_t(b[2]) | uint32_t(b[3]) << 8;
+    const uint32_t bits = uint32_t(b[4]) | uint32_t(b[5]) << 8 | uint32_t(b[6]) << 16 | uint32_t(b[7]) << 24;
+    const uint32_t code = bits >> (2 * (4 * (y % 4) + x % 4)) & 3;
+    uint32_t w0, w1, den;
+    if (c0 > c1) {
+      const uint32_t weights[4][3] = {{1, 0, 1}, {0, 1, 1}, {2, 1, 3}, {1, 2, 3}};
+      w0 = weights[code][0], w1 = weights[code][1], den = weights[code][2];
+    } else {
+      const uint32_t weights[4][3] = {{1, 0, 1}, {0, 1, 1}, {1, 1, 2}, {0, 0, 1}};
+      w0 = weights[code][0], w1 = weights[code][1], den = weights[code][2];
+    }
+    auto byte = [&](uint32_t shift, uint32_t width) {
+      const uint32_t mask = (1u << width) - 1;
+      const uint64_t n = w0 * (c0 >> shift & mask) + w1 * (c1 >> shift & mask);
+      const uint64_t d = uint64_t(den) * mask;
+      return uint32_t((510 * n + d) / (2 * d));
+    };
+    const bool transparent = view.state.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK && c0 <= c1 && code == 3;
+    return byte(11, 5) | byte(5, 6) << 8 | byte(0, 5) << 16 | (transparent ? 0u : 255u) << 24;
+  }
+};
+
+uint32_t copyTexel(const DecodedTexture& texture, uint32_t level, uint32_t layer, uint32_t x, uint32_t y) {
+  const abi::ImageLevel l = texture.level(level, layer);
+  uint32_t v;
+  std::memcpy(&v, l.base + l.rowPitch * y + 4 * x, 4);
+  return v;
+}
+
+void expectCopyMatches(Bc1Image& image, const DecodedTexture& texture, const std::string& what) {
+  const abi::ImageViewState& s = image.view.state;
+  for (uint32_t level = 0; level < s.levelCount; ++level)
+    for (uint32_t layer = 0; layer < s.layerCount; ++layer)
+      for (uint32_t y = 0; y < s.levels[level].height; ++y)
+        for (uint32_t x = 0; x < s.levels[level].width; ++x)
+          ASSERT_EQ(copyTexel(texture, level, layer, x, y), image.expected(level, layer, x, y))
+              << what << " level " << level << " layer " << layer << " texel " << x << "," << y;
+}
+
+// "Block decoding for BC1": every texel of levels whose sides are not multiples of 4 (the last
+// blocks' texels past the edge are not stored), in both formats.
+TEST(DecodedTexture, EveryTexelIsTheNearestByteOfTheBc1Palette) {
+  std::mt19937 rng(20261201);
+  for (VkFormat format : {VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC1_RGBA_UNORM_BLOCK}) {
+    Bc1Image image(format, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 37, 22, 3, 4, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 30);
+    DecodedTexture texture(image.view.state, budget);
+    ASSERT_TRUE(texture.current());
+    expectCopyMatches(image, texture, "format " + std::to_string(format));
+  }
+}
+
+abi::SamplerState sampler(VkFilter filter, VkFilter minFilter, VkSamplerMipmapMode mip, VkSamplerAddressMode mode,
+                          float maxAnisotropy) {
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.magFilter = filter;
+  info.minFilter = minFilter;
+  info.mipmapMode = mip;
+  info.addressModeU = info.addressModeV = mode;
+  info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  info.maxLod = VK_LOD_CLAMP_NONE;
+  info.anisotropyEnable = maxAnisotropy > 1;
+  info.maxAnisotropy = maxAnisotropy;
+  return makeSamplerState(info, VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE, 16.0f, 16.0f);
+}
+
+// The copy is what the batches sample wherever the fixed-point routine would read the blocks,
+// and gives its bits: random batches (coordinates within a few repeats, gradients from
+// magnification to several levels down, anisotropic footprints, Lod operands, offsets, array
+// layers, random active lanes) through the routine of the blocks and through viewToSample's
+// copy, at W = 4, 8, 16, for every filter pair, mipmap mode and address mode and anisotropy.
+TEST(DecodedTexture, SamplingTheCopyGivesTheBlockRoutinesBits) {
+  std::mt19937 rng(20261202);
+  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  uint32_t batches = 0;
+  for (VkFormat format : {VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC1_RGBA_UNORM_BLOCK})
+    for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY}) {
+      const uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 3 : 1;
+      Bc1Image image(format, type, 64 + rng() % 40, 32 + rng() % 40, layers, 1 + rng() % 6, rng);
+      DecodedTextureBudget budget(uint64_t(1) << 30);
+      DecodedTexture texture(image.view.state, budget);
+      DecodedView decodedView(texture, 0, 0);
+      abi::ImageViewState blocks = image.view.state;
+      blocks.decoded = nullptr;
+      abi::ImageViewState kept = image.view.state;
+      kept.decoded = &decodedView;
+      for (VkFilter mag : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+        for (VkFilter min : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+          for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+            for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                                              VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE})
+              for (float aniso : {1.0f, 4.0f, 16.0f}) {
+                const abi::SamplerState s = sampler(mag, min, mip, mode, aniso);
+                for (uint32_t width : {4u, 8u, 16u}) {
+                  SampleShape shape;
+                  shape.width = width;
+                  const SampleRoutine blockRoutine = findSampleRoutine(blocks, s, shape);
+                  const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
+                  // BC1's every routine is a fixed-point one (anisotropic samplers with two
+                  // different filters have none): where there is none, the view stays.
+                  const bool fixedPoint = blockRoutine != nullptr;
+                  ASSERT_EQ(&chosen != &kept, fixedPoint)
+                      << "format " << format << " mag " << mag << " min " << min << " aniso " << aniso;
+                  if (!fixedPoint) continue;
+                  ASSERT_EQ(chosen.format, uint32_t(VK_FORMAT_R8G8B8A8_UNORM));
+                  const SampleRoutine copyRoutine = findSampleRoutine(chosen, s, shape);
+                  ASSERT_NE(copyRoutine, nullptr);
+                  for (int n = 0; n < 16; ++n) {
+                    std::vector<float> sc(width), tc(width), layer(width), lod(width), g[4];
+                    std::vector<int32_t> off[2];
+                    for (auto& v : g) v.resize(width);
+                    for (auto& v : off) v.resize(width);
+                    const int kind = int(rng() % 3);  // gradients, Lod, gradients with offsets
+                    for (uint32_t l = 0; l < width; ++l) {
+                      sc[l] = uniform(-2.0f, 3.0f), tc[l] = uniform(-2.0f, 3.0f);
+                      layer[l] = uniform(-0.5f, float(layers) + 0.5f);
+                      lod[l] = uniform(-1.0f, 7.0f);
+                      const float scale = std::ldexp(1.0f, int(rng() % 12) - 10);
+                      for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
+                      off[0][l] = int32_t(rng() % 16) - 8, off[1][l] = int32_t(rng() % 16) - 8;
+                    }
+                    SampleLanes lanes;
+                    lanes.width = width;
+                    lanes.active = rng() % 4 ? (1u << width) - 1 : (uint32_t(rng()) & ((1u << width) - 1)) | 1u;
+                    lanes.s = sc.data(), lanes.t = tc.data();
+                    if (type == VK_IMAGE_VIEW_TYPE_2D_ARRAY) lanes.layer = layer.data();
+                    if (kind == 1) {
+                      lanes.lod = lod.data();
+                    } else {
+                      lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(),
+                      lanes.dPdy[1] = g[3].data();
+                    }
+                    if (kind == 2) lanes.offset[0] = off[0].data(), lanes.offset[1] = off[1].data();
+                    std::vector<uint32_t> fromBlocks(4 * width), fromCopy(4 * width);
+                    blockRoutine(blocks, s, lanes, fromBlocks.data());
+                    copyRoutine(chosen, s, lanes, fromCopy.data());
+                    ASSERT_EQ(fromCopy, fromBlocks) << "format " << format << " type " << type << " mag " << mag << " min "
+                                                    << min << " mip " << mip << " mode " << mode << " aniso " << aniso
+                                                    << " W=" << width << " operands " << kind;
+                    ++batches;
+                  }
+                }
+              }
+    }
+  EXPECT_EQ(batches, 9216u);  // 576 samplers and widths with a routine, 16 batches each
+}
+
+// Gathers, depth compares and views of other shapes read the blocks: only a sample that the
+// fixed-point routine would take is redirected.
+TEST(DecodedTexture, OtherInstructionsReadTheBlocks) {
+  std::mt19937 rng(7);
+  Bc1Image image(VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, rng);
+  DecodedTextureBudget budget(uint64_t(1) << 20);
+  DecodedTexture texture(image.view.state, budget);
+  DecodedView decodedView(texture, 0, 0);
+  image.view.state.decoded = &decodedView;
+  const abi::SamplerState s = sampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                      VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.0f);
+  EXPECT_NE(&viewToSample(image.view.state, s, SampleShape{true, false, 2, 8}), &image.view.state);
+  EXPECT_EQ(&viewToSample(image.view.state, s, SampleShape{false, false, 2, 8}), &image.view.state);  // gather
+  EXPECT_EQ(&viewToSample(image.view.state, s, SampleShape{true, true, 2, 8}), &image.view.state);   // Dref
+  EXPECT_EQ(&viewToSample(image.view.state, s, SampleShape{true, false, 2, 5}), &image.view.state);  // no routine width
+}
+
+// written() marks what a transfer wrote; current() decodes those subresources again and keeps
+// the others (a write the image's owner did not report is not seen: decoded_texture.h's
+// contract, which icd/ keeps by reporting every transfer into such an image).
+TEST(DecodedTexture, WrittenSubresourcesAreDecodedAgain) {
+  std::mt19937 rng(11);
+  Bc1Image image(VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 24, 20, 2, 3, rng);
+  DecodedTextureBudget budget(uint64_t(1) << 20);
+  DecodedTexture texture(image.view.state, budget);
+  ASSERT_TRUE(texture.current());
+  expectCopyMatches(image, texture, "first decode");
+  const uint32_t unreported = copyTexel(texture, 0, 1, 5, 5);
+  image.randomize(1, rng, 0);
+  image.randomize(0, rng, 1);
+  texture.written(1, 0, 1);
+  ASSERT_TRUE(texture.current());
+  EXPECT_EQ(copyTexel(texture, 1, 0, 3, 2), image.expected(1, 0, 3, 2));
+  EXPECT_EQ(copyTexel(texture, 0, 1, 5, 5), unreported);
+  texture.written(0, 0, 2);
+  // Several threads asking at once: one decodes, all see the result.
+  std::vector<std::thread> threads;
+  std::vector<char> ok(4, 0);
+  for (int i = 0; i < 4; ++i) threads.emplace_back([&, i] { ok[i] = texture.current(); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok, std::vector<char>(4, 1));
+  expectCopyMatches(image, texture, "after the writes");
+}
+
+// A copy that would pass the device's budget is not made: the view samples its blocks.
+TEST(DecodedTexture, OverTheBudgetTheBlocksAreSampled) {
+  std::mt19937 rng(3);
+  Bc1Image image(VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, rng);
+  DecodedTextureBudget small(64 * 64 * 4 - 1), enough(64 * 64 * 4);
+  const abi::SamplerState s = sampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                      VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.0f);
+  {
+    DecodedTexture texture(image.view.state, small);
+    DecodedView decodedView(texture, 0, 0);
+    image.view.state.decoded = &decodedView;
+    EXPECT_EQ(&viewToSample(image.view.state, s, SampleShape{true, false, 2, 8}), &image.view.state);
+    EXPECT_EQ(small.used.load(), 0u);
+  }
+  {
+    DecodedTexture texture(image.view.state, enough);
+    DecodedView decodedView(texture, 0, 0);
+    image.view.state.decoded = &decodedView;
+    EXPECT_NE(&viewToSample(image.view.state, s, SampleShape{true, false, 2, 8}), &image.view.state);
+    EXPECT_EQ(enough.used.load(), 64u * 64 * 4);
+  }
+  EXPECT_EQ(enough.used.load(), 0u);  // returned when the texture goes
+}
+
+}  // namespace
+}  // namespace tessera
