@@ -1,5 +1,6 @@
-// Decoded copies of BC1 images (decoded_texture.h): each 4x4 block's four palette texels computed
-// once, by the routines' own rule (bc1_bytes.h bc1TexelWord), and stored for its 16 texels.
+// Decoded copies of BC1 and BC7 images (decoded_texture.h). BC1: each 4x4 block's four palette
+// texels computed once, by the routines' own rule (bc1_bytes.h bc1TexelWord), and stored for its
+// 16 texels. BC7: the block decoder's bytes (decodeBc7), which are the texels themselves.
 // Compiled with -ffp-contract=off (CMakeLists.txt): bc1Byte's float product and sum must round
 // as they do in batch_sampler_unorm8.cpp.
 #include "tessera/decoded_texture.h"
@@ -12,6 +13,7 @@
 #include <new>
 
 #include "bc1_bytes.h"
+#include "block_decoders.h"
 #include "tessera/sampling_batch.h"
 
 namespace tessera {
@@ -28,7 +30,12 @@ uint64_t DecodedTextureBudget::configuredLimit() {
 }
 
 bool DecodedTexture::decodable(uint32_t format) {
-  return format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+  return format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ||
+         format == VK_FORMAT_BC7_UNORM_BLOCK || format == VK_FORMAT_BC7_SRGB_BLOCK;
+}
+
+uint32_t DecodedTexture::copyFormat() const {
+  return whole_.format == VK_FORMAT_BC7_SRGB_BLOCK ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
 }
 
 DecodedTexture::DecodedTexture(const abi::ImageViewState& whole, DecodedTextureBudget& budget)
@@ -98,6 +105,18 @@ void DecodedTexture::decodeSubresource(uint32_t level, uint32_t layer) {
   const abi::ImageLevel& src = whole_.levels[level];
   const abi::ImageLevel dst = this->level(level, layer);
   const uint8_t* blocks = src.base + src.layerPitch * layer;
+  if (whole_.format == VK_FORMAT_BC7_UNORM_BLOCK || whole_.format == VK_FORMAT_BC7_SRGB_BLOCK) {
+    for (uint32_t by = 0; by * 4 < src.height; ++by) {
+      const uint8_t* block = blocks + src.rowPitch * by;
+      for (uint32_t bx = 0; bx * 4 < src.width; ++bx, block += 16) {
+        uint8_t texels[16][4];
+        decodeBc7(block, texels);
+        const uint32_t w = std::min(4u, src.width - 4 * bx), h = std::min(4u, src.height - 4 * by);
+        for (uint32_t y = 0; y < h; ++y) std::memcpy(dst.base + dst.rowPitch * (4 * by + y) + 16 * bx, texels[4 * y], 4 * w);
+      }
+    }
+    return;
+  }
   const uint32_t transparentDrop = whole_.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ? 255u : 0u;
   for (uint32_t by = 0; by * 4 < src.height; ++by) {
     const uint8_t* block = blocks + src.rowPitch * by;
@@ -140,7 +159,7 @@ const abi::ImageViewState* DecodedView::current(const abi::ImageViewState& view)
     abi::ImageViewState& s = state_;
     s = view;
     s.decoded = nullptr;
-    s.format = VK_FORMAT_R8G8B8A8_UNORM;
+    s.format = texture_.copyFormat();
     s.texelSize = 4;
     for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l)
       s.levels[l] = texture_.level(baseLevel_ + l, baseLayer_);

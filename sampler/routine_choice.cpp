@@ -105,15 +105,27 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
 
 const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                         const SampleShape& shape) {
-  if (!view.decoded || (view.fastSampling != kBc1RgbUnorm && view.fastSampling != kBc1RgbaUnorm)) return view;
-  // findSampleRoutine's conditions for the fixed-point routine.
+  if (!view.decoded) return view;
+  if (view.viewType != VK_IMAGE_VIEW_TYPE_2D && view.viewType != VK_IMAGE_VIEW_TYPE_2D_ARRAY) return view;
+  // findSampleRoutine's conditions for a routine.
   if (!sampler.fastSampling || sampler.fastSampling > 16) return view;
   if (!shape.sample || shape.compare || shape.coordCount != 2) return view;
   const int row = shape.width == 4 ? 0 : shape.width == 8 ? 1 : shape.width == 16 ? 2 : -1;
-  if (row < 0 || sampler_detail::batch::samplingRoutines() != SamplingRoutines::All) return view;
-  if (!unorm8Routine(view.fastSampling, uint32_t(row), sampler.fastSampling)) return view;
+  const SamplingRoutines mode = sampler_detail::batch::samplingRoutines();
+  if (row < 0 || mode == SamplingRoutines::None) return view;
+  const bool bc1 = view.fastSampling == kBc1RgbUnorm || view.fastSampling == kBc1RgbaUnorm;
+  if (bc1) {
+    // Only where the fixed-point routine reads the blocks (the copy is its bytes).
+    if (mode != SamplingRoutines::All || !unorm8Routine(view.fastSampling, uint32_t(row), sampler.fastSampling)) return view;
+  } else if (view.fastSampling != 0) {
+    return view;
+  }
   const abi::ImageViewState* decoded = view.decoded->current(view);
-  return decoded ? *decoded : view;
+  if (!decoded) return view;
+  // BC7 (the blocks have no routine): where the copy has one; elsewhere the reference reads the
+  // blocks, with the same texels.
+  if (!bc1 && !findSampleRoutine(*decoded, sampler, shape)) return view;
+  return *decoded;
 }
 
 namespace sampler_detail::batch {

@@ -1,10 +1,16 @@
-// Compressed images kept decoded: a copy of a BC1 image's texels as R8G8B8A8 UNORM, made on the
-// first sample after the image's texels change and sampled instead of the blocks wherever the
-// fixed-point routine would read BC1 texels (sampling_batch.h viewToSample). The routine decodes
-// each BC1 texel to the same four bytes (sampler/bc1_bytes.h) and then filters exactly as it
-// filters RGBA8, so sampling the copy gives the same bits at the RGBA8 routine's and the
-// fragment kernels' inline sampling's speed, where the blocks cost two gathers and a palette
-// computation per texel ("compressed formats decoded once per block and reused, not per texel").
+// Compressed images kept decoded: a copy of a BC1 or BC7 image's texels as R8G8B8A8 (UNORM; SRGB
+// for BC7_SRGB), made on the first sample after the image's texels change and sampled instead of
+// the blocks (sampling_batch.h viewToSample): "compressed formats decoded once per block and
+// reused, not per texel".
+//  - BC1 UNORM, wherever the fixed-point routine would read BC1 texels: it decodes each BC1 texel
+//    to the same four bytes (sampler/bc1_bytes.h) and then filters exactly as it filters RGBA8,
+//    so the copy gives the same bits at the RGBA8 routine's and the fragment kernels' inline
+//    sampling's speed, where the blocks cost two gathers and a palette computation per texel.
+//  - BC7, wherever a routine takes the copy: BC7 texels are 8-bit RGBA ("These 8-bit values
+//    should be interpreted as RGBA 8-bit normalized channels"), which the reference decodes as
+//    R8G8B8A8 texels, so the copy is the texture exactly; the blocks have no routine (every lane
+//    decodes a block in the reference), the copy the RGBA8 ones: the fixed-point routine for
+//    UNORM (as for any R8G8B8A8_UNORM view), the bit-exact routine for SRGB.
 //
 // When the copy is current. The image's owner (icd/) makes a copy only for images whose texels
 // nothing but a transfer command naming the image can change: optimal tiling (the host cannot
@@ -38,7 +44,7 @@ struct DecodedTextureBudget {
 
 class DecodedTexture {
  public:
-  // Whether an image of `format` can have a copy (BC1 RGB and RGBA UNORM).
+  // Whether an image of `format` can have a copy (BC1 RGB and RGBA UNORM, BC7 UNORM and SRGB).
   static bool decodable(uint32_t format);
   // `whole`: a 2D-array view state of the image of its own format covering every level and
   // layer (the blocks the copy is decoded from). Nothing is allocated until the first current().
@@ -58,6 +64,8 @@ class DecodedTexture {
   // The copy's level `level`, layer `layer` as a view level (levels' sizes as the image's).
   abi::ImageLevel level(uint32_t level, uint32_t layer) const;
   uint32_t format() const { return whole_.format; }
+  // The copy's VkFormat: R8G8B8A8_SRGB for BC7_SRGB, else R8G8B8A8_UNORM.
+  uint32_t copyFormat() const;
 
  private:
   bool decodeStale();  // with mutex_ held

@@ -75,11 +75,11 @@ struct SampleShape {
 SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                 const SampleShape& shape);
 
-// The view a batch of `shape` samples: for a view whose texels are kept decoded (decoded_texture.h)
-// where findSampleRoutine would give the fixed-point routine of its BC1 texels, the decoded
-// copy, made current, whose RGBA8 routine gives the same bits (lanes the routine hands to the
+// The view a batch of `shape` samples: for a view whose texels are kept decoded (decoded_texture.h),
+// the decoded copy, made current: for BC1 where findSampleRoutine would give the fixed-point
+// routine of its texels, whose RGBA8 routine gives the same bits (lanes the routine hands to the
 // reference, coordinates beyond ±2^22 texels, read the copy's bytes rather than the exact
-// palette); `view` otherwise.
+// palette); for BC7 where findSampleRoutine has a routine for the copy. `view` otherwise.
 const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                         const SampleShape& shape);
 

@@ -1,8 +1,10 @@
-// Decoded copies of BC1 images (decoded_texture.h): every texel of the copy against the
+// Decoded copies of BC1 and BC7 images (decoded_texture.h): every texel of a BC1 copy against the
 // "Block decoding for BC1" palette (Khronos Data Format Specification, S3TC) rounded to the
-// nearest byte, computed here in integers; sampling the copy (viewToSample) against sampling the
-// blocks through the fixed-point routine it replaces, bit for bit, on random batches at every W
-// and sampler class; what written() makes current() decode again; the budget.
+// nearest byte, computed here in integers, and of a BC7 copy against the block decoder's bytes;
+// sampling a BC1 copy (viewToSample) against sampling the blocks through the fixed-point routine
+// it replaces, bit for bit, on random batches at every W and sampler class; sampling a BC7 copy
+// against the reference on the blocks (SRGB: bit for bit; UNORM: within the fixed-point
+// routine's snapping); what written() makes current() decode again; the budget.
 #include "tessera/decoded_texture.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "block_decoders.h"
 #include "sampling_test_view.h"
 #include "tessera/format.h"
 #include "tessera/sampling.h"
@@ -240,6 +243,112 @@ TEST(DecodedTexture, WrittenSubresourcesAreDecodedAgain) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(ok, std::vector<char>(4, 1));
   expectCopyMatches(image, texture, "after the writes");
+}
+
+// A BC7 view of random blocks (every mode, the reserved one too, by the random mode bits).
+struct Bc7Image {
+  SamplingTestView view;
+  Bc7Image(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers, uint32_t levels,
+           std::mt19937& rng)
+      : view(format, type, width, height, 1, layers, levels) {
+    for (uint32_t l = 0; l < levels; ++l) {
+      const abi::ImageLevel& lv = view.state.levels[l];
+      for (uint32_t layer = 0; layer < layers; ++layer)
+        for (uint32_t by = 0; by * 4 < lv.height; ++by)
+          for (uint32_t bx = 0; bx * 4 < lv.width; ++bx)
+            for (int i = 0; i < 16; ++i) block(l, layer, bx, by)[i] = uint8_t(rng());
+    }
+    view.state.fastSampling = classifyViewForRoutines(view.state);
+  }
+  uint8_t* block(uint32_t level, uint32_t layer, uint32_t bx, uint32_t by) {
+    const abi::ImageLevel& lv = view.state.levels[level];
+    return lv.base + lv.layerPitch * layer + lv.rowPitch * by + 16 * bx;
+  }
+};
+
+TEST(DecodedTexture, Bc7CopiesAreTheBlockDecodersBytes) {
+  std::mt19937 rng(77);
+  Bc7Image image(VK_FORMAT_BC7_SRGB_BLOCK, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 29, 18, 2, 3, rng);
+  DecodedTextureBudget budget(uint64_t(1) << 20);
+  DecodedTexture texture(image.view.state, budget);
+  ASSERT_TRUE(texture.current());
+  EXPECT_EQ(texture.copyFormat(), uint32_t(VK_FORMAT_R8G8B8A8_SRGB));
+  const abi::ImageViewState& s = image.view.state;
+  for (uint32_t level = 0; level < s.levelCount; ++level)
+    for (uint32_t layer = 0; layer < s.layerCount; ++layer)
+      for (uint32_t y = 0; y < s.levels[level].height; ++y)
+        for (uint32_t x = 0; x < s.levels[level].width; ++x) {
+          uint8_t texels[16][4];
+          decodeBc7(image.block(level, layer, x / 4, y / 4), texels);
+          uint32_t want;
+          std::memcpy(&want, texels[4 * (y % 4) + x % 4], 4);
+          ASSERT_EQ(copyTexel(texture, level, layer, x, y), want) << "level " << level << " layer " << layer << " texel " << x << "," << y;
+        }
+}
+
+// BC7 has no routine of its own: the reference decodes a block per lane. The copy's routines
+// against that reference, lane by lane: SRGB takes the exact routine (the reference's bits),
+// UNORM the fixed-point one (LINEAR weights and δ snapped to 8 bits: within 2^-8 + 2^-9 of the
+// reference's value, as batch_sampler_test holds any RGBA8 view to).
+TEST(DecodedTexture, Bc7CopiesSampleAsTheReferenceOnTheBlocks) {
+  std::mt19937 rng(78);
+  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  uint32_t lanesChecked = 0;
+  for (VkFormat format : {VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK}) {
+    Bc7Image image(format, VK_IMAGE_VIEW_TYPE_2D, 48, 40, 1, 4, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 30);
+    DecodedTexture texture(image.view.state, budget);
+    DecodedView decodedView(texture, 0, 0);
+    abi::ImageViewState blocks = image.view.state;
+    blocks.decoded = nullptr;
+    abi::ImageViewState kept = image.view.state;
+    kept.decoded = &decodedView;
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+        for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
+          const abi::SamplerState s = sampler(filter, filter, mip, mode, 1.0f);
+          for (uint32_t width : {4u, 8u, 16u}) {
+            SampleShape shape;
+            shape.width = width;
+            ASSERT_EQ(findSampleRoutine(blocks, s, shape), nullptr);
+            const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
+            ASSERT_NE(&chosen, &kept);
+            const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
+            ASSERT_NE(routine, nullptr);
+            std::vector<float> sc(width), tc(width), g[4];
+            for (auto& v : g) v.resize(width);
+            for (uint32_t l = 0; l < width; ++l) {
+              sc[l] = uniform(-1.5f, 2.5f), tc[l] = uniform(-1.5f, 2.5f);
+              const float scale = std::ldexp(1.0f, int(rng() % 10) - 8);
+              for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
+            }
+            SampleLanes lanes;
+            lanes.width = width;
+            lanes.active = (1u << width) - 1;
+            lanes.s = sc.data(), lanes.t = tc.data();
+            lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(), lanes.dPdy[1] = g[3].data();
+            std::vector<uint32_t> out(4 * width);
+            routine(chosen, s, lanes, out.data());
+            for (uint32_t l = 0; l < width; ++l) {
+              SampleRequest r;
+              r.s = sc[l], r.t = tc[l];
+              r.hasGrad = true;
+              r.dPdx[0] = g[0][l], r.dPdx[1] = g[1][l], r.dPdy[0] = g[2][l], r.dPdy[1] = g[3][l];
+              const TexelValue want = sampleImage(blocks, s, r);
+              for (uint32_t c = 0; c < 4; ++c) {
+                float got;
+                std::memcpy(&got, &out[c * width + l], 4);
+                if (format == VK_FORMAT_BC7_SRGB_BLOCK)
+                  ASSERT_EQ(out[c * width + l], want.u[c]) << "SRGB lane " << l << " component " << c;
+                else
+                  ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "UNORM lane " << l << " component " << c;
+              }
+              ++lanesChecked;
+            }
+          }
+        }
+  }
+  EXPECT_EQ(lanesChecked, 2u * 8 * (4 + 8 + 16));
 }
 
 // A copy that would pass the device's budget is not made: the view samples its blocks.

@@ -1,22 +1,22 @@
-// BC1 textures sampled in draws while their texels change, through the loader with validation.
-// Tessera samples a BC1 image that only transfers can write from a decoded RGBA8 copy
-// (include/tessera/decoded_texture.h), decoded again after each transfer into the image; this
-// test holds that copy to the path it replaces and to lavapipe. A 64x64 BC1 texture with four
+// BC1 and BC7 textures sampled in draws while their texels change, through the loader with
+// validation. Tessera samples a BC1 or BC7 image that only transfers can write from a decoded
+// RGBA8 copy (include/tessera/decoded_texture.h), decoded again after each transfer into the
+// image; this test holds that copy to the path it replaces and to lavapipe. A 64x64 texture with four
 // levels of random blocks is drawn full-screen (fullscreen.vert, aniso_plane.frag: coordinates
 // an affine map of the pixel, rotated 30 degrees) twice a frame: at 0.8 texels a pixel (level 0,
 // magnified) and at 1.5 (level 1 with mipmapMode NEAREST: "Level-of-Detail Operation"), with
 // LINEAR filtering and REPEAT. Three frames, each its own submission:
 //  1. after vkCmdCopyBufferToImage of blocks A into every level;
 //  2. after vkCmdCopyBufferToImage of blocks B into level 1 alone;
-//  3. after vkCmdCopyImage of blocks C from another BC1 image into level 0 alone.
+//  3. after vkCmdCopyImage of blocks C from another image of the format into level 0 alone.
 // Checks: every pixel of every draw is bit for bit what the same commands give on a device whose
-// copies are turned off (TESSERA_DECODED_TEXTURE_MIB=0: the routine reads the blocks); the
-// draws of a level a frame did not write are unchanged from the frame before and those of a
-// level it wrote change (so a copy that missed a write would fail the first check); and Tessera
-// is within 2 units of lavapipe but on a few channels (both round BC1's palette to bytes, as
-// Direct3D allows; on random blocks, where neighbouring texels differ by up to 255, the
-// filters' coordinate and weight precision moves a channel by a unit or two, measured at most 3
-// on one channel in 25,600 with Mesa 22.3.6), none more than 4 off.
+// copies are turned off (TESSERA_DECODED_TEXTURE_MIB=0: BC1's routine, BC7's reference, read the
+// blocks); the draws of a level a frame did not write are unchanged from the frame before and
+// those of a level it wrote change (so a copy that missed a write would fail the first check);
+// and Tessera is within 2 units of lavapipe but on a few channels (both round BC1's palette to
+// bytes, as Direct3D allows; BC7's texels are bytes; on random blocks, where neighbouring texels
+// differ by up to 255, the filters' coordinate and weight precision moves a channel by a unit or
+// two, measured at most 3 on one channel in 25,600 with Mesa 22.3.6), none more than 4 off.
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
@@ -39,9 +39,9 @@ namespace {
 constexpr uint32_t kSize = 64, kLevels = 4;  // 64 .. 8
 constexpr uint32_t kTarget = 80;
 
-uint32_t levelBytes(uint32_t level) {
+uint32_t levelBytes(VkFormat format, uint32_t level) {
   const uint32_t blocks = (kSize >> level) / 4;
-  return blocks * blocks * 8;
+  return blocks * blocks * (format == VK_FORMAT_BC7_SRGB_BLOCK ? 16 : 8);
 }
 
 std::vector<uint8_t> randomBlocks(uint32_t bytes, uint32_t seed) {
@@ -65,7 +65,7 @@ const double kTexelsPerPixel[2] = {0.8, 1.5};
 // Each frame's two draws, RGBA8 pixels (empty on failure).
 using Frames = std::vector<std::vector<uint8_t>>;  // [frame * 2 + draw]
 
-Frames render(VkPhysicalDevice pd) {
+Frames render(VkPhysicalDevice pd, VkFormat format) {
   VkPhysicalDeviceFeatures features{};
   features.textureCompressionBC = VK_TRUE;
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -84,20 +84,20 @@ Frames render(VkPhysicalDevice pd) {
     r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
     r.imageExtent = {kSize >> l, kSize >> l, 1};
     uploadA.push_back(r);
-    const std::vector<uint8_t> a = randomBlocks(levelBytes(l), 100 + l);
+    const std::vector<uint8_t> a = randomBlocks(levelBytes(format, l), 100 + l);
     staged.insert(staged.end(), a.begin(), a.end());
   }
   VkBufferImageCopy uploadB{};
   uploadB.bufferOffset = staged.size();
   uploadB.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 1};
   uploadB.imageExtent = {kSize / 2, kSize / 2, 1};
-  const std::vector<uint8_t> b = randomBlocks(levelBytes(1), 200);
+  const std::vector<uint8_t> b = randomBlocks(levelBytes(format, 1), 200);
   staged.insert(staged.end(), b.begin(), b.end());
   VkBufferImageCopy uploadC{};
   uploadC.bufferOffset = staged.size();
   uploadC.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   uploadC.imageExtent = {kSize, kSize, 1};
-  const std::vector<uint8_t> c = randomBlocks(levelBytes(0), 300);
+  const std::vector<uint8_t> c = randomBlocks(levelBytes(format, 0), 300);
   staged.insert(staged.end(), c.begin(), c.end());
   void* stagingMap;
   VkBuffer staging = device.createMappedBuffer(staged.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &stagingMap);
@@ -105,7 +105,7 @@ Frames render(VkPhysicalDevice pd) {
 
   VkImageCreateInfo tci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   tci.imageType = VK_IMAGE_TYPE_2D;
-  tci.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
+  tci.format = format;
   tci.extent = {kSize, kSize, 1};
   tci.mipLevels = kLevels;
   tci.arrayLayers = 1;
@@ -123,7 +123,7 @@ Frames render(VkPhysicalDevice pd) {
   VkImageViewCreateInfo tvci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   tvci.image = texture;
   tvci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  tvci.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
+  tvci.format = format;
   tvci.subresourceRange = allLevels;
   VkImageView textureView;
   EXPECT_EQ(vkCreateImageView(dev, &tvci, nullptr, &textureView), VK_SUCCESS);
@@ -241,15 +241,18 @@ uint32_t differingBytes(const std::vector<uint8_t>& a, const std::vector<uint8_t
   return n;
 }
 
-TEST(Bc1Draw, TexturesRewrittenBetweenFramesMatchTheBlocksAndLavapipe) {
+class CompressedDraw : public testing::TestWithParam<VkFormat> {};
+
+TEST_P(CompressedDraw, TexturesRewrittenBetweenFramesMatchTheBlocksAndLavapipe) {
   if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "compares Tessera with lavapipe itself";
+  const VkFormat format = GetParam();
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
-  const Frames decoded = render(drivers.tessera);
+  const Frames decoded = render(drivers.tessera, format);
   Frames blocks;
   {
     DecodedTextureBudgetOverride off("0");
-    blocks = render(drivers.tessera);
+    blocks = render(drivers.tessera, format);
   }
   ASSERT_EQ(decoded.size(), 6u);
   ASSERT_EQ(blocks.size(), 6u);
@@ -263,7 +266,7 @@ TEST(Bc1Draw, TexturesRewrittenBetweenFramesMatchTheBlocksAndLavapipe) {
   EXPECT_EQ(differingBytes(decoded[5], decoded[3]), 0u) << "level 1 kept in frame 3";
 
   if (!drivers.lavapipe) return;
-  const Frames lavapipe = render(drivers.lavapipe);
+  const Frames lavapipe = render(drivers.lavapipe, format);
   ASSERT_EQ(lavapipe.size(), 6u);
   for (uint32_t i = 0; i < 6; ++i) {
     uint32_t differ = 0, farApart = 0;
@@ -278,6 +281,14 @@ TEST(Bc1Draw, TexturesRewrittenBetweenFramesMatchTheBlocksAndLavapipe) {
     EXPECT_LE(differ, kTarget * kTarget * 4 / 1000) << names[i] << ": channels more than 2 units from lavapipe's";
   }
 }
+
+// BC1_RGB_UNORM: the copy takes the fixed-point routine and the kernels' inline sampling, with
+// the blocks' routine's bits. BC7_SRGB: the copy takes the exact RGBA8 sRGB routine, whose bits
+// are the reference's on the blocks (BC7 texels are bytes).
+INSTANTIATE_TEST_SUITE_P(Formats, CompressedDraw, testing::Values(VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK),
+                         [](const testing::TestParamInfo<VkFormat>& info) {
+                           return info.param == VK_FORMAT_BC7_SRGB_BLOCK ? std::string("Bc7Srgb") : std::string("Bc1RgbUnorm");
+                         });
 
 }  // namespace
 }  // namespace tessera_test
