@@ -10,6 +10,10 @@ namespace tessera {
 
 // ETC2 and EAC (etc2_decode.cpp). False for other formats.
 bool decodeEtc2Block(const FormatInfo& format, const uint8_t* block, TexelValue out[16]);
+// ETC2's colour formats (RGB8, RGB8A1, RGBA8, UNORM or SRGB) before the conversion to floats:
+// their texels are 8-bit RGBA, which decodeEtc2Block reads as R8G8B8A8 (UNORM or SRGB) texels.
+// False for other formats.
+bool decodeEtc2Rgba8(uint32_t format, const uint8_t* block, uint8_t out[16][4]);
 
 // "Block decoding for BC1" (S3TC colour, also BC2/BC3's): the palette entry of a 2-bit code as
 // (w0 colour_0 + w1 colour_1) / den. With colour_0 > colour_1 (`fourColors`; BC2 and BC3

@@ -1,6 +1,7 @@
-// Decoded copies of BC1 and BC7 images (decoded_texture.h). BC1: each 4x4 block's four palette
-// texels computed once, by the routines' own rule (bc1_bytes.h bc1TexelWord), and stored for its
-// 16 texels. BC7: the block decoder's bytes (decodeBc7), which are the texels themselves.
+// Decoded copies of BC1, BC6H, BC7 and ETC2 colour images (decoded_texture.h). BC1: each 4x4
+// block's four palette texels computed once, by the routines' own rule (bc1_bytes.h
+// bc1TexelWord), and stored for its 16 texels. The others: the block decoders' integers
+// (decodeBc7, decodeBc6h, decodeEtc2Rgba8), which are the texels themselves.
 // Compiled with -ffp-contract=off (CMakeLists.txt): bc1Byte's float product and sum must round
 // as they do in batch_sampler_unorm8.cpp.
 #include "tessera/decoded_texture.h"
@@ -29,14 +30,75 @@ uint64_t DecodedTextureBudget::configuredLimit() {
   return uint64_t(mib) << 20;
 }
 
-bool DecodedTexture::decodable(uint32_t format) {
-  return format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ||
-         format == VK_FORMAT_BC7_UNORM_BLOCK || format == VK_FORMAT_BC7_SRGB_BLOCK;
+namespace {
+
+// What a copy of each decodable format holds: its VkFormat and bytes a texel, and the bytes of
+// one 4x4 block of the image.
+struct CopyKind {
+  uint32_t copyFormat = VK_FORMAT_UNDEFINED;
+  uint32_t texelBytes = 0;
+  uint32_t blockBytes = 0;
+};
+CopyKind copyKindOf(uint32_t format) {
+  switch (format) {
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 8};
+    case VK_FORMAT_BC7_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16};
+    case VK_FORMAT_BC7_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 16};
+    case VK_FORMAT_BC6H_UFLOAT_BLOCK:
+    case VK_FORMAT_BC6H_SFLOAT_BLOCK: return {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 16};
+    case VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 8};
+    case VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 8};
+    case VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16};
+    case VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 16};
+    default: return {};
+  }
 }
 
-uint32_t DecodedTexture::copyFormat() const {
-  return whole_.format == VK_FORMAT_BC7_SRGB_BLOCK ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+// Block `block`'s 16 texels in the copy's format (texel n at out + n x texelBytes).
+void decodeBlock(uint32_t format, const uint8_t* block, uint8_t* out) {
+  switch (format) {
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: {
+      uint32_t colours, codes;
+      std::memcpy(&colours, block, 4);
+      std::memcpy(&codes, block + 4, 4);
+      const uint32_t color0 = colours & 0xFFFF, color1 = colours >> 16;
+      const uint32_t transparentDrop = format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ? 255u : 0u;
+      // The four palette texels once; texel n takes the code at bit 2n.
+      uint32_t palette[4];
+      for (uint32_t code = 0; code < 4; ++code) palette[code] = bc1TexelWord(color0, color1, code, transparentDrop);
+      for (uint32_t n = 0; n < 16; ++n) std::memcpy(out + 4 * n, &palette[codes >> (2 * n) & 3], 4);
+      return;
+    }
+    case VK_FORMAT_BC7_UNORM_BLOCK:
+    case VK_FORMAT_BC7_SRGB_BLOCK:
+      decodeBc7(block, reinterpret_cast<uint8_t(*)[4]>(out));
+      return;
+    case VK_FORMAT_BC6H_UFLOAT_BLOCK:
+    case VK_FORMAT_BC6H_SFLOAT_BLOCK: {
+      // As bc_decode.cpp reads them: R, G, B halves and alpha 1.0 (0x3C00).
+      uint16_t rgb[16][3];
+      decodeBc6h(block, format == VK_FORMAT_BC6H_SFLOAT_BLOCK, rgb);
+      for (uint32_t n = 0; n < 16; ++n) {
+        const uint16_t texel[4] = {rgb[n][0], rgb[n][1], rgb[n][2], 0x3C00};
+        std::memcpy(out + 8 * n, texel, 8);
+      }
+      return;
+    }
+    default:
+      decodeEtc2Rgba8(format, block, reinterpret_cast<uint8_t(*)[4]>(out));
+      return;
+  }
 }
+
+}  // namespace
+
+bool DecodedTexture::decodable(uint32_t format) { return copyKindOf(format).texelBytes != 0; }
+
+uint32_t DecodedTexture::copyFormat() const { return copyKindOf(whole_.format).copyFormat; }
 
 DecodedTexture::DecodedTexture(const abi::ImageViewState& whole, DecodedTextureBudget& budget)
     : whole_(whole), budget_(budget) {
@@ -47,7 +109,7 @@ DecodedTexture::DecodedTexture(const abi::ImageViewState& whole, DecodedTextureB
   uint64_t bytes = 0;
   for (uint32_t l = 0; l < levels; ++l) {
     levelOffset_[l] = bytes;
-    bytes += uint64_t(whole_.levels[l].width) * whole_.levels[l].height * 4 * whole_.layerCount;
+    bytes += uint64_t(whole_.levels[l].width) * whole_.levels[l].height * copyKindOf(whole_.format).texelBytes * whole_.layerCount;
   }
   bytes_ = bytes;
   stale_ = std::make_unique<std::atomic<uint8_t>[]>(size_t(levels) * whole_.layerCount);
@@ -102,39 +164,20 @@ bool DecodedTexture::decodeStale() {
 }
 
 void DecodedTexture::decodeSubresource(uint32_t level, uint32_t layer) {
+  const CopyKind kind = copyKindOf(whole_.format);
   const abi::ImageLevel& src = whole_.levels[level];
   const abi::ImageLevel dst = this->level(level, layer);
   const uint8_t* blocks = src.base + src.layerPitch * layer;
-  if (whole_.format == VK_FORMAT_BC7_UNORM_BLOCK || whole_.format == VK_FORMAT_BC7_SRGB_BLOCK) {
-    for (uint32_t by = 0; by * 4 < src.height; ++by) {
-      const uint8_t* block = blocks + src.rowPitch * by;
-      for (uint32_t bx = 0; bx * 4 < src.width; ++bx, block += 16) {
-        uint8_t texels[16][4];
-        decodeBc7(block, texels);
-        const uint32_t w = std::min(4u, src.width - 4 * bx), h = std::min(4u, src.height - 4 * by);
-        for (uint32_t y = 0; y < h; ++y) std::memcpy(dst.base + dst.rowPitch * (4 * by + y) + 16 * bx, texels[4 * y], 4 * w);
-      }
-    }
-    return;
-  }
-  const uint32_t transparentDrop = whole_.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ? 255u : 0u;
+  const uint32_t row = 4 * kind.texelBytes;
   for (uint32_t by = 0; by * 4 < src.height; ++by) {
     const uint8_t* block = blocks + src.rowPitch * by;
-    for (uint32_t bx = 0; bx * 4 < src.width; ++bx, block += 8) {
-      uint32_t colours, codes;
-      std::memcpy(&colours, block, 4);
-      std::memcpy(&codes, block + 4, 4);
-      const uint32_t color0 = colours & 0xFFFF, color1 = colours >> 16;
-      uint32_t palette[4];
-      for (uint32_t code = 0; code < 4; ++code) palette[code] = bc1TexelWord(color0, color1, code, transparentDrop);
-      // Texel (x, y) of the block takes the code at bit 2 (4 y + x); blocks at the level's right
-      // and bottom edges hold texels past it, which are not stored.
+    for (uint32_t bx = 0; bx * 4 < src.width; ++bx, block += kind.blockBytes) {
+      uint8_t texels[16 * 8];
+      decodeBlock(whole_.format, block, texels);
+      // Blocks at the level's right and bottom edges hold texels past it, which are not stored.
       const uint32_t w = std::min(4u, src.width - 4 * bx), h = std::min(4u, src.height - 4 * by);
-      for (uint32_t y = 0; y < h; ++y) {
-        uint32_t row[4];
-        for (uint32_t x = 0; x < 4; ++x) row[x] = palette[codes >> (2 * (4 * y + x)) & 3];
-        std::memcpy(dst.base + dst.rowPitch * (4 * by + y) + 16 * bx, row, 4 * w);
-      }
+      for (uint32_t y = 0; y < h; ++y)
+        std::memcpy(dst.base + dst.rowPitch * (4 * by + y) + row * bx, texels + row * y, w * kind.texelBytes);
     }
   }
 }
@@ -145,7 +188,7 @@ abi::ImageLevel DecodedTexture::level(uint32_t level, uint32_t layer) const {
   l.width = src.width;
   l.height = src.height;
   l.depth = 1;
-  l.rowPitch = uint64_t(src.width) * 4;
+  l.rowPitch = uint64_t(src.width) * copyKindOf(whole_.format).texelBytes;
   l.layerPitch = l.rowPitch * src.height;
   l.slicePitch = l.layerPitch;
   l.base = data_.get() + levelOffset_[level] + l.layerPitch * layer;
@@ -160,7 +203,7 @@ const abi::ImageViewState* DecodedView::current(const abi::ImageViewState& view)
     s = view;
     s.decoded = nullptr;
     s.format = texture_.copyFormat();
-    s.texelSize = 4;
+    s.texelSize = copyKindOf(texture_.format()).texelBytes;
     for (uint32_t l = 0; l < std::min(view.levelCount, abi::kMaxImageLevels); ++l)
       s.levels[l] = texture_.level(baseLevel_ + l, baseLayer_);
     s.fastSampling = classifyViewForRoutines(s);

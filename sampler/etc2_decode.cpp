@@ -252,25 +252,53 @@ void toTexels(const Rgba8 in[16], bool srgb, TexelValue out[16]) {
 
 }  // namespace
 
-bool decodeEtc2Block(const FormatInfo& format, const uint8_t* q, TexelValue out[16]) {
-  Rgba8 rgba[16];
-  switch (format.format) {
+namespace {
+
+// The 8-bit RGBA texels of an ETC2 colour block (RGB8, RGB8A1, RGBA8); false for other formats.
+bool decodeEtc2Bytes(uint32_t format, const uint8_t* q, Rgba8 rgba[16]) {
+  switch (format) {
     case VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK:
     case VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK:
       decodeEtc2Color(word64(q), false, rgba);  // alpha 255: the format has none, it reads as 1
-      toTexels(rgba, format.format == VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK, out);
       return true;
     case VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK:
     case VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK:
       decodeEtc2Color(word64(q), true, rgba);
-      toTexels(rgba, format.format == VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK, out);
       return true;
     case VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK:
     case VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK:
       // "int64bitAlpha" is the first eight bytes, "int64bitColor" the last eight.
       decodeEtc2Color(word64(q + 8), false, rgba);
       decodeEtc2Alpha(word64(q), rgba);
-      toTexels(rgba, format.format == VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK, out);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool decodeEtc2Rgba8(uint32_t format, const uint8_t* block, uint8_t out[16][4]) {
+  Rgba8 rgba[16];
+  if (!decodeEtc2Bytes(format, block, rgba)) return false;
+  for (int n = 0; n < 16; ++n)
+    for (int c = 0; c < 4; ++c) out[n][c] = uint8_t(rgba[n].c[c]);
+  return true;
+}
+
+bool decodeEtc2Block(const FormatInfo& format, const uint8_t* q, TexelValue out[16]) {
+  Rgba8 rgba[16];
+  switch (format.format) {
+    case VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK:
+    case VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK:
+      decodeEtc2Bytes(format.format, q, rgba);
+      toTexels(rgba, format.format == VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK || format.format == VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK ||
+                         format.format == VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK,
+               out);
       return true;
     case VK_FORMAT_EAC_R11_UNORM_BLOCK:
     case VK_FORMAT_EAC_R11_SNORM_BLOCK:

@@ -122,8 +122,8 @@ const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const a
   }
   const abi::ImageViewState* decoded = view.decoded->current(view);
   if (!decoded) return view;
-  // BC7 (the blocks have no routine): where the copy has one; elsewhere the reference reads the
-  // blocks, with the same texels.
+  // BC7, BC6H, ETC2 (the blocks have no routine): where the copy has one; elsewhere the
+  // reference reads the blocks, with the same texels.
   if (!bc1 && !findSampleRoutine(*decoded, sampler, shape)) return view;
   return *decoded;
 }

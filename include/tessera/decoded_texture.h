@@ -1,16 +1,18 @@
-// Compressed images kept decoded: a copy of a BC1 or BC7 image's texels as R8G8B8A8 (UNORM; SRGB
-// for BC7_SRGB), made on the first sample after the image's texels change and sampled instead of
-// the blocks (sampling_batch.h viewToSample): "compressed formats decoded once per block and
-// reused, not per texel".
+// Compressed images kept decoded: a copy of a BC1, BC6H, BC7 or ETC2 colour image's texels as
+// R8G8B8A8 (UNORM, or SRGB for the sRGB formats; R16G16B16A16_SFLOAT for BC6H), made on the first
+// sample after the image's texels change and sampled instead of the blocks (sampling_batch.h
+// viewToSample): "compressed formats decoded once per block and reused, not per texel".
 //  - BC1 UNORM, wherever the fixed-point routine would read BC1 texels: it decodes each BC1 texel
 //    to the same four bytes (sampler/bc1_bytes.h) and then filters exactly as it filters RGBA8,
 //    so the copy gives the same bits at the RGBA8 routine's and the fragment kernels' inline
 //    sampling's speed, where the blocks cost two gathers and a palette computation per texel.
-//  - BC7, wherever a routine takes the copy: BC7 texels are 8-bit RGBA ("These 8-bit values
-//    should be interpreted as RGBA 8-bit normalized channels"), which the reference decodes as
-//    R8G8B8A8 texels, so the copy is the texture exactly; the blocks have no routine (every lane
-//    decodes a block in the reference), the copy the RGBA8 ones: the fixed-point routine for
-//    UNORM (as for any R8G8B8A8_UNORM view), the bit-exact routine for SRGB.
+//  - BC7, BC6H and ETC2's RGB8 / RGB8A1 / RGBA8, wherever a routine takes the copy: their texels
+//    are integers the copy holds exactly (BC7 and ETC2: 8-bit RGBA, "These 8-bit values should
+//    be interpreted as RGBA 8-bit normalized channels"; BC6H: half floats), which the reference
+//    decodes as R8G8B8A8 / R16G16B16A16_SFLOAT texels, so the copy is the texture exactly; the
+//    blocks have no routine (every lane decodes a block in the reference), the copy the
+//    uncompressed ones: the fixed-point routine for UNORM bytes (as for any R8G8B8A8_UNORM
+//    view), the bit-exact routines for SRGB and halves.
 //
 // When the copy is current. The image's owner (icd/) makes a copy only for images whose texels
 // nothing but a transfer command naming the image can change: optimal tiling (the host cannot
@@ -44,7 +46,8 @@ struct DecodedTextureBudget {
 
 class DecodedTexture {
  public:
-  // Whether an image of `format` can have a copy (BC1 RGB and RGBA UNORM, BC7 UNORM and SRGB).
+  // Whether an image of `format` can have a copy (BC1 RGB and RGBA UNORM; BC6H; BC7, ETC2 RGB8,
+  // RGB8A1 and RGBA8, UNORM and SRGB).
   static bool decodable(uint32_t format);
   // `whole`: a 2D-array view state of the image of its own format covering every level and
   // layer (the blocks the copy is decoded from). Nothing is allocated until the first current().
@@ -64,7 +67,7 @@ class DecodedTexture {
   // The copy's level `level`, layer `layer` as a view level (levels' sizes as the image's).
   abi::ImageLevel level(uint32_t level, uint32_t layer) const;
   uint32_t format() const { return whole_.format; }
-  // The copy's VkFormat: R8G8B8A8_SRGB for BC7_SRGB, else R8G8B8A8_UNORM.
+  // The copy's VkFormat: R8G8B8A8_UNORM or _SRGB, or R16G16B16A16_SFLOAT for BC6H.
   uint32_t copyFormat() const;
 
  private:

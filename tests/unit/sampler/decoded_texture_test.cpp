@@ -1,10 +1,11 @@
-// Decoded copies of BC1 and BC7 images (decoded_texture.h): every texel of a BC1 copy against the
+// Decoded copies of compressed images (decoded_texture.h): every texel of a BC1 copy against the
 // "Block decoding for BC1" palette (Khronos Data Format Specification, S3TC) rounded to the
-// nearest byte, computed here in integers, and of a BC7 copy against the block decoder's bytes;
-// sampling a BC1 copy (viewToSample) against sampling the blocks through the fixed-point routine
-// it replaces, bit for bit, on random batches at every W and sampler class; sampling a BC7 copy
-// against the reference on the blocks (SRGB: bit for bit; UNORM: within the fixed-point
-// routine's snapping); what written() makes current() decode again; the budget.
+// nearest byte, computed here in integers, and of a BC7, BC6H or ETC2 copy against the
+// reference's decode of the block; sampling a BC1 copy (viewToSample) against sampling the blocks
+// through the fixed-point routine it replaces, bit for bit, on random batches at every W and
+// sampler class; sampling the other copies against the reference on the blocks (bit for bit
+// where the copy takes an exact routine; within the fixed-point routine's snapping where it takes
+// that); what written() makes current() decode again; the budget.
 #include "tessera/decoded_texture.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "block_decoders.h"
 #include "sampling_test_view.h"
+#include "tessera/compressed.h"
+#include "tessera/texel_codec.h"
 #include "tessera/format.h"
 #include "tessera/sampling.h"
 #include "tessera/sampling_batch.h"
@@ -245,57 +247,76 @@ TEST(DecodedTexture, WrittenSubresourcesAreDecodedAgain) {
   expectCopyMatches(image, texture, "after the writes");
 }
 
-// A BC7 view of random blocks (every mode, the reserved one too, by the random mode bits).
-struct Bc7Image {
+// A view of random blocks of a block-compressed format (every BC7 and BC6H mode, the reserved
+// ones too, and every ETC2 mode, by the random mode bits).
+struct RandomBlocks {
   SamplingTestView view;
-  Bc7Image(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers, uint32_t levels,
-           std::mt19937& rng)
-      : view(format, type, width, height, 1, layers, levels) {
+  uint32_t blockBytes;
+  RandomBlocks(VkFormat format, VkImageViewType type, uint32_t width, uint32_t height, uint32_t layers, uint32_t levels,
+               std::mt19937& rng)
+      : view(format, type, width, height, 1, layers, levels), blockBytes(formatInfo(format)->blockSize) {
     for (uint32_t l = 0; l < levels; ++l) {
       const abi::ImageLevel& lv = view.state.levels[l];
       for (uint32_t layer = 0; layer < layers; ++layer)
         for (uint32_t by = 0; by * 4 < lv.height; ++by)
           for (uint32_t bx = 0; bx * 4 < lv.width; ++bx)
-            for (int i = 0; i < 16; ++i) block(l, layer, bx, by)[i] = uint8_t(rng());
+            for (uint32_t i = 0; i < blockBytes; ++i) block(l, layer, bx, by)[i] = uint8_t(rng());
     }
     view.state.fastSampling = classifyViewForRoutines(view.state);
   }
   uint8_t* block(uint32_t level, uint32_t layer, uint32_t bx, uint32_t by) {
     const abi::ImageLevel& lv = view.state.levels[level];
-    return lv.base + lv.layerPitch * layer + lv.rowPitch * by + 16 * bx;
+    return lv.base + lv.layerPitch * layer + lv.rowPitch * by + blockBytes * bx;
   }
 };
 
-TEST(DecodedTexture, Bc7CopiesAreTheBlockDecodersBytes) {
+// The formats whose texels are integers the copy holds exactly: BC7 (8-bit RGBA), BC6H (halves),
+// ETC2's colour formats (8-bit RGBA).
+const VkFormat kExactFormats[] = {VK_FORMAT_BC7_UNORM_BLOCK,          VK_FORMAT_BC7_SRGB_BLOCK,
+                                  VK_FORMAT_BC6H_UFLOAT_BLOCK,        VK_FORMAT_BC6H_SFLOAT_BLOCK,
+                                  VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK,  VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK,
+                                  VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK, VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK,
+                                  VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK};
+
+// Every texel of the copy, read as a texel of the copy's format (the texel codec), is bit for bit
+// the reference's decode of the block (decodeCompressedBlock).
+TEST(DecodedTexture, ExactCopiesAreTheReferencesTexels) {
   std::mt19937 rng(77);
-  Bc7Image image(VK_FORMAT_BC7_SRGB_BLOCK, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 29, 18, 2, 3, rng);
-  DecodedTextureBudget budget(uint64_t(1) << 20);
-  DecodedTexture texture(image.view.state, budget);
-  ASSERT_TRUE(texture.current());
-  EXPECT_EQ(texture.copyFormat(), uint32_t(VK_FORMAT_R8G8B8A8_SRGB));
-  const abi::ImageViewState& s = image.view.state;
-  for (uint32_t level = 0; level < s.levelCount; ++level)
-    for (uint32_t layer = 0; layer < s.layerCount; ++layer)
-      for (uint32_t y = 0; y < s.levels[level].height; ++y)
-        for (uint32_t x = 0; x < s.levels[level].width; ++x) {
-          uint8_t texels[16][4];
-          decodeBc7(image.block(level, layer, x / 4, y / 4), texels);
-          uint32_t want;
-          std::memcpy(&want, texels[4 * (y % 4) + x % 4], 4);
-          ASSERT_EQ(copyTexel(texture, level, layer, x, y), want) << "level " << level << " layer " << layer << " texel " << x << "," << y;
-        }
+  for (VkFormat format : kExactFormats) {
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 29, 18, 2, 3, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 20);
+    DecodedTexture texture(image.view.state, budget);
+    ASSERT_TRUE(DecodedTexture::decodable(format)) << format;
+    ASSERT_TRUE(texture.current());
+    const FormatInfo& copy = *formatInfo(VkFormat(texture.copyFormat()));
+    const abi::ImageViewState& s = image.view.state;
+    for (uint32_t level = 0; level < s.levelCount; ++level)
+      for (uint32_t layer = 0; layer < s.layerCount; ++layer)
+        for (uint32_t y = 0; y < s.levels[level].height; ++y)
+          for (uint32_t x = 0; x < s.levels[level].width; ++x) {
+            TexelValue reference[16];
+            ASSERT_TRUE(decodeCompressedBlock(*formatInfo(format), image.block(level, layer, x / 4, y / 4), reference));
+            const abi::ImageLevel l = texture.level(level, layer);
+            TexelValue got;
+            decodeTexel(copy, l.base + l.rowPitch * y + copy.blockSize * x, got);
+            for (uint32_t c = 0; c < 4; ++c)
+              ASSERT_EQ(got.u[c], reference[4 * (y % 4) + x % 4].u[c])
+                  << "format " << format << " level " << level << " layer " << layer << " texel " << x << "," << y
+                  << " component " << c;
+          }
+  }
 }
 
-// BC7 has no routine of its own: the reference decodes a block per lane. The copy's routines
-// against that reference, lane by lane: SRGB takes the exact routine (the reference's bits),
-// UNORM the fixed-point one (LINEAR weights and δ snapped to 8 bits: within 2^-8 + 2^-9 of the
-// reference's value, as batch_sampler_test holds any RGBA8 view to).
-TEST(DecodedTexture, Bc7CopiesSampleAsTheReferenceOnTheBlocks) {
+// These formats have no routine of their own: the reference decodes a block per lane. The
+// copy's routines against that reference, lane by lane: where the copy takes an exact routine
+// (sRGB, half floats) bit for bit; where it takes the fixed-point one (UNORM bytes: LINEAR weights
+// and δ snapped to 8 bits) within 2^-8 + 2^-9, as batch_sampler_test holds any RGBA8 view to.
+TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
   std::mt19937 rng(78);
   auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
   uint32_t lanesChecked = 0;
-  for (VkFormat format : {VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK}) {
-    Bc7Image image(format, VK_IMAGE_VIEW_TYPE_2D, 48, 40, 1, 4, rng);
+  for (VkFormat format : kExactFormats) {
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 48, 40, 1, 4, rng);
     DecodedTextureBudget budget(uint64_t(1) << 30);
     DecodedTexture texture(image.view.state, budget);
     DecodedView decodedView(texture, 0, 0);
@@ -303,6 +324,7 @@ TEST(DecodedTexture, Bc7CopiesSampleAsTheReferenceOnTheBlocks) {
     blocks.decoded = nullptr;
     abi::ImageViewState kept = image.view.state;
     kept.decoded = &decodedView;
+    const bool fixedPoint = texture.copyFormat() == VK_FORMAT_R8G8B8A8_UNORM;
     for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
       for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
         for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
@@ -312,7 +334,7 @@ TEST(DecodedTexture, Bc7CopiesSampleAsTheReferenceOnTheBlocks) {
             shape.width = width;
             ASSERT_EQ(findSampleRoutine(blocks, s, shape), nullptr);
             const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
-            ASSERT_NE(&chosen, &kept);
+            ASSERT_NE(&chosen, &kept) << format;
             const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
             ASSERT_NE(routine, nullptr);
             std::vector<float> sc(width), tc(width), g[4];
@@ -338,17 +360,17 @@ TEST(DecodedTexture, Bc7CopiesSampleAsTheReferenceOnTheBlocks) {
               for (uint32_t c = 0; c < 4; ++c) {
                 float got;
                 std::memcpy(&got, &out[c * width + l], 4);
-                if (format == VK_FORMAT_BC7_SRGB_BLOCK)
-                  ASSERT_EQ(out[c * width + l], want.u[c]) << "SRGB lane " << l << " component " << c;
-                else
-                  ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "UNORM lane " << l << " component " << c;
+                if (fixedPoint)
+                  ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "format " << format << " lane " << l << " component " << c;
+                else if (!(std::isnan(got) && std::isnan(want.f[c])))
+                  ASSERT_EQ(out[c * width + l], want.u[c]) << "format " << format << " lane " << l << " component " << c;
               }
               ++lanesChecked;
             }
           }
         }
   }
-  EXPECT_EQ(lanesChecked, 2u * 8 * (4 + 8 + 16));
+  EXPECT_EQ(lanesChecked, uint32_t(std::size(kExactFormats)) * 8 * (4 + 8 + 16));
 }
 
 // A copy that would pass the device's budget is not made: the view samples its blocks.
