@@ -9,12 +9,14 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "bc1_bytes.h"
 #include "block_decoders.h"
+#include "tessera/format.h"
 #include "tessera/sampling_batch.h"
 
 namespace tessera {
@@ -38,11 +40,18 @@ struct CopyKind {
   uint32_t copyFormat = VK_FORMAT_UNDEFINED;
   uint32_t texelBytes = 0;
   uint32_t blockBytes = 0;
+  // The copy rounds the texels to bytes (S3TC and RGTC palettes: thirds, halves, sevenths and
+  // fifths of the endpoints) rather than holding them exactly.
+  bool rounded = false;
 };
 CopyKind copyKindOf(uint32_t format) {
   switch (format) {
     case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
-    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 8};
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 8, true};
+    case VK_FORMAT_BC2_UNORM_BLOCK:
+    case VK_FORMAT_BC3_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16, true};
+    case VK_FORMAT_BC4_UNORM_BLOCK: return {VK_FORMAT_R8_UNORM, 1, 8, true};
+    case VK_FORMAT_BC5_UNORM_BLOCK: return {VK_FORMAT_R8G8_UNORM, 2, 16, true};
     case VK_FORMAT_BC7_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16};
     case VK_FORMAT_BC7_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 16};
     case VK_FORMAT_BC6H_UFLOAT_BLOCK:
@@ -88,6 +97,22 @@ void decodeBlock(uint32_t format, const uint8_t* block, uint8_t* out) {
       }
       return;
     }
+    case VK_FORMAT_BC2_UNORM_BLOCK:
+    case VK_FORMAT_BC3_UNORM_BLOCK:
+    case VK_FORMAT_BC4_UNORM_BLOCK:
+    case VK_FORMAT_BC5_UNORM_BLOCK: {
+      // The reference's texels (n / d rounded to float) to the nearest byte, halves up, as BC1's
+      // bc1Byte rounds: 255 n / d is a half (S3TC colour: 5/6 of 255) or at least 1/378 from
+      // one (colour: d = den (2^b - 1) <= 189; alpha and red: sevenths and fifths of bytes,
+      // 1/14 from one), the float moves it by less than 2^-15, and 2^-12 lifts a half.
+      TexelValue texels[16];
+      decodeBcBlock(*formatInfo(VkFormat(format)), block, texels);
+      const uint32_t components = copyKindOf(format).texelBytes;
+      for (uint32_t n = 0; n < 16; ++n)
+        for (uint32_t c = 0; c < components; ++c)
+          out[components * n + c] = uint8_t(std::clamp(std::floor(double(texels[n].f[c]) * 255.0 + 0.5 + 0x1p-12), 0.0, 255.0));
+      return;
+    }
     default:
       decodeEtc2Rgba8(format, block, reinterpret_cast<uint8_t(*)[4]>(out));
       return;
@@ -99,6 +124,8 @@ void decodeBlock(uint32_t format, const uint8_t* block, uint8_t* out) {
 bool DecodedTexture::decodable(uint32_t format) { return copyKindOf(format).texelBytes != 0; }
 
 uint32_t DecodedTexture::copyFormat() const { return copyKindOf(whole_.format).copyFormat; }
+
+bool DecodedTexture::exact() const { return !copyKindOf(whole_.format).rounded; }
 
 DecodedTexture::DecodedTexture(const abi::ImageViewState& whole, DecodedTextureBudget& budget)
     : whole_(whole), budget_(budget) {

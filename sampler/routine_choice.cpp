@@ -120,11 +120,16 @@ const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const a
   } else if (view.fastSampling != 0) {
     return view;
   }
+  // A copy rounded to bytes only for the fixed-point routines (=exact asks for the reference's
+  // bits, which the blocks give).
+  if (!view.decoded->texture().exact() && mode != SamplingRoutines::All) return view;
   const abi::ImageViewState* decoded = view.decoded->current(view);
   if (!decoded) return view;
-  // BC7, BC6H, ETC2 (the blocks have no routine): where the copy has one; elsewhere the
-  // reference reads the blocks, with the same texels.
+  // BC2-BC7, ETC2 (the blocks have no routine): where the copy has one; elsewhere the reference
+  // reads the blocks (with the same texels where the copy is exact).
   if (!bc1 && !findSampleRoutine(*decoded, sampler, shape)) return view;
+  if (!bc1 && !view.decoded->texture().exact() && !unorm8Routine(decoded->fastSampling, uint32_t(row), sampler.fastSampling))
+    return view;
   return *decoded;
 }
 

@@ -1,7 +1,8 @@
-// Compressed images kept decoded: a copy of a BC1, BC6H, BC7 or ETC2 colour image's texels as
-// R8G8B8A8 (UNORM, or SRGB for the sRGB formats; R16G16B16A16_SFLOAT for BC6H), made on the first
-// sample after the image's texels change and sampled instead of the blocks (sampling_batch.h
-// viewToSample): "compressed formats decoded once per block and reused, not per texel".
+// Compressed images kept decoded: a copy of a BC1-BC7 or ETC2 colour image's texels as R8G8B8A8
+// (UNORM, or SRGB for the sRGB formats; R8 / R8G8 UNORM for BC4 / BC5; R16G16B16A16_SFLOAT for
+// BC6H), made on the first sample after the image's texels change and sampled instead of the
+// blocks (sampling_batch.h viewToSample): "compressed formats decoded once per block and reused,
+// not per texel".
 //  - BC1 UNORM, wherever the fixed-point routine would read BC1 texels: it decodes each BC1 texel
 //    to the same four bytes (sampler/bc1_bytes.h) and then filters exactly as it filters RGBA8,
 //    so the copy gives the same bits at the RGBA8 routine's and the fragment kernels' inline
@@ -13,6 +14,11 @@
 //    blocks have no routine (every lane decodes a block in the reference), the copy the
 //    uncompressed ones: the fixed-point routine for UNORM bytes (as for any R8G8B8A8_UNORM
 //    view), the bit-exact routines for SRGB and halves.
+//  - BC2, BC3, BC4 and BC5 UNORM, wherever the fixed-point routine takes the copy: their texels
+//    (S3TC colour thirds and halves, alpha and red sevenths and fifths) rounded to the nearest
+//    byte, halves up, as BC1's routine rounds its own (within 1/510 of the exact decode, as
+//    lavapipe's 8-bit decode is; Direct3D allows such a tolerance), then filtered as RGBA8, R8
+//    and R8G8 are. Their blocks have no routine; their sRGB and SNORM forms keep them.
 //
 // When the copy is current. The image's owner (icd/) makes a copy only for images whose texels
 // nothing but a transfer command naming the image can change: optimal tiling (the host cannot
@@ -46,8 +52,8 @@ struct DecodedTextureBudget {
 
 class DecodedTexture {
  public:
-  // Whether an image of `format` can have a copy (BC1 RGB and RGBA UNORM; BC6H; BC7, ETC2 RGB8,
-  // RGB8A1 and RGBA8, UNORM and SRGB).
+  // Whether an image of `format` can have a copy (BC1 RGB and RGBA, BC2, BC3, BC4 and BC5 UNORM;
+  // BC6H; BC7, ETC2 RGB8, RGB8A1 and RGBA8, UNORM and SRGB).
   static bool decodable(uint32_t format);
   // `whole`: a 2D-array view state of the image of its own format covering every level and
   // layer (the blocks the copy is decoded from). Nothing is allocated until the first current().
@@ -67,8 +73,12 @@ class DecodedTexture {
   // The copy's level `level`, layer `layer` as a view level (levels' sizes as the image's).
   abi::ImageLevel level(uint32_t level, uint32_t layer) const;
   uint32_t format() const { return whole_.format; }
-  // The copy's VkFormat: R8G8B8A8_UNORM or _SRGB, or R16G16B16A16_SFLOAT for BC6H.
+  // The copy's VkFormat: R8G8B8A8_UNORM or _SRGB, R8_UNORM (BC4), R8G8_UNORM (BC5), or
+  // R16G16B16A16_SFLOAT (BC6H).
   uint32_t copyFormat() const;
+  // Whether the copy holds the texels exactly (BC6H, BC7, ETC2), or rounded to the nearest byte
+  // (BC1-BC5 UNORM).
+  bool exact() const;
 
  private:
   bool decodeStale();  // with mutex_ held
@@ -99,6 +109,7 @@ class DecodedView {
   // The decoded state of `view` (whose decoded field points here), current; null where the
   // texture has no copy. The state stays valid for the view's life.
   const abi::ImageViewState* current(const abi::ImageViewState& view);
+  const DecodedTexture& texture() const { return texture_; }
 
  private:
   DecodedTexture& texture_;

@@ -79,8 +79,8 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
 // the decoded copy, made current: for BC1 where findSampleRoutine would give the fixed-point
 // routine of its texels, whose RGBA8 routine gives the same bits (lanes the routine hands to the
 // reference, coordinates beyond ±2^22 texels, read the copy's bytes rather than the exact
-// palette); for BC6H, BC7 and ETC2's colour formats where findSampleRoutine has a routine for
-// the copy. `view` otherwise.
+// palette); for BC2-BC7 and ETC2's colour formats where findSampleRoutine has a routine for the
+// copy (the fixed-point one for a copy rounded to bytes, decoded_texture.h). `view` otherwise.
 const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                         const SampleShape& shape);
 

@@ -286,9 +286,12 @@ TEST(BcTexture, FetchSampleAndBlitOfEveryFormatMatchTheSpecAndLavapipe) {
           }
           const float got = ours.sampled[(y * kWidth + x) * 4 + c];
           if (std::isinf(lo) || std::isinf(hi)) continue;  // BC6H SFLOAT -infinity in the footprint
-          // BC1 UNORM is sampled from texels rounded to the nearest 8-bit value (as lavapipe's
-          // are; batch_sampler_unorm8.cpp loadBc1Texels): 1/510 from the exact ones at most.
-          const bool byteTexels = f.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || f.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+          // BC1-BC5 UNORM are sampled from texels rounded to the nearest 8-bit value (as
+          // lavapipe's are; batch_sampler_unorm8.cpp loadBc1Texels, decoded_texture.h's copies):
+          // 1/510 from the exact ones at most.
+          const bool byteTexels = f.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || f.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ||
+                                  f.format == VK_FORMAT_BC2_UNORM_BLOCK || f.format == VK_FORMAT_BC3_UNORM_BLOCK ||
+                                  f.format == VK_FORMAT_BC4_UNORM_BLOCK || f.format == VK_FORMAT_BC5_UNORM_BLOCK;
           const double tol = (hi - lo) / 256 + (byteTexels ? 1.0 / 510 : 0.0) + 1e-6 * std::max(1.0, std::fabs(want));
           if (!(std::fabs(got - want) <= tol) && ++bad <= 3)
             ADD_FAILURE() << "sample at (" << x << ", " << y << ") component " << c << ": " << got << ", blend of texels "

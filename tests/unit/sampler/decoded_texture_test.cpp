@@ -373,6 +373,106 @@ TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
   EXPECT_EQ(lanesChecked, uint32_t(std::size(kExactFormats)) * 8 * (4 + 8 + 16));
 }
 
+// The formats whose copies round their texels to bytes (S3TC and RGTC palettes).
+const VkFormat kRoundedFormats[] = {VK_FORMAT_BC2_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK, VK_FORMAT_BC4_UNORM_BLOCK,
+                                    VK_FORMAT_BC5_UNORM_BLOCK};
+
+// Every byte of the copy is the nearest byte to the reference's texel (each component of BC2's
+// and BC3's RGBA, BC4's R, BC5's RG), as the routine rounds BC1's.
+TEST(DecodedTexture, RoundedCopiesAreTheNearestBytesOfTheReferencesTexels) {
+  std::mt19937 rng(79);
+  for (VkFormat format : kRoundedFormats) {
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 21, 26, 2, 3, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 20);
+    DecodedTexture texture(image.view.state, budget);
+    ASSERT_TRUE(texture.current());
+    EXPECT_FALSE(texture.exact());
+    const uint32_t components = formatInfo(VkFormat(texture.copyFormat()))->blockSize;
+    const abi::ImageViewState& s = image.view.state;
+    for (uint32_t level = 0; level < s.levelCount; ++level)
+      for (uint32_t layer = 0; layer < s.layerCount; ++layer)
+        for (uint32_t y = 0; y < s.levels[level].height; ++y)
+          for (uint32_t x = 0; x < s.levels[level].width; ++x) {
+            TexelValue reference[16];
+            ASSERT_TRUE(decodeCompressedBlock(*formatInfo(format), image.block(level, layer, x / 4, y / 4), reference));
+            const abi::ImageLevel l = texture.level(level, layer);
+            for (uint32_t c = 0; c < components; ++c) {
+              const double want = double(reference[4 * (y % 4) + x % 4].f[c]) * 255.0;
+              const int got = l.base[l.rowPitch * y + components * x + c];
+              ASSERT_LE(std::fabs(got - want), 0.5 + 0x1p-10)
+                  << "format " << format << " level " << level << " texel " << x << "," << y << " component " << c;
+            }
+          }
+  }
+}
+
+// The copies' fixed-point routines against the reference on the blocks, lane by lane: within the
+// routine's snapping (2^-8 + 2^-9, as batch_sampler_test holds RGBA8, R8 and R8G8 views to) plus
+// the bytes' rounding (1/510). Anisotropic samplers, which R8 and R8G8 have no fixed-point
+// routine for, keep BC4 and BC5 on their blocks.
+TEST(DecodedTexture, RoundedCopiesSampleWithinTheirRoundingOfTheReference) {
+  std::mt19937 rng(80);
+  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  uint32_t lanesChecked = 0;
+  for (VkFormat format : kRoundedFormats) {
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 44, 36, 1, 4, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 30);
+    DecodedTexture texture(image.view.state, budget);
+    DecodedView decodedView(texture, 0, 0);
+    abi::ImageViewState blocks = image.view.state;
+    blocks.decoded = nullptr;
+    abi::ImageViewState kept = image.view.state;
+    kept.decoded = &decodedView;
+    const bool twoOrOne = format == VK_FORMAT_BC4_UNORM_BLOCK || format == VK_FORMAT_BC5_UNORM_BLOCK;
+    EXPECT_EQ(&viewToSample(kept, sampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                          VK_SAMPLER_ADDRESS_MODE_REPEAT, 8.0f),
+                            SampleShape{true, false, 2, 8}) == &kept,
+              twoOrOne);
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
+        for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
+          const abi::SamplerState s = sampler(filter, filter, mip, mode, 1.0f);
+          for (uint32_t width : {4u, 8u, 16u}) {
+            SampleShape shape;
+            shape.width = width;
+            const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
+            ASSERT_NE(&chosen, &kept) << format;
+            const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
+            ASSERT_NE(routine, nullptr);
+            std::vector<float> sc(width), tc(width), g[4];
+            for (auto& v : g) v.resize(width);
+            for (uint32_t l = 0; l < width; ++l) {
+              sc[l] = uniform(-1.5f, 2.5f), tc[l] = uniform(-1.5f, 2.5f);
+              const float scale = std::ldexp(1.0f, int(rng() % 10) - 8);
+              for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
+            }
+            SampleLanes lanes;
+            lanes.width = width;
+            lanes.active = (1u << width) - 1;
+            lanes.s = sc.data(), lanes.t = tc.data();
+            lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(), lanes.dPdy[1] = g[3].data();
+            std::vector<uint32_t> out(4 * width);
+            routine(chosen, s, lanes, out.data());
+            for (uint32_t l = 0; l < width; ++l) {
+              SampleRequest r;
+              r.s = sc[l], r.t = tc[l];
+              r.hasGrad = true;
+              r.dPdx[0] = g[0][l], r.dPdx[1] = g[1][l], r.dPdy[0] = g[2][l], r.dPdy[1] = g[3][l];
+              const TexelValue want = sampleImage(blocks, s, r);
+              for (uint32_t c = 0; c < 4; ++c) {
+                float got;
+                std::memcpy(&got, &out[c * width + l], 4);
+                ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9 + 1.0 / 510.0)
+                    << "format " << format << " lane " << l << " component " << c;
+              }
+              ++lanesChecked;
+            }
+          }
+        }
+  }
+  EXPECT_EQ(lanesChecked, uint32_t(std::size(kRoundedFormats)) * 8 * (4 + 8 + 16));
+}
+
 // A copy that would pass the device's budget is not made: the view samples its blocks.
 TEST(DecodedTexture, OverTheBudgetTheBlocksAreSampled) {
   std::mt19937 rng(3);
