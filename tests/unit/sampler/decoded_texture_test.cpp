@@ -307,13 +307,43 @@ TEST(DecodedTexture, ExactCopiesAreTheReferencesTexels) {
   }
 }
 
+// One batch of `width` active lanes at random coordinates within a few repeats, with random
+// gradients from magnification to several levels down: `out`, the routine's results on `sampled`
+// (component c of lane l at c x width + l); `reference`, sampleImage's on `blocks` per lane.
+void routineAndReference(SampleRoutine routine, const abi::ImageViewState& sampled, const abi::ImageViewState& blocks,
+                         const abi::SamplerState& s, uint32_t width, std::mt19937& rng, std::vector<uint32_t>& out,
+                         std::vector<TexelValue>& reference) {
+  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  std::vector<float> sc(width), tc(width), g[4];
+  for (auto& v : g) v.resize(width);
+  for (uint32_t l = 0; l < width; ++l) {
+    sc[l] = uniform(-1.5f, 2.5f), tc[l] = uniform(-1.5f, 2.5f);
+    const float scale = std::ldexp(1.0f, int(rng() % 10) - 8);
+    for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
+  }
+  SampleLanes lanes;
+  lanes.width = width;
+  lanes.active = (1u << width) - 1;
+  lanes.s = sc.data(), lanes.t = tc.data();
+  lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(), lanes.dPdy[1] = g[3].data();
+  out.assign(4 * width, 0);
+  routine(sampled, s, lanes, out.data());
+  reference.resize(width);
+  for (uint32_t l = 0; l < width; ++l) {
+    SampleRequest r;
+    r.s = sc[l], r.t = tc[l];
+    r.hasGrad = true;
+    r.dPdx[0] = g[0][l], r.dPdx[1] = g[1][l], r.dPdy[0] = g[2][l], r.dPdy[1] = g[3][l];
+    reference[l] = sampleImage(blocks, s, r);
+  }
+}
+
 // These formats have no routine of their own: the reference decodes a block per lane. The
 // copy's routines against that reference, lane by lane: where the copy takes an exact routine
 // (sRGB, half floats) bit for bit; where it takes the fixed-point one (UNORM bytes: LINEAR weights
 // and δ snapped to 8 bits) within 2^-8 + 2^-9, as batch_sampler_test holds any RGBA8 view to.
 TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
   std::mt19937 rng(78);
-  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
   uint32_t lanesChecked = 0;
   for (VkFormat format : kExactFormats) {
     RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 48, 40, 1, 4, rng);
@@ -337,33 +367,19 @@ TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
             ASSERT_NE(&chosen, &kept) << format;
             const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
             ASSERT_NE(routine, nullptr);
-            std::vector<float> sc(width), tc(width), g[4];
-            for (auto& v : g) v.resize(width);
+            std::vector<uint32_t> out;
+            std::vector<TexelValue> reference;
+            routineAndReference(routine, chosen, blocks, s, width, rng, out, reference);
             for (uint32_t l = 0; l < width; ++l) {
-              sc[l] = uniform(-1.5f, 2.5f), tc[l] = uniform(-1.5f, 2.5f);
-              const float scale = std::ldexp(1.0f, int(rng() % 10) - 8);
-              for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
-            }
-            SampleLanes lanes;
-            lanes.width = width;
-            lanes.active = (1u << width) - 1;
-            lanes.s = sc.data(), lanes.t = tc.data();
-            lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(), lanes.dPdy[1] = g[3].data();
-            std::vector<uint32_t> out(4 * width);
-            routine(chosen, s, lanes, out.data());
-            for (uint32_t l = 0; l < width; ++l) {
-              SampleRequest r;
-              r.s = sc[l], r.t = tc[l];
-              r.hasGrad = true;
-              r.dPdx[0] = g[0][l], r.dPdx[1] = g[1][l], r.dPdy[0] = g[2][l], r.dPdy[1] = g[3][l];
-              const TexelValue want = sampleImage(blocks, s, r);
+              const TexelValue& want = reference[l];
               for (uint32_t c = 0; c < 4; ++c) {
                 float got;
                 std::memcpy(&got, &out[c * width + l], 4);
-                if (fixedPoint)
+                if (fixedPoint) {
                   ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "format " << format << " lane " << l << " component " << c;
-                else if (!(std::isnan(got) && std::isnan(want.f[c])))
+                } else if (!(std::isnan(got) && std::isnan(want.f[c]))) {
                   ASSERT_EQ(out[c * width + l], want.u[c]) << "format " << format << " lane " << l << " component " << c;
+                }
               }
               ++lanesChecked;
             }
@@ -412,7 +428,6 @@ TEST(DecodedTexture, RoundedCopiesAreTheNearestBytesOfTheReferencesTexels) {
 // routine for, keep BC4 and BC5 on their blocks.
 TEST(DecodedTexture, RoundedCopiesSampleWithinTheirRoundingOfTheReference) {
   std::mt19937 rng(80);
-  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
   uint32_t lanesChecked = 0;
   for (VkFormat format : kRoundedFormats) {
     RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 44, 36, 1, 4, rng);
@@ -439,26 +454,11 @@ TEST(DecodedTexture, RoundedCopiesSampleWithinTheirRoundingOfTheReference) {
             ASSERT_NE(&chosen, &kept) << format;
             const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
             ASSERT_NE(routine, nullptr);
-            std::vector<float> sc(width), tc(width), g[4];
-            for (auto& v : g) v.resize(width);
+            std::vector<uint32_t> out;
+            std::vector<TexelValue> reference;
+            routineAndReference(routine, chosen, blocks, s, width, rng, out, reference);
             for (uint32_t l = 0; l < width; ++l) {
-              sc[l] = uniform(-1.5f, 2.5f), tc[l] = uniform(-1.5f, 2.5f);
-              const float scale = std::ldexp(1.0f, int(rng() % 10) - 8);
-              for (auto& v : g) v[l] = uniform(-1.0f, 1.0f) * scale;
-            }
-            SampleLanes lanes;
-            lanes.width = width;
-            lanes.active = (1u << width) - 1;
-            lanes.s = sc.data(), lanes.t = tc.data();
-            lanes.dPdx[0] = g[0].data(), lanes.dPdx[1] = g[1].data(), lanes.dPdy[0] = g[2].data(), lanes.dPdy[1] = g[3].data();
-            std::vector<uint32_t> out(4 * width);
-            routine(chosen, s, lanes, out.data());
-            for (uint32_t l = 0; l < width; ++l) {
-              SampleRequest r;
-              r.s = sc[l], r.t = tc[l];
-              r.hasGrad = true;
-              r.dPdx[0] = g[0][l], r.dPdx[1] = g[1][l], r.dPdy[0] = g[2][l], r.dPdy[1] = g[3][l];
-              const TexelValue want = sampleImage(blocks, s, r);
+              const TexelValue& want = reference[l];
               for (uint32_t c = 0; c < 4; ++c) {
                 float got;
                 std::memcpy(&got, &out[c * width + l], 4);
