@@ -48,8 +48,12 @@ CopyKind copyKindOf(uint32_t format) {
   switch (format) {
     case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
     case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 8, true};
+    case VK_FORMAT_BC1_RGB_SRGB_BLOCK:
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 8, true};
     case VK_FORMAT_BC2_UNORM_BLOCK:
     case VK_FORMAT_BC3_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16, true};
+    case VK_FORMAT_BC2_SRGB_BLOCK:
+    case VK_FORMAT_BC3_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 16, true};
     case VK_FORMAT_BC4_UNORM_BLOCK: return {VK_FORMAT_R8_UNORM, 1, 8, true};
     case VK_FORMAT_BC5_UNORM_BLOCK: return {VK_FORMAT_R8G8_UNORM, 2, 16, true};
     case VK_FORMAT_BC7_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16};
@@ -63,6 +67,17 @@ CopyKind copyKindOf(uint32_t format) {
     case VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK: return {VK_FORMAT_R8G8B8A8_UNORM, 4, 16};
     case VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK: return {VK_FORMAT_R8G8B8A8_SRGB, 4, 16};
     default: return {};
+  }
+}
+
+// The UNORM format of an sRGB BC1-BC3 format (the same blocks, the colour not decoded by the EOTF).
+VkFormat unormTwin(uint32_t format) {
+  switch (format) {
+    case VK_FORMAT_BC1_RGB_SRGB_BLOCK: return VK_FORMAT_BC1_RGB_UNORM_BLOCK;
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK: return VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case VK_FORMAT_BC2_SRGB_BLOCK: return VK_FORMAT_BC2_UNORM_BLOCK;
+    case VK_FORMAT_BC3_SRGB_BLOCK: return VK_FORMAT_BC3_UNORM_BLOCK;
+    default: return VkFormat(format);
   }
 }
 
@@ -97,16 +112,23 @@ void decodeBlock(uint32_t format, const uint8_t* block, uint8_t* out) {
       }
       return;
     }
+    case VK_FORMAT_BC1_RGB_SRGB_BLOCK:
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
     case VK_FORMAT_BC2_UNORM_BLOCK:
+    case VK_FORMAT_BC2_SRGB_BLOCK:
     case VK_FORMAT_BC3_UNORM_BLOCK:
+    case VK_FORMAT_BC3_SRGB_BLOCK:
     case VK_FORMAT_BC4_UNORM_BLOCK:
     case VK_FORMAT_BC5_UNORM_BLOCK: {
       // The reference's texels (n / d rounded to float) to the nearest byte, halves up, as BC1's
       // bc1Byte rounds: 255 n / d is a half (S3TC colour: 5/6 of 255) or at least 1/378 from
       // one (colour: d = den (2^b - 1) <= 189; alpha and red: sevenths and fifths of bytes,
-      // 1/14 from one), the float moves it by less than 2^-15, and 2^-12 lifts a half.
+      // 1/14 from one), the float moves it by less than 2^-15, and 2^-12 lifts a half. An sRGB
+      // format's colour is rounded where it is encoded, before the EOTF: the block decoded as
+      // its UNORM twin, whose texels are the encoded values (the copy's sRGB format applies the
+      // EOTF when sampled).
       TexelValue texels[16];
-      decodeBcBlock(*formatInfo(VkFormat(format)), block, texels);
+      decodeBcBlock(*formatInfo(unormTwin(format)), block, texels);
       const uint32_t components = copyKindOf(format).texelBytes;
       for (uint32_t n = 0; n < 16; ++n)
         for (uint32_t c = 0; c < components; ++c)

@@ -128,8 +128,6 @@ const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const a
   // BC2-BC7, ETC2 (the blocks have no routine): where the copy has one; elsewhere the reference
   // reads the blocks (with the same texels where the copy is exact).
   if (!bc1 && !findSampleRoutine(*decoded, sampler, shape)) return view;
-  if (!bc1 && !view.decoded->texture().exact() && !unorm8Routine(decoded->fastSampling, uint32_t(row), sampler.fastSampling))
-    return view;
   return *decoded;
 }
 

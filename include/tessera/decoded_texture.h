@@ -14,11 +14,13 @@
 //    blocks have no routine (every lane decodes a block in the reference), the copy the
 //    uncompressed ones: the fixed-point routine for UNORM bytes (as for any R8G8B8A8_UNORM
 //    view), the bit-exact routines for SRGB and halves.
-//  - BC2, BC3, BC4 and BC5 UNORM, wherever the fixed-point routine takes the copy: their texels
-//    (S3TC colour thirds and halves, alpha and red sevenths and fifths) rounded to the nearest
-//    byte, halves up, as BC1's routine rounds its own (within 1/510 of the exact decode, as
-//    lavapipe's 8-bit decode is; Direct3D allows such a tolerance), then filtered as RGBA8, R8
-//    and R8G8 are. Their blocks have no routine; their sRGB and SNORM forms keep them.
+//  - BC1 SRGB, BC2 and BC3 (UNORM and SRGB), BC4 and BC5 UNORM, wherever a routine takes the
+//    copy (not under TESSERA_SAMPLING_ROUTINES=exact, which asks for the reference's bits):
+//    their texels (S3TC colour thirds and halves, alpha and red sevenths and fifths; sRGB colour
+//    where it is encoded, before the EOTF) rounded to the nearest byte, halves up, as BC1's
+//    routine rounds its own (within 1/510 of the exact decode, as lavapipe's 8-bit decode is;
+//    Direct3D allows such a tolerance), then filtered as RGBA8 (UNORM or SRGB), R8 and R8G8 are.
+//    Their blocks have no routine; BC4 and BC5 SNORM keep them.
 //
 // When the copy is current. The image's owner (icd/) makes a copy only for images whose texels
 // nothing but a transfer command naming the image can change: optimal tiling (the host cannot
@@ -52,8 +54,8 @@ struct DecodedTextureBudget {
 
 class DecodedTexture {
  public:
-  // Whether an image of `format` can have a copy (BC1 RGB and RGBA, BC2, BC3, BC4 and BC5 UNORM;
-  // BC6H; BC7, ETC2 RGB8, RGB8A1 and RGBA8, UNORM and SRGB).
+  // Whether an image of `format` can have a copy (BC1 RGB and RGBA, BC2, BC3, BC7, ETC2 RGB8,
+  // RGB8A1 and RGBA8, UNORM and SRGB; BC4 and BC5 UNORM; BC6H).
   static bool decodable(uint32_t format);
   // `whole`: a 2D-array view state of the image of its own format covering every level and
   // layer (the blocks the copy is decoded from). Nothing is allocated until the first current().
@@ -77,7 +79,7 @@ class DecodedTexture {
   // R16G16B16A16_SFLOAT (BC6H).
   uint32_t copyFormat() const;
   // Whether the copy holds the texels exactly (BC6H, BC7, ETC2), or rounded to the nearest byte
-  // (BC1-BC5 UNORM).
+  // (BC1-BC5).
   bool exact() const;
 
  private:

@@ -286,13 +286,15 @@ TEST(BcTexture, FetchSampleAndBlitOfEveryFormatMatchTheSpecAndLavapipe) {
           }
           const float got = ours.sampled[(y * kWidth + x) * 4 + c];
           if (std::isinf(lo) || std::isinf(hi)) continue;  // BC6H SFLOAT -infinity in the footprint
-          // BC1-BC5 UNORM are sampled from texels rounded to the nearest 8-bit value (as
-          // lavapipe's are; batch_sampler_unorm8.cpp loadBc1Texels, decoded_texture.h's copies):
-          // 1/510 from the exact ones at most.
-          const bool byteTexels = f.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || f.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK ||
-                                  f.format == VK_FORMAT_BC2_UNORM_BLOCK || f.format == VK_FORMAT_BC3_UNORM_BLOCK ||
-                                  f.format == VK_FORMAT_BC4_UNORM_BLOCK || f.format == VK_FORMAT_BC5_UNORM_BLOCK;
-          const double tol = (hi - lo) / 256 + (byteTexels ? 1.0 / 510 : 0.0) + 1e-6 * std::max(1.0, std::fabs(want));
+          // BC1-BC3 and BC4-BC5 UNORM are sampled from texels rounded to the nearest 8-bit value
+          // (as lavapipe's are; batch_sampler_unorm8.cpp loadBc1Texels, decoded_texture.h's
+          // copies): 1/510 from the exact ones at most, sRGB colour where it is encoded, which
+          // the EOTF (slope at most 2.3) carries to 0.0045.
+          const bool byteTexels = (f.format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && f.format <= VK_FORMAT_BC3_SRGB_BLOCK) ||
+                                  f.format == VK_FORMAT_BC4_UNORM_BLOCK ||
+                                  f.format == VK_FORMAT_BC5_UNORM_BLOCK;
+          const double rounding = !byteTexels ? 0.0 : isSrgb(f.format) && c < 3 ? 0.0045 : 1.0 / 510;
+          const double tol = (hi - lo) / 256 + rounding + 1e-6 * std::max(1.0, std::fabs(want));
           if (!(std::fabs(got - want) <= tol) && ++bad <= 3)
             ADD_FAILURE() << "sample at (" << x << ", " << y << ") component " << c << ": " << got << ", blend of texels "
                           << want;
