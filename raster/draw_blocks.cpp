@@ -56,6 +56,14 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
       e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
     }
   }
+  // The lanes' offsets as doubles, for blockWeights: exact below 2^52, where base + offset is
+  // then exact as double(base) + double(offset) for any base below 2^52 too.
+  e.offsetsExact = true;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < kBlockLanes; ++l) {
+      e.offsetsExact &= e.laneOffset[k][l] > -(int64_t(1) << 52) && e.laneOffset[k][l] < (int64_t(1) << 52);
+      e.laneOffsetD[k][l] = double(e.laneOffset[k][l]);
+    }
   return true;
 }
 
@@ -242,8 +250,24 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
     return;
   }
   double lin[3][kBlockLanes];
-  for (int l = 0; l < kBlockLanes; ++l)
-    for (int k = 0; k < 3; ++k) lin[k][l] = edgeDouble<kNativeConversion>(base[k] + e.laneOffset[k][l]) * e.invArea2;
+  // base + offset is an integer below 2^53 whenever both are below 2^52 (true of every triangle
+  // a viewport can hold): then its double is double(base) + double(offset) exactly, which saves
+  // the 48 int64 conversions (four operations each without AVX-512DQ).
+  constexpr int64_t kExact = int64_t(1) << 52;
+  const bool baseExact = base[0] > -kExact && base[0] < kExact && base[1] > -kExact && base[1] < kExact &&
+                         base[2] > -kExact && base[2] < kExact;
+  if (!kNativeConversion && e.offsetsExact && baseExact) {
+    const double inv = e.invArea2;
+    for (int k = 0; k < 3; ++k) {
+      const double b = double(base[k]);
+      const double* offset = e.laneOffsetD[k];
+      double* out = lin[k];
+      for (int l = 0; l < kBlockLanes; ++l) out[l] = (b + offset[l]) * inv;
+    }
+  } else {
+    for (int l = 0; l < kBlockLanes; ++l)
+      for (int k = 0; k < 3; ++k) lin[k][l] = edgeDouble<kNativeConversion>(base[k] + e.laneOffset[k][l]) * e.invArea2;
+  }
   switch ((depth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
     case 0: break;
     case 1: storeWeights<false, false, true>(t, lin, b); break;
