@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -338,15 +339,17 @@ void routineAndReference(SampleRoutine routine, const abi::ImageViewState& sampl
   }
 }
 
-// These formats have no routine of their own: the reference decodes a block per lane. The
-// copy's routines against that reference, lane by lane: where the copy takes an exact routine
-// (sRGB, half floats) bit for bit; where it takes the fixed-point one (UNORM bytes: LINEAR weights
-// and δ snapped to 8 bits) within 2^-8 + 2^-9, as batch_sampler_test holds any RGBA8 view to.
-TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
-  std::mt19937 rng(78);
+// Every format's random view sampled through viewToSample's copy (which must be chosen, and have
+// a routine) and by the reference on its blocks, lane by lane, at W = 4, 8, 16 with each filter,
+// mipmap mode and two address modes; check(format, copy format, got bits, reference texel,
+// component) asserts. Returns the lanes compared.
+template <typename Check>
+uint32_t compareCopiesWithReference(const VkFormat* formats, size_t count, uint32_t seed, Check check) {
+  std::mt19937 rng(seed);
   uint32_t lanesChecked = 0;
-  for (VkFormat format : kExactFormats) {
-    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 48, 40, 1, 4, rng);
+  for (size_t f = 0; f < count; ++f) {
+    const VkFormat format = formats[f];
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 44 + 4 * uint32_t(f % 2), 36 + 4 * uint32_t(f % 3), 1, 4, rng);
     DecodedTextureBudget budget(uint64_t(1) << 30);
     DecodedTexture texture(image.view.state, budget);
     DecodedView decodedView(texture, 0, 0);
@@ -354,7 +357,6 @@ TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
     blocks.decoded = nullptr;
     abi::ImageViewState kept = image.view.state;
     kept.decoded = &decodedView;
-    const bool fixedPoint = texture.copyFormat() == VK_FORMAT_R8G8B8A8_UNORM;
     for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
       for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
         for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
@@ -362,31 +364,46 @@ TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
           for (uint32_t width : {4u, 8u, 16u}) {
             SampleShape shape;
             shape.width = width;
-            ASSERT_EQ(findSampleRoutine(blocks, s, shape), nullptr);
+            EXPECT_EQ(findSampleRoutine(blocks, s, shape), nullptr) << format;
             const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
-            ASSERT_NE(&chosen, &kept) << format;
+            EXPECT_NE(&chosen, &kept) << format;
             const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
-            ASSERT_NE(routine, nullptr);
+            if (&chosen == &kept || !routine) {
+              ADD_FAILURE() << "format " << format << ": no routine for the copy";
+              return lanesChecked;
+            }
             std::vector<uint32_t> out;
             std::vector<TexelValue> reference;
             routineAndReference(routine, chosen, blocks, s, width, rng, out, reference);
             for (uint32_t l = 0; l < width; ++l) {
-              const TexelValue& want = reference[l];
-              for (uint32_t c = 0; c < 4; ++c) {
-                float got;
-                std::memcpy(&got, &out[c * width + l], 4);
-                if (fixedPoint) {
-                  ASSERT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "format " << format << " lane " << l << " component " << c;
-                } else if (!(std::isnan(got) && std::isnan(want.f[c]))) {
-                  ASSERT_EQ(out[c * width + l], want.u[c]) << "format " << format << " lane " << l << " component " << c;
-                }
-              }
+              for (uint32_t c = 0; c < 4; ++c)
+                if (!check(format, texture.copyFormat(), out[c * width + l], reference[l], c)) return lanesChecked;
               ++lanesChecked;
             }
           }
         }
   }
-  EXPECT_EQ(lanesChecked, uint32_t(std::size(kExactFormats)) * 8 * (4 + 8 + 16));
+  return lanesChecked;
+}
+
+// These formats have no routine of their own: the reference decodes a block per lane. The
+// copy's routines against that reference, lane by lane: where the copy takes an exact routine
+// (sRGB, half floats) bit for bit; where it takes the fixed-point one (UNORM bytes: LINEAR weights
+// and δ snapped to 8 bits) within 2^-8 + 2^-9, as batch_sampler_test holds any RGBA8 view to.
+TEST(DecodedTexture, ExactCopiesSampleAsTheReferenceOnTheBlocks) {
+  const uint32_t lanes = compareCopiesWithReference(
+      kExactFormats, std::size(kExactFormats), 78,
+      [](VkFormat format, uint32_t copyFormat, uint32_t bits, const TexelValue& want, uint32_t c) {
+        const float got = std::bit_cast<float>(bits);
+        if (copyFormat == VK_FORMAT_R8G8B8A8_UNORM) {
+          EXPECT_NEAR(got, want.f[c], 0x1p-8 + 0x1p-9) << "format " << format << " component " << c;
+          return std::fabs(got - want.f[c]) <= 0x1p-8 + 0x1p-9;
+        }
+        if (std::isnan(got) && std::isnan(want.f[c])) return true;
+        EXPECT_EQ(bits, want.u[c]) << "format " << format << " component " << c;
+        return bits == want.u[c];
+      });
+  EXPECT_EQ(lanes, uint32_t(std::size(kExactFormats)) * 8 * (4 + 8 + 16));
 }
 
 // The formats whose copies round their texels to bytes (S3TC and RGTC palettes).
@@ -446,45 +463,15 @@ TEST(DecodedTexture, RoundedCopiesAreTheNearestBytesOfTheReferencesTexels) {
 // and R8G8 views to) plus the bytes' rounding (1/510); sRGB copies (the exact routine) within the
 // rounding carried through the EOTF (slope at most 2.3: 0.0045).
 TEST(DecodedTexture, RoundedCopiesSampleWithinTheirRoundingOfTheReference) {
-  std::mt19937 rng(80);
-  uint32_t lanesChecked = 0;
-  for (VkFormat format : kRoundedFormats) {
-    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 44, 36, 1, 4, rng);
-    DecodedTextureBudget budget(uint64_t(1) << 30);
-    DecodedTexture texture(image.view.state, budget);
-    DecodedView decodedView(texture, 0, 0);
-    abi::ImageViewState blocks = image.view.state;
-    blocks.decoded = nullptr;
-    abi::ImageViewState kept = image.view.state;
-    kept.decoded = &decodedView;
-    const double tolerance = srgbCopy(format) ? 0.0045 : 0x1p-8 + 0x1p-9 + 1.0 / 510.0;
-    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
-      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
-        for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
-          const abi::SamplerState s = sampler(filter, filter, mip, mode, 1.0f);
-          for (uint32_t width : {4u, 8u, 16u}) {
-            SampleShape shape;
-            shape.width = width;
-            const abi::ImageViewState& chosen = viewToSample(kept, s, shape);
-            ASSERT_NE(&chosen, &kept) << format;
-            const SampleRoutine routine = findSampleRoutine(chosen, s, shape);
-            ASSERT_NE(routine, nullptr);
-            std::vector<uint32_t> out;
-            std::vector<TexelValue> reference;
-            routineAndReference(routine, chosen, blocks, s, width, rng, out, reference);
-            for (uint32_t l = 0; l < width; ++l) {
-              const TexelValue& want = reference[l];
-              for (uint32_t c = 0; c < 4; ++c) {
-                float got;
-                std::memcpy(&got, &out[c * width + l], 4);
-                ASSERT_NEAR(got, want.f[c], tolerance) << "format " << format << " lane " << l << " component " << c;
-              }
-              ++lanesChecked;
-            }
-          }
-        }
-  }
-  EXPECT_EQ(lanesChecked, uint32_t(std::size(kRoundedFormats)) * 8 * (4 + 8 + 16));
+  const uint32_t lanes = compareCopiesWithReference(
+      kRoundedFormats, std::size(kRoundedFormats), 80,
+      [](VkFormat format, uint32_t, uint32_t bits, const TexelValue& want, uint32_t c) {
+        const double tolerance = srgbCopy(format) ? 0.0045 : 0x1p-8 + 0x1p-9 + 1.0 / 510.0;
+        const float got = std::bit_cast<float>(bits);
+        EXPECT_NEAR(got, want.f[c], tolerance) << "format " << format << " component " << c;
+        return std::fabs(got - want.f[c]) <= tolerance;
+      });
+  EXPECT_EQ(lanes, uint32_t(std::size(kRoundedFormats)) * 8 * (4 + 8 + 16));
 }
 
 // A copy that would pass the device's budget is not made: the view samples its blocks.
