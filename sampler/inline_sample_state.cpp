@@ -188,7 +188,7 @@ bool refreshInlineSampleState(const abi::ImageViewState& cubeOrView, const abi::
   shape.width = simdWidth;
   const abi::ImageViewState& plain = cube ? cubeOrView : viewToSample(cubeOrView, cubeOrSampler, shape);
   if (cube) {
-    if (!inlineCubeFaces(cubeOrView, cubeOrSampler, simdWidth, faceView, faceSampler)) return false;
+    if (!inlineCubeFaces(cubeViewToSample(cubeOrView), cubeOrSampler, simdWidth, faceView, faceSampler)) return false;
   } else if (!inlineSamplingPair(plain, cubeOrSampler, simdWidth)) {
     return false;
   }

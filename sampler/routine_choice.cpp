@@ -131,6 +131,23 @@ const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const a
   return *decoded;
 }
 
+const abi::ImageViewState& cubeViewToSample(const abi::ImageViewState& view) {
+  if (!view.decoded || view.viewType != VK_IMAGE_VIEW_TYPE_CUBE) return view;
+  // BC1 keeps its blocks: its faces have the fixed-point routine already, and the lanes the
+  // batches hand to the reference (footprints at face edges) read its exact palette there.
+  if (view.format == VK_FORMAT_BC1_RGB_UNORM_BLOCK || view.format == VK_FORMAT_BC1_RGBA_UNORM_BLOCK) return view;
+  // The others' cubes were the reference's alone; their copies' faces take the fixed-point
+  // routines (every routine allowed, as the cube batches require), edge lanes the reference on
+  // the copy: the same texels for exact copies, rounded ones within 1/510.
+  if (sampler_detail::batch::samplingRoutines() != SamplingRoutines::All) return view;
+  // Only copies whose faces the batches have routines for (the fixed-point ones): the others'
+  // cubes are the reference's, on the blocks.
+  const uint32_t copy = view.decoded->texture().copyFormat();
+  if (copy != VK_FORMAT_R8G8B8A8_UNORM && copy != VK_FORMAT_R8_UNORM && copy != VK_FORMAT_R8G8_UNORM) return view;
+  const abi::ImageViewState* decoded = view.decoded->current(view);
+  return decoded ? *decoded : view;
+}
+
 namespace sampler_detail::batch {
 
 SamplingRoutines samplingRoutines() {

@@ -130,7 +130,7 @@ extern "C" void tessera_rt_image_sample_batch(const ImageDescriptor* image, cons
     }
     // A cube map (sampling_cube.h): the faces' routines where the filter stays inside a face.
     operands.r = word(kCoord + 2);
-    if (tessera::sampleCubeBatch(*image->view, *sampler->sampler, operands, out)) return;
+    if (tessera::sampleCubeBatch(tessera::cubeViewToSample(*image->view), *sampler->sampler, operands, out)) return;
   }
   // No routine for this state: the reference, lane by lane (a routine writes every lane itself,
   // inactive ones as zeros: sampling_batch.h).

@@ -84,6 +84,12 @@ SampleRoutine findSampleRoutine(const abi::ImageViewState& view, const abi::Samp
 const abi::ImageViewState& viewToSample(const abi::ImageViewState& view, const abi::SamplerState& sampler,
                                         const SampleShape& shape);
 
+// The same for a CUBE view's cube batches (sampling_cube.h) and inline cube sampling: its decoded
+// copy as a cube view, made current, when every routine is allowed and the copy's faces have a
+// fixed-point routine (RGBA8 UNORM, R8, R8G8; not BC1, whose blocks' faces have one); `view`
+// otherwise.
+const abi::ImageViewState& cubeViewToSample(const abi::ImageViewState& view);
+
 // Inline sampling (shader_abi.h InlineSampleState): whether a fragment kernel of `simdWidth`
 // lanes may sample this view with this sampler itself (the pair takes the fixed-point
 // RGBA8/BGRA8 routine, one filter, REPEAT or CLAMP_TO_EDGE, 2D, identity swizzle; a view kept

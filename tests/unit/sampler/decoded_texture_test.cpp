@@ -25,6 +25,7 @@
 #include "tessera/format.h"
 #include "tessera/sampling.h"
 #include "tessera/sampling_batch.h"
+#include "tessera/sampling_cube.h"
 
 namespace tessera {
 namespace {
@@ -472,6 +473,77 @@ TEST(DecodedTexture, RoundedCopiesSampleWithinTheirRoundingOfTheReference) {
         return std::fabs(got - want.f[c]) <= tolerance;
       });
   EXPECT_EQ(lanes, uint32_t(std::size(kRoundedFormats)) * 8 * (4 + 8 + 16));
+}
+
+// Cube views: the cube batches sample the copy's faces (cubeViewToSample) where the blocks had
+// the reference alone: BC7 UNORM within the fixed-point snapping of it, BC3 UNORM within that
+// and its bytes' rounding. BC1, whose faces have the fixed-point routine, keeps its blocks.
+// Random directions, a third of them on the planes where two components are equal (face edges),
+// with gradients, at every W.
+TEST(DecodedTexture, CubeViewsSampleTheirCopiesFaces) {
+  std::mt19937 rng(81);
+  auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  uint32_t lanesChecked = 0;
+  {
+    RandomBlocks bc1(VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_CUBE, 16, 16, 6, 2, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 30);
+    DecodedTexture texture(bc1.view.state, budget);
+    DecodedView decodedView(texture, 0, 0);
+    bc1.view.state.decoded = &decodedView;
+    EXPECT_EQ(&cubeViewToSample(bc1.view.state), &bc1.view.state);
+  }
+  for (VkFormat format : {VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK}) {
+    RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_CUBE, 32, 32, 6, 4, rng);
+    DecodedTextureBudget budget(uint64_t(1) << 30);
+    DecodedTexture texture(image.view.state, budget);
+    DecodedView decodedView(texture, 0, 0);
+    abi::ImageViewState blocks = image.view.state;
+    blocks.decoded = nullptr;
+    abi::ImageViewState kept = image.view.state;
+    kept.decoded = &decodedView;
+    const abi::ImageViewState& chosen = cubeViewToSample(kept);
+    ASSERT_NE(&chosen, &kept);
+    for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+      for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR}) {
+        const abi::SamplerState s = sampler(filter, filter, mip, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 1.0f);
+        for (uint32_t width : {4u, 8u, 16u})
+          for (int n = 0; n < 8; ++n) {
+            std::vector<float> d[3], gx[3], gy[3];
+            for (int c = 0; c < 3; ++c) d[c].resize(width), gx[c].resize(width), gy[c].resize(width);
+            for (uint32_t l = 0; l < width; ++l) {
+              for (int c = 0; c < 3; ++c) {
+                d[c][l] = uniform(-1.0f, 1.0f);
+                const float scale = std::ldexp(1.0f, -int(rng() % 8) - 3);
+                gx[c][l] = uniform(-1.0f, 1.0f) * scale, gy[c][l] = uniform(-1.0f, 1.0f) * scale;
+              }
+              if (rng() % 3 == 0) d[rng() % 3][l] = d[(l + 1) % 3][l];  // two equal components
+            }
+            CubeSampleLanes lanes;
+            lanes.lanes.width = width;
+            lanes.lanes.active = (1u << width) - 1;
+            lanes.lanes.s = d[0].data(), lanes.lanes.t = d[1].data(), lanes.r = d[2].data();
+            lanes.lanes.dPdx[0] = gx[0].data(), lanes.lanes.dPdx[1] = gx[1].data(), lanes.dPdxR = gx[2].data();
+            lanes.lanes.dPdy[0] = gy[0].data(), lanes.lanes.dPdy[1] = gy[1].data(), lanes.dPdyR = gy[2].data();
+            std::vector<uint32_t> fromCopy(4 * width);
+            ASSERT_TRUE(sampleCubeBatch(chosen, s, lanes, fromCopy.data())) << format;
+            const double tolerance = 0x1p-8 + 0x1p-9 + (format == VK_FORMAT_BC3_UNORM_BLOCK ? 1.0 / 510.0 : 0.0);
+            {
+              for (uint32_t l = 0; l < width; ++l) {
+                SampleRequest r;
+                r.s = d[0][l], r.t = d[1][l], r.r = d[2][l];
+                r.hasGrad = true;
+                for (int c = 0; c < 3; ++c) r.dPdx[c] = gx[c][l], r.dPdy[c] = gy[c][l];
+                const TexelValue want = sampleImage(blocks, s, r);
+                for (uint32_t c = 0; c < 4; ++c)
+                  ASSERT_NEAR(std::bit_cast<float>(fromCopy[c * width + l]), want.f[c], tolerance)
+                      << "filter " << filter << " mip " << mip << " W=" << width << " lane " << l << " component " << c;
+              }
+            }
+            lanesChecked += width;
+          }
+      }
+  }
+  EXPECT_EQ(lanesChecked, 2u * 4 * 8 * (4 + 8 + 16));
 }
 
 // A copy that would pass the device's budget is not made: the view samples its blocks.
