@@ -110,6 +110,20 @@ TEST(DecodedTexture, EveryTexelIsTheNearestByteOfTheBc1Palette) {
   }
 }
 
+// A view of a compressed image kept decoded: the image's own state without its copy (`blocks`)
+// and with it (`kept`), the copy within a budget it fits.
+struct CopiedView {
+  explicit CopiedView(const abi::ImageViewState& state)
+      : texture(state, budget), decodedView(texture, 0, 0), blocks(state), kept(state) {
+    blocks.decoded = nullptr;
+    kept.decoded = &decodedView;
+  }
+  DecodedTextureBudget budget{uint64_t(1) << 30};
+  DecodedTexture texture;
+  DecodedView decodedView;
+  abi::ImageViewState blocks, kept;
+};
+
 abi::SamplerState sampler(VkFilter filter, VkFilter minFilter, VkSamplerMipmapMode mip, VkSamplerAddressMode mode,
                           float maxAnisotropy) {
   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -137,13 +151,9 @@ TEST(DecodedTexture, SamplingTheCopyGivesTheBlockRoutinesBits) {
     for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY}) {
       const uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 3 : 1;
       Bc1Image image(format, type, 64 + rng() % 40, 32 + rng() % 40, layers, 1 + rng() % 6, rng);
-      DecodedTextureBudget budget(uint64_t(1) << 30);
-      DecodedTexture texture(image.view.state, budget);
-      DecodedView decodedView(texture, 0, 0);
-      abi::ImageViewState blocks = image.view.state;
-      blocks.decoded = nullptr;
-      abi::ImageViewState kept = image.view.state;
-      kept.decoded = &decodedView;
+      CopiedView copied(image.view.state);
+      const abi::ImageViewState& blocks = copied.blocks;
+      const abi::ImageViewState& kept = copied.kept;
       for (VkFilter mag : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
         for (VkFilter min : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
           for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
@@ -351,13 +361,9 @@ uint32_t compareCopiesWithReference(const VkFormat* formats, size_t count, uint3
   for (size_t f = 0; f < count; ++f) {
     const VkFormat format = formats[f];
     RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_2D, 44 + 4 * uint32_t(f % 2), 36 + 4 * uint32_t(f % 3), 1, 4, rng);
-    DecodedTextureBudget budget(uint64_t(1) << 30);
-    DecodedTexture texture(image.view.state, budget);
-    DecodedView decodedView(texture, 0, 0);
-    abi::ImageViewState blocks = image.view.state;
-    blocks.decoded = nullptr;
-    abi::ImageViewState kept = image.view.state;
-    kept.decoded = &decodedView;
+    CopiedView copied(image.view.state);
+    const abi::ImageViewState& blocks = copied.blocks;
+    const abi::ImageViewState& kept = copied.kept;
     for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
       for (VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR})
         for (VkSamplerAddressMode mode : {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}) {
@@ -378,7 +384,7 @@ uint32_t compareCopiesWithReference(const VkFormat* formats, size_t count, uint3
             routineAndReference(routine, chosen, blocks, s, width, rng, out, reference);
             for (uint32_t l = 0; l < width; ++l) {
               for (uint32_t c = 0; c < 4; ++c)
-                if (!check(format, texture.copyFormat(), out[c * width + l], reference[l], c)) return lanesChecked;
+                if (!check(format, copied.texture.copyFormat(), out[c * width + l], reference[l], c)) return lanesChecked;
               ++lanesChecked;
             }
           }
@@ -494,13 +500,9 @@ TEST(DecodedTexture, CubeViewsSampleTheirCopiesFaces) {
   }
   for (VkFormat format : {VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK}) {
     RandomBlocks image(format, VK_IMAGE_VIEW_TYPE_CUBE, 32, 32, 6, 4, rng);
-    DecodedTextureBudget budget(uint64_t(1) << 30);
-    DecodedTexture texture(image.view.state, budget);
-    DecodedView decodedView(texture, 0, 0);
-    abi::ImageViewState blocks = image.view.state;
-    blocks.decoded = nullptr;
-    abi::ImageViewState kept = image.view.state;
-    kept.decoded = &decodedView;
+    CopiedView copied(image.view.state);
+    const abi::ImageViewState& blocks = copied.blocks;
+    const abi::ImageViewState& kept = copied.kept;
     const abi::ImageViewState& chosen = cubeViewToSample(kept);
     ASSERT_NE(&chosen, &kept);
     for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
