@@ -134,6 +134,9 @@ Device::Device(bool validation) {
   vkGetPhysicalDeviceFeatures(physicalDevice, &offered);
   enabled.samplerAnisotropy = offered.samplerAnisotropy;
   enabled.textureCompressionBC = offered.textureCompressionBC;
+  // The tessellated terrain and geometry-shader particles (issue 18's stages).
+  enabled.tessellationShader = offered.tessellationShader;
+  enabled.geometryShader = offered.geometryShader;
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   if (properties.apiVersion >= VK_API_VERSION_1_3) dci.pNext = &enable13;
   dci.pEnabledFeatures = &enabled;

@@ -104,7 +104,7 @@ class Device {
   // Throws Unsupported when the device lacks the feature (`enabled` holds those the device was
   // created with: every one of them it offers).
   void requireFeature(VkBool32 VkPhysicalDeviceFeatures::*feature, const char* name) const;
-  VkPhysicalDeviceFeatures enabled{};  // samplerAnisotropy, textureCompressionBC where offered
+  VkPhysicalDeviceFeatures enabled{};  // samplerAnisotropy, textureCompressionBC, tessellationShader, geometryShader where offered
 
   // Host-visible, coherent, mapped; destroyed with the device.
   Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage);

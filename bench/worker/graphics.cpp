@@ -233,7 +233,29 @@ GraphicsProgram::GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, 
   d.require(kGraphicsCommands);
   vs_ = createModule(d, vs, vsBytes);
   fs_ = createModule(d, fs, fsBytes);
-  VkPushConstantRange pcr{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, pushConstantBytes};
+  createLayout(pushConstantBytes, setLayout);
+}
+
+GraphicsProgram::GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, std::initializer_list<Stage> middle,
+                                 const uint32_t* fs, size_t fsBytes, uint32_t pushConstantBytes)
+    : d_(d), pushBytes_(pushConstantBytes) {
+  d.require(kGraphicsCommands);
+  for (const Stage& m : middle) {
+    if (m.stage == VK_SHADER_STAGE_GEOMETRY_BIT)
+      d.requireFeature(&VkPhysicalDeviceFeatures::geometryShader, "geometryShader");
+    else
+      d.requireFeature(&VkPhysicalDeviceFeatures::tessellationShader, "tessellationShader");
+    middle_.push_back({m.stage, createModule(d, m.code, m.bytes)});
+    pushStages_ |= m.stage;
+  }
+  vs_ = createModule(d, vs, vsBytes);
+  fs_ = createModule(d, fs, fsBytes);
+  createLayout(pushConstantBytes, VK_NULL_HANDLE);
+}
+
+void GraphicsProgram::createLayout(uint32_t pushConstantBytes, VkDescriptorSetLayout setLayout) {
+  Device& d = d_;
+  VkPushConstantRange pcr{pushStages_, 0, pushConstantBytes};
   VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   plci.pushConstantRangeCount = pushConstantBytes ? 1 : 0;
   plci.pPushConstantRanges = &pcr;
@@ -248,12 +270,11 @@ GraphicsProgram::GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, 
 
 VkPipeline GraphicsProgram::createUntracked(const PipelineState& s, const VkSpecializationInfo* spec,
                                             VkPipelineCache cache) {
-  VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
-                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = vs_;
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = fs_;
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs_});
+  for (const auto& [stage, module] : middle_)
+    stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, stage, module});
+  stages.push_back({VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs_});
   for (auto& st : stages) {
     st.pName = "main";
     st.pSpecializationInfo = spec;
@@ -267,7 +288,9 @@ VkPipeline GraphicsProgram::createUntracked(const PipelineState& s, const VkSpec
     vi.pVertexAttributeDescriptions = s.attributes.data();
   }
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  ia.topology = s.topology;
+  VkPipelineTessellationStateCreateInfo ts{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
+  ts.patchControlPoints = s.patchControlPoints;
   VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   vp.viewportCount = 1;
   vp.scissorCount = 1;
@@ -287,6 +310,10 @@ VkPipeline GraphicsProgram::createUntracked(const PipelineState& s, const VkSpec
   att.srcColorBlendFactor = att.srcAlphaBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
   att.dstColorBlendFactor = att.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
   att.colorBlendOp = att.alphaBlendOp = VK_BLEND_OP_ADD;
+  if (s.additive) {
+    att.blendEnable = VK_TRUE;
+    att.srcColorBlendFactor = att.srcAlphaBlendFactor = att.dstColorBlendFactor = att.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+  }
   att.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                        VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
@@ -304,10 +331,11 @@ VkPipeline GraphicsProgram::createUntracked(const PipelineState& s, const VkSpec
 
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   ci.pNext = &rendering;
-  ci.stageCount = 2;
-  ci.pStages = stages;
+  ci.stageCount = uint32_t(stages.size());
+  ci.pStages = stages.data();
   ci.pVertexInputState = &vi;
   ci.pInputAssemblyState = &ia;
+  ci.pTessellationState = s.patchControlPoints ? &ts : nullptr;
   ci.pViewportState = &vp;
   ci.pRasterizationState = &rs;
   ci.pMultisampleState = &ms;
@@ -330,7 +358,7 @@ VkPipeline GraphicsProgram::pipeline(const PipelineState& s, const VkSpecializat
 }
 
 void GraphicsProgram::push(VkCommandBuffer cb, const void* data) const {
-  d_.vk.CmdPushConstants(cb, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, pushBytes_, data);
+  d_.vk.CmdPushConstants(cb, layout_, pushStages_, 0, pushBytes_, data);
 }
 
 VkDescriptorSetLayout createSampledImageSet(Device& d, VkImageView view, VkSampler sampler, VkDescriptorSet* set) {

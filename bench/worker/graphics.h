@@ -16,6 +16,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device.h"
@@ -75,8 +76,11 @@ struct PipelineState {
   uint32_t vertexStride = 0;  // 0: no vertex buffer (positions from gl_VertexIndex)
   std::vector<VkVertexInputAttributeDescription> attributes;
   bool blend = false;  // colour and alpha: SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
+  bool additive = false;  // colour and alpha: ONE, ONE, ADD (exact for UNORM8 inputs, saturating)
   bool depth = false;  // D32 attachment, test LESS, write on
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  uint32_t patchControlPoints = 0;  // PATCH_LIST pipelines (a tessellation program)
 };
 // The vertex input of ColorVertex (location 0: vec3 position, 1: RGBA8 UNORM colour).
 PipelineState colorVertexState();
@@ -88,6 +92,16 @@ class GraphicsProgram {
  public:
   GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, const uint32_t* fs, size_t fsBytes,
                   uint32_t pushConstantBytes, VkDescriptorSetLayout setLayout = VK_NULL_HANDLE);
+  // A stage between the vertex and fragment shaders (tessellation control and evaluation, or
+  // geometry), added before the first pipeline; the push constants become visible to it too.
+  // Throws Unsupported when the device lacks the stage's feature.
+  struct Stage {
+    VkShaderStageFlagBits stage;
+    const uint32_t* code;
+    size_t bytes;
+  };
+  GraphicsProgram(Device& d, const uint32_t* vs, size_t vsBytes, std::initializer_list<Stage> middle, const uint32_t* fs,
+                  size_t fsBytes, uint32_t pushConstantBytes);
   // A pipeline destroyed with the Device. A failing vkCreateGraphicsPipelines throws
   // Unsupported with its VkResult. `spec` specializes both stages.
   VkPipeline pipeline(const PipelineState& s, const VkSpecializationInfo* spec = nullptr,
@@ -100,7 +114,10 @@ class GraphicsProgram {
 
  private:
   Device& d_;
+  void createLayout(uint32_t pushConstantBytes, VkDescriptorSetLayout setLayout);
   VkShaderModule vs_ = VK_NULL_HANDLE, fs_ = VK_NULL_HANDLE;
+  std::vector<std::pair<VkShaderStageFlagBits, VkShaderModule>> middle_;
+  VkShaderStageFlags pushStages_ = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   uint32_t pushBytes_;
 };
