@@ -700,10 +700,14 @@ void Scene::add(const DrawState& state, const DrawCall& c) {
       m.geometry.resize(instances);
       m.tessellated.resize(instances);
       const auto slotOf = [&](uint32_t position) { return m.slots.slot(position); };
-      forEachTask(instances, [&](size_t i) {
-        runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i]);
+      // One instance takes the pool itself, in ranges of its patches or geometry invocations
+      // (its stages alone would leave the other threads waiting); several take a thread each.
+      const auto stages = [&](size_t i, ThreadPool* pool) {
+        runPrimitiveStages(s, m.list.isRestart, c.vertexCount, slotOf, (*shaded)[i], m.geometry[i], m.tessellated[i], pool);
         std::swap((*drawn)[i], m.geometry[i].vertices);  // both buffers stay for reuse
-      });
+      };
+      if (instances == 1) stages(0, &m.pool);
+      else forEachTask(instances, [&](size_t i) { stages(i, nullptr); });
       for (uint32_t i = 0; i < instances; ++i) countGeneratedStreams(s, m.geometry[i]);
     }
     // "Transform Feedback": the group's instances captured in order, on this thread, before

@@ -200,8 +200,25 @@ DrawState layerState(const DrawState& s, uint32_t layer, abi::BoundResources* re
   return out;
 }
 
+std::vector<uint32_t> geometryInputSlots(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                                         const std::function<uint32_t(uint32_t)>& slotOf) {
+  // A topology that gives fewer vertices than the shader's input takes repeats its first: the
+  // spec requires them to match, a mismatch must not crash.
+  const uint32_t inputVertices = s.geometry.inputVertices;
+  std::vector<uint32_t> inputSlots;
+  assembleGeometryInputs(s.topology, isRestart, count, [&](const uint32_t* positions, uint32_t n) {
+    for (uint32_t k = 0; k < inputVertices; ++k) inputSlots.push_back(slotOf(positions[k < n ? k : 0]));
+  });
+  return inputSlots;
+}
+
 void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                       const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out) {
+  shadeGeometryLanes(s, geometryInputSlots(s, isRestart, count, slotOf), in, out);
+}
+
+void shadeGeometryLanes(const DrawState& s, const std::vector<uint32_t>& inputSlots, const ShadedVertices& in,
+                        GeometryOutput& out, StageUnits units) {
   const GeometryInterface& g = s.geometry;
   const uint32_t W = s.simdWidth;
   // The emitted vertices keep the outputs the fragment stage reads.
@@ -213,16 +230,10 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   out.primitives.clear();
   out.otherStreams.clear();
 
-  // Input primitives, as slots of `in` (a topology that gives fewer vertices than the shader's
-  // input takes repeats its first: the spec requires them to match, a mismatch must not crash).
-  std::vector<uint32_t> inputSlots;
-  assembleGeometryInputs(s.topology, isRestart, count, [&](const uint32_t* positions, uint32_t n) {
-    for (uint32_t k = 0; k < g.inputVertices; ++k) inputSlots.push_back(slotOf(positions[k < n ? k : 0]));
-  });
   const uint32_t primitives = g.inputVertices ? uint32_t(inputSlots.size() / g.inputVertices) : 0;
-  const uint64_t lanes = uint64_t(primitives) * g.invocations;
-  countStatistic(s, kGeometryShaderInvocations, lanes);
-  if (lanes == 0) return;
+  const uint64_t lanes = std::min<uint64_t>(uint64_t(primitives) * g.invocations, units.end);
+  if (lanes <= units.begin) return;
+  countStatistic(s, kGeometryShaderInvocations, lanes - units.begin);
 
   // Each input vertex's words by location are zero except the locations `in` has (written
   // below, for every input vertex the shader takes); positions and point sizes are written
@@ -251,7 +262,7 @@ void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart,
   batch.inputs = inputs;
   batch.inDistances = distances.data();
   batch.vertices = records.data();
-  for (uint64_t first = 0; first < lanes; first += W) {
+  for (uint64_t first = units.begin; first < lanes; first += W) {
     const uint32_t active = uint32_t(std::min<uint64_t>(W, lanes - first));
     batch.count = active;
     std::memset(batch.emitted, 0, sizeof(batch.emitted));

@@ -17,6 +17,10 @@
 #include "tessera/texel_codec.h"
 #include "polygon.h"
 
+namespace tessera {
+class ThreadPool;
+}
+
 namespace tessera::raster {
 
 // The vertex stage's results for one instance: per vertex (slot), 4 position words, then 4
@@ -322,17 +326,32 @@ struct GeometryOutput {
 // "Primitives Generated Queries": each stream's primitives of one instance's stage output
 // counted for that stream's query.
 void countGeneratedStreams(const DrawState& s, const GeometryOutput& g);
-// Runs the geometry stage over one instance's input primitives (assembled from the index
-// list with `topology`, adjacency included; slotOf maps an index-list position to its slot in
-// `in`), raster/draw_geometry.cpp.
+// A range of one instance's primitive-stage work: geometry shader invocations (input primitive
+// x invocation number, in that order) or patches. The outputs of consecutive ranges, joined in
+// order (each range's vertices after the earlier ranges', its primitives' slots moved with
+// them), are the output of their union: ranges can run on different threads
+// (runPrimitiveStages).
+struct StageUnits {
+  uint64_t begin = 0, end = UINT64_MAX;
+};
+// The geometry stage's input primitives of one instance (assembled from the index list with
+// `topology`, adjacency included; slotOf maps an index-list position to its slot in `in`), as
+// slots of `in`, geometry.inputVertices per primitive; raster/draw_geometry.cpp.
+std::vector<uint32_t> geometryInputSlots(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                                         const std::function<uint32_t(uint32_t)>& slotOf);
+// Runs the geometry shader invocations `units` of those primitives into `out`.
+void shadeGeometryLanes(const DrawState& s, const std::vector<uint32_t>& inputSlots, const ShadedVertices& in,
+                        GeometryOutput& out, StageUnits units = {});
+// Both: the whole geometry stage of one instance.
 void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                       const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out);
 // "Tessellation" (raster/draw_tessellation.cpp): the patches of one instance (an index list of
 // `count` entries cut into patchControlPoints; slotOf maps a position to its slot in `in`)
 // through the control shader, the tessellator and the evaluation shader; the generated
 // primitives and vertices in `out`, as a geometry stage would leave them.
+// `units` restricts the run to those patches (counted as PrimitiveId counts them).
 void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count, const std::function<uint32_t(uint32_t)>& slotOf,
-                           const ShadedVertices& in, GeometryOutput& out);
+                           const ShadedVertices& in, GeometryOutput& out, StageUnits units = {});
 // The stages between vertex shading and rasterization that make new primitives: tessellation,
 // then the geometry stage (on the tessellated primitives when both are there; `scratch` holds
 // those).
@@ -362,9 +381,12 @@ inline bool lastStageWritesLayer(const DrawState& s) {
 void vertexLayerViewportPrimitives(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                                    const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in,
                                    GeometryOutput& out);
+// With a pool, an instance with enough patches or geometry shader invocations runs them in
+// ranges over the pool (called from outside the pool's tasks), joined in order: the same
+// output as one range.
 void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                         const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
-                        GeometryOutput& scratch);
+                        GeometryOutput& scratch, ThreadPool* pool = nullptr);
 // "Transform Feedback" (raster/transform_feedback.cpp). Whether the last pre-rasterization
 // stage's shaded vertices must keep location `location` / point sizes for capture.
 bool keepsFeedbackLocation(const DrawState& s, uint32_t location);

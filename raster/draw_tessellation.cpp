@@ -8,12 +8,14 @@
 // stage or the rasterizer then takes ("Tessellation Primitive Ordering": a patch's primitives
 // before the next patch's).
 #include <cstddef>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "draw_internal.h"
 #include "draw_memory_bound.h"
 #include "tessellator.h"
+#include "tessera/thread_pool.h"
 
 namespace tessera::raster {
 
@@ -32,7 +34,8 @@ TessMode tessMode(const TessellationInterface& t) {
 }  // namespace
 
 void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
-                           const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out) {
+                           const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
+                           StageUnits units) {
   const TessellationInterface& t = s.tessellation;
   const uint32_t W = s.simdWidth;
   // The evaluation stage's outputs that the next stage reads.
@@ -91,6 +94,7 @@ void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRes
   uint32_t patch = 0;
   forEachPatch(isRestart, count, n, [&](uint32_t firstPosition) {
     const uint32_t patchIndex = patch++;
+    if (patchIndex < units.begin || patchIndex >= units.end) return;
     // The control shader's inputs: the patch's vertices as the vertex stage left them.
     for (uint32_t k = 0; k < n; ++k) {
       const uint32_t slot = slotOf(firstPosition + k);
@@ -170,24 +174,101 @@ void runTessellationStages(const DrawState& s, const std::vector<uint8_t>& isRes
   });
 }
 
+namespace {
+
+// Runs `stage(units, out)` over units [0, count): as one range, or, with a pool of several
+// threads and at least two chunks' worth of units, in consecutive ranges of at least
+// `minUnits` over the pool (a few per thread, for balance), then copied into `out` in order,
+// each range's part on its own thread. The parts and `out` keep their buffers from draw to draw
+// (fresh ones cost a page fault per 4 KiB written, more than the copy).
+template <typename Stage>
+void runInRanges(ThreadPool* pool, uint64_t count, uint64_t minUnits, GeometryOutput& out, Stage&& stage) {
+  const uint32_t threads = pool ? pool->threadCount() : 1;
+  if (threads <= 1 || count < 2 * minUnits) return stage(StageUnits{}, out);
+  const uint64_t ranges = std::min<uint64_t>(4 * uint64_t(threads), count / minUnits);
+  const uint64_t per = (count + ranges - 1) / ranges;
+  // The recording thread's, named by a reference: the pool's threads reading `parts` itself
+  // would see their own.
+  thread_local std::vector<GeometryOutput> recordingThreadParts;
+  std::vector<GeometryOutput>& parts = recordingThreadParts;
+  if (parts.size() < ranges) parts.resize(ranges);
+  pool->parallelFor(ranges, [&](size_t k) { stage(StageUnits{k * per, std::min(count, (k + 1) * per)}, parts[k]); });
+  // Where each part's vertices and primitives go.
+  std::vector<size_t> slots(ranges + 1, 0), primitives(ranges + 1, 0), others(ranges + 1, 0);
+  for (size_t k = 0; k < ranges; ++k) {
+    slots[k + 1] = slots[k] + parts[k].vertices.words.size() / parts[k].vertices.stride;
+    primitives[k + 1] = primitives[k] + parts[k].primitives.size();
+    others[k + 1] = others[k] + parts[k].otherStreams.size();
+  }
+  const ShadedVertices& layout = parts[0].vertices;
+  ShadedVertices& v = out.vertices;
+  v.clear();
+  v.locations = layout.locations;
+  v.setLayout(layout.clipDistances, layout.cullDistances);
+  requireDrawMemory(slots[ranges], uint64_t(v.stride) * 4 + 4);
+  v.words.resize(slots[ranges] * v.stride);
+  const bool pointSizes = !layout.pointSize.empty(), layered = !layout.layerViewport.empty();
+  if (pointSizes) v.pointSize.resize(slots[ranges]);
+  if (layered) v.layerViewport.resize(2 * slots[ranges]);
+  out.primitives.resize(primitives[ranges]);
+  out.otherStreams.resize(others[ranges]);
+  pool->parallelFor(ranges, [&](size_t k) {
+    const ShadedVertices& w = parts[k].vertices;
+    std::copy(w.words.begin(), w.words.end(), v.words.begin() + slots[k] * v.stride);
+    if (pointSizes) std::copy(w.pointSize.begin(), w.pointSize.end(), v.pointSize.begin() + slots[k]);
+    if (layered) std::copy(w.layerViewport.begin(), w.layerViewport.end(), v.layerViewport.begin() + 2 * slots[k]);
+    auto move = [&](const std::vector<GeometryPrimitive>& from, GeometryPrimitive* to) {
+      for (GeometryPrimitive p : from) {
+        for (uint32_t& slot : p.slots) slot += uint32_t(slots[k]);
+        *to++ = p;
+      }
+    };
+    move(parts[k].primitives, out.primitives.data() + primitives[k]);
+    move(parts[k].otherStreams, out.otherStreams.data() + others[k]);
+  });
+}
+
+// Units per range: a patch is tens to thousands of evaluation invocations; a geometry
+// invocation emits up to maxVertices vertices (a range of 256 is 16 batches at W = 16).
+constexpr uint64_t kPatchesPerRange = 4;
+constexpr uint64_t kGeometryLanesPerRange = 256;
+
+void tessellationInRanges(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
+                          const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
+                          ThreadPool* pool) {
+  uint64_t patches = 0;
+  forEachPatch(isRestart, count, s.tessellation.patchControlPoints, [&](uint32_t) { ++patches; });
+  runInRanges(pool, patches, kPatchesPerRange, out,
+              [&](StageUnits units, GeometryOutput& part) { runTessellationStages(s, isRestart, count, slotOf, in, part, units); });
+}
+
+void geometryInRanges(const DrawState& s, const std::vector<uint32_t>& inputSlots, const ShadedVertices& in,
+                      GeometryOutput& out, ThreadPool* pool) {
+  const uint64_t primitives = s.geometry.inputVertices ? inputSlots.size() / s.geometry.inputVertices : 0;
+  runInRanges(pool, primitives * s.geometry.invocations, kGeometryLanesPerRange, out,
+              [&](StageUnits units, GeometryOutput& part) { shadeGeometryLanes(s, inputSlots, in, part, units); });
+}
+
+}  // namespace
+
 // With a geometry stage after tessellation, the generated primitives are its input
 // primitives, as a list of the generated kind ("Geometry Shading" after "Tessellation").
 void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
                         const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out,
-                        GeometryOutput& scratch) {
+                        GeometryOutput& scratch, ThreadPool* pool) {
   if (vertexSelectsLayerOrViewport(s)) {
     vertexLayerViewportPrimitives(s, isRestart, count, slotOf, in, out);
     return;
   }
   if (!s.tessControlShader) {
-    runGeometryStage(s, isRestart, count, slotOf, in, out);
+    geometryInRanges(s, geometryInputSlots(s, isRestart, count, slotOf), in, out, pool);
     return;
   }
   if (!s.geometryShader) {
-    runTessellationStages(s, isRestart, count, slotOf, in, out);
+    tessellationInRanges(s, isRestart, count, slotOf, in, out, pool);
     return;
   }
-  runTessellationStages(s, isRestart, count, slotOf, in, scratch);
+  tessellationInRanges(s, isRestart, count, slotOf, in, scratch, pool);
   std::vector<uint32_t> list;
   list.reserve(scratch.primitives.size() * 3);
   uint32_t per = 1;
@@ -199,7 +280,8 @@ void runPrimitiveStages(const DrawState& s, const std::vector<uint8_t>& isRestar
   listed.topology = per == 1 ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
                     : per == 2 ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  runGeometryStage(listed, {}, uint32_t(list.size()), [&](uint32_t position) { return list[position]; }, scratch.vertices, out);
+  geometryInRanges(listed, geometryInputSlots(listed, {}, uint32_t(list.size()), [&](uint32_t position) { return list[position]; }),
+                   scratch.vertices, out, pool);
 }
 
 }  // namespace tessera::raster

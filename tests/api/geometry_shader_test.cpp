@@ -309,6 +309,27 @@ TEST(GeometryShader, ExpandsPointsToSquares) {
   checkBothDrivers(setup, &expected);
 }
 
+// A draw with enough geometry invocations (1,000 > 2 x 256) runs them in ranges over the
+// pool, joined in order (raster/draw_tessellation.cpp runInRanges): "Geometry Shading" keeps
+// the primitives of earlier input primitives before later ones, so where squares overlap the
+// last one drawn shows ("Primitive Order"), as one range would leave them.
+TEST(GeometryShader, ManyPointsExpandedInRangesKeepTheirOrder) {
+  SKIP_WHEN_OTHER_DRIVER();
+  GeometrySetup setup;
+  setup.geometryShader = "gs_quads_geom";
+  constexpr uint32_t kPoints = 1000;
+  Image expected(kSize * kSize * 4, 0);
+  uint32_t state = 12345;
+  for (uint32_t i = 0; i < kPoints; ++i) {
+    state = state * 1664525u + 1013904223u;
+    const uint32_t x = 3 + (state >> 8) % 27, y = 3 + (state >> 20) % 27;
+    setup.positions.push_back(pixel(float(x), float(y)));
+    fillRect(expected, x - 3, y - 3, x + 3, y + 3, {i + 1, 0, 0, 1});
+  }
+  setup.draws = {{0, kPoints, 0}};
+  checkBothDrivers(setup, &expected);
+}
+
 // Two rectangles of two triangles each (a triangle list of 12 vertices), passed through the
 // PrimitiveId geometry shader (gs_primitive_id.geom) to gs_primitive_id.frag.
 constexpr float kIdRects[2][4] = {{2, 2, 14, 12}, {16, 4, 30, 28}};

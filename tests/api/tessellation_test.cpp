@@ -437,6 +437,30 @@ TEST(Tessellation, ControlBarrierSeesEveryInvocationsOutput) {
   checkBothDrivers("barrier", setup, &expected);
 }
 
+// A draw of 147 patches runs them in ranges over the pool (raster/draw_tessellation.cpp
+// runInRanges), joined in order: "Tessellation Primitive Ordering" puts a patch's primitives
+// before the next patch's, so where patches overlap the last one shows, with its own
+// PrimitiveId, as one range would leave it; likewise with a geometry stage after them.
+TEST(Tessellation, ManyPatchesInRangesKeepTheirOrderAndPrimitiveIds) {
+  SKIP_WHEN_OTHER_DRIVER();
+  for (const char* geometry : {static_cast<const char*>(nullptr), "tess_then_geometry_geom"}) {
+    TessellationSetup setup;
+    setup.geometryShader = geometry;
+    std::fill(setup.outer, setup.outer + 4, 3.0f);
+    std::fill(setup.inner, setup.inner + 2, 3.0f);
+    Image expected(kSize * kSize * 4, 0);
+    uint32_t patch = 0;
+    for (uint32_t offset = 0; offset < 3; ++offset)
+      for (uint32_t row = 0; row < 7; ++row)
+        for (uint32_t column = 0; column < 7; ++column, ++patch) {
+          const uint32_t x = offset + 4 * column, y = offset + 4 * row;
+          addQuad(setup, float(x), float(y), float(x + 4), float(y + 4));
+          fillRect(expected, x, y, x + 4, y + 4, {patch + 1, patch, geometry ? 9u : 0u, 1});
+        }
+    checkBothDrivers(geometry ? "147 patches, then geometry" : "147 patches", setup, &expected);
+  }
+}
+
 // A geometry stage after tessellation ("Geometry Shading" on the tessellated triangles).
 TEST(Tessellation, GeometryStageTakesTheTessellatedTriangles) {
   SKIP_WHEN_OTHER_DRIVER();
