@@ -21,7 +21,7 @@ constexpr int laneY(int l) { return 2 * (l >> 3) + ((l >> 1) & 1); }
 struct BlockEdges {
   int64_t stepX[3], stepY[3];  // change of each edge value per pixel in x and y
   int64_t laneOffset[3][16];   // change from the block's first pixel to each lane's
-  // laneOffset as doubles (exact: |laneOffset| < 2^52, offsetsExact) and their largest size.
+  // laneOffset as doubles, and whether every one is below 2^52 in magnitude (then exact).
   double laneOffsetD[3][16];
   bool offsetsExact = false;
   // With 4 samples: change from a pixel's centre to each sample location, and its extremes.

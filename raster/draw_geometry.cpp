@@ -212,11 +212,6 @@ std::vector<uint32_t> geometryInputSlots(const DrawState& s, const std::vector<u
   return inputSlots;
 }
 
-void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
-                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out) {
-  shadeGeometryLanes(s, geometryInputSlots(s, isRestart, count, slotOf), in, out);
-}
-
 void shadeGeometryLanes(const DrawState& s, const std::vector<uint32_t>& inputSlots, const ShadedVertices& in,
                         GeometryOutput& out, StageUnits units) {
   const GeometryInterface& g = s.geometry;

@@ -342,9 +342,6 @@ std::vector<uint32_t> geometryInputSlots(const DrawState& s, const std::vector<u
 // Runs the geometry shader invocations `units` of those primitives into `out`.
 void shadeGeometryLanes(const DrawState& s, const std::vector<uint32_t>& inputSlots, const ShadedVertices& in,
                         GeometryOutput& out, StageUnits units = {});
-// Both: the whole geometry stage of one instance.
-void runGeometryStage(const DrawState& s, const std::vector<uint8_t>& isRestart, uint32_t count,
-                      const std::function<uint32_t(uint32_t)>& slotOf, const ShadedVertices& in, GeometryOutput& out);
 // "Tessellation" (raster/draw_tessellation.cpp): the patches of one instance (an index list of
 // `count` entries cut into patchControlPoints; slotOf maps a position to its slot in `in`)
 // through the control shader, the tessellator and the evaluation shader; the generated

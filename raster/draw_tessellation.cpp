@@ -7,8 +7,8 @@
 // points, lines or triangles, with the patch's index as PrimitiveId, are what the geometry
 // stage or the rasterizer then takes ("Tessellation Primitive Ordering": a patch's primitives
 // before the next patch's).
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 

@@ -30,13 +30,6 @@ struct Particle {
   uint32_t rgba;  // R in the low byte
 };
 
-uint64_t splitMix(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 class GsParticles : public Workload {
  public:
   void setup(Device& d, const Params& p) override {
@@ -54,15 +47,13 @@ class GsParticles : public Workload {
     VkPipeline pipeline = program_->pipeline(state);
 
     particles_.resize(count_);
-    uint64_t seed = 18;
+    Rng rng(18);
     for (Particle& q : particles_) {
       // Whole squares on screen: centres in [4, width - 4) x [4, height - 4), at k + 1/8 + j/4
       // (an odd multiple of 1/8).
-      const uint64_t r = splitMix(seed);
-      q.x = 4.0f + float(r % ((kScreenWidth - 8) * 4)) * 0.25f + 0.125f;
-      q.y = 4.0f + float((r >> 24) % ((kScreenHeight - 8) * 4)) * 0.25f + 0.125f;
-      const uint64_t c = splitMix(seed);
-      q.rgba = uint32_t(c & 0x0F) | uint32_t((c >> 8) & 0x1F) << 8 | uint32_t((c >> 16) & 0x3F) << 16 | 0x10u << 24;
+      q.x = 4.0f + float(rng.range(0, (kScreenWidth - 8) * 4 - 1)) * 0.25f + 0.125f;
+      q.y = 4.0f + float(rng.range(0, (kScreenHeight - 8) * 4 - 1)) * 0.25f + 0.125f;
+      q.rgba = uint32_t(rng.range(0, 0x0F)) | uint32_t(rng.range(0, 0x1F)) << 8 | uint32_t(rng.range(0, 0x3F)) << 16 | 0x10u << 24;
     }
     vertices_ = d.createBuffer(uint64_t(count_) * sizeof(Particle), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
     std::copy(particles_.begin(), particles_.end(), vertices_.as<Particle>());
