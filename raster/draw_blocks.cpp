@@ -198,7 +198,7 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
     } else {
       pixel::mappedWeightsOf<UniformW>(t, at, invW, persp, linear);
     }
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 1; i < 3; ++i) {  // (row 0 is never read: BlockPixels::persp)
       if (Perspective) b.persp[i][l] = persp[i];
       if (Linear) b.linear[i][l] = linear[i];
     }
@@ -231,6 +231,28 @@ inline __attribute__((always_inline)) double edgeDouble(int64_t v) {
   return kNativeConversion ? static_cast<double>(v) : pixel::exactDouble(v);
 }
 
+// storeWeights<Depth, Perspective, Linear, Identity = true, UniformW = true> with its `lin`
+// computed in the same loop (the same operations: (base + offset) / (2 area) as
+// double(base) + laneOffsetD, exact, times invArea2), for blockWeightsOf's affine case.
+template <bool Depth, bool Perspective, bool Linear>
+inline __attribute__((always_inline)) void affineWeights(const SetupTriangle& t, const BlockEdges& e, const int64_t base[3],
+                                                        BlockPixels& b) {
+  const double inv = e.invArea2;
+  const double b0 = double(base[0]), b1 = double(base[1]), b2 = double(base[2]);
+  for (int l = 0; l < kBlockLanes; ++l) {
+    // Weight 0 only for the depth plane: interpolation reads weights 1 and 2 alone
+    // (BlockPixels::persp).
+    const double at[3] = {Depth ? (b0 + e.laneOffsetD[0][l]) * inv : 0.0, (b1 + e.laneOffsetD[1][l]) * inv,
+                          (b2 + e.laneOffsetD[2][l]) * inv};
+    if (Depth) b.z[l] = pixel::interpolatedDepth(t, at);
+    for (int i = 1; i < 3; ++i) {
+      const float w = static_cast<float>(at[i]);
+      if (Perspective) b.persp[i][l] = w;
+      if (Linear) b.linear[i][l] = w;
+    }
+  }
+}
+
 template <bool kNativeConversion>
 inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by,
                                                          bool depth, bool perspective, bool linearWeights, bool sampleDepths,
@@ -256,6 +278,27 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
   constexpr int64_t kExact = int64_t(1) << 52;
   const bool baseExact = base[0] > -kExact && base[0] < kExact && base[1] > -kExact && base[1] < kExact &&
                          base[2] > -kExact && base[2] < kExact;
+  if (e.offsetsExact && baseExact && t.identityWeights && t.uniformW && !invW && (e.samples == 1 || !sampleDepths)) {
+    // The common case (an unclipped triangle of equal w: every full-screen pass, sprite and
+    // 2D draw), whose both weight sets are the window-space ones: straight from the edge values
+    // to the stored floats, without staging `lin` on the stack (storeWeights' reload of it
+    // was the hottest part of this function in tex_bilinear).
+    switch ((depth && !t.flatDepth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
+      case 0: break;
+      case 1: affineWeights<false, false, true>(t, e, base, b); break;
+      case 2: affineWeights<false, true, false>(t, e, base, b); break;
+      case 3: affineWeights<false, true, true>(t, e, base, b); break;
+      case 4: affineWeights<true, false, false>(t, e, base, b); break;
+      case 5: affineWeights<true, false, true>(t, e, base, b); break;
+      case 6: affineWeights<true, true, false>(t, e, base, b); break;
+      default: affineWeights<true, true, true>(t, e, base, b); break;
+    }
+    if (depth && t.flatDepth) {
+      const float z = pixel::flatDepthOf(t);
+      for (int l = 0; l < kBlockLanes; ++l) b.z[l] = z;
+    }
+    return;
+  }
   if (!kNativeConversion && e.offsetsExact && baseExact) {
     const double inv = e.invArea2;
     for (int k = 0; k < 3; ++k) {
@@ -330,7 +373,7 @@ void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b)
   for (int l = 0; l < kBlockLanes; ++l) {
     const uint32_t mask = b.sampleCoverage[l];
     if (mask == 0 || mask == all) {
-      for (int i = 0; i < 3; ++i) b.centroidPersp[i][l] = b.persp[i][l], b.centroidLinear[i][l] = b.linear[i][l];
+      for (int i = 1; i < 3; ++i) b.centroidPersp[i][l] = b.persp[i][l], b.centroidLinear[i][l] = b.linear[i][l];
       continue;
     }
     const uint32_t smp = uint32_t(__builtin_ctz(mask));

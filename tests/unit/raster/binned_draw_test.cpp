@@ -76,13 +76,20 @@ abi::FragmentBatchFn fragmentKernel(uint32_t w, bool discard) {
 struct Targets {
   uint32_t samples = 1;
   std::vector<uint8_t> colour, depth, stencil;
-  void reset(uint32_t s, std::mt19937& rng) {
+  // floatColour: the colour texels are R32_SFLOAT values in [0, 1] (random bytes would hold
+  // NaNs, whose payloads blending need not keep), drawn from the same random bytes.
+  void reset(uint32_t s, std::mt19937& rng, bool floatColour = false) {
     samples = s;
     const size_t n = size_t(kWidth) * kHeight * s;
     colour.resize(n * 4);
     depth.resize(n * 4);
     stencil.resize(n);
     for (auto& b : colour) b = uint8_t(rng());
+    if (floatColour)
+      for (size_t i = 0; i < n; ++i) {
+        const float v = float(colour[i * 4] | colour[i * 4 + 1] << 8) / 65535.0f;
+        std::memcpy(&colour[i * 4], &v, 4);
+      }
     for (size_t i = 0; i < n; ++i) {
       const float z = float(rng() % 1000) / 999.0f;
       std::memcpy(&depth[i * 4], &z, 4);
@@ -123,6 +130,9 @@ void addVertex(Scene& sc, std::mt19937& rng, float x, float y, float z, float w)
 void generateGeometry(Scene& sc, std::mt19937& rng, int kind) {
   switch (kind) {
     case 0: {  // a jittered grid mesh: every interior edge shared by two triangles
+      // A third of the grids and random triangles have w = 1 at every vertex (2D and
+      // full-screen draws): unclipped, their weights take the rasterizer's affine shortcut.
+      const bool equalW = rng() % 3 == 0;
       const int n = 6 + int(rng() % 8);
       for (int j = 0; j <= n; ++j)
         for (int i = 0; i <= n; ++i) {
@@ -130,7 +140,7 @@ void generateGeometry(Scene& sc, std::mt19937& rng, int kind) {
           // Jitter below a quarter cell keeps every triangle's orientation, so the mesh never folds.
           const float jx = border ? 0 : uniform(rng, -0.24f, 0.24f), jy = border ? 0 : uniform(rng, -0.24f, 0.24f);
           addVertex(sc, rng, -1.1f + 2.2f * (float(i) + jx) / float(n), -1.1f + 2.2f * (float(j) + jy) / float(n),
-                    uniform(rng, 0, 1), uniform(rng, 0.5f, 2));
+                    uniform(rng, 0, 1), equalW ? 1.0f : uniform(rng, 0.5f, 2));
         }
       for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
@@ -142,11 +152,12 @@ void generateGeometry(Scene& sc, std::mt19937& rng, int kind) {
       break;
     }
     case 1: {  // random triangles of every size, some huge with w < 0 vertices (clipped)
+      const bool equalW = rng() % 3 == 0;
       const int n = 20 + int(rng() % 60);
       for (int t = 0; t < n * 3; ++t) {
         const float r = rng() % 5 == 0 ? 40.0f : rng() % 2 ? 1.5f : 0.05f;
         addVertex(sc, rng, uniform(rng, -r, r), uniform(rng, -r, r), uniform(rng, -0.2f, 1.2f),
-                  rng() % 7 == 0 ? uniform(rng, -1, 0.2f) : uniform(rng, 0.3f, 3));
+                  equalW ? 1.0f : rng() % 7 == 0 ? uniform(rng, -1, 0.2f) : uniform(rng, 0.3f, 3));
       }
       sc.state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
       break;
@@ -267,6 +278,8 @@ Scene generateScene(std::mt19937& rng, uint32_t samples, int forcedKind = -1) {
   sc.call.instanceCount = 1 + rng() % 2;
   const uint32_t vertexCount = uint32_t(sc.vertices.size() / 8);
   sc.call.vertexCount = sc.call.indexed ? uint32_t(sc.indices.size()) : vertexCount;
+  // The kernels read no FragCoord; half the scenes say so, which lets the binned path skip 1/w.
+  s.fragment.fragCoordReads = rng() % 2 ? 0xF : 0;
   return sc;
 }
 
@@ -303,9 +316,13 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
       scene.colourFormat = iteration % 10 == 4 ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_B8G8R8A8_SRGB;
       if (iteration % 20 >= 10) scene.state.blend[0].enable = false, scene.state.blend[0].writeMask = 0xF;
     }
+    // Every fifth scene into R32_SFLOAT: the interpolated red as the weights make it, to the
+    // last bit (an 8-bit target hides weights that differ by less than about 2^-9).
+    if (iteration % 5 == 1) scene.colourFormat = VK_FORMAT_R32_SFLOAT;
+    const bool floatColour = scene.colourFormat == VK_FORMAT_R32_SFLOAT;
     Targets expected;
     std::mt19937 initRng(seed);
-    expected.reset(samples, initRng);
+    expected.reset(samples, initRng, floatColour);
     uint64_t expectedOcclusion = 0;
     bind(scene, expected, 8, &expectedOcclusion);
     drawReference(scene.state, scene.call);
@@ -313,7 +330,7 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
       // The reference path with the fragment stage at another width than the vertex stage.
       Targets mixed;
       std::mt19937 sameInit(seed);
-      mixed.reset(samples, sameInit);
+      mixed.reset(samples, sameInit, floatColour);
       uint64_t occlusion = 0;
       bind(scene, mixed, 16, &occlusion);
       scene.state.fragmentSimdWidth = 4;
@@ -330,14 +347,14 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
       // Scenes that change nothing would let both paths pass by doing nothing: count them.
       Targets initial;
       std::mt19937 sameInit(seed);
-      initial.reset(samples, sameInit);
+      initial.reset(samples, sameInit, floatColour);
       changed += initial.colour != expected.colour || initial.depth != expected.depth || initial.stencil != expected.stencil;
     }
     for (uint32_t w : {4u, 8u, 16u}) {
       for (ThreadPool& pool : pools) {
         Targets got;
         std::mt19937 sameInit(seed);
-        got.reset(samples, sameInit);
+        got.reset(samples, sameInit, floatColour);
         uint64_t occlusion = 0;
         bind(scene, got, w, &occlusion);
         // With two threads the fragment stage runs at another width than the vertex stage (a

@@ -148,6 +148,33 @@ TEST(InlineTexelRead, TexelFetchAtAUniformLevelReadsWhatTheHelperReads) {
     }
 }
 
+// The 8-bit views' UNORM components are computed (c / 255 as a fused multiply-add), not looked
+// up, so every byte value of every component is read here, at every width, and must equal the
+// helper's (the codec's table, "Conversion from Normalized Fixed-Point to Floating-Point").
+TEST(InlineTexelRead, EveryByteValueOfEveryComponentReadsAsTheHelperDoes) {
+  std::mt19937 rng(20261201);
+  for (const VkFormat format : kInlineFormats) {
+    if (format == VK_FORMAT_R32_SFLOAT) continue;
+    for (uint32_t pass = 0; pass < 3; ++pass) {
+      LeveledImage image(format, 1, rng);
+      const tessera::abi::ImageLevel& level0 = image.view.levels[0];
+      const uint32_t texels = level0.width * level0.height;
+      for (uint32_t i = 0; i < texels; ++i)
+        for (uint32_t c = 0; c < 4; ++c)
+          image.levels[0][(i / level0.width) * level0.rowPitch + (i % level0.width) * 4 + c] =
+              uint8_t(i + pass * texels + c * 61);
+      const tessera::abi::ImageDescriptor desc{&image.view, nullptr, {}};
+      std::vector<int32_t> q(4 * kInvocations);
+      for (uint32_t i = 0; i < kInvocations; ++i)
+        q[4 * i] = int32_t((i % texels) % level0.width), q[4 * i + 1] = int32_t((i % texels) / level0.width), q[4 * i + 3] = 1;
+      for (const uint32_t w : kSimdWidths) {
+        SCOPED_TRACE(::testing::Message() << "format " << format << ", pass " << pass << ", W=" << w);
+        expectLanes(run("texel_fetch_lanes", w, kCombinedImageSampler, desc, q, 0), expected(desc, q, 0, false, false), q);
+      }
+    }
+  }
+}
+
 TEST(InlineTexelRead, SwizzledViewsAndNullDescriptorsTakeTheHelper) {
   std::mt19937 rng(7);
   LeveledImage image(VK_FORMAT_R8G8B8A8_UNORM, 3, rng);
