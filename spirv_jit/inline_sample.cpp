@@ -101,9 +101,12 @@ struct Emitter {
   // "Wrapping Operation" of integer texel coordinates on one axis of a level whose size is a
   // power of two (the routine's wrap): REPEAT keeps the low bits (two's complement),
   // CLAMP_TO_EDGE clamps to [0, size - 1]. The mode is uniform.
+  // One form for both modes: clamp(i & keep, 0, size - 1) with keep = size - 1 for REPEAT
+  // (the low bits, already in range) and all ones for CLAMP_TO_EDGE (Axis::keep): three
+  // operations a wrap instead of both results and a blend.
   llvm::Value* wrap(llvm::Value* i, const Axis& a) {
-    llvm::Value* clamped = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, splatI(0)), a.mask);
-    return B.CreateSelect(a.clamp, clamped, B.CreateAnd(i, a.mask));
+    llvm::Value* kept = B.CreateAnd(i, a.keep);
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, kept, splatI(0)), a.mask);
   }
 
   // Every lane's 32-bit texel at byte offsets `offset` (in int32) from `base`: inactive lanes'
@@ -120,6 +123,7 @@ struct Emitter {
     llvm::Value* mask;   // <W x i32>: size - 1
     llvm::Value* size;   // float scalar
     llvm::Value* clamp;  // <W x i1>, uniform: CLAMP_TO_EDGE (else REPEAT)
+    llvm::Value* keep;   // <W x i32>: all ones for CLAMP_TO_EDGE, size - 1 for REPEAT (wrap)
   };
   llvm::Value* clampU = nullptr;  // the sampler's address modes (InlineSampleState::flags)
   llvm::Value* clampV = nullptr;
@@ -127,6 +131,7 @@ struct Emitter {
   struct Level {
     llvm::Value* base;
     llvm::Value* pitch;  // <W x i32>
+    llvm::Value* pitchScalar;  // i32
     Axis u, v;
     llvm::Value* faceOffset = nullptr;  // cube: <W x i32>, face x layerPitch (null: 2D)
   };
@@ -134,11 +139,13 @@ struct Emitter {
     const size_t at = offsetof(InlineSampleState, levels) + k * sizeof(abi::InlineSampleLevel);
     Level l;
     l.base = field(ptr, at + offsetof(abi::InlineSampleLevel, base));
-    l.pitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch)));
+    l.pitchScalar = field(i32, at + offsetof(abi::InlineSampleLevel, rowPitch));
+    l.pitch = t.splat(l.pitchScalar);
     l.u = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, widthMask))), field(f32, at + offsetof(abi::InlineSampleLevel, width)),
            clampU};
     l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
            clampV};
+    for (Axis* a : {&l.u, &l.v}) a->keep = B.CreateSelect(a->clamp, splatI(-1), a->mask);
     if (face) l.faceOffset = B.CreateMul(face, t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, layerPitch))));
     return l;
   }
@@ -201,8 +208,7 @@ struct Emitter {
     llvm::Value* x1 = B.CreateShl(wrap(B.CreateAdd(i0, splatI(1)), l.u), splatI(2));
     llvm::Value* y0 = B.CreateMul(wj0, l.pitch);
     llvm::Value* y1 = B.CreateMul(wj1, l.pitch);
-    prefetchAhead(l, wi0, wj0);
-    prefetchAhead(l, wi0, wj1);
+    prefetchAhead(l, wi0, wj0, /*nextRow=*/true);
     // Four gathers (one 8-byte load per row where no wrap falls between the two texels, as the
     // routine's loadTexelPairs, measured 3-7% slower here and cost a fifth of the compile time).
     llvm::Value* tx[4] = {texels(l.base, texelOffset(l, y0, x0)), texels(l.base, texelOffset(l, y0, x1)),
@@ -427,7 +433,10 @@ struct Emitter {
   // The texels a later batch will read, into the cache: the block walker goes on 4 pixels to
   // the right, so the texels 8 pixels ahead (two blocks) of a few lanes spread over the block's
   // rows, moved by the quad derivatives (the routine's prefetchAhead).
-  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j) {
+  // nextRow: the row below each prefetched texel too (a LINEAR footprint's second row: the
+  // address plus the pitch, without its wrap, which a prefetch, a hint that cannot fault, does
+  // not need; the second row's own offsets took some 40 more instructions a batch).
+  void prefetchAhead(const Level& l, llvm::Value* i, llvm::Value* j, bool nextRow = false) {
     // Only for a step below one texture width (8 |∂s/∂x| < 1, likewise t; NaN fails), as the
     // routine does: larger ones land in texels no later batch of this block row reads.
     llvm::Value* aheadS = B.CreateFMul(dsdx, splatF(8.0f));
@@ -446,6 +455,9 @@ struct Emitter {
     for (uint32_t lane : lanes) {
       llvm::Value* at = B.CreateGEP(B.getInt8Ty(), l.base, B.CreateSExt(B.CreateExtractElement(offset, B.getInt32(lane)), B.getInt64Ty()));
       B.CreateIntrinsic(llvm::Intrinsic::prefetch, {ptr}, {at, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+      if (!nextRow) continue;
+      llvm::Value* below = B.CreateGEP(B.getInt8Ty(), at, B.CreateZExt(l.pitchScalar, B.getInt64Ty()));
+      B.CreateIntrinsic(llvm::Intrinsic::prefetch, {ptr}, {below, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
     }
   }
   llvm::Value* byteOf(llvm::Value* texel, int c) {
