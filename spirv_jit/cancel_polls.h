@@ -14,6 +14,8 @@
 // is then bounded by kMaxUnpolledIterations times its straight-line body. A loop whose inner
 // loops were fully unrolled becomes innermost when the loop pass visits it (inner loops
 // first), and its body is the unrolled code, itself bounded by the unroller's size limit.
+// Before the early pass looks at a function with polls, it runs jump threading, value
+// propagation and instcombine on it (cancel_polls.cpp says why: loops after a barrier).
 #pragma once
 
 #include <cstdint>
