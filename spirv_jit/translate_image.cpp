@@ -346,28 +346,27 @@ struct Images {
     llvm::Value* unormValues[3] = {unormOf(bytes[0]), unormOf(bytes[1]), unormOf(bytes[2])};
     B.CreateBr(bytesJoin);
 
+    // Component by component, the values of two predecessors of the insertion block.
+    auto joinTwo = [&](llvm::Value* const* a, llvm::BasicBlock* fromA, llvm::Value* const* b, llvm::BasicBlock* fromB,
+                       size_t count) {
+      std::vector<llvm::Value*> joined;
+      for (size_t c = 0; c < count; ++c) {
+        llvm::PHINode* phi = B.CreatePHI(v32, 2);
+        phi->addIncoming(a[c], fromA);
+        phi->addIncoming(b[c], fromB);
+        joined.push_back(phi);
+      }
+      return joined;
+    };
     B.SetInsertPoint(bytesJoin);
-    std::vector<llvm::Value*> fromBytes;
-    for (int c = 0; c < 3; ++c) {
-      llvm::PHINode* phi = B.CreatePHI(v32, 2);
-      phi->addIncoming(srgbValues[c], srgbBlock);
-      phi->addIncoming(unormValues[c], unormBlock);
-      fromBytes.push_back(phi);
-    }
+    std::vector<llvm::Value*> fromBytes = joinTwo(srgbValues, srgbBlock, unormValues, unormBlock, 3);
     fromBytes.push_back(alpha);
     B.CreateBr(join);
     B.SetInsertPoint(wordsBlock);
     B.CreateBr(join);
 
     B.SetInsertPoint(join);
-    std::vector<llvm::Value*> joined;
-    for (size_t c = 0; c < 4; ++c) {
-      llvm::PHINode* phi = B.CreatePHI(v32, 2);
-      phi->addIncoming(fromWord[c], wordsBlock);
-      phi->addIncoming(fromBytes[c], bytesJoin);
-      joined.push_back(phi);
-    }
-    return joined;
+    return joinTwo(fromWord.data(), wordsBlock, fromBytes.data(), bytesJoin, 4);
   }
 
   // A fragment kernel's texel reads (texelFetch mostly) wait on memory: the block walker goes on
