@@ -350,7 +350,10 @@ bool emitObject(llvm::Module& module, const EngineOptions& options, std::vector<
 
   optimizeModule(module, tm);
   divideVectorsInDouble(module);
-  if (!hostCpu().avx512) storeWholeMasksPlainly(module);
+  if (!hostCpu().avx512) {
+    storeWholeMasksPlainly(module);
+    loadWholeMasksPlainly(module);
+  }
 
   if (!dumpPrefix.empty()) {
     std::error_code ec;
