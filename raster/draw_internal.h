@@ -503,8 +503,8 @@ struct BlockPixels {
   int64_t edge[3][16];              // exact edge values at the pixel centres
   float z[16], invW[16];            // at the centre
   float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
-  // The weight sets (pixel_weights.h), rows 1 and 2 only: interpolation needs no more
-  // (pixel::interpolate), so row 0 is never written or read.
+  // The weight sets (pixel_weights.h): interpolation (pixel::interpolate) reads rows 1 and 2
+  // only, so the weight functions leave row 0 unwritten.
   float persp[3][16], linear[3][16];
   float centroidPersp[3][16], centroidLinear[3][16];  // with Centroid inputs and 4 samples
   uint32_t passedSamples[16];       // with 4 samples and blockDepthTest: the samples that passed
