@@ -68,30 +68,38 @@ TEST(WholeMaskStores, RunTimeMasksBranchToAPlainStoreAndConstantMasksStay) {
   EXPECT_EQ(branches, 1);
 }
 
-TEST(WholeMaskStores, RewrittenStoresWriteExactlyTheMaskedElements) {
-  llvm::LLVMContext context;
-  auto module = std::make_unique<llvm::Module>("m", context);
-  buildMaskedCopy(*module, /*constantStore=*/false);
-  // emitObject rewrites the stores itself on hosts without AVX-512; elsewhere the rewritten code
-  // is checked all the same.
+// Compiles `module`'s function `symbol` (void(ptr out, ptr in, i32 bits)) as emitObject does,
+// which applies `rewrite` itself on hosts without AVX-512 (elsewhere it is applied here, so the
+// rewritten code is checked all the same), and runs it with whole, empty and partial masks over
+// an `out` filled with 0xDEADBEEF: element e must be in[e] where bit e is set, `masked` elsewhere.
+void expectExactlyTheMaskedElements(std::unique_ptr<llvm::Module> module, const char* symbol,
+                                    unsigned (*rewrite)(llvm::Module&), uint32_t masked) {
   if (hostCpu().avx512) {
-    ASSERT_EQ(storeWholeMasksPlainly(*module), 1u);
+    ASSERT_EQ(rewrite(*module), 1u);
   }
   std::vector<char> object;
   std::string error;
   ASSERT_TRUE(emitObject(*module, EngineOptions{}, &object, &error)) << error;
-  auto code = loadObject(object, "masked_copy", &error);
+  auto code = loadObject(object, symbol, &error);
   ASSERT_TRUE(code) << error;
-  auto* copy = reinterpret_cast<void (*)(uint32_t*, const uint32_t*, uint32_t)>(code->symbol("masked_copy"));
-  ASSERT_NE(copy, nullptr);
+  auto* run = reinterpret_cast<void (*)(uint32_t*, const uint32_t*, uint32_t)>(code->symbol(symbol));
+  ASSERT_NE(run, nullptr);
   const std::array<uint32_t, 8> in = {10, 11, 12, 13, 14, 15, 16, 17};
   for (const uint32_t bits : {0xFFu, 0x00u, 0x5Au, 0x80u, 0x7Fu, 0x01u}) {
     std::array<uint32_t, 8> out;
     out.fill(0xDEADBEEF);
-    copy(out.data(), in.data(), bits);
+    run(out.data(), in.data(), bits);
     for (uint32_t e = 0; e < 8; ++e)
-      EXPECT_EQ(out[e], (bits >> e & 1) ? in[e] : 0xDEADBEEF) << "mask " << bits << " element " << e;
+      EXPECT_EQ(out[e], (bits >> e & 1) ? in[e] : masked) << "mask " << bits << " element " << e;
   }
+}
+
+TEST(WholeMaskStores, RewrittenStoresWriteExactlyTheMaskedElements) {
+  llvm::LLVMContext context;
+  auto module = std::make_unique<llvm::Module>("m", context);
+  buildMaskedCopy(*module, /*constantStore=*/false);
+  // Elements outside the mask are not written.
+  expectExactlyTheMaskedElements(std::move(module), "masked_copy", storeWholeMasksPlainly, 0xDEADBEEF);
 }
 
 // void g(ptr out, ptr in, i32 bits): out = the 8 words at `in` loaded under the mask of the
@@ -145,26 +153,8 @@ TEST(WholeMaskLoads, RewrittenLoadsReadExactlyTheMaskedElements) {
   llvm::LLVMContext context;
   auto module = std::make_unique<llvm::Module>("m", context);
   buildMaskedLoad(*module, /*constantLoad=*/false);
-  // emitObject rewrites the loads itself on hosts without AVX-512; elsewhere the rewritten code
-  // is checked all the same.
-  if (hostCpu().avx512) {
-    ASSERT_EQ(loadWholeMasksPlainly(*module), 1u);
-  }
-  std::vector<char> object;
-  std::string error;
-  ASSERT_TRUE(emitObject(*module, EngineOptions{}, &object, &error)) << error;
-  auto code = loadObject(object, "masked_load", &error);
-  ASSERT_TRUE(code) << error;
-  auto* load = reinterpret_cast<void (*)(uint32_t*, const uint32_t*, uint32_t)>(code->symbol("masked_load"));
-  ASSERT_NE(load, nullptr);
-  const std::array<uint32_t, 8> in = {10, 11, 12, 13, 14, 15, 16, 17};
-  for (const uint32_t bits : {0xFFu, 0x00u, 0x5Au, 0x80u, 0x7Fu, 0x01u}) {
-    std::array<uint32_t, 8> out;
-    out.fill(0xDEADBEEF);
-    load(out.data(), in.data(), bits);
-    for (uint32_t e = 0; e < 8; ++e)
-      EXPECT_EQ(out[e], (bits >> e & 1) ? in[e] : 0u) << "mask " << bits << " element " << e;
-  }
+  // Elements outside the mask read as the pass-through value, 0.
+  expectExactlyTheMaskedElements(std::move(module), "masked_load", loadWholeMasksPlainly, 0u);
 }
 
 }  // namespace
