@@ -19,6 +19,7 @@
 #include "block_edges.h"
 #include "draw_internal.h"
 #include "pixel_weights.h"
+#include "tessera/blend_unorm8.h"
 
 // The block's lane loops are compiled for AVX2 and AVX-512 as well, chosen when the library
 // loads (GCC function multi-versioning): the driver binary stays portable.
@@ -948,6 +949,27 @@ void FragmentStage::shadeKernelOnlySquare(int32_t x0, int32_t y0, int32_t x1, in
   abi::FragmentBatch& fb = *blockBatch_;
   const uint32_t all = uint32_t((uint64_t(1) << W) - 1);
   const abi::FragmentBatchFn kernel = s_->fragmentShader;
+  // With one attachment written by the kernel (the common case) its rows step through the
+  // square by additions: setDirectRows' address arithmetic per batch was a third of this
+  // loop's instructions in fill_blend.
+  if (directColor_ == 1) {
+    const AttachmentView& v = s_->color[0];
+    const uint64_t blockStep = 4 * uint64_t(v.samples) * v.texelSize, rowsStep = 4 * v.rowPitch;
+    uint64_t batchOffset[kBlockLanes] = {};
+    for (uint32_t first = 0; first < kBlockLanes; first += W)
+      batchOffset[first] = uint64_t(texelAt(v, kLanes.x[first], kLanes.y[first]) - v.base);
+    uint8_t* rowStart = texelAt(v, x0, y0);
+    for (int32_t by = y0; by < y1; by += 4, rowStart += rowsStep) {
+      uint8_t* block = rowStart;
+      for (int32_t bx = x0; bx < x1; bx += 4, block += blockStep)
+        for (uint32_t first = 0; first < kBlockLanes; first += W) {
+          fb.coverage = all;
+          fb.direct[0].row = block + batchOffset[first];
+          kernel(&fb);
+        }
+    }
+    return;
+  }
   for (int32_t by = y0; by < y1; by += 4)
     for (int32_t bx = x0; bx < x1; bx += 4)
       for (uint32_t first = 0; first < kBlockLanes; first += W) {
@@ -1074,78 +1096,87 @@ TESSERA_LANE_CLONES void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* 
 
 namespace {
 
-// "Blend Factors" and "Blend Operations" on W lanes: FragmentStage's scalar blendFactor and
-// blendOp (draw_fragments.cpp) operation for operation, std::min/std::max/std::clamp spelled as
-// the same comparisons, so every lane rounds as the reference does.
+// 8-bit fixed-point "Blending" (tessera/blend_unorm8.h) on W lanes: blendInputUnorm8,
+// blendFactorUnorm8 and blendOpUnorm8 operation for operation in 32-bit integer lanes, so that
+// every lane gives the rule's bytes (BinnedDraw.Unorm8BlendLanesEqualTheRule compares them).
 template <uint32_t W>
 struct BlendLanes {
   using F = typename LaneVectors<W>::Floats;
-  __attribute__((always_inline)) static F min(F a, F b) { return b < a ? b : a; }  // std::min(a, b)
-  __attribute__((always_inline)) static F max(F a, F b) { return a < b ? b : a; }  // std::max(a, b)
-  __attribute__((always_inline)) static F factor(VkBlendFactor f, const F* s, const F* s1, const F* d, const float* k, int c,
-                                                 bool alpha) {
+  using I = typename LaneVectors<W>::Ints;
+  __attribute__((always_inline)) static I min(I a, I b) { return b < a ? b : a; }
+  __attribute__((always_inline)) static I max(I a, I b) { return a < b ? b : a; }
+  // blendInputUnorm8: the clamps (NaN to 0), f x 255 rounded to float, then to the nearest
+  // integer, ties to even, by adding and subtracting 2^23 (exact below 2^23; the separate
+  // statements and the library's -ffp-contract=off keep the product rounded on its own).
+  __attribute__((always_inline)) static I toUnorm8(F f) {
     const F zero = {}, one = zero + 1.0f;
+    f = f > zero ? f : zero;
+    f = f < one ? f : one;
+    F p = f * 255.0f;
+    p = (p + 0x1p23f) - 0x1p23f;
+    return __builtin_convertvector(p, I);
+  }
+  __attribute__((always_inline)) static I factor(VkBlendFactor f, const I* s, const I* s1, const I* d, const I* k, int c,
+                                                 bool alpha) {
+    const I zero = {}, full = zero + 255;
     switch (f) {
       case VK_BLEND_FACTOR_ZERO: return zero;
-      case VK_BLEND_FACTOR_ONE: return one;
+      case VK_BLEND_FACTOR_ONE: return full;
       case VK_BLEND_FACTOR_SRC_COLOR: return s[c];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return one - s[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return full - s[c];
       case VK_BLEND_FACTOR_DST_COLOR: return d[c];
-      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return one - d[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return full - d[c];
       case VK_BLEND_FACTOR_SRC_ALPHA: return s[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return one - s[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return full - s[3];
       case VK_BLEND_FACTOR_DST_ALPHA: return d[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return one - d[3];
-      case VK_BLEND_FACTOR_CONSTANT_COLOR: return zero + k[c];
-      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return zero + (1 - k[c]);
-      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return zero + k[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return zero + (1 - k[3]);
-      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? one : min(s[3], one - d[3]);
+      case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return full - d[3];
+      case VK_BLEND_FACTOR_CONSTANT_COLOR: return k[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return full - k[c];
+      case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return full - k[3];
+      case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return alpha ? full : min(s[3], full - d[3]);
       case VK_BLEND_FACTOR_SRC1_COLOR: return s1[c];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return one - s1[c];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return full - s1[c];
       case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
-      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return one - s1[3];
+      case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return full - s1[3];
       default: return zero;
     }
   }
-  __attribute__((always_inline)) static F op(VkBlendOp op, F s, F sf, F d, F df) {
+  // divide255Rounded.
+  __attribute__((always_inline)) static I divide255(I t) { return (t + 128) * 257 >> 16; }
+  __attribute__((always_inline)) static I op(VkBlendOp op, I s, I sf, I d, I df) {
+    const I a = s * sf, b = d * df, zero = {};
     switch (op) {
-      case VK_BLEND_OP_SUBTRACT: return s * sf - d * df;
-      case VK_BLEND_OP_REVERSE_SUBTRACT: return d * df - s * sf;
+      case VK_BLEND_OP_SUBTRACT: return divide255(max(a - b, zero));
+      case VK_BLEND_OP_REVERSE_SUBTRACT: return divide255(max(b - a, zero));
       case VK_BLEND_OP_MIN: return min(s, d);
       case VK_BLEND_OP_MAX: return max(s, d);
-      default: return s * sf + d * df;  // ADD
+      default: return divide255(min(a + b, zero + 255 * 255));  // ADD
     }
   }
   __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src,
                                                  const float* src1, const uint32_t* current, const uint32_t* shift,
-                                                 float* result) {
-    using I = typename LaneVectors<W>::Ints;
-    const F zero = {}, one = zero + 1.0f;
+                                                 uint32_t* texels) {
     I texel;
     std::memcpy(&texel, current, sizeof texel);
-    F s[4], s1[4], d[4];
+    I s[4], s1[4], d[4], kv[4];
     for (int c = 0; c < 4; ++c) {
-      std::memcpy(&s[c], src + c * W, sizeof(F));
-      s[c] = s[c] < zero ? zero : (one < s[c] ? one : s[c]);  // std::clamp(s, 0, 1)
-      std::memcpy(&s1[c], src1 + c * W, sizeof(F));
-      s1[c] = s1[c] < zero ? zero : (one < s1[c] ? one : s1[c]);
-      // "Conversion From Normalized Fixed-Point to Floating-Point" as the texel codec does it,
-      // float(c / 255.0): for every byte the same float as c times the double nearest 1/255,
-      // rounded to float (checked for all 256 in tests/unit/raster/binned_draw_test.cpp), and two
-      // double multiplications cost far less than a division (four divisions were a fifth of
-      // this function).
-      using D = typename LaneVectors<W>::Doubles;
-      const I byte = (texel >> int32_t(shift[c])) & 0xFF;
-      d[c] = __builtin_convertvector(__builtin_convertvector(byte, D) * (1.0 / 255.0), F);
+      F f;
+      std::memcpy(&f, src + c * W, sizeof f);
+      s[c] = toUnorm8(f);
+      std::memcpy(&f, src1 + c * W, sizeof f);
+      s1[c] = toUnorm8(f);
+      d[c] = (texel >> int32_t(shift[c])) & 0xFF;  // c / 255 converts back to c
+      kv[c] = I{} + int32_t(blendInputUnorm8(k[c]));
     }
+    I result = {};
     for (int c = 0; c < 4; ++c) {
       const bool alpha = c == 3;
-      const F sf = factor(alpha ? blend.srcAlpha : blend.srcColor, s, s1, d, k, c, alpha);
-      const F df = factor(alpha ? blend.dstAlpha : blend.dstColor, s, s1, d, k, c, alpha);
-      const F r = op(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df);
-      std::memcpy(result + c * W, &r, sizeof(F));
+      const I sf = factor(alpha ? blend.srcAlpha : blend.srcColor, s, s1, d, kv, c, alpha);
+      const I df = factor(alpha ? blend.dstAlpha : blend.dstColor, s, s1, d, kv, c, alpha);
+      result |= op(alpha ? blend.alphaOp : blend.colorOp, s[c], sf, d[c], df) << int32_t(shift[c]);
     }
+    std::memcpy(texels, &result, sizeof result);
   }
 };
 
@@ -1154,17 +1185,9 @@ struct BlendLanes {
 TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src,
                                      const float* src1, const uint32_t* current, const uint32_t shift[4],
                                      uint32_t* texels) {
-  float result[4 * abi::kMaxSimdWidth];
-  if (w == 16) {
-    BlendLanes<16>::run(blend, k, src, src1, current, shift, result);
-    encodeUnorm8Lanes<16>(result, shift, texels);
-  } else if (w == 8) {
-    BlendLanes<8>::run(blend, k, src, src1, current, shift, result);
-    encodeUnorm8Lanes<8>(result, shift, texels);
-  } else {
-    BlendLanes<4>::run(blend, k, src, src1, current, shift, result);
-    encodeUnorm8Lanes<4>(result, shift, texels);
-  }
+  if (w == 16) BlendLanes<16>::run(blend, k, src, src1, current, shift, texels);
+  else if (w == 8) BlendLanes<8>::run(blend, k, src, src1, current, shift, texels);
+  else BlendLanes<4>::run(blend, k, src, src1, current, shift, texels);
 }
 
 }  // namespace tessera::raster

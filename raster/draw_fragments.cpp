@@ -12,6 +12,7 @@
 #include "logic_op.h"
 #include "pixel_weights.h"
 #include "stencil_rules.h"
+#include "tessera/blend_unorm8.h"
 #include "tessera/format.h"
 #include "tessera/texel_codec.h"
 
@@ -809,6 +810,8 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
       continue;
     }
     const bool blending = blend.enable && kind == TexelKind::Float;
+    // 8-bit UNORM attachments blend in 8-bit fixed point (tessera/blend_unorm8.h).
+    const bool blendsFixed8 = blending && blendsInUnorm8(*f);
     // The attachment's value is only needed to blend or to keep masked components.
     const bool needCurrent = blending || (blend.writeMask & 0xF) != 0xF;
     for (uint32_t lane = 0; lane < W; ++lane) {
@@ -830,7 +833,18 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
         uint8_t* dst = texelAt(att, px[lane], py[lane], k);
         TexelValue result = out, cur{};
         decodeTexel(*f, dst, cur);
-        if (blending) {
+        if (blendsFixed8) {
+          // The decoded destination c / 255 converts back to c exactly; the second source is
+          // attachment 0's as below.
+          uint32_t s8[4], s18[4], d8[4], k8[4], r8[4];
+          for (int c = 0; c < 4; ++c) {
+            s8[c] = blendInputUnorm8(out.f[c]), d8[c] = blendInputUnorm8(cur.f[c]);
+            s18[c] = blendInputUnorm8(asFloat(outputs_[(abi::kSecondColorLocation * 4 + c) * W + lane]));
+            k8[c] = blendInputUnorm8(s_->blendConstants[c]);
+          }
+          blendUnorm8Texel(blend, s8, s18, d8, k8, r8);
+          for (int c = 0; c < 4; ++c) result.f[c] = static_cast<float>(double(r8[c]) / 255.0);
+        } else if (blending) {
           // "Blending": fixed-point attachments clamp sources, destination and constants first.
           // The second source is the Location 0 Index 1 output for every attachment: only
           // attachment 0 may use it (maxFragmentDualSrcAttachments), elsewhere it is undefined.

@@ -479,9 +479,8 @@ void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels);
 
 // "Blending" of W lanes for an 8-bit UNORM attachment: src is RGBA per lane ([c * W + lane]),
 // src1 the second source of "Dual-Source Blending" laid out alike, current the attachment's
-// texels (component c at bit shift[c]), decoded as the texel codec does, k the clamped blend
-// constants; the results encoded as encodeUnorm8 does. The reference's arithmetic in vector
-// form (draw_blocks.cpp).
+// texels (component c at bit shift[c]), k the clamped blend constants; the texels the 8-bit
+// fixed-point rule (tessera/blend_unorm8.h) gives, in vector form (draw_blocks.cpp).
 void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* src1,
                  const uint32_t* current, const uint32_t shift[4], uint32_t* texels);
 
@@ -642,8 +641,9 @@ class FragmentStage {
   };
   Unorm8Target unorm8_[abi::kMaxColorAttachments] = {};
   // Colour attachments the fragment kernel writes itself in the block walker's batches
-  // (FragmentBatch::direct): 8-bit UNORM RGBA or BGRA, one sample, no blending, and nothing
-  // after the shader that could still change which samples are written (bit i: attachment i).
+  // (FragmentBatch::direct): 8-bit UNORM RGBA or BGRA, the samples and blend state the kernel
+  // was compiled for, and nothing after the shader that could still change which samples are
+  // written (bit i: attachment i).
   uint32_t directColor_ = 0;
   // The block walker computes depth and 1/w at pixel centres only when something reads them:
   // the per-fragment tests, FragCoord.z or .w, or the interpolation weights.

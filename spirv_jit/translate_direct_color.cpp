@@ -7,7 +7,8 @@
 // by adding and subtracting 2^52; at W >= 8 the same integer from the float's bits on AVX2
 // hosts, see times255RoundedBits, from float arithmetic elsewhere, see times255Rounded, and
 // with AVX-512 from two instructions with their own rounding mode, see times255RoundedInt), so
-// the pixels are bit-identical to the loop's.
+// the pixels are bit-identical to the loop's. Blended attachments take the 8-bit fixed-point
+// rule of tessera/blend_unorm8.h (unorm8_blend.cpp), as the loop does.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -19,6 +20,7 @@
 
 #include "tessera/cpu_info.h"
 #include "translator.h"
+#include "unorm8_blend.h"
 
 namespace tessera::jit {
 
@@ -42,7 +44,10 @@ uint32_t Translator::directColorCandidates(std::array<std::array<int, 4>, abi::k
   for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc) {
     bool all = true;
     for (int c = 0; c < 4; ++c) all = all && found[loc][c] != -1;
-    if (all && !(unusable >> loc & 1)) mask |= 1u << loc;
+    // Without the 16-bit arithmetic of the kernels' blending (kernelsBlendUnorm8) the draw
+    // loop blends: a blended location is then handed back as words.
+    const bool blendsElsewhere = interface_.colorBlend[loc] && !kernelsBlendUnorm8();
+    if (all && !(unusable >> loc & 1) && !blendsElsewhere) mask |= 1u << loc;
   }
   if (leaves) *leaves = found;
   return mask;
@@ -156,95 +161,6 @@ void Translator::emitDirectColorWrites() {
     return B.CreateShuffleVector(parts[0], toLanes);
   };
 
-  // float(c) / 255.0f for the bytes c of the attachment, as raster decodes them. At W >= 8 (hosts
-  // with fused multiply-add) as fma(c, hi, c lo) with hi = float(1/255) and lo = float(1/255 -
-  // hi): the correctly rounded quotient for each of the 256 bytes (checked exhaustively when
-  // this was written; c r alone is wrong for 126 of them), in two instructions without the
-  // division's latency.
-  auto decodeUnorm8 = [&](llvm::Value* c) -> llvm::Value* {
-    if (w < 8) return B.CreateFDiv(c, llvm::ConstantFP::get(vf, 255.0));
-    const float hi = float(1.0 / 255.0), lo = float(1.0 / 255.0 - double(hi));
-    llvm::Value* low = B.CreateFMul(c, llvm::ConstantFP::get(vf, double(lo)));
-    return B.CreateIntrinsic(llvm::Intrinsic::fma, {vf}, {c, llvm::ConstantFP::get(vf, double(hi)), low});
-  };
-  // Whether a blended component can exceed 1 by more than a few units in the last place: only
-  // then does the encode need its upper clamp. With the source clamped, the destination and
-  // the constants in [0, 1], MIN and MAX stay in [0, 1] (or NaN, which the lower clamp turns
-  // into 0), and so does s Fs + d Fd when Fs + Fd <= 1 for every value (X with 1 - X, or a
-  // factor with ZERO): the rounded products are at most the factors, 1 - X rounded is at most
-  // 2^-25 above the exact value, so the rounded sum is at most 1 + 2^-23, and f 255 below
-  // 255 + 2^-14 still rounds to 255, as 1 does.
-  auto mayExceedOne = [](uint32_t plan, bool alpha) {
-    const abi::UnpackedBlend u = abi::unpackBlend(plan);
-    const uint32_t op = alpha ? u.alphaOp : u.colorOp;
-    if (op == 3 || op == 4) return false;  // MIN, MAX
-    if (op != 0) return true;               // SUBTRACT, REVERSE_SUBTRACT: handled as before
-    // Every packed factor (ZERO .. SRC_ALPHA_SATURATE) lies in [0, 1]; a rounded product of
-    // a value <= 1 and a factor never exceeds the factor.
-    const uint32_t sf = alpha ? u.srcAlpha : u.srcColor, df = alpha ? u.dstAlpha : u.dstColor;
-    if (sf == 0 || df == 0) return false;  // ZERO with a factor <= 1
-    // X and ONE_MINUS_X (factors 2k and 2k + 1 for k = 1 .. 6: colours, alphas, constants).
-    const uint32_t lowF = std::min(sf, df), highF = std::max(sf, df);
-    return !(lowF >= 2 && lowF <= 12 && lowF % 2 == 0 && highF == lowF + 1);
-  };
-
-  // The destination's components c of W texels in lane order (component c at bit shifts[c]),
-  // each a W x i32 vector of bytes.
-  auto componentsByShifts = [&](llvm::Value* current, llvm::Value* const (&shifts)[4], llvm::Value* (&bytes)[4]) {
-    for (uint32_t c = 0; c < 4; ++c) bytes[c] = B.CreateAnd(B.CreateLShr(current, splat(shifts[c])), constInt(vi, 0xFF));
-  };
-
-  // "Blend Factors" and "Blend Operations" for an 8-bit UNORM attachment, operation for
-  // operation as raster's blendUnorm8 (BlendLanes) computes them, so the results round alike:
-  // the source clamped to [0, 1] (NaN kept), the destination's component bytes decoded as
-  // float(c) / 255.0f, the constants clamped by the draw loop; min(a, b) spelled b < a ? b : a
-  // as std::min is.
-  auto blendUnorm8 = [&](uint32_t plan, llvm::Value* (&src)[4], llvm::Value* const (&bytes)[4],
-                         llvm::Value* const (&k)[4]) {
-    const abi::UnpackedBlend u = abi::unpackBlend(plan);
-    llvm::Value* zero = llvm::Constant::getNullValue(vf);
-    llvm::Value* one = llvm::ConstantFP::get(vf, 1.0);
-    auto min = [&](llvm::Value* a, llvm::Value* b) { return B.CreateSelect(B.CreateFCmpOLT(b, a), b, a); };
-    auto max = [&](llvm::Value* a, llvm::Value* b) { return B.CreateSelect(B.CreateFCmpOLT(a, b), b, a); };
-    llvm::Value* sv[4], *dv[4];
-    for (uint32_t c = 0; c < 4; ++c) {
-      sv[c] = B.CreateSelect(B.CreateFCmpOLT(src[c], zero), zero, B.CreateSelect(B.CreateFCmpOLT(one, src[c]), one, src[c]));
-      dv[c] = decodeUnorm8(B.CreateSIToFP(bytes[c], vf));
-    }
-    auto factor = [&](uint32_t f, uint32_t c, bool alpha) -> llvm::Value* {
-      switch (f) {
-        case 0: return zero;                                   // ZERO
-        case 1: return one;                                    // ONE
-        case 2: return sv[c];                                  // SRC_COLOR
-        case 3: return B.CreateFSub(one, sv[c]);               // ONE_MINUS_SRC_COLOR
-        case 4: return dv[c];                                  // DST_COLOR
-        case 5: return B.CreateFSub(one, dv[c]);               // ONE_MINUS_DST_COLOR
-        case 6: return sv[3];                                  // SRC_ALPHA
-        case 7: return B.CreateFSub(one, sv[3]);               // ONE_MINUS_SRC_ALPHA
-        case 8: return dv[3];                                  // DST_ALPHA
-        case 9: return B.CreateFSub(one, dv[3]);               // ONE_MINUS_DST_ALPHA
-        case 10: return splat(k[c]);                           // CONSTANT_COLOR
-        case 11: return splat(B.CreateFSub(llvm::ConstantFP::get(B.getFloatTy(), 1.0), k[c]));  // ONE_MINUS_CONSTANT_COLOR
-        case 12: return splat(k[3]);                           // CONSTANT_ALPHA
-        case 13: return splat(B.CreateFSub(llvm::ConstantFP::get(B.getFloatTy(), 1.0), k[3]));  // ONE_MINUS_CONSTANT_ALPHA
-        case 14: return alpha ? one : min(sv[3], B.CreateFSub(one, dv[3]));  // SRC_ALPHA_SATURATE
-        default: return zero;
-      }
-    };
-    for (uint32_t c = 0; c < 4; ++c) {
-      const bool alpha = c == 3;
-      llvm::Value* sf = factor(alpha ? u.srcAlpha : u.srcColor, c, alpha);
-      llvm::Value* df = factor(alpha ? u.dstAlpha : u.dstColor, c, alpha);
-      switch (alpha ? u.alphaOp : u.colorOp) {
-        case 1: src[c] = B.CreateFSub(B.CreateFMul(sv[c], sf), B.CreateFMul(dv[c], df)); break;  // SUBTRACT
-        case 2: src[c] = B.CreateFSub(B.CreateFMul(dv[c], df), B.CreateFMul(sv[c], sf)); break;  // REVERSE_SUBTRACT
-        case 3: src[c] = min(sv[c], dv[c]); break;                                               // MIN
-        case 4: src[c] = max(sv[c], dv[c]); break;                                               // MAX
-        default: src[c] = B.CreateFAdd(B.CreateFMul(sv[c], sf), B.CreateFMul(dv[c], df)); break;  // ADD
-      }
-    }
-  };
-
   for (uint32_t loc = 0; loc < abi::kMaxColorAttachments; ++loc) {
     if (!(candidates >> loc & 1)) continue;
     const size_t target = offsetof(abi::FragmentBatch, direct) + loc * sizeof(abi::FragmentBatch::DirectColor);
@@ -299,25 +215,13 @@ void Translator::emitDirectColorWrites() {
     auto permuteBytes = [&](llvm::Value* bytes, llvm::Value* index) {
       return B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_permvar_qi_512, {}, {B.CreateBitCast(bytes, v64i8), index});
     };
-    if (const uint32_t plan = interface_.colorBlend[loc]; plan && !fourSamples) {
-      // "Blending": the attachment's texels are needed, their components in lane order.
-      llvm::Value* bytes[4];
-      if (bytePermutes) {
-        llvm::Value* rowTexels = loadBlockTexels(row, pitch, /*rowMajor=*/true);
-        std::vector<llvm::Constant*> lowBytes;  // byte 0 of each lane
-        for (uint32_t i = 0; i < 64; ++i) lowBytes.push_back(B.getInt1(i % 4 == 0));
-        llvm::Value* lowByteMask = llvm::ConstantVector::get(lowBytes);
-        for (uint32_t c = 0; c < 4; ++c)
-          bytes[c] = B.CreateBitCast(
-              B.CreateSelect(lowByteMask, permuteBytes(rowTexels, permuteEntry(c)), llvm::Constant::getNullValue(v64i8)), vi);
-      } else {
-        componentsByShifts(loadBlockTexels(row, pitch, /*rowMajor=*/false), shifts, bytes);
-      }
-      llvm::Value* k[4];
+    // "Blending" (8-bit fixed point, unorm8_blend.h): the attachment's texels in lane order.
+    const uint32_t blendPlan = interface_.colorBlend[loc];
+    llvm::Value* bgra = B.CreateICmpNE(shifts[0], B.getInt32(0));  // R at bit 16: B8G8R8A8
+    llvm::Value* k[4] = {};
+    if (blendPlan)
       for (uint32_t c = 0; c < 4; ++c)
         k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
-      blendUnorm8(plan, results, bytes, k);
-    }
     // round-half-even(f x 255) for f in [0, 1], as the codec computes it: in double, f x 255
     // exact, rounded by adding and subtracting 2^52. At W >= 8 (hosts with fused multiply-add)
     // in float at full width instead: p = f 255 rounded, e = f 255 - p exactly (an FMA), r =
@@ -379,16 +283,15 @@ void Translator::emitDirectColorWrites() {
       return B.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_cvtps2dq_512, {},
                                {x, llvm::Constant::getNullValue(vi), B.getInt16(0xFFFF), B.getInt32(kRoundDownNoExceptions)});
     };
-    const uint32_t blendPlan = interface_.colorBlend[loc];
     // Component c's byte (0 .. 255 in a 32-bit lane).
-    auto encodeComponent = [&](llvm::Value* f, uint32_t c) {
+    auto encodeComponent = [&](llvm::Value* f) {
       f = B.CreateSelect(B.CreateFCmpOGT(f, zeroF), f, zeroF);  // NaN fails the comparison: 0
-      if (!blendPlan || mayExceedOne(blendPlan, c == 3)) f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
+      f = B.CreateSelect(B.CreateFCmpOLT(f, oneF), f, oneF);
       return times255RoundedInt(f);
     };
     auto encode = [&](llvm::Value* const (&colour)[4]) {
       llvm::Value* texel = llvm::Constant::getNullValue(vi);
-      for (uint32_t c = 0; c < 4; ++c) texel = B.CreateOr(texel, B.CreateShl(encodeComponent(colour[c], c), splat(shifts[c])));
+      for (uint32_t c = 0; c < 4; ++c) texel = B.CreateOr(texel, B.CreateShl(encodeComponent(colour[c]), splat(shifts[c])));
       return texel;
     };
     if (fourSamples) {
@@ -405,11 +308,7 @@ void Translator::emitDirectColorWrites() {
                                               llvm::Constant::getNullValue(vi));
       llvm::Value* laneSamples = B.CreateSelect(laneAlive, B.CreateAlignedLoad(vi, samplesAt, llvm::Align(4)),
                                                 llvm::Constant::getNullValue(vi));
-      const uint32_t plan = interface_.colorBlend[loc];
-      llvm::Value* k[4] = {};
-      if (plan)
-        for (uint32_t c = 0; c < 4; ++c)
-          k[c] = batchField(target + offsetof(abi::FragmentBatch::DirectColor, constants) + 4 * c, B.getFloatTy());
+      const uint32_t plan = blendPlan;
       // Without blending every sample of a lane gets the lane's texel: encode once.
       llvm::Value* laneTexels = plan ? nullptr : encode(results);
       llvm::Value* keepSplat = splat(keep);
@@ -434,10 +333,7 @@ void Translator::emitDirectColorWrites() {
           current = B.CreateMaskedLoad(vi, at, llvm::Align(4), mask, llvm::Constant::getNullValue(vi));
           llvm::Value* colour[4];
           for (uint32_t c = 0; c < 4; ++c) colour[c] = B.CreateShuffleVector(results[c], lanesOf);
-          llvm::Value* bytes[4];
-          componentsByShifts(current, shifts, bytes);
-          blendUnorm8(plan, colour, bytes, k);
-          texels = encode(colour);
+          texels = emitUnorm8Blend(B, plan, colour, current, bgra, k);
         } else {
           texels = B.CreateShuffleVector(laneTexels, lanesOf);
         }
@@ -463,9 +359,12 @@ void Translator::emitDirectColorWrites() {
     // The texels in lane order, or (bytePermutes) in row-major pixel order: component c at
     // byte c of its lane, then each pixel's bytes taken from its lane in the format's order.
     llvm::Value* texel;
-    if (bytePermutes) {
+    const bool rowOrder = bytePermutes && !blendPlan;  // blended texels are in lane order
+    if (blendPlan) {
+      texel = emitUnorm8Blend(B, blendPlan, results, loadBlockTexels(row, pitch, /*rowMajor=*/false), bgra, k);
+    } else if (bytePermutes) {
       llvm::Value* lanes = llvm::Constant::getNullValue(vi);
-      for (uint32_t c = 0; c < 4; ++c) lanes = B.CreateOr(lanes, B.CreateShl(encodeComponent(results[c], c), constInt(vi, 8 * c)));
+      for (uint32_t c = 0; c < 4; ++c) lanes = B.CreateOr(lanes, B.CreateShl(encodeComponent(results[c]), constInt(vi, 8 * c)));
       texel = B.CreateBitCast(permuteBytes(lanes, permuteEntry(4)), vi);
     } else {
       texel = encode(results);
@@ -482,7 +381,7 @@ void Translator::emitDirectColorWrites() {
       B.SetInsertPoint(merging ? merge : whole);
       for (uint32_t r = 0; r < rows; ++r) {
         std::vector<int> pick;
-        for (uint32_t p = 0; p < perRow; ++p) pick.push_back(int(bytePermutes ? r * perRow + p : laneAt(r, p)));
+        for (uint32_t p = 0; p < perRow; ++p) pick.push_back(int(rowOrder ? r * perRow + p : laneAt(r, p)));
         llvm::Value* rowTexels = B.CreateShuffleVector(texel, pick);
         llvm::Value* at = B.CreateGEP(B.getInt8Ty(), row, B.CreateMul(pitch, B.getInt64(r)));
         if (merging) {

@@ -30,6 +30,7 @@ CONTRACT_OWNER = {
     "decoded_texture.h": "sampler",
     "shader_abi.h": "src",  # the kernel ABI is plain data shared by every module
     "transform_feedback.h": "src",  # plain data: spirv_jit fills the layout, raster captures, icd owns
+    "blend_unorm8.h": "src",  # the 8-bit blend rule: raster's loops call it, spirv_jit's kernels emit it
     "spirv_jit.h": "spirv_jit",
     "spirv_width_use.h": "spirv_jit",
     "raster.h": "raster", "draw.h": "raster",

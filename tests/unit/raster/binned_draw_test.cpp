@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "draw_internal.h"  // encodeBytes8
+#include "tessera/blend_unorm8.h"
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/spirv_jit.h"
@@ -613,21 +614,46 @@ TEST(BinnedDraw, DepthOnlyD32MatchesTheReferenceForEveryCompareOp) {
   EXPECT_GE(changedDepth, 20);  // depth writes that pass change the attachment
 }
 
-// The binned path's blend decodes 8-bit UNORM destinations as float(c x the double nearest
-// 1/255) in vector form (raster/draw_blocks.cpp; it was float(c) / 255.0f, kept checked here);
-// "Conversion From Normalized Fixed-Point to Floating-Point" as the texel codec computes it (the
-// reference path) must give the very same float for every byte.
-TEST(BinnedDraw, Unorm8DecodeInFloatEqualsTheTexelCodec) {
-  const FormatInfo* r8 = formatInfo(VK_FORMAT_R8_UNORM);
-  ASSERT_NE(r8, nullptr);
-  for (uint32_t c = 0; c < 256; ++c) {
-    const uint8_t byte = uint8_t(c);
-    TexelValue decoded{};
-    decodeTexel(*r8, &byte, decoded);
-    volatile float numerator = float(c);  // no constant folding: the division the CPU does
-    EXPECT_EQ(numerator / 255.0f, decoded.f[0]) << "byte " << c;
-    volatile double reciprocal = 1.0 / 255.0;
-    EXPECT_EQ(float(double(numerator) * reciprocal), decoded.f[0]) << "byte " << c;
+// The binned loop's blending of 8-bit RGBA/BGRA UNORM lanes (blendUnorm8, draw_blocks.cpp, in
+// every target clone this host runs) against the rule it implements (tessera/blend_unorm8.h):
+// random blend states with every factor (dual-source included) and operation, random sources
+// with NaN, out-of-range and halfway values, both bit orders, at every W.
+TEST(BinnedDraw, Unorm8BlendLanesEqualTheRule) {
+  std::mt19937 rng(1201);
+  auto randomSource = [&]() -> float {
+    switch (rng() % 6) {
+      case 0: return std::numeric_limits<float>::quiet_NaN();
+      case 1: return uniform(rng, -2, 0);
+      case 2: return uniform(rng, 1, 3);
+      case 3: return std::nextafter((float(rng() % 255) + 0.5f) / 255.0f, rng() % 2 ? 0.0f : 1.0f);
+      default: return uniform(rng, 0, 1);
+    }
+  };
+  for (uint32_t W : {4u, 8u, 16u}) {
+    for (int n = 0; n < 20000; ++n) {
+      BlendAttachment b;
+      b.enable = true;
+      b.srcColor = VkBlendFactor(rng() % 19), b.dstColor = VkBlendFactor(rng() % 19), b.colorOp = VkBlendOp(rng() % 5);
+      b.srcAlpha = VkBlendFactor(rng() % 19), b.dstAlpha = VkBlendFactor(rng() % 19), b.alphaOp = VkBlendOp(rng() % 5);
+      const bool bgra = n % 2;
+      const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
+      float k[4], src[64], src1[64];
+      uint32_t current[16], texels[16];
+      for (float& c : k) c = uniform(rng, 0, 1);
+      for (uint32_t i = 0; i < 4 * W; ++i) src[i] = randomSource(), src1[i] = randomSource();
+      for (uint32_t l = 0; l < W; ++l) current[l] = uint32_t(rng());
+      blendUnorm8(W, b, k, src, src1, current, shift, texels);
+      for (uint32_t l = 0; l < W; ++l) {
+        uint32_t s[4], s1[4], d[4], k8[4], out[4];
+        for (int c = 0; c < 4; ++c) {
+          s[c] = blendInputUnorm8(src[c * W + l]), s1[c] = blendInputUnorm8(src1[c * W + l]);
+          d[c] = current[l] >> shift[c] & 0xFF, k8[c] = blendInputUnorm8(k[c]);
+        }
+        blendUnorm8Texel(b, s, s1, d, k8, out);
+        const uint32_t want = out[0] << shift[0] | out[1] << shift[1] | out[2] << shift[2] | out[3] << shift[3];
+        ASSERT_EQ(texels[l], want) << "W=" << W << " n " << n << " lane " << l;
+      }
+    }
   }
 }
 
