@@ -22,6 +22,8 @@ int64_t LanePattern::maxOffset() const { return offsets.empty() ? 0 : *std::max_
 namespace {
 
 constexpr int kMaxDepth = 16;
+
+llvm::Value* laneZero(llvm::IRBuilder<>& B, llvm::Value* v, int depth);  // laneZeroScalar
 // Offsets beyond this are refused: no access pattern worth a vector load has them, and the
 // arithmetic on them stays far from overflowing.
 constexpr int64_t kMaxOffset = int64_t(1) << 32;
@@ -81,8 +83,9 @@ std::optional<LanePattern> pattern(llvm::IRBuilder<>& B, llvm::Value* v, uint32_
     if (!bounded(*a)) return std::nullopt;
     return a;
   };
-  // lane 0's value as a scalar of v's type, for run-time conditions.
-  auto first = [&](llvm::Value* x) { return B.CreateExtractElement(x, uint64_t(0)); };
+  // lane 0's value as a scalar of v's type, for run-time conditions (as arithmetic scalar
+  // evolution can follow: laneZeroScalar).
+  auto first = [&](llvm::Value* x) { return laneZero(B, x, 0); };
   switch (inst->getOpcode()) {
     case llvm::Instruction::Add:
       return combine(1);
@@ -155,5 +158,47 @@ std::optional<LanePattern> pattern(llvm::IRBuilder<>& B, llvm::Value* v, uint32_
 std::optional<LanePattern> lanePattern(llvm::IRBuilder<>& B, llvm::Value* v, uint32_t width) {
   return pattern(B, v, width, 0);
 }
+
+namespace {
+
+llvm::Value* laneZero(llvm::IRBuilder<>& B, llvm::Value* v, int depth) {
+  if (!v->getType()->isVectorTy()) return v;
+  if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
+    if (llvm::Constant* e = c->getAggregateElement(0u)) return e;
+  if (llvm::Value* s = llvm::getSplatValue(v)) return s;
+  if (depth < kMaxDepth) {
+    if (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v))
+      if (auto* at = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2)))
+        return at->isZero() ? ie->getOperand(1) : laneZero(B, ie->getOperand(0), depth + 1);
+    if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(v); bo && bo->getType()->isIntOrIntVectorTy()) {
+      llvm::Value* a = laneZero(B, bo->getOperand(0), depth + 1);
+      llvm::Value* b = laneZero(B, bo->getOperand(1), depth + 1);
+      llvm::Value* r = B.CreateBinOp(bo->getOpcode(), a, b);
+      // Lane 0's operation is one of the vector's lanes: its no-wrap and exact flags hold.
+      if (auto* ri = llvm::dyn_cast<llvm::Instruction>(r)) ri->copyIRFlags(bo);
+      return r;
+    }
+    if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(v)) {
+      switch (ii->getIntrinsicID()) {
+        case llvm::Intrinsic::umin:
+        case llvm::Intrinsic::umax:
+        case llvm::Intrinsic::smin:
+        case llvm::Intrinsic::smax:
+          return B.CreateBinaryIntrinsic(ii->getIntrinsicID(), laneZero(B, ii->getArgOperand(0), depth + 1),
+                                         laneZero(B, ii->getArgOperand(1), depth + 1));
+        default: break;
+      }
+    }
+    if (auto* cast = llvm::dyn_cast<llvm::CastInst>(v);
+        cast && (cast->getOpcode() == llvm::Instruction::ZExt || cast->getOpcode() == llvm::Instruction::SExt ||
+                 cast->getOpcode() == llvm::Instruction::Trunc))
+      return B.CreateCast(cast->getOpcode(), laneZero(B, cast->getOperand(0), depth + 1), cast->getType()->getScalarType());
+  }
+  return B.CreateExtractElement(v, uint64_t(0));
+}
+
+}  // namespace
+
+llvm::Value* laneZeroScalar(llvm::IRBuilder<>& B, llvm::Value* v) { return laneZero(B, v, 0); }
 
 }  // namespace tessera::jit

@@ -32,4 +32,13 @@ struct LanePattern {
 // show one. Scalars have all offsets 0.
 std::optional<LanePattern> lanePattern(llvm::IRBuilder<>& B, llvm::Value* v, uint32_t width);
 
+// Lane 0 of integer vector `v` as scalar arithmetic, rebuilt from how the IR computes `v`
+// (constants, splats, element 0 insertions, integer operations, min/max and casts), else as an
+// extractelement. Scalar evolution follows the rebuilt form through a loop (lane 0 of the tile
+// column k x 64 + x 4, say, is an add recurrence whose range it knows), where an
+// extractelement of a vector with other users hides it: a bounds check on the first lane's
+// offset then folds away, and the loop unrolls (sgemm's inner loop). Emitted at the builder's
+// insertion point; the same value as extracting lane 0.
+llvm::Value* laneZeroScalar(llvm::IRBuilder<>& B, llvm::Value* v);
+
 }  // namespace tessera::jit

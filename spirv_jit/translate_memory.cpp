@@ -170,7 +170,7 @@ class MemoryTranslation {
     *pattern = *found;
     llvm::Value* ok = B.getTrue();
     for (llvm::Value* c : found->conditions) ok = B.CreateAnd(ok, c);
-    *first = B.CreateExtractElement(offset, uint64_t(0));
+    *first = laneZeroScalar(B, offset);
     if (p.limit) {
       // limit >= span and first <= limit - span: every lane's element ends by the limit, and
       // (limit <= 2^30) no lane's offset wrapped around.
@@ -181,7 +181,7 @@ class MemoryTranslation {
       ok = B.CreateAnd(ok, B.CreateAnd(B.CreateICmpUGE(p.limit, span), B.CreateICmpULE(f, room)));
     }
     if (p.floor) {
-      llvm::Value* c0 = B.CreateExtractElement(chain, uint64_t(0));
+      llvm::Value* c0 = laneZeroScalar(B, chain);
       llvm::Value* floor = p.floor;
       t.unify(c0, floor);
       ok = B.CreateAnd(ok, B.CreateICmpUGE(c0, floor));
@@ -268,7 +268,7 @@ class MemoryTranslation {
     llvm::Type* vt = t.laneType(mt);
     llvm::Value* passthru = llvm::Constant::getNullValue(vt);
     // Contiguous, fully active lanes: one vector load instead of a gather.
-    llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
+    llvm::Value* first = laneZeroScalar(B, offset);
     llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, laneSequence(p, first, size))), t.all(laneMask));
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     auto* fast = llvm::BasicBlock::Create(t.context(), "ld.vec", fn);
@@ -336,7 +336,7 @@ class MemoryTranslation {
     offset = t.splat(offset);
     llvm::Value* laneMask = helpers ? t.sideEffectMask() : t.mask();
     if (inb) laneMask = B.CreateAnd(laneMask, t.splat(inb));
-    llvm::Value* first = B.CreateExtractElement(offset, uint64_t(0));
+    llvm::Value* first = laneZeroScalar(B, offset);
     llvm::Value* contiguous = B.CreateAnd(t.all(B.CreateICmpEQ(offset, laneSequence(p, first, size))), t.all(laneMask));
     llvm::Function* fn = B.GetInsertBlock()->getParent();
     auto* fast = llvm::BasicBlock::Create(t.context(), "st.vec", fn);
