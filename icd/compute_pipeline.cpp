@@ -15,6 +15,7 @@
 #include "pipeline_cache_store.h"
 #include "pipeline_layout.h"
 #include "shader_stage.h"
+#include "tessera/cpu_info.h"
 #include "tessera/thread_pool.h"
 
 namespace tessera {
@@ -40,7 +41,7 @@ Outcome compileOne(Device* dev, const VkComputePipelineCreateInfo& info, Pipelin
   req.specializationData = src.specializationData;
   req.specializationDataSize = src.specializationDataSize;
   req.interface = shaderInterface(*dev->physical, fromHandle<PipelineLayout>(info.layout));
-  req.interface.simdWidth = stageSimdWidth(*dev->physical, stage);
+  req.interface.simdWidth = computeStageSimdWidth(*dev->physical, stage, src.code, wideComputeSimdWidth());
   req.external = cache;
   req.cacheOnly = (info.flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) != 0;
   jit::CompileResult r = jit::compileCompute(req);

@@ -45,6 +45,18 @@ uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShader
   return pd.simdWidth;
 }
 
+uint32_t computeStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
+                               std::span<const uint32_t> code, uint32_t wide) {
+  if (findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
+    return stageSimdWidth(pd, stage);
+  if (wide > pd.simdWidth) {
+    const jit::WidthUse use = jit::readWidthUse(code);
+    if (!use.reachesSubgroups && use.divisions == 0 && use.localInvocations && use.localInvocations % wide == 0) return wide;
+  }
+  return pd.simdWidth;
+}
+
 jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
   jit::ShaderInterface iface;
   iface.simdWidth = pd.simdWidth;

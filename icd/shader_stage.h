@@ -54,4 +54,17 @@ constexpr uint32_t kWideFragmentArithmetic = 24;
 uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
                                 std::span<const uint32_t> code, uint32_t wide);
 
+// The width a compute stage's kernel is compiled for: the stage's required subgroup size where
+// it names one; else `wide` (tessera/cpu_info.h wideComputeSimdWidth) where that is above the
+// device's width, the module cannot see its subgroup (as above), holds no division or square
+// root and has a literal workgroup size that is a multiple of `wide`; else the device's width.
+// Measured on an AVX2 host (session 38, alternated A/B processes, 16 against 8 lanes): SGEMM
+// 1.6x (two independent FMA chains per lane pair instead of one latency-bound chain), SAXPY
+// 1.37x, the shared-memory reduction 1.35x, image load/store 1.3x (half the batches, each
+// batch's overhead once per 16 invocations), but n-body, whose loop waits on the divider
+// (inversesqrt per pair), 10-20% slower (twice the live registers for no more divider
+// throughput); a workgroup smaller than 16 would leave lanes idle.
+uint32_t computeStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
+                               std::span<const uint32_t> code, uint32_t wide);
+
 }  // namespace tessera

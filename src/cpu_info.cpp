@@ -75,6 +75,16 @@ uint32_t wideFragmentSimdWidth() {
   return cpu.avx2 && cpu.simdWidth == 8 ? 16 : 0;
 }
 
+uint32_t wideComputeSimdWidth() {
+  if (const char* env = std::getenv("TESSERA_WIDE_COMPUTE"); env && std::string_view(env) == "0") return 0;
+  if (const char* env = std::getenv("TESSERA_SIMD_WIDTH")) {
+    const long w = std::atol(env);
+    if (w == 4 || w == 8 || w == 16) return 0;
+  }
+  const CpuInfo& cpu = hostCpu();
+  return cpu.avx2 && cpu.simdWidth == 8 ? 16 : 0;
+}
+
 uint32_t cpuCountFromQuota(long quotaMicros, long periodMicros) {
   if (quotaMicros <= 0 || periodMicros <= 0) return 0;
   return static_cast<uint32_t>(std::max(1.0, std::ceil(double(quotaMicros) / double(periodMicros))));

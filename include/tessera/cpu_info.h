@@ -27,6 +27,9 @@ uint32_t kernelSimdWidth();
 // was measured): 16 on AVX2 hosts without AVX-512 at the default width; 0 (none) where
 // TESSERA_SIMD_WIDTH forces every stage's width, where TESSERA_WIDE_FRAGMENTS=0, or elsewhere.
 uint32_t wideFragmentSimdWidth();
+// The same for compute stages (icd/shader_stage.h computeStageSimdWidth says which):
+// TESSERA_WIDE_COMPUTE=0 turns it off.
+uint32_t wideComputeSimdWidth();
 
 // The number of CPUs this process may actually use: the affinity mask, further capped by a
 // cgroup CPU quota (v2 cpu.max or v1 cfs_quota_us), overridden by TESSERA_THREADS.

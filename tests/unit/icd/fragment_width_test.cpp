@@ -1,4 +1,5 @@
-// fragmentStageSimdWidth (icd/shader_stage.cpp): the width a fragment stage is compiled for.
+// fragmentStageSimdWidth and computeStageSimdWidth (icd/shader_stage.cpp): the width a fragment
+// or compute stage is compiled for.
 // "Subgroups": a module sees its subgroup (SubgroupSize, SubgroupLocalInvocationId, group
 // operations) only through capabilities it declares, so a module that declares none and samples
 // images may run in batches wider than the device's subgroupSize; a required subgroup size
@@ -67,6 +68,39 @@ TEST(FragmentStageSimdWidth, ARequiredSubgroupSizeIsHonoured) {
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, texturing, 16), 4u);
   required.requiredSubgroupSize = 8;
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, texturing, 16), 8u);
+}
+
+// computeStageSimdWidth: a compute stage that cannot see its subgroup, holds no division or
+// square root and has a literal workgroup size that is a multiple of the wide width runs wide.
+std::vector<uint32_t> computeModule(std::initializer_list<spv::Capability> caps, uint32_t localX, bool divides) {
+  std::vector<uint32_t> w = module(caps, false);
+  w.insert(w.end(), {6u << 16 | uint32_t(spv::Op::OpExecutionMode), 1, uint32_t(spv::ExecutionMode::LocalSize), localX, 1, 1});
+  if (divides) w.insert(w.end(), {5u << 16 | uint32_t(spv::Op::OpFDiv), 1, 20, 2, 3});
+  return w;
+}
+
+TEST(ComputeStageSimdWidth, StagesThatCannotSeeTheirSubgroupAndDoNotDivideTakeTheWideWidth) {
+  PhysicalDevice pd;
+  pd.simdWidth = 8;
+  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, false), 16), 16u);
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, false), 0), 8u);
+  // Divider-bound loops (n-body's inversesqrt) measured slower at 16 lanes.
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, true), 16), 8u);
+  // A workgroup that 16 lanes would leave partly idle, or whose size is not literal.
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 8, false), 16), 8u);
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 24, false), 16), 8u);
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, module({spv::Capability::Shader}, false), 16), 8u);
+  // Able to see the subgroup (SubgroupSize, group operations): the device's width.
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader, spv::Capability::GroupNonUniform}, 256, false), 16),
+            8u);
+  // A required subgroup size wins.
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  required.requiredSubgroupSize = 4;
+  stage.pNext = &required;
+  EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, false), 16), 4u);
 }
 
 }  // namespace

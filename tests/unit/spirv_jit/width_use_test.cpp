@@ -3,6 +3,7 @@
 // SubgroupLocalInvocationId and every group operation to capabilities the module must declare.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include <spirv/unified1/spirv.hpp11>
@@ -72,6 +73,66 @@ TEST(WidthUse, ArithmeticInstructionsAreCounted) {
   EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, tail)).arithmetic, 8u);
   // A colour pass-through shader from the corpus holds next to none.
   EXPECT_LT(readWidthUse(loadShader("draw_basic_frag")).arithmetic, 8u);
+}
+
+// Divisions: OpFDiv and GLSL.std.450 Sqrt / InverseSqrt (only from that instruction set).
+TEST(WidthUse, DivisionsAndSquareRootsAreCounted) {
+  auto words = [](std::initializer_list<uint32_t> w) { return std::vector<uint32_t>(w); };
+  std::vector<uint32_t> tail = words({instruction(spv::Op::OpExtInstImport, 6), 7});
+  const char name[16] = "GLSL.std.450";  // 12 characters, the terminator and padding: 4 words
+  uint32_t packed[4] = {};
+  std::memcpy(packed, name, sizeof name);
+  tail.insert(tail.end(), packed, packed + 4);
+  tail.insert(tail.end(), {instruction(spv::Op::OpFDiv, 5), 1, 2, 3, 4});
+  tail.insert(tail.end(), {instruction(spv::Op::OpExtInst, 6), 1, 5, 7, 31, 4});  // Sqrt
+  tail.insert(tail.end(), {instruction(spv::Op::OpExtInst, 6), 1, 6, 7, 32, 4});  // InverseSqrt
+  tail.insert(tail.end(), {instruction(spv::Op::OpExtInst, 6), 1, 8, 7, 13, 4});  // Sin: not a division
+  tail.insert(tail.end(), {instruction(spv::Op::OpExtInst, 6), 1, 9, 99, 31, 4});  // another set's 31
+  tail.insert(tail.end(), {instruction(spv::Op::OpFMul, 5), 1, 10, 3, 4});
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, tail)).divisions, 3u);
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader})).divisions, 0u);
+}
+
+// The workgroup size: LocalSize's literals; LocalSizeId's or a WorkgroupSize built-in's
+// constants (glslang writes those for SPIR-V 1.6 and gl_WorkGroupSize); none when specialized.
+TEST(WidthUse, LiteralWorkgroupSizesAreRead) {
+  const uint32_t mode = uint32_t(spv::ExecutionMode::LocalSize), modeId = uint32_t(spv::ExecutionMode::LocalSizeId);
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, {instruction(spv::Op::OpExecutionMode, 6), 1, mode, 16, 4, 2}))
+                .localInvocations,
+            128u);
+  auto constant = [](uint32_t id, uint32_t value) {
+    return std::vector<uint32_t>{instruction(spv::Op::OpConstant, 4), 50, id, value};
+  };
+  std::vector<uint32_t> byId = {instruction(spv::Op::OpExecutionModeId, 6), 1, modeId, 60, 61, 62};
+  for (auto [id, v] : {std::pair{60u, 64u}, {61u, 1u}, {62u, 1u}}) {
+    auto c = constant(id, v);
+    byId.insert(byId.end(), c.begin(), c.end());
+  }
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, byId)).localInvocations, 64u);
+  // One of them a specialization constant: not literal.
+  std::vector<uint32_t> specialized = {instruction(spv::Op::OpExecutionModeId, 6), 1, modeId, 60, 61, 62};
+  for (uint32_t id : {60u, 61u}) {
+    auto c = constant(id, 4);
+    specialized.insert(specialized.end(), c.begin(), c.end());
+  }
+  specialized.insert(specialized.end(), {instruction(spv::Op::OpSpecConstant, 4), 50, 62, 2});
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, specialized)).localInvocations, 0u);
+  // A WorkgroupSize built-in overrides LocalSize: a constant composite is read, a specialized one
+  // leaves the size unknown.
+  std::vector<uint32_t> builtIn = {instruction(spv::Op::OpExecutionMode, 6), 1, mode, 8, 1, 1,
+                                   instruction(spv::Op::OpDecorate, 4), 70, uint32_t(spv::Decoration::BuiltIn),
+                                   uint32_t(spv::BuiltIn::WorkgroupSize)};
+  for (auto [id, v] : {std::pair{60u, 32u}, {61u, 2u}, {62u, 1u}}) {
+    auto c = constant(id, v);
+    builtIn.insert(builtIn.end(), c.begin(), c.end());
+  }
+  std::vector<uint32_t> composite = builtIn;
+  composite.insert(composite.end(), {instruction(spv::Op::OpConstantComposite, 6), 51, 70, 60, 61, 62});
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, composite)).localInvocations, 64u);
+  builtIn.insert(builtIn.end(), {instruction(spv::Op::OpSpecConstantComposite, 6), 51, 70, 60, 61, 62});
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader}, builtIn)).localInvocations, 0u);
+  // No size at all (a fragment module).
+  EXPECT_EQ(readWidthUse(module({spv::Capability::Shader})).localInvocations, 0u);
 }
 
 TEST(WidthUse, UnreadableWordsAssumeTheWorst) {
