@@ -33,28 +33,37 @@ uint32_t stageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCre
   return pd.simdWidth;
 }
 
-uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
-                                std::span<const uint32_t> code, uint32_t wide) {
+namespace {
+
+// The stage's required subgroup size where it names one; else `wide` where that is above the
+// device's width and the module's width use allows it (`widens`); else the device's width.
+template <class Widens>
+uint32_t requiredOrWideSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
+                                 std::span<const uint32_t> code, uint32_t wide, Widens widens) {
   if (findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
     return stageSimdWidth(pd, stage);
   if (wide > pd.simdWidth) {
     const jit::WidthUse use = jit::readWidthUse(code);
-    if ((use.samplesImages || use.arithmetic >= kWideFragmentArithmetic) && !use.reachesSubgroups) return wide;
+    if (!use.reachesSubgroups && widens(use)) return wide;
   }
   return pd.simdWidth;
 }
 
+}  // namespace
+
+uint32_t fragmentStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
+                                std::span<const uint32_t> code, uint32_t wide) {
+  return requiredOrWideSimdWidth(pd, stage, code, wide, [](const jit::WidthUse& use) {
+    return use.samplesImages || use.arithmetic >= kWideFragmentArithmetic;
+  });
+}
+
 uint32_t computeStageSimdWidth(const PhysicalDevice& pd, const VkPipelineShaderStageCreateInfo& stage,
                                std::span<const uint32_t> code, uint32_t wide) {
-  if (findInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
-    return stageSimdWidth(pd, stage);
-  if (wide > pd.simdWidth) {
-    const jit::WidthUse use = jit::readWidthUse(code);
-    if (!use.reachesSubgroups && use.divisions == 0 && use.localInvocations && use.localInvocations % wide == 0) return wide;
-  }
-  return pd.simdWidth;
+  return requiredOrWideSimdWidth(pd, stage, code, wide, [wide](const jit::WidthUse& use) {
+    return use.divisions == 0 && use.localInvocations && use.localInvocations % wide == 0;
+  });
 }
 
 jit::ShaderInterface shaderInterface(const PhysicalDevice& pd, const PipelineLayout* layout) {
