@@ -112,10 +112,11 @@ struct ChunkEmitter {
 }  // namespace
 
 llvm::Value* emitUnorm8Blend(llvm::IRBuilderBase& B, uint32_t plan, llvm::Value* const (&src)[4], llvm::Value* current,
-                             llvm::Value* bgra, llvm::Value* const (&constants)[4]) {
+                             llvm::Value* bgra, llvm::Value* const (&constants)[4], uint32_t chunkLanes) {
   const uint32_t w = llvm::cast<llvm::FixedVectorType>(current->getType())->getNumElements();
   const CpuInfo& cpu = hostCpu();
-  const uint32_t C = std::min(w, cpu.avx512 ? 16u : cpu.avx2 ? 8u : 4u);
+  if (!chunkLanes) chunkLanes = cpu.avx512 ? 16u : cpu.avx2 ? 8u : 4u;
+  const uint32_t C = std::min(w, chunkLanes);
   ChunkEmitter e{B, C, llvm::FixedVectorType::get(B.getInt16Ty(), 2 * C), llvm::FixedVectorType::get(B.getInt8Ty(), 4 * C)};
   const abi::UnpackedBlend u = abi::unpackBlend(plan);
 

@@ -18,7 +18,9 @@ bool kernelsBlendUnorm8();
 // (<W x float> each), current the attachment's texels of the lanes (R8G8B8A8, or B8G8R8A8 when
 // bgra, an i1, is true: the two layouts the draw loop hands the kernel), constants the blend
 // constants (float scalars). Every lane gives blendUnorm8Texel's bytes.
+// chunkLanes: the lanes a chunk of 16-bit arithmetic takes (4, 8 or 16: SSE4.1, AVX2, AVX-512
+// BW); 0 picks the host's. (Tests verify the IR of every chunk width on any host.)
 llvm::Value* emitUnorm8Blend(llvm::IRBuilderBase& B, uint32_t plan, llvm::Value* const (&src)[4], llvm::Value* current,
-                             llvm::Value* bgra, llvm::Value* const (&constants)[4]);
+                             llvm::Value* bgra, llvm::Value* const (&constants)[4], uint32_t chunkLanes = 0);
 
 }  // namespace tessera::jit
