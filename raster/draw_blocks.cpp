@@ -1164,7 +1164,7 @@ struct BlendLanes {
       default: return divide255(min(a + b, zero + 255 * 255));  // ADD
     }
   }
-  __attribute__((always_inline)) static void run(const BlendAttachment& blend, const float* k, const float* src,
+  __attribute__((always_inline)) static void run(const BlendAttachment& blend, const uint32_t* k, const float* src,
                                                  const float* src1, const uint32_t* current, const uint32_t* shift,
                                                  uint32_t* texels) {
     I texel;
@@ -1177,7 +1177,7 @@ struct BlendLanes {
       std::memcpy(&f, src1 + c * W, sizeof f);
       s1[c] = toUnorm8(f);
       d[c] = (texel >> int32_t(shift[c])) & 0xFF;  // c / 255 converts back to c
-      kv[c] = I{} + int32_t(blendInputUnorm8(k[c]));
+      kv[c] = I{} + int32_t(k[c]);
     }
     I result = {};
     for (int c = 0; c < 4; ++c) {
@@ -1192,7 +1192,7 @@ struct BlendLanes {
 
 }  // namespace
 
-TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src,
+TESSERA_LANE_CLONES void blendUnorm8(uint32_t w, const BlendAttachment& blend, const uint32_t k[4], const float* src,
                                      const float* src1, const uint32_t* current, const uint32_t shift[4],
                                      uint32_t* texels) {
   if (w == 16) BlendLanes<16>::run(blend, k, src, src1, current, shift, texels);

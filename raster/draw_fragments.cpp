@@ -169,7 +169,10 @@ void FragmentStage::retarget(const DrawState& state) {
     t.keep = 0;
     for (uint32_t c = 0; c < 4; ++c)
       if (!(s_->blend[i].writeMask >> c & 1)) t.keep |= 0xFFu << shift[c];
-    for (int c = 0; c < 4; ++c) t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
+    for (int c = 0; c < 4; ++c) {
+      t.constants[c] = std::clamp(s_->blendConstants[c], 0.0f, 1.0f);
+      t.constantBytes[c] = blendInputUnorm8(s_->blendConstants[c]);
+    }
   }
   // The depth test is the only test; early, no side effects and the sample mask keeping what the
   // block test writes: the walker may run it on whole blocks.
@@ -812,12 +815,23 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
     const bool blending = blend.enable && kind == TexelKind::Float;
     // 8-bit UNORM attachments blend in 8-bit fixed point (tessera/blend_unorm8.h).
     const bool blendsFixed8 = blending && blendsInUnorm8(*f);
+    uint32_t k8[4] = {};
+    if (blendsFixed8)
+      for (int c = 0; c < 4; ++c) k8[c] = unorm8_[i].constantBytes[c];
     // The attachment's value is only needed to blend or to keep masked components.
     const bool needCurrent = blending || (blend.writeMask & 0xF) != 0xF;
     for (uint32_t lane = 0; lane < W; ++lane) {
       if (!(alive >> lane & 1)) continue;
       TexelValue out{};
       for (uint32_t c = 0; c < 4; ++c) out.u[c] = outputs_[(i * 4 + c) * W + lane];
+      // The lane's sources at 8 bits, the same for each of its samples; the second source is
+      // attachment 0's as below.
+      uint32_t s8[4] = {}, s18[4] = {};
+      if (blendsFixed8)
+        for (int c = 0; c < 4; ++c) {
+          s8[c] = blendInputUnorm8(out.f[c]);
+          s18[c] = blendInputUnorm8(asFloat(outputs_[(abi::kSecondColorLocation * 4 + c) * W + lane]));
+        }
       if (!needCurrent) {
         // Every sample gets the same value: encode it once.
         uint8_t encoded[16] = {};
@@ -834,14 +848,9 @@ void FragmentStage::shadeAndWrite(abi::FragmentBatch& fb, LaneState& lanes) {
         TexelValue result = out, cur{};
         decodeTexel(*f, dst, cur);
         if (blendsFixed8) {
-          // The decoded destination c / 255 converts back to c exactly; the second source is
-          // attachment 0's as below.
-          uint32_t s8[4], s18[4], d8[4], k8[4], r8[4];
-          for (int c = 0; c < 4; ++c) {
-            s8[c] = blendInputUnorm8(out.f[c]), d8[c] = blendInputUnorm8(cur.f[c]);
-            s18[c] = blendInputUnorm8(asFloat(outputs_[(abi::kSecondColorLocation * 4 + c) * W + lane]));
-            k8[c] = blendInputUnorm8(s_->blendConstants[c]);
-          }
+          // The decoded destination c / 255 converts back to c exactly.
+          uint32_t d8[4], r8[4];
+          for (int c = 0; c < 4; ++c) d8[c] = blendInputUnorm8(cur.f[c]);
           blendUnorm8Texel(blend, s8, s18, d8, k8, r8);
           for (int c = 0; c < 4; ++c) result.f[c] = static_cast<float>(double(r8[c]) / 255.0);
         } else if (blending) {
@@ -978,8 +987,8 @@ void FragmentStage::writeUnblended(uint32_t attachment, uint32_t alive, const La
 }
 
 // The binned path's writer for R8G8B8A8_UNORM, B8G8R8A8_UNORM and R8G8B8A8_UINT attachments:
-// the reference's arithmetic (decode, "Blending" with fixed-point clamps, "Color Write Mask",
-// encode) on whole 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's
+// the reference's arithmetic ("Blending" by the 8-bit fixed-point rule, "Color Write Mask",
+// the codec's encode) on whole 32-bit texels in vector form (draw_blocks.cpp), without the texel codec's
 // per-component dispatch. Lanes 2p and 2p + 1 of a batch are the two pixels of a quad's row, so
 // with one sample a pair whose lanes are both alive is one 8-byte access.
 void FragmentStage::writeRgba8(uint32_t attachment, uint32_t alive, const LaneState& lanes) {
@@ -989,7 +998,7 @@ void FragmentStage::writeRgba8(uint32_t attachment, uint32_t alive, const LaneSt
   const BlendAttachment& blend = s_->blend[attachment];
   const uint32_t* shift = unorm8_[attachment].shift;
   const uint32_t keep = unorm8_[attachment].keep;
-  const float* k = unorm8_[attachment].constants;
+  const uint32_t* k = unorm8_[attachment].constantBytes;
   const float* out = reinterpret_cast<const float*>(&outputs_[attachment * 4 * W]);
   const float* out1 = reinterpret_cast<const float*>(&outputs_[abi::kSecondColorLocation * 4 * W]);
   // "Blending" applies to fixed- and floating-point attachments only: R8G8B8A8_UINT takes the

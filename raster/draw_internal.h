@@ -479,9 +479,9 @@ void encodeUint8(uint32_t w, const uint32_t* out, uint32_t* texels);
 
 // "Blending" of W lanes for an 8-bit UNORM attachment: src is RGBA per lane ([c * W + lane]),
 // src1 the second source of "Dual-Source Blending" laid out alike, current the attachment's
-// texels (component c at bit shift[c]), k the clamped blend constants; the texels the 8-bit
+// texels (component c at bit shift[c]), k the blend constants as bytes (blendInputUnorm8); the texels the 8-bit
 // fixed-point rule (tessera/blend_unorm8.h) gives, in vector form (draw_blocks.cpp).
-void blendUnorm8(uint32_t w, const BlendAttachment& blend, const float k[4], const float* src, const float* src1,
+void blendUnorm8(uint32_t w, const BlendAttachment& blend, const uint32_t k[4], const float* src, const float* src1,
                  const uint32_t* current, const uint32_t shift[4], uint32_t* texels);
 
 // The lanes among `laneMask` whose bits[lane] is not 0 (vectorized, draw_blocks.cpp).
@@ -633,11 +633,13 @@ class FragmentStage {
   float quantizeDepth(float z) const;
 
   // Per colour attachment, what writeRgba8 needs that is fixed for a draw: the memory bit of
-  // each component (R, G, B, A), the bits the write mask keeps, the clamped blend constants.
+  // each component (R, G, B, A), the bits the write mask keeps, the clamped blend constants
+  // (for the kernel) and their bytes (blendInputUnorm8: the 8-bit blend's inputs).
   struct Unorm8Target {
     uint32_t shift[4];
     uint32_t keep;
     float constants[4];
+    uint32_t constantBytes[4];
   };
   Unorm8Target unorm8_[abi::kMaxColorAttachments] = {};
   // Colour attachments the fragment kernel writes itself in the block walker's batches

@@ -637,17 +637,17 @@ TEST(BinnedDraw, Unorm8BlendLanesEqualTheRule) {
       b.srcAlpha = VkBlendFactor(rng() % 19), b.dstAlpha = VkBlendFactor(rng() % 19), b.alphaOp = VkBlendOp(rng() % 5);
       const bool bgra = n % 2;
       const uint32_t shift[4] = {bgra ? 16u : 0u, 8u, bgra ? 0u : 16u, 24u};
-      float k[4], src[64], src1[64];
-      uint32_t current[16], texels[16];
-      for (float& c : k) c = uniform(rng, 0, 1);
+      float src[64], src1[64];
+      uint32_t current[16], texels[16], k8[4];  // the constants as the draw converts them once
+      for (uint32_t& c : k8) c = blendInputUnorm8(uniform(rng, 0, 1));
       for (uint32_t i = 0; i < 4 * W; ++i) src[i] = randomSource(), src1[i] = randomSource();
       for (uint32_t l = 0; l < W; ++l) current[l] = uint32_t(rng());
-      blendUnorm8(W, b, k, src, src1, current, shift, texels);
+      blendUnorm8(W, b, k8, src, src1, current, shift, texels);
       for (uint32_t l = 0; l < W; ++l) {
-        uint32_t s[4], s1[4], d[4], k8[4], out[4];
+        uint32_t s[4], s1[4], d[4], out[4];
         for (int c = 0; c < 4; ++c) {
           s[c] = blendInputUnorm8(src[c * W + l]), s1[c] = blendInputUnorm8(src1[c * W + l]);
-          d[c] = current[l] >> shift[c] & 0xFF, k8[c] = blendInputUnorm8(k[c]);
+          d[c] = current[l] >> shift[c] & 0xFF;
         }
         blendUnorm8Texel(b, s, s1, d, k8, out);
         const uint32_t want = out[0] << shift[0] | out[1] << shift[1] | out[2] << shift[2] | out[3] << shift[3];
