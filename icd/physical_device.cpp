@@ -431,8 +431,8 @@ FeatureSet supportedFeatures() {
   f.vertexPipelineStoresAndAtomics = true;
   f.alphaToOne = true;                 // draw_fragments.cpp: after alpha to coverage
   // Dual-source blending: the JIT puts the Location 0 Index 1 output in abi::kSecondColorLocation
-  // (translate_graphics.cpp) and both blends of raster/ read it (draw_fragments.cpp blendFactor,
-  // draw_blocks.cpp BlendLanes); the compiled blend of the fragment kernel has no form for the
+  // (translate_graphics.cpp) and raster/'s blends read it (draw_fragments.cpp blendFactor, and
+  // for 8-bit UNORM attachments tessera/blend_unorm8.h's rule and draw_blocks.cpp BlendLanes); the compiled blend of the fragment kernel has no form for the
   // SRC1 factors (abi::packBlend), so such draws are blended by the loop. tests/api/
   // dual_source_blend_test.cpp (against lavapipe, both draw paths), tests/unit/raster/binned_draw_test.cpp.
   f.dualSrcBlend = true;
