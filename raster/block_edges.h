@@ -29,6 +29,11 @@ struct BlockEdges {
   int64_t sampleOffset[3][kMaxSamples];
   int64_t sampleMin[3], sampleMax[3];
   int64_t threshold[3];        // covered iff value >= threshold (1, or 0 for a top-left edge)
+  // A 4x4 block's corners (pixels (0,0), (3,0), (0,3), (3,3)) as offsets from its first pixel's
+  // value, less the threshold, plus sampleMax (cornerReject: every sample of the block is
+  // outside the edge where all four sums are negative) or sampleMin (cornerInside: every one is
+  // inside where none is).
+  int64_t cornerReject[3][4], cornerInside[3][4];
   rules::EdgeFunction edge[3];
   double invArea2;
 };

@@ -29,52 +29,72 @@ namespace tessera::raster {
 
 namespace {
 
-bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e) {
+// table[l] = laneX(l) sx + laneY(l) sy for the 16 lanes: lane 4 q + i is pixel i of quad q,
+// the quad's corner (2 (q & 1), 2 (q >> 1)) plus (i & 1, i >> 1), so the table is four corner
+// values each plus the same four quad values: eight two-lane vector additions, where the
+// lane-by-lane gather of x[laneX(l)] + y[laneY(l)] stayed scalar (a tenth of blockTriangle's
+// instructions on tris_small). For doubles every term and sum is an integer below 2^53 in
+// magnitude (makeBlockEdges checks the extremes), so the sums are exact and equal the integer
+// table's.
+template <typename T>
+inline void laneTable(T sx, T sy, T* table) {
+  typedef T Pair __attribute__((vector_size(2 * sizeof(T))));
+  const Pair low = {T(0), sx}, high = {sy, sx + sy};  // the quad's pixels (0, 1) and (2, 3)
+  const T corner[4] = {T(0), sx + sx, sy + sy, (sx + sx) + (sy + sy)};
+  for (int q = 0; q < 4; ++q) {
+    const Pair c = {corner[q], corner[q]};
+    const Pair a = c + low, b = c + high;
+    std::memcpy(&table[4 * q], &a, sizeof a);
+    std::memcpy(&table[4 * q + 2], &b, sizeof b);
+  }
+}
+
+// doubles: fill laneOffsetD (blockWeights' exact shortcut) where the offsets allow; without it
+// offsetsExact is false and blockWeights takes its integer path, which gives the same values.
+bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
+  e.samples = t.samples;
   for (int k = 0; k < 3; ++k) {
     // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
     e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
     e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
-    // (Sums of the steps, not products: laneX and laneY are 0..3.)
-    const int64_t x[4] = {0, e.stepX[k], 2 * e.stepX[k], 3 * e.stepX[k]};
-    const int64_t y[4] = {0, e.stepY[k], 2 * e.stepY[k], 3 * e.stepY[k]};
-    for (int l = 0; l < kBlockLanes; ++l) e.laneOffset[k][l] = x[laneX(l)] + y[laneY(l)];
+    laneTable(e.stepX[k], e.stepY[k], e.laneOffset[k]);
     // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre; one
     // sample is the centre itself.
-    e.samples = t.samples;
     e.sampleMin[k] = e.sampleMax[k] = 0;
     if (t.samples == 1) {
       e.sampleOffset[k][0] = 0;
-      continue;
+    } else {
+      for (uint32_t smp = 0; smp < t.samples; ++smp) {
+        int64_t sx, sy;
+        rules::sampleLocation(0, 0, t.samples, smp, &sx, &sy);
+        const int64_t ox = sx - rules::pixelCenter(0), oy = sy - rules::pixelCenter(0);
+        e.sampleOffset[k][smp] = e.edge[k].dx * oy - e.edge[k].dy * ox;
+        e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
+        e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
+      }
     }
-    for (uint32_t smp = 0; smp < t.samples; ++smp) {
-      int64_t sx, sy;
-      rules::sampleLocation(0, 0, t.samples, smp, &sx, &sy);
-      const int64_t ox = sx - rules::pixelCenter(0), oy = sy - rules::pixelCenter(0);
-      e.sampleOffset[k][smp] = e.edge[k].dx * oy - e.edge[k].dy * ox;
-      e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
-      e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
+    // blockCoverage's corner tests (several samples), as offsets from the block's first centre
+    // value (BlockEdges::cornerReject, cornerInside).
+    if (t.samples == 1) continue;
+    const int64_t corner[4] = {0, 3 * e.stepX[k], 3 * e.stepY[k], 3 * e.stepX[k] + 3 * e.stepY[k]};
+    for (int c = 0; c < 4; ++c) {
+      e.cornerReject[k][c] = corner[c] + e.sampleMax[k] - e.threshold[k];
+      e.cornerInside[k][c] = corner[c] + e.sampleMin[k] - e.threshold[k];
     }
   }
   // The lanes' offsets as doubles, for blockWeights, which reads them only when every one lies
   // below 2^52 in magnitude (then base + offset is exact as double(base) + double(offset) for
   // any base below 2^52 too). An offset is i stepX + j stepY (i, j in 0..3), linear on the
-  // block, so its largest magnitudes are at the corners: three comparisons per edge decide, and
-  // the doubles are sums of exact multiples of the steps, each sum exact. (Converting the 48
-  // offsets one by one, with no vector int64 conversion on AVX2, was 8% of blockTriangle's
-  // samples on tris_small.)
+  // block, so its largest magnitudes are at the corners: three comparisons per edge decide.
   constexpr int64_t kExact = int64_t(1) << 52;
-  e.offsetsExact = true;
-  for (int k = 0; k < 3; ++k)
+  e.offsetsExact = doubles;
+  for (int k = 0; k < 3 && doubles; ++k)
     for (const int64_t corner : {3 * e.stepX[k], 3 * e.stepY[k], 3 * e.stepX[k] + 3 * e.stepY[k]})
       e.offsetsExact &= corner > -kExact && corner < kExact;
   if (e.offsetsExact)
-    for (int k = 0; k < 3; ++k) {
-      const double x[4] = {0.0, double(e.stepX[k]), double(2 * e.stepX[k]), double(3 * e.stepX[k])};
-      const double y[4] = {0.0, double(e.stepY[k]), double(2 * e.stepY[k]), double(3 * e.stepY[k])};
-      for (int l = 0; l < kBlockLanes; ++l) e.laneOffsetD[k][l] = x[laneX(l)] + y[laneY(l)];
-    }
+    for (int k = 0; k < 3; ++k) laneTable(double(e.stepX[k]), double(e.stepY[k]), e.laneOffsetD[k]);
   return true;
 }
 
@@ -103,39 +123,50 @@ inline uint32_t regionLanes(const Rect& region, int32_t bx, int32_t by) {
   return kRegionLanes.lanes[spanBits(bx, region.x0, region.x1)][spanBits(by, region.y0, region.y1)];
 }
 
-// Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. Edge
-// values are linear: the block's corners bound them, so a block is rejected when one edge fails
-// at all four corners, and covered whole (no test per pixel) when every edge passes at all four.
-// b.edge is written only where a pixel may be partly covered (several samples, the block not
-// inside every edge): the one case blockCentroids reads it.
+// Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. With
+// several samples, edge values being linear, the block's corners bound them: the block is
+// rejected when one edge fails at all four corners, and covered whole (no test per sample) when
+// every edge passes at all four. b.edge is written only where a pixel may be partly covered
+// (several samples, the block not inside every edge): the one case blockCentroids reads it.
 TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by,
                                            BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
-  bool inside = true;
   int64_t base[3];
+  b.singleSample = e.samples == 1;
+  if (e.samples == 1) {
+    // One sample: the lanes' centre test itself (centreLanes, a few vector comparisons) costs
+    // less than the corner tests that would skip it for a rejected or whole block, and gives
+    // the same bits.
+    for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
+    const uint32_t coverage = regionLanes(region, bx, by) & centreLanes(e, base);
+    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = coverage >> l & 1;
+    return coverage;
+  }
+  // Rejected when, for one edge, every corner's value plus the largest sample offset lies
+  // below the threshold (all four sign bits set: their AND is negative); covered whole when,
+  // for every edge, every corner's value plus the smallest offset reaches it (their OR is not
+  // negative). The same comparisons as max(corners) + sampleMax < threshold and
+  // min(corners) + sampleMin >= threshold, without the min and max trees.
+  int64_t outsideSome = 0, insideAll = 0;
   for (int k = 0; k < 3; ++k) {
     base[k] = e.edge[k].value(cx, cy);
-    const int64_t c00 = base[k], c30 = base[k] + 3 * e.stepX[k], c03 = base[k] + 3 * e.stepY[k], c33 = c30 + 3 * e.stepY[k];
-    if (std::max(std::max(c00, c30), std::max(c03, c33)) + e.sampleMax[k] < e.threshold[k]) return 0;
-    inside = inside && std::min(std::min(c00, c30), std::min(c03, c33)) + e.sampleMin[k] >= e.threshold[k];
+    const int64_t* reject = e.cornerReject[k];
+    const int64_t* in = e.cornerInside[k];
+    outsideSome |= (base[k] + reject[0]) & (base[k] + reject[1]) & (base[k] + reject[2]) & (base[k] + reject[3]);
+    insideAll |= (base[k] + in[0]) | (base[k] + in[1]) | (base[k] + in[2]) | (base[k] + in[3]);
   }
-  // The lanes' edge values are kept for the sample tests below and blockCentroids (several
-  // samples, a partly covered block); with one sample they are compared where they are computed
-  // (blockWeights computes its own).
-  if (e.samples > 1 && !inside)
+  if (outsideSome < 0) return 0;
+  const bool inside = insideAll >= 0;
+  // The lanes' edge values are kept for the sample tests below and blockCentroids (a partly
+  // covered block); blockWeights computes its own.
+  if (!inside)
     for (int k = 0; k < 3; ++k)
       for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const uint32_t inRegion = regionLanes(region, bx, by);
   const uint32_t allSamples = (1u << e.samples) - 1;
-  b.singleSample = e.samples == 1;
   if (inside) {
     for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = (inRegion >> l & 1) * allSamples;
     return inRegion;
-  }
-  if (e.samples == 1) {
-    const uint32_t coverage = inRegion & centreLanes(e, base);
-    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = coverage >> l & 1;
-    return coverage;
   }
   // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
   uint32_t samples[kBlockLanes] = {};
@@ -436,15 +467,19 @@ bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
 void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   const Rect region = rules::intersect(st.bounds, tile);
   if (rules::isEmpty(region)) return;
+  const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
+  const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
+  // blockWeights reads the lanes' offsets as doubles unless all it computes is a flat-depth
+  // triangle's one depth (blockWeightsOf's first case).
+  const bool flatDepthOnly =
+      st.flatDepth && !(needPerspective_ || centroids) && !(needLinear_ || centroids) && !(laneNeeds_ & kLaneFragZW);
   BlockEdges edges;
-  if (!makeBlockEdges(st, edges)) return;  // zero area: no sample is inside
+  if (!makeBlockEdges(st, edges, weights && !flatDepthOnly)) return;  // zero area: no sample is inside
   const uint32_t W = simdWidth_;
   // The inputs are prepared when the first block is shaded: with the block depth tests, most
   // triangles of a scene drawn front to back have none.
   bool inputsPrepared = false;
   BlockPixels b;
-  const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
-  const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
   // 16x16 pixels at a time first ("Coverage by blocks": tile, 16x16, 4x4): a square outside
   // one edge is skipped whole, one inside every edge and the region gives 16 blocks covered
   // whole without a test each; the others are tested block by block.
@@ -536,6 +571,22 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
 // once for the triangle's batches (the kernel only reads inputs); the others from the three
 // vertices with the perspective or window-space weights (Centroid is the centre with one
 // sample).
+namespace {
+
+// `value` in W consecutive words, W a constant in each case (a broadcast and one or two vector
+// stores; std::fill_n with W unknown was a scalar loop, a fifth of prepareBlockInputs on
+// tris_small's flat colour).
+inline void broadcastWord(uint32_t* to, uint32_t W, uint32_t value) {
+  switch (W) {
+    case 4: std::fill_n(to, 4, value); break;
+    case 8: std::fill_n(to, 8, value); break;
+    case 16: std::fill_n(to, 16, value); break;
+    default: std::fill_n(to, W, value); break;
+  }
+}
+
+}  // namespace
+
 void FragmentStage::prepareBlockInputs(uint32_t samples) {
   const uint32_t W = simdWidth_;
   const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
@@ -552,7 +603,7 @@ void FragmentStage::prepareBlockInputs(uint32_t samples) {
       const uint32_t word = (loc * 4 + comp) * W;
       const uint32_t at = 4 * uint32_t(k) + comp;
       if (interp == 2) {
-        std::fill_n(&inputs_[word], W, flat[at]);
+        broadcastWord(&inputs_[word], W, flat[at]);
         continue;
       }
       float v0, v1, v2;
@@ -862,7 +913,7 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
 // shadeKernelBlock): `covered` as the batch's coverage, FragCoord where the shader reads it, the
 // inputs interpolated with `weightSets`, the kernel's attachment rows, the invocation count, the
 // kernel. Returns the covered lanes left alive.
-uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
+inline __attribute__((always_inline)) uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
                                        const float (*const* weightSets)[16], uint32_t covered) {
   const uint32_t W = simdWidth_;
   abi::FragmentBatch& fb = *blockBatch_;
