@@ -50,4 +50,12 @@ uint32_t centreLanesVector(const BlockEdges& e, const int64_t base[3]);
 bool centreLanesAvx2Available();
 uint32_t centreLanesAvx2(const BlockEdges& e, const int64_t base[3]);
 
+// With several samples: per lane l, bit s of samples[l] set where sample s (s < e.samples) of
+// the lane's pixel is inside all three edges, base[k] + laneOffset[k][l] + sampleOffset[k][s] >=
+// threshold[k] for every k ("Multisampling": the same rule at each sample location). The AVX2
+// version where the processor has it, else the portable loop; both give the same bits.
+void sampleLanes(const BlockEdges& e, const int64_t base[3], uint32_t samples[kBlockLanes]);
+void sampleLanesPortable(const BlockEdges& e, const int64_t base[3], uint32_t samples[kBlockLanes]);
+void sampleLanesAvx2(const BlockEdges& e, const int64_t base[3], uint32_t samples[kBlockLanes]);
+
 }  // namespace tessera::raster

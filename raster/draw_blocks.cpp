@@ -54,26 +54,25 @@ inline void laneTable(T sx, T sy, T* table) {
 bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
   e.samples = t.samples;
+  // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre, once
+  // per triangle rather than per edge and sample (a tenth of msaa4_tris' instructions).
+  int64_t sampleX[kMaxSamples] = {}, sampleY[kMaxSamples] = {};
+  for (uint32_t smp = 0; smp < t.samples && t.samples > 1; ++smp) {
+    rules::sampleLocation(0, 0, t.samples, smp, &sampleX[smp], &sampleY[smp]);
+    sampleX[smp] -= rules::pixelCenter(0), sampleY[smp] -= rules::pixelCenter(0);
+  }
   for (int k = 0; k < 3; ++k) {
     // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
     e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
     e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
     e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
     laneTable(e.stepX[k], e.stepY[k], e.laneOffset[k]);
-    // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre; one
-    // sample is the centre itself.
-    e.sampleMin[k] = e.sampleMax[k] = 0;
-    if (t.samples == 1) {
-      e.sampleOffset[k][0] = 0;
-    } else {
-      for (uint32_t smp = 0; smp < t.samples; ++smp) {
-        int64_t sx, sy;
-        rules::sampleLocation(0, 0, t.samples, smp, &sx, &sy);
-        const int64_t ox = sx - rules::pixelCenter(0), oy = sy - rules::pixelCenter(0);
-        e.sampleOffset[k][smp] = e.edge[k].dx * oy - e.edge[k].dy * ox;
-        e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
-        e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
-      }
+    // The change of the edge value from the centre to each sample; one sample is the centre.
+    e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;
+    for (uint32_t smp = 0; smp < t.samples && t.samples > 1; ++smp) {
+      e.sampleOffset[k][smp] = e.edge[k].dx * sampleY[smp] - e.edge[k].dy * sampleX[smp];
+      e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
+      e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
     }
     // blockCoverage's corner tests (several samples), as offsets from the block's first centre
     // value (BlockEdges::cornerReject, cornerInside).
@@ -126,8 +125,7 @@ inline uint32_t regionLanes(const Rect& region, int32_t bx, int32_t by) {
 // Coverage of the block at (bx, by) within `region`; 0 when no pixel centre is inside. With
 // several samples, edge values being linear, the block's corners bound them: the block is
 // rejected when one edge fails at all four corners, and covered whole (no test per sample) when
-// every edge passes at all four. b.edge is written only where a pixel may be partly covered
-// (several samples, the block not inside every edge): the one case blockCentroids reads it.
+// every edge passes at all four.
 TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by,
                                            BlockPixels& b) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
@@ -157,26 +155,14 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
   }
   if (outsideSome < 0) return 0;
   const bool inside = insideAll >= 0;
-  // The lanes' edge values are kept for the sample tests below and blockCentroids (a partly
-  // covered block); blockWeights computes its own.
-  if (!inside)
-    for (int k = 0; k < 3; ++k)
-      for (int l = 0; l < kBlockLanes; ++l) b.edge[k][l] = base[k] + e.laneOffset[k][l];
   const uint32_t inRegion = regionLanes(region, bx, by);
   const uint32_t allSamples = (1u << e.samples) - 1;
   if (inside) {
     for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = (inRegion >> l & 1) * allSamples;
     return inRegion;
   }
-  // Sample by sample over all lanes (the lane loop vectorizes; lane by lane it would not).
-  uint32_t samples[kBlockLanes] = {};
-  for (uint32_t smp = 0; smp < e.samples; ++smp) {
-    const int64_t o0 = e.sampleOffset[0][smp], o1 = e.sampleOffset[1][smp], o2 = e.sampleOffset[2][smp];
-    for (int l = 0; l < kBlockLanes; ++l)
-      samples[l] |= (uint32_t(b.edge[0][l] + o0 >= e.threshold[0]) & uint32_t(b.edge[1][l] + o1 >= e.threshold[1]) &
-                     uint32_t(b.edge[2][l] + o2 >= e.threshold[2]))
-                    << smp;
-  }
+  uint32_t samples[kBlockLanes];
+  sampleLanes(e, base, samples);
   uint32_t coverage = 0;
   for (int l = 0; l < kBlockLanes; ++l) {
     b.sampleCoverage[l] = (inRegion >> l & 1) * samples[l];
@@ -257,12 +243,9 @@ inline __attribute__((always_inline)) void storeWeights(const SetupTriangle& t, 
 }
 
 // sampleDepths: with several samples, each sample's depth too (only the per-fragment tests read them).
-// The edge values are computed again here from the block's corner rather than read from
-// b.edge, which the coverage functions have just stored: in perf the loads of b.edge were a
-// third of this function's time (tex_nearest), and the values cost a few integer additions per
-// lane. (A microbenchmark on this AMD host found 512-bit store-to-load forwarding working, so
-// the wait is not simply a forwarding failure; narrower stores read back as one wider load,
-// which the default clone of wholeBlock made, do fail to forward.)
+// The edge values are computed here from the block's corner (the coverage functions keep none:
+// when they did, in BlockPixels, loading them back was a third of this function's time on
+// tex_nearest, and the values cost a few integer additions per lane).
 // invW: b.invW is read (FragCoord.w); without it a block whose only need is depth (the early
 // depth test of a pipeline without interpolated inputs) computes depth alone.
 // kNativeConversion: the int64 -> double conversions as static_cast, one instruction a vector
@@ -410,8 +393,10 @@ TESSERA_LANE_CLONES void blockWeights(const SetupTriangle& t, const BlockEdges& 
 // The Centroid location of a partly covered pixel ("Interpolation Decorations": its
 // lowest-numbered covered sample, as the reference walker chooses) and its weights; the centre
 // otherwise. Only pipelines with Centroid inputs ask.
-void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b) {
+void blockCentroids(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by, BlockPixels& b) {
   const uint32_t all = (1u << e.samples) - 1;
+  const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
+  const int64_t base[3] = {e.edge[0].value(cx, cy), e.edge[1].value(cx, cy), e.edge[2].value(cx, cy)};
   for (int l = 0; l < kBlockLanes; ++l) {
     const uint32_t mask = b.sampleCoverage[l];
     if (mask == 0 || mask == all) {
@@ -419,14 +404,21 @@ void blockCentroids(const SetupTriangle& t, const BlockEdges& e, BlockPixels& b)
       continue;
     }
     const uint32_t smp = uint32_t(__builtin_ctz(mask));
-    const int64_t values[3] = {b.edge[0][l] + e.sampleOffset[0][smp], b.edge[1][l] + e.sampleOffset[1][smp],
-                               b.edge[2][l] + e.sampleOffset[2][smp]};
+    int64_t values[3];
+    for (int k = 0; k < 3; ++k) values[k] = base[k] + e.laneOffset[k][l] + e.sampleOffset[k][smp];
     double at[3];
     pixel::windowBarycentrics(values, e.invArea2, at);
     float persp[3], linear[3];
     pixel::originalWeights(t, at, pixel::invWAt(t, at), persp, linear);
     for (int i = 0; i < 3; ++i) b.centroidPersp[i][l] = persp[i], b.centroidLinear[i][l] = linear[i];
   }
+}
+
+// The samples blockDepthTest's 4-sample test takes per lane: covered, of a covered lane, and
+// inside the sample mask. (A lane loop compiled for AVX2 too: in the caller's default build it
+// was about a hundred instructions a block on msaa4_tris.)
+TESSERA_LANE_CLONES void testedSamples(const BlockPixels& b, uint32_t sampleMask, uint32_t* tested) {
+  for (int l = 0; l < kBlockLanes; ++l) tested[l] = (b.coverage >> l & 1) * (b.sampleCoverage[l] & sampleMask);
 }
 
 // Whether every sample of every pixel of the block is covered (with one sample, coverage
@@ -513,7 +505,7 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
             if (!b.coverage) continue;
             testsDone = true;
           }
-          if (centroids) blockCentroids(st, edges, b);
+          if (centroids) blockCentroids(st, edges, bx, by, b);
           if (!inputsPrepared) prepareBlockInputs(st.samples), inputsPrepared = true;
           if (b.coverage == 0xFFFFu && wholeBlocksInKernel_ && everySampleCovered(b, st.samples)) {
             shadeWholeBlock(bx, by, b);
@@ -561,8 +553,7 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
   // 4 samples: each covered sample inside the sample mask ("Sample Mask Test") against its own
   // depth; b.sampleCoverage keeps the coverage before the test (SampleMaskIn, Centroid).
   uint32_t tested[kBlockLanes];
-  const uint32_t mask = s_->sampleMask & 0xFu;
-  for (int l = 0; l < kBlockLanes; ++l) tested[l] = (b.coverage >> l & 1) * (b.sampleCoverage[l] & mask);
+  testedSamples(b, s_->sampleMask & 0xFu, tested);
   return blockDepthTestD32x4(s_->depth.base, s_->depth.rowPitch, bx, by, b.sampleZ, tested, s_->depthCompare,
                              s_->depthWrite, b.passedSamples);
 }

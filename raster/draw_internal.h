@@ -499,7 +499,6 @@ struct BlockPixels {
   uint32_t coverage;                // bit l: pixel l has a covered sample
   bool singleSample;                // the triangle is rasterized with one sample
   uint32_t sampleCoverage[16];      // per lane: its covered samples
-  int64_t edge[3][16];              // exact edge values at the pixel centres
   float z[16], invW[16];            // at the centre
   float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
   // The weight sets (pixel_weights.h): interpolation (pixel::interpolate) reads rows 1 and 2

@@ -76,5 +76,58 @@ TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres)
   if (!avx2) GTEST_LOG_(INFO) << "no AVX2 here: the AVX2 version was not checked";
 }
 
+// "Multisampling": with 4 samples, sampleLanes' bit s of lane l is whether the triangle covers
+// sample s (rules::sampleLocation) of the lane's pixel by the same edge rule, computed here at
+// the sample's own coordinates; the AVX2 version gives the same bits as the portable loop.
+TEST(BlockEdges, Multisampling_SampleLanesAreTheCoveredSamples) {
+  std::mt19937_64 rng(11);
+  const bool avx2 = centreLanesAvx2Available();
+  uint64_t partlyCoveredPixels = 0;
+  constexpr uint32_t kSamples = 4;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int64_t spread = trial % 4 == 0 ? (int64_t(1) << 28) : 12 * rules::kSubPixelOne;
+    const int32_t bx = int32_t(rng() % 4096) * 2 - 4096, by = int32_t(rng() % 4096) * 2 - 4096;
+    const int64_t cx = rules::pixelCenter(bx + 2), cy = rules::pixelCenter(by + 2);
+    int64_t x[3], y[3];
+    for (int i = 0; i < 3; ++i) x[i] = coordinate(rng, cx, spread), y[i] = coordinate(rng, cy, spread);
+    if (rules::shoelaceSum(x, y, 3) == 0) continue;
+    BlockEdges e = edgesOf(x, y);
+    e.samples = kSamples;
+    for (int k = 0; k < 3; ++k)
+      for (uint32_t smp = 0; smp < kSamples; ++smp) {
+        int64_t sx, sy;
+        rules::sampleLocation(0, 0, kSamples, smp, &sx, &sy);
+        e.sampleOffset[k][smp] = e.edge[k].value(sx, sy) - e.edge[k].value(rules::pixelCenter(0), rules::pixelCenter(0));
+      }
+    int64_t base[3];
+    for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(rules::pixelCenter(bx), rules::pixelCenter(by));
+    uint32_t expected[kBlockLanes];
+    for (int l = 0; l < kBlockLanes; ++l) {
+      expected[l] = 0;
+      for (uint32_t smp = 0; smp < kSamples; ++smp) {
+        int64_t sx, sy;
+        rules::sampleLocation(bx + laneX(l), by + laneY(l), kSamples, smp, &sx, &sy);
+        bool in = true;
+        for (int k = 0; k < 3; ++k) in = in && e.edge[k].covers(e.edge[k].value(sx, sy));
+        expected[l] |= uint32_t(in) << smp;
+      }
+      partlyCoveredPixels += expected[l] != 0 && expected[l] != (1u << kSamples) - 1;
+    }
+    uint32_t portable[kBlockLanes], vector[kBlockLanes], chosen[kBlockLanes];
+    sampleLanesPortable(e, base, portable);
+    sampleLanes(e, base, chosen);
+    for (int l = 0; l < kBlockLanes; ++l) {
+      ASSERT_EQ(portable[l], expected[l]) << "trial " << trial << " lane " << l;
+      ASSERT_EQ(chosen[l], expected[l]) << "trial " << trial << " lane " << l;
+    }
+    if (avx2) {
+      sampleLanesAvx2(e, base, vector);
+      for (int l = 0; l < kBlockLanes; ++l) ASSERT_EQ(vector[l], expected[l]) << "trial " << trial << " lane " << l;
+    }
+  }
+  EXPECT_GT(partlyCoveredPixels, 1000u);  // pixels with some samples in and some out were met
+  if (!avx2) GTEST_LOG_(INFO) << "no AVX2 here: the AVX2 version was not checked";
+}
+
 }  // namespace
 }  // namespace tessera::raster
