@@ -377,6 +377,9 @@ def one_process(session, run, infos):
         report = "perf report -i %s" % shlex.quote(base + ".perf.data")
     else:
         wrapper = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + base + ".callgrind"]
+        # Callgrind runs the driver about 50x slower: Tessera's watchdog (10 s a submission by
+        # default) would stop a large draw with VK_ERROR_DEVICE_LOST and profile only its start.
+        env["TESSERA_GPU_TIMEOUT_MS"] = "0"
         report = "callgrind_annotate %s   (or kcachegrind)" % shlex.quote(base + ".callgrind")
     full = ["taskset", "-c", cpus] + wrapper + cmd
     runner.log("running: " + " ".join(shlex.quote(c) for c in full))

@@ -25,3 +25,12 @@ def driver_env(base_env, icd_path, extra=None):
     env["VK_ICD_FILENAMES"] = icd
     env.update(extra or {})
     return env
+
+
+def cache_env(directory):
+    """Variables that point Mesa's and Tessera's shader caches at `directory`.
+
+    XDG_CACHE_HOME is where both put theirs by default; their own variables
+    are set too, since they take precedence over it."""
+    return {"XDG_CACHE_HOME": directory, "MESA_SHADER_CACHE_DIR": directory,
+            "TESSERA_SHADER_CACHE_DIR": directory}

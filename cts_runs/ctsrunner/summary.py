@@ -23,6 +23,9 @@ class RunInfo:
     selection: list               # patterns and case-list files, as given
     driver_seconds: dict = field(default_factory=dict)
     crash_logs: dict = field(default_factory=dict)  # driver -> file name
+    # How the drivers' shader caches stood: "empty" (each driver its own, empty at the start)
+    # or "user" (the user's caches as they were).
+    shader_caches: str = "user"
 
 
 def lavapipe_only_passes(results_by_driver):
@@ -134,6 +137,8 @@ def render(info, results_by_driver, depth, unexpected=None, stale=None, expectat
         ("Cases", str(max((len(r) for r in results_by_driver.values()), default=0))),
         ("Parallel processes", "%d per driver, drivers one after the other" % info.jobs),
         ("Case timeout", "%g s" % info.timeout),
+        ("Shader caches", "empty at the start, one per driver" if info.shader_caches == "empty"
+         else "the user's, as they were (wall times depend on what they held)"),
     ]
     for d, log in info.crash_logs.items():
         rows.append(("Crash log (%s)" % d, "[%s](%s)" % (log, log)))

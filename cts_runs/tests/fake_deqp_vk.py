@@ -148,7 +148,9 @@ def main():
         with open(log, "a") as f:
             asked = sorted(read_caselist(opts["deqp-caselist-file"])) if "deqp-caselist-file" in opts else None
             f.write(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "cases": asked, "pid": os.getpid(),
-                                "VK_DRIVER_FILES": os.environ.get("VK_DRIVER_FILES")}) + "\n")
+                                "VK_DRIVER_FILES": os.environ.get("VK_DRIVER_FILES"),
+                                "caches": [os.environ.get(k) for k in ("XDG_CACHE_HOME", "MESA_SHADER_CACHE_DIR",
+                                                                       "TESSERA_SHADER_CACHE_DIR")]}) + "\n")
     print("dEQP Core git-fake (0xcafebabe) starting..", flush=True)
     print("  target implementation = 'Fake'", flush=True)
     cases = select(opts)

@@ -99,6 +99,30 @@ class CliTest(unittest.TestCase):
         runs = [c for c in calls if c["cases"] is not None]
         self.assertEqual({c["VK_DRIVER_FILES"] for c in runs},
                          {self.fake.tessera_icd, self.fake.lavapipe_icd})
+        # Each driver's shader caches (Mesa's and Tessera's alike) in one directory of its own,
+        # not the user's, so that a warm lavapipe is not timed against a cold Tessera.
+        caches = {}
+        for c in runs:
+            self.assertEqual(len(set(c["caches"])), 1, c["caches"])
+            caches.setdefault(c["VK_DRIVER_FILES"], set()).add(c["caches"][0])
+        self.assertEqual([len(v) for v in caches.values()], [1, 1])
+        tessera_cache, lavapipe_cache = caches[self.fake.tessera_icd].pop(), caches[self.fake.lavapipe_icd].pop()
+        self.assertNotEqual(tessera_cache, lavapipe_cache)
+        self.assertNotEqual(tessera_cache, os.environ.get("XDG_CACHE_HOME"))
+        self.assertEqual(meta["shader_caches"], "empty")
+        self.assertIn("| Shader caches | empty at the start, one per driver |", text)
+
+    def test_warm_shader_caches_keeps_the_users(self):
+        env_before = self.fake.env()
+        proc = self.run_cli("dEQP-VK.memory.alloc.after", "--name", "warm", "--warm-shader-caches")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = [c for c in self.fake.invocations() if c["cases"] is not None]
+        self.assertTrue(runs)
+        for c in runs:
+            self.assertEqual(c["caches"], [env_before.get(k) for k in ("XDG_CACHE_HOME", "MESA_SHADER_CACHE_DIR",
+                                                                         "TESSERA_SHADER_CACHE_DIR")])
+        with open(proc.stdout.splitlines()[-1]) as f:
+            self.assertIn("| Shader caches | the user's, as they were", f.read())
 
     def test_check_passes_when_failures_are_expected(self):
         self.write_expectations("# known\n"
