@@ -55,10 +55,15 @@ CubeFaceCoord selectCubeFace(const float dir[3], const float* dPdx, const float*
   out.face = majorAxisFace(r);
   double sc, tc, rc;
   faceCoordinates(out.face, r, sc, tc, rc);
-  // "Cube Map Coordinate Transformation": s_face = 1/2 * s_c/|r_c| + 1/2 (same for t).
+  // "Cube Map Coordinate Transformation": s_face = 1/2 * s_c/|r_c| + 1/2 (same for t). The
+  // divisions are one reciprocal and multiplications (in double, within a few units of 2^-53
+  // of the quotients, far below the float results' precision): six double divisions a lane
+  // were the largest cost of the fragment kernels' inline cube sampling, whose face selection
+  // and the cube batches' (sampler_internal.h selectCubeFaceLanes) compute exactly this.
   const double absRc = std::fabs(rc);
-  out.s = 0.5 * (sc / absRc) + 0.5;
-  out.t = 0.5 * (tc / absRc) + 0.5;
+  const double inverse = 1.0 / absRc;
+  out.s = 0.5 * (sc * inverse) + 0.5;
+  out.t = 0.5 * (tc * inverse) + 0.5;
   if (dPdx && dPdy) {
     // "Cube Map Derivative Selection": ∂s_c, ∂t_c by the same table; ∂r_c is the derivative of
     // the major axis with the sign of the face (+∂r_x on +X, -∂r_x on -X, ...), i.e. of |r_c|.
@@ -70,11 +75,12 @@ CubeFaceCoord selectCubeFace(const float dir[3], const float* dPdx, const float*
     drcx *= sign, drcy *= sign;
     // "Cube Map Derivative Transformation":
     //   ∂s_face/∂x = 1/2 * (|r_c| ∂s_c/∂x - s_c ∂r_c/∂x) / r_c²   (and likewise for y and t).
-    const double rc2 = rc * rc;
-    out.dsdx = 0.5 * (absRc * dscx - sc * drcx) / rc2;
-    out.dsdy = 0.5 * (absRc * dscy - sc * drcy) / rc2;
-    out.dtdx = 0.5 * (absRc * dtcx - tc * drcx) / rc2;
-    out.dtdy = 0.5 * (absRc * dtcy - tc * drcy) / rc2;
+    // (1 / r_c² as the reciprocal squared, as above.)
+    const double inverse2 = inverse * inverse;
+    out.dsdx = 0.5 * (absRc * dscx - sc * drcx) * inverse2;
+    out.dsdy = 0.5 * (absRc * dscy - sc * drcy) * inverse2;
+    out.dtdx = 0.5 * (absRc * dtcx - tc * drcx) * inverse2;
+    out.dtdy = 0.5 * (absRc * dtcy - tc * drcy) * inverse2;
   }
   return out;
 }

@@ -62,20 +62,21 @@ __attribute__((always_inline)) inline void selectCubeFaceLanes(uint32_t n, const
     double sc, tc, rc;
     coordinates(r0, r1, r2, sc, tc, rc);
     const double absRc = std::fabs(rc);
+    const double inverse = 1.0 / absRc;  // (selectCubeFace's reciprocal)
     out.face[k] = face;
-    out.s[k] = float(0.5 * (sc / absRc) + 0.5);
-    out.t[k] = float(0.5 * (tc / absRc) + 0.5);
+    out.s[k] = float(0.5 * (sc * inverse) + 0.5);
+    out.t[k] = float(0.5 * (tc * inverse) + 0.5);
     if (dx && dy) {
       double dscx, dtcx, drcx, dscy, dtcy, drcy;
       coordinates(double(dx[0][k]), double(dx[1][k]), double(dx[2][k]), dscx, dtcx, drcx);
       coordinates(double(dy[0][k]), double(dy[1][k]), double(dy[2][k]), dscy, dtcy, drcy);
       const double sign = (face & 1) ? -1.0 : 1.0;
       drcx *= sign, drcy *= sign;
-      const double rc2 = rc * rc;
-      out.dsdx[k] = float(0.5 * (absRc * dscx - sc * drcx) / rc2);
-      out.dsdy[k] = float(0.5 * (absRc * dscy - sc * drcy) / rc2);
-      out.dtdx[k] = float(0.5 * (absRc * dtcx - tc * drcx) / rc2);
-      out.dtdy[k] = float(0.5 * (absRc * dtcy - tc * drcy) / rc2);
+      const double inverse2 = inverse * inverse;
+      out.dsdx[k] = float(0.5 * (absRc * dscx - sc * drcx) * inverse2);
+      out.dsdy[k] = float(0.5 * (absRc * dscy - sc * drcy) * inverse2);
+      out.dtdx[k] = float(0.5 * (absRc * dtcx - tc * drcx) * inverse2);
+      out.dtdy[k] = float(0.5 * (absRc * dtcy - tc * drcy) * inverse2);
     } else {
       out.dsdx[k] = out.dsdy[k] = out.dtdx[k] = out.dtdy[k] = 0.0f;
     }

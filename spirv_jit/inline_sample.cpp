@@ -378,8 +378,11 @@ struct Emitter {
     sc = D(sc), tc = D(tc), rc = D(rc);
     llvm::Value* absRc = fabsF(rc);
     llvm::Value* half = splatD(vd, 0.5);
-    cs = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFDiv(sc, absRc)), half));
-    ct = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFDiv(tc, absRc)), half));
+    // One reciprocal and multiplications, as selectCubeFace (six divisions a lane were this
+    // kernel's largest cost on tex_cube).
+    llvm::Value* inverse = B.CreateFDiv(splatD(vd, 1.0), absRc);
+    cs = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFMul(sc, inverse)), half));
+    ct = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFMul(tc, inverse)), half));
     llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
     coordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
     coordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
@@ -388,10 +391,10 @@ struct Emitter {
     drcx = D(B.CreateFMul(drcx, sign));
     drcy = D(B.CreateFMul(drcy, sign));
     dscx = D(dscx), dtcx = D(dtcx), dscy = D(dscy), dtcy = D(dtcy);
-    llvm::Value* rc2 = B.CreateFMul(rc, rc);
-    // 0.5 (|rc| ∂sc - sc ∂rc) / rc², and likewise t.
+    llvm::Value* inverse2 = B.CreateFMul(inverse, inverse);
+    // 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)², and likewise t.
     auto derivative = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc) {
-      return F(B.CreateFDiv(B.CreateFMul(half, B.CreateFSub(B.CreateFMul(absRc, dc), B.CreateFMul(c, drc))), rc2));
+      return F(B.CreateFMul(B.CreateFMul(half, B.CreateFSub(B.CreateFMul(absRc, dc), B.CreateFMul(c, drc))), inverse2));
     };
     dsdx = derivative(dscx, sc, drcx);
     dsdy = derivative(dscy, sc, drcy);
