@@ -34,18 +34,25 @@ int64_t coordinate(std::mt19937_64& rng, int64_t centre, int64_t spread) {
   return rng() % 2 ? v & ~int64_t(127) : v;
 }
 
+// A block at (bx, by) and a triangle (x, y) around it for trial `trial`: a small one near the
+// block, or every fourth trial a large one reaching the guard band (2^29 / 256 px). False for a
+// zero-area triangle (no coverage to test).
+bool randomBlockAndTriangle(std::mt19937_64& rng, int trial, int32_t& bx, int32_t& by, int64_t x[3], int64_t y[3]) {
+  const int64_t spread = trial % 4 == 0 ? (int64_t(1) << 28) : 12 * rules::kSubPixelOne;
+  bx = int32_t(rng() % 4096) * 2 - 4096, by = int32_t(rng() % 4096) * 2 - 4096;
+  const int64_t cx = rules::pixelCenter(bx + 2), cy = rules::pixelCenter(by + 2);
+  for (int i = 0; i < 3; ++i) x[i] = coordinate(rng, cx, spread), y[i] = coordinate(rng, cy, spread);
+  return rules::shoelaceSum(x, y, 3) != 0;
+}
+
 TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres) {
   std::mt19937_64 rng(7);
   const bool vector = centreLanesVectorAvailable(), avx2 = centreLanesAvx2Available();
   uint64_t partlyCovered = 0, ties = 0;
   for (int trial = 0; trial < 20000; ++trial) {
-    // Small triangles around the block and large ones reaching the guard band (2^29 / 256 px).
-    const int64_t spread = trial % 4 == 0 ? (int64_t(1) << 28) : 12 * rules::kSubPixelOne;
-    const int32_t bx = int32_t(rng() % 4096) * 2 - 4096, by = int32_t(rng() % 4096) * 2 - 4096;
-    const int64_t cx = rules::pixelCenter(bx + 2), cy = rules::pixelCenter(by + 2);
+    int32_t bx, by;
     int64_t x[3], y[3];
-    for (int i = 0; i < 3; ++i) x[i] = coordinate(rng, cx, spread), y[i] = coordinate(rng, cy, spread);
-    if (rules::shoelaceSum(x, y, 3) == 0) continue;
+    if (!randomBlockAndTriangle(rng, trial, bx, by, x, y)) continue;
     const BlockEdges e = edgesOf(x, y);
     int64_t base[3];
     for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(rules::pixelCenter(bx), rules::pixelCenter(by));
@@ -85,12 +92,9 @@ TEST(BlockEdges, Multisampling_SampleLanesAreTheCoveredSamples) {
   uint64_t partlyCoveredPixels = 0;
   constexpr uint32_t kSamples = 4;
   for (int trial = 0; trial < 20000; ++trial) {
-    const int64_t spread = trial % 4 == 0 ? (int64_t(1) << 28) : 12 * rules::kSubPixelOne;
-    const int32_t bx = int32_t(rng() % 4096) * 2 - 4096, by = int32_t(rng() % 4096) * 2 - 4096;
-    const int64_t cx = rules::pixelCenter(bx + 2), cy = rules::pixelCenter(by + 2);
+    int32_t bx, by;
     int64_t x[3], y[3];
-    for (int i = 0; i < 3; ++i) x[i] = coordinate(rng, cx, spread), y[i] = coordinate(rng, cy, spread);
-    if (rules::shoelaceSum(x, y, 3) == 0) continue;
+    if (!randomBlockAndTriangle(rng, trial, bx, by, x, y)) continue;
     BlockEdges e = edgesOf(x, y);
     e.samples = kSamples;
     for (int k = 0; k < 3; ++k)
