@@ -1,5 +1,5 @@
 // raster/lane_records.h: a batch's component-major rows copied into per-vertex records. The
-// vector version (AVX-512, W = 16) and the portable one against the layout written out here,
+// vector versions (AVX-512 at W = 16, AVX2 at W = 8, where the host has them) and the portable one against the layout written out here,
 // at every W, every active-lane count, strides and offsets; words outside the four copied per
 // lane stay as they were.
 #include <gtest/gtest.h>
