@@ -32,7 +32,7 @@ struct BlockEdges {
   // A 4x4 block's corners (pixels (0,0), (3,0), (0,3), (3,3)) as offsets from its first pixel's
   // value, less the threshold, plus sampleMax (cornerReject: every sample of the block is
   // outside the edge where all four sums are negative) or sampleMin (cornerInside: every one is
-  // inside where none is).
+  // inside where none is). Filled with several samples only: the one-sample test reads none.
   int64_t cornerReject[3][4], cornerInside[3][4];
   rules::EdgeFunction edge[3];
   double invArea2;
