@@ -56,8 +56,9 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
   e.samples = t.samples;
   // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre, once
   // per triangle rather than per edge and sample (a tenth of msaa4_tris' instructions).
+  const uint32_t samples = t.samples > 1 ? std::min(t.samples, kMaxSamples) : 0;  // 0: the centre alone
   int64_t sampleX[kMaxSamples] = {}, sampleY[kMaxSamples] = {};
-  for (uint32_t smp = 0; smp < t.samples && t.samples > 1; ++smp) {
+  for (uint32_t smp = 0; smp < samples; ++smp) {
     rules::sampleLocation(0, 0, t.samples, smp, &sampleX[smp], &sampleY[smp]);
     sampleX[smp] -= rules::pixelCenter(0), sampleY[smp] -= rules::pixelCenter(0);
   }
@@ -69,14 +70,14 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
     laneTable(e.stepX[k], e.stepY[k], e.laneOffset[k]);
     // The change of the edge value from the centre to each sample; one sample is the centre.
     e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;
-    for (uint32_t smp = 0; smp < t.samples && t.samples > 1; ++smp) {
+    for (uint32_t smp = 0; smp < samples; ++smp) {
       e.sampleOffset[k][smp] = e.edge[k].dx * sampleY[smp] - e.edge[k].dy * sampleX[smp];
       e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
       e.sampleMax[k] = smp == 0 ? e.sampleOffset[k][smp] : std::max(e.sampleMax[k], e.sampleOffset[k][smp]);
     }
     // blockCoverage's corner tests (several samples), as offsets from the block's first centre
     // value (BlockEdges::cornerReject, cornerInside).
-    if (t.samples == 1) continue;
+    if (samples == 0) continue;
     const int64_t corner[4] = {0, 3 * e.stepX[k], 3 * e.stepY[k], 3 * e.stepX[k] + 3 * e.stepY[k]};
     for (int c = 0; c < 4; ++c) {
       e.cornerReject[k][c] = corner[c] + e.sampleMax[k] - e.threshold[k];
@@ -278,6 +279,13 @@ inline __attribute__((always_inline)) void affineWeights(const SetupTriangle& t,
   }
 }
 
+// Whether blockWeights' only work for the block is a flat-depth triangle's one depth (no
+// weights, no 1/w): then it reads neither the edge values nor the lanes' offsets, and
+// blockTriangle does not build their doubles.
+inline bool flatDepthAlone(const SetupTriangle& t, bool depth, bool perspective, bool linearWeights, bool invW) {
+  return t.flatDepth && depth && !perspective && !linearWeights && !invW;
+}
+
 template <bool kNativeConversion>
 inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t, const BlockEdges& e, int32_t bx, int32_t by,
                                                          bool depth, bool perspective, bool linearWeights, bool sampleDepths,
@@ -287,7 +295,7 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   int64_t base[3];
   for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
-  if (t.flatDepth && depth && !perspective && !linearWeights && !invW) {
+  if (flatDepthAlone(t, depth, perspective, linearWeights, invW)) {
     // Depth alone, one value for the triangle (pixel::depthAt): no weights needed.
     const float z = pixel::flatDepthOf(t);
     for (int l = 0; l < kBlockLanes; ++l) b.z[l] = z;
@@ -461,12 +469,12 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   if (rules::isEmpty(region)) return;
   const bool centroids = st.samples > 1 && s_->fragment.centroidInputs;
   const bool weights = needCentreDepth_ || needPerspective_ || needLinear_ || centroids;
-  // blockWeights reads the lanes' offsets as doubles unless all it computes is a flat-depth
-  // triangle's one depth (blockWeightsOf's first case).
-  const bool flatDepthOnly =
-      st.flatDepth && !(needPerspective_ || centroids) && !(needLinear_ || centroids) && !(laneNeeds_ & kLaneFragZW);
+  // blockWeights (called below with these flags) reads the lanes' offsets as doubles unless
+  // all it computes is a flat-depth triangle's one depth.
+  const bool offsetDoubles = weights && !flatDepthAlone(st, needCentreDepth_, needPerspective_ || centroids,
+                                                        needLinear_ || centroids, laneNeeds_ & kLaneFragZW);
   BlockEdges edges;
-  if (!makeBlockEdges(st, edges, weights && !flatDepthOnly)) return;  // zero area: no sample is inside
+  if (!makeBlockEdges(st, edges, offsetDoubles)) return;  // zero area: no sample is inside
   const uint32_t W = simdWidth_;
   // The inputs are prepared when the first block is shaded: with the block depth tests, most
   // triangles of a scene drawn front to back have none.
@@ -558,10 +566,6 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
                              s_->depthWrite, b.passedSamples);
 }
 
-// "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written
-// once for the triangle's batches (the kernel only reads inputs); the others from the three
-// vertices with the perspective or window-space weights (Centroid is the centre with one
-// sample).
 namespace {
 
 // `value` in W consecutive words, W a constant in each case (a broadcast and one or two vector
@@ -578,6 +582,10 @@ inline void broadcastWord(uint32_t* to, uint32_t W, uint32_t value) {
 
 }  // namespace
 
+// "Interpolation": flat inputs from the provoking vertex (flatSlot_, "Flat Shading"), written
+// once for the triangle's batches (the kernel only reads inputs); the others from the three
+// vertices with the perspective or window-space weights (Centroid is the centre with one
+// sample).
 void FragmentStage::prepareBlockInputs(uint32_t samples) {
   const uint32_t W = simdWidth_;
   const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
@@ -904,8 +912,10 @@ void FragmentStage::shadeWholeBlockBatches(int32_t bx, int32_t by, const BlockPi
 // shadeKernelBlock): `covered` as the batch's coverage, FragCoord where the shader reads it, the
 // inputs interpolated with `weightSets`, the kernel's attachment rows, the invocation count, the
 // kernel. Returns the covered lanes left alive.
-inline __attribute__((always_inline)) uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first, const BlockPixels& b,
-                                       const float (*const* weightSets)[16], uint32_t covered) {
+inline __attribute__((always_inline)) uint32_t FragmentStage::runKernelBatch(int32_t bx, int32_t by, uint32_t first,
+                                                                              const BlockPixels& b,
+                                                                              const float (*const* weightSets)[16],
+                                                                              uint32_t covered) {
   const uint32_t W = simdWidth_;
   abi::FragmentBatch& fb = *blockBatch_;
   fb.coverage = covered;
