@@ -25,11 +25,21 @@ std::vector<uint32_t> module(std::initializer_list<spv::Capability> caps, bool f
   return w;
 }
 
-TEST(FragmentStageSimdWidth, TexturingAndArithmeticHeavyStagesThatCannotSeeTheirSubgroupTakeTheWideWidth) {
+// A device of 8 lanes (an AVX2 host) and a stage of `kind`, as the width tests start.
+PhysicalDevice eightLaneDevice() {
   PhysicalDevice pd;
   pd.simdWidth = 8;
+  return pd;
+}
+VkPipelineShaderStageCreateInfo stageOf(VkShaderStageFlagBits kind) {
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-  stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stage.stage = kind;
+  return stage;
+}
+
+TEST(FragmentStageSimdWidth, TexturingAndArithmeticHeavyStagesThatCannotSeeTheirSubgroupTakeTheWideWidth) {
+  PhysicalDevice pd = eightLaneDevice();
+  const VkPipelineShaderStageCreateInfo stage = stageOf(VK_SHADER_STAGE_FRAGMENT_BIT);
   const std::vector<uint32_t> texturing = module({spv::Capability::Shader}, true);
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, texturing, 16), 16u);
   // No wider width on offer (AVX-512 hosts, a forced TESSERA_SIMD_WIDTH): the device's.
@@ -56,14 +66,12 @@ TEST(FragmentStageSimdWidth, TexturingAndArithmeticHeavyStagesThatCannotSeeTheir
 }
 
 TEST(FragmentStageSimdWidth, ARequiredSubgroupSizeIsHonoured) {
-  PhysicalDevice pd;
-  pd.simdWidth = 8;
+  PhysicalDevice pd = eightLaneDevice();
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
   required.requiredSubgroupSize = 4;
-  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  VkPipelineShaderStageCreateInfo stage = stageOf(VK_SHADER_STAGE_FRAGMENT_BIT);
   stage.pNext = &required;
-  stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   const std::vector<uint32_t> texturing = module({spv::Capability::Shader}, true);
   EXPECT_EQ(fragmentStageSimdWidth(pd, stage, texturing, 16), 4u);
   required.requiredSubgroupSize = 8;
@@ -80,10 +88,8 @@ std::vector<uint32_t> computeModule(std::initializer_list<spv::Capability> caps,
 }
 
 TEST(ComputeStageSimdWidth, StagesThatCannotSeeTheirSubgroupAndDoNotDivideTakeTheWideWidth) {
-  PhysicalDevice pd;
-  pd.simdWidth = 8;
-  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-  stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  PhysicalDevice pd = eightLaneDevice();
+  VkPipelineShaderStageCreateInfo stage = stageOf(VK_SHADER_STAGE_COMPUTE_BIT);
   EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, false), 16), 16u);
   EXPECT_EQ(computeStageSimdWidth(pd, stage, computeModule({spv::Capability::Shader}, 256, false), 0), 8u);
   // Divider-bound loops (n-body's inversesqrt) measured slower at 16 lanes.
