@@ -1368,5 +1368,67 @@ TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
   EXPECT_EQ(changed, 12);
 }
 
+
+// Set-up bins a chunk of small primitives as copies of their records, one per tile touched, and
+// a chunk whose primitives touch many tiles each as indices into its records (draw_binned.cpp,
+// Chunk::copied). One draw of 2,048 tiny triangles (one chunk of copies) followed by 2,048
+// triangles spanning the target (one chunk of indices) and a tail of tiny ones again: the binned
+// path against the reference at 1, 2 and 5 threads, so that tiles read both kinds of chunk in
+// one scene, in order.
+TEST(BinnedDraw, ChunksOfCopiedAndIndexedBinEntriesMatchTheReference) {
+  ThreadPool pools[3] = {ThreadPool(1), ThreadPool(2), ThreadPool(5)};
+  std::mt19937 rng(20261202);
+  for (int round = 0; round < 4; ++round) {
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    Scene sc = generateScene(sceneRng, 1, 1);  // its state; the geometry is replaced
+    sc.vertices.clear();
+    sc.indices.clear();
+    sc.state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    sc.state.polygonMode = VK_POLYGON_MODE_FILL;
+    sc.state.blend[0].writeMask = 0xF;
+    sc.state.sampleMask = ~0u;
+    sc.discard = sc.state.fragment.canDiscard = sc.state.fragment.writesFragDepth = false;
+    if (sc.state.depthCompare == VK_COMPARE_OP_NEVER || sc.state.depthCompare == VK_COMPARE_OP_EQUAL)
+      sc.state.depthCompare = VK_COMPARE_OP_ALWAYS;
+    sc.state.stencilTest = false;
+    sc.state.raster.cullMode = VK_CULL_MODE_NONE;
+    auto tiny = [&](uint32_t count) {
+      for (uint32_t t = 0; t < count; ++t) {
+        const float cx = uniform(sceneRng, -1, 1), cy = uniform(sceneRng, -1, 1);
+        for (int k = 0; k < 3; ++k)
+          addVertex(sc, sceneRng, cx + uniform(sceneRng, -0.04f, 0.04f), cy + uniform(sceneRng, -0.04f, 0.04f),
+                    uniform(sceneRng, 0, 1), uniform(sceneRng, 0.5f, 2));
+      }
+    };
+    tiny(2048);
+    for (uint32_t t = 0; t < 2048; ++t)
+      for (int k = 0; k < 3; ++k)
+        addVertex(sc, sceneRng, uniform(sceneRng, -1.5f, 1.5f), uniform(sceneRng, -1.5f, 1.5f), uniform(sceneRng, 0, 1),
+                  uniform(sceneRng, 0.5f, 2));
+    tiny(700);
+    sc.call = DrawCall{};
+    sc.call.vertexCount = 3 * (2048 + 2048 + 700);
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(1, initRng);
+    uint64_t expectedOcclusion = 0;
+    bind(sc, expected, 8, &expectedOcclusion);
+    drawReference(sc.state, sc.call);
+    for (ThreadPool& pool : pools) {
+      Targets got;
+      std::mt19937 sameInit(seed);
+      got.reset(1, sameInit);
+      uint64_t occlusion = 0;
+      bind(sc, got, 8, &occlusion);
+      drawBinned(sc.state, sc.call, pool);
+      SCOPED_TRACE(testing::Message() << "seed " << seed << ", threads " << pool.threadCount());
+      ASSERT_EQ(got.colour, expected.colour);
+      ASSERT_EQ(got.depth, expected.depth);
+      ASSERT_EQ(occlusion, expectedOcclusion);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::raster
