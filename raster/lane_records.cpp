@@ -26,9 +26,18 @@ TESSERA_AVX512 void storeLaneQuads16(const void* rows, uint32_t count, uint32_t*
   // u_k's block b: lane 4b + k's components 0..3.
   const __m512i u[4] = {_mm512_unpacklo_epi64(t0, t2), _mm512_unpackhi_epi64(t0, t2), _mm512_unpacklo_epi64(t1, t3),
                         _mm512_unpackhi_epi64(t1, t3)};
+  uint32_t* at = records + offset;
+  if (count == 16) {  // a whole batch (all but a draw's last): stores straight from the registers
+    for (int k = 0; k < 4; ++k) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + k * stride), _mm512_castsi512_si128(u[k]));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + (4 + k) * stride), _mm512_extracti32x4_epi32(u[k], 1));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + (8 + k) * stride), _mm512_extracti32x4_epi32(u[k], 2));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + (12 + k) * stride), _mm512_extracti32x4_epi32(u[k], 3));
+    }
+    return;
+  }
   alignas(64) uint32_t lanes[4][16];
   for (int k = 0; k < 4; ++k) _mm512_store_si512(lanes[k], u[k]);
-  uint32_t* at = records + offset;
   for (uint32_t l = 0; l < count; ++l) {
     const uint32_t b = l >> 2, k = l & 3;
     _mm_storeu_si128(reinterpret_cast<__m128i*>(at + l * stride), _mm_load_si128(reinterpret_cast<const __m128i*>(&lanes[k][4 * b])));
