@@ -1280,6 +1280,26 @@ TEST(BinnedDraw, IndexedDrawShadesEachVertexOnce) {
   EXPECT_GT(sc.call.vertexCount, distinct * 2);
 }
 
+// A generated scene's state with its geometry removed, for tests that supply their own: filled
+// polygons, the colour written without blending, every sample kept, no discard, stencil test or
+// FragDepth, a depth test that can pass and not every face culled, so that every primitive can
+// change the image.
+Scene visibleDrawScene(std::mt19937& rng) {
+  Scene sc = generateScene(rng, 1, 1);
+  sc.vertices.clear();
+  sc.indices.clear();
+  sc.state.polygonMode = VK_POLYGON_MODE_FILL;
+  sc.state.blend[0].writeMask = 0xF;
+  sc.state.blend[0].enable = false;
+  sc.state.sampleMask = ~0u;
+  sc.discard = sc.state.fragment.canDiscard = sc.state.fragment.writesFragDepth = false;
+  if (sc.state.depthCompare == VK_COMPARE_OP_NEVER || sc.state.depthCompare == VK_COMPARE_OP_EQUAL)
+    sc.state.depthCompare = VK_COMPARE_OP_ALWAYS;
+  sc.state.stencilTest = false;
+  if (sc.state.raster.cullMode == VK_CULL_MODE_FRONT_AND_BACK) sc.state.raster.cullMode = VK_CULL_MODE_NONE;
+  return sc;
+}
+
 // Draws too large for one set-up chunk (2,048 primitives), instanced, in every topology the set-up tasks assemble themselves (no
 // restart, no stipple: primitive p made from p) and in the two they do not (restart, stippled
 // lines), indexed or not: the binned path against the reference at 1, 2 and 5 threads.
@@ -1294,26 +1314,14 @@ TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
     for (const bool indexed : {false, true}) {
       const uint32_t seed = uint32_t(rng());
       std::mt19937 sceneRng(seed);
-      Scene sc = generateScene(sceneRng, 1, 1);  // its state; the geometry is replaced
-      sc.vertices.clear();
-      sc.indices.clear();
+      Scene sc = visibleDrawScene(sceneRng);
       sc.state.topology = topology;
-      sc.state.polygonMode = VK_POLYGON_MODE_FILL;
       sc.state.raster.lineStippleEnable = variant % 4 == 3;  // the serial assembly
       // Flat shading (2) with each provoking vertex mode, among others.
       sc.state.provokingVertexLast = variant % 4 >= 2;
       sc.state.fragment.inputInterpolation[0] = uint8_t(variant % 3);
       // Small primitives: vertices in clusters of three (a fan's around one centre), so that
-      // strips and fans stay small too; the colour is written and the depth test can pass, so
-      // that every draw changes the image.
-      sc.state.blend[0].writeMask = 0xF;
-      sc.state.blend[0].enable = false;
-      sc.state.sampleMask = ~0u;
-      sc.discard = sc.state.fragment.canDiscard = sc.state.fragment.writesFragDepth = false;
-      if (sc.state.depthCompare == VK_COMPARE_OP_NEVER || sc.state.depthCompare == VK_COMPARE_OP_EQUAL)
-        sc.state.depthCompare = VK_COMPARE_OP_ALWAYS;
-      sc.state.stencilTest = false;
-      if (sc.state.raster.cullMode == VK_CULL_MODE_FRONT_AND_BACK) sc.state.raster.cullMode = VK_CULL_MODE_NONE;
+      // strips and fans stay small too.
       const bool fan = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
       const uint32_t vertices = 2600 + uint32_t(sceneRng() % 600);
       float cx = uniform(sceneRng, -0.5f, 0.5f), cy = uniform(sceneRng, -0.5f, 0.5f);
@@ -1381,17 +1389,8 @@ TEST(BinnedDraw, ChunksOfCopiedAndIndexedBinEntriesMatchTheReference) {
   for (int round = 0; round < 4; ++round) {
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
-    Scene sc = generateScene(sceneRng, 1, 1);  // its state; the geometry is replaced
-    sc.vertices.clear();
-    sc.indices.clear();
+    Scene sc = visibleDrawScene(sceneRng);
     sc.state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    sc.state.polygonMode = VK_POLYGON_MODE_FILL;
-    sc.state.blend[0].writeMask = 0xF;
-    sc.state.sampleMask = ~0u;
-    sc.discard = sc.state.fragment.canDiscard = sc.state.fragment.writesFragDepth = false;
-    if (sc.state.depthCompare == VK_COMPARE_OP_NEVER || sc.state.depthCompare == VK_COMPARE_OP_EQUAL)
-      sc.state.depthCompare = VK_COMPARE_OP_ALWAYS;
-    sc.state.stencilTest = false;
     sc.state.raster.cullMode = VK_CULL_MODE_NONE;
     auto tiny = [&](uint32_t count) {
       for (uint32_t t = 0; t < count; ++t) {
