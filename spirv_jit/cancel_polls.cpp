@@ -72,6 +72,8 @@ bool dropPollsOf(llvm::Loop& loop, llvm::ScalarEvolution& se) {
 // (Found on the bench's SGEMM after a barrier: its 16-round inner loop kept the poll, its
 // values went to the coroutine frame every round, 2x slower.) Functions without such a loop
 // skip the cleanup (the textured fragment kernel's compile stayed 8% cheaper).
+constexpr const char* kPollCleanupDone = "tessera-poll-cleanup-done";
+
 struct DropBoundedLoopPollsEarly : llvm::PassInfoMixin<DropBoundedLoopPollsEarly> {
   static bool hasPolls(const llvm::Function& f) {
     for (const llvm::BasicBlock& block : f)
@@ -80,7 +82,14 @@ struct DropBoundedLoopPollsEarly : llvm::PassInfoMixin<DropBoundedLoopPollsEarly
     return false;
   }
   llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager& fam) {
-    if (!hasPolls(f)) return llvm::PreservedAnalyses::all();
+    // The peephole extension point comes after every instcombine of the pipeline, several
+    // times per function: the first, before the loop passes, is the one this pass is for (see
+    // above). Polls of outer loops or of loops without a small bound stay, and running the
+    // cleanup again at each later point was a tenth of a cold compute pipeline's compile
+    // (callgrind, bench pipeline_create_cold); the late loop pass still takes what unrolling
+    // makes innermost.
+    if (f.hasFnAttribute(kPollCleanupDone) || !hasPolls(f)) return llvm::PreservedAnalyses::all();
+    f.addFnAttr(kPollCleanupDone);
     llvm::FunctionPassManager cleanup;
     cleanup.addPass(llvm::JumpThreadingPass());
     cleanup.addPass(llvm::CorrelatedValuePropagationPass());
