@@ -1300,6 +1300,18 @@ Scene visibleDrawScene(std::mt19937& rng) {
   return sc;
 }
 
+// Targets reset from `seed` (Targets::reset) and the scene drawn into them by the binned path on
+// `pool`, its occlusion query counting into *occlusion.
+Targets drawnBinned(Scene& sc, uint32_t seed, ThreadPool& pool, uint64_t* occlusion) {
+  Targets got;
+  std::mt19937 init(seed);
+  got.reset(1, init);
+  *occlusion = 0;
+  bind(sc, got, 8, occlusion);
+  drawBinned(sc.state, sc.call, pool);
+  return got;
+}
+
 // Draws too large for one set-up chunk (2,048 primitives), instanced, in every topology the set-up tasks assemble themselves (no
 // restart, no stipple: primitive p made from p) and in the two they do not (restart, stippled
 // lines), indexed or not: the binned path against the reference at 1, 2 and 5 threads.
@@ -1358,12 +1370,8 @@ TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
         changed += initial.colour != expected.colour;
       }
       for (ThreadPool& pool : pools) {
-        Targets got;
-        std::mt19937 sameInit(seed);
-        got.reset(1, sameInit);
         uint64_t occlusion = 0;
-        bind(sc, got, 8, &occlusion);
-        drawBinned(sc.state, sc.call, pool);
+        const Targets got = drawnBinned(sc, seed, pool, &occlusion);
         SCOPED_TRACE(testing::Message() << "seed " << seed << ", topology " << topology << ", indexed " << indexed
                                         << ", restart " << sc.state.primitiveRestart << ", stipple "
                                         << sc.state.raster.lineStippleEnable << ", threads " << pool.threadCount());
@@ -1415,12 +1423,8 @@ TEST(BinnedDraw, ChunksOfCopiedAndIndexedBinEntriesMatchTheReference) {
     bind(sc, expected, 8, &expectedOcclusion);
     drawReference(sc.state, sc.call);
     for (ThreadPool& pool : pools) {
-      Targets got;
-      std::mt19937 sameInit(seed);
-      got.reset(1, sameInit);
       uint64_t occlusion = 0;
-      bind(sc, got, 8, &occlusion);
-      drawBinned(sc.state, sc.call, pool);
+      const Targets got = drawnBinned(sc, seed, pool, &occlusion);
       SCOPED_TRACE(testing::Message() << "seed " << seed << ", threads " << pool.threadCount());
       ASSERT_EQ(got.colour, expected.colour);
       ASSERT_EQ(got.depth, expected.depth);
