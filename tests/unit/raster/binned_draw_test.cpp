@@ -1300,15 +1300,16 @@ Scene visibleDrawScene(std::mt19937& rng) {
   return sc;
 }
 
-// Targets reset from `seed` (Targets::reset) and the scene drawn into them by the binned path on
-// `pool`, its occlusion query counting into *occlusion.
-Targets drawnBinned(Scene& sc, uint32_t seed, ThreadPool& pool, uint64_t* occlusion) {
+// Targets reset from `seed` (Targets::reset) and the scene drawn into them by the reference path
+// (no pool) or the binned path on `pool`, its occlusion query counting into *occlusion.
+Targets drawnInto(Scene& sc, uint32_t seed, ThreadPool* pool, uint64_t* occlusion) {
   Targets got;
   std::mt19937 init(seed);
   got.reset(1, init);
   *occlusion = 0;
   bind(sc, got, 8, occlusion);
-  drawBinned(sc.state, sc.call, pool);
+  if (pool) drawBinned(sc.state, sc.call, *pool);
+  else drawReference(sc.state, sc.call);
   return got;
 }
 
@@ -1357,12 +1358,8 @@ TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
         sc.call.vertexCount = vertices;
       }
       ++variant;
-      Targets expected;
-      std::mt19937 initRng(seed);
-      expected.reset(1, initRng);
       uint64_t expectedOcclusion = 0;
-      bind(sc, expected, 8, &expectedOcclusion);
-      drawReference(sc.state, sc.call);
+      const Targets expected = drawnInto(sc, seed, nullptr, &expectedOcclusion);
       {
         Targets initial;
         std::mt19937 sameInit(seed);
@@ -1371,7 +1368,7 @@ TEST(BinnedDraw, LargeInstancedDrawsMatchTheReferenceInEveryTopology) {
       }
       for (ThreadPool& pool : pools) {
         uint64_t occlusion = 0;
-        const Targets got = drawnBinned(sc, seed, pool, &occlusion);
+        const Targets got = drawnInto(sc, seed, &pool, &occlusion);
         SCOPED_TRACE(testing::Message() << "seed " << seed << ", topology " << topology << ", indexed " << indexed
                                         << ", restart " << sc.state.primitiveRestart << ", stipple "
                                         << sc.state.raster.lineStippleEnable << ", threads " << pool.threadCount());
@@ -1416,15 +1413,11 @@ TEST(BinnedDraw, ChunksOfCopiedAndIndexedBinEntriesMatchTheReference) {
     tiny(700);
     sc.call = DrawCall{};
     sc.call.vertexCount = 3 * (2048 + 2048 + 700);
-    Targets expected;
-    std::mt19937 initRng(seed);
-    expected.reset(1, initRng);
     uint64_t expectedOcclusion = 0;
-    bind(sc, expected, 8, &expectedOcclusion);
-    drawReference(sc.state, sc.call);
+    const Targets expected = drawnInto(sc, seed, nullptr, &expectedOcclusion);
     for (ThreadPool& pool : pools) {
       uint64_t occlusion = 0;
-      const Targets got = drawnBinned(sc, seed, pool, &occlusion);
+      const Targets got = drawnInto(sc, seed, &pool, &occlusion);
       SCOPED_TRACE(testing::Message() << "seed " << seed << ", threads " << pool.threadCount());
       ASSERT_EQ(got.colour, expected.colour);
       ASSERT_EQ(got.depth, expected.depth);
