@@ -388,6 +388,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
     s.fragment.postDepthCoverage = f.postDepthCoverage;
     s.fragment.writesStencilRef = f.writesStencilRef;
     s.fragment.readsInputAttachments = f.readsInputAttachments;
+    s.fragment.readsSampleMaskIn = f.readsSampleMaskIn;
     s.fragment.fragCoordReads = f.fragCoordReads;
     s.fragment.directColorLocations = f.directColorLocations;
     std::copy(f.directBlend, f.directBlend + abi::kMaxColorAttachments, s.fragment.directBlend);

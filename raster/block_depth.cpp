@@ -145,6 +145,8 @@ uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t
   return kDepthTestD32(base, rowPitch, bx, by, z, coverage, op, write);
 }
 
+BlockDepthTestD32Fn blockDepthTestD32Function() { return kDepthTestD32; }
+
 namespace {
 
 // The texel of pixel (x, y) of a D16 or D24 plane, and its depth as an integer.

@@ -18,6 +18,10 @@ namespace tessera::raster {
 // passed.
 uint32_t blockDepthTestD32(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z, uint32_t coverage,
                            VkCompareOp op, bool write);
+// The version blockDepthTestD32 calls on this host, for callers that keep it (one indirect call
+// per block instead of two calls).
+using BlockDepthTestD32Fn = uint32_t (*)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool);
+BlockDepthTestD32Fn blockDepthTestD32Function();
 
 // The same, one row and pixel at a time in portable C++: the definition the vector version
 // (used where the processor has AVX-512) is tested against (tests/unit/raster/block_depth_test.cpp).

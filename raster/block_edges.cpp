@@ -7,6 +7,8 @@
 
 #include <immintrin.h>
 
+#include <cstring>
+
 #include "tessera/cpu_info.h"
 
 namespace tessera::raster {
@@ -55,6 +57,58 @@ __attribute__((target("avx2"))) uint32_t centreLanesAvx2(const BlockEdges& e, co
   return ~fails & 0xFFFFu;
 }
 
+// As explicit vectors (with a loop over constant tables GCC folded the table into sixteen
+// scalar stores an edge).
+__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void smallLaneOffsets(BlockEdges& e) {
+  typedef int32_t Lanes __attribute__((vector_size(4 * kBlockLanes)));
+  constexpr Lanes kX = {laneX(0), laneX(1), laneX(2),  laneX(3),  laneX(4),  laneX(5),  laneX(6),  laneX(7),
+                        laneX(8), laneX(9), laneX(10), laneX(11), laneX(12), laneX(13), laneX(14), laneX(15)};
+  constexpr Lanes kY = {laneY(0), laneY(1), laneY(2),  laneY(3),  laneY(4),  laneY(5),  laneY(6),  laneY(7),
+                        laneY(8), laneY(9), laneY(10), laneY(11), laneY(12), laneY(13), laneY(14), laneY(15)};
+  for (int k = 0; k < 3; ++k) {
+    const Lanes offsets = kX * int32_t(e.stepX[k]) + kY * int32_t(e.stepY[k]);
+    std::memcpy(e.laneOffset32[k], &offsets, sizeof offsets);
+  }
+}
+
+// The 32-bit tests (BlockEdges::small): threshold - base and every offset lie far inside int32,
+// so offset >= threshold - base compares what base + offset >= threshold does.
+uint32_t centreLanes32Portable(const BlockEdges& e, const int64_t base[3]) {
+  uint32_t bits = 0xFFFFu;
+  for (int k = 0; k < 3; ++k) {
+    const int32_t bound = int32_t(e.threshold[k] - base[k]);
+    uint32_t in = 0;
+    for (int l = 0; l < kBlockLanes; ++l) in |= uint32_t(e.laneOffset32[k][l] >= bound) << l;
+    bits &= in;
+  }
+  return bits;
+}
+
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) uint32_t centreLanes32Vector(const BlockEdges& e,
+                                                                                           const int64_t base[3]) {
+  __mmask16 in = 0xFFFF;
+  for (int k = 0; k < 3; ++k)
+    in &= _mm512_cmpge_epi32_mask(_mm512_loadu_si512(&e.laneOffset32[k][0]),
+                                  _mm512_set1_epi32(int32_t(e.threshold[k] - base[k])));
+  return in;
+}
+
+__attribute__((target("avx2"))) uint32_t centreLanes32Avx2(const BlockEdges& e, const int64_t base[3]) {
+  // A lane fails an edge where threshold - base > offset; eight lanes per comparison, the fails
+  // ORed over the edges and gathered by VMOVMSKPS.
+  __m256i bound[3];
+  for (int k = 0; k < 3; ++k) bound[k] = _mm256_set1_epi32(int32_t(e.threshold[k] - base[k]));
+  uint32_t fails = 0;
+  for (int h = 0; h < 2; ++h) {
+    __m256i fail = _mm256_setzero_si256();
+    for (int k = 0; k < 3; ++k)
+      fail = _mm256_or_si256(fail, _mm256_cmpgt_epi32(bound[k], _mm256_loadu_si256(
+                                                                    reinterpret_cast<const __m256i*>(&e.laneOffset32[k][8 * h]))));
+    fails |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(fail))) << 8 * h;
+  }
+  return ~fails & 0xFFFFu;
+}
+
 namespace {
 const bool kVector = centreLanesVectorAvailable();
 const bool kAvx2 = centreLanesAvx2Available();
@@ -63,6 +117,11 @@ const bool kAvx2 = centreLanesAvx2Available();
 uint32_t centreLanes(const BlockEdges& e, const int64_t base[3]) {
   if (kVector) return centreLanesVector(e, base);
   return kAvx2 ? centreLanesAvx2(e, base) : centreLanesPortable(e, base);
+}
+
+uint32_t centreLanes32(const BlockEdges& e, const int64_t base[3]) {
+  if (kVector) return centreLanes32Vector(e, base);
+  return kAvx2 ? centreLanes32Avx2(e, base) : centreLanes32Portable(e, base);
 }
 
 // GCC's vectorization of this loop (as part of blockCoverage, AVX2 clone) cost about 1,200

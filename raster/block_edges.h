@@ -36,7 +36,17 @@ struct BlockEdges {
   int64_t cornerReject[3][4], cornerInside[3][4];
   rules::EdgeFunction edge[3];
   double invArea2;
+  // A small single-sample triangle (SetupTriangle::smallSpan, one sample): its vertices at most
+  // kSmallTriangleSpan (S = 2^14) apart on either axis and its pixels within their bounding box,
+  // so the pixel centres of the blocks it touches lie within S + 4 pixels of every vertex and
+  // every edge value dx (y - y0) - dy (x - x0) there is below 2 S (S + 1024) < 2^30 in
+  // magnitude: the lanes' offsets are kept as 32-bit integers alone (laneOffset32; laneOffset
+  // and laneOffsetD unwritten) and the centre test compares 32-bit lanes, twice as many per
+  // instruction (llvmpipe's rasterizer has 32-bit variants for small triangles too).
+  bool small = false;
+  int32_t laneOffset32[3][16];
 };
+
 
 // The lanes (bit l) whose pixel centre is inside all three edges, given the edge values
 // base[k] at the block's first pixel centre: base[k] + laneOffset[k][l] >= threshold[k] for
@@ -49,6 +59,18 @@ uint32_t centreLanesVector(const BlockEdges& e, const int64_t base[3]);
 // The AVX2 version, used where AVX-512 is missing (the same bits again).
 bool centreLanesAvx2Available();
 uint32_t centreLanesAvx2(const BlockEdges& e, const int64_t base[3]);
+
+// centreLanes for a small triangle (BlockEdges::small): the same bits from laneOffset32, with
+// base[k] (and threshold[k] - base[k]) within 32 bits. The AVX-512 version (one comparison of
+// 16 lanes per edge) where the processor has it, else the AVX2 one, else the portable loop.
+uint32_t centreLanes32(const BlockEdges& e, const int64_t base[3]);
+uint32_t centreLanes32Portable(const BlockEdges& e, const int64_t base[3]);
+uint32_t centreLanes32Vector(const BlockEdges& e, const int64_t base[3]);
+uint32_t centreLanes32Avx2(const BlockEdges& e, const int64_t base[3]);
+// laneOffset32 of a small triangle's three edges from their steps: offset[k][l] =
+// laneX(l) stepX[k] + laneY(l) stepY[k] (a few vector multiplications, compiled for AVX2 and
+// AVX-512 too).
+void smallLaneOffsets(BlockEdges& e);
 
 // With several samples: per lane l, bit s of samples[l] set where sample s (s < e.samples) of
 // the lane's pixel is inside all three edges, base[k] + laneOffset[k][l] + sampleOffset[k][s] >=

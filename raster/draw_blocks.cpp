@@ -54,6 +54,20 @@ inline void laneTable(T sx, T sy, T* table) {
 bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
   e.samples = t.samples;
+  e.small = t.smallSpan && t.samples <= 1;
+  if (e.small) {
+    // Steps, thresholds and the 32-bit lane offsets alone: one sample (every sample offset 0),
+    // weights from the 32-bit offsets (blockWeights), no corner tables.
+    for (int k = 0; k < 3; ++k) {
+      e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
+      e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
+      e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
+      e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;
+    }
+    smallLaneOffsets(e);
+    e.offsetsExact = false;
+    return true;
+  }
   // The sample locations ("Multisampling": rules::sampleLocation) relative to the centre, once
   // per triangle rather than per edge and sample (a tenth of msaa4_tris' instructions).
   const uint32_t samples = t.samples > 1 ? std::min(t.samples, kMaxSamples) : 0;  // 0: the centre alone
@@ -127,8 +141,10 @@ inline uint32_t regionLanes(const Rect& region, int32_t bx, int32_t by) {
 // several samples, edge values being linear, the block's corners bound them: the block is
 // rejected when one edge fails at all four corners, and covered whole (no test per sample) when
 // every edge passes at all four.
+// sampleCoverage: fill b.sampleCoverage with one sample too (the kernel-only blocks of
+// shadeKernelBlock read none then).
 TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& region, int32_t bx, int32_t by,
-                                           BlockPixels& b) {
+                                           BlockPixels& b, bool sampleCoverage = true) {
   const int64_t cx = rules::pixelCenter(bx), cy = rules::pixelCenter(by);
   int64_t base[3];
   b.singleSample = e.samples == 1;
@@ -137,8 +153,9 @@ TESSERA_LANE_CLONES uint32_t blockCoverage(const BlockEdges& e, const Rect& regi
     // less than the corner tests that would skip it for a rejected or whole block, and gives
     // the same bits.
     for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(cx, cy);
-    const uint32_t coverage = regionLanes(region, bx, by) & centreLanes(e, base);
-    for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = coverage >> l & 1;
+    const uint32_t coverage = regionLanes(region, bx, by) & (e.small ? centreLanes32(e, base) : centreLanes(e, base));
+    if (sampleCoverage)
+      for (int l = 0; l < kBlockLanes; ++l) b.sampleCoverage[l] = coverage >> l & 1;
     return coverage;
   }
   // Rejected when, for one edge, every corner's value plus the largest sample offset lies
@@ -260,16 +277,21 @@ inline __attribute__((always_inline)) double edgeDouble(int64_t v) {
 // storeWeights<Depth, Perspective, Linear, Identity = true, UniformW = true> with its `lin`
 // computed in the same loop (the same operations: (base + offset) / (2 area) as
 // double(base) + laneOffsetD, exact, times invArea2), for blockWeightsOf's affine case.
-template <bool Depth, bool Perspective, bool Linear>
+// Small: a small triangle's (BlockEdges::small) lane values as 32-bit sums, exact, converted
+// to the same doubles.
+template <bool Depth, bool Perspective, bool Linear, bool Small = false>
 inline __attribute__((always_inline)) void affineWeights(const SetupTriangle& t, const BlockEdges& e, const int64_t base[3],
                                                         BlockPixels& b) {
   const double inv = e.invArea2;
   const double b0 = double(base[0]), b1 = double(base[1]), b2 = double(base[2]);
+  const int32_t s0 = int32_t(base[0]), s1 = int32_t(base[1]), s2 = int32_t(base[2]);
   for (int l = 0; l < kBlockLanes; ++l) {
     // Weight 0 only for the depth plane: interpolation reads weights 1 and 2 alone
     // (BlockPixels::persp).
-    const double at[3] = {Depth ? (b0 + e.laneOffsetD[0][l]) * inv : 0.0, (b1 + e.laneOffsetD[1][l]) * inv,
-                          (b2 + e.laneOffsetD[2][l]) * inv};
+    const double at[3] = {
+        !Depth ? 0.0 : Small ? double(s0 + e.laneOffset32[0][l]) * inv : (b0 + e.laneOffsetD[0][l]) * inv,
+        Small ? double(s1 + e.laneOffset32[1][l]) * inv : (b1 + e.laneOffsetD[1][l]) * inv,
+        Small ? double(s2 + e.laneOffset32[2][l]) * inv : (b2 + e.laneOffsetD[2][l]) * inv};
     if (Depth) b.z[l] = pixel::interpolatedDepth(t, at);
     for (int i = 1; i < 3; ++i) {
       const float w = static_cast<float>(at[i]);
@@ -311,28 +333,42 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
   constexpr int64_t kExact = int64_t(1) << 52;
   const bool baseExact = base[0] > -kExact && base[0] < kExact && base[1] > -kExact && base[1] < kExact &&
                          base[2] > -kExact && base[2] < kExact;
-  if (e.offsetsExact && baseExact && t.identityWeights && t.uniformW && !invW && (e.samples == 1 || !sampleDepths)) {
+  if ((e.small || (e.offsetsExact && baseExact)) && t.identityWeights && t.uniformW && !invW &&
+      (e.samples == 1 || !sampleDepths)) {
     // The common case (an unclipped triangle of equal w: every full-screen pass, sprite and
     // 2D draw), whose both weight sets are the window-space ones: straight from the edge values
     // to the stored floats, without staging `lin` on the stack (storeWeights' reload of it
     // was the hottest part of this function in tex_bilinear).
-    switch ((depth && !t.flatDepth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
-      case 0: break;
-      case 1: affineWeights<false, false, true>(t, e, base, b); break;
-      case 2: affineWeights<false, true, false>(t, e, base, b); break;
-      case 3: affineWeights<false, true, true>(t, e, base, b); break;
-      case 4: affineWeights<true, false, false>(t, e, base, b); break;
-      case 5: affineWeights<true, false, true>(t, e, base, b); break;
-      case 6: affineWeights<true, true, false>(t, e, base, b); break;
-      default: affineWeights<true, true, true>(t, e, base, b); break;
-    }
+    const auto affine = [&]<bool Small>() {
+      switch ((depth && !t.flatDepth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
+        case 0: break;
+        case 1: affineWeights<false, false, true, Small>(t, e, base, b); break;
+        case 2: affineWeights<false, true, false, Small>(t, e, base, b); break;
+        case 3: affineWeights<false, true, true, Small>(t, e, base, b); break;
+        case 4: affineWeights<true, false, false, Small>(t, e, base, b); break;
+        case 5: affineWeights<true, false, true, Small>(t, e, base, b); break;
+        case 6: affineWeights<true, true, false, Small>(t, e, base, b); break;
+        default: affineWeights<true, true, true, Small>(t, e, base, b); break;
+      }
+    };
+    if (e.small) affine.template operator()<true>();
+    else affine.template operator()<false>();
     if (depth && t.flatDepth) {
       const float z = pixel::flatDepthOf(t);
       for (int l = 0; l < kBlockLanes; ++l) b.z[l] = z;
     }
     return;
   }
-  if (!kNativeConversion && e.offsetsExact && baseExact) {
+  if (e.small) {
+    // Exact 32-bit sums (BlockEdges::small): the same integers as base + laneOffset.
+    const double inv = e.invArea2;
+    for (int k = 0; k < 3; ++k) {
+      const int32_t b = int32_t(base[k]);
+      const int32_t* offset = e.laneOffset32[k];
+      double* out = lin[k];
+      for (int l = 0; l < kBlockLanes; ++l) out[l] = double(b + offset[l]) * inv;
+    }
+  } else if (!kNativeConversion && e.offsetsExact && baseExact) {
     const double inv = e.invArea2;
     for (int k = 0; k < 3; ++k) {
       const double b = double(base[k]);
@@ -501,7 +537,8 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
       }
       for (int32_t by = std::max(sy, blockY0); by < std::min(sy + 16, region.y1); by += 4) {
         for (int32_t bx = std::max(sx, blockX0); bx < std::min(sx + 16, region.x1); bx += 4) {
-          b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b) : blockCoverage(edges, region, bx, by, b);
+          b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b)
+                                                     : blockCoverage(edges, region, bx, by, b, !kernelBlocks_);
           if (!b.coverage) continue;
           // Centroid inputs read the centre's weight sets too (fully covered pixels).
           if (weights)
@@ -509,7 +546,10 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
                          testsEnabled_, laneNeeds_ & kLaneFragZW, b);
           bool testsDone = false;
           if (blockDepthTests_ || blockStencilTests_) {
-            b.coverage = blockDepthTest(bx, by, b);  // the lanes left are those that passed
+            // The lanes left are those that passed.
+            b.coverage = blockDepthD32_ ? blockDepthD32_(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage,
+                                                         s_->depthCompare, s_->depthWrite)
+                                        : blockDepthTest(bx, by, b);
             if (!b.coverage) continue;
             testsDone = true;
           }
@@ -588,6 +628,13 @@ inline void broadcastWord(uint32_t* to, uint32_t W, uint32_t value) {
 // sample).
 void FragmentStage::prepareBlockInputs(uint32_t samples) {
   const uint32_t W = simdWidth_;
+  // The batch fields that stay for the triangle's blocks (shadeKernelBlock sets none of them).
+  abi::FragmentBatch& fb = *blockBatch_;
+  fb.frontFacing = frontFacing_;
+  fb.primitiveId = primitiveId_;
+  fb.viewportIndex = viewport_;
+  fb.inputs = inputs_.data();
+  fb.outputs = outputs_.data();
   const uint32_t centroidLocations = samples > 1 ? s_->fragment.centroidInputs : 0u;
   const uint32_t* o0 = vertices_->outputs(slots_[0]);
   const uint32_t* o1 = vertices_->outputs(slots_[1]);
@@ -946,12 +993,7 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
   const uint32_t laneMask = uint32_t((uint64_t(1) << W) - 1);
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   const uint32_t sampleMask = s_->sampleMask & ((1u << samples) - 1);
-  abi::FragmentBatch& fb = *blockBatch_;
-  fb.frontFacing = frontFacing_;
-  fb.primitiveId = primitiveId_;
-  fb.viewportIndex = viewport_;
-  fb.inputs = inputs_.data();
-  fb.outputs = outputs_.data();
+  abi::FragmentBatch& fb = *blockBatch_;  // its per-triangle fields set by prepareBlockInputs
   uint32_t written[abi::kMaxSimdWidth];  // per lane, the samples the kernel writes
   fb.directSamples = samples > 1 ? written : nullptr;
   const float(*const weightSets[4])[16] = {b.persp, b.linear, b.centroidPersp, b.centroidLinear};
@@ -959,7 +1001,7 @@ void FragmentStage::shadeKernelBlock(int32_t bx, int32_t by, const BlockPixels& 
     uint32_t covered = b.coverage >> first & laneMask;
     if (!covered) continue;
     if (samples == 1) {
-      singleSampleMaskIn(covered, fb.sampleMaskIn);
+      if (s_->fragment.readsSampleMaskIn) singleSampleMaskIn(covered, fb.sampleMaskIn);
     } else {
       covered = kernelSampleLanes(W, first, covered, sampleMask, testsDone, testsDone && s_->fragment.postDepthCoverage, b,
                                   written, fb);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <cstdlib>
 
+#include "block_depth.h"
 #include "draw_internal.h"
 #include "logic_op.h"
 #include "pixel_weights.h"
@@ -196,6 +197,9 @@ void FragmentStage::retarget(const DrawState& state) {
                        (s_->sampleMask & 1) != 0 && s_->stencil.texelSize == 1 && s_->stencil.samples <= 1 &&
                        (!depthTested || (depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
                                          s_->depth.samples <= 1));
+  blockDepthD32_ = blockDepthTests_ && !blockStencilTests_ && !blockDepthUnormBits_ && s_->raster.samples <= 1
+                       ? blockDepthTestD32Function()
+                       : nullptr;
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;

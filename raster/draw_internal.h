@@ -696,6 +696,10 @@ class FragmentStage {
   // shades the rest with the tests done (with 4 samples, BlockPixels::passedSamples).
   bool blockDepthTests_ = false;
   uint32_t blockDepthUnormBits_ = 0;  // 24 or 16: blockDepthTests_ on a D24 or D16 plane, else 0
+  // blockDepthTests_ on a single-sample D32 plane without stencil: the host's block test itself
+  // (block_depth.h), which blockTriangle calls directly (blockDepthTest's dispatch and its
+  // loads of the draw state were a tenth of a small triangle's block test).
+  uint32_t (*blockDepthD32_)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool) = nullptr;
   // The stencil test is on (with or without a depth test, any depth format, 1 or 4 samples), no
   // depth bounds test: runTests does the tests for all lanes of a batch at once, sample by
   // sample (runDepthStencilLanes, depth_stencil_lanes.cpp), not lane by lane (sampleTests).
@@ -741,7 +745,9 @@ class FragmentStage {
   // The block walker's interpolated input components of the current triangle (flat ones are
   // written into inputs_ once per triangle).
   std::vector<BlockInput> blockInputs_;
-  // Sets up blockInputs_ (and writes the flat inputs) for the current triangle.
+  // Sets up blockInputs_ (and writes the flat inputs) and the block batch's per-triangle fields
+  // (facing, PrimitiveId, ViewportIndex, the input and output arrays) for the current triangle,
+  // before its first block is shaded.
   void prepareBlockInputs(uint32_t samples);
 };
 

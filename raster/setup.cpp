@@ -69,6 +69,13 @@ double polygonDepthBias(const WindowVertex* v, int n, const RasterState& state) 
 // of the snapped coordinates. With one sample that is the centre p + 0.5; with 4 samples a
 // pixel whose centre lies outside the box can still have a sample (1/8 pixel from its edge)
 // inside it, so the box grows by the sample offsets ("Multisampling").
+// SetupTriangle::smallSpan of vertices (xs, ys).
+bool smallSpan(const int64_t xs[3], const int64_t ys[3]) {
+  const auto [x0, x1] = std::minmax({xs[0], xs[1], xs[2]});
+  const auto [y0, y1] = std::minmax({ys[0], ys[1], ys[2]});
+  return x1 - x0 <= kSmallTriangleSpan && y1 - y0 <= kSmallTriangleSpan;
+}
+
 Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples) {
   const auto [x0, x1] = std::minmax({xs[0], xs[1], xs[2]});
   const auto [y0, y1] = std::minmax({ys[0], ys[1], ys[2]});
@@ -148,6 +155,7 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
     t.sampleWeights = state.sampleWeights;
     t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), constants.clipRect);
     if (rules::isEmpty(t.bounds)) continue;
+    t.smallSpan = smallSpan(t.x, t.y);
     out.push_back(t);
     ++emitted;
   }
@@ -207,6 +215,7 @@ uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, cons
   t.samples = constants.samples;
   t.sampleWeights = state.sampleWeights;
   t.bounds = bounds;
+  t.smallSpan = smallSpan(xs, ys);
   return 1;
 }
 

@@ -232,7 +232,8 @@ constexpr uint32_t kWritesPointSize = 1u << 0, kWritesFragDepth = 1u << 1, kWrit
                    kPerSampleShading = 1u << 3, kCanDiscard = 1u << 4, kHasSideEffects = 1u << 5,
                    kEarlyFragmentTests = 1u << 6, kPostDepthCoverage = 1u << 7,
                    kWritesStencilRef = 1u << 8, kReadsInputAttachments = 1u << 9, kWritesLayerOut = 1u << 10,
-                   kWritesViewportIndexOut = 1u << 11, kAllFactBits = (1u << 12) - 1;
+                   kWritesViewportIndexOut = 1u << 11, kReadsSampleMaskIn = 1u << 12,
+                   kAllFactBits = (1u << 13) - 1;
 
 bool isGraphics(ObjectKind kind) {
   return kind == ObjectKind::Vertex || kind == ObjectKind::Fragment || kind == ObjectKind::Geometry ||
@@ -275,7 +276,8 @@ std::vector<uint8_t> serializeObject(const CachedObject& o) {
         (f.canDiscard ? kCanDiscard : 0u) | (f.hasSideEffects ? kHasSideEffects : 0u) |
         (f.earlyFragmentTests ? kEarlyFragmentTests : 0u) | (f.postDepthCoverage ? kPostDepthCoverage : 0u) |
         (f.writesStencilRef ? kWritesStencilRef : 0u) | (f.readsInputAttachments ? kReadsInputAttachments : 0u) |
-        (f.writesLayer ? kWritesLayerOut : 0u) | (f.writesViewportIndex ? kWritesViewportIndexOut : 0u));
+        (f.writesLayer ? kWritesLayerOut : 0u) | (f.writesViewportIndex ? kWritesViewportIndexOut : 0u) |
+        (f.readsSampleMaskIn ? kReadsSampleMaskIn : 0u));
     u32(uint32_t(f.fragCoordReads) | uint32_t(f.directColorLocations) << 8 | uint32_t(f.directSamples) << 16);
     for (uint32_t b : f.directBlend) u32(b);
     if (o.kind == ObjectKind::Vertex) u32(f.fetchedLocations);
@@ -380,6 +382,7 @@ bool deserializeObject(const uint8_t* data, size_t size, CachedObject* out) {
     f.readsInputAttachments = bits & kReadsInputAttachments;
     f.writesLayer = bits & kWritesLayerOut;
     f.writesViewportIndex = bits & kWritesViewportIndexOut;
+    f.readsSampleMaskIn = bits & kReadsSampleMaskIn;
     if (o.kind == ObjectKind::Vertex && !u32(&f.fetchedLocations)) return false;
     if (o.kind == ObjectKind::Geometry) {
       // The draw loop sizes its buffers with these: refuse what a compile never produces.

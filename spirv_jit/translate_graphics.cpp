@@ -924,7 +924,8 @@ Val Translator::graphicsBuiltInValue(spv::BuiltIn builtIn, uint32_t type) {
       break;
     case spv::BuiltIn::SampleMask: {
       // SampleMaskIn: the samples of the fragment the primitive covers (the draw loop fills
-      // sampleMaskIn, before the sample mask test); helpers have none.
+      // sampleMaskIn, before the sample mask test, for shaders that read it); helpers have none.
+      if (facts_) facts_->readsSampleMaskIn = true;
       llvm::Value* in = B.CreateAlignedLoad(vi, B.CreateConstGEP1_32(B.getInt8Ty(), wgState_, offsetof(abi::FragmentBatch, sampleMaskIn)),
                                             llvm::Align(4));
       v.leaves = {B.CreateSelect(aliveMask(), in, llvm::Constant::getNullValue(vi))};

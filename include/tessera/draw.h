@@ -86,6 +86,8 @@ struct FragmentInterface {
   bool postDepthCoverage = false;  // SampleMaskIn after the early tests (VK_EXT_post_depth_coverage)
   bool writesStencilRef = false;   // FragStencilRefEXT: the stencil reference per fragment
   bool readsInputAttachments = false;  // subpassLoad
+  // SampleMask input: the draw loop fills FragmentBatch::sampleMaskIn only for such shaders.
+  bool readsSampleMaskIn = false;
   // Bit c: the shader reads FragCoord component c (all, unless the compiler says otherwise).
   uint8_t fragCoordReads = 0xF;
   uint8_t directColorLocations = 0;  // bit l: the kernel can write location l itself (FragmentBatch::direct)

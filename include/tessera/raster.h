@@ -127,6 +127,10 @@ struct alignas(64) SetupTriangle {
   bool flatDepth = false;
   bool frontFacing;
   bool sampleWeights = false;  // RasterState::sampleWeights
+  // The vertices lie at most kSmallTriangleSpan apart on either axis (and `bounds`, as always,
+  // within their bounding box): the block walker tests a single-sample triangle's pixels with
+  // 32-bit edge values (raster/block_edges.h, BlockEdges::small).
+  bool smallSpan = false;
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
   // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
@@ -143,6 +147,8 @@ struct alignas(64) SetupTriangle {
   float clipBary[3][3];
   float windowBary[3][3];
 };
+// SetupTriangle::smallSpan's limit: 64 pixels, in 1/256 pixel (subPixelPrecisionBits = 8).
+inline constexpr int64_t kSmallTriangleSpan = int64_t(64) << 8;
 // Where the third cache line starts: the tile pass touches only what lies before it for an
 // unclipped triangle.
 inline constexpr size_t kSetupTriangleHotBytes = 128;

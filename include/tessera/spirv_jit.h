@@ -166,6 +166,7 @@ struct GraphicsFacts {
   // subpassLoad: the shader reads input attachments (perhaps the attachments it renders to,
   // in rasterization order: VK_EXT_rasterization_order_attachment_access).
   bool readsInputAttachments = false;
+  bool readsSampleMaskIn = false;  // the SampleMask input (FragmentBatch::sampleMaskIn)
   // Bit c: the kernel reads FragmentBatch::fragCoord[c] (FragCoord, interpolateAt*, implicit
   // image coordinates); the draw loop may leave the others unset.
   uint8_t fragCoordReads = 0;

@@ -83,6 +83,63 @@ TEST(BlockEdges, BasicPolygonRasterization_CentreLanesAreTheCoveredPixelCentres)
   if (!avx2) GTEST_LOG_(INFO) << "no AVX2 here: the AVX2 version was not checked";
 }
 
+// A small triangle (SetupTriangle::smallSpan: vertices at most kSmallTriangleSpan apart) and
+// the blocks the walker may test for it (pixel centres up to 4 pixels outside the vertices'
+// box): smallLaneOffsets gives the lanes' offsets as the differences of edge values, every
+// value the 32-bit test forms stays below 2^30 in magnitude, and centreLanes32 (each version)
+// gives exactly the covered pixel centres.
+TEST(BlockEdges, BasicPolygonRasterization_SmallTriangleLanesAreTheCoveredPixelCentres) {
+  std::mt19937_64 rng(13);
+  const bool vector = centreLanesVectorAvailable(), avx2 = centreLanesAvx2Available();
+  uint64_t partlyCovered = 0, atTheLimit = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    // Spans up to the limit, every eighth trial exactly at it (on both axes).
+    const int64_t span = trial % 8 == 0 ? kSmallTriangleSpan : int64_t(rng() % uint64_t(kSmallTriangleSpan + 1));
+    const int64_t ox = int64_t(rng() % 4096) * 256 - 1024 * 256, oy = int64_t(rng() % 4096) * 256 - 1024 * 256;
+    int64_t x[3] = {ox, ox + span, ox + int64_t(rng() % uint64_t(span + 1))};
+    int64_t y[3] = {oy + int64_t(rng() % uint64_t(span + 1)), oy, oy + span};
+    if (trial % 2) std::swap(x[1], x[2]);
+    if (rules::shoelaceSum(x, y, 3) == 0) continue;
+    atTheLimit += span == kSmallTriangleSpan;
+    BlockEdges e = edgesOf(x, y);
+    for (int k = 0; k < 3; ++k) {
+      e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
+      e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
+    }
+    e.small = true;
+    smallLaneOffsets(e);
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < kBlockLanes; ++l) ASSERT_EQ(int64_t(e.laneOffset32[k][l]), e.laneOffset[k][l]) << "trial " << trial;
+    // A block whose pixels reach up to 4 pixels beyond the box (the walker's blocks start at
+    // most 3 pixels before a covered pixel and end at most 3 after one).
+    const int32_t px0 = int32_t(ox >> 8) - 4, py0 = int32_t(oy >> 8) - 4;
+    const int32_t bx = px0 + int32_t(rng() % uint64_t((span >> 8) + 6)), by = py0 + int32_t(rng() % uint64_t((span >> 8) + 6));
+    int64_t base[3];
+    for (int k = 0; k < 3; ++k) base[k] = e.edge[k].value(rules::pixelCenter(bx), rules::pixelCenter(by));
+    uint32_t expected = 0;
+    for (int l = 0; l < kBlockLanes; ++l) {
+      bool in = true;
+      for (int k = 0; k < 3; ++k) {
+        const int64_t v = e.edge[k].value(rules::pixelCenter(bx + laneX(l)), rules::pixelCenter(by + laneY(l)));
+        ASSERT_LT(v < 0 ? -v : v, int64_t(1) << 30) << "trial " << trial;
+        in = in && e.edge[k].covers(v);
+      }
+      expected |= uint32_t(in) << l;
+    }
+    partlyCovered += expected != 0 && expected != 0xFFFFu;
+    ASSERT_EQ(centreLanes32Portable(e, base), expected) << "trial " << trial;
+    if (vector) {
+      ASSERT_EQ(centreLanes32Vector(e, base), expected) << "trial " << trial;
+    }
+    if (avx2) {
+      ASSERT_EQ(centreLanes32Avx2(e, base), expected) << "trial " << trial;
+    }
+    ASSERT_EQ(centreLanes32(e, base), expected) << "trial " << trial;
+  }
+  EXPECT_GT(partlyCovered, 1000u);
+  EXPECT_GT(atTheLimit, 1000u);
+}
+
 // "Multisampling": with 4 samples, sampleLanes' bit s of lane l is whether the triangle covers
 // sample s (rules::sampleLocation) of the lane's pixel by the same edge rule, computed here at
 // the sample's own coordinates; the AVX2 version gives the same bits as the portable loop.

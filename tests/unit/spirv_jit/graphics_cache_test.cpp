@@ -97,6 +97,7 @@ void expectSameFacts(const GraphicsFacts& a, const GraphicsFacts& b) {
   EXPECT_EQ(a.writesStencilRef, b.writesStencilRef);
   EXPECT_EQ(a.writesLayer, b.writesLayer);
   EXPECT_EQ(a.writesViewportIndex, b.writesViewportIndex);
+  EXPECT_EQ(a.readsSampleMaskIn, b.readsSampleMaskIn);
   EXPECT_EQ(a.fragCoordReads, b.fragCoordReads);
   EXPECT_EQ(a.directColorLocations, b.directColorLocations);
 }
@@ -290,6 +291,8 @@ TEST(GraphicsCache, FragmentExecutionModesTravelWithTheStage) {
     EXPECT_EQ(r.program->facts.earlyFragmentTests, modes) << name;
     EXPECT_EQ(r.program->facts.postDepthCoverage, modes) << name;
     EXPECT_EQ(r.program->facts.writesStencilRef, stencil) << name;
+    // post_depth_coverage.frag reads SampleMaskIn (the draw loop fills it only then).
+    EXPECT_EQ(r.program->facts.readsSampleMaskIn, modes) << name;
     ASSERT_EQ(app.entries.size(), 1u);
     const std::vector<uint8_t>& blob = app.entries.begin()->second;
     CachedObject object;

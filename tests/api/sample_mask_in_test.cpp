@@ -1,0 +1,108 @@
+// "Built-In Variables", SampleMask (input): the fragment's covered samples. At one sample per
+// pixel every shaded fragment has sample 0 covered, so SampleMaskIn[0] is 1. The target is
+// RGBA8 and the shader has no side effects, so Tessera's binned path shades through the
+// kernel-only blocks, which fill SampleMaskIn only for shaders that read it
+// (FragmentInterface::readsSampleMaskIn): this checks that such a shader gets it. The triangle
+// is a sliver that wholly covers no 4x4 block (whole blocks set SampleMaskIn their own way).
+// Through the loader with validation, on lavapipe too.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "compute_fixture.h"
+#include "dual_driver.h"
+#include "simple_pipeline.h"
+#include "test_device.h"
+
+namespace tessera_test {
+
+namespace {
+
+constexpr uint32_t kSize = 40;
+
+// The target's RGBA8 texels (kSize x kSize, cleared to 0) after one triangle.
+std::vector<uint8_t> run(VkPhysicalDevice pd) {
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  v13.dynamicRendering = VK_TRUE;
+  TestDevice device(pd, nullptr, &v13);
+  const VkDevice dev = device.dev;
+  EXPECT_NE(dev, VK_NULL_HANDLE);
+  if (!dev) return {};
+  constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+  const TestDevice::Attachment target = device.createAttachment(
+      kFormat, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout;
+  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
+  const VkShaderModule vs = device.createShaderModule(loadCorpusShader("sliver_triangle_vert"));
+  const VkShaderModule fs = device.createShaderModule(loadCorpusShader("sample_mask_in_color_frag"));
+  SimplePipeline desc{vs, fs, layout, kSize, kSize};
+  desc.colorFormat = kFormat;
+  const VkPipeline pipeline = createSimplePipeline(dev, desc);
+  void* map;
+  const VkDeviceSize bytes = kSize * kSize * 4;
+  VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
+
+  VkCommandBuffer cmd = device.beginCommands();
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  beginRenderingCleared(cmd, target.view, kSize, kSize);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+  vkCmdEndRendering(cmd);
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+  copyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kSize, kSize, readback);
+  transferToHostBarrier(cmd);
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  std::vector<uint8_t> texels(bytes);
+  std::memcpy(texels.data(), map, bytes);
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
+  vkDestroyBuffer(dev, readback, nullptr);
+  return texels;
+}
+
+// Every shaded pixel (green set) saw SampleMaskIn[0] = 1 (red 255); returns how many were shaded.
+uint32_t expectSampleZeroCovered(const std::vector<uint8_t>& texels, const char* driver) {
+  uint32_t shaded = 0;
+  int failures = 0;
+  for (uint32_t p = 0; p < kSize * kSize && failures < 5; ++p) {
+    const uint8_t* t = &texels[4 * p];
+    if (t[1] == 0) continue;
+    ++shaded;
+    if (t[0] != 255) {
+      ADD_FAILURE() << driver << " pixel (" << p % kSize << ", " << p / kSize << "): SampleMaskIn[0] was not 1 (red "
+                    << int(t[0]) << ")";
+      ++failures;
+    }
+  }
+  return shaded;
+}
+
+TEST(SampleMaskIn, OneSampleFragmentsSeeSampleZeroCovered) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "runs Tessera and lavapipe itself";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.instance, VK_NULL_HANDLE);
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  const std::vector<uint8_t> ours = run(drivers.tessera);
+  ASSERT_EQ(ours.size(), size_t(kSize) * kSize * 4);
+  const uint32_t shaded = expectSampleZeroCovered(ours, "Tessera");
+  // The sliver, thinning to nothing, covers a pixel centre in about half the columns.
+  EXPECT_GE(shaded, kSize / 4);
+  EXPECT_LT(shaded, 3 * kSize);
+  if (!drivers.lavapipe) return;
+  const std::vector<uint8_t> theirs = run(drivers.lavapipe);
+  EXPECT_EQ(expectSampleZeroCovered(theirs, "lavapipe"), shaded);
+}
+
+}  // namespace
+
+}  // namespace tessera_test
