@@ -126,7 +126,7 @@ void collectLane(const DrawState& s, const RecordLayout& layout, const uint32_t*
   std::vector<uint32_t>& viewports = out.viewportScratch;
   viewports.resize(emitted);
   const size_t first = v.words.size();
-  v.words.resize(first + size_t(emitted) * v.stride);  // words not written below stay 0
+  v.words.resize(first + size_t(emitted) * v.stride);  // every word written below
   const size_t locations = std::min<size_t>(v.locations.size(), abi::kMaxInterfaceLocations);
   const uint32_t distances = v.clipDistances + v.cullDistances;
   for (uint32_t k = 0; k < emitted; ++k) {

@@ -11,6 +11,7 @@
 
 #include <atomic>
 
+#include "default_init_allocator.h"
 #include "tessera/draw.h"
 #include "tessera/format.h"
 #include "tessera/raster.h"
@@ -30,7 +31,9 @@ struct ShadedVertices {
   std::vector<uint32_t> locations;
   uint32_t clipDistances = 0, cullDistances = 0;
   uint32_t stride = 4;
-  std::vector<uint32_t> words;
+  // Every stage that fills them writes every word of its slots, so growing them leaves the new
+  // words unwritten (a zero fill was a serial pass over the whole draw's vertices).
+  UninitializedVector<uint32_t> words;
   std::vector<float> pointSize;  // per slot, when the topology is points
   // Per slot, Layer at 2 * slot and ViewportIndex at 2 * slot + 1, when the stage that shaded
   // them writes either (abi::VertexBatch::layerViewport); empty otherwise.

@@ -144,7 +144,7 @@ TEST(TransformFeedback, ClipAndCullDistancesAreCapturedElementByElement) {
   c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::ClipDistance, 0, 3, 1, 0});
   c.layout.outputs.push_back(FeedbackOutput{FeedbackOutput::Source::CullDistance, 0, 1, 0, 12});
   ShadedVertices v = numberedVertices(2);
-  std::vector<uint32_t> words = v.words;
+  std::vector<uint32_t> words(v.words.begin(), v.words.end());
   v.setLayout(3, 1);  // location 2, then ClipDistance[0..2], CullDistance[0]
   v.words.assign(2 * size_t(v.stride), 0);
   for (uint32_t i = 0; i < 2; ++i) {
