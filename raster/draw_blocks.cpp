@@ -55,15 +55,16 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
   if (!pixel::triangleEdges(t, e.edge, &e.invArea2)) return false;
   e.samples = t.samples;
   e.small = t.smallSpan && t.samples <= 1;
+  for (int k = 0; k < 3; ++k) {
+    // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
+    e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
+    e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
+    e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
+    e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;  // one sample is the centre
+  }
   if (e.small) {
-    // Steps, thresholds and the 32-bit lane offsets alone: one sample (every sample offset 0),
-    // weights from the 32-bit offsets (blockWeights), no corner tables.
-    for (int k = 0; k < 3; ++k) {
-      e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
-      e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
-      e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
-      e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;
-    }
+    // The 32-bit lane offsets alone: weights come from them too (blockWeights), one sample
+    // needs no sample or corner tables.
     smallLaneOffsets(e);
     e.offsetsExact = false;
     return true;
@@ -77,13 +78,8 @@ bool makeBlockEdges(const SetupTriangle& t, BlockEdges& e, bool doubles) {
     sampleX[smp] -= rules::pixelCenter(0), sampleY[smp] -= rules::pixelCenter(0);
   }
   for (int k = 0; k < 3; ++k) {
-    // value(sx, sy) = dx (sy - y0) - dy (sx - x0): one pixel is kSubPixelOne on either axis.
-    e.stepX[k] = -e.edge[k].dy * rules::kSubPixelOne;
-    e.stepY[k] = e.edge[k].dx * rules::kSubPixelOne;
-    e.threshold[k] = e.edge[k].inclusive ? 0 : 1;
     laneTable(e.stepX[k], e.stepY[k], e.laneOffset[k]);
-    // The change of the edge value from the centre to each sample; one sample is the centre.
-    e.sampleMin[k] = e.sampleMax[k] = e.sampleOffset[k][0] = 0;
+    // The change of the edge value from the centre to each sample.
     for (uint32_t smp = 0; smp < samples; ++smp) {
       e.sampleOffset[k][smp] = e.edge[k].dx * sampleY[smp] - e.edge[k].dy * sampleX[smp];
       e.sampleMin[k] = smp == 0 ? e.sampleOffset[k][smp] : std::min(e.sampleMin[k], e.sampleOffset[k][smp]);
