@@ -64,18 +64,10 @@ std::vector<uint32_t> run(VkPhysicalDevice pd, uint32_t requiredSubgroupSize = 0
   VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
 
   VkCommandBuffer cmd = device.beginCommands();
-  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
-               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
-  beginRenderingCleared(cmd, target.view, kSize, kSize);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  vkCmdDraw(cmd, 3, 1, 0, 0);
-  vkCmdEndRendering(cmd);
-  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-               VK_PIPELINE_STAGE_TRANSFER_BIT);
-  copyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kSize, kSize, readback);
-  transferToHostBarrier(cmd);
+  recordDrawAndReadback(cmd, target, kSize, kSize, readback, [&](VkCommandBuffer c) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdDraw(c, 3, 1, 0, 0);
+  });
   vkEndCommandBuffer(cmd);
   device.submitAndWait(cmd);
   std::vector<uint32_t> texels(kSize * kSize * 4);

@@ -168,4 +168,19 @@ void copyImageToBuffer(VkCommandBuffer cmd, VkImage image, VkImageLayout layout,
   vkCmdCopyImageToBuffer(cmd, image, layout, buffer, 1, &region);
 }
 
+void recordDrawAndReadback(VkCommandBuffer cmd, const TestDevice::Attachment& target, uint32_t width, uint32_t height,
+                           VkBuffer readback, const std::function<void(VkCommandBuffer)>& draw) {
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  beginRenderingCleared(cmd, target.view, width, height);
+  draw(cmd);
+  vkCmdEndRendering(cmd);
+  imageBarrier(cmd, target.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+  copyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, width, height, readback);
+  transferToHostBarrier(cmd);
+}
+
 }  // namespace tessera_test

@@ -5,6 +5,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <functional>
 #include <vector>
 
 namespace tessera_test {
@@ -66,5 +67,10 @@ void beginRenderingCleared(VkCommandBuffer cmd, VkImageView view, uint32_t width
 // The first level and layer of a colour image copied to `buffer` at offset 0, tightly packed.
 void copyImageToBuffer(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, uint32_t width, uint32_t height,
                        VkBuffer buffer);
+// Records one render of `target` (a width x height colour attachment, its contents discarded):
+// dynamic rendering into it cleared to zeros around `draw(cmd)`, then its texels copied to
+// `readback` and made visible to the host. The caller ends and submits `cmd`.
+void recordDrawAndReadback(VkCommandBuffer cmd, const TestDevice::Attachment& target, uint32_t width, uint32_t height,
+                           VkBuffer readback, const std::function<void(VkCommandBuffer)>& draw);
 
 }  // namespace tessera_test
