@@ -297,6 +297,24 @@ inline __attribute__((always_inline)) void affineWeights(const SetupTriangle& t,
   }
 }
 
+// affineWeights' instance for what the block needs. Always inlined (not a lambda, whose body
+// the target clones of blockWeights would not clone: compiled for the baseline ISA, it made
+// tex_cube 15% slower).
+template <bool Small>
+inline __attribute__((always_inline)) void affineWeightsFor(const SetupTriangle& t, const BlockEdges& e, const int64_t base[3],
+                                                           bool depth, bool perspective, bool linearWeights, BlockPixels& b) {
+  switch ((depth && !t.flatDepth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
+    case 0: break;
+    case 1: affineWeights<false, false, true, Small>(t, e, base, b); break;
+    case 2: affineWeights<false, true, false, Small>(t, e, base, b); break;
+    case 3: affineWeights<false, true, true, Small>(t, e, base, b); break;
+    case 4: affineWeights<true, false, false, Small>(t, e, base, b); break;
+    case 5: affineWeights<true, false, true, Small>(t, e, base, b); break;
+    case 6: affineWeights<true, true, false, Small>(t, e, base, b); break;
+    default: affineWeights<true, true, true, Small>(t, e, base, b); break;
+  }
+}
+
 // Whether blockWeights' only work for the block is a flat-depth triangle's one depth (no
 // weights, no 1/w): then it reads neither the edge values nor the lanes' offsets, and
 // blockTriangle does not build their doubles.
@@ -335,20 +353,8 @@ inline __attribute__((always_inline)) void blockWeightsOf(const SetupTriangle& t
     // 2D draw), whose both weight sets are the window-space ones: straight from the edge values
     // to the stored floats, without staging `lin` on the stack (storeWeights' reload of it
     // was the hottest part of this function in tex_bilinear).
-    const auto affine = [&]<bool Small>() {
-      switch ((depth && !t.flatDepth ? 4 : 0) | (perspective ? 2 : 0) | (linearWeights ? 1 : 0)) {
-        case 0: break;
-        case 1: affineWeights<false, false, true, Small>(t, e, base, b); break;
-        case 2: affineWeights<false, true, false, Small>(t, e, base, b); break;
-        case 3: affineWeights<false, true, true, Small>(t, e, base, b); break;
-        case 4: affineWeights<true, false, false, Small>(t, e, base, b); break;
-        case 5: affineWeights<true, false, true, Small>(t, e, base, b); break;
-        case 6: affineWeights<true, true, false, Small>(t, e, base, b); break;
-        default: affineWeights<true, true, true, Small>(t, e, base, b); break;
-      }
-    };
-    if (e.small) affine.template operator()<true>();
-    else affine.template operator()<false>();
+    if (e.small) affineWeightsFor<true>(t, e, base, depth, perspective, linearWeights, b);
+    else affineWeightsFor<false>(t, e, base, depth, perspective, linearWeights, b);
     if (depth && t.flatDepth) {
       const float z = pixel::flatDepthOf(t);
       for (int l = 0; l < kBlockLanes; ++l) b.z[l] = z;
