@@ -930,12 +930,7 @@ void FragmentStage::beginWholeBlocks() {
   const uint32_t allSamples = (1u << samples) - 1;
   static constexpr uint32_t kFourSamples[abi::kMaxSimdWidth] = {0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF,
                                                                 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF, 0xF};
-  abi::FragmentBatch& fb = *blockBatch_;
-  fb.frontFacing = frontFacing_;
-  fb.primitiveId = primitiveId_;
-  fb.viewportIndex = viewport_;
-  fb.inputs = inputs_.data();
-  fb.outputs = outputs_.data();
+  abi::FragmentBatch& fb = *blockBatch_;  // its per-triangle fields set by prepareBlockInputs
   fb.directSamples = directColor_ && samples > 1 ? kFourSamples : nullptr;
   for (uint32_t j = 0; j < W; ++j) fb.sampleMaskIn[j] = allSamples;  // SampleMaskIn: the covered samples
   if (samples > 1)
