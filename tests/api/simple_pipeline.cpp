@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
+#include "compute_fixture.h"
+#include "test_device.h"
+
 namespace tessera_test {
 
 VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc) {
@@ -45,6 +50,46 @@ VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc) {
   VkPipeline pipeline = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
   return pipeline;
+}
+
+std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
+                                        uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
+                                        const void* fragmentStageNext) {
+  v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+  v13.pNext = nullptr;
+  v13.dynamicRendering = VK_TRUE;
+  TestDevice device(pd, nullptr, &v13);
+  const VkDevice dev = device.dev;
+  EXPECT_NE(dev, VK_NULL_HANDLE);
+  if (!dev) return {};
+  const TestDevice::Attachment target = device.createAttachment(
+      format, size, size, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout;
+  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
+  const VkShaderModule vs = device.createShaderModule(loadCorpusShader(vertex));
+  const VkShaderModule fs = device.createShaderModule(loadCorpusShader(fragment));
+  SimplePipeline desc{vs, fs, layout, size, size};
+  desc.colorFormat = format;
+  desc.fragmentStageNext = fragmentStageNext;
+  const VkPipeline pipeline = createSimplePipeline(dev, desc);
+  void* map;
+  const VkDeviceSize bytes = VkDeviceSize(size) * size * texelBytes;
+  VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
+  VkCommandBuffer cmd = device.beginCommands();
+  recordDrawAndReadback(cmd, target, size, size, readback, [&](VkCommandBuffer c) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdDraw(c, 3, 1, 0, 0);
+  });
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  std::vector<uint8_t> texels(bytes);
+  std::memcpy(texels.data(), map, bytes);
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
+  vkDestroyBuffer(dev, readback, nullptr);
+  return texels;
 }
 
 }  // namespace tessera_test

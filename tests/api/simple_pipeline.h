@@ -6,6 +6,9 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
+#include <vector>
+
 namespace tessera_test {
 
 struct SimplePipeline {
@@ -19,5 +22,13 @@ struct SimplePipeline {
 
 // VK_NULL_HANDLE (and a failed expectation) when creation fails.
 VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc);
+
+// One draw of 3 vertices without vertex input (corpus shaders `vertex` and `fragment`) through
+// a SimplePipeline into a size x size colour target of `format` cleared to zeros, on a device
+// made with `v13` (dynamic rendering on); returns the target's bytes (texelBytes a texel),
+// empty when the device could not be made. `fragmentStageNext` as in SimplePipeline.
+std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
+                                        uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
+                                        const void* fragmentStageNext = nullptr);
 
 }  // namespace tessera_test

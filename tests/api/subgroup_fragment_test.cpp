@@ -14,10 +14,8 @@
 #include <cstring>
 #include <vector>
 
-#include "compute_fixture.h"
 #include "dual_driver.h"
 #include "simple_pipeline.h"
-#include "test_device.h"
 
 namespace tessera_test {
 
@@ -38,44 +36,15 @@ VkPhysicalDeviceSubgroupProperties subgroupProperties(VkPhysicalDevice pd) {
 // requiredSubgroupSize: 0, or the fragment stage's required subgroup size
 // (VK_EXT_subgroup_size_control, core in 1.3).
 std::vector<uint32_t> run(VkPhysicalDevice pd, uint32_t requiredSubgroupSize = 0) {
-  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-  v13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceVulkan13Features v13{};
   v13.subgroupSizeControl = requiredSubgroupSize != 0;
-  TestDevice device(pd, nullptr, &v13);
-  const VkDevice dev = device.dev;
-  EXPECT_NE(dev, VK_NULL_HANDLE);
-  if (!dev) return {};
-  constexpr VkFormat kFormat = VK_FORMAT_R32G32B32A32_UINT;
-  const TestDevice::Attachment target = device.createAttachment(
-      kFormat, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  VkPipelineLayout layout;
-  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  const VkShaderModule vs = device.createShaderModule(loadCorpusShader("diagonal_triangle_vert"));
-  const VkShaderModule fs = device.createShaderModule(loadCorpusShader("subgroup_fragment_frag"));
-  SimplePipeline desc{vs, fs, layout, kSize, kSize};
-  desc.colorFormat = kFormat;
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, nullptr, requiredSubgroupSize};
-  if (requiredSubgroupSize) desc.fragmentStageNext = &required;
-  const VkPipeline pipeline = createSimplePipeline(dev, desc);
-  void* map;
-  const VkDeviceSize bytes = kSize * kSize * 16;
-  VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
-
-  VkCommandBuffer cmd = device.beginCommands();
-  recordDrawAndReadback(cmd, target, kSize, kSize, readback, [&](VkCommandBuffer c) {
-    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdDraw(c, 3, 1, 0, 0);
-  });
-  vkEndCommandBuffer(cmd);
-  device.submitAndWait(cmd);
-  std::vector<uint32_t> texels(kSize * kSize * 4);
-  std::memcpy(texels.data(), map, bytes);
-  vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyPipelineLayout(dev, layout, nullptr);
-  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
-  vkDestroyBuffer(dev, readback, nullptr);
+  const std::vector<uint8_t> bytes = drawCorpusTriangle(pd, "diagonal_triangle_vert", "subgroup_fragment_frag",
+                                                        VK_FORMAT_R32G32B32A32_UINT, kSize, 16, v13,
+                                                        requiredSubgroupSize ? &required : nullptr);
+  std::vector<uint32_t> texels(bytes.size() / 4);
+  std::memcpy(texels.data(), bytes.data(), bytes.size());
   return texels;
 }
 
