@@ -581,7 +581,8 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
 // passing pixels' depths written when depth writes are on (block_depth.h). Returns the pixels
 // that passed. With blockStencilTests_, runDepthStencilLanes' single-sample tests and writes
 // on the block's S8 (and D32) texels the same way (block_stencil.h), with the primitive's
-// facing's stencil state.
+// facing's stencil state. (The single-sample D32 test without stencil is not here: blockTriangle
+// calls the host's version itself, blockDepthD32_.)
 uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) const {
   if (blockStencilTests_) {
     BlockStencilPlanes planes;
@@ -598,8 +599,6 @@ uint32_t FragmentStage::blockDepthTest(int32_t bx, int32_t by, BlockPixels& b) c
   if (blockDepthUnormBits_)
     return blockDepthTestUnorm(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare,
                                s_->depthWrite, blockDepthUnormBits_);
-  if (s_->raster.samples <= 1)
-    return blockDepthTestD32(s_->depth.base, s_->depth.rowPitch, bx, by, b.z, b.coverage, s_->depthCompare, s_->depthWrite);
   // 4 samples: each covered sample inside the sample mask ("Sample Mask Test") against its own
   // depth; b.sampleCoverage keeps the coverage before the test (SampleMaskIn, Centroid).
   uint32_t tested[kBlockLanes];
