@@ -1079,6 +1079,9 @@ void Scene::runTiles() {
         touchTileAttachments(*w.state, visible);
         break;
       }
+    // The stage starts the tile's bounds of stored depths over (FragmentStage::beginTile) at
+    // its first draw and after clears and resolves.
+    bool attachmentsChanged = true;
     for (size_t n = 0; n < windowCount; ++n) {
       const size_t wi = windowsHere[n];
       const Window& w = m.windows[wi];
@@ -1091,10 +1094,12 @@ void Scene::runTiles() {
           const Rect part = rules::intersect(r.rect, rect);
           if (!rules::isEmpty(part)) resolveAttachment(r.src, r.dst, r.aspect, r.mode, part, 1);
         }
+        attachmentsChanged = true;
         continue;
       }
       if (!stage) stage = std::make_unique<FragmentStage>(*w.state, /*blocks=*/true);
       else stage->retarget(*w.state);
+      if (attachmentsChanged) stage->beginTile(rect), attachmentsChanged = false;
       for (size_t ci = 0; ci < w.chunks.size(); ++ci) {
         const Chunk& chunk = w.chunks[ci];
         if (!chunk.mayTouch(tileX, tileY)) continue;

@@ -200,6 +200,8 @@ void FragmentStage::retarget(const DrawState& state) {
   blockDepthD32_ = blockDepthTests_ && !blockStencilTests_ && !blockDepthUnormBits_ && s_->raster.samples <= 1
                        ? blockDepthTestD32Function()
                        : nullptr;
+  // Another path may write the depth attachment from here on (depthBounds_).
+  if (!blockDepthD32_) depthBounds_.forget();
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;
@@ -320,6 +322,7 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
     blockTriangle(st, tile);
     return;
   }
+  depthBounds_.forget();  // the quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizeTriangle(st, tile, [&](const Quad& q) {
     quads_.push_back(q);
@@ -354,6 +357,7 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
   frontFacing_ = sl.frontFacing;  // lines are front-facing; a polygon's edges have its facing
   isPoint_ = false;
   smoothLine_ = sl.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT && scalesAlphaZero();
+  depthBounds_.forget();  // its quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizeLine(sl, tile, [&](const Quad& q) {
     quads_.push_back(q);
@@ -393,6 +397,7 @@ void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t sl
   primitiveId_ = primitiveId;
   frontFacing_ = p.frontFacing;  // points are front-facing; a polygon's vertices have its facing
   isPoint_ = true;
+  depthBounds_.forget();  // its quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
   rasterizePoint(p, tile, [&](const Quad& q) {
     quads_.push_back(q);

@@ -17,6 +17,7 @@
 #include "tessera/raster.h"
 #include "tessera/texel_codec.h"
 #include "polygon.h"
+#include "tile_depth_bounds.h"
 
 namespace tessera {
 class ThreadPool;
@@ -565,6 +566,11 @@ class FragmentStage {
   // Continues with another draw's state (flushing what the previous one batched): one stage
   // serves a tile's draws one after another without reallocating.
   void retarget(const DrawState& state);
+  // The binned path's tile pass: the primitives that follow are drawn into `tile` of the
+  // scene's grid, whose attachments hold what everything before them left there (called at
+  // each tile and after the tile's clears and resolves). Until the next call the stage may keep
+  // bounds of the tile's stored depths (depthBounds_), which only its own drawing changes.
+  void beginTile(const Rect& tile) { depthBounds_.begin(tile); }
   // The viewport (ViewportIndex) of the primitives that follow: their set-up's viewport and
   // scissor (the reference path), FragDepth's clamp and the fragment stage's ViewportIndex.
   // Retargeting returns to viewport 0.
@@ -587,6 +593,8 @@ class FragmentStage {
   void shadeBatch();
   bool walksBlocks(const SetupTriangle& st) const;
   void blockTriangle(const SetupTriangle& st, const Rect& tile);
+  template <bool CullBlocks, bool MarkWrites>
+  void walkTriangleBlocks(const SetupTriangle& st, const Rect& region, const DepthInterval& depths);
   // Lanes [first, first + W) of a 4x4 block at (bx, by) (draw_blocks.cpp); `coverage` from lane
   // `first` on; the arrays are per block lane.
   // testsDone: blockDepthTest ran the early tests; `coverage` holds the lanes that passed.
@@ -703,6 +711,11 @@ class FragmentStage {
   // (block_depth.h), which blockTriangle calls directly (blockDepthTest's dispatch and its
   // loads of the draw state were a tenth of a small triangle's block test).
   uint32_t (*blockDepthD32_)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool) = nullptr;
+  // Hierarchical Z for blockDepthD32_'s pipelines (tile_depth_bounds.h): blockTriangle drops a
+  // triangle or block whose fragments fail the depth test against the whole area, and marks
+  // what blockDepthD32_ writes. Every other path that may write the depth attachment (another
+  // draw's state, lines, points, quads) forgets it.
+  TileDepthBounds depthBounds_;
   // The stencil test is on (with or without a depth test, any depth format, 1 or 4 samples), no
   // depth bounds test: runTests does the tests for all lanes of a batch at once, sample by
   // sample (runDepthStencilLanes, depth_stencil_lanes.cpp), not lane by lane (sampleTests).

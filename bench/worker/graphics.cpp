@@ -437,17 +437,20 @@ std::string checkImage(const Buffer& image, uint32_t width, uint32_t height,
 }
 
 std::vector<SmallTriangle> smallTriangles(uint32_t count, uint32_t width, uint32_t height,
-                                          VkSampleCountFlagBits samples, uint64_t seed) {
+                                          VkSampleCountFlagBits samples, uint64_t seed, TriangleSizes sizes) {
   const SampleOffsets so = sampleOffsets(samples);
-  const int reach = 4 * kSubpixel;  // vertices within 4 px of the centre
-  const int64_t minArea2 = 2 * 2 * kSubpixel * kSubpixel, maxArea2 = 2 * 16 * kSubpixel * kSubpixel;
+  const int reach = sizes.reach * kSubpixel;
+  const int64_t minArea2 = int64_t(2) * sizes.minArea * kSubpixel * kSubpixel;
+  const int64_t maxArea2 = int64_t(2) * sizes.maxArea * kSubpixel * kSubpixel;
   std::vector<SmallTriangle> tris;
   tris.reserve(count);
   Rng rng(seed);
   while (tris.size() < count) {
     SmallTriangle t;
-    const int cx = rng.range(8 * kSubpixel, int(width - 8) * kSubpixel);
-    const int cy = rng.range(8 * kSubpixel, int(height - 8) * kSubpixel);
+    // Centres at least reach + 4 px inside the target: the whole triangle is on it.
+    const int margin = reach + 4 * kSubpixel;
+    const int cx = rng.range(margin, int(width) * kSubpixel - margin);
+    const int cy = rng.range(margin, int(height) * kSubpixel - margin);
     for (int k = 0; k < 3; ++k) {
       t.x[k] = cx + rng.range(-reach, reach);
       t.y[k] = cy + rng.range(-reach, reach);

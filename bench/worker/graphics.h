@@ -145,16 +145,23 @@ std::string checkImage(const Buffer& image, uint32_t width, uint32_t height,
                        uint32_t step = 1);
 
 // Small triangles for tris_small_* and msaa4_tris (deterministic: identical on every driver).
-// Vertices are on the 1/16-pixel grid, each triangle's area is 2..16 pixels, and no sample
-// point (the pixel centre, or the 4 standard sample positions) lies on a triangle's boundary,
-// so coverage is the same on every driver whatever its tie-breaking rule. Triangle i has depth
-// (i + 1) / 2^k: all distinct and exact, triangle 0 nearest.
+// Vertices are on the 1/16-pixel grid, each triangle's area is 2..16 pixels (by default:
+// TriangleSizes), and no sample point (the pixel centre, or the 4 standard sample positions)
+// lies on a triangle's boundary, so coverage is the same on every driver whatever its
+// tie-breaking rule. Triangle i has depth (i + 1) / 2^k: all distinct and exact, triangle 0
+// nearest.
 struct SmallTriangle {
   int32_t x[3], y[3];  // 1/16 pixel
   uint32_t rgba;
 };
+// Vertices within `reach` pixels of a random centre on either axis, areas in [minArea, maxArea]
+// pixels.
+struct TriangleSizes {
+  int reach = 4;
+  int minArea = 2, maxArea = 16;
+};
 std::vector<SmallTriangle> smallTriangles(uint32_t count, uint32_t width, uint32_t height,
-                                          VkSampleCountFlagBits samples, uint64_t seed);
+                                          VkSampleCountFlagBits samples, uint64_t seed, TriangleSizes sizes = {});
 float smallTriangleDepth(uint32_t i, uint32_t count);
 // The triangles as ColorVertex triangles, nearest first (frontToBack) or farthest first.
 std::vector<ColorVertex> smallTriangleVertices(const std::vector<SmallTriangle>& tris, bool frontToBack);

@@ -6,6 +6,9 @@
 // tris_small_f2b: sorted front to back, so after the first layer most fragments fail the test.
 // tris_small_b2f: the same triangles back to front: every fragment passes and is written.
 // msaa4_tris:     tris_small_f2b at 4 samples per pixel (colour and depth), resolved.
+// tris_occluded:  20k triangles of 256-8192 px front to back (about 20 layers deep): most of
+//                 them lie wholly behind nearer ones, which a hierarchical Z test finds without
+//                 rasterizing them.
 //
 // The triangles (graphics.cpp, smallTriangles) sit on the 1/16-pixel grid with no sample point
 // on any edge and distinct exactly representable depths, so the image is the same on every
@@ -27,7 +30,7 @@ namespace {
 constexpr uint32_t kClearRgba = 0xFF000000u;
 constexpr uint64_t kSeed = 12;
 
-template <bool kFrontToBack, VkSampleCountFlagBits kSamples>
+template <bool kFrontToBack, VkSampleCountFlagBits kSamples, TriangleSizes kSizes = TriangleSizes{}>
 class TrisSmall : public Workload {
  public:
   void setup(Device& d, const Params& p) override {
@@ -40,7 +43,7 @@ class TrisSmall : public Workload {
     state.samples = kSamples;
     VkPipeline pipeline = program_->pipeline(state);
 
-    tris_ = smallTriangles(count_, kScreenWidth, kScreenHeight, kSamples, kSeed);
+    tris_ = smallTriangles(count_, kScreenWidth, kScreenHeight, kSamples, kSeed, kSizes);
     {
       std::vector<ColorVertex> v = smallTriangleVertices(tris_, kFrontToBack);
       vertices_ = d.createBuffer(v.size() * sizeof(ColorVertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
@@ -85,16 +88,17 @@ class TrisSmall : public Workload {
 using TrisSmallF2B = TrisSmall<true, VK_SAMPLE_COUNT_1_BIT>;
 using TrisSmallB2F = TrisSmall<false, VK_SAMPLE_COUNT_1_BIT>;
 using Msaa4Tris = TrisSmall<true, VK_SAMPLE_COUNT_4_BIT>;
+using TrisOccluded = TrisSmall<true, VK_SAMPLE_COUNT_1_BIT, TriangleSizes{.reach = 64, .minArea = 256, .maxArea = 8192}>;
 
-WorkloadInfo trisInfo(const char* name, const char* description) {
+WorkloadInfo trisInfo(const char* name, const char* description, uint64_t triangles = 1000000) {
   return {.name = name,
           .description = description,
           .metric = "Mtris/s",
           .scale = 1e-6,
           .group = "graphics",
-          .defaultSize = 1000000,
+          .defaultSize = triangles,
           .sizeUnit = "triangles",
-          .scalingSizes = {10000, 100000, 1000000}};
+          .scalingSizes = {triangles / 100, triangles / 10, triangles}};
 }
 
 }  // namespace
@@ -102,5 +106,6 @@ WorkloadInfo trisInfo(const char* name, const char* description) {
 BENCH_REGISTER(TrisSmallF2B, trisInfo("tris_small_f2b", "1M triangles of 2-16 px, D32 depth LESS, front to back"));
 BENCH_REGISTER(TrisSmallB2F, trisInfo("tris_small_b2f", "the same 1M triangles back to front (every fragment passes)"));
 BENCH_REGISTER(Msaa4Tris, trisInfo("msaa4_tris", "tris_small_f2b at 4 samples per pixel, resolved to 1 sample"));
+BENCH_REGISTER(TrisOccluded, trisInfo("tris_occluded", "20k triangles of 256-8192 px, D32 depth LESS, front to back (~20 layers)", 20000));
 
 }  // namespace bench

@@ -919,6 +919,126 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
   EXPECT_GE(droppedSome, 5);
 }
 
+// Large triangles drawn nearest first (for the compare ops LESS and LESS_OR_EQUAL increasing
+// depth, for GREATER and GREATER_OR_EQUAL decreasing, either for the others), each vertex's
+// depth jittered within the triangle's layer, many layers deep over the target: most later triangles lie wholly behind the earlier
+// ones, the case the block walker's hierarchical Z (raster/tile_depth_bounds.h) drops whole.
+// D32_SFLOAT, one sample, early depth test without stencil: the pipelines it serves.
+Scene occluders(std::mt19937& rng, VkCompareOp op) {
+  Scene sc = opaqueQuad(rng);
+  sc.vertices.clear();
+  DrawState& s = sc.state;
+  s.depthTest = true;
+  s.depthWrite = rng() % 4 != 0;
+  s.depthCompare = op;
+  const bool increasing = s.depthCompare == VK_COMPARE_OP_LESS || s.depthCompare == VK_COMPARE_OP_LESS_OR_EQUAL ||
+                          (s.depthCompare != VK_COMPARE_OP_GREATER && s.depthCompare != VK_COMPARE_OP_GREATER_OR_EQUAL && rng() % 2);
+  const bool equalW = rng() % 2 == 0;
+  const int n = 60 + int(rng() % 60);  // about 8 layers over the target
+  for (int i = 0; i < n; ++i) {
+    const float cx = uniform(rng, -1, 1), cy = uniform(rng, -1, 1);
+    const float layer = (float(i) + 1) / float(n + 2);
+    for (int k = 0; k < 3; ++k) {
+      const float z = (increasing ? layer : 1 - layer) + uniform(rng, -0.5f, 0.5f) / float(n + 2);
+      // One draw a line: the order of a call's arguments is unspecified.
+      const float x = cx + uniform(rng, -0.9f, 0.9f);
+      const float y = cy + uniform(rng, -0.9f, 0.9f);
+      const float w = equalW ? 1.0f : uniform(rng, 0.5f, 2);
+      addVertex(sc, rng, x, y, z, w);
+    }
+  }
+  // Every flat-depth shortcut too (SetupTriangle::flatDepth): a third of the draws' triangles
+  // each at one depth.
+  if (rng() % 3 == 0)
+    for (size_t v = 0; v < sc.vertices.size(); v += 24)
+      for (size_t k : {v + 8, v + 16}) sc.vertices[k + 2] = sc.vertices[v + 2] / sc.vertices[v + 3] * sc.vertices[k + 3];
+  s.raster.depthBiasEnable = rng() % 4 == 0;
+  s.blend[0].enable = rng() % 2;
+  sc.call.vertexCount = uint32_t(n * 3);
+  return sc;
+}
+
+// The hierarchical Z drops only what the depth test would reject: scenes of occluders (every
+// compare op, with and without depth writes), random draws of every other kind among them
+// (lines, points, stencil, discard: paths that write depth without it), and depth clears
+// between draws (what the bounds computed before them no longer describe), against the
+// reference path drawing and clearing one after another ("Depth Test").
+TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
+  ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
+  std::mt19937 rng(31337);
+  int clearedBetween = 0;
+  for (int iteration = 0; iteration < 32; ++iteration) {
+    const uint32_t seed = uint32_t(rng());
+    std::mt19937 sceneRng(seed);
+    std::vector<Scene> draws;
+    const int count = 2 + int(sceneRng() % 3);
+    // The iteration's compare op for most occluders (all eight in turn), a random one for a
+    // third: bounds computed under one op and written under another.
+    const VkCompareOp op = VkCompareOp(iteration % 8);
+    for (int d = 0; d < count; ++d) {
+      if (d > 0 && sceneRng() % 3 == 0) {
+        // A draw of any other kind that writes whatever depth it has (compare ALWAYS) through a
+        // path that does not keep the bounds (lines, points, stencil, discard, FragDepth).
+        draws.push_back(generateScene(sceneRng, 1));
+        DrawState& other = draws.back().state;
+        other.depthTest = other.depthWrite = true;
+        other.depthCompare = VK_COMPARE_OP_ALWAYS;
+        other.depthBoundsTest = false;
+      } else draws.push_back(occluders(sceneRng, sceneRng() % 3 == 0 ? VkCompareOp(sceneRng() % 8) : op));
+    }
+    asOneRenderPass(draws, 1);
+    for (Scene& d : draws) d.depthFormat = d.state.raster.depthFormat = VK_FORMAT_D32_SFLOAT;
+    // A depth clear before draw `clearAt` (none when it is 0; mostly there is one): to the depth
+    // every later fragment passes against (the far plane for LESS, the near one for GREATER,
+    // which bounds computed before the clear would reject) or a random one, over a random
+    // rectangle or all of it.
+    const int clearAt = sceneRng() % 4 == 0 ? 0 : 1 + int(sceneRng() % uint32_t(count - 1));
+    ClearRegion clear;
+    clear.rect = sceneRng() % 2 ? Rect{0, 0, kWidth, kHeight}
+                                : Rect{int32_t(sceneRng() % 100), int32_t(sceneRng() % 70), kWidth - int32_t(sceneRng() % 100),
+                                       kHeight - int32_t(sceneRng() % 70)};
+    const bool greater = op == VK_COMPARE_OP_GREATER || op == VK_COMPARE_OP_GREATER_OR_EQUAL;
+    const float clearDepth = sceneRng() % 4 == 0 ? uniform(sceneRng, 0, 1) : greater ? 0.0f : 1.0f;
+    std::memcpy(clear.texel, &clearDepth, 4);
+    clearedBetween += clearAt > 0;
+
+    Targets expected;
+    std::mt19937 initRng(seed);
+    expected.reset(1, initRng);
+    for (int d = 0; d < count; ++d) {
+      if (d == clearAt && d > 0)
+        for (int32_t y = clear.rect.y0; y < clear.rect.y1; ++y)
+          for (int32_t x = clear.rect.x0; x < clear.rect.x1; ++x)
+            std::memcpy(&expected.depth[(size_t(y) * kWidth + size_t(x)) * 4], &clearDepth, 4);
+      bind(draws[size_t(d)], expected, 8, nullptr);
+      drawReference(draws[size_t(d)].state, draws[size_t(d)].call);
+    }
+    for (uint32_t w : {4u, 16u}) {
+      for (ThreadPool& pool : pools) {
+        Targets got;
+        std::mt19937 sameInit(seed);
+        got.reset(1, sameInit);
+        tessera::raster::Scene scene(pool);
+        for (int d = 0; d < count; ++d) {
+          bind(draws[size_t(d)], got, w, nullptr);
+          if (d == clearAt && d > 0) {
+            clear.target = draws[size_t(d)].state.depth;
+            scene.addClear(clear, Rect{0, 0, kWidth, kHeight});
+          }
+          scene.add(draws[size_t(d)].state, draws[size_t(d)].call);
+        }
+        scene.flush();
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << count << " draws, clear before " << clearAt << ", W " << w
+                                        << ", threads " << pool.threadCount());
+        ASSERT_EQ(got.colour, expected.colour);
+        ASSERT_EQ(got.depth, expected.depth);
+        ASSERT_EQ(got.stencil, expected.stencil);
+      }
+    }
+  }
+  EXPECT_GE(clearedBetween, 12);
+}
+
 // Opaque quads, each drawn as two triangles, that hide the tiles they cover (draw_binned.cpp's
 // pairCoversRect: neither triangle alone covers a tile on the quad's diagonal): rectangles
 // whose sides lie on or a sub-pixel beside tile edges, split along either diagonal with either

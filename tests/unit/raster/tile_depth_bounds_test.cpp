@@ -1,0 +1,173 @@
+// The hierarchical Z's parts (raster/tile_depth_bounds.h) against the "Depth Test" they stand
+// in for: whatever they reject, the per-pixel test rejects too, checked pixel by pixel on
+// random depth planes (NaN, infinities and signed zeros among them) and random depths.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "pixel_weights.h"
+#include "tile_depth_bounds.h"
+
+namespace tessera::raster {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// "Depth Test": the fragment passes when z op stored.
+bool passes(VkCompareOp op, float z, float stored) {
+  switch (op) {
+    case VK_COMPARE_OP_NEVER: return false;
+    case VK_COMPARE_OP_LESS: return z < stored;
+    case VK_COMPARE_OP_EQUAL: return z == stored;
+    case VK_COMPARE_OP_LESS_OR_EQUAL: return z <= stored;
+    case VK_COMPARE_OP_GREATER: return z > stored;
+    case VK_COMPARE_OP_NOT_EQUAL: return z != stored;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL: return z >= stored;
+    default: return true;
+  }
+}
+
+// A stored depth: mostly in [0, 1] on a coarse grid (so that equal values occur), sometimes
+// NaN, an infinity or a signed zero.
+float randomDepth(std::mt19937& rng) {
+  switch (rng() % 16) {
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return rng() % 2 ? kInf : -kInf;
+    case 2: return rng() % 2 ? 0.0f : -0.0f;
+    default: return float(rng() % 64) / 63.0f;
+  }
+}
+
+TEST(TileDepthBounds, FailsEverywhereOnlyWhereEveryDepthFails) {
+  std::mt19937 rng(5);
+  int rejected[8] = {};
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    const VkCompareOp op = VkCompareOp(iteration % 8);
+    std::vector<float> stored(1 + rng() % 6);
+    float lo = kInf, hi = -kInf;
+    for (float& v : stored) {
+      v = randomDepth(rng);
+      lo = v < lo ? v : lo;  // NaNs left out, as computeCell leaves them out
+      hi = v > hi ? v : hi;
+    }
+    float a = randomDepth(rng), b = rng() % 4 ? randomDepth(rng) : a;
+    if (b < a) std::swap(a, b);
+    const DepthInterval z{a, b};
+    if (!failsEverywhere(op, z, lo, hi)) continue;
+    ++rejected[op];
+    // Every depth of the interval: its ends and points between them.
+    std::vector<float> depths = {a, b, std::nextafter(a, kInf), std::nextafter(b, -kInf)};
+    for (int k = 1; k < 8 && std::isfinite(a) && std::isfinite(b); ++k) depths.push_back(a + (b - a) * float(k) / 8);
+    for (float d : depths) {
+      if (!(d >= a && d <= b)) continue;  // (NaN ends: only NEVER rejects, checked below)
+      for (float v : stored) ASSERT_FALSE(passes(op, d, v)) << "op " << op << " z " << d << " stored " << v;
+    }
+  }
+  for (int op = 0; op < 8; ++op) {
+    if (op == VK_COMPARE_OP_NOT_EQUAL || op == VK_COMPARE_OP_ALWAYS) EXPECT_EQ(rejected[op], 0) << "op " << op;
+    else EXPECT_GT(rejected[op], 100) << "op " << op;  // a test that rejects nothing would pass too
+  }
+  EXPECT_FALSE(failsEverywhere(VK_COMPARE_OP_LESS, {std::nanf(""), std::nanf("")}, 0.5f, 0.5f));
+  EXPECT_TRUE(failsEverywhere(VK_COMPARE_OP_NEVER, {std::nanf(""), std::nanf("")}, 0.5f, 0.5f));
+}
+
+// Random writes into a D32 plane, each followed by changed() of its rectangle as the block
+// walker does, and random questions about rectangles of a tile whose readable area cuts some
+// cells: every rectangle rejected has no pixel whose test would pass, at the interval's ends.
+TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
+  constexpr int kPlaneWidth = 150, kPlaneHeight = 100;
+  std::mt19937 rng(11);
+  int rejections = 0, questions = 0;
+  for (int round = 0; round < 40; ++round) {
+    std::vector<float> plane(size_t(kPlaneWidth + 3) * kPlaneHeight);  // 3 floats of padding a row
+    const uint64_t pitch = (kPlaneWidth + 3) * 4;
+    // Smooth depths with some NaN and infinite texels: whole cells in one range, so that some
+    // questions are answered by rejecting.
+    for (int y = 0; y < kPlaneHeight; ++y)
+      for (int x = 0; x < kPlaneWidth; ++x)
+        plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)] = rng() % 50 == 0 ? randomDepth(rng) : float((x / 8 + y / 8) % 8) / 8.0f;
+    const Rect tile = rng() % 2 ? Rect{64, 0, 128, 64} : Rect{128, 64, 150, 100};  // a whole tile, or one cut by the plane
+    const Rect readable{tile.x0 + int32_t(rng() % 3), tile.y0 + int32_t(rng() % 3), tile.x1 - int32_t(rng() % 3),
+                        tile.y1 - int32_t(rng() % 3)};
+    TileDepthBounds bounds;
+    bounds.begin(tile);
+    ASSERT_TRUE(bounds.use(reinterpret_cast<const uint8_t*>(plane.data()), pitch, tile, readable));
+    auto randomRect = [&](int maxSide) {
+      const int32_t x0 = readable.x0 + int32_t(rng() % uint32_t(readable.x1 - readable.x0));
+      const int32_t y0 = readable.y0 + int32_t(rng() % uint32_t(readable.y1 - readable.y0));
+      return Rect{x0, y0, std::min(readable.x1, x0 + 1 + int32_t(rng() % uint32_t(maxSide))),
+                  std::min(readable.y1, y0 + 1 + int32_t(rng() % uint32_t(maxSide)))};
+    };
+    for (int step = 0; step < 400; ++step) {
+      if (rng() % 4 == 0) {  // the block walker's write: a block, its covered pixels
+        const Rect r = randomRect(4);
+        const float v = randomDepth(rng);
+        for (int32_t y = r.y0; y < r.y1; ++y)
+          for (int32_t x = r.x0; x < r.x1; ++x)
+            if (rng() % 2) plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)] = v;
+        bounds.changed(r);
+        continue;
+      }
+      const Rect r = randomRect(24);
+      const VkCompareOp op = VkCompareOp(rng() % 8);
+      float a = float(rng() % 10) / 8.0f, b = rng() % 2 ? a : float(rng() % 10) / 8.0f;
+      if (b < a) std::swap(a, b);
+      ++questions;
+      if (!bounds.rejects(r, op, {a, b})) continue;
+      ++rejections;
+      for (int32_t y = r.y0; y < r.y1; ++y)
+        for (int32_t x = r.x0; x < r.x1; ++x)
+          for (float z : {a, b})
+            ASSERT_FALSE(passes(op, z, plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)]))
+                << "round " << round << " step " << step << " op " << op << " pixel " << x << "," << y;
+    }
+    // After a begin the cells are computed afresh: a tile's bounds are not another's.
+    bounds.begin(tile);
+    EXPECT_FALSE(bounds.anyKnown());
+  }
+  EXPECT_GT(rejections, questions / 10);
+}
+
+// fragmentDepthInterval holds every depth the block walker interpolates at a covered pixel:
+// weights a_k = e_k / (e_0 + e_1 + e_2) from non-negative edge values (windowBarycentrics), the
+// interpolated depth (pixel_weights.h interpolatedDepth or flatDepthOf), with and without bias
+// and clamping, for depths of every magnitude.
+TEST(TileDepthBounds, FragmentDepthIntervalHoldsEveryInterpolatedDepth) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    SetupTriangle t;
+    const float scale = iteration % 4 == 0 ? 1e6f : iteration % 4 == 1 ? 1e-6f : 1.0f;
+    for (float& z : t.z) z = (unit(rng) * 2 - (iteration % 3 == 0 ? 1 : 0)) * scale;
+    t.flatDepth = iteration % 5 == 0;
+    if (t.flatDepth) t.z[1] = t.z[2] = t.z[0];
+    t.depthBias = iteration % 2 ? (unit(rng) - 0.5f) * scale * 0.01f : 0.0f;
+    if (iteration % 3 == 0) t.depthMin = -kInf, t.depthMax = kInf;  // VK_EXT_depth_range_unrestricted
+    else t.depthMin = 0, t.depthMax = 1;
+    const DepthInterval range = fragmentDepthInterval(t);
+    for (int sample = 0; sample < 20; ++sample) {
+      int64_t edge[3];
+      for (int64_t& e : edge) e = sample == 0 ? 0 : int64_t(rng() % 1000000);
+      if (sample < 3) edge[sample] = 1000;  // the vertices themselves
+      const int64_t area2 = edge[0] + edge[1] + edge[2];
+      double lin[3];
+      pixel::windowBarycentrics(edge, 1.0 / double(area2), lin);
+      const float z = pixel::depthAt(t, lin);
+      ASSERT_GE(z, range.lo) << "iteration " << iteration;
+      ASSERT_LE(z, range.hi) << "iteration " << iteration;
+    }
+  }
+  SetupTriangle notFinite;
+  notFinite.z[0] = 0, notFinite.z[1] = std::nanf(""), notFinite.z[2] = 1;
+  notFinite.depthBias = 0, notFinite.depthMin = 0, notFinite.depthMax = 1;
+  const DepthInterval anything = fragmentDepthInterval(notFinite);
+  EXPECT_EQ(anything.lo, -kInf);
+  EXPECT_EQ(anything.hi, kInf);
+}
+
+}  // namespace
+}  // namespace tessera::raster
