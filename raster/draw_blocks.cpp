@@ -506,7 +506,8 @@ bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
 void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   const Rect region = rules::intersect(st.bounds, tile);
   if (rules::isEmpty(region)) return;
-  // Hierarchical Z (depthBounds_): a triangle whose fragment depths all fail the depth test
+  // Hierarchical Z (depthBounds_, for the single-sample D32, D24 and D16 block depth tests): a
+  // triangle whose fragment depths all fail the depth test
   // against every depth stored in its region is dropped before its edges are even set up (most
   // of a scene drawn front to back, once the first layers have covered the tile), and a large
   // one's blocks likewise. Triangles of at most 64 pixels' bounds are not tested: their few
@@ -514,15 +515,16 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   // them dropped, for 14% more instructions); their writes only mark the cells the larger ones
   // computed.
   const bool large = int64_t(region.x1 - region.x0) * (region.y1 - region.y0) > 64;
-  bool bounded = false;  // depthBounds_ holds this tile's cells: blockDepthD32_'s writes mark them
-  if (blockDepthD32_ && (large || depthBounds_.anyKnown())) {
+  bool bounded = false;  // depthBounds_ holds this tile's cells: the block test's writes mark them
+  if ((blockDepthD32_ || blockDepthUnormBits_) && (large || depthBounds_.anyKnown())) {
     const Rect readable = rules::intersect(tile, s_->renderArea);
-    bounded = region.x0 >= readable.x0 && region.y0 >= readable.y0 && region.x1 <= readable.x1 &&
-              region.y1 <= readable.y1 && depthBounds_.use(s_->depth.base, s_->depth.rowPitch, tile, readable);
+    bounded = region.x0 >= readable.x0 && region.y0 >= readable.y0 && region.x1 <= readable.x1 && region.y1 <= readable.y1 &&
+              depthBounds_.use(s_->depth.base, s_->depth.rowPitch, blockDepthUnormBits_, tile, readable);
     if (!bounded) depthBounds_.forget();  // (a region beyond the render area: not in the binned path)
   }
   const bool depthCulling = bounded && large;
-  const DepthInterval depths = depthCulling ? fragmentDepthInterval(st) : DepthInterval{};
+  const DepthInterval depths =
+      depthCulling ? quantizedDepthInterval(fragmentDepthInterval(st), blockDepthUnormBits_) : DepthInterval{};
   if (depthCulling && depthBounds_.rejects(region, s_->depthCompare, depths)) return;
   const bool markWrites = bounded && s_->depthWrite;
   // The walker without what it does not need (the bounds' tests and marks cost a small

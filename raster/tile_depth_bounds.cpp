@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <limits>
 
+#include "draw_internal.h"  // floatToUnorm
 #include "rules.h"
 
 namespace tessera::raster {
@@ -43,16 +44,31 @@ DepthInterval fragmentDepthInterval(const SetupTriangle& t) {
           rules::clampFragmentDepth(hi + margin + t.depthBias, range)};
 }
 
-bool TileDepthBounds::use(const uint8_t* base, uint64_t rowPitch, const Rect& tile, const Rect& readable) {
+namespace {
+
+// block_depth.cpp's decode of a D24 or D16 value (blockDepthTestUnormPortable).
+float decodeUnorm(uint32_t c, uint32_t bits) {
+  return static_cast<float>(double(c) / (bits == 16 ? 65535.0 : 16777215.0));
+}
+
+}  // namespace
+
+DepthInterval quantizedDepthInterval(DepthInterval z, uint32_t bits) {
+  if (!bits) return z;
+  const double maxValue = bits == 16 ? 65535.0 : 16777215.0;
+  return {decodeUnorm(floatToUnorm(z.lo, maxValue), bits), decodeUnorm(floatToUnorm(z.hi, maxValue), bits)};
+}
+
+bool TileDepthBounds::use(const uint8_t* base, uint64_t rowPitch, uint32_t unormBits, const Rect& tile, const Rect& readable) {
   if (!begun_) return false;
   if (tile.x1 - tile.x0 > 64 || tile.y1 - tile.y0 > 64 || tile.x0 != tile_.x0 || tile.y0 != tile_.y0 ||
       tile.x1 != tile_.x1 || tile.y1 != tile_.y1) {
     forget();  // drawing elsewhere: nothing known here any more
     return false;
   }
-  if (base != base_ || rowPitch != rowPitch_ || readable.x0 != readable_.x0 || readable.y0 != readable_.y0 ||
+  if (base != base_ || rowPitch != rowPitch_ || unormBits != unormBits_ || readable.x0 != readable_.x0 || readable.y0 != readable_.y0 ||
       readable.x1 != readable_.x1 || readable.y1 != readable_.y1) {
-    base_ = base, rowPitch_ = rowPitch, readable_ = readable;
+    base_ = base, rowPitch_ = rowPitch, unormBits_ = unormBits, readable_ = readable;
     forgetCells();
   }
   return true;
@@ -64,7 +80,25 @@ void TileDepthBounds::computeCell(uint32_t cell) {
   const int32_t y0 = tile_.y0 + int32_t((cell / kCellsPerRow) << kCellShift);
   const Rect r = rules::intersect(rules::intersect(Rect{x0, y0, x0 + 4, y0 + 4}, tile_), readable_);
   float lo = kInf, hi = -kInf;
-  if (r.x1 - r.x0 == 4 && r.y1 - r.y0 == 4) {
+  if (unormBits_) {
+    // D24 or D16: the decoded values (no NaN among them).
+    for (int32_t y = r.y0; y < r.y1; ++y)
+      for (int32_t x = r.x0; x < r.x1; ++x) {
+        const uint8_t* texel = base_ + uint64_t(y) * rowPitch_ + uint64_t(x) * (unormBits_ == 16 ? 2 : 4);
+        uint32_t c = 0;
+        if (unormBits_ == 16) {
+          uint16_t v;
+          std::memcpy(&v, texel, 2);
+          c = v;
+        } else {
+          std::memcpy(&c, texel, 4);
+          c &= 0xFFFFFFu;
+        }
+        const float v = decodeUnorm(c, unormBits_);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  } else if (r.x1 - r.x0 == 4 && r.y1 - r.y0 == 4) {
     // MINPS and MAXPS return their second operand when either is NaN: with the running bound
     // second, a NaN depth leaves it as it was (the bounds leave NaNs out: failsEverywhere).
     const uint8_t* row = base_ + uint64_t(r.y0) * rowPitch_ + uint64_t(r.x0) * 4;

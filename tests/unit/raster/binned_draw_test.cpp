@@ -923,7 +923,7 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
 // depth, for GREATER and GREATER_OR_EQUAL decreasing, either for the others), each vertex's
 // depth jittered within the triangle's layer, many layers deep over the target: most later triangles lie wholly behind the earlier
 // ones, the case the block walker's hierarchical Z (raster/tile_depth_bounds.h) drops whole.
-// D32_SFLOAT, one sample, early depth test without stencil: the pipelines it serves.
+// One sample, early depth test without stencil: the pipelines it serves.
 Scene occluders(std::mt19937& rng, VkCompareOp op) {
   Scene sc = opaqueQuad(rng);
   sc.vertices.clear();
@@ -987,7 +987,11 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
       } else draws.push_back(occluders(sceneRng, sceneRng() % 3 == 0 ? VkCompareOp(sceneRng() % 8) : op));
     }
     asOneRenderPass(draws, 1);
-    for (Scene& d : draws) d.depthFormat = d.state.raster.depthFormat = VK_FORMAT_D32_SFLOAT;
+    // D32_SFLOAT mostly, D24 and D16 (the block test's other formats) too.
+    const VkFormat formats[4] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM};
+    const VkFormat format = formats[iteration % 4];
+    const uint32_t texelSize = format == VK_FORMAT_D16_UNORM ? 2 : 4;
+    for (Scene& d : draws) d.depthFormat = d.state.raster.depthFormat = format;
     // A depth clear before draw `clearAt` (none when it is 0; mostly there is one): to the depth
     // every later fragment passes against (the far plane for LESS, the near one for GREATER,
     // which bounds computed before the clear would reject) or a random one, over a random
@@ -999,7 +1003,12 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
                                        kHeight - int32_t(sceneRng() % 70)};
     const bool greater = op == VK_COMPARE_OP_GREATER || op == VK_COMPARE_OP_GREATER_OR_EQUAL;
     const float clearDepth = sceneRng() % 4 == 0 ? uniform(sceneRng, 0, 1) : greater ? 0.0f : 1.0f;
-    std::memcpy(clear.texel, &clearDepth, 4);
+    if (format == VK_FORMAT_D32_SFLOAT) {
+      std::memcpy(clear.texel, &clearDepth, 4);
+    } else {
+      const uint32_t c = floatToUnorm(clearDepth, format == VK_FORMAT_D16_UNORM ? 65535.0 : 16777215.0);
+      std::memcpy(clear.texel, &c, texelSize);
+    }
     clearedBetween += clearAt > 0;
 
     Targets expected;
@@ -1009,7 +1018,7 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
       if (d == clearAt && d > 0)
         for (int32_t y = clear.rect.y0; y < clear.rect.y1; ++y)
           for (int32_t x = clear.rect.x0; x < clear.rect.x1; ++x)
-            std::memcpy(&expected.depth[(size_t(y) * kWidth + size_t(x)) * 4], &clearDepth, 4);
+            std::memcpy(&expected.depth[(size_t(y) * kWidth + size_t(x)) * texelSize], clear.texel, texelSize);
       bind(draws[size_t(d)], expected, 8, nullptr);
       drawReference(draws[size_t(d)].state, draws[size_t(d)].call);
     }
@@ -1028,7 +1037,8 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
           scene.add(draws[size_t(d)].state, draws[size_t(d)].call);
         }
         scene.flush();
-        SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << count << " draws, clear before " << clearAt << ", W " << w
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", format " << format << ", " << count << " draws, clear before "
+                                        << clearAt << ", W " << w
                                         << ", threads " << pool.threadCount());
         ASSERT_EQ(got.colour, expected.colour);
         ASSERT_EQ(got.depth, expected.depth);

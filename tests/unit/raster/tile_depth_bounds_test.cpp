@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "draw_internal.h"  // floatToUnorm
 #include "pixel_weights.h"
 #include "tile_depth_bounds.h"
 
@@ -95,7 +96,7 @@ TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
                         tile.y1 - int32_t(rng() % 3)};
     TileDepthBounds bounds;
     bounds.begin(tile);
-    ASSERT_TRUE(bounds.use(reinterpret_cast<const uint8_t*>(plane.data()), pitch, tile, readable));
+    ASSERT_TRUE(bounds.use(reinterpret_cast<const uint8_t*>(plane.data()), pitch, 0, tile, readable));
     auto randomRect = [&](int maxSide) {
       const int32_t x0 = readable.x0 + int32_t(rng() % uint32_t(readable.x1 - readable.x0));
       const int32_t y0 = readable.y0 + int32_t(rng() % uint32_t(readable.y1 - readable.y0));
@@ -130,6 +131,58 @@ TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
     EXPECT_FALSE(bounds.anyKnown());
   }
   EXPECT_GT(rejections, questions / 10);
+}
+
+// The same on D24 and D16 planes, whose cells hold decoded values and whose block test compares
+// each fragment depth converted to the format and decoded (blockDepthTestUnorm): whatever
+// rejects(quantizedDepthInterval(z)) rejects fails that comparison at every pixel for every
+// depth in z.
+TEST(TileDepthBounds, UnormPlanesRejectOnlyWhereEveryConvertedDepthFails) {
+  std::mt19937 rng(23);
+  int rejections = 0;
+  for (const uint32_t bits : {16u, 24u}) {
+    const double maxValue = bits == 16 ? 65535.0 : 16777215.0;
+    const uint32_t texelBytes = bits == 16 ? 2 : 4;
+    auto decode = [&](uint32_t c) { return static_cast<float>(double(c) / maxValue); };
+    for (int round = 0; round < 20; ++round) {
+      constexpr int kSide = 64;
+      std::vector<uint8_t> plane(size_t(kSide) * kSide * texelBytes);
+      auto stored = [&](int x, int y) {
+        uint32_t c = 0;
+        std::memcpy(&c, &plane[(size_t(y) * kSide + size_t(x)) * texelBytes], texelBytes);
+        return bits == 16 ? c : c & 0xFFFFFFu;
+      };
+      for (int y = 0; y < kSide; ++y)
+        for (int x = 0; x < kSide; ++x) {
+          // Cells of one value, some texels off it by a unit; D24's upper byte is not depth.
+          uint32_t c = uint32_t(((x / 4 + y / 4) % 8) * (maxValue / 8)) + (rng() % 8 == 0 ? 1 : 0);
+          if (bits == 24) c |= uint32_t(rng() % 256) << 24;
+          std::memcpy(&plane[(size_t(y) * kSide + size_t(x)) * texelBytes], &c, texelBytes);
+        }
+      const Rect tile{0, 0, kSide, kSide};
+      TileDepthBounds bounds;
+      bounds.begin(tile);
+      ASSERT_TRUE(bounds.use(plane.data(), kSide * texelBytes, bits, tile, tile));
+      for (int q = 0; q < 300; ++q) {
+        const int32_t x0 = int32_t(rng() % kSide), y0 = int32_t(rng() % kSide);
+        const Rect r{x0, y0, std::min(kSide, x0 + 1 + int32_t(rng() % 12)), std::min(kSide, y0 + 1 + int32_t(rng() % 12))};
+        const VkCompareOp op = VkCompareOp(rng() % 8);
+        float a = float(rng() % 10) / 8.0f - 0.1f, b = rng() % 2 ? a : float(rng() % 10) / 8.0f;
+        if (b < a) std::swap(a, b);
+        const DepthInterval z = quantizedDepthInterval({a, b}, bits);
+        if (!bounds.rejects(r, op, z)) continue;
+        ++rejections;
+        for (int32_t y = r.y0; y < r.y1; ++y)
+          for (int32_t x = r.x0; x < r.x1; ++x)
+            for (int k = 0; k <= 8; ++k) {
+              const float depth = a + (b - a) * float(k) / 8;
+              ASSERT_FALSE(passes(op, decode(floatToUnorm(depth, maxValue)), decode(stored(x, y))))
+                  << bits << " bits, op " << op << " depth " << depth << " pixel " << x << "," << y;
+            }
+      }
+    }
+  }
+  EXPECT_GT(rejections, 500);
 }
 
 // fragmentDepthInterval holds every depth the block walker interpolates at a covered pixel:
