@@ -506,7 +506,7 @@ bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
 void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   const Rect region = rules::intersect(st.bounds, tile);
   if (rules::isEmpty(region)) return;
-  // Hierarchical Z (depthBounds_, for the single-sample D32, D24 and D16 block depth tests): a
+  // Hierarchical Z (depthBounds_, for the block depth tests: D32 of 1 or 4 samples, D24, D16): a
   // triangle whose fragment depths all fail the depth test
   // against every depth stored in its region is dropped before its edges are even set up (most
   // of a scene drawn front to back, once the first layers have covered the tile), and a large
@@ -516,10 +516,12 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   // computed.
   const bool large = int64_t(region.x1 - region.x0) * (region.y1 - region.y0) > 64;
   bool bounded = false;  // depthBounds_ holds this tile's cells: the block test's writes mark them
-  if ((blockDepthD32_ || blockDepthUnormBits_) && (large || depthBounds_.anyKnown())) {
+  if (blockDepthTests_ && (large || depthBounds_.anyKnown())) {
     const Rect readable = rules::intersect(tile, s_->renderArea);
+    const TileDepthBounds::DepthPlane plane{s_->depth.base, s_->depth.rowPitch, blockDepthUnormBits_,
+                                            std::max(s_->raster.samples, 1u)};
     bounded = region.x0 >= readable.x0 && region.y0 >= readable.y0 && region.x1 <= readable.x1 && region.y1 <= readable.y1 &&
-              depthBounds_.use(s_->depth.base, s_->depth.rowPitch, blockDepthUnormBits_, tile, readable);
+              depthBounds_.use(plane, tile, readable);
     if (!bounded) depthBounds_.forget();  // (a region beyond the render area: not in the binned path)
   }
   const bool depthCulling = bounded && large;

@@ -201,7 +201,7 @@ void FragmentStage::retarget(const DrawState& state) {
                        ? blockDepthTestD32Function()
                        : nullptr;
   // Another path may write the depth attachment from here on (depthBounds_).
-  if (!blockDepthD32_ && !blockDepthUnormBits_) depthBounds_.forget();
+  if (!blockDepthTests_) depthBounds_.forget();
   needPerspective_ = needLinear_ = false;
   for (uint32_t l = 0; l < abi::kMaxInterfaceLocations; ++l) {
     if (!s_->fragment.inputComponents[l] || !rasterizedOutputs(*s_)[l]) continue;

@@ -711,7 +711,7 @@ class FragmentStage {
   // (block_depth.h), which blockTriangle calls directly (blockDepthTest's dispatch and its
   // loads of the draw state were a tenth of a small triangle's block test).
   uint32_t (*blockDepthD32_)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool) = nullptr;
-  // Hierarchical Z for blockDepthD32_'s and blockDepthUnormBits_' pipelines (tile_depth_bounds.h): blockTriangle drops a
+  // Hierarchical Z for blockDepthTests_' pipelines (tile_depth_bounds.h): blockTriangle drops a
   // triangle or block whose fragments fail the depth test against the whole area, and marks
   // what blockDepthD32_ writes. Every other path that may write the depth attachment (another
   // draw's state, lines, points, quads) forgets it.

@@ -59,16 +59,19 @@ DepthInterval quantizedDepthInterval(DepthInterval z, uint32_t bits) {
   return {decodeUnorm(floatToUnorm(z.lo, maxValue), bits), decodeUnorm(floatToUnorm(z.hi, maxValue), bits)};
 }
 
-bool TileDepthBounds::use(const uint8_t* base, uint64_t rowPitch, uint32_t unormBits, const Rect& tile, const Rect& readable) {
+bool TileDepthBounds::use(const DepthPlane& plane, const Rect& tile, const Rect& readable) {
+  const uint8_t* base = plane.base;
+  const uint64_t rowPitch = plane.rowPitch;
+  const uint32_t unormBits = plane.unormBits, samples = plane.unormBits ? 1 : plane.samples;
   if (!begun_) return false;
   if (tile.x1 - tile.x0 > 64 || tile.y1 - tile.y0 > 64 || tile.x0 != tile_.x0 || tile.y0 != tile_.y0 ||
       tile.x1 != tile_.x1 || tile.y1 != tile_.y1) {
     forget();  // drawing elsewhere: nothing known here any more
     return false;
   }
-  if (base != base_ || rowPitch != rowPitch_ || unormBits != unormBits_ || readable.x0 != readable_.x0 || readable.y0 != readable_.y0 ||
+  if (base != base_ || rowPitch != rowPitch_ || unormBits != unormBits_ || samples != samples_ || readable.x0 != readable_.x0 || readable.y0 != readable_.y0 ||
       readable.x1 != readable_.x1 || readable.y1 != readable_.y1) {
-    base_ = base, rowPitch_ = rowPitch, unormBits_ = unormBits, readable_ = readable;
+    base_ = base, rowPitch_ = rowPitch, unormBits_ = unormBits, samples_ = samples, readable_ = readable;
     forgetCells();
   }
   return true;
@@ -101,13 +104,15 @@ void TileDepthBounds::computeCell(uint32_t cell) {
   } else if (r.x1 - r.x0 == 4 && r.y1 - r.y0 == 4) {
     // MINPS and MAXPS return their second operand when either is NaN: with the running bound
     // second, a NaN depth leaves it as it was (the bounds leave NaNs out: failsEverywhere).
-    const uint8_t* row = base_ + uint64_t(r.y0) * rowPitch_ + uint64_t(r.x0) * 4;
+    // A row's four pixels are `samples_` 16-byte vectors (a pixel's samples side by side).
+    const uint8_t* row = base_ + uint64_t(r.y0) * rowPitch_ + uint64_t(r.x0) * 4 * samples_;
     __m128 rowLo = _mm_set1_ps(kInf), rowHi = _mm_set1_ps(-kInf);
-    for (int y = 0; y < 4; ++y, row += rowPitch_) {
-      const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(row));
-      rowLo = _mm_min_ps(v, rowLo);
-      rowHi = _mm_max_ps(v, rowHi);
-    }
+    for (int y = 0; y < 4; ++y, row += rowPitch_)
+      for (uint32_t k = 0; k < samples_; ++k) {
+        const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(row) + 4 * k);
+        rowLo = _mm_min_ps(v, rowLo);
+        rowHi = _mm_max_ps(v, rowHi);
+      }
     // The four lanes: no NaN among them any more.
     rowLo = _mm_min_ps(rowLo, _mm_movehl_ps(rowLo, rowLo));
     rowHi = _mm_max_ps(rowHi, _mm_movehl_ps(rowHi, rowHi));
@@ -116,9 +121,9 @@ void TileDepthBounds::computeCell(uint32_t cell) {
   } else {
     // A cell cut by the tile or the readable area (`v < lo ? v : lo` keeps lo for a NaN v).
     for (int32_t y = r.y0; y < r.y1; ++y)
-      for (int32_t x = r.x0; x < r.x1; ++x) {
+      for (uint64_t at = uint64_t(r.x0) * samples_; at < uint64_t(r.x1) * samples_; ++at) {
         float v;
-        std::memcpy(&v, base_ + uint64_t(y) * rowPitch_ + uint64_t(x) * 4, sizeof v);
+        std::memcpy(&v, base_ + uint64_t(y) * rowPitch_ + at * 4, sizeof v);
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
       }

@@ -1,11 +1,10 @@
 // Hierarchical Z for the binned path's tile pass (issue 12, "Early rejection"): the smallest and
-// largest depth stored in each 4x4-pixel cell of the tile being drawn, on a single-sample
-// D32_SFLOAT, D24 or D16 attachment, so that the block walker drops a triangle, or a block of it, whose
+// largest depth stored in each 4x4-pixel cell of the tile being drawn, on a D32_SFLOAT
+// attachment of 1 or 4 samples or a single-sample D24 or D16 one, so that the block walker drops a triangle, or a block of it, whose
 // fragments all fail the depth test there before it computes their coverage or depths
 // (FragmentStage::blockTriangle). Dropping them is exact: the block depth test would have
 // rejected every one of those fragments, and in the pipelines where the walker tests depth
-// before shading (blockDepthD32_, blockDepthUnormBits_) a fragment that fails has no other
-// effect.
+// before shading (FragmentStage::blockDepthTests_) a fragment that fails has no other effect.
 //
 // Cells are computed when first asked for and forgotten when the stage writes them; anything
 // else that may write the attachment (clears, resolves, other draws, another tile) makes the
@@ -62,12 +61,20 @@ class TileDepthBounds {
     begun_ = false;
     forgetCells();
   }
-  // Whether the bounds may be used for `tile` of the depth plane at `base` (`rowPitch` bytes a
-  // row; `unormBits` 24 or 16 for a D24 plane (4 bytes a texel, the depth in the low 24 bits)
-  // or a D16 one, whose cells hold the decoded values the block test compares, 0 for D32_SFLOAT),
-  // whose pixels in `readable` may be read (render area ∩ attachment): begun for that tile. A
-  // different plane or readable area than the last call's starts the cells over.
-  bool use(const uint8_t* base, uint64_t rowPitch, uint32_t unormBits, const Rect& tile, const Rect& readable);
+  // The depth attachment the bounds describe.
+  struct DepthPlane {
+    const uint8_t* base;
+    uint64_t rowPitch;   // bytes a row
+    // 24 or 16: a single-sample D24 plane (4 bytes a texel, the depth in the low 24 bits) or
+    // D16 one, whose cells hold the decoded values the block test compares; 0: D32_SFLOAT, with
+    // `samples` (1 or 4) floats a pixel, side by side, all of them in the pixel's cell.
+    uint32_t unormBits;
+    uint32_t samples;
+  };
+  // Whether the bounds may be used for `tile` of `plane`, whose pixels in `readable` may be read
+  // (render area ∩ attachment): begun for that tile. A different plane or readable area than
+  // the last call's starts the cells over.
+  bool use(const DepthPlane& plane, const Rect& tile, const Rect& readable);
   // Whether some cell's bounds are known (begun, and computed since).
   bool anyKnown() const { return anyKnown_; }
   // Whether fragments with depths in `z` anywhere in `r` (inside the tile and the readable
@@ -89,6 +96,7 @@ class TileDepthBounds {
   const uint8_t* base_ = nullptr;
   uint64_t rowPitch_ = 0;
   uint32_t unormBits_ = 0;
+  uint32_t samples_ = 1;
   bool begun_ = false;
   uint64_t known_[kCells / 64] = {};  // bit c: min_[c] and max_[c] hold cell c's bounds
   bool anyKnown_ = false;             // computed since forgetCells (some bit may be clear again)

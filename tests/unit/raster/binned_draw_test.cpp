@@ -923,9 +923,9 @@ TEST(BinnedDraw, ClearsInTheSceneMatchClearingFirst) {
 // depth, for GREATER and GREATER_OR_EQUAL decreasing, either for the others), each vertex's
 // depth jittered within the triangle's layer, many layers deep over the target: most later triangles lie wholly behind the earlier
 // ones, the case the block walker's hierarchical Z (raster/tile_depth_bounds.h) drops whole.
-// One sample, early depth test without stencil: the pipelines it serves.
-Scene occluders(std::mt19937& rng, VkCompareOp op) {
-  Scene sc = opaqueQuad(rng);
+// Early depth test without stencil: the pipelines it serves.
+Scene occluders(std::mt19937& rng, VkCompareOp op, uint32_t samples) {
+  Scene sc = opaqueQuad(rng, samples);
   sc.vertices.clear();
   DrawState& s = sc.state;
   s.depthTest = true;
@@ -972,6 +972,7 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
     std::mt19937 sceneRng(seed);
     std::vector<Scene> draws;
     const int count = 2 + int(sceneRng() % 3);
+    const uint32_t samples = iteration % 4 == 1 ? 4 : 1;  // (D32 iterations)
     // The iteration's compare op for most occluders (all eight in turn), a random one for a
     // third: bounds computed under one op and written under another.
     const VkCompareOp op = VkCompareOp(iteration % 8);
@@ -979,15 +980,17 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
       if (d > 0 && sceneRng() % 3 == 0) {
         // A draw of any other kind that writes whatever depth it has (compare ALWAYS) through a
         // path that does not keep the bounds (lines, points, stencil, discard, FragDepth).
-        draws.push_back(generateScene(sceneRng, 1));
+        draws.push_back(generateScene(sceneRng, samples));
         DrawState& other = draws.back().state;
         other.depthTest = other.depthWrite = true;
         other.depthCompare = VK_COMPARE_OP_ALWAYS;
         other.depthBoundsTest = false;
-      } else draws.push_back(occluders(sceneRng, sceneRng() % 3 == 0 ? VkCompareOp(sceneRng() % 8) : op));
+      } else {
+        draws.push_back(occluders(sceneRng, sceneRng() % 3 == 0 ? VkCompareOp(sceneRng() % 8) : op, samples));
+      }
     }
-    asOneRenderPass(draws, 1);
-    // D32_SFLOAT mostly, D24 and D16 (the block test's other formats) too.
+    asOneRenderPass(draws, samples);
+    // D32_SFLOAT of 1 or 4 samples, single-sample D24 and D16: the block test's formats.
     const VkFormat formats[4] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM};
     const VkFormat format = formats[iteration % 4];
     const uint32_t texelSize = format == VK_FORMAT_D16_UNORM ? 2 : 4;
@@ -1013,12 +1016,13 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
 
     Targets expected;
     std::mt19937 initRng(seed);
-    expected.reset(1, initRng);
+    expected.reset(samples, initRng);
     for (int d = 0; d < count; ++d) {
       if (d == clearAt && d > 0)
         for (int32_t y = clear.rect.y0; y < clear.rect.y1; ++y)
           for (int32_t x = clear.rect.x0; x < clear.rect.x1; ++x)
-            std::memcpy(&expected.depth[(size_t(y) * kWidth + size_t(x)) * texelSize], clear.texel, texelSize);
+            for (uint32_t smp = 0; smp < samples; ++smp)
+              std::memcpy(&expected.depth[((size_t(y) * kWidth + size_t(x)) * samples + smp) * texelSize], clear.texel, texelSize);
       bind(draws[size_t(d)], expected, 8, nullptr);
       drawReference(draws[size_t(d)].state, draws[size_t(d)].call);
     }
@@ -1026,7 +1030,7 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
       for (ThreadPool& pool : pools) {
         Targets got;
         std::mt19937 sameInit(seed);
-        got.reset(1, sameInit);
+        got.reset(samples, sameInit);
         tessera::raster::Scene scene(pool);
         for (int d = 0; d < count; ++d) {
           bind(draws[size_t(d)], got, w, nullptr);
@@ -1037,7 +1041,8 @@ TEST(BinnedDraw, DepthBoundsDropOnlyWhatTheDepthTestRejects) {
           scene.add(draws[size_t(d)].state, draws[size_t(d)].call);
         }
         scene.flush();
-        SCOPED_TRACE(testing::Message() << "seed " << seed << ", format " << format << ", " << count << " draws, clear before "
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", format " << format << ", samples " << samples << ", " << count
+                                        << " draws, clear before "
                                         << clearAt << ", W " << w
                                         << ", threads " << pool.threadCount());
         ASSERT_EQ(got.colour, expected.colour);

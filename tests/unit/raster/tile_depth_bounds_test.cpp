@@ -76,27 +76,31 @@ TEST(TileDepthBounds, FailsEverywhereOnlyWhereEveryDepthFails) {
   EXPECT_TRUE(failsEverywhere(VK_COMPARE_OP_NEVER, {std::nanf(""), std::nanf("")}, 0.5f, 0.5f));
 }
 
-// Random writes into a D32 plane, each followed by changed() of its rectangle as the block
-// walker does, and random questions about rectangles of a tile whose readable area cuts some
-// cells: every rectangle rejected has no pixel whose test would pass, at the interval's ends.
-TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
+// Random writes into a D32 plane of 1 or 4 samples a pixel, each followed by changed() of its
+// rectangle as the block walker does, and random questions about rectangles of a tile whose
+// readable area cuts some cells: every rectangle rejected has no sample whose test would pass,
+// at the interval's ends.
+TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEverySampleFails) {
   constexpr int kPlaneWidth = 150, kPlaneHeight = 100;
   std::mt19937 rng(11);
   int rejections = 0, questions = 0;
   for (int round = 0; round < 40; ++round) {
-    std::vector<float> plane(size_t(kPlaneWidth + 3) * kPlaneHeight);  // 3 floats of padding a row
-    const uint64_t pitch = (kPlaneWidth + 3) * 4;
-    // Smooth depths with some NaN and infinite texels: whole cells in one range, so that some
+    const uint32_t samples = round % 2 ? 4 : 1;
+    const size_t rowFloats = size_t(kPlaneWidth) * samples + 3;  // 3 floats of padding a row
+    std::vector<float> plane(rowFloats * kPlaneHeight);
+    auto at = [&](int32_t x, int32_t y, uint32_t smp) -> float& { return plane[size_t(y) * rowFloats + size_t(x) * samples + smp]; };
+    // Smooth depths with some NaN and infinite samples: whole cells in one range, so that some
     // questions are answered by rejecting.
     for (int y = 0; y < kPlaneHeight; ++y)
       for (int x = 0; x < kPlaneWidth; ++x)
-        plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)] = rng() % 50 == 0 ? randomDepth(rng) : float((x / 8 + y / 8) % 8) / 8.0f;
+        for (uint32_t smp = 0; smp < samples; ++smp)
+          at(x, y, smp) = rng() % 50 == 0 ? randomDepth(rng) : float((x / 8 + y / 8) % 8) / 8.0f;
     const Rect tile = rng() % 2 ? Rect{64, 0, 128, 64} : Rect{128, 64, 150, 100};  // a whole tile, or one cut by the plane
     const Rect readable{tile.x0 + int32_t(rng() % 3), tile.y0 + int32_t(rng() % 3), tile.x1 - int32_t(rng() % 3),
                         tile.y1 - int32_t(rng() % 3)};
     TileDepthBounds bounds;
     bounds.begin(tile);
-    ASSERT_TRUE(bounds.use(reinterpret_cast<const uint8_t*>(plane.data()), pitch, 0, tile, readable));
+    ASSERT_TRUE(bounds.use({reinterpret_cast<const uint8_t*>(plane.data()), rowFloats * 4, 0, samples}, tile, readable));
     auto randomRect = [&](int maxSide) {
       const int32_t x0 = readable.x0 + int32_t(rng() % uint32_t(readable.x1 - readable.x0));
       const int32_t y0 = readable.y0 + int32_t(rng() % uint32_t(readable.y1 - readable.y0));
@@ -104,12 +108,13 @@ TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
                   std::min(readable.y1, y0 + 1 + int32_t(rng() % uint32_t(maxSide)))};
     };
     for (int step = 0; step < 400; ++step) {
-      if (rng() % 4 == 0) {  // the block walker's write: a block, its covered pixels
+      if (rng() % 4 == 0) {  // the block walker's write: a block, its covered samples
         const Rect r = randomRect(4);
         const float v = randomDepth(rng);
         for (int32_t y = r.y0; y < r.y1; ++y)
           for (int32_t x = r.x0; x < r.x1; ++x)
-            if (rng() % 2) plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)] = v;
+            for (uint32_t smp = 0; smp < samples; ++smp)
+              if (rng() % 2) at(x, y, smp) = v;
         bounds.changed(r);
         continue;
       }
@@ -122,9 +127,10 @@ TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEveryPixelFails) {
       ++rejections;
       for (int32_t y = r.y0; y < r.y1; ++y)
         for (int32_t x = r.x0; x < r.x1; ++x)
-          for (float z : {a, b})
-            ASSERT_FALSE(passes(op, z, plane[size_t(y) * (kPlaneWidth + 3) + size_t(x)]))
-                << "round " << round << " step " << step << " op " << op << " pixel " << x << "," << y;
+          for (uint32_t smp = 0; smp < samples; ++smp)
+            for (float z : {a, b})
+              ASSERT_FALSE(passes(op, z, at(x, y, smp)))
+                  << "round " << round << " step " << step << " op " << op << " pixel " << x << "," << y << " sample " << smp;
     }
     // After a begin the cells are computed afresh: a tile's bounds are not another's.
     bounds.begin(tile);
@@ -162,7 +168,7 @@ TEST(TileDepthBounds, UnormPlanesRejectOnlyWhereEveryConvertedDepthFails) {
       const Rect tile{0, 0, kSide, kSide};
       TileDepthBounds bounds;
       bounds.begin(tile);
-      ASSERT_TRUE(bounds.use(plane.data(), kSide * texelBytes, bits, tile, tile));
+      ASSERT_TRUE(bounds.use({plane.data(), kSide * texelBytes, bits, 1}, tile, tile));
       for (int q = 0; q < 300; ++q) {
         const int32_t x0 = int32_t(rng() % kSide), y0 = int32_t(rng() % kSide);
         const Rect r{x0, y0, std::min(kSide, x0 + 1 + int32_t(rng() % 12)), std::min(kSide, y0 + 1 + int32_t(rng() % 12))};
