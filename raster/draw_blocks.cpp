@@ -577,7 +577,8 @@ void FragmentStage::walkTriangleBlocks(const SetupTriangle& st, const Rect& regi
         for (int32_t bx = std::max(sx, blockX0); bx < std::min(sx + 16, region.x1); bx += 4) {
           // The blocks of a triangle wider and taller than a square (its region as a whole was
           // asked about above).
-          if (CullBlocks && depthBounds_.rejects(rules::intersect(Rect{bx, by, bx + 4, by + 4}, region), s_->depthCompare, depths))
+          if (CullBlocks &&
+              depthBounds_.blockRejects(rules::intersect(Rect{bx, by, bx + 4, by + 4}, region), s_->depthCompare, depths))
             continue;
           b.coverage = square == SquareClass::Inside ? wholeBlock(edges, b)
                                                      : blockCoverage(edges, region, bx, by, b, !kernelBlocks_);

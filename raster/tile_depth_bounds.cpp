@@ -133,14 +133,17 @@ void TileDepthBounds::computeCell(uint32_t cell) {
   anyKnown_ = true;
 }
 
-bool TileDepthBounds::rejects(const Rect& r, VkCompareOp op, DepthInterval z) {
+bool TileDepthBounds::rejects(const Rect& r, VkCompareOp op, DepthInterval z, bool compute) {
   if (rules::isEmpty(r)) return true;
   const int32_t cx0 = (r.x0 - tile_.x0) >> kCellShift, cx1 = (r.x1 - 1 - tile_.x0) >> kCellShift;
   const int32_t cy0 = (r.y0 - tile_.y0) >> kCellShift, cy1 = (r.y1 - 1 - tile_.y0) >> kCellShift;
   for (int32_t cy = cy0; cy <= cy1; ++cy)
     for (int32_t cx = cx0; cx <= cx1; ++cx) {
       const uint32_t cell = uint32_t(cy * kCellsPerRow + cx);
-      if (!known(cell)) computeCell(cell);
+      if (!known(cell)) {
+        if (!compute) return false;
+        computeCell(cell);
+      }
       if (!failsEverywhere(op, z, min_[cell], max_[cell])) return false;
     }
   return true;

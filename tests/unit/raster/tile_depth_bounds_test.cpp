@@ -77,7 +77,8 @@ TEST(TileDepthBounds, FailsEverywhereOnlyWhereEveryDepthFails) {
 }
 
 // Random writes into a D32 plane of 1 or 4 samples a pixel, each followed by changed() of its
-// rectangle as the block walker does, and random questions about rectangles of a tile whose
+// rectangle as the block walker does, and random questions (rejects, blockRejects) about
+// rectangles of a tile whose
 // readable area cuts some cells: every rectangle rejected has no sample whose test would pass,
 // at the interval's ends.
 TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEverySampleFails) {
@@ -118,12 +119,14 @@ TEST(TileDepthBounds, RejectsOnlyRectanglesWhereEverySampleFails) {
         bounds.changed(r);
         continue;
       }
-      const Rect r = randomRect(24);
+      // A triangle's region, or a block asked from known cells only (blockRejects).
+      const bool block = rng() % 3 == 0;
+      const Rect r = randomRect(block ? 4 : 24);
       const VkCompareOp op = VkCompareOp(rng() % 8);
       float a = float(rng() % 10) / 8.0f, b = rng() % 2 ? a : float(rng() % 10) / 8.0f;
       if (b < a) std::swap(a, b);
       ++questions;
-      if (!bounds.rejects(r, op, {a, b})) continue;
+      if (!(block ? bounds.blockRejects(r, op, {a, b}) : bounds.rejects(r, op, {a, b}))) continue;
       ++rejections;
       for (int32_t y = r.y0; y < r.y1; ++y)
         for (int32_t x = r.x0; x < r.x1; ++x)
