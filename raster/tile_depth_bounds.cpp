@@ -2,7 +2,6 @@
 #include "tile_depth_bounds.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <immintrin.h>

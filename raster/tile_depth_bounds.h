@@ -1,8 +1,8 @@
 // Hierarchical Z for the binned path's tile pass (issue 12, "Early rejection"): the smallest and
 // largest depth stored in each 4x4-pixel cell of the tile being drawn, on a D32_SFLOAT
-// attachment of 1 or 4 samples or a single-sample D24 or D16 one, so that the block walker drops a triangle, or a block of it, whose
-// fragments all fail the depth test there before it computes their coverage or depths
-// (FragmentStage::blockTriangle). Dropping them is exact: the block depth test would have
+// attachment of 1 or 4 samples or a single-sample D24 or D16 one, so that the block walker
+// drops a triangle, or a block of it, whose fragments all fail the depth test there before it
+// computes their coverage or depths (FragmentStage::blockTriangle). Dropping them is exact: the block depth test would have
 // rejected every one of those fragments, and in the pipelines where the walker tests depth
 // before shading (FragmentStage::blockDepthTests_) a fragment that fails has no other effect.
 //
