@@ -149,21 +149,6 @@ BlockDepthTestD32Fn blockDepthTestD32Function() { return kDepthTestD32; }
 
 namespace {
 
-// The texel of pixel (x, y) of a D16 or D24 plane, and its depth as an integer.
-uint8_t* unormTexel(uint8_t* base, uint64_t rowPitch, int32_t x, int32_t y, uint32_t bits) {
-  return base + uint64_t(y) * rowPitch + uint64_t(x) * (bits == 16 ? 2 : 4);
-}
-uint32_t readUnorm(const uint8_t* texel, uint32_t bits) {
-  if (bits == 16) {
-    uint16_t v;
-    std::memcpy(&v, texel, 2);
-    return v;
-  }
-  uint32_t v;
-  std::memcpy(&v, texel, 4);
-  return v & 0xFFFFFFu;
-}
-
 // floatToUnorm of 8 floats in double: NaN and values below 0 give 0 (max returns its second
 // operand for a NaN), above 1 give 1, times 2^b - 1 (exact: 24 x 24 bits), rounded to nearest
 // even.
@@ -177,8 +162,8 @@ TESSERA_AVX512 inline __m256i unormLanes(__m256 z, double scale) {
 uint32_t blockDepthTestUnormPortable(uint8_t* base, uint64_t rowPitch, int32_t bx, int32_t by, const float* z,
                                      uint32_t coverage, VkCompareOp op, bool write, uint32_t bits) {
   // draw_fragments.cpp's loadDepth / storeDepth / quantizeDepth for these formats, written out.
-  const double maxValue = bits == 16 ? 65535.0 : 16777215.0;
-  auto decode = [&](uint32_t c) { return static_cast<float>(double(c) / maxValue); };
+  const double maxValue = unormDepthMax(bits);
+  auto decode = [&](uint32_t c) { return decodeUnormDepth(c, bits); };
   uint32_t pass = 0;
   for (int r = 0; r < 4; ++r)
     for (int p = 0; p < 4; ++p) {

@@ -7,8 +7,31 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace tessera::raster {
+
+// A D16 (`bits` 16) or D24 (24: X8_D24_UNORM_PACK32 or D24_UNORM_S8_UINT's depth plane, 4 bytes
+// a texel, the depth in the low 24 bits) plane's texel of pixel (x, y), its depth as an integer,
+// 2^b - 1, and the decode c / (2^b - 1) rounded to float that the tests compare.
+inline uint8_t* unormTexel(uint8_t* base, uint64_t rowPitch, int32_t x, int32_t y, uint32_t bits) {
+  return base + uint64_t(y) * rowPitch + uint64_t(x) * (bits == 16 ? 2 : 4);
+}
+inline const uint8_t* unormTexel(const uint8_t* base, uint64_t rowPitch, int32_t x, int32_t y, uint32_t bits) {
+  return base + uint64_t(y) * rowPitch + uint64_t(x) * (bits == 16 ? 2 : 4);
+}
+inline uint32_t readUnorm(const uint8_t* texel, uint32_t bits) {
+  if (bits == 16) {
+    uint16_t v;
+    std::memcpy(&v, texel, 2);
+    return v;
+  }
+  uint32_t v;
+  std::memcpy(&v, texel, 4);
+  return v & 0xFFFFFFu;
+}
+inline double unormDepthMax(uint32_t bits) { return bits == 16 ? 65535.0 : 16777215.0; }
+inline float decodeUnormDepth(uint32_t c, uint32_t bits) { return static_cast<float>(double(c) / unormDepthMax(bits)); }
 
 // Block lanes are in FragmentBatch order (quads in rows, pixels in a quad: draw_blocks.cpp's
 // laneX/laneY); `z` holds each lane's depth and `coverage` the covered lanes. The pixel of

@@ -509,10 +509,10 @@ void FragmentStage::blockTriangle(const SetupTriangle& st, const Rect& tile) {
   // Hierarchical Z (depthBounds_, for the block depth tests: D32 of 1 or 4 samples, D24, D16): a
   // triangle whose fragment depths all fail the depth test against every depth stored in its
   // region is dropped before its edges are even set up (most of a scene drawn front to back,
-  // once the first layers have covered the tile), and a large one's blocks likewise. Triangles of at most 64 pixels' bounds are not tested: their few
-  // cells were seldom all covered by nearer ones (2-16 pixel triangles front to back: 6% of
-  // them dropped, for 14% more instructions); their writes only mark the cells the larger ones
-  // computed.
+  // once the first layers have covered the tile), and a large one's blocks likewise. Triangles
+  // of at most 64 pixels' bounds are not tested: their few cells were seldom all covered by
+  // nearer ones (2-16 pixel triangles front to back: 6% of them dropped, for 14% more
+  // instructions); their writes only mark the cells the larger ones computed.
   const bool large = int64_t(region.x1 - region.x0) * (region.y1 - region.y0) > 64;
   bool bounded = false;  // depthBounds_ holds this tile's cells: the block test's writes mark them
   if (blockDepthTests_ && (large || depthBounds_.anyKnown())) {

@@ -713,8 +713,8 @@ class FragmentStage {
   uint32_t (*blockDepthD32_)(uint8_t*, uint64_t, int32_t, int32_t, const float*, uint32_t, VkCompareOp, bool) = nullptr;
   // Hierarchical Z for blockDepthTests_' pipelines (tile_depth_bounds.h): blockTriangle drops a
   // triangle or block whose fragments fail the depth test against the whole area, and marks
-  // what blockDepthD32_ writes. Every other path that may write the depth attachment (another
-  // draw's state, lines, points, quads) forgets it.
+  // what the block depth test writes. Every other path that may write the depth attachment
+  // (another draw's state, lines, points, quads) forgets it.
   TileDepthBounds depthBounds_;
   // The stencil test is on (with or without a depth test, any depth format, 1 or 4 samples), no
   // depth bounds test: runTests does the tests for all lanes of a batch at once, sample by

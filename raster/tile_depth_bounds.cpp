@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #include <limits>
 
+#include "block_depth.h"    // the D24/D16 texels and decode
 #include "draw_internal.h"  // floatToUnorm
 #include "rules.h"
 
@@ -43,34 +44,28 @@ DepthInterval fragmentDepthInterval(const SetupTriangle& t) {
           rules::clampFragmentDepth(hi + margin + t.depthBias, range)};
 }
 
+DepthInterval quantizedDepthInterval(DepthInterval z, uint32_t bits) {
+  if (!bits) return z;
+  const double maxValue = unormDepthMax(bits);
+  return {decodeUnormDepth(floatToUnorm(z.lo, maxValue), bits), decodeUnormDepth(floatToUnorm(z.hi, maxValue), bits)};
+}
+
 namespace {
 
-// block_depth.cpp's decode of a D24 or D16 value (blockDepthTestUnormPortable).
-float decodeUnorm(uint32_t c, uint32_t bits) {
-  return static_cast<float>(double(c) / (bits == 16 ? 65535.0 : 16777215.0));
-}
+bool sameRect(const Rect& a, const Rect& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
 
 }  // namespace
 
-DepthInterval quantizedDepthInterval(DepthInterval z, uint32_t bits) {
-  if (!bits) return z;
-  const double maxValue = bits == 16 ? 65535.0 : 16777215.0;
-  return {decodeUnorm(floatToUnorm(z.lo, maxValue), bits), decodeUnorm(floatToUnorm(z.hi, maxValue), bits)};
-}
-
 bool TileDepthBounds::use(const DepthPlane& plane, const Rect& tile, const Rect& readable) {
-  const uint8_t* base = plane.base;
-  const uint64_t rowPitch = plane.rowPitch;
-  const uint32_t unormBits = plane.unormBits, samples = plane.unormBits ? 1 : plane.samples;
   if (!begun_) return false;
-  if (tile.x1 - tile.x0 > 64 || tile.y1 - tile.y0 > 64 || tile.x0 != tile_.x0 || tile.y0 != tile_.y0 ||
-      tile.x1 != tile_.x1 || tile.y1 != tile_.y1) {
+  if (tile.x1 - tile.x0 > 64 || tile.y1 - tile.y0 > 64 || !sameRect(tile, tile_)) {
     forget();  // drawing elsewhere: nothing known here any more
     return false;
   }
-  if (base != base_ || rowPitch != rowPitch_ || unormBits != unormBits_ || samples != samples_ || readable.x0 != readable_.x0 || readable.y0 != readable_.y0 ||
-      readable.x1 != readable_.x1 || readable.y1 != readable_.y1) {
-    base_ = base, rowPitch_ = rowPitch, unormBits_ = unormBits, samples_ = samples, readable_ = readable;
+  const uint32_t samples = plane.unormBits ? 1 : plane.samples;
+  if (plane.base != base_ || plane.rowPitch != rowPitch_ || plane.unormBits != unormBits_ || samples != samples_ ||
+      !sameRect(readable, readable_)) {
+    base_ = plane.base, rowPitch_ = plane.rowPitch, unormBits_ = plane.unormBits, samples_ = samples, readable_ = readable;
     forgetCells();
   }
   return true;
@@ -86,17 +81,7 @@ void TileDepthBounds::computeCell(uint32_t cell) {
     // D24 or D16: the decoded values (no NaN among them).
     for (int32_t y = r.y0; y < r.y1; ++y)
       for (int32_t x = r.x0; x < r.x1; ++x) {
-        const uint8_t* texel = base_ + uint64_t(y) * rowPitch_ + uint64_t(x) * (unormBits_ == 16 ? 2 : 4);
-        uint32_t c = 0;
-        if (unormBits_ == 16) {
-          uint16_t v;
-          std::memcpy(&v, texel, 2);
-          c = v;
-        } else {
-          std::memcpy(&c, texel, 4);
-          c &= 0xFFFFFFu;
-        }
-        const float v = decodeUnorm(c, unormBits_);
+        const float v = decodeUnormDepth(readUnorm(unormTexel(base_, rowPitch_, x, y, unormBits_), unormBits_), unormBits_);
         lo = std::min(lo, v);
         hi = std::max(hi, v);
       }
