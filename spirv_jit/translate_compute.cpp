@@ -5,6 +5,7 @@
 // holds indices [b*W, b*W + W). LocalInvocationId follows from the index and the workgroup size
 // (x fastest), as the spec defines LocalInvocationIndex.
 #include <llvm/IR/Intrinsics.h>
+#include <vector>
 
 #include "tessera/shader_abi.h"
 #include "translator.h"
@@ -73,9 +74,13 @@ void Translator::setupComputeEnvironment(const EntryPoint& entry) {
 
 // Private (and Output) variables with initializers start from them in every invocation.
 void Translator::initializePrivateVariables() {
+  std::vector<const GlobalVariable*> patchOutputs;
   for (const GlobalVariable& g : module_.globals()) {
     if ((g.storage != spv::StorageClass::Private && g.storage != spv::StorageClass::Output) || !g.initializer) continue;
-    if (g.storage == spv::StorageClass::Output && stage_ == Stage::TessControl) continue;  // patch memory
+    if (g.storage == spv::StorageClass::Output && stage_ == Stage::TessControl) {
+      patchOutputs.push_back(&g);  // patch memory, below
+      continue;
+    }
     Ptr p;
     p.kind = Ptr::Kind::LaneMemory;
     p.storage = g.storage;
@@ -89,6 +94,24 @@ void Translator::initializePrivateVariables() {
     initializeVariable(p, g.initializer);
     mask_ = saved;
   }
+  if (patchOutputs.empty()) return;
+  // A control stage's outputs are the patch's, shared by its invocations (patch memory): their
+  // initializers (e.g. TessLevelOuter given by an initializer alone, as the CTS's
+  // spirv1p4.entrypoint.tess_con_* shaders do) are stored once, by the first batch before any
+  // of its code runs. Batches start in order, so no invocation has written an output yet; a
+  // later batch storing them again would undo what earlier batches wrote before a barrier.
+  auto& B = b();
+  llvm::Function* fn = B.GetInsertBlock()->getParent();
+  llvm::BasicBlock* store = llvm::BasicBlock::Create(context_, "patch.init", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "patch.init.done", fn);
+  B.CreateCondBr(B.CreateICmpEQ(batch_, B.getInt32(0)), store, done);
+  B.SetInsertPoint(store);
+  llvm::Value* saved = mask_;
+  mask_ = allOnes();
+  for (const GlobalVariable* g : patchOutputs) initializeVariable(makeGlobalPointer(*g), g->initializer);
+  mask_ = saved;
+  B.CreateBr(done);
+  B.SetInsertPoint(done);
 }
 
 Val Translator::builtInValue(spv::BuiltIn builtIn, uint32_t type) {

@@ -648,21 +648,25 @@ class MemoryTranslation {
 
   // ---- access chains ----
 
+  // The distance between consecutive objects of p's pointee type, in bytes: what
+  // OpPtrAccessChain's Element steps over and what OpPtrDiff counts in.
+  uint32_t objectStride(const Ptr& p, uint32_t arrayStride) {
+    if (isExplicitStorage(p.storage)) {
+      // ArrayStride on the pointer type (required for buffers); fall back to the pointee's
+      // size. The two differ when the pointee's alignment pads it (a { vec3; int; } with
+      // 16-byte alignment ends at 16 but may have a stride of 32).
+      return arrayStride ? arrayStride : explicitLayout().size(p.pointee, p.context);
+    }
+    const uint32_t a = naturalLayout().alignment(p.pointee);
+    return (naturalLayout().size(p.pointee) + a - 1) / a * a;
+  }
+
   Ptr chain(Ptr p, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {
     const Module& m = t.spirv();
     uint32_t k = 0;
     if (ptrChain && count > 0) {
       // The "Element" operand steps over whole objects of the pointee type.
-      uint32_t stride = 0;
-      if (isExplicitStorage(p.storage)) {
-        // ArrayStride on the pointer type (required for buffers); fall back to the pointee's
-        // size. The two differ when the pointee's alignment pads it (a { vec3; int; } with
-        // 16-byte alignment ends at 16 but may have a stride of 32).
-        stride = elementStride ? elementStride : explicitLayout().size(p.pointee, p.context);
-      } else {
-        uint32_t a = naturalLayout().alignment(p.pointee);
-        stride = (naturalLayout().size(p.pointee) + a - 1) / a * a;
-      }
+      const uint32_t stride = objectStride(p, elementStride);
       llvm::Value* element = t.scalarValue(indices[0]);
       if (p.kind == Ptr::Kind::Memory && p.limit) {
         // A bounded logical pointer (variable pointers: into a buffer or workgroup array, maybe
@@ -1014,6 +1018,22 @@ bool Translator::translateMemory(const Instruction& inst) {
     case Op::OpConvertUToPtr: {
       llvm::Value* v = scalarValue(inst.operand(0));
       definePointer(inst.result, addressToPointer(mt.i64(v, false), inst.type));
+      return true;
+    }
+    case Op::OpPtrDiff: {
+      // "Element-number subtraction of two pointers to the same array", in objects of their
+      // pointee type (the stride OpPtrAccessChain steps by), signed; exact for pointers the
+      // rule allows, and never a trap for others (a stride of 0 or 1 divides nothing).
+      const Ptr p = pointer(inst.operand(0));
+      llvm::Value* a = pointerToAddress(p);
+      llvm::Value* c = pointerToAddress(pointer(inst.operand(1)));
+      unify(a, c);
+      llvm::Value* bytes = B.CreateSub(a, c);
+      const uint32_t stride =
+          mt.objectStride(p, module_.decorations(module_.resultTypeOf(inst.operand(0))).arrayStride.value_or(0));
+      llvm::Value* elements = stride > 1 ? B.CreateSDiv(bytes, constInt(bytes->getType(), stride)) : bytes;
+      llvm::Type* rt = scalarType(inst.type);
+      define(inst.result, Val{{B.CreateSExtOrTrunc(elements, elements->getType()->isVectorTy() ? laneType(rt) : rt)}});
       return true;
     }
     case Op::OpPtrEqual:

@@ -113,6 +113,28 @@ TEST(TessellationStage, BarrierMakesEveryInvocationsOutputVisible) {
   }
 }
 
+// tests/shaders/tess_output_init.spvasm: Output variables with initializers (SPIR-V OpVariable
+// "Initializer") in a control stage, whose outputs are the patch's: levels given by the
+// initializer alone, an initialized level overwritten by invocation 0, per-vertex words
+// initialized and then written by half of the invocations; 20 output vertices, so several
+// batches at every W, none of which may store the initializers again over earlier batches' writes.
+TEST(TessellationStage, ControlOutputInitializersAreThePatchsStartingValues) {
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileStage("tess_output_init", GraphicsStage::TessControl, W);
+    ASSERT_TRUE(program && program->tessControl);
+    EXPECT_EQ(program->facts.tessellation.outputVertices, 20u);
+    ControlRun r;
+    r.run(*program, 0);
+    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(r.out->tessLevelOuter[i], 3.0f) << "W " << W << " outer " << i;
+    EXPECT_EQ(r.out->tessLevelInner[0], 7.0f) << "W " << W;
+    EXPECT_EQ(r.out->tessLevelInner[1], 5.0f) << "W " << W;
+    for (uint32_t k = 0; k < 20; ++k) {
+      EXPECT_EQ(r.out->vertex[k][2 * 4 + 0], k % 2 ? 100 + k : k + 1) << "W " << W << " word[" << k << "]";
+      EXPECT_EQ(r.out->position[k][1], 10.0f * (k % 4)) << "W " << W << " vertex " << k;
+    }
+  }
+}
+
 TEST(TessellationStage, EvaluationKernelReadsTessCoordControlPointsAndPatch) {
   for (uint32_t W : kSimdWidths) {
     auto program = compileStage("tess_quad_equal_tese", GraphicsStage::TessEval, W);

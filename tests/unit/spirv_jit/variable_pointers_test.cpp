@@ -204,5 +204,32 @@ TEST(VariablePointers, APrivatePointerInitializedWithAWorkgroupVariablePointsAtI
   }
 }
 
+// tests/shaders/ptr_diff.spvasm: OpPtrDiff (SPIR-V 1.4, the CTS's spirv1p4.opptrdiff.*) counts
+// elements of the pointee type, signed: buffer elements of 12 bytes laid out 16 apart, Workgroup
+// elements of 12 bytes, a pointer stepped back by OpPtrAccessChain, int pointers into struct
+// members. Expected values from the instruction's definition (the shader's header comment).
+TEST(VariablePointers, PtrDiffCountsElementsOfThePointeeTypeSigned) {
+  constexpr uint32_t kInvocations = 128;
+  Buffers initial = {std::vector<uint8_t>(16 * 16, 0), bytesOf(std::vector<int32_t>(4 * kInvocations, 0x7EEEEEEE))};
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "ptr_diff";
+    run.optimize = optimize;
+    run.groups[0] = kInvocations / 64;
+    auto results = runAtEveryWidth(run, initial);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto out = valuesOf<int32_t>(results[w][1]);
+      for (uint32_t i = 0; i < kInvocations; ++i) {
+        const int32_t j = 3 + int32_t(7 * i % 13), k = int32_t(5 * i % 11), l = int32_t(i % 64);
+        const int32_t want[4] = {j - k, l - (3 * l) % 64, j - 3 - k, 4 * (j - k) + 2};
+        for (uint32_t c = 0; c < 4; ++c)
+          ASSERT_EQ(out[4 * i + c], want[c]) << "W=" << kSimdWidths[w] << " optimize=" << optimize << " invocation " << i
+                                             << " column " << c;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
