@@ -146,6 +146,22 @@ class CliTest(unittest.TestCase):
         # A literal case list needs no listing run.
         self.assertTrue(all(c["cases"] is not None for c in self.fake.invocations()))
 
+    def test_every_nth_case_in_listing_order(self):
+        proc = self.run_cli("dEQP-VK.*", "--every", "3", "--driver", "tessera", "--no-latest",
+                            "--name", "subset")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        summary_path = proc.stdout.splitlines()[-1]
+        run_dir = os.path.dirname(summary_path)
+        got = [r.case for r in read_csv(os.path.join(run_dir, "results-tessera.csv"))]
+        # The fake lists CASES in this order: cases 0, 3 and 6.
+        self.assertEqual(sorted(got), sorted(CASES[0::3]))
+        with open(os.path.join(run_dir, "run.json")) as f:
+            meta = json.load(f)
+        self.assertEqual(meta["cases"], 3)
+        self.assertIn("one case in 3", meta["selection"])
+        proc = self.run_cli("dEQP-VK.*", "--every", "0")
+        self.assertEqual(proc.returncode, 2)
+
     def test_errors(self):
         proc = self.run_cli("dEQP-VK.*", "--tessera-icd", os.path.join(self.tmp.name, "none.json"))
         self.assertEqual(proc.returncode, 2)
