@@ -236,6 +236,11 @@ FeatureSet supportedFeatures() {
   f.uniformAndStorageBuffer8BitAccess = true;
   f.storagePushConstant8 = true;
   f.shaderSubgroupExtendedTypes = true;  // subgroup operations are width-generic
+  // VK_KHR_shader_subgroup_uniform_control_flow: a batch is the subgroup, and the merge of a
+  // construct every lane entering leaves through runs with the lanes that entered it
+  // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever
+  // the mode says. tests/unit/spirv_jit/subgroup_test.cpp, the CTS reconvergence.*uniform* cases.
+  f.shaderSubgroupUniformControlFlow = true;
   f.shaderBufferInt64Atomics = true;     // atomicrmw on i64, lane by lane
   f.shaderSharedInt64Atomics = true;
   // VK_EXT_shader_atomic_float: atomicrmw fadd/xchg and atomic loads/stores on floats, lane by

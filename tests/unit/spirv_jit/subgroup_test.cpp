@@ -102,5 +102,47 @@ TEST(Subgroups, BallotQueriesCountOnlyTheSubgroupsBitsAndAcceptPerLaneValues) {
   }
 }
 
+// tests/shaders/subgroup_uniform_control_flow.comp (VK_KHR_shader_subgroup_uniform_control_flow,
+// SPV_KHR_subgroup_uniform_control_flow): after an if/else, a loop with data-dependent trips and
+// a break, and a switch, and after an if/else inside a branch only some subgroups take, each
+// invocation back in subgroup-uniform control flow sees its whole subgroup in a ballot, and subgroupElect picks one invocation, the lowest (SPIR-V
+// OpGroupNonUniformElect: "the active invocation with the lowest id"); the divergent paths' own
+// results are checked too, against the same arithmetic here, optimized and not.
+TEST(Subgroups, UniformControlFlowAfterDivergenceSeesTheWholeSubgroup) {
+  const uint32_t n = 256;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = (i * 2654435761u) >> 7;
+  for (bool optimize : {true, false})
+    for (uint32_t w : kSimdWidths) {
+      auto inb = bytesOf(in);
+      std::vector<uint8_t> outb(n * 32, 0xEE);
+      ComputeRun run{"subgroup_uniform_control_flow", w, {n / 64, 1, 1}, {&inb, &outb}};
+      run.optimize = optimize;
+      auto r = runShader(run);
+      ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+      auto out = valuesOf<uint32_t>(outb);
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t x = in[i];
+        x = x % 3 == 0 ? x * 7 + 1 : x ^ 0x55u;
+        for (uint32_t k = 0; k < x % 5; ++k) {
+          if ((x >> k & 1) == 1) break;
+          x += k * 3;
+        }
+        switch (x % 4) {
+          case 0: x += 11; break;
+          case 1: x *= 3; break;
+          case 2: x -= 1; break;
+          default: break;
+        }
+        SCOPED_TRACE("W=" + std::to_string(w) + " optimize=" + std::to_string(optimize) + " invocation " + std::to_string(i));
+        for (uint32_t k = 0; k < 3; ++k) ASSERT_EQ(out[8 * i + k], w) << "ballot after construct " << k;
+        ASSERT_EQ(out[8 * i + 3], (i % w == 0 ? 1u : 0u) + 2 * (x & 1));
+        const bool even = (i / 64) % 2 == 0;
+        ASSERT_EQ(out[8 * i + 4], even ? w : 0xFFFFu) << "ballot in a subgroup-uniform branch";
+        ASSERT_EQ(out[8 * i + 5], !even ? 0xEEEEEEEEu : (x & 2) ? x + 5 : x ^ 9u);
+      }
+    }
+}
+
 }  // namespace
 }  // namespace tessera_test
