@@ -220,6 +220,7 @@ FeatureSet supportedFeatures() {
   // zero range, no view (descriptor_update.cpp), reading all zeros. tests/api/robustness2_test.cpp.
   f.robustBufferAccess2 = true;
   f.robustImageAccess2 = true;
+  f.pipelineRobustness = true;  // every access is robust2 already (supported_extensions.txt)
   f.nullDescriptor = true;
   f.shaderZeroInitializeWorkgroupMemory = true;  // compute_dispatch.cpp zeroes shared memory per workgroup
   // Types and storage widths the translator handles (translate_arith/memory.cpp), exercised by

@@ -231,6 +231,19 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       p->robustUniformBufferAccessSizeAlignment = 1;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_PROPERTIES_EXT) {
+      // What an access out of range does when no robustness feature is enabled and the pipeline
+      // asks for nothing: the same as with everything enabled, since the JIT bounds-checks every
+      // descriptor access to the byte (loads read zero, stores are dropped), the vertex fetch
+      // reads zero with the format's missing components, and texel reads replace an invalid
+      // texel as robustImageAccess2 says (runtime_image.cpp), whatever the features.
+      auto* p = reinterpret_cast<VkPhysicalDevicePipelineRobustnessPropertiesEXT*>(s);
+      p->defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+      p->defaultRobustnessUniformBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+      p->defaultRobustnessVertexInputs = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_ROBUST_BUFFER_ACCESS_2_EXT;
+      p->defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_PROPERTIES_EXT) {
       // Fast linking: libraries compile their stages when created and a link without
       // link-time optimization finds them (graphics_pipeline_library.h). The interpolation of
