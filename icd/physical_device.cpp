@@ -233,6 +233,10 @@ FeatureSet supportedFeatures() {
   f.storageBuffer16BitAccess = true;
   f.uniformAndStorageBuffer16BitAccess = true;
   f.storagePushConstant16 = true;
+  // 16-bit stage inputs and outputs travel as 32-bit words (leafToWords / wordsToLeaf extend
+  // and truncate exactly) and take locations and components as 32-bit ones do; vertex
+  // attributes fetched into 16-bit variables likewise. tests/api/io16_test.cpp.
+  f.storageInputOutput16 = true;
   f.storageBuffer8BitAccess = true;
   f.uniformAndStorageBuffer8BitAccess = true;
   f.storagePushConstant8 = true;

@@ -54,9 +54,9 @@ VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc) {
 
 std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
                                         uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
-                                        const void* fragmentStageNext) {
+                                        const void* fragmentStageNext, void* moreFeatures) {
   v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-  v13.pNext = nullptr;
+  v13.pNext = moreFeatures;
   v13.dynamicRendering = VK_TRUE;
   TestDevice device(pd, nullptr, &v13);
   const VkDevice dev = device.dev;

@@ -26,9 +26,10 @@ VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc);
 // One draw of 3 vertices without vertex input (corpus shaders `vertex` and `fragment`) through
 // a SimplePipeline into a size x size colour target of `format` cleared to zeros, on a device
 // made with `v13` (dynamic rendering on); returns the target's bytes (texelBytes a texel),
-// empty when the device could not be made. `fragmentStageNext` as in SimplePipeline.
+// empty when the device could not be made. `fragmentStageNext` as in SimplePipeline;
+// `moreFeatures`: feature structs chained after v13 at device creation.
 std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
                                         uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
-                                        const void* fragmentStageNext = nullptr);
+                                        const void* fragmentStageNext = nullptr, void* moreFeatures = nullptr);
 
 }  // namespace tessera_test
