@@ -246,6 +246,13 @@ FeatureSet supportedFeatures() {
   // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever
   // the mode says. tests/unit/spirv_jit/subgroup_test.cpp, the CTS reconvergence.*uniform* cases.
   f.shaderSubgroupUniformControlFlow = true;
+  // VK_KHR_workgroup_memory_explicit_layout: Block-decorated Workgroup variables take their
+  // Offset/ArrayStride layout (scalar too: the translator follows the decorations) and alias
+  // one another at the start of workgroup memory; 8- and 16-bit accesses as in buffers.
+  f.workgroupMemoryExplicitLayout = true;
+  f.workgroupMemoryExplicitLayoutScalarBlockLayout = true;
+  f.workgroupMemoryExplicitLayout8BitAccess = true;
+  f.workgroupMemoryExplicitLayout16BitAccess = true;
   f.shaderBufferInt64Atomics = true;     // atomicrmw on i64, lane by lane
   f.shaderSharedInt64Atomics = true;
   // VK_EXT_shader_atomic_float: atomicrmw fadd/xchg and atomic loads/stores on floats, lane by

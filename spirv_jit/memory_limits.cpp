@@ -40,11 +40,18 @@ uint64_t pointeeBytes(const Module& m, uint32_t pointerType) {
 }  // namespace
 
 bool checkMemoryLimits(const Module& module, std::string* message) {
-  uint64_t shared = 0, invocation = 0;
+  uint64_t shared = 0, invocation = 0, aliasedBlocks = 0;
+  // Under WorkgroupMemoryExplicitLayoutKHR, Block-decorated Workgroup variables alias one another
+  // (translate_compute.cpp assignGlobalStorage): the largest counts, not their sum.
+  const bool aliasing = module.hasCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR);
   for (const GlobalVariable& g : module.globals()) {
-    if (g.storage == spv::StorageClass::Workgroup) shared = std::min(kHuge, shared + pointeeBytes(module, g.type));
+    const Type* pt = module.type(g.type);
+    if (g.storage == spv::StorageClass::Workgroup && aliasing && pt && module.decorations(pt->element).block)
+      aliasedBlocks = std::max(aliasedBlocks, pointeeBytes(module, g.type));
+    else if (g.storage == spv::StorageClass::Workgroup) shared = std::min(kHuge, shared + pointeeBytes(module, g.type));
     else if (g.storage == spv::StorageClass::Private) invocation = std::min(kHuge, invocation + pointeeBytes(module, g.type));
   }
+  shared = std::min(kHuge, shared + aliasedBlocks);
   for (const Function& f : module.functions())
     for (const Block& b : f.blocks)
       for (const Instruction& i : b.body)

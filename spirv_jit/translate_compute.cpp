@@ -4,6 +4,8 @@
 // Invocations of a workgroup are numbered by LocalInvocationIndex and run W at a time: batch b
 // holds indices [b*W, b*W + W). LocalInvocationId follows from the index and the workgroup size
 // (x fastest), as the spec defines LocalInvocationIndex.
+#include <algorithm>
+
 #include <llvm/IR/Intrinsics.h>
 #include <vector>
 
@@ -13,10 +15,25 @@
 namespace tessera::jit {
 
 void Translator::assignGlobalStorage() {
+  // WorkgroupMemoryExplicitLayoutKHR: Block-decorated Workgroup variables (SPIR-V then has
+  // either all of a module's Workgroup variables decorated Block or none) take their explicit
+  // layout and all start at offset 0, aliasing each other ("Workgroup" storage with explicit
+  // layout: a shader may view the same memory through several blocks).
+  if (module_.hasCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR)) {
+    for (const GlobalVariable& g : module_.globals()) {
+      const Type* pt = module_.type(g.type);
+      if (!pt || g.storage != spv::StorageClass::Workgroup || !module_.decorations(pt->element).block) continue;
+      explicitWorkgroupLayout_ = true;
+      sharedOffsets_[g.id] = 0;
+      sharedBytes_ = std::max(sharedBytes_, explicitLayout_.size(pt->element));
+      if (g.initializer) zeroInitShared_ = true;  // only OpConstantNull is allowed (1.3)
+    }
+  }
   // Workgroup variables share one block per workgroup; Private ones one block per batch.
   for (const GlobalVariable& g : module_.globals()) {
     const Type* pt = module_.type(g.type);
     if (!pt) continue;
+    if (explicitWorkgroupLayout_ && g.storage == spv::StorageClass::Workgroup && sharedOffsets_.count(g.id)) continue;
     // A tessellation control stage's outputs are shared by the patch's invocations: patch
     // memory, addressed like a workgroup's (abi::TessControlBatch::patchMemory).
     if (g.storage == spv::StorageClass::Workgroup ||

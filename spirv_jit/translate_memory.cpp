@@ -56,7 +56,7 @@ class MemoryTranslation {
   }
 
   const TypeLayout& layoutFor(const Ptr& p) {
-    return isExplicitStorage(p.storage) ? explicitLayout() : naturalLayout();
+    return t.explicitLayoutStorage(p.storage) ? explicitLayout() : naturalLayout();
   }
   const TypeLayout& explicitLayout() { return t.explicitLayout_; }
   const TypeLayout& naturalLayout() { return t.naturalLayout_; }
@@ -618,7 +618,7 @@ class MemoryTranslation {
         p.base = B.CreateConstGEP1_32(B.getInt8Ty(), shared, it == t.sharedOffsets_.end() ? 0 : it->second);
         p.offset32 = true;
         p.offset = B.getInt32(0);
-        p.limit = B.getInt32(naturalLayout().size(pt->element));
+        p.limit = B.getInt32(layoutFor(p).size(pt->element));
         return p;
       }
       case spv::StorageClass::Private: {
@@ -651,7 +651,7 @@ class MemoryTranslation {
   // The distance between consecutive objects of p's pointee type, in bytes: what
   // OpPtrAccessChain's Element steps over and what OpPtrDiff counts in.
   uint32_t objectStride(const Ptr& p, uint32_t arrayStride) {
-    if (isExplicitStorage(p.storage)) {
+    if (t.explicitLayoutStorage(p.storage)) {
       // ArrayStride on the pointer type (required for buffers); fall back to the pointee's
       // size. The two differ when the pointee's alignment pads it (a { vec3; int; } with
       // 16-byte alignment ends at 16 but may have a stride of 32).
@@ -838,6 +838,10 @@ void Translator::initializeVariable(const Ptr& p, uint32_t initializer) {
   const Constant* c = module_.constant(initializer);
   if (c && (c->kind == ConstantKind::Null || c->kind == ConstantKind::Undef) && zeroStorage(p)) return;
   storeTo(p, pointerOrValue(initializer, p.pointee), p.pointee);
+}
+
+bool Translator::explicitLayoutStorage(spv::StorageClass sc) const {
+  return isExplicitStorage(sc) || (sc == spv::StorageClass::Workgroup && explicitWorkgroupLayout_);
 }
 
 Ptr Translator::accessChain(Ptr base, const uint32_t* indices, uint32_t count, bool ptrChain, uint32_t elementStride) {

@@ -122,6 +122,9 @@ class Translator {
 
   // Facts gathered during translation, needed to run the kernel.
   uint32_t sharedMemoryBytes() const { return sharedBytes_; }
+  // Whether memory of storage class `sc` is laid out by the types' explicit decorations
+  // (buffers, push constants; Workgroup memory under WorkgroupMemoryExplicitLayoutKHR).
+  bool explicitLayoutStorage(spv::StorageClass sc) const;
   // Bytes of the per-invocation memory on a batch's stack (Function and Private variables,
   // W lane copies each, every function's counted: there is no recursion).
   uint64_t stackBytes() const { return allocaBytes_ + uint64_t(privateBytes_) * width(); }
@@ -399,6 +402,9 @@ class Translator {
   uint64_t allocaBytes_ = 0;  // entryAlloca sizes
   std::unordered_map<uint32_t, uint32_t> privateOffsets_;  // Private/Output variable -> natural offset
   std::unordered_map<uint32_t, uint32_t> sharedOffsets_;   // Workgroup variable -> byte offset
+  // WorkgroupMemoryExplicitLayoutKHR with Block-decorated Workgroup variables: they are laid out
+  // by their Offset/ArrayStride decorations and all alias the start of workgroup memory.
+  bool explicitWorkgroupLayout_ = false;
   bool usesBarrier_ = false;
   // Coroutine kernels (translate_barrier_coroutine.cpp): the frame handle and the blocks every
   // suspend point branches to.

@@ -75,6 +75,25 @@ TEST_F(MemoryLimits, SharedMemoryUpToTheLimitWorksAndAboveItIsRefused) {
   takeMessages("VUID-RuntimeSpirv-Workgroup-06530");  // the layer checks the size it can compute
 }
 
+// Block-decorated Workgroup variables alias (VK_KHR_workgroup_memory_explicit_layout): two blocks
+// as large as the limit take the limit, not twice it, and read each other's words.
+TEST_F(MemoryLimits, AliasedSharedBlocksCountOnceAgainstTheLimit) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(physicalDevice, &props);
+  ASSERT_EQ(props.limits.maxComputeSharedMemorySize, 32768u) << "the shader's blocks are 32 KiB each";
+  Program p = createProgram(loadCorpusShader("shared_blocks_at_limit"), 1, 0);
+  ASSERT_EQ(p.result, VK_SUCCESS);
+  std::vector<uint8_t> out(2 * 64 * 4);
+  run(p, {&out}, {}, 2);
+  for (uint32_t i = 0; i < 128; ++i) {
+    uint32_t v;
+    std::memcpy(&v, out.data() + 4 * i, 4);
+    const uint32_t pair = ((i % 64) * 131u) % 4096u;
+    ASSERT_EQ(v, 2 * pair * 3u + (2 * pair + 1) * 3u) << i;
+  }
+  destroy(p);
+}
+
 TEST_F(MemoryLimits, PrivateArraysTooLargeForAStackAreRefused) {
   for (uint32_t n : {1u << 28, 0xFFFFFFF0u}) {
     const uint32_t data[3] = {n, 0, 64};

@@ -68,6 +68,8 @@ void VulkanTest::SetUp() {
   // Extensions whose features tests use, enabled when the device offers them.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomicFloat2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
+  VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR explicitWorkgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR};
   std::vector<const char*> deviceExtensions = extraDeviceExtensions;
   void* extensionFeatures = extraDeviceFeatures;
   {
@@ -84,6 +86,10 @@ void VulkanTest::SetUp() {
         deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
         atomicFloat2.pNext = extensionFeatures;
         extensionFeatures = &atomicFloat2;
+      } else if (std::strcmp(e.extensionName, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME) == 0) {
+        deviceExtensions.push_back(VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
+        explicitWorkgroup.pNext = extensionFeatures;
+        extensionFeatures = &explicitWorkgroup;
       }
   }
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, extensionFeatures};

@@ -107,6 +107,32 @@ TEST(SharedMemory, ArraysOfStructsReadAcrossBatches) {
   }
 }
 
+// tests/shaders/workgroup_explicit_layout.comp (WorkgroupMemoryExplicitLayoutKHR): Block-decorated
+// shared blocks alias one workgroup memory and each follows its Offset/ArrayStride decorations,
+// not the translator's natural layout (std430 puts C.v at byte 16 where a packed layout would put
+// it at 4). Expected values from the shader's header comment, at every W, optimized and not.
+TEST(SharedMemory, ExplicitLayoutBlocksAliasAndFollowTheirOffsets) {
+  const uint32_t groups = 2, n = 64 * groups;
+  for (bool optimize : {true, false}) {
+    ComputeRun run;
+    run.shader = "workgroup_explicit_layout";
+    run.groups[0] = groups;
+    run.optimize = optimize;
+    auto results = runAtEveryWidth(run, {zeros<uint32_t>(2 * n)});
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t w = 0; w < results.size(); ++w) {
+      auto o = valuesOf<uint32_t>(results[w][0]);
+      for (uint32_t g = 0; g < n; ++g) {
+        const uint32_t i = g % 64;
+        const uint32_t after[8] = {7, 4, 7, 10, 8, 9, 10, 11};
+        SCOPED_TRACE(::testing::Message() << "W=" << kSimdWidths[w] << " optimize=" << optimize << " invocation " << g);
+        ASSERT_EQ(o[2 * g], 3 * i + 1) << "the uvec2 view of the uint words";
+        ASSERT_EQ(o[2 * g + 1], i < 8 ? after[i] : 3 * i + 1) << "the words after the std430 struct's stores";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
 
