@@ -15,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "compute_fixture.h"
+#include "device_compute.h"
 #include "dual_driver.h"
 #include "test_device.h"
 
@@ -30,69 +30,18 @@ struct Outcome {
 };
 
 Outcome run(TestDevice& d, const void* pipelineNext) {
-  Outcome result;
-  const VkDevice dev = d.dev;
-  const VkDescriptorType types[3] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
-  VkDescriptorSetLayoutBinding bindings[3];
-  for (uint32_t b = 0; b < 3; ++b) bindings[b] = {b, types[b], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 3, bindings};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout};
-  VkPipelineLayout layout;
-  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  const VkShaderModule module = d.createShaderModule(loadCorpusShader("pipeline_robustness"));
-  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, pipelineNext};
-  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
-  cpci.layout = layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), VK_SUCCESS);
-
-  void *outMap, *ssboMap, *uboMap;
   std::vector<uint32_t> ssboWords(16), uboWords(16);
   for (uint32_t i = 0; i < 16; ++i) ssboWords[i] = 100 + i, uboWords[i] = 200 + i;
-  VkBuffer out = d.createMappedBuffer(4 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &outMap);
-  VkBuffer ssbo = d.createMappedBuffer(4 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &ssboMap);
-  VkBuffer ubo = d.createMappedBuffer(4 * 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &uboMap);
-  std::memset(outMap, 0xEE, 4 * 16);
-  std::memcpy(ssboMap, ssboWords.data(), 4 * 16);
-  std::memcpy(uboMap, uboWords.data(), 4 * 16);
-  const VkDescriptorBufferInfo infos[3] = {{out, 0, VK_WHOLE_SIZE}, {ssbo, 0, 16}, {ubo, 0, 16}};
-
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 2, sizes};
-  VkDescriptorPool pool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &pool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkWriteDescriptorSet writes[3];
-  for (uint32_t b = 0; b < 3; ++b)
-    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, b, 0, 1, types[b], nullptr, &infos[b], nullptr};
-  vkUpdateDescriptorSets(dev, 3, writes, 0, nullptr);
-
-  VkCommandBuffer cmd = d.beginCommands();
-  if (pipeline) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    vkCmdDispatch(cmd, 1, 1, 1);
-  }
-  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
-  vkEndCommandBuffer(cmd);
-  d.submitAndWait(cmd);
+  const auto after = dispatchOnDevice(d, "pipeline_robustness",
+                                      {{std::vector<uint32_t>(16, 0xEEEEEEEEu)},
+                                       {ssboWords, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16},
+                                       {uboWords, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16}},
+                                      1, pipelineNext);
+  Outcome result;
+  if (after.size() != 3) return result;
   result.o.resize(4);
-  std::memcpy(result.o.data(), outMap, 4 * 16);
-  result.ssbo.resize(16);
-  std::memcpy(result.ssbo.data(), ssboMap, 4 * 16);
-
-  vkDestroyDescriptorPool(dev, pool, nullptr);
-  for (VkBuffer b : {out, ssbo, ubo}) vkDestroyBuffer(dev, b, nullptr);
-  vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyShaderModule(dev, module, nullptr);
-  vkDestroyPipelineLayout(dev, layout, nullptr);
-  vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
+  std::memcpy(result.o.data(), after[0].data(), 4 * 16);
+  result.ssbo = after[1];
   return result;
 }
 

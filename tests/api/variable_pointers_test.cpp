@@ -19,7 +19,7 @@
 #include <cstring>
 #include <vector>
 
-#include "compute_fixture.h"
+#include "device_compute.h"
 #include "dual_driver.h"
 #include "test_device.h"
 
@@ -56,76 +56,11 @@ std::vector<std::vector<uint32_t>> run(VkPhysicalDevice pd, const char* shader, 
   VkPhysicalDeviceFeatures features{};
   features.robustBufferAccess = VK_TRUE;  // robustBufferAccess2 requires it
   TestDevice device(pd, &features, &v11, {VK_EXT_ROBUSTNESS_2_EXTENSION_NAME});
-  const VkDevice dev = device.dev;
-  EXPECT_NE(dev, VK_NULL_HANDLE);
-  if (!dev) return {};
-  const uint32_t count = uint32_t(bindings.size());
-  std::vector<VkDescriptorSetLayoutBinding> layoutBindings(count);
-  for (uint32_t b = 0; b < count; ++b)
-    layoutBindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, count,
-                                        layoutBindings.data()};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout};
-  VkPipelineLayout layout;
-  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  const VkShaderModule module = device.createShaderModule(loadCorpusShader(shader));
-  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
-  cpci.layout = layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), VK_SUCCESS);
-
-  std::vector<VkBuffer> buffers(count);
-  std::vector<void*> maps(count);
-  std::vector<VkDescriptorBufferInfo> infos(count);
-  for (uint32_t b = 0; b < count; ++b) {
-    const VkDeviceSize size = 4 * bindings[b].words.size();
-    buffers[b] = device.createMappedBuffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &maps[b]);
-    std::memcpy(maps[b], bindings[b].words.data(), size);
-    infos[b] = {buffers[b], 0, bindings[b].range ? VkDeviceSize(bindings[b].range) : VK_WHOLE_SIZE};
-  }
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &poolSize};
-  VkDescriptorPool descriptorPool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &descriptorPool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, descriptorPool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, count,
-                             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, infos.data()};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
-
-  VkCommandPoolCreateInfo cpoolci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  VkCommandPool pool;
-  vkCreateCommandPool(dev, &cpoolci, nullptr, &pool);
-  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cmd;
-  vkAllocateCommandBuffers(dev, &cbai, &cmd);
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vkBeginCommandBuffer(cmd, &bi);
-  if (pipeline) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    vkCmdDispatch(cmd, kN / 64, 1, 1);
-  }
-  VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
-  vkEndCommandBuffer(cmd);
-  device.submitAndWait(cmd);
-  std::vector<std::vector<uint32_t>> out(count);
-  for (uint32_t b = 0; b < count; ++b)
-    out[b].assign(static_cast<uint32_t*>(maps[b]), static_cast<uint32_t*>(maps[b]) + bindings[b].words.size());
-
-  vkDestroyCommandPool(dev, pool, nullptr);
-  vkDestroyDescriptorPool(dev, descriptorPool, nullptr);
-  vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyPipelineLayout(dev, layout, nullptr);
-  vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
-  vkDestroyShaderModule(dev, module, nullptr);
-  for (VkBuffer b : buffers) vkDestroyBuffer(dev, b, nullptr);
-  return pipeline ? out : std::vector<std::vector<uint32_t>>{};
+  EXPECT_NE(device.dev, VK_NULL_HANDLE);
+  if (!device.dev) return {};
+  std::vector<DeviceBuffer> buffers;
+  for (const Binding& b : bindings) buffers.push_back({b.words, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b.range});
+  return dispatchOnDevice(device, shader, buffers, kN / 64);
 }
 
 std::vector<uint32_t> selectors() {
