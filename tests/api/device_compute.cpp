@@ -8,9 +8,9 @@
 
 namespace tessera_test {
 
-std::vector<std::vector<uint32_t>> dispatchOnDevice(TestDevice& device, const char* shader,
-                                                    const std::vector<DeviceBuffer>& buffers, uint32_t groupsX,
-                                                    const void* pipelineNext) {
+RecordedDispatch recordDispatchOnDevice(TestDevice& device, VkCommandBuffer cmd, const char* shader,
+                                        const std::vector<DeviceBuffer>& buffers, uint32_t groupsX,
+                                        const void* pipelineNext) {
   const VkDevice dev = device.dev;
   const uint32_t count = uint32_t(buffers.size());
   std::vector<VkDescriptorSetLayoutBinding> layoutBindings(count);
@@ -55,27 +55,39 @@ std::vector<std::vector<uint32_t>> dispatchOnDevice(TestDevice& device, const ch
     writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, b, 0, 1, buffers[b].type, nullptr, &infos[b], nullptr};
   vkUpdateDescriptorSets(dev, count, writes.data(), 0, nullptr);
 
-  VkCommandBuffer cmd = device.beginCommands();
   if (pipeline) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
     vkCmdDispatch(cmd, groupsX, 1, 1);
   }
+  RecordedDispatch r;
+  r.maps = maps;
+  r.pipelineMade = pipeline != VK_NULL_HANDLE;
+  r.destroy = [=] {
+    vkDestroyDescriptorPool(dev, descriptorPool, nullptr);
+    for (VkBuffer b : handles) vkDestroyBuffer(dev, b, nullptr);
+    vkDestroyPipeline(dev, pipeline, nullptr);
+    vkDestroyShaderModule(dev, module, nullptr);
+    vkDestroyPipelineLayout(dev, layout, nullptr);
+    vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
+  };
+  return r;
+}
+
+std::vector<std::vector<uint32_t>> dispatchOnDevice(TestDevice& device, const char* shader,
+                                                    const std::vector<DeviceBuffer>& buffers, uint32_t groupsX,
+                                                    const void* pipelineNext) {
+  VkCommandBuffer cmd = device.beginCommands();
+  RecordedDispatch r = recordDispatchOnDevice(device, cmd, shader, buffers, groupsX, pipelineNext);
   VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
   vkEndCommandBuffer(cmd);
   device.submitAndWait(cmd);
-  std::vector<std::vector<uint32_t>> out(count);
-  for (uint32_t b = 0; b < count; ++b)
-    out[b].assign(static_cast<uint32_t*>(maps[b]), static_cast<uint32_t*>(maps[b]) + buffers[b].words.size());
-
-  vkDestroyDescriptorPool(dev, descriptorPool, nullptr);
-  for (VkBuffer b : handles) vkDestroyBuffer(dev, b, nullptr);
-  vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyShaderModule(dev, module, nullptr);
-  vkDestroyPipelineLayout(dev, layout, nullptr);
-  vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
-  return pipeline ? out : std::vector<std::vector<uint32_t>>{};
+  std::vector<std::vector<uint32_t>> out(buffers.size());
+  for (size_t b = 0; b < buffers.size(); ++b)
+    out[b].assign(static_cast<uint32_t*>(r.maps[b]), static_cast<uint32_t*>(r.maps[b]) + buffers[b].words.size());
+  r.destroy();
+  return r.pipelineMade ? out : std::vector<std::vector<uint32_t>>{};
 }
 
 }  // namespace tessera_test

@@ -16,6 +16,7 @@
 #include <functional>
 
 #include "compute_fixture.h"
+#include "device_compute.h"
 #include "test_device.h"
 
 namespace tessera_test {
@@ -91,45 +92,9 @@ class Watchdog : public VulkanTest {
 // at *mapped), dispatched with `groups` workgroups. Returns what destroys the objects.
 std::function<void()> recordDispatch(TestDevice& device, VkCommandBuffer cmd, const char* shader, uint32_t groups,
                                      void** mapped) {
-  const VkDevice dev = device.dev;
-  const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-  VkDescriptorSetLayout setLayout;
-  vkCreateDescriptorSetLayout(dev, &dslci, nullptr, &setLayout);
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &setLayout};
-  VkPipelineLayout layout;
-  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  const VkShaderModule module = device.createShaderModule(loadCorpusShader(shader));
-  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main",
-                nullptr};
-  cpci.layout = layout;
-  VkPipeline pipeline;
-  EXPECT_EQ(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), VK_SUCCESS);
-  VkBuffer buffer = device.createMappedBuffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, mapped);
-  std::memset(*mapped, 0, 256);
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-  VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &size};
-  VkDescriptorPool pool;
-  vkCreateDescriptorPool(dev, &dpci, nullptr, &pool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &setLayout};
-  VkDescriptorSet set;
-  vkAllocateDescriptorSets(dev, &dsai, &set);
-  const VkDescriptorBufferInfo info{buffer, 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                             nullptr, &info};
-  vkUpdateDescriptorSets(dev, 1, &write, 0, nullptr);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-  vkCmdDispatch(cmd, groups, 1, 1);
-  return [=] {
-    vkDestroyDescriptorPool(dev, pool, nullptr);
-    vkDestroyBuffer(dev, buffer, nullptr);
-    vkDestroyPipeline(dev, pipeline, nullptr);
-    vkDestroyShaderModule(dev, module, nullptr);
-    vkDestroyPipelineLayout(dev, layout, nullptr);
-    vkDestroyDescriptorSetLayout(dev, setLayout, nullptr);
-  };
+  RecordedDispatch r = recordDispatchOnDevice(device, cmd, shader, {{std::vector<uint32_t>(64, 0)}}, groups);
+  *mapped = r.maps[0];
+  return r.destroy;
 }
 
 TEST_F(Watchdog, AComputeShaderThatNeverEndsLosesTheDeviceWithinTheDeadline) {
