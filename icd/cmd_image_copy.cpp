@@ -14,11 +14,18 @@ namespace {
 
 uint32_t divUp(uint32_t v, uint32_t d) { return (v + d - 1) / d; }
 
-// Each aspect of a mask, one at a time (a depth/stencil region may name both).
+// The aspect pairs a region copies, one at a time: each of a depth/stencil mask's aspects to
+// itself, or (where either image is multi-planar, each mask naming one plane or COLOR) the
+// source's one aspect to the destination's, a plane being an image of its plane format.
 template <typename F>
-void forEachAspect(VkImageAspectFlags mask, F&& f) {
+void forEachAspectPair(const Image& src, VkImageAspectFlags srcMask, const Image& dst, VkImageAspectFlags dstMask,
+                       F&& f) {
+  if (src.format->planeCount > 1 || dst.format->planeCount > 1) {
+    f(VkImageAspectFlagBits(srcMask), VkImageAspectFlagBits(dstMask));
+    return;
+  }
   for (VkImageAspectFlags bit : {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT})
-    if (mask & bit) f(VkImageAspectFlagBits(bit));
+    if (srcMask & bit) f(VkImageAspectFlagBits(bit), VkImageAspectFlagBits(bit));
 }
 
 struct SliceAddress {
@@ -49,22 +56,22 @@ struct CopyImageCmd {
   }
 
   void copyRegion(const VkImageCopy& r) const {
-    const FormatInfo& sf = *src->format;
-    const FormatInfo& df = *dst->format;
     const bool any3D = src->type == VK_IMAGE_TYPE_3D || dst->type == VK_IMAGE_TYPE_3D;
     const uint32_t slices = any3D ? r.extent.depth : r.srcSubresource.layerCount;
-    const uint32_t blocksW = divUp(r.extent.width, sf.blockWidth);
-    const uint32_t blocksH = divUp(r.extent.height, sf.blockHeight);
-    forEachAspect(r.srcSubresource.aspectMask, [&](VkImageAspectFlagBits aspect) {
-      // Multi-planar formats are not supported, so source and destination aspects match.
-      const uint32_t texel = src->texelSize(aspect);
+    forEachAspectPair(*src, r.srcSubresource.aspectMask, *dst, r.dstSubresource.aspectMask,
+                      [&](VkImageAspectFlagBits srcAspect, VkImageAspectFlagBits dstAspect) {
+      const FormatInfo& sf = src->aspectFormat(srcAspect);
+      const FormatInfo& df = dst->aspectFormat(dstAspect);
+      const uint32_t blocksW = divUp(r.extent.width, sf.blockWidth);
+      const uint32_t blocksH = divUp(r.extent.height, sf.blockHeight);
+      const uint32_t texel = src->texelSize(srcAspect);
       const size_t rowBytes = size_t(blocksW) * texel * src->samples;
       forEachRow(size_t(slices) * blocksH, rowBytes, [&](size_t row) {
         const uint32_t s = uint32_t(row / blocksH), by = uint32_t(row % blocksH);
         SliceAddress sa = sliceOf(*src, r.srcSubresource.baseArrayLayer, r.srcOffset.z, s);
         SliceAddress da = sliceOf(*dst, r.dstSubresource.baseArrayLayer, r.dstOffset.z, s);
-        SubresourceView sv = src->view(aspect, r.srcSubresource.mipLevel, sa.layer);
-        SubresourceView dv = dst->view(aspect, r.dstSubresource.mipLevel, da.layer);
+        SubresourceView sv = src->view(srcAspect, r.srcSubresource.mipLevel, sa.layer);
+        SubresourceView dv = dst->view(dstAspect, r.dstSubresource.mipLevel, da.layer);
         std::memcpy(blockAddress(dv, texel, da.z, uint32_t(r.dstOffset.x) / df.blockWidth,
                                  uint32_t(r.dstOffset.y) / df.blockHeight + by),
                     blockAddress(sv, texel, sa.z, uint32_t(r.srcOffset.x) / sf.blockWidth,
@@ -92,7 +99,8 @@ struct BufferImageCopyCmd {
   }
 
   void copyRegion(const VkBufferImageCopy& r) const {
-    const FormatInfo& f = *image->format;
+    const auto aspect = VkImageAspectFlagBits(r.imageSubresource.aspectMask);
+    const FormatInfo& f = image->aspectFormat(aspect);
     const uint32_t rowLength = r.bufferRowLength ? r.bufferRowLength : r.imageExtent.width;
     const uint32_t imageHeight = r.bufferImageHeight ? r.bufferImageHeight : r.imageExtent.height;
     const uint32_t rowBlocks = divUp(rowLength, f.blockWidth);
@@ -100,7 +108,6 @@ struct BufferImageCopyCmd {
     const uint32_t blocksW = divUp(r.imageExtent.width, f.blockWidth);
     const uint32_t blocksH = divUp(r.imageExtent.height, f.blockHeight);
     const uint32_t slices = image->type == VK_IMAGE_TYPE_3D ? r.imageExtent.depth : r.imageSubresource.layerCount;
-    const auto aspect = VkImageAspectFlagBits(r.imageSubresource.aspectMask);
     const uint32_t texel = image->texelSize(aspect);
     const size_t rowBytes = size_t(blocksW) * texel;
     uint8_t* bufferBase = buffer->data() + r.bufferOffset;

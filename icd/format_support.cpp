@@ -29,13 +29,39 @@ VkFormatFeatureFlags2 sampledFeatures(const FormatInfo& info) {
   if (filterable)
     f |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
   if (info.hasDepth()) f |= VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT;
+  // A sampler Y'CbCr conversion may also read a single-plane UNORM colour format (RGB stored
+  // as Y'CbCr, R = Cr, G = Y', B = Cb): sampler/ycbcr_sampling.cpp decodes it with the texel
+  // codec and converts it like a Y'CbCr format's texels.
+  bool unorm = !info.isDepthStencil() && !info.isCompressed() && info.componentCount > 0;
+  for (uint32_t c = 0; c < info.componentCount; ++c) unorm = unorm && info.components[c].numeric == NumericFormat::UNorm;
+  if (unorm)
+    f |= VK_FORMAT_FEATURE_2_MIDPOINT_CHROMA_SAMPLES_BIT | VK_FORMAT_FEATURE_2_COSITED_CHROMA_SAMPLES_BIT |
+         VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+         VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT;
+  return f;
+}
+
+// Formats that need a sampler Y'CbCr conversion to be sampled (multi-planar, packed 4:2:2):
+// copies move their planes' bytes (icd/cmd_image_copy.cpp), and sampling through a conversion
+// (sampler/ycbcr_sampling.cpp) reconstructs chroma at either location with either chroma filter,
+// independently of the sampler's own filter (SEPARATE_RECONSTRUCTION_FILTER), implicitly only
+// (no CHROMA_RECONSTRUCTION_EXPLICIT). Multi-planar images may bind each plane's memory apart.
+VkFormatFeatureFlags2 ycbcrFeatures(const FormatInfo& info) {
+  VkFormatFeatureFlags2 f = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT |
+                            VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                            VK_FORMAT_FEATURE_2_MIDPOINT_CHROMA_SAMPLES_BIT |
+                            VK_FORMAT_FEATURE_2_COSITED_CHROMA_SAMPLES_BIT |
+                            VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+                            VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT;
+  if (info.planeCount > 1) f |= VK_FORMAT_FEATURE_2_DISJOINT_BIT;
   return f;
 }
 
 VkFormatFeatureFlags2 formatFeatures(VkFormat format, VkImageTiling tiling) {
   const FormatInfo* info = formatInfo(format);
-  // Y'CbCr formats need samplerYcbcrConversion, which Tessera does not offer yet.
-  if (!info || info->planeCount > 1 || info->needsYcbcrConversion) return 0;
+  if (!info) return 0;
+  if (info->planeCount > 1 || info->needsYcbcrConversion)
+    return tiling == VK_IMAGE_TILING_LINEAR || tiling == VK_IMAGE_TILING_OPTIMAL ? ycbcrFeatures(*info) : 0;
   const bool depthStencil = info->isDepthStencil();
   // Every image is laid out linearly (icd/image.cpp), so linear tiling is the same memory as
   // optimal; compressed formats get it when their blocks can be decoded (rows of blocks are
@@ -194,6 +220,11 @@ bool usageSupported(VkImageUsageFlags usage, VkFormatFeatureFlags2 features) {
 VkFormatFeatureFlags2 viewFormatFeatures(const FormatInfo& info, VkImageTiling tiling, VkImageCreateFlags flags) {
   VkFormatFeatureFlags2 features = formatFeatures(info.format, tiling);
   if (!(flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) return features;
+  // A multi-planar image's views of one plane have a format of that plane's class.
+  for (uint32_t p = 0; info.planeCount > 1 && p < info.planeCount; ++p)
+    for (const FormatInfo& other : allFormats())
+      if (std::strcmp(other.className, formatInfo(info.planes[p].compatible)->className) == 0)
+        features |= formatFeatures(other.format, tiling);
   const bool blockTexelViews = (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) && info.isCompressed();
   for (const FormatInfo& other : allFormats()) {
     const bool sameClass = std::strcmp(other.className, info.className) == 0;
@@ -218,9 +249,17 @@ VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImag
   if (info->isCompressed() && type == VK_IMAGE_TYPE_1D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   if (flags & (VK_IMAGE_CREATE_SPARSE_BINDING_BIT | VK_IMAGE_CREATE_SPARSE_RESIDENCY_BIT |
-               VK_IMAGE_CREATE_SPARSE_ALIASED_BIT | VK_IMAGE_CREATE_PROTECTED_BIT |
-               VK_IMAGE_CREATE_DISJOINT_BIT))
+               VK_IMAGE_CREATE_SPARSE_ALIASED_BIT | VK_IMAGE_CREATE_PROTECTED_BIT))
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // DISJOINT: a multi-planar format whose planes may be bound apart, or with ALIAS any format
+  // (an image that aliases one plane of a disjoint image, VUID-VkImageCreateInfo-format-01577).
+  if ((flags & VK_IMAGE_CREATE_DISJOINT_BIT) && !(features & VK_FORMAT_FEATURE_2_DISJOINT_BIT) &&
+      !(flags & VK_IMAGE_CREATE_ALIAS_BIT))
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  // Formats that need a sampler Y'CbCr conversion: 2D images of one level and one sample
+  // (VkImageCreateInfo's rules for them), of any number of layers (VK_EXT_ycbcr_image_arrays).
+  const bool ycbcr = info->planeCount > 1 || info->needsYcbcrConversion;
+  if (ycbcr && type != VK_IMAGE_TYPE_2D) return VK_ERROR_FORMAT_NOT_SUPPORTED;
   const VkSampleCountFlags sampleCounts =
       supportedSampleCounts(*info, type, tiling, flags, formatFeatures(format, VK_IMAGE_TILING_OPTIMAL));
   // VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT: a single-sampled image that
@@ -233,6 +272,7 @@ VkResult imageFormatProperties(const PhysicalDevice& pd, VkFormat format, VkImag
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   *out = maxProperties(*info, type, tiling, flags, pd.memory.memoryHeaps[0].size);
   out->sampleCounts = sampleCounts;
+  if (ycbcr) out->maxMipLevels = 1;
   return VK_SUCCESS;
 }
 
@@ -276,6 +316,9 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceImageFormatProperties2
     if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES)
       reinterpret_cast<VkExternalImageFormatProperties*>(s)->externalMemoryProperties =
           r == VK_SUCCESS ? external : VkExternalMemoryProperties{};
+    // A view with a conversion takes one combined image sampler descriptor, whatever its planes.
+    if (s->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_IMAGE_FORMAT_PROPERTIES)
+      reinterpret_cast<VkSamplerYcbcrConversionImageFormatProperties*>(s)->combinedImageSamplerDescriptorCount = 1;
   }
   return r;
 }

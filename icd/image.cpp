@@ -6,6 +6,7 @@
 #include "instance.h"
 #include "physical_device.h"
 #include "resources.h"
+#include "sampler.h"
 #include "tessera/sampling_batch.h"
 
 namespace tessera {
@@ -22,33 +23,65 @@ uint32_t divUp(uint32_t v, uint32_t d) { return (v + d - 1) / d; }
 }  // namespace
 
 int Image::planeIndex(VkImageAspectFlagBits aspect) const {
-  return (planeCount > 1 && aspect == planeAspects[1]) ? 1 : 0;
+  for (uint32_t p = 1; p < planeCount; ++p)
+    if (planeAspects[p] == aspect) return int(p);
+  return 0;
+}
+
+uint8_t* Image::planeData(int p) const {
+  if (disjoint) return planeMemory[p] ? planeMemory[p]->data + planeMemoryOffset[p] : nullptr;
+  return memory ? memory->data + memoryOffset + planeOffsets[p] : nullptr;
+}
+
+bool Image::bound() const {
+  for (uint32_t p = 0; p < planeCount; ++p)
+    if (!planeData(int(p))) return false;
+  return true;
 }
 
 void computeImageLayout(Image& image) {
   const FormatInfo& f = *image.format;
   image.planeCount = 0;
+  VkExtent3D planeDivisor[Image::kMaxPlanes] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
   if (f.isDepthStencil()) {
     if (f.hasDepth()) image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_DEPTH_BIT;
     if (f.hasStencil()) image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_STENCIL_BIT;
+    for (uint32_t p = 0; p < image.planeCount; ++p) image.planeFormats[p] = &f;
+  } else if (f.planeCount > 1) {
+    // "Multi-planar Format Image Aspect": plane n has the format and the size the registry's
+    // plane description gives it (a width or height divisor of 2 for subsampled chroma).
+    constexpr VkImageAspectFlagBits kPlanes[] = {VK_IMAGE_ASPECT_PLANE_0_BIT, VK_IMAGE_ASPECT_PLANE_1_BIT,
+                                                 VK_IMAGE_ASPECT_PLANE_2_BIT};
+    for (uint32_t p = 0; p < f.planeCount; ++p) {
+      image.planeAspects[p] = kPlanes[p];
+      image.planeFormats[p] = formatInfo(f.planes[p].compatible);
+      planeDivisor[p] = {f.planes[p].widthDivisor, f.planes[p].heightDivisor, 1};
+    }
+    image.planeCount = f.planeCount;
   } else {
-    image.planeAspects[image.planeCount++] = VK_IMAGE_ASPECT_COLOR_BIT;
+    image.planeAspects[0] = VK_IMAGE_ASPECT_COLOR_BIT;
+    image.planeFormats[0] = &f;
+    image.planeCount = 1;
   }
+  image.disjoint = (image.flags & VK_IMAGE_CREATE_DISJOINT_BIT) && f.planeCount > 1;
   VkDeviceSize total = 0;
   for (uint32_t p = 0; p < image.planeCount; ++p) {
     image.planeOffsets[p] = total;
+    const FormatInfo& pf = *image.planeFormats[p];
     const uint32_t texel = aspectTexelSize(f, image.planeAspects[p]) * image.samples;
     VkDeviceSize planeSize = 0;
     for (uint32_t mip = 0; mip < image.mipLevels; ++mip) {
       ImageLevelLayout& l = image.levels[p][mip];
-      l.extent = {std::max(1u, image.extent.width >> mip), std::max(1u, image.extent.height >> mip),
+      l.extent = {std::max(1u, divUp(image.extent.width, planeDivisor[p].width) >> mip),
+                  std::max(1u, divUp(image.extent.height, planeDivisor[p].height) >> mip),
                   std::max(1u, image.extent.depth >> mip)};
       l.offset = planeSize;
-      l.rowPitch = VkDeviceSize(divUp(l.extent.width, f.blockWidth)) * texel;
-      l.depthPitch = l.rowPitch * divUp(l.extent.height, f.blockHeight);
-      l.layerPitch = alignUp(l.depthPitch * divUp(l.extent.depth, f.blockDepth), 16);
+      l.rowPitch = VkDeviceSize(divUp(l.extent.width, pf.blockWidth)) * texel;
+      l.depthPitch = l.rowPitch * divUp(l.extent.height, pf.blockHeight);
+      l.layerPitch = alignUp(l.depthPitch * divUp(l.extent.depth, pf.blockDepth), 16);
       planeSize = alignUp(planeSize + l.layerPitch * image.arrayLayers, 64);
     }
+    image.planeSizes[p] = std::max<VkDeviceSize>(planeSize, 64);
     total += planeSize;
   }
   image.size = std::max<VkDeviceSize>(total, 64);
@@ -58,15 +91,57 @@ SubresourceView Image::view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t
   const int p = planeIndex(aspect);
   const ImageLevelLayout& l = levels[p][mip];
   SubresourceView v{};
-  v.data = memory->data + memoryOffset + planeOffsets[p] + l.offset + l.layerPitch * layer;
-  v.format = format;
-  v.aspect = aspect;
+  v.data = planeData(p) + l.offset + l.layerPitch * layer;
+  // A plane of a multi-planar image is an image of its plane format to copies and blits.
+  v.format = planeFormats[p];
+  v.aspect = planeOfAspect(aspect) >= 0 ? VK_IMAGE_ASPECT_COLOR_BIT : aspect;
   v.extent = l.extent;
   v.samples = samples;
   v.rowPitch = size_t(l.rowPitch);
   v.slicePitch = size_t(l.depthPitch);
   return v;
 }
+
+namespace {
+
+VkComponentSwizzle resolvedSwizzle(VkComponentSwizzle given, VkComponentSwizzle identity) {
+  return given == VK_COMPONENT_SWIZZLE_IDENTITY ? identity : given;
+}
+
+// What sampling through a view with a Y'CbCr conversion reads: the conversion's parameters and
+// each plane's texels (a single-plane image is its own plane 0).
+void fillYcbcrState(ImageView& v) {
+  const Image& img = *v.image;
+  const VkSamplerYcbcrConversionCreateInfo& c = v.conversion;
+  abi::YcbcrSamplingState& y = v.ycbcr;
+  y = {};
+  y.format = uint32_t(img.vkFormat);
+  y.model = uint32_t(c.ycbcrModel);
+  y.range = uint32_t(c.ycbcrRange);
+  y.swizzle[0] = resolvedSwizzle(c.components.r, VK_COMPONENT_SWIZZLE_R);
+  y.swizzle[1] = resolvedSwizzle(c.components.g, VK_COMPONENT_SWIZZLE_G);
+  y.swizzle[2] = resolvedSwizzle(c.components.b, VK_COMPONENT_SWIZZLE_B);
+  y.swizzle[3] = resolvedSwizzle(c.components.a, VK_COMPONENT_SWIZZLE_A);
+  y.xChromaOffset = uint32_t(c.xChromaOffset);
+  y.yChromaOffset = uint32_t(c.yChromaOffset);
+  y.chromaFilter = uint32_t(c.chromaFilter);
+  y.forceExplicitReconstruction = c.forceExplicitReconstruction;
+  y.chromaDivisorX = img.format->chromaDivisorX;
+  y.chromaDivisorY = img.format->chromaDivisorY;
+  y.planeCount = img.planeCount;
+  for (uint32_t p = 0; p < img.planeCount; ++p) {
+    const ImageLevelLayout& l = img.levels[p][v.range.baseMipLevel];
+    uint8_t* data = img.planeData(int(p));
+    y.planes[p].base = data ? data + l.offset + l.layerPitch * v.range.baseArrayLayer : nullptr;
+    y.planes[p].rowPitch = l.rowPitch;
+    y.planes[p].layerPitch = l.layerPitch;
+    y.planes[p].width = l.extent.width;
+    y.planes[p].height = l.extent.height;
+    y.planes[p].format = uint32_t(img.planeFormats[p]->format);
+  }
+}
+
+}  // namespace
 
 void computeImageViewState(ImageView& v) {
   const Image& img = *v.image;
@@ -75,6 +150,11 @@ void computeImageViewState(ImageView& v) {
   const FormatInfo* viewFormat = formatInfo(v.format) ? formatInfo(v.format) : img.format;
   // Descriptors name one aspect; a depth+stencil view (attachments only) reads depth.
   const VkImageAspectFlags mask = v.range.aspectMask;
+  // A view of one plane of a multi-planar image (aspect PLANE_n) is a colour view of that plane.
+  const VkImageAspectFlagBits planeAspect = (mask & VK_IMAGE_ASPECT_PLANE_0_BIT)   ? VK_IMAGE_ASPECT_PLANE_0_BIT
+                                            : (mask & VK_IMAGE_ASPECT_PLANE_1_BIT) ? VK_IMAGE_ASPECT_PLANE_1_BIT
+                                            : (mask & VK_IMAGE_ASPECT_PLANE_2_BIT) ? VK_IMAGE_ASPECT_PLANE_2_BIT
+                                                                                   : VK_IMAGE_ASPECT_COLOR_BIT;
   const VkImageAspectFlagBits aspect = (mask & VK_IMAGE_ASPECT_DEPTH_BIT)     ? VK_IMAGE_ASPECT_DEPTH_BIT
                                        : (mask & VK_IMAGE_ASPECT_STENCIL_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT
                                                                                : VK_IMAGE_ASPECT_COLOR_BIT;
@@ -96,8 +176,8 @@ void computeImageViewState(ImageView& v) {
   // An uncompressed view of a compressed image (BLOCK_TEXEL_VIEW_COMPATIBLE) sees one texel per block.
   const bool blocksAsTexels = img.format->isCompressed() && !viewFormat->isCompressed();
   const uint32_t bw = blocksAsTexels ? img.format->blockWidth : 1, bh = blocksAsTexels ? img.format->blockHeight : 1;
-  const int plane = img.planeIndex(aspect);
-  uint8_t* planeBase = img.memory ? img.memory->data + img.memoryOffset + img.planeOffsets[plane] : nullptr;
+  const int plane = img.planeIndex(aspect == VK_IMAGE_ASPECT_COLOR_BIT ? planeAspect : aspect);
+  uint8_t* planeBase = img.planeData(plane);
   for (uint32_t i = 0; i < s.levelCount; ++i) {
     const ImageLevelLayout& l = img.levels[plane][v.range.baseMipLevel + i];
     abi::ImageLevel& out = s.levels[i];
@@ -110,6 +190,12 @@ void computeImageViewState(ImageView& v) {
     out.base = planeBase ? planeBase + l.offset + out.layerPitch * v.range.baseArrayLayer : nullptr;
   }
   s.fastSampling = classifyViewForRoutines(s);
+  s.ycbcr = nullptr;
+  if (v.hasConversion) {
+    fillYcbcrState(v);
+    s.ycbcr = &v.ycbcr;
+    s.fastSampling = 0;  // the batched routines know nothing of the conversion
+  }
   // A view of the image's own format samples its decoded copy where the routines allow
   // (sampling_batch.h viewToSample); a view of another format (MUTABLE_FORMAT) its blocks.
   v.decoded.reset();
@@ -153,6 +239,18 @@ namespace {
 
 VkMemoryRequirements imageRequirements(const Image& image) {
   return {alignUp(image.size, 64), kMinResourceAlignment, kMemoryTypeBits};
+}
+
+// A DISJOINT image's planes each take their own binding (VkImagePlaneMemoryRequirementsInfo
+// names the plane); any other image is one binding.
+VkMemoryRequirements imageRequirements(const Image& image, const void* infoNext) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(infoNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO && image.disjoint) {
+      const auto* plane = reinterpret_cast<const VkImagePlaneMemoryRequirementsInfo*>(s);
+      return {alignUp(image.planeSizes[image.planeIndex(plane->planeAspect)], 64), kMinResourceAlignment,
+              kMemoryTypeBits};
+    }
+  return imageRequirements(image);
 }
 
 VkResult validateImage(Device* dev, const VkImageCreateInfo* ci) {
@@ -214,7 +312,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageMemoryRequirements(VkDevice, VkImag
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageMemoryRequirements2(VkDevice, const VkImageMemoryRequirementsInfo2* pInfo,
                                                                 VkMemoryRequirements2* pReq) {
-  pReq->memoryRequirements = imageRequirements(*fromHandle<Image>(pInfo->image));
+  pReq->memoryRequirements = imageRequirements(*fromHandle<Image>(pInfo->image), pInfo->pNext);
   writeDedicatedRequirements(pReq->pNext);
 }
 
@@ -223,6 +321,11 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetDeviceImageMemoryRequirements(VkDevice, 
   Image tmp;
   initImage(tmp, pInfo->pCreateInfo);
   pReq->memoryRequirements = imageRequirements(tmp);
+  if (tmp.disjoint) {  // VkDeviceImageMemoryRequirements::planeAspect names the plane
+    VkImagePlaneMemoryRequirementsInfo plane{VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO, nullptr,
+                                             pInfo->planeAspect};
+    pReq->memoryRequirements = imageRequirements(tmp, &plane);
+  }
   writeDedicatedRequirements(pReq->pNext);
 }
 
@@ -251,8 +354,22 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory(VkDevice device, VkImag
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkBindImageMemory2(VkDevice device, uint32_t count, const VkBindImageMemoryInfo* pInfos) {
-  for (uint32_t i = 0; i < count; ++i)
+  for (uint32_t i = 0; i < count; ++i) {
+    const VkBindImagePlaneMemoryInfo* plane = nullptr;
+    for (auto* s = static_cast<const VkBaseInStructure*>(pInfos[i].pNext); s; s = s->pNext)
+      if (s->sType == VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO)
+        plane = reinterpret_cast<const VkBindImagePlaneMemoryInfo*>(s);
+    Image* img = fromHandle<Image>(pInfos[i].image);
+    if (plane && img->disjoint) {
+      const int p = img->planeIndex(plane->planeAspect);
+      img->planeMemory[p] = fromHandle<DeviceMemory>(pInfos[i].memory);
+      img->planeMemoryOffset[p] = pInfos[i].memoryOffset;
+      // `memory` answers "is it bound" for code that does not look at planes.
+      if (img->bound()) img->memory = img->planeMemory[0];
+      continue;
+    }
     tessera_vkBindImageMemory(device, pInfos[i].image, pInfos[i].memory, pInfos[i].memoryOffset);
+  }
   return VK_SUCCESS;
 }
 
@@ -262,7 +379,8 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetImageSubresourceLayout(VkDevice, VkImage
   auto aspect = VkImageAspectFlagBits(pSub->aspectMask);
   const int p = img.planeIndex(aspect);
   const ImageLevelLayout& l = img.levels[p][pSub->mipLevel];
-  pLayout->offset = img.planeOffsets[p] + l.offset + l.layerPitch * pSub->arrayLayer;
+  // A disjoint image's plane offsets count from the start of the plane's own binding.
+  pLayout->offset = (img.disjoint ? 0 : img.planeOffsets[p]) + l.offset + l.layerPitch * pSub->arrayLayer;
   pLayout->size = l.layerPitch;
   pLayout->rowPitch = l.rowPitch;
   pLayout->depthPitch = l.depthPitch;
@@ -290,6 +408,10 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateImageView(VkDevice device, const 
   v->format = pInfo->format;
   v->components = pInfo->components;
   v->range = range;
+  if (const SamplerYcbcrConversion* conversion = chainedYcbcrConversion(pInfo->pNext)) {
+    v->hasConversion = true;
+    v->conversion = conversion->info;
+  }
   computeImageViewState(*v);
   *pView = toHandle<VkImageView>(v);
   return VK_SUCCESS;

@@ -465,6 +465,12 @@ FeatureSet supportedFeatures() {
   // come from abi::VertexBatch (translate_graphics.cpp), filled per draw by draw_vertices.cpp;
   // tests/api/draw_parameters_test.cpp checks them against the spec and lavapipe.
   f.shaderDrawParameters = true;
+  // Sampler Y'CbCr conversion: multi-planar and packed 4:2:2 images (icd/image.cpp, copies in
+  // icd/cmd_image_copy.cpp) sampled with implicit chroma reconstruction, range expansion and
+  // model conversion (sampler/ycbcr_sampling.cpp); tests/api/ycbcr_test.cpp.
+  f.samplerYcbcrConversion = true;
+  // VK_EXT_ycbcr_image_arrays: arrays of them, a 2D-array view's layer selected as for any view.
+  f.ycbcrImageArrays = true;
   // Variable pointers (SPV_KHR_variable_pointers) into StorageBuffer and Workgroup memory: a
   // logical pointer that OpSelect, OpPhi, a function result or a Function / Private variable
   // carries is {address, floor, limit} per lane (spirv_jit/translator.h pointerValue), so lanes

@@ -9,6 +9,7 @@
 #include "tessera/blit.h"
 #include "tessera/decoded_texture.h"
 #include "tessera/format.h"
+#include "tessera/sampling.h"
 #include "tessera/shader_abi.h"
 
 namespace tessera {
@@ -64,17 +65,33 @@ struct Image {
   DeviceMemory* memory = nullptr;
   VkDeviceSize memoryOffset = 0;
 
+  // Planes: depth and stencil of a depth/stencil format, the 2 or 3 planes of a multi-planar
+  // Y'CbCr format (aspects PLANE_n), or the one colour plane. Each plane is laid out as an image
+  // of its own format (planeFormats) and extent. A DISJOINT image binds memory per plane
+  // (VkBindImagePlaneMemoryInfo): its planes then start at offset 0 of their own binding.
+  static constexpr uint32_t kMaxPlanes = 3;
   uint32_t planeCount = 1;
-  VkImageAspectFlagBits planeAspects[2]{};
-  VkDeviceSize planeOffsets[2]{};
-  ImageLevelLayout levels[2][kMaxLevels]{};
+  VkImageAspectFlagBits planeAspects[kMaxPlanes]{};
+  const FormatInfo* planeFormats[kMaxPlanes]{};
+  VkDeviceSize planeOffsets[kMaxPlanes]{};
+  VkDeviceSize planeSizes[kMaxPlanes]{};
+  ImageLevelLayout levels[kMaxPlanes][kMaxLevels]{};
   VkDeviceSize size = 0;
+  bool disjoint = false;
+  DeviceMemory* planeMemory[kMaxPlanes]{};  // disjoint images only
+  VkDeviceSize planeMemoryOffset[kMaxPlanes]{};
 
   int planeIndex(VkImageAspectFlagBits aspect) const;
   const ImageLevelLayout& level(VkImageAspectFlagBits aspect, uint32_t mip) const {
     return levels[planeIndex(aspect)][mip];
   }
+  // The format of the texels of one aspect (a plane's compatible format for PLANE_n).
+  const FormatInfo& aspectFormat(VkImageAspectFlagBits aspect) const { return *planeFormats[planeIndex(aspect)]; }
   uint32_t texelSize(VkImageAspectFlagBits aspect) const { return aspectTexelSize(*format, aspect); }
+  // Where plane p's texels start in host memory; null while its memory is not bound.
+  uint8_t* planeData(int p) const;
+  // Whether every plane has memory.
+  bool bound() const;
   // One mip level of one array layer (all z slices of a 3D image).
   SubresourceView view(VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer) const;
 
@@ -122,6 +139,11 @@ struct ImageView {
   abi::ImageViewState state;
   // The view of the image's decoded copy (state.decoded), for a view of the image's own format.
   std::unique_ptr<DecodedView> decoded;
+  // A view created with a sampler Y'CbCr conversion: the conversion's create info and what
+  // sampling reads of it and of the planes (state.ycbcr points here).
+  bool hasConversion = false;
+  VkSamplerYcbcrConversionCreateInfo conversion{};
+  abi::YcbcrSamplingState ycbcr{};
 };
 
 // Fills view.state from the other members and the image's layout and memory.

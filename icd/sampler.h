@@ -18,4 +18,14 @@ struct Sampler {
 // VkSampler); a copy must stay a plain memcpy.
 static_assert(std::is_trivially_copyable_v<Sampler>);
 
+// VkSamplerYcbcrConversion: its create info (pNext cleared). Image views and samplers created
+// with it (VkSamplerYcbcrConversionInfo) read it when they are created; sampling reads the
+// view's copy (abi::YcbcrSamplingState), so the conversion may be destroyed before them.
+struct SamplerYcbcrConversion {
+  VkSamplerYcbcrConversionCreateInfo info{};
+};
+
+// The conversion a create info's pNext chain names (VkSamplerYcbcrConversionInfo), or null.
+const SamplerYcbcrConversion* chainedYcbcrConversion(const void* pNext);
+
 }  // namespace tessera

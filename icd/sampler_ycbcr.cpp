@@ -1,16 +1,18 @@
-// vkCreateSamplerYcbcrConversion / vkDestroySamplerYcbcrConversion. They are core 1.1 commands,
-// so vkGetDeviceProcAddr must return them even though Tessera does not offer the
-// samplerYcbcrConversion feature (without it, creating a conversion is invalid usage). The
-// object keeps its create info; no sampler or view reads it until Y'CbCr sampling exists.
+// vkCreateSamplerYcbcrConversion / vkDestroySamplerYcbcrConversion (samplerYcbcrConversion).
+// The object keeps its create info; image views read it when they are created (icd/image.cpp).
 #include "device.h"
 #include "entrypoints.h"
 #include "host_allocator.h"
+#include "sampler.h"
 
 namespace tessera {
 
-struct SamplerYcbcrConversion {
-  VkSamplerYcbcrConversionCreateInfo info{};  // pNext cleared
-};
+const SamplerYcbcrConversion* chainedYcbcrConversion(const void* pNext) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO)
+      return fromHandle<SamplerYcbcrConversion>(reinterpret_cast<const VkSamplerYcbcrConversionInfo*>(s)->conversion);
+  return nullptr;
+}
 
 }  // namespace tessera
 

@@ -481,6 +481,9 @@ TexelValue sampleImage(const abi::ImageViewState& view, const abi::SamplerState&
     sel = selectLevels(effective, request, lambdaBase, levelCount);
   }
 
+  // A view with a Y'CbCr conversion has one level and is sampled as ycbcr_sampling.cpp says,
+  // its luma with the filter λ chose (the conversion forbids anisotropy).
+  if (view.ycbcr) return toTexelValue(sampleYcbcr(*view.ycbcr, smp.s, smp.t, smp.offset, smp.layer, sel.filter), TexelKind::Float);
   if (footprint.samples <= 1) return toTexelValue(filterMipmapped(smp, sel), resultKind);
   const AnisotropicAxis axis = majorAxis(smp, request, dsdx, dsdy, footprint.alongX);
   return toTexelValue(filterAnisotropic(smp, sel, axis, footprint.samples), resultKind);

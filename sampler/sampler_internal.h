@@ -194,4 +194,12 @@ Texel finishTexel(const TexelSource& src, Texel converted);
 // (The 256-entry tables byteTable points at are the codec's unorm8Table and srgb8Table,
 // include/tessera/texel_codec.h; the batched routines read texels through them too.)
 
+// ---- ycbcr_sampling.cpp --------------------------------------------------------------------
+// A sample of a view with a sampler Y'CbCr conversion at normalized (s, t) plus the Offset
+// operand in view layer `layer`, its luma filtered with `filter` (the sampler's magFilter or
+// minFilter, as λ chose), its chroma as the conversion says: RGBA after reconstruction,
+// swizzle, range expansion and model conversion.
+Texel sampleYcbcr(const abi::YcbcrSamplingState& ycbcr, double s, double t, const int32_t offset[2], uint32_t layer,
+                  uint32_t filter);
+
 }  // namespace tessera::sampler_detail

@@ -124,13 +124,20 @@ def main():
         for c, off in zip(comps, offsets):
             cname = c.get("name")
             bits = 0 if c.get("bits") == "compressed" else int(c.get("bits"))
-            comp_init.append(f"{{'{cname}', {bits}, {off}, NumericFormat::{NUMERIC[c.get('numericFormat')]}}}")
+            comp_init.append(f"{{'{cname}', {bits}, {off}, NumericFormat::{NUMERIC[c.get('numericFormat')]}, "
+                             f"{c.get('planeIndex', '0')}}}")
             aspects.add({"D": "VK_IMAGE_ASPECT_DEPTH_BIT", "S": "VK_IMAGE_ASPECT_STENCIL_BIT"}.get(
                 cname, "VK_IMAGE_ASPECT_COLOR_BIT"))
         if planes > 1:
             aspects = {"VK_IMAGE_ASPECT_COLOR_BIT"}
         while len(comp_init) < 4:
-            comp_init.append("{0, 0, 0, NumericFormat::None}")
+            comp_init.append("{0, 0, 0, NumericFormat::None, 0}")
+        plane_init = []
+        for plane in fmt.findall("plane"):
+            plane_init.append(f"{{{plane.get('compatible')}, {plane.get('widthDivisor')}, {plane.get('heightDivisor')}}}")
+        while len(plane_init) < 3:
+            plane_init.append("{VK_FORMAT_UNDEFINED, 1, 1}")
+        chroma = {"420": "2, 2", "422": "2, 1", "444": "1, 1"}.get(fmt.get("chroma"), "1, 1")
         shared_exp = "true" if re.match(r"VK_FORMAT_E5B9G9R9", name) else "false"
         rows.append((enum_value(reg, name), name, (
             f"  {{{name}, \"{name}\", \"{fmt.get('class')}\", {fmt.get('blockSize')}, "
@@ -138,7 +145,7 @@ def main():
             f"Compression::{COMPRESSION[fmt.get('compressed')]}, {len(comps)}, "
             f"{{{', '.join(comp_init)}}}, {planes}, {shared_exp}, "
             f"{'true' if fmt.get('chroma') else 'false'}, "
-            f"{' | '.join(sorted(aspects))}}},")))
+            f"{' | '.join(sorted(aspects))}, {{{', '.join(plane_init)}}}, {chroma}}},")))
     rows.sort()
 
     out = [

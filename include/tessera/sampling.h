@@ -55,6 +55,34 @@ struct SamplerState {
 };
 static_assert(std::is_trivially_copyable_v<SamplerState>);
 
+// One plane of an image sampled through a Y'CbCr conversion: texels of a single-plane format
+// (the plane's compatible format; for a single-plane image, the image's own format).
+struct YcbcrPlaneState {
+  const uint8_t* base;  // texel (0, 0) of the view's level and first layer
+  uint64_t rowPitch;    // bytes per row of texel blocks
+  uint64_t layerPitch;  // bytes per array layer (VK_EXT_ycbcr_image_arrays)
+  uint32_t width, height;  // in texels
+  uint32_t format;      // VkFormat
+};
+
+// A view with a sampler Y'CbCr conversion (ImageViewState::ycbcr): the conversion's parameters
+// (VkSamplerYcbcrConversionCreateInfo, the view and its sampler must name the same one) and
+// where the planes are. Sampling with it is "Chroma Reconstruction", the component swizzle,
+// "Sampler Y'CbCr Range Expansion" and "Sampler Y'CbCr Model Conversion".
+struct YcbcrSamplingState {
+  uint32_t format;          // VkFormat of the image (and of the conversion)
+  uint32_t model;           // VkSamplerYcbcrModelConversion
+  uint32_t range;           // VkSamplerYcbcrRange
+  uint32_t swizzle[4];      // VkComponentSwizzle for r, g, b, a, IDENTITY resolved
+  uint32_t xChromaOffset;   // VkChromaLocation
+  uint32_t yChromaOffset;
+  uint32_t chromaFilter;    // VkFilter
+  uint32_t forceExplicitReconstruction;  // VkBool32
+  uint32_t chromaDivisorX, chromaDivisorY;  // 2 where the chroma is subsampled, else 1
+  uint32_t planeCount;      // 1 (a single-plane format, packed 422 included), 2 or 3
+  YcbcrPlaneState planes[3];
+};
+
 }  // namespace tessera::abi
 
 namespace tessera {

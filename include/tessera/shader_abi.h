@@ -9,6 +9,9 @@
 
 namespace tessera {
 class DecodedView;  // decoded_texture.h
+namespace abi {
+struct YcbcrSamplingState;  // sampling.h
+}
 }
 
 namespace tessera::abi {
@@ -79,6 +82,10 @@ struct ImageViewState {
   // Copies that change the state's meaning (a cube's face views, redirected input attachments)
   // set it null.
   DecodedView* decoded;
+  // A view created with a sampler Y'CbCr conversion (VkSamplerYcbcrConversionInfo): its planes
+  // and the conversion, which sampling applies (sampler/ycbcr_sampling.cpp); null otherwise.
+  // Kernels never read it (a view with a conversion samples through the reference only).
+  const YcbcrSamplingState* ycbcr;
 };
 
 // SAMPLED_IMAGE, STORAGE_IMAGE, INPUT_ATTACHMENT, SAMPLER, COMBINED_IMAGE_SAMPLER.

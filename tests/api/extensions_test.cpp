@@ -27,7 +27,8 @@ const std::set<std::string> kExpectedPromoted = {
     "VK_KHR_16bit_storage", "VK_KHR_bind_memory2", "VK_KHR_dedicated_allocation",
     "VK_KHR_descriptor_update_template", "VK_KHR_device_group", "VK_KHR_external_fence", "VK_KHR_external_memory",
     "VK_KHR_external_semaphore", "VK_KHR_get_memory_requirements2", "VK_KHR_maintenance1", "VK_KHR_maintenance2",
-    "VK_KHR_maintenance3", "VK_KHR_multiview", "VK_KHR_relaxed_block_layout", "VK_KHR_shader_draw_parameters",
+    "VK_KHR_maintenance3", "VK_KHR_multiview", "VK_KHR_relaxed_block_layout", "VK_KHR_sampler_ycbcr_conversion",
+    "VK_KHR_shader_draw_parameters",
     "VK_KHR_storage_buffer_storage_class", "VK_KHR_variable_pointers",
     // 1.2
     "VK_KHR_8bit_storage", "VK_KHR_buffer_device_address", "VK_KHR_create_renderpass2",

@@ -86,6 +86,38 @@ TEST(FormatTable, RegistryErrataAreCorrected) {
   EXPECT_FALSE(formatInfo(VK_FORMAT_R10X6_UNORM_PACK16)->needsYcbcrConversion);
 }
 
+TEST(FormatTable, MultiPlanarFormatsNameTheirPlanesAndSubsampling) {
+  // Spec "Plane Format Compatibility" table: NV12's planes are R8 (full size) and R8G8 (half
+  // width and height); the 3-plane 4:2:2 10-bit format's are R10X6 at full, half, half width.
+  const auto* nv12 = formatInfo(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
+  ASSERT_EQ(nv12->planeCount, 2);
+  EXPECT_EQ(nv12->planes[0].compatible, VK_FORMAT_R8_UNORM);
+  EXPECT_EQ(nv12->planes[1].compatible, VK_FORMAT_R8G8_UNORM);
+  EXPECT_EQ(nv12->planes[1].widthDivisor, 2);
+  EXPECT_EQ(nv12->planes[1].heightDivisor, 2);
+  EXPECT_EQ(nv12->component('G')->plane, 0);
+  EXPECT_EQ(nv12->component('B')->plane, 1);
+  EXPECT_EQ(nv12->component('R')->plane, 1);
+  EXPECT_EQ(nv12->chromaDivisorX, 2);
+  EXPECT_EQ(nv12->chromaDivisorY, 2);
+  const auto* p422 = formatInfo(VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16);
+  ASSERT_EQ(p422->planeCount, 3);
+  EXPECT_EQ(p422->planes[2].compatible, VK_FORMAT_R10X6_UNORM_PACK16);
+  EXPECT_EQ(p422->planes[2].widthDivisor, 2);
+  EXPECT_EQ(p422->planes[2].heightDivisor, 1);
+  EXPECT_EQ(p422->component('R')->plane, 2);
+  EXPECT_EQ(p422->chromaDivisorY, 1);
+  // Plane aspects copy as their plane format's texels.
+  EXPECT_EQ(aspectTexelSize(*nv12, VK_IMAGE_ASPECT_PLANE_1_BIT), 2u);
+  EXPECT_EQ(&aspectFormat(*nv12, VK_IMAGE_ASPECT_PLANE_0_BIT), formatInfo(VK_FORMAT_R8_UNORM));
+  // Packed 4:2:2: one plane, 2x1 blocks, chroma subsampled in x.
+  const auto* yuyv = formatInfo(VK_FORMAT_G8B8G8R8_422_UNORM);
+  EXPECT_EQ(yuyv->planeCount, 1);
+  EXPECT_EQ(yuyv->blockWidth, 2);
+  EXPECT_EQ(yuyv->chromaDivisorX, 2);
+  EXPECT_EQ(yuyv->chromaDivisorY, 1);
+}
+
 TEST(FormatTable, DepthStencilAspectsAndPlaneSizes) {
   const auto* d24s8 = formatInfo(VK_FORMAT_D24_UNORM_S8_UINT);
   EXPECT_TRUE(d24s8->hasDepth());
