@@ -385,13 +385,6 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalFenceProperties(
   pProps->externalFenceFeatures = 0;
 }
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalSemaphoreProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties* pProps) {
-  pProps->exportFromImportedHandleTypes = 0;
-  pProps->compatibleHandleTypes = 0;
-  pProps->externalSemaphoreFeatures = 0;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceToolProperties(
     VkPhysicalDevice, uint32_t* pCount, VkPhysicalDeviceToolProperties*) {
   *pCount = 0;

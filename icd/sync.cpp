@@ -29,25 +29,39 @@ bool Fence::wait(std::chrono::steady_clock::time_point deadline) {
   return cv.wait_until(lock, deadline, [&] { return signaled; });
 }
 
+Semaphore::~Semaphore() {
+  releaseSharedPayload(temporary);
+  releaseSharedPayload(permanent);
+}
+
 void Semaphore::signal(uint64_t newValue) {
-  std::lock_guard lock(mutex);
-  value = type == VK_SEMAPHORE_TYPE_TIMELINE ? newValue : 1;
-  cv.notify_all();
+  SemaphorePayload& p = active();
+  p.value.store(type == VK_SEMAPHORE_TYPE_TIMELINE ? newValue : 1, std::memory_order_release);
+  wakeWaiters(p);
 }
 
 bool Semaphore::wait(uint64_t target, std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock lock(mutex);
-  auto ready = [&] { return type == VK_SEMAPHORE_TYPE_TIMELINE ? value >= target : value != 0; };
-  if (deadline == std::chrono::steady_clock::time_point::max()) cv.wait(lock, ready);
-  else if (!cv.wait_until(lock, deadline, ready)) return false;
-  if (type == VK_SEMAPHORE_TYPE_BINARY) value = 0;
-  return true;
+  SemaphorePayload& p = active();
+  for (;;) {
+    // The generation is read before the value, so a signal between the two changes it and the
+    // sleep below returns at once.
+    const uint32_t seen = p.generation.load(std::memory_order_acquire);
+    if (type == VK_SEMAPHORE_TYPE_TIMELINE) {
+      if (p.value.load(std::memory_order_acquire) >= target) return true;
+    } else {
+      uint64_t signaled = 1;
+      if (p.value.compare_exchange_strong(signaled, 0, std::memory_order_acq_rel)) {
+        // A wait ends a temporary import's payload (binary semaphores only have them).
+        releaseSharedPayload(temporary);
+        return true;
+      }
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    sleepUntilChanged(p, seen, deadline);
+  }
 }
 
-uint64_t Semaphore::current() {
-  std::lock_guard lock(mutex);
-  return value;
-}
+uint64_t Semaphore::current() { return active().value.load(std::memory_order_acquire); }
 
 void Event::signal(bool newState) {
   std::lock_guard lock(mutex);
@@ -129,11 +143,23 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateSemaphore(VkDevice device, const 
                                                         VkSemaphore* pSemaphore) {
   Semaphore* s = hostNew<Semaphore>(alloc(device, pAllocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!s) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  bool exportable = false;
   for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext) {
     if (p->sType == VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO) {
       auto* t = reinterpret_cast<const VkSemaphoreTypeCreateInfo*>(p);
       s->type = t->semaphoreType;
-      if (s->type == VK_SEMAPHORE_TYPE_TIMELINE) s->value = t->initialValue;
+      if (s->type == VK_SEMAPHORE_TYPE_TIMELINE) s->local.value.store(t->initialValue);
+    }
+    if (p->sType == VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO)
+      exportable = reinterpret_cast<const VkExportSemaphoreCreateInfo*>(p)->handleTypes != 0;
+  }
+  // An exportable semaphore keeps its state in a shared payload from the start, so every fd it
+  // is exported as names the same state (the only handle type offered is OPAQUE_FD).
+  if (exportable) {
+    s->permanent = createSharedPayload(s->local.value.load());
+    if (!s->permanent.payload) {
+      hostDelete(alloc(device, pAllocator), s);
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
   }
   *pSemaphore = toHandle<VkSemaphore>(s);

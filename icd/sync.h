@@ -1,5 +1,7 @@
-// Fences, semaphores (binary and timeline) and events: host-visible state guarded by a mutex
-// and a condition variable, since the "device" is the queue's worker thread.
+// Fences, semaphores (binary and timeline) and events: host-visible state the queue's worker
+// thread (the "device") and the host share. Fences and events: a mutex and a condition
+// variable; semaphores: atomics and a futex (their state may live in memory shared with other
+// devices or processes).
 #pragma once
 
 #include <atomic>
@@ -8,6 +10,8 @@
 #include <cstdint>
 #include <mutex>
 #include <vulkan/vulkan_core.h>
+
+#include "semaphore_payload.h"
 
 namespace tessera {
 
@@ -29,12 +33,25 @@ struct Fence {
   bool wait(std::chrono::steady_clock::time_point deadline);
 };
 
+// Binary and timeline semaphores; state in a SemaphorePayload (semaphore_payload.h): the
+// object's own, or a shared one for opaque-fd export and import (icd/external_semaphore.cpp).
 struct Semaphore {
   VkSemaphoreType type = VK_SEMAPHORE_TYPE_BINARY;
-  std::mutex mutex;
-  std::condition_variable cv;
-  uint64_t value = 0;  // timeline value; for binary semaphores 1 = signaled
+  SemaphorePayload local;   // timeline value; for binary semaphores 1 = signaled
+  // The shared payload of an exportable semaphore, or the one a permanent import gave it.
+  SharedPayload permanent;
+  // A temporary import's payload (binary semaphores): used until the next wait completes
+  // ("Importing Semaphore Payloads"), then released, the permanent payload in use again.
+  SharedPayload temporary;
 
+  Semaphore() = default;
+  Semaphore(const Semaphore&) = delete;
+  Semaphore& operator=(const Semaphore&) = delete;
+  ~Semaphore();
+
+  SemaphorePayload& active() {
+    return temporary.payload ? *temporary.payload : permanent.payload ? *permanent.payload : local;
+  }
   void signal(uint64_t newValue);  // binary: newValue ignored, sets signaled
   // Timeline: waits until value >= target. Binary: waits until signaled and unsignals.
   bool wait(uint64_t target, std::chrono::steady_clock::time_point deadline);
