@@ -152,15 +152,19 @@ double swizzled(const double raw[4], uint32_t swizzle, uint32_t identity) {
 }
 
 // "Sampler Y'CbCr Range Expansion": luma (Y') and chroma (Cb, Cr) of n bits.
+// 2^(n-8) as the formulas write it; fractional for the 4-, 5- and 6-bit components a
+// conversion of a packed RGB format may see.
+double narrowScale(uint32_t n) { return std::ldexp(1.0, int(n) - 8); }
+
 double expandLuma(double value, uint32_t range, uint32_t n) {
   if (range == VK_SAMPLER_YCBCR_RANGE_ITU_FULL) return value;
-  const double scale = double(1u << (n - 8));
-  return (value * double((1u << n) - 1) - 16.0 * scale) / (219.0 * scale);
+  const double scale = narrowScale(n);
+  return (value * (std::ldexp(1.0, int(n)) - 1) - 16.0 * scale) / (219.0 * scale);
 }
 double expandChroma(double value, uint32_t range, uint32_t n) {
-  if (range == VK_SAMPLER_YCBCR_RANGE_ITU_FULL) return value - double(1u << (n - 1)) / double((1u << n) - 1);
-  const double scale = double(1u << (n - 8));
-  return (value * double((1u << n) - 1) - 128.0 * scale) / (224.0 * scale);
+  if (range == VK_SAMPLER_YCBCR_RANGE_ITU_FULL) return value - std::ldexp(1.0, int(n) - 1) / (std::ldexp(1.0, int(n)) - 1);
+  const double scale = narrowScale(n);
+  return (value * (std::ldexp(1.0, int(n)) - 1) - 128.0 * scale) / (224.0 * scale);
 }
 
 }  // namespace

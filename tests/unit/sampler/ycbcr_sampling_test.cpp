@@ -229,6 +229,20 @@ TEST(YcbcrSampling, SinglePlaneRgbFormatsAreConvertedToo) {
   EXPECT_NEAR(v.f[3], 77.0 / 255.0, kTolerance);
 }
 
+TEST(YcbcrSampling, FewerThanEightBitsExpandWithTheirOwnBitCount) {
+  // R5G6B5: n = 5 for Cr and Cb, 6 for Y'; narrow range scales by 2^(n-8), a fraction here:
+  // Cr = (R * 31 - 128 / 8) / (224 / 8), Y' = (G * 63 - 16 / 4) / (219 / 4).
+  YcbcrImage image(VK_FORMAT_R5G6B5_UNORM_PACK16, 1, 1);
+  const uint16_t texel = uint16_t(20u << 11 | 40u << 5 | 3u);  // R = 20, G = 40, B = 3
+  std::memcpy(image.texel(0, 0, 0, 2), &texel, 2);
+  image.state.model = VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_IDENTITY;
+  image.state.range = VK_SAMPLER_YCBCR_RANGE_ITU_NARROW;
+  const TexelValue v = sampleAt(image, VK_FILTER_NEAREST, 0, 0);
+  EXPECT_NEAR(v.f[0], (20.0 - 16.0) / 28.0, kTolerance);
+  EXPECT_NEAR(v.f[1], (40.0 - 4.0) / 54.75, kTolerance);
+  EXPECT_NEAR(v.f[2], (3.0 - 16.0) / 28.0, kTolerance);
+}
+
 TEST(YcbcrSampling, ArrayViewsReadTheSelectedLayer) {
   // VK_EXT_ycbcr_image_arrays: layer 1 of a 2-layer NV12 image.
   YcbcrImage image(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 2, 2, 2);
