@@ -1,10 +1,13 @@
 // Runtime helpers for image instructions on storage images and texel buffers: addressing with
 // bounds checks and format conversion through the sampler module's texel codec (32-bit
-// single-component formats directly: isPlainWordView). Called once per active lane by the
+// single-component formats directly: isPlainWordView; the common 8/16/32-bit formats by their
+// own conversions: DirectFormat). Called once per active lane by the
 // generated code. Coordinates arrive as the shader gave them; an out-of-range texel is never
 // written and reads as robustImageAccess2 says (replaceInvalidTexel), whatever the features.
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "runtime_image.h"
@@ -176,6 +179,134 @@ const float* bytes4Table(const ImageViewState* v, bool& bgra) {
   }
 }
 
+// Colour formats whose texels the helpers convert themselves, exactly as the codec does
+// (tests/unit/spirv_jit/runtime_image_direct_test.cpp holds them to it on random values): each
+// component a whole 8-, 16- or 32-bit word in R, G, B, A order (B8G8R8A8: B, G, R, A), UNORM
+// (8-bit), UINT, SINT or, 32-bit, SFLOAT. The codec's walk over the format's layout, its
+// per-component dispatch and the format lookup are most of a storage-image access otherwise
+// (CTS timeline_semaphore.*.read_image_fragment: 80% of 1.4-5.9 s a case in encodeTexel).
+struct DirectFormat {
+  enum Kind : uint8_t { None, Unorm8, Uint, Sint, Float32 } kind = None;
+  uint8_t components = 0;  // 1-4
+  uint8_t bytes = 0;       // per component: 1, 2 or 4
+  bool bgra = false;
+};
+
+DirectFormat directFormat(uint32_t format) {
+  using D = DirectFormat;
+  switch (VkFormat(format)) {
+    case VK_FORMAT_R8_UNORM: return {D::Unorm8, 1, 1};
+    case VK_FORMAT_R8G8_UNORM: return {D::Unorm8, 2, 1};
+    case VK_FORMAT_R8G8B8A8_UNORM: return {D::Unorm8, 4, 1};
+    case VK_FORMAT_B8G8R8A8_UNORM: return {D::Unorm8, 4, 1, true};
+    case VK_FORMAT_R8_UINT: return {D::Uint, 1, 1};
+    case VK_FORMAT_R8G8_UINT: return {D::Uint, 2, 1};
+    case VK_FORMAT_R8G8B8A8_UINT: return {D::Uint, 4, 1};
+    case VK_FORMAT_R8_SINT: return {D::Sint, 1, 1};
+    case VK_FORMAT_R8G8_SINT: return {D::Sint, 2, 1};
+    case VK_FORMAT_R8G8B8A8_SINT: return {D::Sint, 4, 1};
+    case VK_FORMAT_R16_UINT: return {D::Uint, 1, 2};
+    case VK_FORMAT_R16G16_UINT: return {D::Uint, 2, 2};
+    case VK_FORMAT_R16G16B16A16_UINT: return {D::Uint, 4, 2};
+    case VK_FORMAT_R16_SINT: return {D::Sint, 1, 2};
+    case VK_FORMAT_R16G16_SINT: return {D::Sint, 2, 2};
+    case VK_FORMAT_R16G16B16A16_SINT: return {D::Sint, 4, 2};
+    case VK_FORMAT_R32G32_UINT: return {D::Uint, 2, 4};
+    case VK_FORMAT_R32G32B32A32_UINT: return {D::Uint, 4, 4};
+    case VK_FORMAT_R32G32_SINT: return {D::Sint, 2, 4};
+    case VK_FORMAT_R32G32B32A32_SINT: return {D::Sint, 4, 4};
+    case VK_FORMAT_R32G32_SFLOAT: return {D::Float32, 2, 4};
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return {D::Float32, 4, 4};
+    default: return {};
+  }
+}
+
+// The direct form of a colour view (identity swizzle), or kind None.
+DirectFormat directView(const ImageViewState* v) {
+  if (!v || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT || !identitySwizzle(*v)) return {};
+  return directFormat(v->format);
+}
+
+// "Conversion from Normalized Fixed-Point to Floating-Point" reversed as the codec does it:
+// clamp to [0, 1] (NaN to 0), scale, round to nearest even (the default rounding mode).
+uint32_t unorm8Of(uint32_t word) {
+  float f;
+  std::memcpy(&f, &word, 4);
+  const double clamped = f != f ? 0.0 : std::clamp(double(f), 0.0, 1.0);
+  return uint32_t(std::nearbyint(clamped * 255.0));
+}
+
+// Encodes `in` into the texel at p, stored with one copy (storeTexel says why).
+void storeDirect(const DirectFormat& d, const uint32_t* in, uint8_t* p) {
+  alignas(16) uint8_t texel[16];
+  for (uint32_t c = 0; c < d.components; ++c) {
+    const uint32_t source = d.bgra && c != 3 ? 2 - c : c;  // B8G8R8A8: memory holds B, G, R, A
+    uint32_t w = in[source];
+    switch (d.kind) {
+      case DirectFormat::Unorm8: w = unorm8Of(w); break;
+      case DirectFormat::Uint:  // clamped to the component's range, as encodeTexel does
+        if (d.bytes < 4) w = std::min<uint32_t>(w, (1u << (8 * d.bytes)) - 1);
+        break;
+      case DirectFormat::Sint:
+        if (d.bytes < 4) {
+          const int32_t limit = int32_t(1u << (8 * d.bytes - 1));
+          w = uint32_t(std::clamp(int32_t(w), -limit, limit - 1));
+        }
+        break;
+      default: break;  // 32-bit words are stored as they are
+    }
+    std::memcpy(texel + c * d.bytes, &w, d.bytes);  // little-endian: the word's low bytes
+  }
+  const uint32_t size = uint32_t(d.components) * d.bytes;
+  switch (size) {
+    case 4: {
+      uint32_t w;
+      std::memcpy(&w, texel, 4);
+      __atomic_store_n(reinterpret_cast<uint32_t*>(p), w, __ATOMIC_RELAXED);
+      return;
+    }
+    case 8: {
+      uint64_t w;
+      std::memcpy(&w, texel, 8);
+      __atomic_store_n(reinterpret_cast<uint64_t*>(p), w, __ATOMIC_RELAXED);
+      return;
+    }
+    default: std::memcpy(p, texel, size);
+  }
+}
+
+// Decodes the texel at p: the components it has, then (0, 0, 0, 1) for the rest ("Conversion
+// to RGBA": 1 as an integer for UINT/SINT, 1.0 otherwise).
+void loadDirect(const DirectFormat& d, const uint8_t* p, uint32_t* out) {
+  alignas(16) uint8_t texel[16] = {};
+  const uint32_t size = uint32_t(d.components) * d.bytes;
+  if (size == 4) {
+    const uint32_t w = __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+    std::memcpy(texel, &w, 4);
+  } else if (size == 8) {
+    const uint64_t w = __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+    std::memcpy(texel, &w, 8);
+  } else {
+    std::memcpy(texel, p, size);
+  }
+  const bool integer = d.kind == DirectFormat::Uint || d.kind == DirectFormat::Sint;
+  out[0] = out[1] = out[2] = 0;
+  out[3] = integer ? 1u : 0x3F800000u;
+  for (uint32_t c = 0; c < d.components; ++c) {
+    const uint32_t target = d.bgra && c != 3 ? 2 - c : c;
+    uint32_t w = 0;
+    std::memcpy(&w, texel + c * d.bytes, d.bytes);
+    switch (d.kind) {
+      case DirectFormat::Unorm8: std::memcpy(&out[target], &tessera::unorm8Table()[w], 4); break;
+      case DirectFormat::Sint:
+        if (d.bytes < 4) w = uint32_t(int32_t(w << (32 - 8 * d.bytes)) >> (32 - 8 * d.bytes));  // sign-extend
+        out[target] = w;
+        break;
+      default: out[target] = w; break;
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -197,6 +328,11 @@ void tessera_rt_image_read(const ImageDescriptor* d, int32_t x, int32_t y, int32
       const float values[4] = {rgb[w >> (bgra ? 16 : 0) & 0xFF], rgb[w >> 8 & 0xFF], rgb[w >> (bgra ? 0 : 16) & 0xFF],
                                tessera::unorm8Table()[w >> 24]};  // alpha is UNORM in sRGB formats too
       std::memcpy(out, values, 16);
+      return;
+    }
+  if (const DirectFormat direct = directView(v); direct.kind != DirectFormat::None)
+    if (const uint8_t* p = texelAddress(v, x, y, z, sample, lod)) {
+      loadDirect(direct, p, out);
       return;
     }
   const tessera::FormatInfo* f = v ? tessera::formatInfo(VkFormat(v->format)) : nullptr;
@@ -237,6 +373,10 @@ void tessera_rt_image_write(const ImageDescriptor* d, int32_t x, int32_t y, int3
   if (!p) return;
   if (isPlainWordView(v)) {  // the codec stores the component's word as it is
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), in[0], __ATOMIC_RELAXED);
+    return;
+  }
+  if (const DirectFormat direct = directView(v); direct.kind != DirectFormat::None) {
+    storeDirect(direct, in, p);
     return;
   }
   const tessera::FormatInfo* f = tessera::formatInfo(VkFormat(v->format));
