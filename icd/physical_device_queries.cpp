@@ -378,13 +378,6 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalBufferProperties(
   pProps->externalMemoryProperties = externalMemoryProperties(pInfo->handleType);
 }
 
-VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalFenceProperties(
-    VkPhysicalDevice, const VkPhysicalDeviceExternalFenceInfo*, VkExternalFenceProperties* pProps) {
-  pProps->exportFromImportedHandleTypes = 0;
-  pProps->compatibleHandleTypes = 0;
-  pProps->externalFenceFeatures = 0;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetPhysicalDeviceToolProperties(
     VkPhysicalDevice, uint32_t* pCount, VkPhysicalDeviceToolProperties*) {
   *pCount = 0;

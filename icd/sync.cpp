@@ -9,24 +9,31 @@
 
 namespace tessera {
 
+Fence::~Fence() {
+  releaseSharedPayload(temporary);
+  releaseSharedPayload(permanent);
+}
+
 void Fence::signal() {
-  std::lock_guard lock(mutex);
-  signaled = true;
-  cv.notify_all();
+  SemaphorePayload& p = active();
+  p.value.store(1, std::memory_order_release);
+  wakeWaiters(p);
 }
 
 void Fence::reset() {
-  std::lock_guard lock(mutex);
-  signaled = false;
+  // A reset ends a temporary import: the permanent payload, unsignaled, is the fence again.
+  releaseSharedPayload(temporary);
+  active().value.store(0, std::memory_order_release);
 }
 
 bool Fence::wait(std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock lock(mutex);
-  if (deadline == std::chrono::steady_clock::time_point::max()) {
-    cv.wait(lock, [&] { return signaled; });
-    return true;
+  SemaphorePayload& p = active();
+  for (;;) {
+    const uint32_t seen = p.generation.load(std::memory_order_acquire);
+    if (p.value.load(std::memory_order_acquire) != 0) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    sleepUntilChanged(p, seen, deadline);
   }
-  return cv.wait_until(lock, deadline, [&] { return signaled; });
 }
 
 Semaphore::~Semaphore() {
@@ -93,7 +100,18 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkCreateFence(VkDevice device, const VkFe
                                                     const VkAllocationCallbacks* pAllocator, VkFence* pFence) {
   Fence* f = hostNew<Fence>(alloc(device, pAllocator), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
   if (!f) return VK_ERROR_OUT_OF_HOST_MEMORY;
-  f->signaled = pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT;
+  const uint64_t signaled = (pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT) ? 1 : 0;
+  f->local.value.store(signaled);
+  for (auto* p = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); p; p = p->pNext)
+    if (p->sType == VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO &&
+        reinterpret_cast<const VkExportFenceCreateInfo*>(p)->handleTypes) {
+      // Exportable: the state lives in a shared payload from the start.
+      f->permanent = createSharedPayload(signaled);
+      if (!f->permanent.payload) {
+        hostDelete(alloc(device, pAllocator), f);
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+      }
+    }
   *pFence = toHandle<VkFence>(f);
   return VK_SUCCESS;
 }
@@ -109,9 +127,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkResetFences(VkDevice, uint32_t count, c
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetFenceStatus(VkDevice device, VkFence fence) {
   if (fromHandle<Device>(device)->lost.load()) return VK_ERROR_DEVICE_LOST;
-  Fence* f = fromHandle<Fence>(fence);
-  std::lock_guard lock(f->mutex);
-  return f->signaled ? VK_SUCCESS : VK_NOT_READY;
+  return fromHandle<Fence>(fence)->signaled() ? VK_SUCCESS : VK_NOT_READY;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkWaitForFences(VkDevice device, uint32_t count, const VkFence* pFences,

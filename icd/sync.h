@@ -22,13 +22,26 @@ inline std::chrono::steady_clock::time_point deadlineFor(uint64_t timeoutNs) {
   return now + std::chrono::nanoseconds(timeoutNs);
 }
 
+// Fences: a SemaphorePayload whose value is 1 while signaled, the object's own or, for opaque-fd
+// export and import (VK_KHR_external_fence_fd, icd/external_semaphore.cpp), a shared one.
 struct Fence {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool signaled = false;
+  SemaphorePayload local;
+  SharedPayload permanent;  // exportable, or permanently imported
+  // A temporary import's payload: used until the fence is next reset ("Importing Fence
+  // Payloads"), then released, the permanent payload in use again.
+  SharedPayload temporary;
 
+  Fence() = default;
+  Fence(const Fence&) = delete;
+  Fence& operator=(const Fence&) = delete;
+  ~Fence();
+
+  SemaphorePayload& active() {
+    return temporary.payload ? *temporary.payload : permanent.payload ? *permanent.payload : local;
+  }
   void signal();
   void reset();
+  bool signaled() { return active().value.load(std::memory_order_acquire) != 0; }
   // true when signaled before the deadline
   bool wait(std::chrono::steady_clock::time_point deadline);
 };

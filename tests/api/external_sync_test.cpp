@@ -1,4 +1,6 @@
-// VK_KHR_external_semaphore_fd through the loader with validation: a semaphore exported as an
+// VK_KHR_external_semaphore_fd and VK_KHR_external_fence_fd through the loader with validation:
+// a fence exported by one device and imported by another is signalled and reset for both; a
+// semaphore exported as an
 // opaque fd by one device and imported by a second device (two queues, two worker threads)
 // carries signals between them, binary (a queue's wait on one device released by a queue's
 // signal on the other, which the spec's "Importing Semaphore Payloads" promises for permanent
@@ -17,6 +19,7 @@ class ExternalSemaphore : public VulkanTest {
  protected:
   void SetUp() override {
     extraDeviceExtensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+    extraDeviceExtensions.push_back(VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME);
     VulkanTest::SetUp();
     if (HasFatalFailure()) return;
     // A second device on the same physical device, with its own queue.
@@ -24,14 +27,18 @@ class ExternalSemaphore : public VulkanTest {
     const VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, 0, 1, &priority};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     v12.timelineSemaphore = VK_TRUE;
-    const char* extension = VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
-    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v12, 0, 1, &qci, 0, nullptr, 1, &extension};
+    const char* extensions[2] = {VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME};
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v12, 0, 1, &qci, 0, nullptr, 2, extensions};
     VK_CHECK(vkCreateDevice(physicalDevice, &dci, nullptr, &other));
     vkGetDeviceQueue(other, 0, 0, &otherQueue);
     getFd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device, "vkGetSemaphoreFdKHR"));
     importFd = reinterpret_cast<PFN_vkImportSemaphoreFdKHR>(vkGetDeviceProcAddr(other, "vkImportSemaphoreFdKHR"));
+    getFenceFd = reinterpret_cast<PFN_vkGetFenceFdKHR>(vkGetDeviceProcAddr(device, "vkGetFenceFdKHR"));
+    importFenceFd = reinterpret_cast<PFN_vkImportFenceFdKHR>(vkGetDeviceProcAddr(other, "vkImportFenceFdKHR"));
     ASSERT_NE(getFd, nullptr);
     ASSERT_NE(importFd, nullptr);
+    ASSERT_NE(getFenceFd, nullptr);
+    ASSERT_NE(importFenceFd, nullptr);
   }
   void TearDown() override {
     if (other) vkDestroyDevice(other, nullptr);
@@ -63,6 +70,8 @@ class ExternalSemaphore : public VulkanTest {
   VkQueue otherQueue = VK_NULL_HANDLE;
   PFN_vkGetSemaphoreFdKHR getFd = nullptr;
   PFN_vkImportSemaphoreFdKHR importFd = nullptr;
+  PFN_vkGetFenceFdKHR getFenceFd = nullptr;
+  PFN_vkImportFenceFdKHR importFenceFd = nullptr;
 };
 
 TEST_F(ExternalSemaphore, OpaqueFdsAreExportableAndImportable) {
@@ -127,6 +136,38 @@ TEST_F(ExternalSemaphore, TimelineValuesAreSeenOnBothDevices) {
   EXPECT_EQ(vkWaitSemaphores(device, &wait9, 10'000'000), VK_TIMEOUT);
   vkDestroySemaphore(other, imported, nullptr);
   vkDestroySemaphore(device, exported, nullptr);
+}
+
+TEST_F(ExternalSemaphore, AFenceSharedByTwoDevicesIsSignalledAndResetForBoth) {
+  VkPhysicalDeviceExternalFenceInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO, nullptr,
+                                         VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkExternalFenceProperties props{VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+  vkGetPhysicalDeviceExternalFenceProperties(physicalDevice, &info, &props);
+  ASSERT_EQ(props.externalFenceFeatures,
+            VkExternalFenceFeatureFlags(VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_FENCE_FEATURE_IMPORTABLE_BIT));
+  const VkExportFenceCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO, nullptr,
+                                           VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  const VkFenceCreateInfo exportable{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, &exportInfo};
+  const VkFenceCreateInfo plain{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence exported = VK_NULL_HANDLE, imported = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateFence(device, &exportable, nullptr, &exported), VK_SUCCESS);
+  ASSERT_EQ(vkCreateFence(other, &plain, nullptr, &imported), VK_SUCCESS);
+  const VkFenceGetFdInfoKHR gi{VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR, nullptr, exported,
+                               VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  int fd = -1;
+  ASSERT_EQ(getFenceFd(device, &gi, &fd), VK_SUCCESS);
+  const VkImportFenceFdInfoKHR ii{VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR, nullptr, imported, 0,
+                                  VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT, fd};
+  ASSERT_EQ(importFenceFd(other, &ii), VK_SUCCESS);
+  EXPECT_EQ(vkGetFenceStatus(other, imported), VK_NOT_READY);
+  // The first device's queue signals; the second device's wait sees it.
+  ASSERT_EQ(vkQueueSubmit(queue, 0, nullptr, exported), VK_SUCCESS);
+  EXPECT_EQ(vkWaitForFences(other, 1, &imported, VK_TRUE, 5'000'000'000), VK_SUCCESS);
+  // A reset on the second device unsignals the shared payload for the first too.
+  ASSERT_EQ(vkResetFences(other, 1, &imported), VK_SUCCESS);
+  EXPECT_EQ(vkGetFenceStatus(device, exported), VK_NOT_READY);
+  vkDestroyFence(other, imported, nullptr);
+  vkDestroyFence(device, exported, nullptr);
 }
 
 TEST_F(ExternalSemaphore, AnFdThatIsNoSemaphorePayloadIsRefused) {

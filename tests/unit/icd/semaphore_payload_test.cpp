@@ -1,5 +1,5 @@
-// Semaphores' payloads (icd/semaphore_payload.h, icd/sync.h) as VK_KHR_external_semaphore_fd
-// uses them: an opaque fd names one shared state that every importer signals and waits on, in
+// Semaphores' and fences' payloads (icd/semaphore_payload.h, icd/sync.h) as
+// VK_KHR_external_semaphore_fd and VK_KHR_external_fence_fd use them: an opaque fd names one shared state that every importer signals and waits on, in
 // this process or another ("Importing Semaphore Payloads": permanent imports replace the
 // payload, temporary imports of binary semaphores last until the next wait), and an fd that is
 // not a semaphore payload is refused.
@@ -82,6 +82,25 @@ TEST(SemaphorePayload, AnotherProcessSignalsThroughTheFd) {
   int status = 0;
   waitpid(child, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(SemaphorePayload, FencesShareTheirPayloadAndTemporaryImportsEndAtTheReset) {
+  // "Importing Fence Payloads": a temporary import lasts until the fence is reset.
+  Fence exporter, importer;
+  exporter.permanent = createSharedPayload(0);
+  importer.temporary = importSharedPayload(dup(exporter.permanent.fd));
+  ASSERT_NE(importer.temporary.payload, nullptr);
+  std::thread signaller([&] {
+    std::this_thread::sleep_for(20ms);
+    exporter.signal();
+  });
+  EXPECT_TRUE(importer.wait(std::chrono::steady_clock::time_point::max()));
+  signaller.join();
+  EXPECT_TRUE(importer.wait(in(1ms)));  // a fence stays signaled after a wait
+  importer.reset();
+  EXPECT_EQ(importer.temporary.payload, nullptr);
+  EXPECT_TRUE(exporter.signaled());  // the reset was of the importer's own payload
+  EXPECT_FALSE(importer.signaled());
 }
 
 TEST(SemaphorePayload, FdsThatAreNotSemaphorePayloadsAreRefused) {
