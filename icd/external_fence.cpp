@@ -25,7 +25,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalFenceProperties(
 
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetFenceFdKHR(VkDevice device, const VkFenceGetFdInfoKHR* pGetFdInfo, int* pFd) {
   Fence* f = fromHandle<Fence>(pGetFdInfo->fence);
-  const SharedPayload& current = f->temporary.payload ? f->temporary : f->permanent;
+  const SharedPayload& current = f->exported();
   if (pGetFdInfo->handleType != VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT || current.fd < 0) {
     reportError(fromHandle<Device>(device)->instance, VK_OBJECT_TYPE_FENCE, uint64_t(pGetFdInfo->fence),
                 "vkGetFenceFdKHR: the fence was not created exportable as an opaque fd");
@@ -47,13 +47,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkImportFenceFdKHR(VkDevice device, const
                 "vkImportFenceFdKHR: fd %d is not an opaque-fd fence payload exported by Tessera", info.fd);
     return VK_ERROR_INVALID_EXTERNAL_HANDLE;
   }
-  releaseSharedPayload(f->temporary);
-  if (info.flags & VK_FENCE_IMPORT_TEMPORARY_BIT) {
-    f->temporary = imported;
-  } else {
-    releaseSharedPayload(f->permanent);
-    f->permanent = imported;
-  }
+  f->adopt(imported, info.flags & VK_FENCE_IMPORT_TEMPORARY_BIT);
   return VK_SUCCESS;
 }
 

@@ -28,7 +28,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceExternalSemaphorePropertie
 VKAPI_ATTR VkResult VKAPI_CALL tessera_vkGetSemaphoreFdKHR(VkDevice device, const VkSemaphoreGetFdInfoKHR* pGetFdInfo,
                                                           int* pFd) {
   Semaphore* s = fromHandle<Semaphore>(pGetFdInfo->semaphore);
-  const SharedPayload& current = s->temporary.payload ? s->temporary : s->permanent;
+  const SharedPayload& current = s->exported();
   if (pGetFdInfo->handleType != VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT || current.fd < 0) {
     reportError(fromHandle<Device>(device)->instance, VK_OBJECT_TYPE_SEMAPHORE, uint64_t(pGetFdInfo->semaphore),
                 "vkGetSemaphoreFdKHR: the semaphore was not created exportable as an opaque fd");
@@ -54,14 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tessera_vkImportSemaphoreFdKHR(VkDevice device,
   }
   // The fd now belongs to the semaphore ("Importing Semaphore Payloads": ownership transfers on
   // success). A temporary import lasts until the next wait; a permanent one replaces the payload.
-  if (info.flags & VK_SEMAPHORE_IMPORT_TEMPORARY_BIT) {
-    releaseSharedPayload(s->temporary);
-    s->temporary = imported;
-  } else {
-    releaseSharedPayload(s->temporary);
-    releaseSharedPayload(s->permanent);
-    s->permanent = imported;
-  }
+  s->adopt(imported, info.flags & VK_SEMAPHORE_IMPORT_TEMPORARY_BIT);
   return VK_SUCCESS;
 }
 

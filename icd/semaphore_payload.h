@@ -40,4 +40,38 @@ SharedPayload createSharedPayload(uint64_t initialValue);
 SharedPayload importSharedPayload(int fd);
 void releaseSharedPayload(SharedPayload& shared);
 
+// The payloads of an object whose state may be shared (semaphores and fences, icd/sync.h): its
+// own, a permanent shared one (created exportable, or permanently imported), and a temporary
+// imported one that the object drops again at its next wait (binary semaphores) or reset
+// (fences): "Importing Semaphore Payloads", "Importing Fence Payloads".
+struct PayloadSlots {
+  SemaphorePayload local;
+  SharedPayload permanent;
+  SharedPayload temporary;
+
+  PayloadSlots() = default;
+  PayloadSlots(const PayloadSlots&) = delete;
+  PayloadSlots& operator=(const PayloadSlots&) = delete;
+  ~PayloadSlots() {
+    releaseSharedPayload(temporary);
+    releaseSharedPayload(permanent);
+  }
+
+  SemaphorePayload& active() {
+    return temporary.payload ? *temporary.payload : permanent.payload ? *permanent.payload : local;
+  }
+  // The shared payload an export names (fd -1: the object was not created exportable).
+  const SharedPayload& exported() const { return temporary.payload ? temporary : permanent; }
+  // Takes ownership of an imported payload, temporarily or in place of the permanent one.
+  void adopt(SharedPayload imported, bool temporarily) {
+    releaseSharedPayload(temporary);
+    if (temporarily) {
+      temporary = imported;
+    } else {
+      releaseSharedPayload(permanent);
+      permanent = imported;
+    }
+  }
+};
+
 }  // namespace tessera

@@ -9,11 +9,6 @@
 
 namespace tessera {
 
-Fence::~Fence() {
-  releaseSharedPayload(temporary);
-  releaseSharedPayload(permanent);
-}
-
 void Fence::signal() {
   SemaphorePayload& p = active();
   p.value.store(1, std::memory_order_release);
@@ -34,11 +29,6 @@ bool Fence::wait(std::chrono::steady_clock::time_point deadline) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     sleepUntilChanged(p, seen, deadline);
   }
-}
-
-Semaphore::~Semaphore() {
-  releaseSharedPayload(temporary);
-  releaseSharedPayload(permanent);
 }
 
 void Semaphore::signal(uint64_t newValue) {

@@ -23,22 +23,9 @@ inline std::chrono::steady_clock::time_point deadlineFor(uint64_t timeoutNs) {
 }
 
 // Fences: a SemaphorePayload whose value is 1 while signaled, the object's own or, for opaque-fd
-// export and import (VK_KHR_external_fence_fd, icd/external_semaphore.cpp), a shared one.
-struct Fence {
-  SemaphorePayload local;
-  SharedPayload permanent;  // exportable, or permanently imported
-  // A temporary import's payload: used until the fence is next reset ("Importing Fence
-  // Payloads"), then released, the permanent payload in use again.
-  SharedPayload temporary;
-
-  Fence() = default;
-  Fence(const Fence&) = delete;
-  Fence& operator=(const Fence&) = delete;
-  ~Fence();
-
-  SemaphorePayload& active() {
-    return temporary.payload ? *temporary.payload : permanent.payload ? *permanent.payload : local;
-  }
+// export and import (VK_KHR_external_fence_fd, icd/external_fence.cpp), a shared one.
+// A temporary import lasts until the fence is next reset.
+struct Fence : PayloadSlots {
   void signal();
   void reset();
   bool signaled() { return active().value.load(std::memory_order_acquire) != 0; }
@@ -48,23 +35,11 @@ struct Fence {
 
 // Binary and timeline semaphores; state in a SemaphorePayload (semaphore_payload.h): the
 // object's own, or a shared one for opaque-fd export and import (icd/external_semaphore.cpp).
-struct Semaphore {
+// The value is the timeline's, or 1 while a binary semaphore is signaled; a temporary import
+// (binary semaphores only) lasts until the next wait completes.
+struct Semaphore : PayloadSlots {
   VkSemaphoreType type = VK_SEMAPHORE_TYPE_BINARY;
-  SemaphorePayload local;   // timeline value; for binary semaphores 1 = signaled
-  // The shared payload of an exportable semaphore, or the one a permanent import gave it.
-  SharedPayload permanent;
-  // A temporary import's payload (binary semaphores): used until the next wait completes
-  // ("Importing Semaphore Payloads"), then released, the permanent payload in use again.
-  SharedPayload temporary;
 
-  Semaphore() = default;
-  Semaphore(const Semaphore&) = delete;
-  Semaphore& operator=(const Semaphore&) = delete;
-  ~Semaphore();
-
-  SemaphorePayload& active() {
-    return temporary.payload ? *temporary.payload : permanent.payload ? *permanent.payload : local;
-  }
   void signal(uint64_t newValue);  // binary: newValue ignored, sets signaled
   // Timeline: waits until value >= target. Binary: waits until signaled and unsignals.
   bool wait(uint64_t target, std::chrono::steady_clock::time_point deadline);

@@ -108,18 +108,38 @@ void swizzle(const ImageViewState& v, const tessera::FormatInfo& f, tessera::Tex
   }
 }
 
-// Reads a texel with one load where its size allows, for the same reason as storeTexel.
-void loadTexel(const tessera::FormatInfo& f, const uint8_t* src, uint32_t size, tessera::TexelValue& out) {
-  alignas(16) uint8_t texel[16] = {};
+// A texel of `size` bytes (at most 16) copied whole: with one load or store where the size
+// has one, because other invocations (other threads) may write or read the texel meanwhile and
+// must see the old or the new value, never half of each.
+void loadWhole(const uint8_t* src, uint8_t* texel, uint32_t size) {
   if (size == 4) {
-    uint32_t w = __atomic_load_n(reinterpret_cast<const uint32_t*>(src), __ATOMIC_RELAXED);
+    const uint32_t w = __atomic_load_n(reinterpret_cast<const uint32_t*>(src), __ATOMIC_RELAXED);
     std::memcpy(texel, &w, 4);
   } else if (size == 8) {
-    uint64_t w = __atomic_load_n(reinterpret_cast<const uint64_t*>(src), __ATOMIC_RELAXED);
+    const uint64_t w = __atomic_load_n(reinterpret_cast<const uint64_t*>(src), __ATOMIC_RELAXED);
     std::memcpy(texel, &w, 8);
-  } else if (size <= sizeof(texel)) {
+  } else if (size <= 16) {
     std::memcpy(texel, src, size);
   }
+}
+void storeWhole(const uint8_t* texel, uint8_t* dst, uint32_t size) {
+  if (size == 4) {
+    uint32_t w;
+    std::memcpy(&w, texel, 4);
+    __atomic_store_n(reinterpret_cast<uint32_t*>(dst), w, __ATOMIC_RELAXED);
+  } else if (size == 8) {
+    uint64_t w;
+    std::memcpy(&w, texel, 8);
+    __atomic_store_n(reinterpret_cast<uint64_t*>(dst), w, __ATOMIC_RELAXED);
+  } else if (size <= 16) {
+    std::memcpy(dst, texel, size);
+  }
+}
+
+// Reads a texel whole (loadWhole) and decodes it.
+void loadTexel(const tessera::FormatInfo& f, const uint8_t* src, uint32_t size, tessera::TexelValue& out) {
+  alignas(16) uint8_t texel[16] = {};
+  loadWhole(src, texel, size);
   tessera::decodeTexel(f, texel, out);
 }
 
@@ -133,22 +153,7 @@ void storeTexel(const tessera::FormatInfo& f, const uint32_t* in, uint8_t* dst, 
   if (size > sizeof(texel)) return;
   std::memcpy(texel, dst, size);  // bits the format leaves unused keep their value
   tessera::encodeTexel(f, t, texel);
-  switch (size) {  // single stores for the sizes that have them
-    case 4: {
-      uint32_t w;
-      std::memcpy(&w, texel, 4);
-      __atomic_store_n(reinterpret_cast<uint32_t*>(dst), w, __ATOMIC_RELAXED);
-      return;
-    }
-    case 8: {
-      uint64_t w;
-      std::memcpy(&w, texel, 8);
-      __atomic_store_n(reinterpret_cast<uint64_t*>(dst), w, __ATOMIC_RELAXED);
-      return;
-    }
-    default:
-      std::memcpy(dst, texel, size);
-  }
+  storeWhole(texel, dst, size);
 }
 
 // A 32-bit single-component colour view (R32_UINT, R32_SINT, R32_SFLOAT) with the identity
@@ -236,7 +241,7 @@ uint32_t unorm8Of(uint32_t word) {
   return uint32_t(std::nearbyint(clamped * 255.0));
 }
 
-// Encodes `in` into the texel at p, stored with one copy (storeTexel says why).
+// Encodes `in` into the texel at p, stored whole (storeWhole).
 void storeDirect(const DirectFormat& d, const uint32_t* in, uint8_t* p) {
   alignas(16) uint8_t texel[16];
   for (uint32_t c = 0; c < d.components; ++c) {
@@ -257,38 +262,14 @@ void storeDirect(const DirectFormat& d, const uint32_t* in, uint8_t* p) {
     }
     std::memcpy(texel + c * d.bytes, &w, d.bytes);  // little-endian: the word's low bytes
   }
-  const uint32_t size = uint32_t(d.components) * d.bytes;
-  switch (size) {
-    case 4: {
-      uint32_t w;
-      std::memcpy(&w, texel, 4);
-      __atomic_store_n(reinterpret_cast<uint32_t*>(p), w, __ATOMIC_RELAXED);
-      return;
-    }
-    case 8: {
-      uint64_t w;
-      std::memcpy(&w, texel, 8);
-      __atomic_store_n(reinterpret_cast<uint64_t*>(p), w, __ATOMIC_RELAXED);
-      return;
-    }
-    default: std::memcpy(p, texel, size);
-  }
+  storeWhole(texel, p, uint32_t(d.components) * d.bytes);
 }
 
 // Decodes the texel at p: the components it has, then (0, 0, 0, 1) for the rest ("Conversion
 // to RGBA": 1 as an integer for UINT/SINT, 1.0 otherwise).
 void loadDirect(const DirectFormat& d, const uint8_t* p, uint32_t* out) {
   alignas(16) uint8_t texel[16] = {};
-  const uint32_t size = uint32_t(d.components) * d.bytes;
-  if (size == 4) {
-    const uint32_t w = __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
-    std::memcpy(texel, &w, 4);
-  } else if (size == 8) {
-    const uint64_t w = __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
-    std::memcpy(texel, &w, 8);
-  } else {
-    std::memcpy(texel, p, size);
-  }
+  loadWhole(p, texel, uint32_t(d.components) * d.bytes);
   const bool integer = d.kind == DirectFormat::Uint || d.kind == DirectFormat::Sint;
   out[0] = out[1] = out[2] = 0;
   out[3] = integer ? 1u : 0x3F800000u;
