@@ -471,6 +471,9 @@ FeatureSet supportedFeatures() {
   f.samplerYcbcrConversion = true;
   // VK_EXT_ycbcr_image_arrays: arrays of them, a 2D-array view's layer selected as for any view.
   f.ycbcrImageArrays = true;
+  // VK_EXT_ycbcr_2plane_444_formats: the 2-plane 4:4:4 formats (core 1.3, optional) are among
+  // them (CTS ycbcr.*.g*_2plane_444_*: copies, conversions, formats, plane views all pass).
+  f.ycbcr2plane444Formats = true;
   // Variable pointers (SPV_KHR_variable_pointers) into StorageBuffer and Workgroup memory: a
   // logical pointer that OpSelect, OpPhi, a function result or a Function / Private variable
   // carries is {address, floor, limit} per lane (spirv_jit/translator.h pointerValue), so lanes

@@ -15,8 +15,7 @@ namespace tessera_test {
 namespace {
 
 // The promoted extensions Tessera must list today. A promoted extension that needs a feature
-// Tessera lacks (VK_KHR_sampler_ycbcr_conversion, VK_EXT_texture_compression_astc_hdr,
-// VK_EXT_ycbcr_2plane_444_formats) must not be listed.
+// Tessera lacks (VK_EXT_texture_compression_astc_hdr) must not be listed.
 // Changing what is offered means changing this list, on purpose.
 const std::set<std::string> kExpectedPromoted = {
     // instance
@@ -43,6 +42,7 @@ const std::set<std::string> kExpectedPromoted = {
     "VK_KHR_copy_commands2", "VK_KHR_dynamic_rendering", "VK_KHR_format_feature_flags2", "VK_KHR_maintenance4",
     "VK_KHR_shader_integer_dot_product", "VK_KHR_shader_non_semantic_info", "VK_KHR_shader_terminate_invocation",
     "VK_KHR_synchronization2", "VK_KHR_zero_initialize_workgroup_memory", "VK_EXT_4444_formats",
+    "VK_EXT_ycbcr_2plane_444_formats",
     "VK_EXT_extended_dynamic_state", "VK_EXT_extended_dynamic_state2", "VK_EXT_image_robustness",
     "VK_EXT_inline_uniform_block", "VK_EXT_pipeline_creation_cache_control", "VK_EXT_pipeline_creation_feedback",
     "VK_EXT_private_data", "VK_EXT_shader_demote_to_helper_invocation", "VK_EXT_subgroup_size_control",
