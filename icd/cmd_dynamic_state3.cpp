@@ -88,7 +88,7 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetAlphaToCoverageEnableEXT(VkCommandBuf
   stateOf(commandBuffer).alphaToCoverage = alphaToCoverageEnable;
 }
 
-// "Multisampling": 1 or 4 samples per pixel (framebufferColorSampleCounts and its kind), which
+// "Multisampling": 1, 2, 4, 8 or 16 samples per pixel (framebufferColorSampleCounts and its kind), which
 // drawStateFor gives DrawState::raster.samples, deciding sample shading with it.
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuffer commandBuffer,
                                                                   VkSampleCountFlagBits rasterizationSamples) {

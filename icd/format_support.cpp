@@ -158,8 +158,8 @@ namespace {
 
 // "Supported Sample Counts" (VkImageFormatProperties::sampleCounts): 1 for linear tiling,
 // non-2D images, cube-compatible images and formats that cannot be attachments; else every
-// count the limits offer for the usage, which for Tessera is always 1 and 4 (storage usage
-// included: storageImageSampleCounts, shaderStorageImageMultisample).
+// count the limits offer for the usage, which for Tessera is always 1, 2, 4, 8 and 16 (storage
+// usage included: storageImageSampleCounts, shaderStorageImageMultisample).
 VkSampleCountFlags supportedSampleCounts(const FormatInfo& info, VkImageType type, VkImageTiling tiling,
                                          VkImageCreateFlags flags,
                                          VkFormatFeatureFlags2 optimalFeatures) {
@@ -168,7 +168,7 @@ VkSampleCountFlags supportedSampleCounts(const FormatInfo& info, VkImageType typ
   if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D || (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) ||
       !attachment || info.isCompressed() || info.planeCount > 1)
     return VK_SAMPLE_COUNT_1_BIT;
-  return VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  return kSupportedSampleCounts;
 }
 
 VkImageFormatProperties maxProperties(const FormatInfo& info, VkImageType type, VkImageTiling tiling,

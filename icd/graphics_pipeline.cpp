@@ -481,8 +481,8 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
   if (const VkPipelineMultisampleStateCreateInfo* ms = discardStatic || readable.multisampleIgnored ? nullptr : info.pMultisampleState) {
     // A dynamic count is the draw's (cmd_draw.cpp drawStateFor), the static one ignored.
     if (!g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) s.raster.samples = uint32_t(ms->rasterizationSamples);
-    if (s.raster.samples != 1 && s.raster.samples != 4) {
-      *message = "rasterizationSamples must be 1 or 4";
+    if (!(kSupportedSampleCounts & s.raster.samples) || (s.raster.samples & (s.raster.samples - 1))) {
+      *message = "rasterizationSamples must be 1, 2, 4, 8 or 16";
       return VK_ERROR_UNKNOWN;
     }
     g.sampleShadingEnable = ms->sampleShadingEnable;

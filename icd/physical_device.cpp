@@ -134,16 +134,16 @@ VkPhysicalDeviceLimits makeLimits(VkDeviceSize maxAllocation) {
   l.maxFramebufferWidth = 16384;
   l.maxFramebufferHeight = 16384;
   l.maxFramebufferLayers = 2048;
-  l.framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  l.framebufferColorSampleCounts = kSupportedSampleCounts;
+  l.framebufferDepthSampleCounts = kSupportedSampleCounts;
+  l.framebufferStencilSampleCounts = kSupportedSampleCounts;
+  l.framebufferNoAttachmentsSampleCounts = kSupportedSampleCounts;
   l.maxColorAttachments = 8;
-  l.sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
-  l.storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;  // shaderStorageImageMultisample
+  l.sampledImageColorSampleCounts = kSupportedSampleCounts;
+  l.sampledImageIntegerSampleCounts = kSupportedSampleCounts;
+  l.sampledImageDepthSampleCounts = kSupportedSampleCounts;
+  l.sampledImageStencilSampleCounts = kSupportedSampleCounts;
+  l.storageImageSampleCounts = kSupportedSampleCounts;  // shaderStorageImageMultisample
   l.maxSampleMaskWords = 1;
   l.timestampComputeAndGraphics = VK_TRUE;
   l.timestampPeriod = 1.0f;  // timestamps are nanoseconds of CLOCK_MONOTONIC
@@ -377,7 +377,7 @@ FeatureSet supportedFeatures() {
   f.borderColorSwizzle = true;
   f.borderColorSwizzleFromImage = true;
   // Graphics (raster/, icd/graphics_pipeline.cpp, icd/cmd_draw.cpp, icd/cmd_render_pass.cpp;
-  // tests/api/draw_test.cpp against lavapipe): points, lines, triangles; 1 or 4 samples.
+  // tests/api/draw_test.cpp against lavapipe): points, lines, triangles; 1, 2, 4, 8 or 16 samples.
   f.dynamicRendering = true;           // cmd_render_pass.cpp: vkCmdBeginRendering
   f.imagelessFramebuffer = true;       // cmd_render_pass.cpp: VkRenderPassAttachmentBeginInfo
   f.separateDepthStencilLayouts = true;  // attachments are written in place: layouts change nothing

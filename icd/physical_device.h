@@ -58,6 +58,12 @@ static_assert(kMaxDynamicUniformBuffers + kMaxDynamicStorageBuffers <= abi::kMax
 // (VK_EXT_subgroup_size_control's required subgroup sizes).
 constexpr uint32_t kMinSubgroupSize = 4;
 
+// Every sample count with standard sample locations ("Multisampling"): the rasterizer's
+// (raster.h: kStandardSampleLocations), for colour, depth, stencil, integer, storage and
+// attachment-less rendering alike.
+constexpr VkSampleCountFlags kSupportedSampleCounts =
+    VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT | VK_SAMPLE_COUNT_16_BIT;
+
 constexpr uint32_t kMemoryTypeBits = 0x1;  // one memory type: device-local, host-visible, coherent, cached
 constexpr VkDeviceSize kMinResourceAlignment = 64;
 

@@ -109,7 +109,7 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
   v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-  v12.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  v12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
   // Min/max reduction (sampler/reference_sampler.cpp) works per component on any filterable
   // format, before the view's swizzle is applied like any other sample.
   v12.filterMinmaxSingleComponentFormats = VK_TRUE;

@@ -55,7 +55,7 @@ void shadeAtCentre(const SetupLine& line, const double lin[2], Quad& q, int slot
   const double invW = lineInvWAt(line, lin);
   q.invW[slot] = static_cast<float>(invW);
   lineOriginalWeights(line, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
-  for (uint32_t s = 0; s < kMaxSamples; ++s) {
+  for (uint32_t s = 0; s < std::max(line.samples, 1u); ++s) {
     q.sampleZ[slot][s] = q.z[slot];
     if (!line.sampleWeights) continue;
     for (int i = 0; i < 3; ++i) {

@@ -1,5 +1,5 @@
 // rasterizeTriangle (raster.h): point sampling of one set-up triangle at its sample locations
-// (the pixel centre, or the 4 standard locations: "Multisampling") with the fixed-point edge
+// (the pixel centre, or the standard locations of 2, 4, 8 or 16 samples: "Multisampling") with the fixed-point edge
 // functions and tie-breaking rule of rules.h ("Basic Polygon Rasterization"), and per pixel the
 // depth ("Depth Bias", "Depth Clamping and Range Adjustment") at the centre and at each sample,
 // and the interpolation weights ("Basic Polygon Rasterization": perspective and linear
@@ -33,7 +33,7 @@ bool makeEdges(const SetupTriangle& t, TriangleEdges& e) { return pixel::triangl
 // Whether some sample location of [x0, x1) x [y0, y1) may pass every edge test. An edge
 // function is linear, so its maximum over the block's samples is at most its maximum over the
 // corners of the box holding them: the centres of the corner pixels with one sample, widened
-// by the sample offsets (1/8 and 7/8 of a pixel) with 4.
+// by the sample offsets (1/8 and 7/8 of a pixel with 4 samples: rules::sampleOffsetRange).
 bool blockMayBeCovered(const TriangleEdges& e, uint32_t samples, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
   const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
   const int64_t one = rules::kSubPixelOne;
@@ -105,14 +105,15 @@ void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int3
   q.invW[slot] = static_cast<float>(invW);
   originalWeights(t, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
 
-  // "Depth Test" compares each sample's own depth: with 4 samples the plane at each location
-  // (and the weights there, for per-sample shading). One sample: its location is the centre, so
-  // every entry is z[].
-  for (uint32_t s = 0; s < kMaxSamples; ++s) {
-    if (t.samples == 1) {
-      q.sampleZ[slot][s] = q.z[slot];
-      continue;
-    }
+  // "Depth Test" compares each sample's own depth: with several samples the plane at each
+  // location (and the weights there, for per-sample shading). One sample: its location is the
+  // centre, so its entry is z[].
+  if (t.samples <= 1) {
+    q.sampleZ[slot][0] = q.z[slot];
+    centroidWeights(t, e, px, py, q, slot);
+    return;
+  }
+  for (uint32_t s = 0; s < t.samples; ++s) {
     int64_t sx, sy;
     rules::sampleLocation(px, py, t.samples, s, &sx, &sy);
     double sl[3];

@@ -499,7 +499,7 @@ BlockGrid blockGrid(int32_t lo, int32_t hi) {
 bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
   // Per-sample shading evaluates inputs at every sample: the quad walker does that.
   const uint32_t samples = std::max(s_->raster.samples, 1u);
-  if (!blocks_ || st.samples != samples || (samples != 1 && samples != 4)) return false;
+  if (!blocks_ || st.samples != samples || (samples != 1 && samples != kBlockMaxSamples)) return false;
   return samples == 1 || !(s_->sampleShading || s_->fragment.perSampleShading);
 }
 
@@ -784,8 +784,8 @@ struct CentroidTable {
     for (uint32_t mask = 0; mask < 16; ++mask) {
       const bool partial = mask != 0 && mask != 0xFu;
       const uint32_t smp = partial ? uint32_t(__builtin_ctz(mask)) : 0;
-      x[mask] = partial ? kStandardSampleLocations4[smp][0] : 0.5f;
-      y[mask] = partial ? kStandardSampleLocations4[smp][1] : 0.5f;
+      x[mask] = partial ? standardSampleLocation(4, smp)[0] : 0.5f;
+      y[mask] = partial ? standardSampleLocation(4, smp)[1] : 0.5f;
     }
   }
 };
@@ -876,7 +876,7 @@ TESSERA_LANE_CLONES uint32_t fillBlockLanes(uint32_t first, uint32_t w, int32_t 
 // covered pixel, else the centre).
 // sampleZ: null when nothing reads the samples' depths (no per-fragment tests).
 void fillBlockSampleLanes(uint32_t first, uint32_t w, const BlockPixels& b, float* sampleZ, abi::FragmentBatch& fb) {
-  for (uint32_t smp = 0; sampleZ && smp < kMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
+  for (uint32_t smp = 0; sampleZ && smp < kBlockMaxSamples; ++smp) std::memcpy(&sampleZ[smp * abi::kMaxSimdWidth], &b.sampleZ[smp][first], w * sizeof(float));
   centroidLanes(first, w, b, fb);
 }
 

@@ -180,7 +180,7 @@ void FragmentStage::retarget(const DrawState& state) {
   const bool depthOnly = blocks_ && s_->depthTest && s_->depth.base && !(s_->stencilTest && s_->stencil.base) &&
                          !s_->depthBoundsTest;
   const bool earlyBlocks = early_ && !s_->fragment.hasSideEffects &&
-                           (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == kMaxSamples);
+                           (s_->raster.samples <= 1 ? (s_->sampleMask & 1) != 0 : s_->raster.samples == 4);
   depthOnlyD32_ = depthOnly && depthKind_ == DepthKind::Float32 && s_->depth.texelSize == 4 &&
                   std::max(s_->depth.samples, 1u) == std::max(s_->raster.samples, 1u) && s_->raster.samples <= kMaxSamples;
   depthStencilLanes_ = blocks_ && s_->stencilTest && s_->stencil.base && !s_->depthBoundsTest;
@@ -454,8 +454,8 @@ void FragmentStage::shadeBatch() {
       const uint32_t covered = samples == 1 ? 0u : quad.sampleCoverage[p];
       const bool partial = covered != 0 && covered != allSamples;
       const uint32_t first = partial ? uint32_t(__builtin_ctz(covered)) : 0;
-      fb.centroid[0][lane] = partial ? kStandardSampleLocations4[first][0] : 0.5f;
-      fb.centroid[1][lane] = partial ? kStandardSampleLocations4[first][1] : 0.5f;
+      fb.centroid[0][lane] = partial ? standardSampleLocation(samples, first)[0] : 0.5f;
+      fb.centroid[1][lane] = partial ? standardSampleLocation(samples, first)[1] : 0.5f;
     }
   }
 
@@ -482,8 +482,9 @@ void FragmentStage::shadeBatch() {
       // The invocations of sample k: FragCoord at the sample ("FragCoord": the location of
       // the sample), every input evaluated there, SampleMaskIn the one sample.
       fb.sampleId = k;
-      fb.samplePosition[0] = kStandardSampleLocations4[k][0];
-      fb.samplePosition[1] = kStandardSampleLocations4[k][1];
+      const float* location = standardSampleLocation(samples, k);
+      fb.samplePosition[0] = location[0];
+      fb.samplePosition[1] = location[1];
       bool any = false;
       for (uint32_t q = 0; q < quads_.size(); ++q) {
         const Quad& quad = quads_[q];
@@ -491,7 +492,7 @@ void FragmentStage::shadeBatch() {
           const uint32_t lane = 4 * q + p;
           lanes.sampleBits[lane] = all.sampleBits[lane] & (1u << k);
           any |= lanes.sampleBits[lane] != 0;
-          const float dx = kStandardSampleLocations4[k][0] - 0.5f, dy = kStandardSampleLocations4[k][1] - 0.5f;
+          const float dx = location[0] - 0.5f, dy = location[1] - 0.5f;
           fb.fragCoord[0][lane] = float(lanes.px[lane]) + 0.5f + dx;
           fb.fragCoord[1][lane] = float(lanes.py[lane]) + 0.5f + dy;
           fb.fragCoord[2][lane] = quad.sampleZ[p][k];
@@ -500,8 +501,8 @@ void FragmentStage::shadeBatch() {
           fb.fragCoord[3][lane] = quad.invW[p] + dx * (quad.invW[1] - quad.invW[0]) + dy * (quad.invW[2] - quad.invW[0]);
           // Every input, Centroid ones included, is evaluated at the sample: that is also the
           // centroid location interpolateAtCentroid must agree with.
-          fb.centroid[0][lane] = kStandardSampleLocations4[k][0];
-          fb.centroid[1][lane] = kStandardSampleLocations4[k][1];
+          fb.centroid[0][lane] = location[0];
+          fb.centroid[1][lane] = location[1];
           fb.sampleMaskIn[lane] = lanes.sampleBits[lane];
           interpolate(lane, quad.samplePersp[p][k], quad.sampleLinear[p][k], 0u, nullptr, nullptr);
         }
@@ -646,7 +647,7 @@ void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const f
   if (!live) return;
   const AttachmentView& d = s_->depth;
   const uint32_t samples = std::max(s_->raster.samples, 1u);
-  if (samples == kMaxSamples) {
+  if (samples == 4) {
     const bool write = s_->depthWrite;
     switch (s_->depthCompare) {
       case VK_COMPARE_OP_NEVER: depthTestPixels4(d, write, live, lanes, fragDepth, [](SampleFloats, SampleFloats) { return SampleInts{}; }); break;
@@ -669,9 +670,7 @@ void FragmentStage::runDepthTestD32(LaneState& lanes, uint32_t laneMask, const f
       const uint32_t lane = uint32_t(__builtin_ctz(m));
       texel[lane] = d.base + uint64_t(lanes.py[lane]) * d.rowPitch + uint64_t(lanes.px[lane]) * samples * 4;
       float v[kMaxSamples];
-      // A constant size (4 samples, the only count above 1 offered) is one load, not a call.
-      if (samples == kMaxSamples) std::memcpy(v, texel[lane], 4 * kMaxSamples);
-      else std::memcpy(v, texel[lane], 4 * samples);
+      std::memcpy(v, texel[lane], 4 * samples);
       for (uint32_t k = 0; k < samples; ++k) stored[k][lane] = v[k];
     }
     for (uint32_t k = 0; k < samples; ++k) {

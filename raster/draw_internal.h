@@ -499,12 +499,16 @@ uint32_t depthPassLanes(uint32_t w, VkCompareOp op, const float* z, const float*
 // (quads in rows, pixels in a quad as FragmentBatch orders them).
 struct BlockEdges;  // draw_blocks.cpp: a triangle's edge values stepped over 4x4 blocks
 
+// The block walker rasterizes with 1 or 4 samples (FragmentStage::walksBlocks); the other
+// counts take the quad path (rasterizeTriangle), which handles every count.
+inline constexpr uint32_t kBlockMaxSamples = 4;
+
 struct BlockPixels {
   uint32_t coverage;                // bit l: pixel l has a covered sample
   bool singleSample;                // the triangle is rasterized with one sample
   uint32_t sampleCoverage[16];      // per lane: its covered samples
   float z[16], invW[16];            // at the centre
-  float sampleZ[kMaxSamples][16];   // with 4 samples: the depth at each sample
+  float sampleZ[kBlockMaxSamples][16];  // with 4 samples: the depth at each sample
   // The weight sets (pixel_weights.h): interpolation (pixel::interpolate) reads rows 1 and 2
   // only, so the weight functions leave row 0 unwritten.
   float persp[3][16], linear[3][16];

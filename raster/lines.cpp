@@ -276,11 +276,8 @@ void shadePixel(const SetupLine& line, const LineSegment& seg, int32_t px, int32
   q.invW[slot] = static_cast<float>(invW);
   lineOriginalWeights(line, lin, invW, q.baryPersp[slot], q.baryLinear[slot]);
   // Each sample's own depth for the per-sample depth test; one sample: the centre's.
-  for (uint32_t s = 0; s < kMaxSamples; ++s) {
-    if (line.samples == 1) {
-      q.sampleZ[slot][s] = q.z[slot];
-      continue;
-    }
+  if (line.samples <= 1) q.sampleZ[slot][0] = q.z[slot];
+  for (uint32_t s = 0; line.samples > 1 && s < line.samples; ++s) {
     int64_t sx, sy;
     rules::sampleLocation(px, py, line.samples, s, &sx, &sy);
     double sl[2];

@@ -128,10 +128,13 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
   // Quads in the fixed order of rasterizeTriangle: rows top to bottom, left to right.
   for (int32_t qy = floorToEven(region.y0); qy < region.y1; qy += 2) {
     for (int32_t qx = floorToEven(region.x0); qx < region.x1; qx += 2) {
-      Quad q{};
+      Quad q;  // not value-initialized: with 16 samples a Quad is 2 KiB, and every field read is set
       q.x = qx;
       q.y = qy;
+      q.coverage = 0;
       for (int slot = 0; slot < 4; ++slot) {
+        q.sampleCoverage[slot] = 0;
+        q.lineCoverage[slot] = 1.0f;
         const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
         if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
         q.sampleCoverage[slot] = pixelSampleCoverage(sq, point.samples, px, py);
@@ -144,12 +147,12 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
         // vertex), helpers included, at every sample and at the centroid; the depth is the
         // vertex's at every sample.
         q.z[slot] = point.z;
-        for (float& z : q.sampleZ[slot]) z = point.z;
+        for (uint32_t k = 0; k < point.samples; ++k) q.sampleZ[slot][k] = point.z;
         q.invW[slot] = point.invW;
         for (int i = 0; i < 3; ++i) {
           q.baryPersp[slot][i] = q.centroidPersp[slot][i] = point.clipBary[i];
           q.baryLinear[slot][i] = q.centroidLinear[slot][i] = point.windowBary[i];
-          for (uint32_t k = 0; k < kMaxSamples; ++k) {
+          for (uint32_t k = 0; k < point.samples; ++k) {
             q.samplePersp[slot][k][i] = point.clipBary[i];
             q.sampleLinear[slot][k][i] = point.windowBary[i];
           }

@@ -9,27 +9,52 @@
 namespace tessera::raster::rules {
 
 namespace {
-// kStandardSampleLocations4 in 1/256 pixel; the static_asserts keep the two tables equal.
-constexpr int64_t kSampleOffsets4[4][2] = {{96, 32}, {224, 96}, {32, 160}, {160, 224}};
-constexpr bool offsetsMatchTable() {
-  for (int s = 0; s < 4; ++s)
-    for (int a = 0; a < 2; ++a)
-      if (kStandardSampleLocations4[s][a] * kSubPixelOne != static_cast<float>(kSampleOffsets4[s][a])) return false;
-  return true;
-}
-static_assert(offsetsMatchTable(), "fixed-point sample offsets differ from kStandardSampleLocations4");
+// kStandardSampleLocations in 1/256 pixel: every coordinate is a multiple of 1/16, so the
+// products are exact and the static_assert checks it.
+struct SampleOffsets {
+  int64_t at[5][kMaxSamples][2] = {};
+  int64_t min[5] = {}, max[5] = {};  // the extremes of either coordinate over the count's samples
+  constexpr SampleOffsets() {
+    for (int n = 0; n < 5; ++n) {
+      min[n] = kSubPixelOne, max[n] = 0;
+      for (int s = 0; s < (1 << n); ++s)
+        for (int a = 0; a < 2; ++a) {
+          at[n][s][a] = static_cast<int64_t>(kStandardSampleLocations[n][s][a] * kSubPixelOne);
+          min[n] = std::min(min[n], at[n][s][a]), max[n] = std::max(max[n], at[n][s][a]);
+        }
+    }
+  }
+  constexpr bool exact() const {
+    for (int n = 0; n < 5; ++n)
+      for (int s = 0; s < kMaxSamples; ++s)
+        for (int a = 0; a < 2; ++a)
+          if (static_cast<float>(at[n][s][a]) != kStandardSampleLocations[n][s][a] * kSubPixelOne) return false;
+    return true;
+  }
+};
+constexpr SampleOffsets kSampleOffsets;
+static_assert(kSampleOffsets.exact(), "a standard sample location is not on the 1/256 grid");
+static_assert(kSampleOffsets.min[2] == kSubPixelOne / 8 && kSampleOffsets.max[2] == kSubPixelOne * 7 / 8);
+static_assert(kSampleOffsets.min[4] == 0 && kSampleOffsets.max[4] == kSubPixelOne * 15 / 16);
 }  // namespace
 
 void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s, int64_t* sx, int64_t* sy) {
   // "Multisampling", standard sample locations: VK_SAMPLE_COUNT_1_BIT samples at (0.5, 0.5),
-  // VK_SAMPLE_COUNT_4_BIT at the four locations of the spec's table.
-  if (samples == 4) {
-    *sx = int64_t{pixelX} * kSubPixelOne + kSampleOffsets4[s][0];
-    *sy = int64_t{pixelY} * kSubPixelOne + kSampleOffsets4[s][1];
+  // 2, 4, 8 and 16 samples at the locations of the spec's table.
+  if (samples > 1 && isSupportedSampleCount(samples) && s < samples) {
+    const int64_t* o = kSampleOffsets.at[__builtin_ctz(samples)][s];
+    *sx = int64_t{pixelX} * kSubPixelOne + o[0];
+    *sy = int64_t{pixelY} * kSubPixelOne + o[1];
     return;
   }
   *sx = pixelCenter(pixelX);
   *sy = pixelCenter(pixelY);
+}
+
+SampleOffsetRange sampleOffsetRange(uint32_t samples) {
+  if (samples <= 1 || !isSupportedSampleCount(samples)) return {kSubPixelOne / 2, kSubPixelOne / 2};
+  const int n = __builtin_ctz(samples);
+  return {kSampleOffsets.min[n], kSampleOffsets.max[n]};
 }
 
 namespace {

@@ -37,25 +37,22 @@ inline int64_t snapToSubPixelGrid(double framebufferCoord) {
 // Rasterization" also requires the fragment centre for associated data at one sample.
 // The framebuffer coordinate of the centre, fixed point.
 inline int64_t pixelCenter(int32_t pixel) { return int64_t{pixel} * kSubPixelOne + kSubPixelOne / 2; }
-// rasterizationSamples as the rasterizer uses it: it supports 1 and 4 (raster.h), the only
-// counts the device may report in VkPhysicalDeviceLimits::framebuffer*SampleCounts; any other
-// value samples once, at the centre.
-inline uint32_t rasterSampleCount(uint32_t samples) { return samples == 4 ? 4 : 1; }
-// With VK_SAMPLE_COUNT_4_BIT the standard locations are (0.375, 0.125), (0.875, 0.375),
-// (0.125, 0.625), (0.625, 0.875) (raster.h's kStandardSampleLocations4), exact on the 1/256
-// grid. Sample s (< samples; samples 1 or 4) of pixel (pixelX, pixelY), fixed point; with one
-// sample the pixel centre.
+// rasterizationSamples as the rasterizer uses it: 1, 2, 4, 8 or 16 (raster.h), the counts the
+// device may report in VkPhysicalDeviceLimits::framebuffer*SampleCounts; any other value
+// samples once, at the centre.
+inline uint32_t rasterSampleCount(uint32_t samples) { return isSupportedSampleCount(samples) ? samples : 1; }
+// With 2, 4, 8 or 16 samples the standard locations of raster.h's kStandardSampleLocations,
+// exact on the 1/256 grid. Sample s (< samples) of pixel (pixelX, pixelY), fixed point; with
+// one sample the pixel centre.
 void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s, int64_t* sx, int64_t* sy);
 // The smallest and largest offset from the pixel's top-left corner of any sample location on
 // either axis (fixed point): with one sample both are the centre's 1/2, with 4 samples 1/8 and
-// 7/8. What bounds and block tests widen by to take in every sample of a pixel.
+// 7/8, with 16 samples 0 and 15/16. What bounds and block tests widen by to take in every
+// sample of a pixel.
 struct SampleOffsetRange {
   int64_t min, max;
 };
-inline SampleOffsetRange sampleOffsetRange(uint32_t samples) {
-  if (samples == 4) return {kSubPixelOne / 8, kSubPixelOne * 7 / 8};  // 0.125 and 0.875
-  return {kSubPixelOne / 2, kSubPixelOne / 2};
-}
+SampleOffsetRange sampleOffsetRange(uint32_t samples);
 
 // ---- Viewport ("Controlling the Viewport").
 struct FramebufferPoint {

@@ -210,10 +210,6 @@ InterpolantDecorations interpolantDecorations(const Module& m, uint32_t pointer)
   return out;
 }
 
-// The standard sample locations ("Standard Sample Locations") of 4 samples, as offsets from
-// the pixel's top-left corner; raster.h's kStandardSampleLocations4, which the draw loop uses.
-constexpr float kSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
-
 }  // namespace
 
 llvm::Value* Translator::batchField(size_t offset, llvm::Type* type) {
@@ -323,16 +319,21 @@ Val Translator::interpolateAt(const Instruction& inst) {
       break;
     }
     case GLSLstd450InterpolateAtSample: {
-      // Sample k's standard location for the batch's sample count; the pixel centre for one
-      // sample and for a k out of range (the result is undefined there).
+      // Sample k's standard location (abi::kStandardSampleLocations) for the batch's sample
+      // count; the pixel centre for one sample and for a k out of range (the result is
+      // undefined there). The count is uniform, k may vary by lane: a select per location.
       llvm::Value* k = scalarValue(inst.operand(3));
       k = B.CreateZExtOrTrunc(k, k->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
-      llvm::Value* four = B.CreateICmpEQ(batchField(offsetof(abi::FragmentBatch, sampleCount), B.getInt32Ty()), B.getInt32(4));
+      llvm::Value* count = batchField(offsetof(abi::FragmentBatch, sampleCount), B.getInt32Ty());
       for (uint32_t c = 0; c < 2; ++c) {
         llvm::Value* at = llvm::ConstantFP::get(f32, 0.5);
-        for (uint32_t s = 0; s < 4; ++s)
-          at = select(B.CreateICmpEQ(k, constInt(k->getType(), s)), llvm::ConstantFP::get(f32, kSampleLocations4[s][c]), at);
-        at = select(four, at, llvm::ConstantFP::get(f32, 0.5));
+        for (uint32_t n = 2; n <= abi::kMaxSamples; n *= 2) {
+          llvm::Value* ofCount = llvm::ConstantFP::get(f32, 0.5);
+          for (uint32_t s = 0; s < n; ++s)
+            ofCount = select(B.CreateICmpEQ(k, constInt(k->getType(), s)),
+                             llvm::ConstantFP::get(f32, abi::standardSampleLocation(n, s)[c]), ofCount);
+          at = select(B.CreateICmpEQ(count, B.getInt32(n)), ofCount, at);
+        }
         target[c] = B.CreateFAdd(corner[c], splat(at));
       }
       break;

@@ -8,9 +8,9 @@
 // each triangle's clip-space positions to setupTriangle, bins the results into tiles and calls
 // rasterizeTriangle per tile, then shades the quads it receives.
 //
-// Single-sample rasterization samples at the pixel centre; with 4 samples at the standard
-// sample locations ("Multisampling", kStandardSampleLocations4 below): coverage per sample, the
-// depth at each sample, and centroid weights for the Centroid decoration.
+// Single-sample rasterization samples at the pixel centre; with 2, 4, 8 or 16 samples at the
+// standard sample locations ("Multisampling", kStandardSampleLocations below): coverage per
+// sample, the depth at each sample, and centroid weights for the Centroid decoration.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +18,8 @@
 #include <functional>
 #include <vector>
 #include <vulkan/vulkan_core.h>
+
+#include "tessera/shader_abi.h"
 
 namespace tessera::raster {
 
@@ -30,20 +32,21 @@ struct Rect {
   int32_t x0, y0, x1, y1;
 };
 
-// rasterizationSamples Tessera supports: 1 and 4.
-constexpr uint32_t kMaxSamples = 4;
-// "Multisampling", standard sample locations for VK_SAMPLE_COUNT_4_BIT, in pixel units from the
-// pixel's top-left corner: sample s at (kStandardSampleLocations4[s][0], [s][1]).
-constexpr float kStandardSampleLocations4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+// rasterizationSamples Tessera supports and their standard locations: shader_abi.h's
+// kStandardSampleLocations (the kernels' SamplePosition and InterpolateAtSample use them too).
+using abi::isSupportedSampleCount;
+using abi::kMaxSamples;
+using abi::kStandardSampleLocations;
+using abi::standardSampleLocation;
 
 // "Multiple Viewports" (multiViewport): viewports and scissors a draw may select from with
 // ViewportIndex (maxViewports).
 inline constexpr uint32_t kMaxViewports = 16;
 
 struct RasterState {
-  uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre) or 4 (standard locations)
+  uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre), 2, 4, 8 or 16 (standard locations)
   // Fill Quad::samplePersp/sampleLinear (only per-sample shading reads them: the draw loop sets
-  // this, so ordinary multisampled draws do not pay for four more weight sets per pixel).
+  // this, so ordinary multisampled draws do not pay for a weight set per sample and pixel).
   bool sampleWeights = false;
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
@@ -182,8 +185,9 @@ struct Quad {
   // the pixel's coverage bit.
   uint32_t sampleCoverage[4];
   float z[4];          // window depth at the pixel centre, bias added, clamped as the spec says
-  // With samples > 1: the depth at each sample location (bias added, clamped), for the per-sample
-  // depth test ("Depth Test": the sample's own z). With one sample every entry equals z[].
+  // The depth at each of the `samples` sample locations (bias added, clamped), for the
+  // per-sample depth test ("Depth Test": the sample's own z); entries from `samples` on are
+  // not written. With one sample entry 0 equals z[].
   float sampleZ[4][kMaxSamples];
   float baryPersp[4][3];   // perspective-correct weights of the ORIGINAL triangle's vertices
   float baryLinear[4][3];  // window-space (NoPerspective) weights of the original vertices

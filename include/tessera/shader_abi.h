@@ -166,6 +166,35 @@ using ResumableComputeBatchFn = void* (*)(WorkgroupState* workgroup, uint32_t ba
 // words in structure-of-arrays form: component c of location l of lane i is at
 //   [(l * 4 + c) * W + i]
 // so a kernel reads or writes one <W x i32> vector per component.
+// rasterizationSamples Tessera supports: 1, 2, 4, 8 and 16 (every count with standard sample
+// locations; 32 and 64 have none).
+constexpr uint32_t kMaxSamples = 16;
+// "Multisampling", Table "Standard sample locations": with n samples, sample s at
+// (kStandardSampleLocations[log2 n][s][0], [s][1]) in pixel units from the pixel's top-left
+// corner. Every coordinate is a multiple of 1/16, so exact on the rasterizer's 1/256 grid. The
+// rasterizer samples coverage and depth there; FragmentBatch::samplePosition and the kernels'
+// InterpolateAtSample read the same table.
+inline constexpr float kStandardSampleLocations[5][kMaxSamples][2] = {
+    {{0.5f, 0.5f}},
+    {{0.75f, 0.75f}, {0.25f, 0.25f}},
+    {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}},
+    {{0.5625f, 0.3125f}, {0.4375f, 0.6875f}, {0.8125f, 0.5625f}, {0.3125f, 0.1875f},
+     {0.1875f, 0.8125f}, {0.0625f, 0.4375f}, {0.6875f, 0.9375f}, {0.9375f, 0.0625f}},
+    {{0.5625f, 0.5625f}, {0.4375f, 0.3125f}, {0.3125f, 0.625f}, {0.75f, 0.4375f},
+     {0.1875f, 0.375f}, {0.625f, 0.8125f}, {0.8125f, 0.6875f}, {0.6875f, 0.1875f},
+     {0.375f, 0.875f}, {0.5f, 0.0625f}, {0.25f, 0.125f}, {0.125f, 0.75f},
+     {0.0f, 0.5f}, {0.9375f, 0.25f}, {0.875f, 0.9375f}, {0.0625f, 0.0f}}};
+// Whether `samples` is a count Tessera supports (a power of two from 1 to kMaxSamples).
+constexpr bool isSupportedSampleCount(uint32_t samples) {
+  return samples != 0 && samples <= kMaxSamples && (samples & (samples - 1)) == 0;
+}
+// Sample s's standard location (x, y) for `samples` samples per pixel (a supported count, s <
+// samples); the pixel centre for anything else.
+constexpr const float* standardSampleLocation(uint32_t samples, uint32_t s) {
+  if (!isSupportedSampleCount(samples) || s >= samples) return kStandardSampleLocations[0][0];
+  return kStandardSampleLocations[__builtin_ctz(samples)][s];
+}
+
 constexpr uint32_t kMaxSimdWidth = 16;
 constexpr uint32_t kMaxInterfaceLocations = 32;  // maxVertexOutputComponents (128) / 4
 constexpr uint32_t kMaxColorAttachments = 8;
@@ -401,8 +430,8 @@ struct FragmentBatch {
   int32_t fragStencilRef[kMaxSimdWidth];  // out: FragStencilRefEXT, when the shader writes it
   uint32_t sampleMask[kMaxSimdWidth];  // out: SampleMask[0], when the shader writes it
   uint32_t sampleMaskIn[kMaxSimdWidth];  // SampleMaskIn[0]: the fragment's covered samples
-  // Multisampling ("Sample Shading"): the batch's rasterizationSamples (1 or 4, the standard
-  // sample locations of include/tessera/raster.h), the sample this batch shades with per-sample
+  // Multisampling ("Sample Shading"): the batch's rasterizationSamples (1, 2, 4, 8 or 16; the
+  // standard sample locations of kStandardSampleLocations), the sample this batch shades with per-sample
   // shading (SampleId; 0 otherwise) and its position in the pixel (SamplePosition; (0.5, 0.5)
   // when shading per pixel).
   uint32_t sampleCount;

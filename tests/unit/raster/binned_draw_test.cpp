@@ -306,7 +306,10 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
   std::mt19937 rng(20261124);
   int drawn = 0, changed = 0;
   for (int iteration = 0; iteration < 60; ++iteration) {
-    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    // 1 and 4 samples (the block walker's counts) most often; every sixth scene 2, 8 or 16 (the
+    // quad walker's, "Multisampling").
+    constexpr uint32_t kOtherCounts[3] = {2, 8, 16};
+    const uint32_t samples = iteration % 6 == 1 ? kOtherCounts[iteration / 6 % 3] : iteration % 3 == 2 ? 4 : 1;
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     Scene scene = generateScene(sceneRng, samples);
@@ -385,7 +388,7 @@ TEST(BinnedDraw, MatchesReferenceOnRandomScenes) {
   EXPECT_GE(changed, 30);
 }
 
-// Every VK_EXT_line_rasterization mode at widths 1 and 3, stippled or not, 1 and 4 samples (smooth
+// Every VK_EXT_line_rasterization mode at widths 1 and 3, stippled or not, 1, 4 and 8 samples (smooth
 // lines' coverage scaling the shader's alpha before blending):
 // random line lists and strips (some crossing the near plane) through both paths. "Line
 // Stipple"'s counter must come from each fragment's place on its line: the binned path draws a
@@ -400,7 +403,7 @@ TEST(BinnedDraw, LineModesAndStippleMatchReference) {
   for (const VkLineRasterizationModeEXT mode : modes)
     for (const bool stipple : {false, true})
       for (const float width : {1.0f, 3.0f})
-        for (const uint32_t samples : {1u, 4u}) {
+        for (const uint32_t samples : {1u, 4u, 8u}) {
           const uint32_t seed = uint32_t(rng());
           std::mt19937 sceneRng(seed);
           Scene scene = generateScene(sceneRng, samples, 3);
@@ -573,13 +576,14 @@ TEST(BinnedDraw, JitDerivativeKernelsMatchTheReferenceOnRandomScenes) {
 
 // The binned path's vectorized depth test (D32_SFLOAT, no stencil or depth bounds:
 // FragmentStage::runDepthTestD32) against the reference's per-sample tests ("Depth Test"), for
-// every compare op, with and without depth writes, early and late (FragDepth), 1 and 4 samples.
+// every compare op, with and without depth writes, early and late (FragDepth), 1, 4, 8 and 16
+// samples (4: a pixel's samples as one vector; 8 and 16: sample by sample across the lanes).
 TEST(BinnedDraw, DepthOnlyD32MatchesTheReferenceForEveryCompareOp) {
   ThreadPool pool(2);
   std::mt19937 rng(4242);
   int changedDepth = 0;
-  for (int iteration = 0; iteration < 96; ++iteration) {
-    const uint32_t samples = iteration < 48 ? 1 : 4;
+  for (int iteration = 0; iteration < 128; ++iteration) {
+    const uint32_t samples = iteration < 48 ? 1 : iteration < 96 ? 4 : iteration < 112 ? 8 : 16;
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     Scene scene = generateScene(sceneRng, samples);
@@ -1116,7 +1120,10 @@ TEST(BinnedDraw, QuadsOfTwoTrianglesHideOnlyWhatTheyCover) {
   ThreadPool pools[2] = {ThreadPool(1), ThreadPool(3)};
   std::mt19937 rng(20261130);
   for (int iteration = 0; iteration < 60; ++iteration) {
-    const uint32_t samples = iteration % 3 == 2 ? 4 : 1;
+    // 1 and 4 samples (the block walker's counts) most often; every sixth scene 2, 8 or 16 (the
+    // quad walker's, "Multisampling").
+    constexpr uint32_t kOtherCounts[3] = {2, 8, 16};
+    const uint32_t samples = iteration % 6 == 1 ? kOtherCounts[iteration / 6 % 3] : iteration % 3 == 2 ? 4 : 1;
     const uint32_t seed = uint32_t(rng());
     std::mt19937 sceneRng(seed);
     std::vector<Scene> draws;

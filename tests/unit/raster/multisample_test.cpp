@@ -298,7 +298,7 @@ TEST(RasterMultisample, InterpolationDecorations_CentroidOfAPartlyCoveredPixel) 
 }
 
 TEST(RasterMultisample, Multisampling_OneSampleFillsTheNewFieldsFromTheCentre) {
-  // samples == 1: sampleCoverage is the coverage bit, every sampleZ is z, and the centroid is
+  // samples == 1: sampleCoverage is the coverage bit, sampleZ's one sample is z, and the centroid is
   // the centre, for covered and helper pixels alike.
   std::mt19937 rng(3);
   const RasterState s = test::fullScreenState(32, 32);
@@ -311,7 +311,7 @@ TEST(RasterMultisample, Multisampling_OneSampleFillsTheNewFieldsFromTheCentre) {
     for (const Quad& q : r.quads) {
       for (int slot = 0; slot < 4; ++slot) {
         EXPECT_EQ(q.sampleCoverage[slot], q.coverage >> slot & 1);
-        for (float z : q.sampleZ[slot]) EXPECT_EQ(z, q.z[slot]);
+        EXPECT_EQ(q.sampleZ[slot][0], q.z[slot]);
         for (int i = 0; i < 3; ++i) {
           EXPECT_EQ(q.centroidPersp[slot][i], q.baryPersp[slot][i]);
           EXPECT_EQ(q.centroidLinear[slot][i], q.baryLinear[slot][i]);
@@ -349,7 +349,7 @@ TEST(RasterMultisample, BasicPointRasterization_PointOnAPixelCornerSplitsItsSamp
   ASSERT_EQ(r.quads.size(), 1u);
   const Quad& q = r.quads[0];
   for (int slot = 0; slot < 4; ++slot) {
-    for (float z : q.sampleZ[slot]) EXPECT_EQ(z, 0.25f);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(q.sampleZ[slot][k], 0.25f);
     EXPECT_EQ(q.centroidPersp[slot][0], 1.0f);
     EXPECT_EQ(q.centroidLinear[slot][0], 1.0f);
     EXPECT_EQ(q.centroidPersp[slot][1], 0.0f);

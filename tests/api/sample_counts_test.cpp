@@ -1,0 +1,320 @@
+// Every sample count Tessera reports (framebufferColorSampleCounts: 1, 2, 4, 8 and 16) through
+// the loader with validation, each image checked against values computed here from the spec
+// (lavapipe offers only 1 and 4 samples, so it cannot be the oracle for the others):
+// - coverage: triangles drawn white into a multisampled R32G32B32A32_SFLOAT attachment cleared
+//   to zero, resolved with VK_RESOLVE_MODE_AVERAGE_BIT: each pixel is the share of its samples
+//   the triangles cover ("Multisampling", Table "Standard sample locations"; the coverage rule
+//   of "Basic Polygon Rasterization" with its tie-break, written out below; "Multisample
+//   resolve operations"), and an occlusion query counts exactly the covered samples
+//   ("Occlusion Queries", precise);
+// - "Sample Shading": gl_SampleID and gl_SamplePosition of every sample's own invocation;
+// - interpolateAtSample ("Interpolation Functions"): an input evaluated at a sample's location.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cmath>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "compute_fixture.h"
+#include "dual_driver.h"
+#include "test_device.h"
+
+namespace tessera_test {
+namespace {
+
+constexpr uint32_t kSize = 32;  // the viewport: x_f = 16 x_d + 16, exact for these corners
+
+// The spec's table in sixteenths of a pixel from the pixel's top-left corner.
+struct CountTable {
+  VkSampleCountFlagBits samples;
+  int location[16][2];
+};
+constexpr CountTable kTables[] = {
+    {VK_SAMPLE_COUNT_1_BIT, {{8, 8}}},
+    {VK_SAMPLE_COUNT_2_BIT, {{12, 12}, {4, 4}}},
+    {VK_SAMPLE_COUNT_4_BIT, {{6, 2}, {14, 6}, {2, 10}, {10, 14}}},
+    {VK_SAMPLE_COUNT_8_BIT, {{9, 5}, {7, 11}, {13, 9}, {5, 3}, {3, 13}, {1, 7}, {11, 15}, {15, 1}}},
+    {VK_SAMPLE_COUNT_16_BIT, {{9, 9}, {7, 5}, {5, 10}, {12, 7}, {3, 6}, {10, 13}, {13, 11}, {11, 3}, {6, 14}, {8, 1},
+                              {4, 2}, {2, 12}, {0, 8}, {15, 4}, {14, 15}, {1, 0}}},
+};
+
+// A triangle in framebuffer coordinates, in 1/256 pixel (the sub-pixel precision Tessera
+// reports, subPixelPrecisionBits 8, so the corners are exact after the viewport transform).
+struct Triangle {
+  int64_t x[3], y[3];
+};
+
+// "Basic Polygon Rasterization": sample (sx, sy) is covered when it lies inside the triangle, a
+// sample on an edge when the triangle's interior is to its right (+x), or below it (+y) for a
+// horizontal edge (the tie-break Tessera states, checked here as the limit of a point nudged
+// by (e, e^2) for a tiny e > 0).
+bool covers(const Triangle& t, int64_t sx, int64_t sy) {
+  const int64_t orient = (t.x[1] - t.x[0]) * (t.y[2] - t.y[0]) - (t.y[1] - t.y[0]) * (t.x[2] - t.x[0]);
+  if (orient == 0) return false;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3;
+    const int64_t ex = t.x[j] - t.x[i], ey = t.y[j] - t.y[i];
+    const int64_t e0 = ex * (sy - t.y[i]) - ey * (sx - t.x[i]);
+    const int sign = e0 != 0 ? (e0 > 0 ? 1 : -1) : ey != 0 ? (ey < 0 ? 1 : -1) : (ex > 0 ? 1 : -1);
+    if (sign != (orient > 0 ? 1 : -1)) return false;
+  }
+  return true;
+}
+
+enum class Shader { White, PerSample, AtSample };
+
+// The resolved RGBA float image of `triangles` drawn with `samples` samples; `occlusion`
+// receives the precise occlusion count. Empty on failure.
+std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Shader shader,
+                          const std::vector<Triangle>& triangles, uint64_t* occlusion) {
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  v13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceFeatures features{};
+  features.sampleRateShading = shader != Shader::White;
+  features.occlusionQueryPrecise = VK_TRUE;
+  TestDevice device(pd, &features, &v13);
+  const VkDevice dev = device.dev;
+  EXPECT_NE(dev, VK_NULL_HANDLE);
+  if (!dev) return {};
+  const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  const bool multisampled = samples != VK_SAMPLE_COUNT_1_BIT;
+  const TestDevice::Attachment resolved = device.createAttachment(
+      format, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+  const TestDevice::Attachment target =
+      multisampled ? device.createAttachment(format, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, samples)
+                   : resolved;
+  void* readMap;
+  VkBuffer readback = device.createMappedBuffer(kSize * kSize * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readMap);
+
+  const char* fragmentName = shader == Shader::White       ? "sample_counts_white_frag"
+                             : shader == Shader::PerSample ? "sample_counts_per_sample_frag"
+                                                           : "sample_counts_at_sample_frag";
+  VkShaderModule vs = device.createShaderModule(loadCorpusShader("sample_counts_vert"));
+  VkShaderModule fs = device.createShaderModule(loadCorpusShader(fragmentName));
+  VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, 6 * sizeof(float)};
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.pushConstantRangeCount = 1;
+  plci.pPushConstantRanges = &range;
+  VkPipelineLayout layout;
+  EXPECT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
+  const int32_t sampleCount = int32_t(samples);
+  VkSpecializationMapEntry entry{0, 0, sizeof(int32_t)};
+  VkSpecializationInfo specialization{1, &entry, sizeof(sampleCount), &sampleCount};
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main",
+       shader == Shader::White ? nullptr : &specialization}};
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+  VkRect2D scissor{{0, 0}, {kSize, kSize}};
+  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
+  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  rs.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  ms.rasterizationSamples = samples;
+  VkPipelineColorBlendAttachmentState blend{};
+  blend.colorWriteMask = 0xF;
+  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  cb.attachmentCount = 1;
+  cb.pAttachments = &blend;
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
+  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+  gpci.stageCount = 2;
+  gpci.pStages = stages;
+  gpci.pVertexInputState = &vi;
+  gpci.pInputAssemblyState = &ia;
+  gpci.pViewportState = &vp;
+  gpci.pRasterizationState = &rs;
+  gpci.pMultisampleState = &ms;
+  gpci.pColorBlendState = &cb;
+  gpci.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+  VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
+  qpci.queryCount = 1;
+  VkQueryPool queries;
+  EXPECT_EQ(vkCreateQueryPool(dev, &qpci, nullptr, &queries), VK_SUCCESS);
+
+  VkCommandBuffer cmd = device.beginCommands();
+  vkCmdResetQueryPool(cmd, queries, 0, 1);
+  for (VkImage image : {resolved.image, target.image}) {
+    imageBarrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+    if (!multisampled) break;  // one image, rendered into directly
+  }
+  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  color.imageView = target.view;
+  color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  if (multisampled) {
+    color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+    color.resolveImageView = resolved.view;
+    color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  }
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, {kSize, kSize}};
+  ri.layerCount = 1;
+  ri.colorAttachmentCount = 1;
+  ri.pColorAttachments = &color;
+  vkCmdBeginRendering(cmd, &ri);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBeginQuery(cmd, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+  for (const Triangle& t : triangles) {
+    float ndc[6];
+    for (int v = 0; v < 3; ++v) {
+      ndc[2 * v] = float(double(t.x[v]) / 256.0 / 16.0 - 1.0);  // exact: a multiple of 2^-12
+      ndc[2 * v + 1] = float(double(t.y[v]) / 256.0 / 16.0 - 1.0);
+    }
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ndc), ndc);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+  }
+  vkCmdEndQuery(cmd, queries, 0);
+  vkCmdEndRendering(cmd);
+  imageBarrier(cmd, resolved.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+  copyImageToBuffer(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kSize, kSize, readback);
+  transferToHostBarrier(cmd);
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  std::vector<float> pixels(kSize * kSize * 4);
+  std::memcpy(pixels.data(), readMap, pixels.size() * sizeof(float));
+  EXPECT_EQ(vkGetQueryPoolResults(dev, queries, 0, 1, sizeof(*occlusion), occlusion, sizeof(*occlusion),
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            VK_SUCCESS);
+  vkDestroyQueryPool(dev, queries, nullptr);
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  vkDestroyShaderModule(dev, vs, nullptr);
+  vkDestroyShaderModule(dev, fs, nullptr);
+  vkDestroyBuffer(dev, readback, nullptr);
+  return pixels;
+}
+
+// A triangle covering the whole viewport.
+const Triangle kFullScreen = {{0, 3 * kSize * 256, 0}, {0, 0, 3 * kSize * 256}};
+
+TEST(SampleCounts, DeviceReportsEveryCountWithStandardLocations) {
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(drivers.tessera, &props);
+  const VkSampleCountFlags all =
+      VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT | VK_SAMPLE_COUNT_16_BIT;
+  EXPECT_TRUE(props.limits.standardSampleLocations);
+  for (const VkSampleCountFlags counts :
+       {props.limits.framebufferColorSampleCounts, props.limits.framebufferDepthSampleCounts,
+        props.limits.framebufferStencilSampleCounts, props.limits.framebufferNoAttachmentsSampleCounts,
+        props.limits.sampledImageColorSampleCounts, props.limits.sampledImageIntegerSampleCounts,
+        props.limits.sampledImageDepthSampleCounts, props.limits.sampledImageStencilSampleCounts,
+        props.limits.storageImageSampleCounts})
+    EXPECT_EQ(counts, all);
+  VkImageFormatProperties ifp;
+  for (const VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT}) {
+    const VkImageUsageFlags usage = format == VK_FORMAT_D32_SFLOAT_S8_UINT ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+                                                                           : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    ASSERT_EQ(vkGetPhysicalDeviceImageFormatProperties(drivers.tessera, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                       usage | VK_IMAGE_USAGE_SAMPLED_BIT, 0, &ifp),
+              VK_SUCCESS);
+    EXPECT_EQ(ifp.sampleCounts, all) << format;
+  }
+}
+
+TEST(SampleCounts, ResolvedCoverageIsTheShareOfEachPixelsStandardSamples) {
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  // Three triangles with corners off the 1/16 grid of the locations and two on it (so that
+  // samples lie on edges: the tie-break decides), overlapping (a sample covered twice counts
+  // twice in the query, once in the image).
+  const std::vector<Triangle> triangles = {
+      {{3 * 256 + 37, 29 * 256 + 11, 9 * 256 + 200}, {2 * 256 + 91, 7 * 256 + 3, 27 * 256 + 150}},
+      {{12 * 256, 30 * 256, 30 * 256 + 128}, {20 * 256 + 64, 13 * 256 + 16, 30 * 256}},
+      {{1 * 256 + 5, 18 * 256 + 250, 2 * 256 + 77}, {25 * 256 + 9, 31 * 256 + 100, 31 * 256 + 200}},
+  };
+  for (const CountTable& table : kTables) {
+    const uint32_t n = uint32_t(table.samples);
+    SCOPED_TRACE(testing::Message() << n << " samples");
+    uint64_t occlusion = 0;
+    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::White, triangles, &occlusion);
+    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+    uint64_t expectedOcclusion = 0;
+    int partial = 0, wrong = 0;
+    for (uint32_t y = 0; y < kSize; ++y) {
+      for (uint32_t x = 0; x < kSize; ++x) {
+        uint32_t covered = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+          const int64_t sx = int64_t(x) * 256 + table.location[k][0] * 16, sy = int64_t(y) * 256 + table.location[k][1] * 16;
+          bool any = false;
+          for (const Triangle& t : triangles) {
+            const bool in = covers(t, sx, sy);
+            expectedOcclusion += in;
+            any |= in;
+          }
+          covered += any;
+        }
+        partial += covered != 0 && covered != n;
+        const float expected = float(covered) / float(n);  // exact: n is a power of two
+        const float got = image[(y * kSize + x) * 4];
+        if (got != expected && ++wrong <= 5)
+          ADD_FAILURE() << "pixel (" << x << ", " << y << "): " << got << ", expected " << covered << "/" << n;
+      }
+    }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_EQ(occlusion, expectedOcclusion);
+    EXPECT_GT(partial, n == 1 ? -1 : 40) << "pixels only partly covered";
+  }
+}
+
+TEST(SampleCounts, PerSampleShadingSeesEachSamplesIdAndPosition) {
+  // Inside the full-screen triangle every pixel resolves to the mean over samples k of
+  // (x_k (k + 1) / n, y_k (k + 1) / n, k / n, 1).
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  for (const CountTable& table : kTables) {
+    const uint32_t n = uint32_t(table.samples);
+    if (n == 1) continue;
+    SCOPED_TRACE(testing::Message() << n << " samples");
+    uint64_t occlusion = 0;
+    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::PerSample, {kFullScreen}, &occlusion);
+    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+    double expected[4] = {0, 0, 0, 1};
+    for (uint32_t k = 0; k < n; ++k) {
+      const double weight = double(k + 1) / n;
+      expected[0] += table.location[k][0] / 16.0 * weight / n;
+      expected[1] += table.location[k][1] / 16.0 * weight / n;
+      expected[2] += double(k) / n / n;
+    }
+    for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
+      for (int c = 0; c < 4; ++c) EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-6) << "pixel " << x << "," << y << " component " << c;
+    EXPECT_EQ(occlusion, uint64_t(kSize) * kSize * n);
+  }
+}
+
+TEST(SampleCounts, InterpolateAtSampleEvaluatesAtTheStandardLocation) {
+  // interpolateAtSample(windowPos, 1) and (windowPos, n - 1), less the pixel's corner, are
+  // those samples' locations in the pixel.
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  for (const CountTable& table : kTables) {
+    const uint32_t n = uint32_t(table.samples);
+    if (n == 1) continue;  // sample 1 does not exist
+    SCOPED_TRACE(testing::Message() << n << " samples");
+    uint64_t occlusion = 0;
+    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::AtSample, {kFullScreen}, &occlusion);
+    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+    const double expected[4] = {table.location[1][0] / 16.0, table.location[1][1] / 16.0, table.location[n - 1][0] / 16.0,
+                                table.location[n - 1][1] / 16.0};
+    for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
+      for (int c = 0; c < 4; ++c) EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-5) << "pixel " << x << "," << y << " component " << c;
+  }
+}
+
+}  // namespace
+}  // namespace tessera_test
