@@ -117,6 +117,9 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
   // "Multisampling", "Sample Shading": the draw's samples per pixel, and so whether it shades
   // per sample. The fragment kernel's own writes address the count it was compiled for
   // (FragmentInterface::directSamples), which the walker compares with the draw's.
+  // VK_EXT_sample_locations: the command buffer's locations and enable where dynamic.
+  if (g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT)) s->raster.customLocations = r.sampleLocations;
+  if (g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_ENABLE_EXT)) s->raster.customSampleLocations = r.sampleLocationsEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) {
     s->raster.samples = r.rasterizationSamples;
     s->sampleShading = g.sampleShadingEnable && g.minSampleShading * float(s->raster.samples) > 1.0f;

@@ -95,11 +95,16 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationSamplesEXT(VkCommandBuff
   stateOf(commandBuffer).rasterizationSamples = uint32_t(rasterizationSamples);
 }
 
+// VK_EXT_sample_locations (extendedDynamicState3SampleLocationsEnable): drawStateFor gives it
+// RasterState::customSampleLocations.
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetSampleLocationsEnableEXT(VkCommandBuffer commandBuffer, VkBool32 enable) {
+  stateOf(commandBuffer).sampleLocationsEnable = enable;
+}
+
 // Not offered (their features are false): nothing recorded.
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetRasterizationStreamEXT(VkCommandBuffer, uint32_t) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetConservativeRasterizationModeEXT(VkCommandBuffer, VkConservativeRasterizationModeEXT) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetExtraPrimitiveOverestimationSizeEXT(VkCommandBuffer, float) {}
-VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetSampleLocationsEnableEXT(VkCommandBuffer, VkBool32) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetColorBlendAdvancedEXT(VkCommandBuffer, uint32_t, uint32_t, const VkColorBlendAdvancedEXT*) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewportWScalingEnableNV(VkCommandBuffer, VkBool32) {}
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetViewportSwizzleNV(VkCommandBuffer, uint32_t, uint32_t, const VkViewportSwizzleNV*) {}

@@ -156,6 +156,9 @@ struct GraphicsRecordState {
   bool provokingVertexLast = false, lineStippleEnable = false, negativeOneToOne = false;
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
   uint32_t sampleMask = ~0u;
+  // VK_EXT_sample_locations: vkCmdSetSampleLocationsEXT's locations, vkCmdSetSampleLocationsEnableEXT.
+  raster::SampleLocations sampleLocations;
+  bool sampleLocationsEnable = false;
   VkLineRasterizationModeEXT lineMode = VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
   // Its colour blend states, per colour attachment (bit i or element i: attachment i).
   uint32_t colorBlendEnables = 0;

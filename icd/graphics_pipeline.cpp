@@ -13,6 +13,7 @@
 #include "host_allocator.h"
 #include "instance.h"
 #include "physical_device.h"
+#include "sample_locations.h"
 #include "pipeline.h"
 #include "pipeline_cache_store.h"
 #include "pipeline_layout.h"
@@ -490,6 +491,14 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
     if (ms->pSampleMask) s.sampleMask = ms->pSampleMask[0];
     s.alphaToCoverage = ms->alphaToCoverageEnable;
     s.alphaToOne = ms->alphaToOneEnable;
+    // VK_EXT_sample_locations: the pipeline's own locations unless they, or their enable, are
+    // dynamic (drawStateFor takes the command buffer's then).
+    if (const auto* locations = findInChain<VkPipelineSampleLocationsStateCreateInfoEXT>(
+            ms->pNext, VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT)) {
+      s.raster.customSampleLocations = locations->sampleLocationsEnable;
+      if (!g.isDynamic(VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT))
+        s.raster.customLocations = sampleLocationsOf(locations->sampleLocationsInfo);
+    }
     // "Sample Shading": at least max(ceil(minSampleShading x samples), 1) invocations per
     // fragment; Tessera then shades every sample.
     s.sampleShading = ms->sampleShadingEnable && ms->minSampleShading * float(s.raster.samples) > 1.0f;

@@ -48,6 +48,8 @@ size_t knownChainStructSize(VkStructureType type) {
       return sizeof(VkPipelineViewportDepthClipControlCreateInfoEXT);
     case VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT:
       return sizeof(VkPipelineColorWriteCreateInfoEXT);
+    case VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT:
+      return sizeof(VkPipelineSampleLocationsStateCreateInfoEXT);
     default:
       return 0;
   }
@@ -112,6 +114,10 @@ const void* GraphicsLibraryState::copyChain(const void* pNext) {
     } else if (c->sType == VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT) {
       auto* w = reinterpret_cast<VkPipelineColorWriteCreateInfoEXT*>(c);
       w->pColorWriteEnables = copy(w->pColorWriteEnables, w->attachmentCount);
+    } else if (c->sType == VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT) {
+      VkSampleLocationsInfoEXT& l = reinterpret_cast<VkPipelineSampleLocationsStateCreateInfoEXT*>(c)->sampleLocationsInfo;
+      l.pNext = nullptr;
+      l.pSampleLocations = copy(l.pSampleLocations, l.sampleLocationsCount);
     }
     if (tail) tail->pNext = c; else head = c;
     tail = c;
@@ -232,7 +238,7 @@ GraphicsLibraryState::GraphicsLibraryState(const VkGraphicsPipelineCreateInfo& s
   if ((parts & (kFragment | kFragmentOutput)) && src.pMultisampleState) {
     const auto* ms = src.pMultisampleState;
     auto* c = copy(ms);
-    c->pNext = nullptr;
+    c->pNext = copyChain(ms->pNext);  // VkPipelineSampleLocationsStateCreateInfoEXT
     c->pSampleMask = copy(ms->pSampleMask, (uint32_t(ms->rasterizationSamples) + 31) / 32);
     info.pMultisampleState = c;
   }

@@ -549,6 +549,7 @@ FeatureSet supportedFeatures() {
   f.extendedDynamicState3LogicOpEnable = true;
   f.extendedDynamicState3AlphaToCoverageEnable = true;
   f.extendedDynamicState3RasterizationSamples = true;
+  f.extendedDynamicState3SampleLocationsEnable = true;  // VK_EXT_sample_locations (icd/sample_locations.cpp)
   // VK_EXT_vertex_attribute_divisor: fetchAttribute (draw_vertices.cpp) applies each binding's
   // divisor, 0 included (tests/unit/raster/vertex_fetch_test.cpp, tests/api/draw_parameters_test.cpp).
   f.vertexAttributeInstanceRateDivisor = true;

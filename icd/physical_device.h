@@ -64,6 +64,10 @@ constexpr uint32_t kMinSubgroupSize = 4;
 constexpr VkSampleCountFlags kSupportedSampleCounts =
     VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT | VK_SAMPLE_COUNT_16_BIT;
 
+// VK_EXT_sample_locations' sampleLocationSampleCounts: every multisampled count (one sample
+// is always at the centre).
+constexpr VkSampleCountFlags kCustomSampleLocationCounts = kSupportedSampleCounts & ~VkSampleCountFlags(VK_SAMPLE_COUNT_1_BIT);
+
 constexpr uint32_t kMemoryTypeBits = 0x1;  // one memory type: device-local, host-visible, coherent, cached
 constexpr VkDeviceSize kMinResourceAlignment = 64;
 

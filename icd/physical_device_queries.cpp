@@ -204,6 +204,20 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       reinterpret_cast<VkPhysicalDeviceCustomBorderColorPropertiesEXT*>(s)->maxCustomBorderColorSamplers = 32768;
       continue;
     }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT) {
+      // VK_EXT_sample_locations (raster.h: SampleLocations): every count above 1, one location
+      // set for every pixel (a 1x1 grid), in sixteenths of a pixel like the standard table,
+      // anywhere a standard location may be; each draw takes its own pipeline's or dynamic
+      // state's locations, so they may vary within a subpass.
+      auto* p = reinterpret_cast<VkPhysicalDeviceSampleLocationsPropertiesEXT*>(s);
+      p->sampleLocationSampleCounts = kCustomSampleLocationCounts;
+      p->maxSampleLocationGridSize = {1, 1};
+      p->sampleLocationCoordinateRange[0] = 0.0f;
+      p->sampleLocationCoordinateRange[1] = 0.9375f;
+      p->sampleLocationSubPixelBits = 4;
+      p->variableSampleLocations = VK_TRUE;
+      continue;
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT) {
       // "Transform Feedback" limits: four vertex streams (geometryStreams), four buffers, byte
       // counts held in the counter buffers' 32-bit words; data sizes and stride at the spec's
@@ -295,6 +309,13 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFeatures(VkPhysicalDevice 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
                                                                VkPhysicalDeviceFeatures2* pFeatures) {
   writeFeatures(fromHandle<PhysicalDevice>(physicalDevice)->features, pFeatures);
+}
+
+// VK_EXT_sample_locations: a 1x1 grid for every count with custom locations, none for the others.
+VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMultisamplePropertiesEXT(VkPhysicalDevice, VkSampleCountFlagBits samples,
+                                                                             VkMultisamplePropertiesEXT* pMultisampleProperties) {
+  const bool custom = (kCustomSampleLocationCounts & samples) && !(samples & (samples - 1));
+  pMultisampleProperties->maxSampleLocationGridSize = custom ? VkExtent2D{1, 1} : VkExtent2D{0, 0};
 }
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceMemoryProperties(

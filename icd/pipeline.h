@@ -41,7 +41,7 @@ struct GraphicsPipelineState {
   // ones keep the enum values of the extensions they came from (VK_EXT_extended_dynamic_state's
   // 1000267000..11, VK_EXT_extended_dynamic_state2's 1000377000..4), so they are packed at
   // 32..48; VK_EXT_color_write_enable's state is bit 49, VK_EXT_line_rasterization's line
-  // stipple 50; VK_EXT_vertex_input_dynamic_state's 61.
+  // stipple 50, VK_EXT_sample_locations' locations 51; VK_EXT_vertex_input_dynamic_state's 61.
   static constexpr int dynamicStateBit(VkDynamicState s) {
     const int64_t v = int64_t(s);
     if (v >= 0 && v <= VK_DYNAMIC_STATE_STENCIL_REFERENCE) return int(v);
@@ -49,6 +49,7 @@ struct GraphicsPipelineState {
     if (v >= 1000377000 && v < 1000377005) return int(44 + v - 1000377000);
     if (v == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT) return 49;
     if (v == VK_DYNAMIC_STATE_LINE_STIPPLE_EXT) return 50;
+    if (v == VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT) return 51;
     if (v == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT) return 61;
     for (int i = 0; i < int(std::size(kDynamicState3)); ++i)
       if (s == kDynamicState3[i]) return 9 + i;
@@ -71,7 +72,9 @@ struct GraphicsPipelineState {
       VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT,
       // The samples per pixel: the kernel's own writes address the pipeline's static count (1
       // when dynamic), so a draw of another count is written by the loop.
-      VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT};
+      VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT,
+      // VK_EXT_sample_locations' enable (the locations themselves are bit 51).
+      VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_ENABLE_EXT};
   static_assert(std::size(kDynamicState3) <= 23, "bits 9..31");
   // VkPipelineColorWriteCreateInfoEXT's static enables (bit i: attachment i), kept apart from
   // the write masks because a dynamic write mask replaces the masks and not the enables.

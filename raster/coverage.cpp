@@ -26,6 +26,7 @@ int32_t floorToEven(int32_t v) { return v & ~1; }  // two's complement: also rig
 struct TriangleEdges {
   rules::EdgeFunction edge[3];  // edge k is opposite vertex k (from vertex k+1 to vertex k+2)
   double invArea2;              // 1 / |shoelace sum|: edge value -> barycentric weight
+  const SampleLocations* custom = nullptr;  // the draw's own sample locations, if any
 };
 
 bool makeEdges(const SetupTriangle& t, TriangleEdges& e) { return pixel::triangleEdges(t, e.edge, &e.invArea2); }
@@ -35,7 +36,7 @@ bool makeEdges(const SetupTriangle& t, TriangleEdges& e) { return pixel::triangl
 // corners of the box holding them: the centres of the corner pixels with one sample, widened
 // by the sample offsets (1/8 and 7/8 of a pixel with 4 samples: rules::sampleOffsetRange).
 bool blockMayBeCovered(const TriangleEdges& e, uint32_t samples, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
+  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples, e.custom != nullptr);
   const int64_t one = rules::kSubPixelOne;
   const int64_t cx[2] = {x0 * one + r.min, (x1 - 1) * one + r.max};
   const int64_t cy[2] = {y0 * one + r.min, (y1 - 1) * one + r.max};
@@ -60,7 +61,7 @@ uint32_t pixelSampleCoverage(const TriangleEdges& e, uint32_t samples, int32_t p
   uint32_t mask = 0;
   for (uint32_t s = 0; s < samples; ++s) {
     int64_t sx, sy;
-    rules::sampleLocation(px, py, samples, s, &sx, &sy);
+    rules::sampleLocation(px, py, samples, e.custom, s, &sx, &sy);
     if (coversLocation(e, sx, sy)) mask |= 1u << s;
   }
   return mask;
@@ -90,7 +91,7 @@ void centroidWeights(const SetupTriangle& t, const TriangleEdges& e, int32_t px,
     return;
   }
   int64_t sx, sy;
-  rules::sampleLocation(px, py, t.samples, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
+  rules::sampleLocation(px, py, t.samples, e.custom, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
   double lin[3];
   windowBarycentrics(e, sx, sy, lin);
   originalWeights(t, lin, invWAt(t, lin), q.centroidPersp[slot], q.centroidLinear[slot]);
@@ -115,7 +116,7 @@ void shadePixel(const SetupTriangle& t, const TriangleEdges& e, int32_t px, int3
   }
   for (uint32_t s = 0; s < t.samples; ++s) {
     int64_t sx, sy;
-    rules::sampleLocation(px, py, t.samples, s, &sx, &sy);
+    rules::sampleLocation(px, py, t.samples, e.custom, s, &sx, &sy);
     double sl[3];
     windowBarycentrics(e, sx, sy, sl);
     q.sampleZ[slot][s] = depthAt(t, sl);
@@ -144,11 +145,12 @@ void processQuad(const SetupTriangle& t, const TriangleEdges& e, const Rect& reg
 
 }  // namespace
 
-void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink) {
+void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink, const SampleLocations* custom) {
   const Rect region = rules::intersect(tri.bounds, tile);
   if (rules::isEmpty(region)) return;
   TriangleEdges edges;
   if (!makeEdges(tri, edges)) return;  // zero area: no sample is inside
+  edges.custom = tri.samples > 1 ? custom : nullptr;
 
   const int32_t qx0 = floorToEven(region.x0), qy0 = floorToEven(region.y0);
   thread_local std::vector<uint8_t> blockLive;  // reused: no allocation per triangle and tile

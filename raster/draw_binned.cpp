@@ -482,7 +482,7 @@ bool coversRect(const SetupTriangle& t, const Rect& r) {
   rules::EdgeFunction edges[3];
   double invArea2;
   if (!pixel::triangleEdges(t, edges, &invArea2)) return false;
-  const rules::SampleOffsetRange o = rules::sampleOffsetRange(t.samples);
+  const rules::SampleOffsetRange o = rules::sampleOffsetRange(t.samples, t.customLocations);
   const int64_t one = rules::kSubPixelOne;
   const int64_t xs[2] = {r.x0 * one + o.min, (r.x1 - 1) * one + o.max};
   const int64_t ys[2] = {r.y0 * one + o.min, (r.y1 - 1) * one + o.max};
@@ -524,7 +524,7 @@ bool pairCoversRect(const SetupTriangle& a, const SetupTriangle& b, const Rect& 
   if (!pixel::triangleEdges(a, edgesA, &invArea2) || !pixel::triangleEdges(b, edgesB, &invArea2)) return false;
   // b's apex strictly outside a's shared edge: the two lie on opposite sides of it.
   if (edgesA[apexA].value(b.x[apexB], b.y[apexB]) >= 0) return false;
-  const rules::SampleOffsetRange o = rules::sampleOffsetRange(a.samples);
+  const rules::SampleOffsetRange o = rules::sampleOffsetRange(a.samples, a.customLocations || b.customLocations);
   const int64_t one = rules::kSubPixelOne;
   const int64_t xs[2] = {r.x0 * one + o.min, (r.x1 - 1) * one + o.max};
   const int64_t ys[2] = {r.y0 * one + o.min, (r.y1 - 1) * one + o.max};

@@ -500,6 +500,7 @@ bool FragmentStage::walksBlocks(const SetupTriangle& st) const {
   // Per-sample shading evaluates inputs at every sample: the quad walker does that.
   const uint32_t samples = std::max(s_->raster.samples, 1u);
   if (!blocks_ || st.samples != samples || (samples != 1 && samples != kBlockMaxSamples)) return false;
+  if (st.customLocations) return false;  // the block walker's tables hold the standard locations
   return samples == 1 || !(s_->sampleShading || s_->fragment.perSampleShading);
 }
 

@@ -324,10 +324,13 @@ void FragmentStage::setUpTriangle(const ShadedVertices& vertices, const uint32_t
   }
   depthBounds_.forget();  // the quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
-  rasterizeTriangle(st, tile, [&](const Quad& q) {
-    quads_.push_back(q);
-    if (quads_.size() == quadsPerBatch) shadeBatch();
-  });
+  rasterizeTriangle(
+      st, tile,
+      [&](const Quad& q) {
+        quads_.push_back(q);
+        if (quads_.size() == quadsPerBatch) shadeBatch();
+      },
+      customLocations());
   if (!quads_.empty()) shadeBatch();
 }
 
@@ -359,10 +362,13 @@ void FragmentStage::setUpLine(const ShadedVertices& vertices, const uint32_t slo
   smoothLine_ = sl.mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT && scalesAlphaZero();
   depthBounds_.forget();  // its quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
-  rasterizeLine(sl, tile, [&](const Quad& q) {
-    quads_.push_back(q);
-    if (quads_.size() == quadsPerBatch) shadeBatch();
-  });
+  rasterizeLine(
+      sl, tile,
+      [&](const Quad& q) {
+        quads_.push_back(q);
+        if (quads_.size() == quadsPerBatch) shadeBatch();
+      },
+      customLocations());
   if (!quads_.empty()) shadeBatch();
   smoothLine_ = false;
 }
@@ -399,10 +405,13 @@ void FragmentStage::setUpPoint(const ShadedVertices& vertices, const uint32_t sl
   isPoint_ = true;
   depthBounds_.forget();  // its quads' tests may write depth
   const uint32_t quadsPerBatch = simdWidth_ / 4;
-  rasterizePoint(p, tile, [&](const Quad& q) {
-    quads_.push_back(q);
-    if (quads_.size() == quadsPerBatch) shadeBatch();
-  });
+  rasterizePoint(
+      p, tile,
+      [&](const Quad& q) {
+        quads_.push_back(q);
+        if (quads_.size() == quadsPerBatch) shadeBatch();
+      },
+      customLocations());
   if (!quads_.empty()) shadeBatch();
   isPoint_ = false;
 }
@@ -434,6 +443,11 @@ void FragmentStage::shadeBatch() {
   fb.primitiveId = primitiveId_;
   fb.viewportIndex = viewport_;
   fb.sampleCount = samples;
+  float customLocations[2 * kMaxSamples];  // FragmentBatch::sampleLocations (InterpolateAtSample)
+  if (const SampleLocations* c = this->customLocations()) {
+    for (uint32_t k = 0; k < kMaxSamples; ++k) customLocations[2 * k] = c->x[k] / 16.0f, customLocations[2 * k + 1] = c->y[k] / 16.0f;
+    fb.sampleLocations = customLocations;
+  }
   // Per lane: the pixel, its covered samples (after the sample mask test), each sample's depth.
   LaneState lanes{};
   for (uint32_t q = 0; q < quads_.size(); ++q) {
@@ -454,8 +468,8 @@ void FragmentStage::shadeBatch() {
       const uint32_t covered = samples == 1 ? 0u : quad.sampleCoverage[p];
       const bool partial = covered != 0 && covered != allSamples;
       const uint32_t first = partial ? uint32_t(__builtin_ctz(covered)) : 0;
-      fb.centroid[0][lane] = partial ? standardSampleLocation(samples, first)[0] : 0.5f;
-      fb.centroid[1][lane] = partial ? standardSampleLocation(samples, first)[1] : 0.5f;
+      fb.centroid[0][lane] = partial ? sampleLocation(samples, first)[0] : 0.5f;
+      fb.centroid[1][lane] = partial ? sampleLocation(samples, first)[1] : 0.5f;
     }
   }
 
@@ -482,7 +496,7 @@ void FragmentStage::shadeBatch() {
       // The invocations of sample k: FragCoord at the sample ("FragCoord": the location of
       // the sample), every input evaluated there, SampleMaskIn the one sample.
       fb.sampleId = k;
-      const float* location = standardSampleLocation(samples, k);
+      const std::array<float, 2> location = sampleLocation(samples, k);
       fb.samplePosition[0] = location[0];
       fb.samplePosition[1] = location[1];
       bool any = false;

@@ -2,6 +2,8 @@
 // draw_binned.cpp): vertex indices, shaded vertices, primitive assembly and the fragment stage.
 #pragma once
 
+#include <array>
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -596,6 +598,17 @@ class FragmentStage {
   };
   void shadeBatch();
   bool walksBlocks(const SetupTriangle& st) const;
+  // VK_EXT_sample_locations: the draw's own sample locations, or null for the standard ones.
+  const SampleLocations* customLocations() const {
+    return s_->raster.customSampleLocations && s_->raster.samples > 1 ? &s_->raster.customLocations : nullptr;
+  }
+  // Sample k's location in the pixel (x, y from its top-left corner): the draw's own (in
+  // sixteenths) or the standard one.
+  std::array<float, 2> sampleLocation(uint32_t samples, uint32_t k) const {
+    if (const SampleLocations* c = customLocations(); c && k < samples) return {c->x[k] / 16.0f, c->y[k] / 16.0f};
+    const float* l = standardSampleLocation(samples, k);
+    return {l[0], l[1]};
+  }
   void blockTriangle(const SetupTriangle& st, const Rect& tile);
   template <bool CullBlocks, bool MarkWrites>
   void walkTriangleBlocks(const SetupTriangle& st, const Rect& region, const DepthInterval& depths);

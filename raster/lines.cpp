@@ -141,13 +141,13 @@ bool makeRectangle(const LineSegment& seg, int64_t halfWidth, Rectangle& r) {
 
 // Pixels with a sample location in the box of the corners widened by `margin` sub-pixel units
 // each way (the parallelogram's corners are exact, the rectangle's rounded: 1).
-Rect boundingPixels(const double cx[4], const double cy[4], int64_t margin, uint32_t samples) {
+Rect boundingPixels(const double cx[4], const double cy[4], int64_t margin, uint32_t samples, bool custom) {
   const auto [x0, x1] = std::minmax({cx[0], cx[1], cx[2], cx[3]});
   const auto [y0, y1] = std::minmax({cy[0], cy[1], cy[2], cy[3]});
   const rules::PixelSpan xs =
-      rules::pixelSamplesWithin(int64_t(std::floor(x0)) - margin, int64_t(std::ceil(x1)) + margin, samples);
+      rules::pixelSamplesWithin(int64_t(std::floor(x0)) - margin, int64_t(std::ceil(x1)) + margin, samples, custom);
   const rules::PixelSpan ys =
-      rules::pixelSamplesWithin(int64_t(std::floor(y0)) - margin, int64_t(std::ceil(y1)) + margin, samples);
+      rules::pixelSamplesWithin(int64_t(std::floor(y0)) - margin, int64_t(std::ceil(y1)) + margin, samples, custom);
   return {xs.first, ys.first, xs.end, ys.end};
 }
 
@@ -175,14 +175,14 @@ bool stripExtent(const double cx[4], const double cy[4], double y0, double y1, d
 // Candidate columns for the quad row at qy: the quadrilateral's extent between the lowest and
 // highest sample line of the two rows, widened by one pixel on each side against rounding; the
 // exact coverage test decides.
-rules::PixelSpan rowCandidates(const double cx[4], const double cy[4], uint32_t samples, int32_t qy) {
-  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples);
+rules::PixelSpan rowCandidates(const double cx[4], const double cy[4], uint32_t samples, bool custom, int32_t qy) {
+  const rules::SampleOffsetRange r = rules::sampleOffsetRange(samples, custom);
   const double y0 = static_cast<double>(qy * rules::kSubPixelOne + r.min);
   const double y1 = static_cast<double>((qy + 1) * rules::kSubPixelOne + r.max);
   double lo, hi;
   if (!stripExtent(cx, cy, y0, y1, &lo, &hi)) return {0, 0};
   const rules::PixelSpan s =
-      rules::pixelSamplesWithin(static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi)), samples);
+      rules::pixelSamplesWithin(static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi)), samples, custom);
   return {s.first - 1, s.end + 1};
 }
 
@@ -237,11 +237,12 @@ AreaStipple areaStipple(const SetupLine& line, const LineSegment& seg) {
 
 // Bit s: sample s of pixel (px, py) lies in the shape and in a rectangle the stipple keeps.
 template <typename Shape>
-uint32_t pixelSampleCoverage(const Shape& shape, const AreaStipple& stipple, uint32_t samples, int32_t px, int32_t py) {
+uint32_t pixelSampleCoverage(const Shape& shape, const AreaStipple& stipple, uint32_t samples, const SampleLocations* custom,
+                             int32_t px, int32_t py) {
   uint32_t mask = 0;
   for (uint32_t s = 0; s < samples; ++s) {
     int64_t sx, sy;
-    rules::sampleLocation(px, py, samples, s, &sx, &sy);
+    rules::sampleLocation(px, py, samples, custom, s, &sx, &sy);
     if (shape.covers(sx, sy) && stipple.keeps(sx, sy)) mask |= 1u << s;
   }
   return mask;
@@ -249,7 +250,8 @@ uint32_t pixelSampleCoverage(const Shape& shape, const AreaStipple& stipple, uin
 
 // The Centroid location's weights ("Interpolation Decorations", raster.h says which): the
 // centre's unless the pixel is only partly covered, then those at its lowest covered sample.
-void centroidWeights(const SetupLine& line, const LineSegment& seg, int32_t px, int32_t py, Quad& q, int slot) {
+void centroidWeights(const SetupLine& line, const LineSegment& seg, const SampleLocations* custom, int32_t px, int32_t py,
+                     Quad& q, int slot) {
   const uint32_t mask = q.sampleCoverage[slot];
   const uint32_t all = (1u << line.samples) - 1;
   if (line.samples == 1 || mask == 0 || mask == all) {
@@ -260,14 +262,15 @@ void centroidWeights(const SetupLine& line, const LineSegment& seg, int32_t px, 
     return;
   }
   int64_t sx, sy;
-  rules::sampleLocation(px, py, line.samples, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
+  rules::sampleLocation(px, py, line.samples, custom, static_cast<uint32_t>(std::countr_zero(mask)), &sx, &sy);
   double lin[2];
   segmentWeights(seg, sx, sy, lin);
   lineOriginalWeights(line, lin, lineInvWAt(line, lin), q.centroidPersp[slot], q.centroidLinear[slot]);
 }
 
 // Depth and weights of one pixel (covered or not: helper pixels get the extrapolated values).
-void shadePixel(const SetupLine& line, const LineSegment& seg, int32_t px, int32_t py, Quad& q, int slot) {
+void shadePixel(const SetupLine& line, const LineSegment& seg, const SampleLocations* custom, int32_t px, int32_t py, Quad& q,
+                int slot) {
   // "Basic Line Segment Rasterization": t of the fragment centre along the (clipped) segment.
   double lin[2];
   segmentWeights(seg, rules::pixelCenter(px), rules::pixelCenter(py), lin);
@@ -279,22 +282,23 @@ void shadePixel(const SetupLine& line, const LineSegment& seg, int32_t px, int32
   if (line.samples <= 1) q.sampleZ[slot][0] = q.z[slot];
   for (uint32_t s = 0; line.samples > 1 && s < line.samples; ++s) {
     int64_t sx, sy;
-    rules::sampleLocation(px, py, line.samples, s, &sx, &sy);
+    rules::sampleLocation(px, py, line.samples, custom, s, &sx, &sy);
     double sl[2];
     segmentWeights(seg, sx, sy, sl);
     q.sampleZ[slot][s] = lineDepthAt(line, sl);
     if (line.sampleWeights) lineOriginalWeights(line, sl, lineInvWAt(line, sl), q.samplePersp[slot][s], q.sampleLinear[slot][s]);
   }
-  centroidWeights(line, seg, px, py, q, slot);
+  centroidWeights(line, seg, custom, px, py, q, slot);
 }
 
 // The quads of a DEFAULT or RECTANGULAR line inside `region`, in the fixed order of
 // rasterizeTriangle: rows top to bottom, left to right.
 template <typename Shape>
-void rasterizeArea(const SetupLine& line, const Shape& shape, const Rect& region, const QuadSink& sink) {
+void rasterizeArea(const SetupLine& line, const Shape& shape, const Rect& region, const QuadSink& sink,
+                   const SampleLocations* custom) {
   const AreaStipple stipple = areaStipple(line, shape.seg);
   for (int32_t qy = floorToEven(region.y0); qy < region.y1; qy += 2) {
-    const rules::PixelSpan span = rowCandidates(shape.cx, shape.cy, line.samples, qy);
+    const rules::PixelSpan span = rowCandidates(shape.cx, shape.cy, line.samples, custom != nullptr, qy);
     const int32_t x0 = std::max(span.first, region.x0), x1 = std::min(span.end, region.x1);
     for (int32_t qx = floorToEven(x0); qx < x1; qx += 2) {
       Quad q{};
@@ -303,11 +307,11 @@ void rasterizeArea(const SetupLine& line, const Shape& shape, const Rect& region
       for (int slot = 0; slot < 4; ++slot) {
         const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
         if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
-        q.sampleCoverage[slot] = pixelSampleCoverage(shape, stipple, line.samples, px, py);
+        q.sampleCoverage[slot] = pixelSampleCoverage(shape, stipple, line.samples, custom, px, py);
         if (q.sampleCoverage[slot] != 0) q.coverage |= 1u << slot;
       }
       if (q.coverage == 0) continue;
-      for (int slot = 0; slot < 4; ++slot) shadePixel(line, shape.seg, qx + (slot & 1), qy + (slot >> 1), q, slot);
+      for (int slot = 0; slot < 4; ++slot) shadePixel(line, shape.seg, custom, qx + (slot & 1), qy + (slot >> 1), q, slot);
       sink(q);
     }
   }
@@ -343,7 +347,8 @@ double smoothCoverage(const Rectangle& r, const AreaStipple& stipple, int32_t px
 // pixels with a coverage value above 0, every sample of them covered (the value, not the samples,
 // says how much of the pixel the line covers; "The rules for determining which pixels are
 // covered are implementation-dependent").
-void rasterizeSmooth(const SetupLine& line, const Rectangle& r, const Rect& region, const QuadSink& sink) {
+void rasterizeSmooth(const SetupLine& line, const Rectangle& r, const Rect& region, const QuadSink& sink,
+                     const SampleLocations* custom) {
   const AreaStipple stipple = areaStipple(line, r.seg);
   const uint32_t allSamples = (1u << line.samples) - 1;
   for (int32_t qy = floorToEven(region.y0); qy < region.y1; qy += 2) {
@@ -363,7 +368,7 @@ void rasterizeSmooth(const SetupLine& line, const Rectangle& r, const Rect& regi
         q.lineCoverage[slot] = static_cast<float>(std::min(area, 1.0));
       }
       if (q.coverage == 0) continue;
-      for (int slot = 0; slot < 4; ++slot) shadePixel(line, r.seg, qx + (slot & 1), qy + (slot >> 1), q, slot);
+      for (int slot = 0; slot < 4; ++slot) shadePixel(line, r.seg, custom, qx + (slot & 1), qy + (slot >> 1), q, slot);
       sink(q);
     }
   }
@@ -486,6 +491,7 @@ bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterStat
   s.depthBias = depthBias;
   s.frontFacing = frontFacing;
   s.samples = rules::rasterSampleCount(state.samples);
+  s.customLocations = state.customSampleLocations && s.samples > 1;
   s.sampleWeights = state.sampleWeights;
 
   const LineSegment seg{a.sx, a.sy, b.sx, b.sy};
@@ -498,7 +504,7 @@ bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterStat
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT: {
       Rectangle r;
       if (!makeRectangle(seg, rules::lineHalfWidth(s.width), r)) return false;
-      bounds = boundingPixels(r.cx, r.cy, 1, s.samples);
+      bounds = boundingPixels(r.cx, r.cy, 1, s.samples, s.customLocations);
       break;
     }
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT: {
@@ -510,7 +516,7 @@ bool setupSegment(const WindowVertex& a, const WindowVertex& b, const RasterStat
     default: {
       Parallelogram p;
       if (!makeParallelogram(seg, rules::lineHalfWidth(s.width), p)) return false;
-      bounds = boundingPixels(p.cx, p.cy, 0, s.samples);
+      bounds = boundingPixels(p.cx, p.cy, 0, s.samples, s.customLocations);
       break;
     }
   }
@@ -566,7 +572,8 @@ uint32_t setupLine(const ClipLine& line, const RasterState& state, double stippl
   return 1;
 }
 
-void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink) {
+void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink, const SampleLocations* custom) {
+  if (!line.customLocations) custom = nullptr;
   const Rect region = rules::intersect(line.bounds, tile);
   if (rules::isEmpty(region)) return;
   const LineSegment seg = segmentOf(line);
@@ -576,17 +583,17 @@ void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink
       return;
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT: {
       Rectangle r;
-      if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeArea(line, r, region, sink);
+      if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeArea(line, r, region, sink, custom);
       return;
     }
     case VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT: {
       Rectangle r;
-      if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeSmooth(line, r, region, sink);
+      if (makeRectangle(seg, rules::lineHalfWidth(line.width), r)) rasterizeSmooth(line, r, region, sink, custom);
       return;
     }
     default: {
       Parallelogram p;
-      if (makeParallelogram(seg, rules::lineHalfWidth(line.width), p)) rasterizeArea(line, p, region, sink);
+      if (makeParallelogram(seg, rules::lineHalfWidth(line.width), p)) rasterizeArea(line, p, region, sink, custom);
       return;
     }
   }

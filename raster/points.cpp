@@ -44,12 +44,12 @@ Square squareOf(float x, float y, float size) {
 // The pixels with a covered sample. An axis-aligned square covers a rectangle of the
 // locations of each sample index; the union of those rectangles' bounding box. With one sample
 // that is exactly the covered pixels (the centres in the square).
-Rect coveredPixels(const Square& sq, uint32_t samples) {
+Rect coveredPixels(const Square& sq, uint32_t samples, const SampleLocations* custom) {
   Rect r{0, 0, 0, 0};
   for (uint32_t s = 0; s < samples; ++s) {
     // Sample s of pixel p lies at p * 256 + offset; the offset is that of pixel 0.
     int64_t ox, oy;
-    rules::sampleLocation(0, 0, samples, s, &ox, &oy);
+    rules::sampleLocation(0, 0, samples, custom, s, &ox, &oy);
     // p * 256 + o in [lo, hi]  <=>  p + 0.5 in [lo - o + 128, hi - o + 128] (a centre span).
     const int64_t shiftX = rules::kSubPixelOne / 2 - ox, shiftY = rules::kSubPixelOne / 2 - oy;
     const rules::PixelSpan xs = rules::pixelCentresWithin(sq.cx - sq.half + shiftX, sq.cx + sq.half - 1 + shiftX);
@@ -63,11 +63,11 @@ Rect coveredPixels(const Square& sq, uint32_t samples) {
   return r;
 }
 
-uint32_t pixelSampleCoverage(const Square& sq, uint32_t samples, int32_t px, int32_t py) {
+uint32_t pixelSampleCoverage(const Square& sq, uint32_t samples, const SampleLocations* custom, int32_t px, int32_t py) {
   uint32_t mask = 0;
   for (uint32_t s = 0; s < samples; ++s) {
     int64_t sx, sy;
-    rules::sampleLocation(px, py, samples, s, &sx, &sy);
+    rules::sampleLocation(px, py, samples, custom, s, &sx, &sy);
     if (sq.covers(sx, sy)) mask |= 1u << s;
   }
   return mask;
@@ -86,13 +86,16 @@ bool setupPointAt(const WindowVertex& v, float pointSize, const RasterState& sta
   out->invW = static_cast<float>(v.invW);
   out->size = rules::clampPointSize(pointSize);
   out->samples = rules::rasterSampleCount(state.samples);
+  out->customLocations = state.customSampleLocations && out->samples > 1;
   for (int i = 0; i < 3; ++i) {
     out->clipBary[i] = static_cast<float>(v.clipBary[i]);
     out->windowBary[i] = static_cast<float>(v.windowBary[i]);
   }
   out->frontFacing = frontFacing;
   const Rect clipRect = rules::intersect(state.scissor, rules::viewportPixels(state.viewport));
-  out->bounds = rules::intersect(coveredPixels(squareOf(out->x, out->y, out->size), out->samples), clipRect);
+  out->bounds = rules::intersect(
+      coveredPixels(squareOf(out->x, out->y, out->size), out->samples, out->customLocations ? &state.customLocations : nullptr),
+      clipRect);
   return !rules::isEmpty(out->bounds);
 }
 
@@ -119,7 +122,8 @@ bool setupPoint(const float position[4], float pointSize, const RasterState& sta
   return setupPointAt(v, pointSize, state, 0.0f, true, out);
 }
 
-void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink) {
+void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink, const SampleLocations* custom) {
+  if (!point.customLocations) custom = nullptr;
   // bounds holds every covered pixel inside the scissor and viewport (setupPoint).
   const Rect region = rules::intersect(point.bounds, tile);
   if (rules::isEmpty(region)) return;
@@ -137,7 +141,7 @@ void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& s
         q.lineCoverage[slot] = 1.0f;
         const int32_t px = qx + (slot & 1), py = qy + (slot >> 1);
         if (px < region.x0 || px >= region.x1 || py < region.y0 || py >= region.y1) continue;
-        q.sampleCoverage[slot] = pixelSampleCoverage(sq, point.samples, px, py);
+        q.sampleCoverage[slot] = pixelSampleCoverage(sq, point.samples, custom, px, py);
         if (q.sampleCoverage[slot] != 0) q.coverage |= 1u << slot;
       }
       if (q.coverage == 0) continue;

@@ -51,8 +51,17 @@ void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s
   *sy = pixelCenter(pixelY);
 }
 
-SampleOffsetRange sampleOffsetRange(uint32_t samples) {
+void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, const SampleLocations* custom, uint32_t s,
+                    int64_t* sx, int64_t* sy) {
+  if (!custom || samples <= 1 || !isSupportedSampleCount(samples) || s >= samples)
+    return sampleLocation(pixelX, pixelY, samples, s, sx, sy);
+  *sx = int64_t{pixelX} * kSubPixelOne + int64_t{custom->x[s]} * (kSubPixelOne / 16);
+  *sy = int64_t{pixelY} * kSubPixelOne + int64_t{custom->y[s]} * (kSubPixelOne / 16);
+}
+
+SampleOffsetRange sampleOffsetRange(uint32_t samples, bool custom) {
   if (samples <= 1 || !isSupportedSampleCount(samples)) return {kSubPixelOne / 2, kSubPixelOne / 2};
+  if (custom) return {0, kSubPixelOne * 15 / 16};
   const int n = __builtin_ctz(samples);
   return {kSampleOffsets.min[n], kSampleOffsets.max[n]};
 }

@@ -45,6 +45,10 @@ inline uint32_t rasterSampleCount(uint32_t samples) { return isSupportedSampleCo
 // exact on the 1/256 grid. Sample s (< samples) of pixel (pixelX, pixelY), fixed point; with
 // one sample the pixel centre.
 void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s, int64_t* sx, int64_t* sy);
+// The same with a draw's own locations (VK_EXT_sample_locations) when `custom` is non-null and
+// samples > 1: sample s at custom->x[s] / 16, custom->y[s] / 16 from the pixel's corner.
+void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, const SampleLocations* custom, uint32_t s,
+                    int64_t* sx, int64_t* sy);
 // The smallest and largest offset from the pixel's top-left corner of any sample location on
 // either axis (fixed point): with one sample both are the centre's 1/2, with 4 samples 1/8 and
 // 7/8, with 16 samples 0 and 15/16. What bounds and block tests widen by to take in every
@@ -52,7 +56,8 @@ void sampleLocation(int32_t pixelX, int32_t pixelY, uint32_t samples, uint32_t s
 struct SampleOffsetRange {
   int64_t min, max;
 };
-SampleOffsetRange sampleOffsetRange(uint32_t samples);
+// With custom locations (`custom`, samples > 1): 0 and 15/16, every place one may lie.
+SampleOffsetRange sampleOffsetRange(uint32_t samples, bool custom = false);
 
 // ---- Viewport ("Controlling the Viewport").
 struct FramebufferPoint {
@@ -193,8 +198,8 @@ PixelSpan pixelCentresWithin(int64_t lo, int64_t hi);
 // p + max offset >= lo (sampleOffsetRange). With one sample exactly pixelCentresWithin.
 // Arithmetic shifts floor for negatives too: p * 256 + max >= lo <=> p >= ceil((lo - max) / 256),
 // p * 256 + min <= hi <=> p <= floor((hi - min) / 256).
-inline PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples) {
-  const SampleOffsetRange r = sampleOffsetRange(samples);
+inline PixelSpan pixelSamplesWithin(int64_t lo, int64_t hi, uint32_t samples, bool custom = false) {
+  const SampleOffsetRange r = sampleOffsetRange(samples, custom);
   const int64_t first = -((r.max - lo) >> kSubPixelBits);
   const int64_t last = (hi - r.min) >> kSubPixelBits;
   return {static_cast<int32_t>(first), static_cast<int32_t>(last + 1 > first ? last + 1 : first)};

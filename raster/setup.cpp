@@ -76,11 +76,11 @@ bool smallSpan(const int64_t xs[3], const int64_t ys[3]) {
   return x1 - x0 <= kSmallTriangleSpan && y1 - y0 <= kSmallTriangleSpan;
 }
 
-Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples) {
+Rect boundingPixels(const int64_t xs[3], const int64_t ys[3], uint32_t samples, bool custom) {
   const auto [x0, x1] = std::minmax({xs[0], xs[1], xs[2]});
   const auto [y0, y1] = std::minmax({ys[0], ys[1], ys[2]});
-  const rules::PixelSpan sx = rules::pixelSamplesWithin(x0, x1, samples);
-  const rules::PixelSpan sy = rules::pixelSamplesWithin(y0, y1, samples);
+  const rules::PixelSpan sx = rules::pixelSamplesWithin(x0, x1, samples, custom);
+  const rules::PixelSpan sy = rules::pixelSamplesWithin(y0, y1, samples, custom);
   return {sx.first, sy.first, sx.end, sy.end};
 }
 
@@ -152,8 +152,9 @@ uint32_t setupPolygon(const ClipTriangle& tri, const ClipPolygon& poly, const Ra
     t.depthMax = constants.depthMax;
     t.frontFacing = front;
     t.samples = constants.samples;
+    t.customLocations = constants.customLocations;
     t.sampleWeights = state.sampleWeights;
-    t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples), constants.clipRect);
+    t.bounds = rules::intersect(boundingPixels(t.x, t.y, t.samples, t.customLocations), constants.clipRect);
     if (rules::isEmpty(t.bounds)) continue;
     t.smallSpan = smallSpan(t.x, t.y);
     out.push_back(t);
@@ -192,7 +193,7 @@ uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, cons
   if (shoelace == 0) return 0;
   const bool front = rules::isFrontFacing(shoelace, state.frontFace);
   if (rules::isCulled(state.cullMode, front)) return 0;
-  const Rect bounds = rules::intersect(boundingPixels(xs, ys, constants.samples), constants.clipRect);
+  const Rect bounds = rules::intersect(boundingPixels(xs, ys, constants.samples, constants.customLocations), constants.clipRect);
   if (rules::isEmpty(bounds)) return 0;
   SetupTriangle& t = out.emplace_back();
   WindowVertex v[3];
@@ -213,6 +214,7 @@ uint32_t setupProjected(const ProjectedVertex& a, const ProjectedVertex& b, cons
   t.depthMax = constants.depthMax;
   t.frontFacing = front;
   t.samples = constants.samples;
+  t.customLocations = constants.customLocations;
   t.sampleWeights = state.sampleWeights;
   t.bounds = bounds;
   t.smallSpan = smallSpan(xs, ys);
@@ -257,7 +259,7 @@ bool windowPolygon(const ClipTriangle& tri, const RasterState& state, double ban
 TriangleSetupConstants triangleSetupConstants(const RasterState& state) {
   const rules::DepthRange depthRange = rules::fragmentDepthRange(state);
   return {rules::intersect(state.scissor, rules::viewportPixels(state.viewport)), depthRange.min, depthRange.max,
-          rules::rasterSampleCount(state.samples)};
+          rules::rasterSampleCount(state.samples), state.customSampleLocations && rules::rasterSampleCount(state.samples) > 1};
 }
 
 uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,

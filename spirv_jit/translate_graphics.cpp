@@ -322,9 +322,16 @@ Val Translator::interpolateAt(const Instruction& inst) {
       // Sample k's standard location (abi::kStandardSampleLocations) for the batch's sample
       // count; the pixel centre for one sample and for a k out of range (the result is
       // undefined there). The count is uniform, k may vary by lane: a select per location.
+      // With the draw's own locations (FragmentBatch::sampleLocations, VK_EXT_sample_locations)
+      // those instead: read from the batch itself while the pointer is null, so that every
+      // load is of valid memory, and not selected then.
       llvm::Value* k = scalarValue(inst.operand(3));
       k = B.CreateZExtOrTrunc(k, k->getType()->isVectorTy() ? laneType(B.getInt32Ty()) : B.getInt32Ty());
       llvm::Value* count = batchField(offsetof(abi::FragmentBatch, sampleCount), B.getInt32Ty());
+      llvm::Value* custom = batchField(offsetof(abi::FragmentBatch, sampleLocations), B.getPtrTy());
+      llvm::Value* hasCustom = B.CreateIsNotNull(custom);
+      llvm::Value* customBase = B.CreateSelect(hasCustom, custom, wgState_);
+      static_assert(sizeof(abi::FragmentBatch) >= 2 * abi::kMaxSamples * sizeof(float));
       for (uint32_t c = 0; c < 2; ++c) {
         llvm::Value* at = llvm::ConstantFP::get(f32, 0.5);
         for (uint32_t n = 2; n <= abi::kMaxSamples; n *= 2) {
@@ -334,6 +341,12 @@ Val Translator::interpolateAt(const Instruction& inst) {
                              llvm::ConstantFP::get(f32, abi::standardSampleLocation(n, s)[c]), ofCount);
           at = select(B.CreateICmpEQ(count, B.getInt32(n)), ofCount, at);
         }
+        llvm::Value* customAt = llvm::ConstantFP::get(f32, 0.5);
+        for (uint32_t s = 0; s < abi::kMaxSamples; ++s) {
+          llvm::Value* v = B.CreateLoad(f32, B.CreateConstGEP1_32(f32, customBase, 2 * s + c));
+          customAt = select(B.CreateICmpEQ(k, constInt(k->getType(), s)), v, customAt);
+        }
+        at = select(hasCustom, customAt, at);
         target[c] = B.CreateFAdd(corner[c], splat(at));
       }
       break;

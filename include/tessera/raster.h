@@ -39,12 +39,25 @@ using abi::kMaxSamples;
 using abi::kStandardSampleLocations;
 using abi::standardSampleLocation;
 
+// VK_EXT_sample_locations: a draw's own sample locations (sampleLocationsEnable; a 1x1 pixel
+// grid, maxSampleLocationGridSize), sample s at (x[s], y[s]) sixteenths of a pixel from the
+// pixel's top-left corner (sampleLocationSubPixelBits 4; sampleLocationCoordinateRange [0,
+// 15/16]). The rasterizer's coverage and depth, SamplePosition, FragCoord and the Centroid
+// location of per-sample shading, and InterpolateAtSample all use them instead of the table.
+struct SampleLocations {
+  uint8_t x[kMaxSamples] = {}, y[kMaxSamples] = {};
+};
+
 // "Multiple Viewports" (multiViewport): viewports and scissors a draw may select from with
 // ViewportIndex (maxViewports).
 inline constexpr uint32_t kMaxViewports = 16;
 
 struct RasterState {
   uint32_t samples = 1;  // rasterizationSamples: 1 (pixel centre), 2, 4, 8 or 16 (standard locations)
+  // VK_EXT_sample_locations: with samples > 1, sample at customLocations instead of the
+  // standard locations.
+  bool customSampleLocations = false;
+  SampleLocations customLocations;
   // Fill Quad::samplePersp/sampleLinear (only per-sample shading reads them: the draw loop sets
   // this, so ordinary multisampled draws do not pay for a weight set per sample and pixel).
   bool sampleWeights = false;
@@ -134,6 +147,10 @@ struct alignas(64) SetupTriangle {
   // within their bounding box): the block walker tests a single-sample triangle's pixels with
   // 32-bit edge values (raster/block_edges.h, BlockEdges::small).
   bool smallSpan = false;
+  // RasterState::customSampleLocations: the bounds take in every pixel whose square meets the
+  // box (a custom location may lie anywhere in [0, 15/16]); rasterizeTriangle's `custom`
+  // gives the locations.
+  bool customLocations = false;
   float depthBias;    // the polygon's bias, already computed and clamped ("Depth Bias")
   // The range fragment depth (bias added) is clamped to: the viewport's [min, max] depth with
   // depthClampEnable, else [0, 1] ("Depth Clamping and Range Adjustment", "Depth Bias").
@@ -167,6 +184,7 @@ struct TriangleSetupConstants {
   Rect clipRect;             // scissor ∩ the viewport's pixels
   float depthMin, depthMax;  // SetupTriangle::depthMin/depthMax
   uint32_t samples;          // SetupTriangle::samples
+  bool customLocations;      // SetupTriangle::customLocations
 };
 TriangleSetupConstants triangleSetupConstants(const RasterState& state);
 uint32_t setupTriangle(const ClipTriangle& tri, const RasterState& state, const TriangleSetupConstants& constants,
@@ -213,7 +231,10 @@ struct Quad {
 // Emits every quad of `tri` with at least one covered pixel inside `tile` (tile corners even),
 // in a fixed order (rows of quads top to bottom, left to right), through `sink`.
 using QuadSink = std::function<void(const Quad&)>;
-void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink);
+// `custom`: the draw's VK_EXT_sample_locations locations when tri.customLocations (null: the
+// standard ones).
+void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSink& sink,
+                       const SampleLocations* custom = nullptr);
 
 }  // namespace tessera::raster
 
@@ -250,6 +271,7 @@ struct SetupPoint {
   // rectangle holding every pixel with a sample in the square. ∩ scissor and viewport.
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples
+  bool customLocations = false;  // RasterState::customSampleLocations (bounds as SetupTriangle's)
 };
 // False when the point is clipped away (view volume; the caller applies clip distances with
 // pointInsideClipDistances) or its square covers no pixel of the scissor and viewport.
@@ -269,7 +291,8 @@ bool culledByCullDistances(const float* const* cullDistance, uint32_t vertexCoun
 // ("Basic Point Rasterization"); every weight is that of the single vertex (baryPersp,
 // baryLinear, centroidPersp, centroidLinear = {1, 0, 0}), sampleZ = z; pointCoord per pixel,
 // at the pixel centre.
-void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink);
+void rasterizePoint(const SetupPoint& point, const Rect& tile, const QuadSink& sink,
+                    const SampleLocations* custom = nullptr);  // as rasterizeTriangle's
 
 // A line segment after clipping (against the view volume, as for triangles: new endpoints
 // carry weights of the original two vertices), projection and viewport transform.
@@ -297,6 +320,7 @@ struct SetupLine {
   // BRESENHAM: exactly the box of the fragments it produces.
   Rect bounds;
   uint32_t samples = 1;  // RasterState::samples
+  bool customLocations = false;  // RasterState::customSampleLocations (bounds as SetupTriangle's)
   bool sampleWeights = false;  // RasterState::sampleWeights
   // RasterState::lineMode as rasterizeLine applies it: DEFAULT, RECTANGULAR, BRESENHAM or
   // RECTANGULAR_SMOOTH.
@@ -350,7 +374,8 @@ double lineStippleAdvance(const float a[4], const float b[4], const RasterState&
 // pixel centre). With 4 samples the parallelogram or rectangle is tested at each sample location.
 // With SetupLine::stipple, fragments (DEFAULT, RECTANGULAR: samples) the stipple discards are
 // not covered.
-void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink);
+void rasterizeLine(const SetupLine& line, const Rect& tile, const QuadSink& sink,
+                   const SampleLocations* custom = nullptr);  // as rasterizeTriangle's
 
 // ---- "Polygon Mode" (polygon_mode.cpp): applied after clipping and culling. LINE: each edge
 // of the clipped polygon as a line segment (rasterizeLine's rule), in the polygon's vertex

@@ -465,6 +465,10 @@ struct FragmentBatch {
   // every draw (a view may be destroyed and another made at its address between draws);
   // null: the kernel always calls the runtime.
   InlineSampleState* inlineSampling;
+  // VK_EXT_sample_locations: the draw's own sample locations, (x, y) of sample s at
+  // [2 s], [2 s + 1] (pixel units from the top-left corner), for InterpolateAtSample; null:
+  // the standard ones (kStandardSampleLocations).
+  const float* sampleLocations;
 };
 using FragmentBatchFn = void (*)(FragmentBatch* batch);
 

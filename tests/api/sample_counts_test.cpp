@@ -8,12 +8,16 @@
 //   resolve operations"), and an occlusion query counts exactly the covered samples
 //   ("Occlusion Queries", precise);
 // - "Sample Shading": gl_SampleID and gl_SamplePosition of every sample's own invocation;
-// - interpolateAtSample ("Interpolation Functions"): an input evaluated at a sample's location.
+// - interpolateAtSample ("Interpolation Functions"): an input evaluated at a sample's location;
+// - VK_EXT_sample_locations: the same three at the application's own locations, given by the
+//   pipeline (VkPipelineSampleLocationsStateCreateInfoEXT) or by vkCmdSetSampleLocationsEXT.
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -65,16 +69,25 @@ bool covers(const Triangle& t, int64_t sx, int64_t sy) {
 
 enum class Shader { White, PerSample, AtSample };
 
-// The resolved RGBA float image of `triangles` drawn with `samples` samples; `occlusion`
-// receives the precise occlusion count. Empty on failure.
+// VK_EXT_sample_locations for a draw: the locations (one per sample, a 1x1 grid), given by the
+// pipeline or, with `dynamic`, by vkCmdSetSampleLocationsEXT.
+struct CustomLocations {
+  std::vector<VkSampleLocationEXT> locations;
+  bool dynamic = false;
+};
+
+// The resolved RGBA float image of `triangles` drawn with `samples` samples (at `custom`'s
+// locations when given); `occlusion` receives the precise occlusion count. Empty on failure.
 std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Shader shader,
-                          const std::vector<Triangle>& triangles, uint64_t* occlusion) {
+                          const std::vector<Triangle>& triangles, uint64_t* occlusion, const CustomLocations* custom = nullptr) {
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   v13.dynamicRendering = VK_TRUE;
   VkPhysicalDeviceFeatures features{};
   features.sampleRateShading = shader != Shader::White;
   features.occlusionQueryPrecise = VK_TRUE;
-  TestDevice device(pd, &features, &v13);
+  std::vector<const char*> extensions;
+  if (custom) extensions.push_back(VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
+  TestDevice device(pd, &features, &v13, extensions);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
@@ -116,6 +129,20 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
   rs.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = samples;
+  VkSampleLocationsInfoEXT locationsInfo{VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT};
+  VkPipelineSampleLocationsStateCreateInfoEXT locationsState{VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT};
+  const VkDynamicState dynamicLocations = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
+  VkPipelineDynamicStateCreateInfo dynamicState{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, nullptr, 0, 1, &dynamicLocations};
+  if (custom) {
+    locationsInfo.sampleLocationsPerPixel = samples;
+    locationsInfo.sampleLocationGridSize = {1, 1};
+    locationsInfo.sampleLocationsCount = uint32_t(custom->locations.size());
+    locationsInfo.pSampleLocations = custom->locations.data();
+    locationsState.sampleLocationsEnable = VK_TRUE;
+    locationsState.sampleLocationsInfo = locationsInfo;
+    if (custom->dynamic) locationsState.sampleLocationsInfo.pSampleLocations = nullptr, locationsState.sampleLocationsInfo.sampleLocationsCount = 0;
+    ms.pNext = &locationsState;
+  }
   VkPipelineColorBlendAttachmentState blend{};
   blend.colorWriteMask = 0xF;
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
@@ -132,6 +159,7 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
   gpci.pMultisampleState = &ms;
   gpci.pColorBlendState = &cb;
   gpci.layout = layout;
+  if (custom && custom->dynamic) gpci.pDynamicState = &dynamicState;
   VkPipeline pipeline = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
   VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -165,6 +193,11 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
   ri.pColorAttachments = &color;
   vkCmdBeginRendering(cmd, &ri);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  if (custom && custom->dynamic) {
+    auto setLocations = reinterpret_cast<PFN_vkCmdSetSampleLocationsEXT>(vkGetDeviceProcAddr(dev, "vkCmdSetSampleLocationsEXT"));
+    EXPECT_NE(setLocations, nullptr);
+    if (setLocations) setLocations(cmd, &locationsInfo);
+  }
   vkCmdBeginQuery(cmd, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
   for (const Triangle& t : triangles) {
     float ndc[6];
@@ -227,54 +260,88 @@ TEST(SampleCounts, DeviceReportsEveryCountWithStandardLocations) {
   }
 }
 
+// The expected resolved coverage of `triangles` with n samples at `location` (sixteenths),
+// compared with `image`; adds the expected occlusion count and counts partly covered pixels.
+// minPartial: fewer partly covered pixels than this means the image tests too little.
+void expectCoverage(const std::vector<float>& image, uint32_t n, const int (*location)[2], const std::vector<Triangle>& triangles,
+                    uint64_t occlusion, int minPartial) {
+  ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+  uint64_t expectedOcclusion = 0;
+  int partial = 0, wrong = 0;
+  for (uint32_t y = 0; y < kSize; ++y) {
+    for (uint32_t x = 0; x < kSize; ++x) {
+      uint32_t covered = 0;
+      for (uint32_t k = 0; k < n; ++k) {
+        const int64_t sx = int64_t(x) * 256 + location[k][0] * 16, sy = int64_t(y) * 256 + location[k][1] * 16;
+        bool any = false;
+        for (const Triangle& t : triangles) {
+          const bool in = covers(t, sx, sy);
+          expectedOcclusion += in;
+          any |= in;
+        }
+        covered += any;
+      }
+      partial += covered != 0 && covered != n;
+      const float expected = float(covered) / float(n);  // exact: n is a power of two
+      const float got = image[(y * kSize + x) * 4];
+      if (got != expected && ++wrong <= 5)
+        ADD_FAILURE() << "pixel (" << x << ", " << y << "): " << got << ", expected " << covered << "/" << n;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(occlusion, expectedOcclusion);
+  EXPECT_GE(partial, n == 1 ? 0 : minPartial) << "pixels only partly covered";
+}
+
+// Three triangles with corners off the 1/16 grid of the locations and two on it (so that
+// samples lie on edges: the tie-break decides), overlapping (a sample covered twice counts
+// twice in the query, once in the image).
+const std::vector<Triangle> kTriangles = {
+    {{3 * 256 + 37, 29 * 256 + 11, 9 * 256 + 200}, {2 * 256 + 91, 7 * 256 + 3, 27 * 256 + 150}},
+    {{12 * 256, 30 * 256, 30 * 256 + 128}, {20 * 256 + 64, 13 * 256 + 16, 30 * 256}},
+    {{1 * 256 + 5, 18 * 256 + 250, 2 * 256 + 77}, {25 * 256 + 9, 31 * 256 + 100, 31 * 256 + 200}},
+};
+
 TEST(SampleCounts, ResolvedCoverageIsTheShareOfEachPixelsStandardSamples) {
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
-  // Three triangles with corners off the 1/16 grid of the locations and two on it (so that
-  // samples lie on edges: the tie-break decides), overlapping (a sample covered twice counts
-  // twice in the query, once in the image).
-  const std::vector<Triangle> triangles = {
-      {{3 * 256 + 37, 29 * 256 + 11, 9 * 256 + 200}, {2 * 256 + 91, 7 * 256 + 3, 27 * 256 + 150}},
-      {{12 * 256, 30 * 256, 30 * 256 + 128}, {20 * 256 + 64, 13 * 256 + 16, 30 * 256}},
-      {{1 * 256 + 5, 18 * 256 + 250, 2 * 256 + 77}, {25 * 256 + 9, 31 * 256 + 100, 31 * 256 + 200}},
-  };
   for (const CountTable& table : kTables) {
     const uint32_t n = uint32_t(table.samples);
     SCOPED_TRACE(testing::Message() << n << " samples");
     uint64_t occlusion = 0;
-    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::White, triangles, &occlusion);
-    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
-    uint64_t expectedOcclusion = 0;
-    int partial = 0, wrong = 0;
-    for (uint32_t y = 0; y < kSize; ++y) {
-      for (uint32_t x = 0; x < kSize; ++x) {
-        uint32_t covered = 0;
-        for (uint32_t k = 0; k < n; ++k) {
-          const int64_t sx = int64_t(x) * 256 + table.location[k][0] * 16, sy = int64_t(y) * 256 + table.location[k][1] * 16;
-          bool any = false;
-          for (const Triangle& t : triangles) {
-            const bool in = covers(t, sx, sy);
-            expectedOcclusion += in;
-            any |= in;
-          }
-          covered += any;
-        }
-        partial += covered != 0 && covered != n;
-        const float expected = float(covered) / float(n);  // exact: n is a power of two
-        const float got = image[(y * kSize + x) * 4];
-        if (got != expected && ++wrong <= 5)
-          ADD_FAILURE() << "pixel (" << x << ", " << y << "): " << got << ", expected " << covered << "/" << n;
-      }
-    }
-    EXPECT_EQ(wrong, 0);
-    EXPECT_EQ(occlusion, expectedOcclusion);
-    EXPECT_GT(partial, n == 1 ? -1 : 40) << "pixels only partly covered";
+    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::White, kTriangles, &occlusion);
+    expectCoverage(image, n, table.location, kTriangles, occlusion, 40);
   }
 }
 
+// Inside the full-screen triangle every pixel resolves to the mean over samples k of
+// (x_k (k + 1) / n, y_k (k + 1) / n, k / n, 1) (sample_counts_per_sample.frag).
+void expectPerSampleMeans(const std::vector<float>& image, uint32_t n, const int (*location)[2], uint64_t occlusion) {
+  ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+  double expected[4] = {0, 0, 0, 1};
+  for (uint32_t k = 0; k < n; ++k) {
+    const double weight = double(k + 1) / n;
+    expected[0] += location[k][0] / 16.0 * weight / n;
+    expected[1] += location[k][1] / 16.0 * weight / n;
+    expected[2] += double(k) / n / n;
+  }
+  for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-6) << "pixel " << x << "," << y << " component " << c;
+  EXPECT_EQ(occlusion, uint64_t(kSize) * kSize * n);
+}
+
+// interpolateAtSample(windowPos, 1) and (windowPos, n - 1), less the pixel's corner, are
+// those samples' locations in the pixel (sample_counts_at_sample.frag).
+void expectAtSampleLocations(const std::vector<float>& image, uint32_t n, const int (*location)[2]) {
+  ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
+  const double expected[4] = {location[1][0] / 16.0, location[1][1] / 16.0, location[n - 1][0] / 16.0, location[n - 1][1] / 16.0};
+  for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-5) << "pixel " << x << "," << y << " component " << c;
+}
+
 TEST(SampleCounts, PerSampleShadingSeesEachSamplesIdAndPosition) {
-  // Inside the full-screen triangle every pixel resolves to the mean over samples k of
-  // (x_k (k + 1) / n, y_k (k + 1) / n, k / n, 1).
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   for (const CountTable& table : kTables) {
@@ -283,23 +350,11 @@ TEST(SampleCounts, PerSampleShadingSeesEachSamplesIdAndPosition) {
     SCOPED_TRACE(testing::Message() << n << " samples");
     uint64_t occlusion = 0;
     const std::vector<float> image = render(drivers.tessera, table.samples, Shader::PerSample, {kFullScreen}, &occlusion);
-    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
-    double expected[4] = {0, 0, 0, 1};
-    for (uint32_t k = 0; k < n; ++k) {
-      const double weight = double(k + 1) / n;
-      expected[0] += table.location[k][0] / 16.0 * weight / n;
-      expected[1] += table.location[k][1] / 16.0 * weight / n;
-      expected[2] += double(k) / n / n;
-    }
-    for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
-      for (int c = 0; c < 4; ++c) EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-6) << "pixel " << x << "," << y << " component " << c;
-    EXPECT_EQ(occlusion, uint64_t(kSize) * kSize * n);
+    expectPerSampleMeans(image, n, table.location, occlusion);
   }
 }
 
 TEST(SampleCounts, InterpolateAtSampleEvaluatesAtTheStandardLocation) {
-  // interpolateAtSample(windowPos, 1) and (windowPos, n - 1), less the pixel's corner, are
-  // those samples' locations in the pixel.
   DualDriverInstance drivers;
   ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
   for (const CountTable& table : kTables) {
@@ -307,12 +362,80 @@ TEST(SampleCounts, InterpolateAtSampleEvaluatesAtTheStandardLocation) {
     if (n == 1) continue;  // sample 1 does not exist
     SCOPED_TRACE(testing::Message() << n << " samples");
     uint64_t occlusion = 0;
-    const std::vector<float> image = render(drivers.tessera, table.samples, Shader::AtSample, {kFullScreen}, &occlusion);
-    ASSERT_EQ(image.size(), size_t(kSize * kSize * 4));
-    const double expected[4] = {table.location[1][0] / 16.0, table.location[1][1] / 16.0, table.location[n - 1][0] / 16.0,
-                                table.location[n - 1][1] / 16.0};
-    for (const auto& [x, y] : {std::pair{0u, 0u}, std::pair{13u, 21u}, std::pair{kSize - 1, kSize - 1}})
-      for (int c = 0; c < 4; ++c) EXPECT_NEAR(image[(y * kSize + x) * 4 + c], expected[c], 1e-5) << "pixel " << x << "," << y << " component " << c;
+    expectAtSampleLocations(render(drivers.tessera, table.samples, Shader::AtSample, {kFullScreen}, &occlusion), n, table.location);
+  }
+}
+
+// ---- VK_EXT_sample_locations.
+
+TEST(SampleLocations, ExtensionAndPropertiesOfferEveryMultisampledCount) {
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(drivers.tessera, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(drivers.tessera, nullptr, &count, extensions.data());
+  bool listed = false;
+  for (const VkExtensionProperties& e : extensions) listed |= std::string(e.extensionName) == VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME;
+  EXPECT_TRUE(listed);
+  VkPhysicalDeviceSampleLocationsPropertiesEXT locations{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &locations};
+  vkGetPhysicalDeviceProperties2(drivers.tessera, &props);
+  EXPECT_EQ(locations.sampleLocationSampleCounts,
+            VkSampleCountFlags(VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT | VK_SAMPLE_COUNT_16_BIT));
+  EXPECT_EQ(locations.maxSampleLocationGridSize.width, 1u);
+  EXPECT_EQ(locations.maxSampleLocationGridSize.height, 1u);
+  EXPECT_EQ(locations.sampleLocationCoordinateRange[0], 0.0f);
+  EXPECT_EQ(locations.sampleLocationCoordinateRange[1], 0.9375f);
+  EXPECT_EQ(locations.sampleLocationSubPixelBits, 4u);
+  auto multisample = reinterpret_cast<PFN_vkGetPhysicalDeviceMultisamplePropertiesEXT>(
+      vkGetInstanceProcAddr(drivers.instance, "vkGetPhysicalDeviceMultisamplePropertiesEXT"));
+  ASSERT_NE(multisample, nullptr);
+  for (const CountTable& table : kTables) {
+    VkMultisamplePropertiesEXT mp{VK_STRUCTURE_TYPE_MULTISAMPLE_PROPERTIES_EXT};
+    multisample(drivers.tessera, table.samples, &mp);
+    EXPECT_EQ(mp.maxSampleLocationGridSize.width, table.samples == VK_SAMPLE_COUNT_1_BIT ? 0u : 1u) << table.samples;
+  }
+}
+
+// Random locations in sixteenths for every multisampled count (index 0 of kTables is 1 sample).
+struct RandomLocations {
+  CountTable table;
+  CustomLocations custom;
+};
+RandomLocations randomLocations(const CountTable& standard, std::mt19937& rng, bool dynamic) {
+  RandomLocations r{standard, {}};
+  r.custom.dynamic = dynamic;
+  for (uint32_t k = 0; k < uint32_t(standard.samples); ++k) {
+    r.table.location[k][0] = int(rng() % 16), r.table.location[k][1] = int(rng() % 16);
+    r.custom.locations.push_back({r.table.location[k][0] / 16.0f, r.table.location[k][1] / 16.0f});
+  }
+  return r;
+}
+
+TEST(SampleLocations, CoverageIdAndPositionAndInterpolationFollowTheGivenLocations) {
+  // Each multisampled count at random locations on the 1/16 grid (samples may share a
+  // location, and lie on the pixel's left and top edges), once from the pipeline and once from
+  // vkCmdSetSampleLocationsEXT: coverage and occlusion, SamplePosition, interpolateAtSample as
+  // the tests above, at those locations ("Sample Locations": they replace the standard ones
+  // for rasterization and for the shader's sample positions).
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  std::mt19937 rng(20261203);
+  for (const CountTable& standard : kTables) {
+    if (standard.samples == VK_SAMPLE_COUNT_1_BIT) continue;
+    for (const bool dynamic : {false, true}) {
+      const RandomLocations r = randomLocations(standard, rng, dynamic);
+      const uint32_t n = uint32_t(standard.samples);
+      SCOPED_TRACE(testing::Message() << n << " samples, " << (dynamic ? "dynamic" : "pipeline") << " locations");
+      uint64_t occlusion = 0;
+      const std::vector<float> coverage = render(drivers.tessera, standard.samples, Shader::White, kTriangles, &occlusion, &r.custom);
+      expectCoverage(coverage, n, r.table.location, kTriangles, occlusion, 10);  // random locations may lie close
+      const std::vector<float> perSample = render(drivers.tessera, standard.samples, Shader::PerSample, {kFullScreen}, &occlusion, &r.custom);
+      expectPerSampleMeans(perSample, n, r.table.location, occlusion);
+      expectAtSampleLocations(render(drivers.tessera, standard.samples, Shader::AtSample, {kFullScreen}, &occlusion, &r.custom), n,
+                              r.table.location);
+    }
   }
 }
 

@@ -326,5 +326,70 @@ TEST(RasterSampleCounts, BasicLineSegmentRasterization_RandomLinesMatchTheParall
   }
 }
 
+TEST(RasterSampleCounts, SampleLocationsExt_TrianglesPointsAndLinesSampleAtTheGivenLocations) {
+  // VK_EXT_sample_locations: with RasterState::customSampleLocations every rule above holds at
+  // the draw's own locations (random sixteenths, any of [0, 15/16]: beyond the standard
+  // extremes, so the bounds must widen for them), against the same exact oracles.
+  std::mt19937 rng(77);
+  for (const uint32_t samples : {2u, 4u, 8u, 16u}) {
+    RasterState s = msaaState(24, 24, samples);
+    s.customSampleLocations = true;
+    int64_t lx[16], ly[16];
+    for (uint32_t k = 0; k < samples; ++k) {
+      s.customLocations.x[k] = uint8_t(rng() % 16), s.customLocations.y[k] = uint8_t(rng() % 16);
+      lx[k] = s.customLocations.x[k] * 16, ly[k] = s.customLocations.y[k] * 16;
+    }
+    for (int n = 0; n < 60; ++n) {
+      WindowVertex v[3];
+      for (auto& p : v)
+        p = {std::uniform_int_distribution<int>(-256, 25 * 256)(rng) / 256.0, std::uniform_int_distribution<int>(-256, 25 * 256)(rng) / 256.0,
+             0.5, 1};
+      std::vector<SetupTriangle> setups;
+      setupTriangle(test::clipFromWindow(s.viewport, v), s, setups);
+      SampleRaster r;
+      for (const SetupTriangle& t : setups) {
+        EXPECT_TRUE(t.customLocations);
+        rasterizeTriangle(t, s.scissor, [&](const Quad& q) { collectSamples(q, samples, r); }, &s.customLocations);
+      }
+      for (int y = 0; y < 24; ++y)
+        for (int x = 0; x < 24; ++x) {
+          uint32_t expected = 0;
+          for (const SetupTriangle& t : setups)
+            for (uint32_t k = 0; k < samples; ++k)
+              if (test::oracleCoversAt(t.x, t.y, x * 256 + lx[k], y * 256 + ly[k])) expected |= 1u << k;
+          ASSERT_EQ(maskAt(r, x, y), expected) << samples << " samples, triangle " << n << " pixel " << x << "," << y;
+        }
+    }
+    for (int n = 0; n < 40; ++n) {
+      // Points: the half-open square around the vertex.
+      const int64_t cx = std::uniform_int_distribution<int>(2 * 256, 22 * 256)(rng), cy = std::uniform_int_distribution<int>(2 * 256, 22 * 256)(rng);
+      float pos[4];
+      test::clipFromWindow(s.viewport, {cx / 256.0, cy / 256.0, 0.5, 1}, pos);
+      SetupPoint sp;
+      ASSERT_TRUE(setupPoint(pos, 3, s, &sp));
+      SampleRaster r;
+      rasterizePoint(sp, s.scissor, [&](const Quad& q) { collectSamples(q, samples, r); }, &s.customLocations);
+      // Lines: the parallelogram.
+      const int64_t ax = std::uniform_int_distribution<int>(0, 24 * 256)(rng), ay = std::uniform_int_distribution<int>(0, 24 * 256)(rng);
+      const int64_t bx = std::uniform_int_distribution<int>(0, 24 * 256)(rng), by = std::uniform_int_distribution<int>(0, 24 * 256)(rng);
+      std::vector<SetupLine> lines;
+      setupLine(test::lineFromWindow(s.viewport, {ax / 256.0, ay / 256.0, 0.5, 1}, {bx / 256.0, by / 256.0, 0.5, 1}), s, lines);
+      SampleRaster rl;
+      for (const SetupLine& l : lines) rasterizeLine(l, s.scissor, [&](const Quad& q) { collectSamples(q, samples, rl); }, &s.customLocations);
+      for (int y = 0; y < 24; ++y)
+        for (int x = 0; x < 24; ++x) {
+          uint32_t point = 0, line = 0;
+          for (uint32_t k = 0; k < samples; ++k) {
+            const int64_t sx = x * 256 + lx[k], sy = y * 256 + ly[k];
+            if (sx >= cx - 384 && sx < cx + 384 && sy >= cy - 384 && sy < cy + 384) point |= 1u << k;
+            if (!lines.empty() && test::oracleLineCoversAt(ax, ay, bx, by, sx, sy)) line |= 1u << k;
+          }
+          ASSERT_EQ(maskAt(r, x, y), point) << samples << " samples, point " << cx << "," << cy << " pixel " << x << "," << y;
+          ASSERT_EQ(maskAt(rl, x, y), line) << samples << " samples, line " << n << " pixel " << x << "," << y;
+        }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::raster
