@@ -5,7 +5,9 @@
 // Clamping and Range Adjustment"); the Centroid location's weights ("Interpolation
 // Decorations"); points ("Basic Point Rasterization") and non-strict lines ("Basic Line Segment
 // Rasterization") sampled the same way. Expectations are worked out by hand in the comments or
-// come from the exact oracles of raster_test_support.h evaluated at the sample locations.
+// come from the exact oracles of raster_test_support.h evaluated at the sample locations; the
+// randomized checks against those oracles, for 4 samples as for 2, 8 and 16, are in
+// sample_counts_test.cpp.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -21,21 +23,16 @@ namespace {
 
 using test::WindowVertex;
 
-// The spec's table, in 1/256 pixel from the pixel's top-left corner (written out here, not
-// taken from raster/, so that the tests check the rasterizer against the spec).
-constexpr int64_t kSample4[4][2] = {{96, 32}, {224, 96}, {32, 160}, {160, 224}};
-
 RasterState msaaState(int width, int height) {
   RasterState s = test::fullScreenState(width, height);
   s.samples = 4;
   return s;
 }
 
-// What rasterizeTriangle emitted, per pixel: the sample mask (OR over every quad, with a
-// count per sample so that double coverage shows) and the last fragment.
+// What rasterizeTriangle emitted, per pixel: the sample mask (OR over every quad) and the last
+// fragment.
 struct SampleRaster {
   std::map<std::pair<int, int>, uint32_t> mask;
-  std::map<std::pair<int, int>, std::array<int, 4>> sampleCount;
   std::map<std::pair<int, int>, test::Fragment> fragment;
   std::vector<Quad> quads;
 };
@@ -48,8 +45,6 @@ void collectSamples(const Quad& q, SampleRaster& r) {
     EXPECT_EQ((q.coverage >> slot & 1) != 0, q.sampleCoverage[slot] != 0) << p.first << "," << p.second;
     if (q.sampleCoverage[slot] == 0) continue;
     r.mask[p] |= q.sampleCoverage[slot];
-    auto& counts = r.sampleCount.try_emplace(p, std::array<int, 4>{}).first->second;
-    for (int s = 0; s < 4; ++s) counts[s] += q.sampleCoverage[slot] >> s & 1;
     r.fragment[p] = {q.coverage, slot, q};
   }
 }
@@ -113,105 +108,6 @@ TEST(RasterMultisample, BasicPolygonRasterization_TieBreakAtASampleOnASharedEdge
     for (int x = 1; x < 4; ++x) {
       EXPECT_EQ(maskAt(rr, x, y), 0b1111u);
       EXPECT_EQ(maskAt(rl, x, y), 0u);
-    }
-  }
-}
-
-TEST(RasterMultisample, BasicPolygonRasterization_MeshCoversEverySampleOnce) {
-  // "If two polygons lie on either side of a common edge ... on which a sample point lies,
-  // then exactly one of the polygons must result in a covered sample": a mesh tiling the
-  // viewport covers every sample of every pixel exactly once. Vertices are jittered on the
-  // 1/8-pixel grid, the grid the 4 standard locations lie on, so many samples fall exactly on
-  // shared edges and vertices; each vertex has its own w.
-  constexpr int kW = 32, kH = 32, kCell = 8;
-  constexpr int nx = kW / kCell, ny = kH / kCell;
-  for (uint32_t seed = 1; seed <= 20; ++seed) {
-    std::mt19937 rng(seed);
-    const RasterState s = msaaState(kW, kH);
-    std::vector<WindowVertex> grid((nx + 1) * (ny + 1));
-    for (int j = 0; j <= ny; ++j) {
-      for (int i = 0; i <= nx; ++i) {
-        double x = i * kCell, y = j * kCell;
-        auto jitter = [&] { return std::uniform_int_distribution<int>(-16, 16)(rng) / 8.0; };
-        if (i > 0 && i < nx) x += jitter();
-        if (j > 0 && j < ny) y += jitter();
-        grid[j * (nx + 1) + i] = {x, y, 0.5, std::uniform_real_distribution<double>(0.5, 4)(rng)};
-      }
-    }
-    std::vector<std::array<WindowVertex, 3>> tris;
-    for (int j = 0; j < ny; ++j) {
-      for (int i = 0; i < nx; ++i) {
-        const WindowVertex p00 = grid[j * (nx + 1) + i], p10 = grid[j * (nx + 1) + i + 1];
-        const WindowVertex p01 = grid[(j + 1) * (nx + 1) + i], p11 = grid[(j + 1) * (nx + 1) + i + 1];
-        if (rng() % 2) {
-          tris.push_back({p00, p10, p11});
-          tris.push_back({p00, p11, p01});
-        } else {
-          tris.push_back({p00, p10, p01});
-          tris.push_back({p10, p11, p01});
-        }
-        for (size_t t = tris.size() - 2; t < tris.size(); ++t) {
-          // Precondition of the generator: the cell's triangles keep the grid's orientation,
-          // so the mesh really tiles the viewport.
-          const auto& v = tris[t];
-          ASSERT_GT((v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x), 0);
-          if (rng() % 2) std::swap(tris[t][1], tris[t][2]);  // random winding
-        }
-      }
-    }
-    const SampleRaster r = drawTriangles(s, tris);
-    int missing = 0, doubled = 0;
-    for (int y = 0; y < kH; ++y) {
-      for (int x = 0; x < kW; ++x) {
-        const auto it = r.sampleCount.find({x, y});
-        for (int k = 0; k < 4; ++k) {
-          const int n = it == r.sampleCount.end() ? 0 : it->second[k];
-          missing += n == 0;
-          doubled += n > 1;
-        }
-      }
-    }
-    EXPECT_EQ(missing, 0) << "seed " << seed;
-    EXPECT_EQ(doubled, 0) << "seed " << seed;
-    EXPECT_EQ(r.mask.size(), size_t(kW) * kH) << "seed " << seed << ": pixels outside the viewport";
-  }
-}
-
-TEST(RasterMultisample, BasicPolygonRasterization_MatchesExactOracleAtEverySample) {
-  // Random triangles, large (several 16x16 blocks: the trivial reject) and sub-pixel slivers
-  // (the bounds), with vertices on the 1/8-pixel grid, against the exact perturbed-point oracle
-  // at each standard sample location, over the whole viewport: nothing outside the bounds or
-  // a rejected block may be missed.
-  std::mt19937 rng(5);
-  const RasterState s = msaaState(48, 48);
-  for (int n = 0; n < 300; ++n) {
-    const bool sliver = n % 2;
-    WindowVertex v[3];
-    auto pixel = [&] { return std::uniform_int_distribution<int>(-2, 49)(rng) * 8; };  // in eighths
-    const int cx = pixel(), cy = pixel();
-    for (auto& p : v) {
-      const int range = sliver ? 10 : 240;  // eighths of a pixel
-      const int x = sliver ? cx + std::uniform_int_distribution<int>(-range, range)(rng)
-                           : std::uniform_int_distribution<int>(-40, 48 * 8 + 40)(rng);
-      const int y = sliver ? cy + std::uniform_int_distribution<int>(-range, range)(rng)
-                           : std::uniform_int_distribution<int>(-40, 48 * 8 + 40)(rng);
-      p = {x / 8.0, y / 8.0, 0.5, 1};
-    }
-    std::vector<SetupTriangle> setups;
-    const SampleRaster r = drawTriangles(s, {{v[0], v[1], v[2]}}, &setups);
-    if (setups.empty()) {
-      EXPECT_TRUE(r.mask.empty());
-      continue;
-    }
-    ASSERT_EQ(setups.size(), 1u);  // inside the guard band: not clipped
-    const SetupTriangle& t = setups[0];
-    for (int y = 0; y < 48; ++y) {
-      for (int x = 0; x < 48; ++x) {
-        uint32_t expected = 0;
-        for (int k = 0; k < 4; ++k)
-          if (test::oracleCoversAt(t.x, t.y, x * 256 + kSample4[k][0], y * 256 + kSample4[k][1])) expected |= 1u << k;
-        ASSERT_EQ(maskAt(r, x, y), expected) << "triangle " << n << " pixel " << x << "," << y;
-      }
     }
   }
 }
@@ -367,39 +263,6 @@ TEST(RasterMultisample, BasicPointRasterization_PointOnAPixelCornerSplitsItsSamp
   EXPECT_EQ(maskAt(r1, 0, 0), 1u);
 }
 
-TEST(RasterMultisample, BasicPointRasterization_RandomPointsMatchTheSquare) {
-  // Every sample in the half-open square [x - 1/2, x + 1/2) x [y - 1/2, y + 1/2) and no other
-  // is covered; a 1x1 square holds exactly one sample of each index.
-  std::mt19937 rng(9);
-  const RasterState s = msaaState(16, 16);
-  for (int n = 0; n < 200; ++n) {
-    // Centres in 1/256 pixel, every other point on the 1/8-pixel grid of the sample locations
-    // (so that samples fall on the square's edges).
-    const int step = n % 2 ? 1 : 32;
-    auto coord = [&] { return int64_t(std::uniform_int_distribution<int>(2 * 256 / step, 14 * 256 / step)(rng)) * step; };
-    const int64_t cx = coord(), cy = coord();
-    float pos[4];
-    test::clipFromWindow(s.viewport, {cx / 256.0, cy / 256.0, 0.5, 1}, pos);
-    SetupPoint sp;
-    ASSERT_TRUE(setupPoint(pos, 1, s, &sp));
-    SampleRaster r;
-    rasterizePoint(sp, s.scissor, [&](const Quad& q) { collectSamples(q, r); });
-    int total = 0;
-    for (int y = 0; y < 16; ++y) {
-      for (int x = 0; x < 16; ++x) {
-        uint32_t expected = 0;
-        for (int k = 0; k < 4; ++k) {
-          const int64_t sx = x * 256 + kSample4[k][0], sy = y * 256 + kSample4[k][1];
-          if (sx >= cx - 128 && sx < cx + 128 && sy >= cy - 128 && sy < cy + 128) expected |= 1u << k;
-        }
-        ASSERT_EQ(maskAt(r, x, y), expected) << "point " << cx << "," << cy << " pixel " << x << "," << y;
-        total += std::popcount(expected);
-      }
-    }
-    EXPECT_EQ(total, 4);
-  }
-}
-
 // ---- Lines.
 
 TEST(RasterMultisample, BasicLineSegmentRasterization_HorizontalLineCoversSomeSamples) {
@@ -444,34 +307,6 @@ TEST(RasterMultisample, BasicLineSegmentRasterization_HorizontalLineCoversSomeSa
   rasterizeLine(setups[0], s.scissor, [&](const Quad& q) { collectSamples(q, r1); });
   EXPECT_EQ(r1.mask.size(), 4u);
   for (int x = 0; x < 4; ++x) EXPECT_EQ(maskAt(r1, x, 0), 1u) << x;
-}
-
-TEST(RasterMultisample, BasicLineSegmentRasterization_RandomLinesMatchTheParallelogramAtEverySample) {
-  // With multisampling the non-strict line's coverage is the parallelogram's at each sample
-  // location (the two-triangle oracle of raster_test_support.h), the tie-break that of
-  // polygons.
-  const RasterState s = msaaState(24, 24);
-  std::mt19937 rng(17);
-  for (int n = 0; n < 200; ++n) {
-    const int step = rng() % 2 ? 1 : 32;
-    auto coord = [&] { return int64_t(std::uniform_int_distribution<int>(0, 24 * 256 / step)(rng)) * step; };
-    const int64_t ax = coord(), ay = coord(), bx = coord(), by = coord();
-    std::vector<SetupLine> setups;
-    setupLine(test::lineFromWindow(s.viewport, {ax / 256.0, ay / 256.0, 0.5, 1}, {bx / 256.0, by / 256.0, 0.5, 1}), s,
-              setups);
-    SampleRaster r;
-    for (const SetupLine& l : setups) rasterizeLine(l, s.scissor, [&](const Quad& q) { collectSamples(q, r); });
-    for (int y = 0; y < 24; ++y) {
-      for (int x = 0; x < 24; ++x) {
-        uint32_t expected = 0;
-        for (int k = 0; k < 4; ++k)
-          if (test::oracleLineCoversAt(ax, ay, bx, by, x * 256 + kSample4[k][0], y * 256 + kSample4[k][1]))
-            expected |= 1u << k;
-        ASSERT_EQ(maskAt(r, x, y), expected)
-            << "line " << n << " (" << ax << "," << ay << ")-(" << bx << "," << by << ") pixel " << x << "," << y;
-      }
-    }
-  }
 }
 
 }  // namespace

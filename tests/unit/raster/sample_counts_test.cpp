@@ -1,4 +1,4 @@
-// Rasterization at 2, 8 and 16 samples per pixel ("Multisampling", Table "Standard sample
+// Rasterization at 2, 4, 8 and 16 samples per pixel ("Multisampling", Table "Standard sample
 // locations"): the sample locations of every count, coverage per sample with the edge
 // functions and tie-break of "Basic Polygon Rasterization" (a mesh covers every sample once; an
 // exact oracle agrees at every sample), each sample's own depth ("Depth Test" reads the
@@ -45,7 +45,7 @@ const CountTable& tableFor(uint32_t samples) {
 int64_t sampleX(uint32_t samples, int x, int k) { return int64_t(x) * 256 + tableFor(samples).location[k][0] * 16; }
 int64_t sampleY(uint32_t samples, int y, int k) { return int64_t(y) * 256 + tableFor(samples).location[k][1] * 16; }
 
-constexpr uint32_t kNewCounts[] = {2, 8, 16};
+constexpr uint32_t kMultiCounts[] = {2, 4, 8, 16};
 
 RasterState msaaState(int width, int height, uint32_t samples) {
   RasterState s = test::fullScreenState(width, height);
@@ -127,7 +127,7 @@ TEST(RasterSampleCounts, BasicPolygonRasterization_MeshCoversEverySampleOnce) {
   // shared edges and vertices (16 samples have locations on the pixel's left and top edges).
   constexpr int kW = 32, kH = 32, kCell = 8;
   constexpr int nx = kW / kCell, ny = kH / kCell;
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     for (uint32_t seed = 1; seed <= 8; ++seed) {
       std::mt19937 rng(seed);
       const RasterState s = msaaState(kW, kH, samples);
@@ -183,7 +183,7 @@ TEST(RasterSampleCounts, BasicPolygonRasterization_MatchesExactOracleAtEverySamp
   // Random triangles, large (the 16x16 block reject) and sub-pixel slivers (the bounds, which
   // widen by the count's extreme offsets), vertices on the 1/16 grid or anywhere on the 1/256
   // grid, against the exact perturbed-point oracle at every standard location of the count.
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     std::mt19937 rng(5 + samples);
     const RasterState s = msaaState(40, 40, samples);
     for (int n = 0; n < 120; ++n) {
@@ -223,7 +223,7 @@ TEST(RasterSampleCounts, DepthBias_EverySampleHasThePlanesDepthAtItsLocation) {
   // Window depth z = x / 16 over (0, 0), (16, 0), (0, 16) plus a constant bias of 4 r, r = 2^-16
   // for D16_UNORM ("Depth Bias Computation"): sample k of pixel (2, 3) has depth
   // (2 + x_k) / 16 + 2^-14 at its own location x_k; the centre keeps (2.5) / 16 + 2^-14.
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     RasterState s = msaaState(16, 16, samples);
     s.depthBiasEnable = true;
     s.depthBiasConstantFactor = 4;
@@ -243,7 +243,7 @@ TEST(RasterSampleCounts, InterpolationDecorations_CentroidIsTheLowestCoveredSamp
   // partly covered pixel's Centroid location lies in the pixel and the primitive; Tessera's
   // choice is its lowest-numbered covered sample). With window-space weights of the vertices
   // (0, 0), (32, 0), (0, 32) the first weight is 1 - (x + y) / 32 at the location.
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     const RasterState s = msaaState(16, 16, samples);
     // The triangle right of x = 2.5: (2.5, -64), (2.5, 64), (66.5, 0) in window space.
     const SampleRaster r = drawTriangles(s, {{{{2.5, -64, 0.5, 1}, {66.5, 0, 0.5, 1}, {2.5, 64, 0.5, 1}}}});
@@ -267,7 +267,7 @@ TEST(RasterSampleCounts, InterpolationDecorations_CentroidIsTheLowestCoveredSamp
 TEST(RasterSampleCounts, BasicPointRasterization_RandomPointsMatchTheSquare) {
   // Every sample in the half-open square [x - 1/2, x + 1/2) x [y - 1/2, y + 1/2) and no other
   // is covered; a 1x1 square holds exactly one sample of each index.
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     std::mt19937 rng(9 + samples);
     const RasterState s = msaaState(16, 16, samples);
     for (int n = 0; n < 100; ++n) {
@@ -300,7 +300,7 @@ TEST(RasterSampleCounts, BasicPointRasterization_RandomPointsMatchTheSquare) {
 TEST(RasterSampleCounts, BasicLineSegmentRasterization_RandomLinesMatchTheParallelogramAtEverySample) {
   // The non-strict line's coverage is the parallelogram's at each sample location (the
   // two-triangle oracle of raster_test_support.h), the tie-break that of polygons.
-  for (const uint32_t samples : kNewCounts) {
+  for (const uint32_t samples : kMultiCounts) {
     const RasterState s = msaaState(24, 24, samples);
     std::mt19937 rng(17 + samples);
     for (int n = 0; n < 80; ++n) {
