@@ -457,6 +457,9 @@ FeatureSet supportedFeatures() {
   // SampleId, SamplePosition, Sample inputs and interpolateAt* (translate_graphics.cpp).
   f.sampleRateShading = true;
   f.occlusionQueryPrecise = true;      // draw_fragments.cpp counts exactly the samples that pass
+  // A subpass without attachments draws at each pipeline's own rasterizationSamples: nothing
+  // stored depends on the count (tests/api/sample_counts_test.cpp).
+  f.variableMultisampleRate = true;
   // raster/draw_vertices.cpp reads indices as full 32-bit values (readIndex) and adds vertexOffset
   // exactly (64-bit sum), so every index up to maxDrawIndexedIndexValue = 2^32-1 is honoured
   // (tests/api/draw_state_test.cpp draws with indices above 2^24).

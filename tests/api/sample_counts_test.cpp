@@ -366,6 +366,127 @@ TEST(SampleCounts, InterpolateAtSampleEvaluatesAtTheStandardLocation) {
   }
 }
 
+TEST(SampleCounts, VariableMultisampleRate_SubpassesWithoutAttachmentsDrawAtEachPipelinesCount) {
+  // variableMultisampleRate: in a subpass without attachments, pipelines with different
+  // rasterizationSamples may be bound one after the other, each drawing at its own count
+  // ("Multisampling": the framebuffer without attachments takes the pipeline's samples). A
+  // full-screen triangle then passes kSize^2 x n samples: precise occlusion queries around
+  // draws at 2 and 16 samples in subpass 0 and at 8 in subpass 1.
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(drivers.tessera, &supported);
+  ASSERT_TRUE(supported.variableMultisampleRate);
+  VkPhysicalDeviceFeatures features{};
+  features.variableMultisampleRate = VK_TRUE;
+  features.occlusionQueryPrecise = VK_TRUE;
+  TestDevice device(drivers.tessera, &features);
+  const VkDevice dev = device.dev;
+  ASSERT_NE(dev, VK_NULL_HANDLE);
+
+  VkSubpassDescription subpasses[2] = {};
+  for (VkSubpassDescription& sp : subpasses) sp.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  VkSubpassDependency dependency{0, 1, VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT, VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT, 0, 0, 0};
+  VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  rpci.subpassCount = 2;
+  rpci.pSubpasses = subpasses;
+  rpci.dependencyCount = 1;
+  rpci.pDependencies = &dependency;
+  VkRenderPass renderPass;
+  ASSERT_EQ(vkCreateRenderPass(dev, &rpci, nullptr, &renderPass), VK_SUCCESS);
+  VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fci.renderPass = renderPass;
+  fci.width = fci.height = kSize;
+  fci.layers = 1;
+  VkFramebuffer framebuffer;
+  ASSERT_EQ(vkCreateFramebuffer(dev, &fci, nullptr, &framebuffer), VK_SUCCESS);
+
+  VkShaderModule vs = device.createShaderModule(loadCorpusShader("sample_counts_vert"));
+  VkShaderModule fs = device.createShaderModule(loadCorpusShader("no_outputs_frag"));
+  VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, 6 * sizeof(float)};
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.pushConstantRangeCount = 1;
+  plci.pPushConstantRanges = &range;
+  VkPipelineLayout layout;
+  ASSERT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+  VkRect2D scissor{{0, 0}, {kSize, kSize}};
+  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
+  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  rs.lineWidth = 1.0f;
+  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  struct Draw {
+    uint32_t subpass;
+    VkSampleCountFlagBits samples;
+  };
+  const Draw draws[3] = {{0, VK_SAMPLE_COUNT_2_BIT}, {0, VK_SAMPLE_COUNT_16_BIT}, {1, VK_SAMPLE_COUNT_8_BIT}};
+  VkPipeline pipelines[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    ms.rasterizationSamples = draws[i].samples;
+    VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    gpci.stageCount = 2;
+    gpci.pStages = stages;
+    gpci.pVertexInputState = &vi;
+    gpci.pInputAssemblyState = &ia;
+    gpci.pViewportState = &vp;
+    gpci.pRasterizationState = &rs;
+    gpci.pMultisampleState = &ms;
+    gpci.pColorBlendState = &cb;
+    gpci.layout = layout;
+    gpci.renderPass = renderPass;
+    gpci.subpass = draws[i].subpass;
+    ASSERT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipelines[i]), VK_SUCCESS);
+  }
+  VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
+  qpci.queryCount = 3;
+  VkQueryPool queries;
+  ASSERT_EQ(vkCreateQueryPool(dev, &qpci, nullptr, &queries), VK_SUCCESS);
+
+  VkCommandBuffer cmd = device.beginCommands();
+  vkCmdResetQueryPool(cmd, queries, 0, 3);
+  VkRenderPassBeginInfo rpbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  rpbi.renderPass = renderPass;
+  rpbi.framebuffer = framebuffer;
+  rpbi.renderArea = {{0, 0}, {kSize, kSize}};
+  vkCmdBeginRenderPass(cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
+  float ndc[6];
+  for (int v = 0; v < 3; ++v) {
+    ndc[2 * v] = float(double(kFullScreen.x[v]) / 256.0 / 16.0 - 1.0);
+    ndc[2 * v + 1] = float(double(kFullScreen.y[v]) / 256.0 / 16.0 - 1.0);
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (i == 2) vkCmdNextSubpass(cmd, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[i]);
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ndc), ndc);
+    vkCmdBeginQuery(cmd, queries, i, VK_QUERY_CONTROL_PRECISE_BIT);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndQuery(cmd, queries, i);
+  }
+  vkCmdEndRenderPass(cmd);
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  uint64_t passed[3] = {};
+  ASSERT_EQ(vkGetQueryPoolResults(dev, queries, 0, 3, sizeof(passed), passed, sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            VK_SUCCESS);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(passed[i], uint64_t(kSize) * kSize * uint32_t(draws[i].samples)) << "draw " << i;
+
+  vkDestroyQueryPool(dev, queries, nullptr);
+  for (VkPipeline p : pipelines) vkDestroyPipeline(dev, p, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  vkDestroyShaderModule(dev, vs, nullptr);
+  vkDestroyShaderModule(dev, fs, nullptr);
+  vkDestroyFramebuffer(dev, framebuffer, nullptr);
+  vkDestroyRenderPass(dev, renderPass, nullptr);
+}
+
 // ---- VK_EXT_sample_locations.
 
 TEST(SampleLocations, ExtensionAndPropertiesOfferEveryMultisampledCount) {
