@@ -150,7 +150,7 @@ void rasterizeTriangle(const SetupTriangle& tri, const Rect& tile, const QuadSin
   if (rules::isEmpty(region)) return;
   TriangleEdges edges;
   if (!makeEdges(tri, edges)) return;  // zero area: no sample is inside
-  edges.custom = tri.samples > 1 ? custom : nullptr;
+  edges.custom = tri.customLocations && tri.samples > 1 ? custom : nullptr;
 
   const int32_t qx0 = floorToEven(region.x0), qy0 = floorToEven(region.y0);
   thread_local std::vector<uint8_t> blockLive;  // reused: no allocation per triangle and tile

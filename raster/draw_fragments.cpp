@@ -443,10 +443,10 @@ void FragmentStage::shadeBatch() {
   fb.primitiveId = primitiveId_;
   fb.viewportIndex = viewport_;
   fb.sampleCount = samples;
-  float customLocations[2 * kMaxSamples];  // FragmentBatch::sampleLocations (InterpolateAtSample)
-  if (const SampleLocations* c = this->customLocations()) {
-    for (uint32_t k = 0; k < kMaxSamples; ++k) customLocations[2 * k] = c->x[k] / 16.0f, customLocations[2 * k + 1] = c->y[k] / 16.0f;
-    fb.sampleLocations = customLocations;
+  float locationFloats[2 * kMaxSamples];  // FragmentBatch::sampleLocations (InterpolateAtSample)
+  if (const SampleLocations* c = customLocations()) {
+    for (uint32_t k = 0; k < kMaxSamples; ++k) locationFloats[2 * k] = c->x[k] / 16.0f, locationFloats[2 * k + 1] = c->y[k] / 16.0f;
+    fb.sampleLocations = locationFloats;
   }
   // Per lane: the pixel, its covered samples (after the sample mask test), each sample's depth.
   LaneState lanes{};
