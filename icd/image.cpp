@@ -139,6 +139,7 @@ void fillYcbcrState(ImageView& v) {
     y.planes[p].height = l.extent.height;
     y.planes[p].format = uint32_t(img.planeFormats[p]->format);
   }
+  prepareYcbcrSources(y);
 }
 
 }  // namespace

@@ -83,6 +83,21 @@ Layout layoutOf(const FormatInfo& f) {
   return l;
 }
 
+}  // namespace
+
+bool componentField(const FormatInfo& format, uint32_t channel, ComponentField* out) {
+  if (!hasColorCodec(format)) return false;
+  const Layout l = layoutOf(format);
+  for (uint32_t i = 0; i < l.count; ++i)
+    if (l.fields[i].channel == channel) {
+      *out = {l.fields[i].pos, l.fields[i].bits, l.fields[i].numeric};
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
 uint64_t readBits(const uint8_t* block, uint32_t pos, uint32_t bits) {
   const uint32_t first = pos / 8, last = (pos + bits - 1) / 8;
   uint64_t window = 0;

@@ -23,102 +23,64 @@
 namespace tessera::sampler_detail {
 namespace {
 
-// Where one of the format's R, G, B, A components is read from.
-struct ComponentSource {
-  bool present = false;
-  uint32_t plane = 0;
-  uint32_t channel = 0;  // index in the plane's decoded RGBA (the plane format's component order)
-};
-
 // A packed 4:2:2 format (G8B8G8R8_422_UNORM and its relatives): 2x1 blocks holding two luma
 // samples and one Cb/Cr pair.
 bool isPacked422(const FormatInfo& f) { return f.planeCount == 1 && f.blockWidth == 2 && f.needsYcbcrConversion; }
 
-// Component `bits` at `bitOffset` of a block of up to 8 bytes, as UNORM in [0,1].
-double unormBits(const uint8_t* block, uint32_t blockSize, uint32_t bitOffset, uint32_t bits) {
-  uint64_t word = 0;
-  std::memcpy(&word, block, std::min<uint32_t>(blockSize, 8));
-  const uint64_t value = (word >> bitOffset) & ((uint64_t(1) << bits) - 1);
-  return double(value) / double((uint64_t(1) << bits) - 1);
+uint32_t slotOf(char name) { return name == 'R' ? 0 : name == 'G' ? 1 : name == 'B' ? 2 : 3; }
+
+// The block's first `bytes` bytes (at most 8) as a little-endian word: constant-size loads for
+// the sizes the conversion formats have.
+uint64_t loadBlock(const uint8_t* block, uint32_t bytes) {
+  switch (bytes) {
+    case 1: return block[0];
+    case 2: { uint16_t v; std::memcpy(&v, block, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, block, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, block, 8); return v; }
+    default: { uint64_t v = 0; std::memcpy(&v, block, std::min(bytes, 8u)); return v; }
+  }
 }
 
 class YcbcrImage {
  public:
-  YcbcrImage(const abi::YcbcrSamplingState& y, uint32_t layer)
-      : y_(y), format_(*formatInfo(VkFormat(y.format))), layer_(layer) {
-    packed422_ = isPacked422(format_);
-    if (format_.planeCount > 1) {
-      // Each plane's components in the order the registry lists them are that plane format's
-      // R, G, ... (G8_B8R8_2PLANE: plane 1 holds B in its R and R in its G).
-      uint32_t perPlane[3] = {};
-      for (uint32_t c = 0; c < format_.componentCount; ++c) {
-        const FormatComponent& comp = format_.components[c];
-        ComponentSource& s = sources_[slotOf(comp.name)];
-        s.present = true, s.plane = comp.plane, s.channel = perPlane[comp.plane]++;
-      }
-    } else {
-      for (uint32_t c = 0; c < format_.componentCount; ++c) {
-        ComponentSource& s = sources_[slotOf(format_.components[c].name)];
-        s.present = true, s.plane = 0, s.channel = slotOf(format_.components[c].name);
-      }
-    }
-  }
+  YcbcrImage(const abi::YcbcrSamplingState& y, uint32_t layer) : y_(y), layer_(layer) {}
 
   // Component `slot` (0 R, 1 G, 2 B, 3 A) of texel (i, j) of the grid it is sampled on (the
-  // luma grid for G and A, the chroma grid for R and B), clamped to the grid's edge.
+  // luma grid for G and A, the chroma grid for R and B), clamped to the grid's edge, as
+  // "Conversion From Normalized Fixed-Point to Floating-Point" gives it (c / (2^b - 1)).
   double read(uint32_t slot, int32_t i, int32_t j) const {
-    const ComponentSource& s = sources_[slot];
+    const abi::YcbcrSamplingState::ComponentSource& s = y_.sources[slot];
     if (!s.present) return slot == 3 ? 1.0 : 0.0;
     const abi::YcbcrPlaneState& p = y_.planes[s.plane];
     const int32_t w = gridWidth(slot), h = gridHeight(slot);
     i = std::clamp(i, 0, w - 1), j = std::clamp(j, 0, h - 1);
-    if (packed422_) {
-      // Luma sample i is the (i % 2)th G of block i / 2; chroma sample i is block i's B or R.
-      const uint32_t block = luma(slot) ? uint32_t(i) / 2 : uint32_t(i);
-      const uint8_t* texel = p.base + layer_ * p.layerPitch + uint64_t(j) * p.rowPitch + uint64_t(block) * format_.blockSize;
-      const FormatComponent* comp = nullptr;
-      uint32_t seen = 0;
-      for (uint32_t c = 0; c < format_.componentCount; ++c) {
-        if (slotOf(format_.components[c].name) != slot) continue;
-        if (!luma(slot) || seen++ == uint32_t(i) % 2) {
-          comp = &format_.components[c];
-          break;
-        }
-      }
-      return unormBits(texel, format_.blockSize, comp->bitOffset, comp->bits);
-    }
-    const FormatInfo& pf = *formatInfo(VkFormat(p.format));
-    TexelValue v;
-    decodeTexel(pf, p.base + layer_ * p.layerPitch + uint64_t(j) * p.rowPitch + uint64_t(i) * pf.blockSize, v);
-    return v.f[s.channel];
+    // Packed 4:2:2: luma sample i is the (i % 2)th G of block i / 2; chroma sample i is block i's.
+    const bool pairedLuma = y_.packed422 && luma(slot);
+    const uint32_t block = pairedLuma ? uint32_t(i) / 2 : uint32_t(i);
+    const uint8_t* texel = p.base + layer_ * p.layerPitch + uint64_t(j) * p.rowPitch + uint64_t(block) * s.blockBytes;
+    const uint64_t mask = (uint64_t(1) << s.bits) - 1;
+    const uint64_t value = (loadBlock(texel, s.blockBytes) >> s.bitOffset[pairedLuma ? uint32_t(i) % 2 : 0]) & mask;
+    const double unorm = double(value) / double(mask);
+    return s.codecRounding ? double(float(unorm)) : unorm;
   }
 
   static bool luma(uint32_t slot) { return slot == 1 || slot == 3; }
 
   int32_t gridWidth(uint32_t slot) const {
-    const abi::YcbcrPlaneState& p = y_.planes[sources_[slot].plane];
-    if (packed422_) return luma(slot) ? int32_t(p.width) : int32_t((p.width + 1) / 2);
+    const abi::YcbcrPlaneState& p = y_.planes[y_.sources[slot].plane];
+    if (y_.packed422) return luma(slot) ? int32_t(p.width) : int32_t((p.width + 1) / 2);
     return int32_t(p.width);
   }
-  int32_t gridHeight(uint32_t slot) const { return int32_t(y_.planes[sources_[slot].plane].height); }
+  int32_t gridHeight(uint32_t slot) const { return int32_t(y_.planes[y_.sources[slot].plane].height); }
   // Whether the chroma grid is smaller than the luma grid in x / y.
   bool subsampledX() const { return y_.chromaDivisorX > 1; }
   bool subsampledY() const { return y_.chromaDivisorY > 1; }
   // The component's bits, n of "Sampler Y'CbCr Range Expansion".
-  uint32_t bits(uint32_t slot) const {
-    for (uint32_t c = 0; c < format_.componentCount; ++c)
-      if (slotOf(format_.components[c].name) == slot) return format_.components[c].bits;
-    return 8;
-  }
+  uint32_t bits(uint32_t slot) const { return y_.sources[slot].present ? y_.sources[slot].bits : 8; }
 
  private:
-  static uint32_t slotOf(char name) { return name == 'R' ? 0 : name == 'G' ? 1 : name == 'B' ? 2 : 3; }
-
   const abi::YcbcrSamplingState& y_;
-  const FormatInfo& format_;
   uint64_t layer_;
-  bool packed422_ = false;
-  ComponentSource sources_[4];
 };
 
 // One component filtered on its grid at unnormalized (u, v): NEAREST takes texel
@@ -218,3 +180,45 @@ Texel sampleYcbcr(const abi::YcbcrSamplingState& y, double s, double t, const in
 }
 
 }  // namespace tessera::sampler_detail
+
+namespace tessera {
+
+void prepareYcbcrSources(abi::YcbcrSamplingState& y) {
+  using sampler_detail::isPacked422;
+  using sampler_detail::slotOf;
+  for (auto& s : y.sources) s = {};
+  const FormatInfo* format = formatInfo(VkFormat(y.format));
+  if (!format) return;
+  y.packed422 = isPacked422(*format);
+  // Each plane's components in the order the registry lists them are that plane format's R,
+  // G, ... (G8_B8R8_2PLANE: plane 1 holds B in its R and R in its G); a single-plane format
+  // holds each component under its own name.
+  uint32_t perPlane[3] = {};
+  uint32_t greens = 0;  // packed 4:2:2: the G components seen
+  for (uint32_t c = 0; c < format->componentCount; ++c) {
+    const FormatComponent& comp = format->components[c];
+    abi::YcbcrSamplingState::ComponentSource& s = y.sources[slotOf(comp.name)];
+    const uint32_t plane = format->planeCount > 1 ? comp.plane : 0;
+    const FormatInfo* pf = formatInfo(VkFormat(y.planes[plane].format));
+    if (!pf || pf->blockSize > 8) continue;
+    s.plane = uint8_t(plane);
+    s.bits = comp.bits;
+    s.blockBytes = uint8_t(pf->blockSize);
+    if (y.packed422) {
+      // The 2x1 blocks: offsets as the format table gives them, both G's of a block.
+      s.bitOffset[comp.name == 'G' ? std::min(greens++, 1u) : 0] = comp.bitOffset;
+      s.present = 1;
+      continue;
+    }
+    // The plane format's own component, where the texel codec finds it.
+    ComponentField field;
+    const uint32_t channel = format->planeCount > 1 ? perPlane[plane]++ : slotOf(comp.name);
+    if (!componentField(*pf, channel, &field) || field.numeric != NumericFormat::UNorm) continue;
+    s.bitOffset[0] = uint8_t(field.pos);
+    s.bits = uint8_t(field.bits);
+    s.codecRounding = 1;
+    s.present = 1;
+  }
+}
+
+}  // namespace tessera

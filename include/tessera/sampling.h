@@ -81,11 +81,29 @@ struct YcbcrSamplingState {
   uint32_t chromaDivisorX, chromaDivisorY;  // 2 where the chroma is subsampled, else 1
   uint32_t planeCount;      // 1 (a single-plane format, packed 422 included), 2 or 3
   YcbcrPlaneState planes[3];
+  // Filled by prepareYcbcrSources from the formats above, once per view, so that a sample reads
+  // each component with a load, a shift and a mask: where the conversion's R, G, B and A come
+  // from (the format's component of that name).
+  struct ComponentSource {
+    uint8_t present;      // the format has the component (else R, G, B read 0 and A 1)
+    uint8_t plane;        // planes[plane] holds it
+    uint8_t bits;         // its width; also n of "Sampler Y'CbCr Range Expansion"
+    uint8_t blockBytes;   // the plane format's texel block size (at most 8)
+    uint8_t bitOffset[2];  // first bit in the block's little-endian bits; [1]: a packed 4:2:2 block's second G
+    uint8_t codecRounding;  // decode as the texel codec does (to float), else in double (packed 4:2:2)
+    uint8_t reserved;
+  };
+  ComponentSource sources[4];
+  uint32_t packed422;  // a 2x1-block 4:2:2 format: luma texel i is G number i % 2 of block i / 2
 };
 
 }  // namespace tessera::abi
 
 namespace tessera {
+
+// Fills YcbcrSamplingState::sources and packed422 from its format and its planes' formats (call
+// after setting them).
+void prepareYcbcrSources(abi::YcbcrSamplingState& ycbcr);
 
 // Bakes a sampler's create info (the reduction mode comes from its pNext chain, read by the
 // caller; a VkSamplerCustomBorderColorCreateInfoEXT in the chain is read here) into what image

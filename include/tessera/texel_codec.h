@@ -43,6 +43,16 @@ TexelKind texelKind(const FormatInfo& format);
 // formats and the 2x1 "_422" formats (which hold two texels per block).
 bool hasColorCodec(const FormatInfo& format);
 
+// Where decodeTexel finds component `channel` (0 R, 1 G, 2 B, 3 A) of a hasColorCodec format:
+// its first bit in the block's little-endian bit string and its width (the codec's own layout,
+// the XnPACK16 formats' padding included), and its numeric format. False where the format has
+// no such component. For paths that read one component without the whole texel.
+struct ComponentField {
+  uint32_t pos, bits;
+  NumericFormat numeric;
+};
+bool componentField(const FormatInfo& format, uint32_t channel, ComponentField* out);
+
 // src/dst point at one texel block (format.blockSize bytes). Formats without hasColorCodec
 // decode as (0,0,0,1) and encode nothing.
 void decodeTexel(const FormatInfo& format, const void* src, TexelValue& out);

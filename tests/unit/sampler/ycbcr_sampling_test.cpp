@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "tessera/sampling.h"
@@ -49,6 +50,7 @@ struct YcbcrImage {
       planes[p].assign(s.layerPitch * layers, 0);
       s.base = planes[p].data();
     }
+    prepareYcbcrSources(state);
     view.format = uint32_t(format);
     view.viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
     view.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
@@ -91,6 +93,58 @@ TexelValue sampleAt(const YcbcrImage& image, VkFilter filter, double x, double y
 }
 
 constexpr double kTolerance = 1e-5;
+
+TEST(YcbcrSampling, EveryFormatsComponentsReadAsTheTexelCodecDecodesThem) {
+  // prepareYcbcrSources' component reads (a load, a shift and a mask) against the slow way: the
+  // texel codec decoding the plane's whole texel ("Conversion From Normalized Fixed-Point to
+  // Floating-Point"), or for the packed 4:2:2 formats the block's bits at the format table's
+  // offsets. Every Y'CbCr format and every single-plane UNORM format a conversion may read,
+  // random texels, NEAREST sampling with the identity model, full range and no swizzle, so the
+  // result is the raw (R, G, B, A); chroma read at the MIDPOINT location (texel i / 2).
+  std::mt19937 rng(17);
+  int formats = 0;
+  for (const FormatInfo& f : allFormats()) {
+    const bool planar = f.planeCount > 1, packed422 = f.planeCount == 1 && f.blockWidth == 2 && f.needsYcbcrConversion;
+    const bool singleUnorm = f.planeCount == 1 && !f.needsYcbcrConversion && hasColorCodec(f) && f.blockSize <= 8 &&
+                             f.componentCount > 0 && f.components[0].numeric == NumericFormat::UNorm;
+    if (!planar && !packed422 && !singleUnorm) continue;
+    if (!f.needsYcbcrConversion && !singleUnorm) continue;
+    SCOPED_TRACE(testing::Message() << "format " << f.format);
+    ++formats;
+    constexpr uint32_t kW = 8, kH = 4;
+    YcbcrImage image(f.format, kW, kH);
+    for (auto& plane : image.planes)
+      for (uint8_t& b : plane) b = uint8_t(rng());
+    for (uint32_t y = 0; y < kH; ++y)
+      for (uint32_t x = 0; x < kW; ++x) {
+        const TexelValue got = sampleAt(image, VK_FILTER_NEAREST, x, y);
+        double expected[4] = {0, 0, 0, 1};
+        uint32_t perPlane[3] = {}, greens = 0;
+        for (uint32_t c = 0; c < f.componentCount; ++c) {
+          const FormatComponent& comp = f.components[c];
+          const uint32_t slot = comp.name == 'R' ? 0 : comp.name == 'G' ? 1 : comp.name == 'B' ? 2 : 3;
+          const bool chroma = slot == 0 || slot == 2;
+          const uint32_t px = chroma ? x / f.chromaDivisorX : x, py = chroma ? y / f.chromaDivisorY : y;
+          if (packed422) {
+            const uint32_t which = comp.name == 'G' ? greens++ : 0;
+            if (comp.name == 'G' && which != x % 2) continue;  // the other G of the block
+            const uint8_t* block = image.planes[0].data() + py * image.state.planes[0].rowPitch + (x / 2) * f.blockSize;
+            uint64_t word = 0;
+            std::memcpy(&word, block, f.blockSize);
+            expected[slot] = double((word >> comp.bitOffset) & ((uint64_t(1) << comp.bits) - 1)) / double((uint64_t(1) << comp.bits) - 1);
+            continue;
+          }
+          const uint32_t plane = planar ? comp.plane : 0;
+          const FormatInfo& pf = *formatInfo(VkFormat(image.state.planes[plane].format));
+          TexelValue decoded;
+          decodeTexel(pf, image.planes[plane].data() + py * image.state.planes[plane].rowPitch + px * pf.blockSize, decoded);
+          expected[slot] = decoded.f[planar ? perPlane[plane]++ : slot];
+        }
+        for (int c = 0; c < 4; ++c) ASSERT_EQ(got.f[c], float(expected[c])) << "texel " << x << "," << y << " component " << c;
+      }
+  }
+  EXPECT_GE(formats, 40);  // the Y'CbCr formats alone are 33
+}
 
 TEST(YcbcrSampling, ThreePlane444ExpandsNarrowTenBitRangeAsTheSpecWrites) {
   // "Sampler Y'CbCr Range Expansion", n = 10: Y' = (Y - 64) / 876, Cb = (Cb - 512) / 896;
