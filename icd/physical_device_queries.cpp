@@ -106,8 +106,14 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v12.maxDescriptorSetUpdateAfterBindSampledImages = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindStorageImages = 1u << 20;
   v12.maxDescriptorSetUpdateAfterBindInputAttachments = 1u << 20;
-  v12.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
-  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  // "Multisample resolve operations" for depth and stencil (raster/resolve_attachment.cpp):
+  // sample 0, the average (depth), the minimum and the maximum, each aspect with its own mode
+  // or none.
+  v12.supportedDepthResolveModes =
+      VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+  v12.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT;
+  v12.independentResolveNone = VK_TRUE;
+  v12.independentResolve = VK_TRUE;
   v12.maxTimelineSemaphoreValueDifference = UINT64_MAX;
   v12.framebufferIntegerColorSampleCounts = kSupportedSampleCounts;
   // Min/max reduction (sampler/reference_sampler.cpp) works per component on any filterable

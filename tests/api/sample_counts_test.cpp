@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -485,6 +486,209 @@ TEST(SampleCounts, VariableMultisampleRate_SubpassesWithoutAttachmentsDrawAtEach
   vkDestroyShaderModule(dev, fs, nullptr);
   vkDestroyFramebuffer(dev, framebuffer, nullptr);
   vkDestroyRenderPass(dev, renderPass, nullptr);
+}
+
+// ---- Depth and stencil resolve modes ("Multisample resolve operations").
+
+struct DepthStencilResolved {
+  std::vector<float> depth;
+  std::vector<uint8_t> stencil;
+};
+
+// The left part of the viewport drawn at depth 0.375 with stencil reference 7 (depth test ALWAYS
+// with writes, stencil op REPLACE) over a D32_SFLOAT_S8_UINT attachment of `samples` samples
+// cleared to depth 1 and stencil 0, resolved at the end of dynamic rendering with `depthMode` and
+// `stencilMode` into an image cleared to depth 0.25 and stencil 3 beforehand.
+DepthStencilResolved renderDepthStencilResolve(VkPhysicalDevice pd, VkSampleCountFlagBits samples, VkResolveModeFlagBits depthMode,
+                                               VkResolveModeFlagBits stencilMode) {
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  v13.dynamicRendering = VK_TRUE;
+  TestDevice device(pd, nullptr, &v13);
+  const VkDevice dev = device.dev;
+  EXPECT_NE(dev, VK_NULL_HANDLE);
+  if (!dev) return {};
+  const VkFormat format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  const VkImageAspectFlags both = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+  const TestDevice::Attachment ms =
+      device.createAttachment(format, kSize, kSize, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, both, samples);
+  const TestDevice::Attachment resolved = device.createAttachment(
+      format, kSize, kSize,
+      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, both);
+  void *depthMap, *stencilMap;
+  VkBuffer depthBuffer = device.createMappedBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &depthMap);
+  VkBuffer stencilBuffer = device.createMappedBuffer(kSize * kSize, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &stencilMap);
+
+  VkShaderModule vs = device.createShaderModule(loadCorpusShader("fullscreen_depth_push_vert"));
+  VkShaderModule fs = device.createShaderModule(loadCorpusShader("no_outputs_frag"));
+  VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, 2 * sizeof(float)};
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.pushConstantRangeCount = 1;
+  plci.pPushConstantRanges = &range;
+  VkPipelineLayout layout;
+  EXPECT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+  VkRect2D scissor{{0, 0}, {kSize, kSize}};
+  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
+  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  rs.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo msState{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  msState.rasterizationSamples = samples;
+  VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  ds.depthTestEnable = ds.depthWriteEnable = VK_TRUE;
+  ds.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+  ds.stencilTestEnable = VK_TRUE;
+  ds.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 7};
+  ds.back = ds.front;
+  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 0, nullptr, format, format};
+  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+  gpci.stageCount = 2;
+  gpci.pStages = stages;
+  gpci.pVertexInputState = &vi;
+  gpci.pInputAssemblyState = &ia;
+  gpci.pViewportState = &vp;
+  gpci.pRasterizationState = &rs;
+  gpci.pMultisampleState = &msState;
+  gpci.pDepthStencilState = &ds;
+  gpci.pColorBlendState = &cb;
+  gpci.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+
+  VkCommandBuffer cmd = device.beginCommands();
+  const VkImageSubresourceRange all{both, 0, 1, 0, 1};
+  imageBarrier(cmd, resolved.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+               VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, all);
+  const VkClearDepthStencilValue before{0.25f, 3};
+  vkCmdClearDepthStencilImage(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &before, 1, &all);
+  imageBarrier(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+               VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+               VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT, all);
+  imageBarrier(cmd, ms.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, 0,
+               VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+               VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT, all);
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  depth.imageView = ms.view;
+  depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+  depth.resolveImageView = resolved.view;
+  depth.resolveImageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+  depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  depth.clearValue.depthStencil = {1.0f, 0};
+  VkRenderingAttachmentInfo stencil = depth;
+  depth.resolveMode = depthMode;
+  stencil.resolveMode = stencilMode;
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, {kSize, kSize}};
+  ri.layerCount = 1;
+  ri.pDepthAttachment = &depth;
+  ri.pStencilAttachment = &stencil;
+  vkCmdBeginRendering(cmd, &ri);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  const float push[2] = {0.375f, 0.5f};  // depth, and the left part of the viewport (its diagonal 2x + y = 64)
+  vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), push);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+  vkCmdEndRendering(cmd);
+  imageBarrier(cmd, resolved.image, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+               VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, all);
+  VkBufferImageCopy copy{};
+  copy.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+  copy.imageExtent = {kSize, kSize, 1};
+  vkCmdCopyImageToBuffer(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthBuffer, 1, &copy);
+  copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
+  vkCmdCopyImageToBuffer(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stencilBuffer, 1, &copy);
+  transferToHostBarrier(cmd);
+  vkEndCommandBuffer(cmd);
+  device.submitAndWait(cmd);
+  DepthStencilResolved out;
+  out.depth.resize(kSize * kSize);
+  out.stencil.resize(kSize * kSize);
+  std::memcpy(out.depth.data(), depthMap, out.depth.size() * 4);
+  std::memcpy(out.stencil.data(), stencilMap, out.stencil.size());
+  vkDestroyPipeline(dev, pipeline, nullptr);
+  vkDestroyPipelineLayout(dev, layout, nullptr);
+  vkDestroyShaderModule(dev, vs, nullptr);
+  vkDestroyShaderModule(dev, fs, nullptr);
+  vkDestroyBuffer(dev, depthBuffer, nullptr);
+  vkDestroyBuffer(dev, stencilBuffer, nullptr);
+  return out;
+}
+
+TEST(SampleCounts, DepthAndStencilResolveModesAtEveryCount) {
+  // The device offers SAMPLE_ZERO, AVERAGE, MIN and MAX for depth, SAMPLE_ZERO, MIN and MAX for
+  // stencil, independently and with NONE for either (VkPhysicalDeviceDepthStencilResolveProperties).
+  // Each pixel's samples hold 0.375 / 7 where the triangle covers them (the standard locations
+  // left of the diagonal 2x + y = 64, "Basic Polygon Rasterization"'s rule) and 1.0 / 0 elsewhere;
+  // the resolved value is sample 0's, the mean, the least or the greatest of them, and an aspect
+  // resolved with NONE keeps what the resolve image held.
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  VkPhysicalDeviceDepthStencilResolveProperties resolveProps{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &resolveProps};
+  vkGetPhysicalDeviceProperties2(drivers.tessera, &props);
+  EXPECT_EQ(resolveProps.supportedDepthResolveModes, VkResolveModeFlags(VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT |
+                                                                       VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT));
+  EXPECT_EQ(resolveProps.supportedStencilResolveModes,
+            VkResolveModeFlags(VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT));
+  EXPECT_TRUE(resolveProps.independentResolveNone);
+  EXPECT_TRUE(resolveProps.independentResolve);
+  const Triangle left = {{0, 32 * 256, 0}, {0, 0, 64 * 256}};
+  const std::pair<VkResolveModeFlagBits, VkResolveModeFlagBits> modes[] = {
+      {VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_MIN_BIT},
+      {VK_RESOLVE_MODE_MAX_BIT, VK_RESOLVE_MODE_NONE},
+      {VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MAX_BIT},
+      {VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT},
+  };
+  for (const CountTable& table : kTables) {
+    const uint32_t n = uint32_t(table.samples);
+    if (n == 1) continue;
+    for (const auto& [depthMode, stencilMode] : modes) {
+      SCOPED_TRACE(testing::Message() << n << " samples, depth mode " << depthMode << ", stencil mode " << stencilMode);
+      const DepthStencilResolved got = renderDepthStencilResolve(drivers.tessera, table.samples, depthMode, stencilMode);
+      ASSERT_EQ(got.depth.size(), size_t(kSize) * kSize);
+      int partial = 0, wrong = 0;
+      for (uint32_t y = 0; y < kSize; ++y)
+        for (uint32_t x = 0; x < kSize; ++x) {
+          double sum = 0, lo = 1, hi = 0;
+          uint8_t slo = 255, shi = 0, s0 = 0;
+          double z0 = 1;
+          uint32_t covered = 0;
+          for (uint32_t k = 0; k < n; ++k) {
+            const bool in = covers(left, int64_t(x) * 256 + table.location[k][0] * 16, int64_t(y) * 256 + table.location[k][1] * 16);
+            const double z = in ? 0.375 : 1.0;
+            const uint8_t st = in ? 7 : 0;
+            covered += in;
+            sum += z, lo = std::min(lo, z), hi = std::max(hi, z);
+            slo = std::min(slo, st), shi = std::max(shi, st);
+            if (k == 0) z0 = z, s0 = st;
+          }
+          partial += covered != 0 && covered != n;
+          const double depth = depthMode == VK_RESOLVE_MODE_AVERAGE_BIT ? sum / n
+                               : depthMode == VK_RESOLVE_MODE_MIN_BIT   ? lo
+                               : depthMode == VK_RESOLVE_MODE_MAX_BIT   ? hi
+                               : depthMode == VK_RESOLVE_MODE_NONE      ? 0.25
+                                                                        : z0;
+          const uint8_t st = stencilMode == VK_RESOLVE_MODE_MIN_BIT   ? slo
+                             : stencilMode == VK_RESOLVE_MODE_MAX_BIT ? shi
+                             : stencilMode == VK_RESOLVE_MODE_NONE    ? 3
+                                                                      : s0;
+          const float gotDepth = got.depth[y * kSize + x];
+          const uint8_t gotStencil = got.stencil[y * kSize + x];
+          if ((std::abs(gotDepth - depth) > 1e-6 || gotStencil != st) && ++wrong <= 5)
+            ADD_FAILURE() << "pixel (" << x << ", " << y << "): depth " << gotDepth << " stencil " << int(gotStencil) << ", expected "
+                          << depth << " and " << int(st) << " (" << covered << "/" << n << " samples covered)";
+        }
+      EXPECT_EQ(wrong, 0);
+      EXPECT_GE(partial, 20) << "pixels only partly covered";
+    }
+  }
 }
 
 // ---- VK_EXT_sample_locations.
