@@ -68,6 +68,56 @@ bool covers(const Triangle& t, int64_t sx, int64_t sy) {
   return true;
 }
 
+// What differs between these tests' pipelines; the rest is shared: no vertex input, a triangle
+// list, one kSize x kSize viewport and scissor, filled and not culled.
+struct PipelineParts {
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  const void* next = nullptr;               // VkPipelineRenderingCreateInfo (dynamic rendering)
+  VkRenderPass renderPass = VK_NULL_HANDLE;  // or a render pass and subpass
+  uint32_t subpass = 0;
+  const void* multisampleNext = nullptr;     // VkPipelineSampleLocationsStateCreateInfoEXT
+  const VkSpecializationInfo* fragmentSpecialization = nullptr;
+  const VkPipelineDepthStencilStateCreateInfo* depthStencil = nullptr;
+  const VkPipelineColorBlendStateCreateInfo* colorBlend = nullptr;  // null: no colour attachment
+  const VkPipelineDynamicStateCreateInfo* dynamic = nullptr;
+};
+
+VkPipeline createPipeline(VkDevice dev, VkPipelineLayout layout, VkShaderModule vs, VkShaderModule fs, const PipelineParts& p) {
+  VkPipelineShaderStageCreateInfo stageInfos[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main",
+       p.fragmentSpecialization}};
+  VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkViewport fullViewport{0, 0, float(kSize), float(kSize), 0, 1};
+  VkRect2D fullScissor{{0, 0}, {kSize, kSize}};
+  VkPipelineViewportStateCreateInfo viewportState{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1,
+                                                  &fullViewport, 1, &fullScissor};
+  VkPipelineRasterizationStateCreateInfo rasterization{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  rasterization.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO, p.multisampleNext};
+  multisample.rasterizationSamples = p.samples;
+  const VkPipelineColorBlendStateCreateInfo noColor{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, p.next};
+  info.stageCount = 2;
+  info.pStages = stageInfos;
+  info.pVertexInputState = &vertexInput;
+  info.pInputAssemblyState = &assembly;
+  info.pViewportState = &viewportState;
+  info.pRasterizationState = &rasterization;
+  info.pMultisampleState = &multisample;
+  info.pDepthStencilState = p.depthStencil;
+  info.pColorBlendState = p.colorBlend ? p.colorBlend : &noColor;
+  info.pDynamicState = p.dynamic;
+  info.layout = layout;
+  info.renderPass = p.renderPass;
+  info.subpass = p.subpass;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), VK_SUCCESS);
+  return pipeline;
+}
+
 enum class Shader { White, PerSample, AtSample };
 
 // VK_EXT_sample_locations for a draw: the locations (one per sample, a 1x1 grid), given by the
@@ -116,20 +166,6 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
   const int32_t sampleCount = int32_t(samples);
   VkSpecializationMapEntry entry{0, 0, sizeof(int32_t)};
   VkSpecializationInfo specialization{1, &entry, sizeof(sampleCount), &sampleCount};
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main",
-       shader == Shader::White ? nullptr : &specialization}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-  VkRect2D scissor{{0, 0}, {kSize, kSize}};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = samples;
   VkSampleLocationsInfoEXT locationsInfo{VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT};
   VkPipelineSampleLocationsStateCreateInfoEXT locationsState{VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT};
   const VkDynamicState dynamicLocations = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
@@ -142,7 +178,6 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
     locationsState.sampleLocationsEnable = VK_TRUE;
     locationsState.sampleLocationsInfo = locationsInfo;
     if (custom->dynamic) locationsState.sampleLocationsInfo.pSampleLocations = nullptr, locationsState.sampleLocationsInfo.sampleLocationsCount = 0;
-    ms.pNext = &locationsState;
   }
   VkPipelineColorBlendAttachmentState blend{};
   blend.colorWriteMask = 0xF;
@@ -150,19 +185,14 @@ std::vector<float> render(VkPhysicalDevice pd, VkSampleCountFlagBits samples, Sh
   cb.attachmentCount = 1;
   cb.pAttachments = &blend;
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 1, &format};
-  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vi;
-  gpci.pInputAssemblyState = &ia;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &rs;
-  gpci.pMultisampleState = &ms;
-  gpci.pColorBlendState = &cb;
-  gpci.layout = layout;
-  if (custom && custom->dynamic) gpci.pDynamicState = &dynamicState;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+  PipelineParts parts;
+  parts.samples = samples;
+  parts.next = &rendering;
+  parts.multisampleNext = custom ? &locationsState : nullptr;
+  parts.fragmentSpecialization = shader == Shader::White ? nullptr : &specialization;
+  parts.colorBlend = &cb;
+  parts.dynamic = custom && custom->dynamic ? &dynamicState : nullptr;
+  VkPipeline pipeline = createPipeline(dev, layout, vs, fs, parts);
   VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
   qpci.queryCount = 1;
@@ -410,18 +440,6 @@ TEST(SampleCounts, VariableMultisampleRate_SubpassesWithoutAttachmentsDrawAtEach
   plci.pPushConstantRanges = &range;
   VkPipelineLayout layout;
   ASSERT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-  VkRect2D scissor{{0, 0}, {kSize, kSize}};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.lineWidth = 1.0f;
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   struct Draw {
     uint32_t subpass;
     VkSampleCountFlagBits samples;
@@ -429,21 +447,12 @@ TEST(SampleCounts, VariableMultisampleRate_SubpassesWithoutAttachmentsDrawAtEach
   const Draw draws[3] = {{0, VK_SAMPLE_COUNT_2_BIT}, {0, VK_SAMPLE_COUNT_16_BIT}, {1, VK_SAMPLE_COUNT_8_BIT}};
   VkPipeline pipelines[3] = {};
   for (int i = 0; i < 3; ++i) {
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = draws[i].samples;
-    VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    gpci.stageCount = 2;
-    gpci.pStages = stages;
-    gpci.pVertexInputState = &vi;
-    gpci.pInputAssemblyState = &ia;
-    gpci.pViewportState = &vp;
-    gpci.pRasterizationState = &rs;
-    gpci.pMultisampleState = &ms;
-    gpci.pColorBlendState = &cb;
-    gpci.layout = layout;
-    gpci.renderPass = renderPass;
-    gpci.subpass = draws[i].subpass;
-    ASSERT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipelines[i]), VK_SUCCESS);
+    PipelineParts parts;
+    parts.samples = draws[i].samples;
+    parts.renderPass = renderPass;
+    parts.subpass = draws[i].subpass;
+    pipelines[i] = createPipeline(dev, layout, vs, fs, parts);
+    ASSERT_NE(pipelines[i], VK_NULL_HANDLE);
   }
   VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   qpci.queryType = VK_QUERY_TYPE_OCCLUSION;
@@ -526,40 +535,18 @@ DepthStencilResolved renderDepthStencilResolve(VkPhysicalDevice pd, VkSampleCoun
   plci.pPushConstantRanges = &range;
   VkPipelineLayout layout;
   EXPECT_EQ(vkCreatePipelineLayout(dev, &plci, nullptr, &layout), VK_SUCCESS);
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main", nullptr},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", nullptr}};
-  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-  VkRect2D scissor{{0, 0}, {kSize, kSize}};
-  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, nullptr, 0, 1, &viewport, 1, &scissor};
-  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo msState{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  msState.rasterizationSamples = samples;
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   ds.depthTestEnable = ds.depthWriteEnable = VK_TRUE;
   ds.depthCompareOp = VK_COMPARE_OP_ALWAYS;
   ds.stencilTestEnable = VK_TRUE;
   ds.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 7};
   ds.back = ds.front;
-  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, nullptr, 0, 0, nullptr, format, format};
-  VkGraphicsPipelineCreateInfo gpci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vi;
-  gpci.pInputAssemblyState = &ia;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &rs;
-  gpci.pMultisampleState = &msState;
-  gpci.pDepthStencilState = &ds;
-  gpci.pColorBlendState = &cb;
-  gpci.layout = layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, nullptr, &pipeline), VK_SUCCESS);
+  PipelineParts parts;
+  parts.samples = samples;
+  parts.next = &rendering;
+  parts.depthStencil = &ds;
+  VkPipeline pipeline = createPipeline(dev, layout, vs, fs, parts);
 
   VkCommandBuffer cmd = device.beginCommands();
   const VkImageSubresourceRange all{both, 0, 1, 0, 1};
