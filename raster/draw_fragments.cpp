@@ -444,8 +444,11 @@ void FragmentStage::shadeBatch() {
   fb.viewportIndex = viewport_;
   fb.sampleCount = samples;
   float locationFloats[2 * kMaxSamples];  // FragmentBatch::sampleLocations (InterpolateAtSample)
-  if (const SampleLocations* c = customLocations()) {
-    for (uint32_t k = 0; k < kMaxSamples; ++k) locationFloats[2 * k] = c->x[k] / 16.0f, locationFloats[2 * k + 1] = c->y[k] / 16.0f;
+  if (customLocations()) {
+    for (uint32_t k = 0; k < kMaxSamples; ++k) {  // the centre past `samples` (the kernel reads all)
+      const std::array<float, 2> l = sampleLocation(samples, k);
+      locationFloats[2 * k] = l[0], locationFloats[2 * k + 1] = l[1];
+    }
     fb.sampleLocations = locationFloats;
   }
   // Per lane: the pixel, its covered samples (after the sample mask test), each sample's depth.

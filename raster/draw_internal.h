@@ -2,9 +2,8 @@
 // draw_binned.cpp): vertex indices, shaded vertices, primitive assembly and the fragment stage.
 #pragma once
 
-#include <array>
-
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
