@@ -1,11 +1,13 @@
 // Cube maps in batches (sampling_cube.h): per lane, the reference's face selection and
-// derivative transformation; per face, the 2D fixed-point routine on that face; the reference
-// for lanes whose LINEAR footprint needs a neighbouring face.
+// derivative transformation; per face, the 2D fixed-point routine on that face; for lanes whose
+// LINEAR footprint needs a neighbouring face, the same arithmetic on the neighbour's texels
+// (RGBA8 and BGRA8 faces), the reference on cube corners and other formats.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 #include "batch_lanes.h"
 #include "routine_clones.h"
@@ -26,6 +28,63 @@ using namespace sampler_detail::batch;
 bool insideFace(double x, uint32_t size) {
   const double u = x * double(size);
   return u >= 0.5 + 0x1p-7 && u <= double(size) - 0.5 - 0x1p-7;
+}
+
+// "Cube Map Edge Handling" of a LINEAR footprint on an RGBA8/BGRA8 face in the fixed-point
+// routines' arithmetic (filterLevelFixed's coordinates and sums): the 2x2 texels of (s, t) on
+// level `level` of `face`, those beyond the face's edge taken from the neighbouring face
+// (cubeAdjacentTexel; a texel inside maps to itself), with the weights the face routine gives
+// them; each byte's sum is 255 x 2^16 times the value. False where the footprint covers a cube
+// corner (both axes cross an edge: the corner texel is the average of three texels, left to
+// the reference). The kernel's inline cube sampling (spirv_jit/inline_sample.cpp
+// edgeFootprint) computes the same texels.
+bool cubeEdgeSums(const abi::ImageViewState& view, uint32_t face, uint32_t level, float s, float t, uint32_t sum[4]) {
+  const abi::ImageLevel& l = view.levels[level];
+  const int32_t n = int32_t(l.width);  // cube faces are square
+  const double x = std::floor((double(s) * l.width - 0.5) * 256.0 + 0.5);
+  const double y = std::floor((double(t) * l.height - 0.5) * 256.0 + 0.5);
+  // s and t lie in [0, 1] (selectCubeFaceLanes), so i0 and j0 lie in [-1, n - 1].
+  const int32_t fx = int32_t(x), fy = int32_t(y);
+  const int32_t i0 = fx >> 8, j0 = fy >> 8;
+  const uint32_t a = uint32_t(fx & 255), b = uint32_t(fy & 255);
+  const bool acrossI = i0 < 0 || i0 >= n - 1, acrossJ = j0 < 0 || j0 >= n - 1;
+  if (acrossI && acrossJ) return false;
+  uint32_t texel[4];
+  for (uint32_t q = 0; q < 4; ++q) {
+    const sampler_detail::CubeTexel c =
+        sampler_detail::cubeAdjacentTexel(face, i0 + int32_t(q & 1), j0 + int32_t(q >> 1), n);
+    std::memcpy(&texel[q], l.base + uint64_t(c.face) * l.layerPitch + uint64_t(c.j) * l.rowPitch + uint64_t(c.i) * 4, 4);
+  }
+  for (uint32_t c = 0; c < 4; ++c) {
+    const auto byte = [c](uint32_t v) { return (v >> (8 * c)) & 0xFF; };
+    const uint32_t row0 = byte(texel[0]) * (256 - a) + byte(texel[1]) * a;
+    const uint32_t row1 = byte(texel[2]) * (256 - a) + byte(texel[3]) * a;
+    sum[c] = row0 * (256 - b) + row1 * b;
+  }
+  return true;
+}
+
+// The lane's value from its edge sums on its level(s), as the face routine divides them
+// (sampleUnorm8: one level over 255 x 2^16; mipmapMode LINEAR S_hi (256 - δ8) + S_lo δ8 over
+// 255 x 2^24), in R, G, B, A order (a BGRA8 face's bytes 0 and 2 swapped). False for a corner
+// footprint (cubeEdgeSums).
+bool cubeEdgeLane(const abi::ImageViewState& view, bool bgra, bool mipLinear, uint32_t face, float s, float t,
+                  uint32_t levelHi, uint32_t levelLo, double delta, uint32_t value[4]) {
+  uint32_t hi[4], lo[4];
+  if (!cubeEdgeSums(view, face, levelHi, s, t, hi)) return false;
+  // δ8 = 0: S_hi 256 over 255 x 2^24 is S_hi over 255 x 2^16, both correctly rounded, so the
+  // one-level quotient has the same bits without level lo (whose footprint may be a corner's;
+  // the kernel does the same).
+  const uint32_t d8 = mipLinear ? uint32_t(int32_t(std::floor(delta * 256.0 + 0.5))) : 0;
+  if (d8 != 0) {
+    if (!cubeEdgeSums(view, face, levelLo, s, t, lo)) return false;
+    constexpr double kScale = 255.0 * 16777216.0;
+    for (uint32_t c = 0; c < 4; ++c) value[c] = std::bit_cast<uint32_t>(float(double(hi[c] * (256 - d8) + lo[c] * d8) / kScale));
+  } else {
+    for (uint32_t c = 0; c < 4; ++c) value[c] = std::bit_cast<uint32_t>(float(int32_t(hi[c])) / 16711680.0f);
+  }
+  if (bgra) std::swap(value[0], value[2]);
+  return true;
 }
 
 template <uint32_t N>
@@ -69,10 +128,11 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
   lanes.minLod = in.minLod;
 
   // The routine's own levels and filter per lane (selectLaneLevels, as the fixed-point routines
-  // call it): a LINEAR lane whose footprint at one of its levels reaches an edge goes to the
-  // reference.
+  // call it): a LINEAR lane whose footprint at one of its levels reaches an edge takes the
+  // neighbouring faces' texels (cubeEdgeLane) on the faces the kernel samples inline (RGBA8 and
+  // BGRA8 as they are), the reference elsewhere and on a cube corner.
   const bool mipLinear = sampler.mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
-  uint32_t levelHi[N], levelLo[N], linearLanes = 0;
+  uint32_t levelHi[N], levelLo[N], linearLanes = 0, across = 0;
   alignas(64) double delta[N];
   selectLaneLevels<N, true>(face, faceSampler, lanes, routed, levelCount, mipLinear, levelHi, levelLo, delta, linearLanes);
   for (uint32_t k = 0; k < N; ++k) {
@@ -82,7 +142,7 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
       const abi::ImageLevel& l = view.levels[std::min(level, levelCount - 1)];
       inside = inside && insideFace(s[k], l.width) && insideFace(t[k], l.height);
     }
-    if (!inside) routed &= ~(1u << k), reference |= 1u << k;
+    if (!inside) routed &= ~(1u << k), across |= 1u << k;
   }
 
   std::memset(out, 0, sizeof(uint32_t) * 4 * N);
@@ -101,6 +161,16 @@ __attribute__((always_inline)) inline bool sampleCube(const abi::ImageViewState&
     for (uint32_t c = 0; c < 4; ++c)
       for (uint32_t k = 0; k < N; ++k)
         if (mask >> k & 1) out[c * N + k] = faceOut[c * N + k];
+  }
+  const bool edgesInline = (face.fastSampling == kRgba8Unorm || face.fastSampling == kBgra8Unorm) && identitySwizzle(view);
+  for (uint32_t k = 0; k < N; ++k) {
+    if (!(across >> k & 1)) continue;
+    uint32_t value[4];
+    if (edgesInline && cubeEdgeLane(view, face.fastSampling == kBgra8Unorm, mipLinear, faceOf[k], s[k], t[k], levelHi[k], levelLo[k], delta[k], value)) {
+      for (uint32_t c = 0; c < 4; ++c) out[c * N + k] = value[c];
+    } else {
+      reference |= 1u << k;
+    }
   }
   // The rest through the reference, as the per-lane path would take them.
   for (uint32_t k = 0; k < N; ++k) {

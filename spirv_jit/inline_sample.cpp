@@ -24,9 +24,11 @@
 // derivatives as the cube batches do (selectFaces: sampler/cube_batch.cpp's
 // selectCubeFaceLanes, in double), takes its levels per lane (a quad's face derivatives
 // differ), and reads face f of each level at f x layerPitch with CLAMP_TO_EDGE (the faces'
-// sampler there); a batch with a direction that is not finite and non-zero, or a LINEAR
-// footprint within 1/2 + 2^-7 texel of a face edge (insideFace), takes the call, whose cube
-// batch gives such lanes the reference's "Cube Map Edge Handling".
+// sampler there); a LINEAR footprint across one face edge takes the neighbouring face's texels
+// by "Cube Map Edge Handling" (edgeFootprint, with the weights the face gives them, as the cube
+// batches' cubeEdgeSums); a batch with a direction that is not finite and non-zero, or a
+// footprint over a cube corner, takes the call (the reference's lanes). A mipmapMode LINEAR
+// batch whose every lane has δ8 = 0 reads level 0 alone.
 #include "inline_sample.h"
 
 #include <cmath>
@@ -134,6 +136,7 @@ struct Emitter {
     llvm::Value* pitchScalar;  // i32
     Axis u, v;
     llvm::Value* faceOffset = nullptr;  // cube: <W x i32>, face x layerPitch (null: 2D)
+    llvm::Value* layerPitch = nullptr;  // cube: <W x i32>, the distance between faces
   };
   Level level(uint32_t k) {
     const size_t at = offsetof(InlineSampleState, levels) + k * sizeof(abi::InlineSampleLevel);
@@ -146,7 +149,10 @@ struct Emitter {
     l.v = {t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, heightMask))), field(f32, at + offsetof(abi::InlineSampleLevel, height)),
            clampV};
     for (Axis* a : {&l.u, &l.v}) a->keep = B.CreateSelect(a->clamp, splatI(-1), a->mask);
-    if (face) l.faceOffset = B.CreateMul(face, t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, layerPitch))));
+    if (face) {
+      l.layerPitch = t.splat(field(i32, at + offsetof(abi::InlineSampleLevel, layerPitch)));
+      l.faceOffset = B.CreateMul(face, l.layerPitch);
+    }
     return l;
   }
   // A texel's byte offset in the level: row, column and (cube) the lane's face.
@@ -186,21 +192,28 @@ struct Emitter {
     return c;
   }
 
-  // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
-  // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
-  void sums(const Level& l, const Coordinates& c, bool linear, llvm::Value* out[4]) {
+  // A level's texel byte offsets and weights: NEAREST one texel (α = β = 0), LINEAR the 2x2
+  // footprint's four (i0 j0, i1 j0, i0 j1, i1 j1) and α, β in 1/256.
+  struct Footprint {
+    llvm::Value* offset[4] = {};
+    llvm::Value* alpha = nullptr;
+    llvm::Value* beta = nullptr;
+  };
+  // The face's own texels, wrapped (the routine's wrapFixed), with the texels two blocks ahead
+  // prefetched.
+  Footprint wrappedFootprint(const Level& l, const Coordinates& c, bool linear) {
+    Footprint f;
     if (!linear) {
       llvm::Value* i = wrap(c.i, l.u);
       llvm::Value* j = wrap(c.j, l.v);
-      llvm::Value* texel = texels(l.base, texelOffset(l, B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2))));
+      f.offset[0] = texelOffset(l, B.CreateMul(j, l.pitch), B.CreateShl(i, splatI(2)));
       prefetchAhead(l, i, j);
-      for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
-      return;
+      return f;
     }
     llvm::Value* i0 = B.CreateAShr(c.i, splatI(8));
     llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
-    llvm::Value* alpha = B.CreateAnd(c.i, splatI(255));
-    llvm::Value* beta = B.CreateAnd(c.j, splatI(255));
+    f.alpha = B.CreateAnd(c.i, splatI(255));
+    f.beta = B.CreateAnd(c.j, splatI(255));
     llvm::Value* wi0 = wrap(i0, l.u);
     llvm::Value* wj0 = wrap(j0, l.v);
     llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v);
@@ -211,16 +224,100 @@ struct Emitter {
     prefetchAhead(l, wi0, wj0, /*nextRow=*/true);
     // Four gathers (one 8-byte load per row where no wrap falls between the two texels, as the
     // routine's loadTexelPairs, measured 3-7% slower here and cost a fifth of the compile time).
-    llvm::Value* tx[4] = {texels(l.base, texelOffset(l, y0, x0)), texels(l.base, texelOffset(l, y0, x1)),
-                          texels(l.base, texelOffset(l, y1, x0)), texels(l.base, texelOffset(l, y1, x1))};
+    f.offset[0] = texelOffset(l, y0, x0), f.offset[1] = texelOffset(l, y0, x1);
+    f.offset[2] = texelOffset(l, y1, x0), f.offset[3] = texelOffset(l, y1, x1);
+    return f;
+  }
+
+  // "Cube Map Edge Handling" of a LINEAR footprint that crosses one edge of its face
+  // (cube_batch.cpp cubeEdgeSums, sampler_internal.h cubeAdjacentTexel, on every lane): each
+  // of the four texels, unwrapped, is named by its centre's direction in half texels,
+  // (2i + 1 - n, 2j + 1 - n, n) on the lane's face; "Cube Map Face Selection" of that direction
+  // gives the face it lies on and its coordinates there give the texel,
+  // clamp((c + n) / 2, 0, n - 1). A texel inside the face maps to itself; a corner (both axes
+  // across) is the call's (cornerLanes).
+  Footprint edgeFootprint(const Level& l, const Coordinates& c) {
+    Footprint f;
+    llvm::Value* i0 = B.CreateAShr(c.i, splatI(8));
+    llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
+    f.alpha = B.CreateAnd(c.i, splatI(255));
+    f.beta = B.CreateAnd(c.j, splatI(255));
+    llvm::Value* n = B.CreateAdd(l.u.mask, splatI(1));  // square faces
+    for (int q = 0; q < 4; ++q) {
+      llvm::Value* i = (q & 1) ? B.CreateAdd(i0, splatI(1)) : i0;
+      llvm::Value* j = (q & 2) ? B.CreateAdd(j0, splatI(1)) : j0;
+      llvm::Value *toFace, *ti, *tj;
+      adjacentTexel(B.CreateSub(B.CreateAdd(B.CreateShl(i, splatI(1)), splatI(1)), n),
+                    B.CreateSub(B.CreateAdd(B.CreateShl(j, splatI(1)), splatI(1)), n), n, toFace, ti, tj);
+      f.offset[q] = B.CreateAdd(B.CreateAdd(B.CreateMul(tj, l.pitch), B.CreateShl(ti, splatI(2))), B.CreateMul(toFace, l.layerPitch));
+    }
+    return f;
+  }
+  // The face, column and row of the texel whose centre lies at face coordinates (sc, tc) on
+  // each lane's face with major axis n (sampler_internal.h cubeAdjacentTexel).
+  void adjacentTexel(llvm::Value* sc, llvm::Value* tc, llvm::Value* n, llvm::Value*& toFace, llvm::Value*& ti, llvm::Value*& tj) {
+    auto is = [&](int32_t f) { return B.CreateICmpEQ(face, splatI(f)); };
+    auto neg = [&](llvm::Value* v) { return B.CreateNeg(v); };
+    // The direction (cube_map.cpp faceDirection): +X (n, -t, -s), -X (-n, -t, s), +Y (s, n, t),
+    // -Y (s, -n, -t), +Z (s, -t, n), -Z (-s, -t, -n).
+    llvm::Value* r0 = B.CreateSelect(is(0), n, B.CreateSelect(is(1), neg(n), B.CreateSelect(is(5), neg(sc), sc)));
+    llvm::Value* r1 = B.CreateSelect(is(2), n, B.CreateSelect(is(3), neg(n), neg(tc)));
+    llvm::Value* r2 = B.CreateSelect(is(0), neg(sc), B.CreateSelect(is(1), sc, B.CreateSelect(is(2), tc, B.CreateSelect(is(3), neg(tc), B.CreateSelect(is(4), n, neg(n))))));
+    auto absolute = [&](llvm::Value* v) { return B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, v, B.getFalse()); };
+    llvm::Value* ax = absolute(r0);
+    llvm::Value* ay = absolute(r1);
+    llvm::Value* az = absolute(r2);
+    // majorAxisFace: z wins ties, then y; the sign picks the positive face for r >= 0.
+    llvm::Value* zMajor = B.CreateAnd(B.CreateICmpSGE(az, ay), B.CreateICmpSGE(az, ax));
+    llvm::Value* yMajor = B.CreateAnd(B.CreateNot(zMajor), B.CreateICmpSGE(ay, ax));
+    auto pick = [&](llvm::Value* r, int32_t positive) {
+      return B.CreateSelect(B.CreateICmpSGE(r, splatI(0)), splatI(positive), splatI(positive + 1));
+    };
+    toFace = B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
+    auto on = [&](int32_t f) { return B.CreateICmpEQ(toFace, splatI(f)); };
+    // faceCoordinates: +X (-z, -y), -X (z, -y), +Y (x, z), -Y (x, -z), +Z (x, -y), -Z (-x, -y).
+    llvm::Value* s = B.CreateSelect(on(0), neg(r2), B.CreateSelect(on(1), r2, B.CreateSelect(on(5), neg(r0), r0)));
+    llvm::Value* u = B.CreateSelect(on(2), r2, B.CreateSelect(on(3), neg(r2), neg(r1)));
+    auto index = [&](llvm::Value* v) {
+      llvm::Value* half = B.CreateAShr(B.CreateAdd(v, n), splatI(1));
+      return B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, half, splatI(0)),
+                                     B.CreateSub(n, splatI(1)));
+    };
+    ti = index(s);
+    tj = index(u);
+  }
+  // A cube level's LINEAR footprints: `across` the lanes whose footprint crosses an edge of
+  // their face (i0 or j0 at -1 or n - 1, the fixed-point coordinates unwrapped), `corner` those
+  // crossing two (both axes: the corner texel is the average of three, the call's).
+  void edgeLanes(const Level& l, const Coordinates& c, llvm::Value*& across, llvm::Value*& corner) {
+    auto crosses = [&](llvm::Value* fixed, const Axis& a) {
+      llvm::Value* i0 = B.CreateAShr(fixed, splatI(8));
+      return B.CreateOr(B.CreateICmpSLT(i0, splatI(0)), B.CreateICmpSGE(i0, a.mask));
+    };
+    llvm::Value* acrossI = crosses(c.i, l.u);
+    llvm::Value* acrossJ = crosses(c.j, l.v);
+    across = B.CreateOr(acrossI, acrossJ);
+    corner = B.CreateAnd(acrossI, acrossJ);
+  }
+
+  // The level's filtered sums per texel byte, 255 x 2^16 times the value (the routine's
+  // filterUniformLevel): NEAREST the byte << 16, LINEAR the bilinear sum.
+  void sums(const Level& l, const Footprint& f, bool linear, llvm::Value* out[4]) {
+    if (!linear) {
+      llvm::Value* texel = texels(l.base, f.offset[0]);
+      for (int k = 0; k < 4; ++k) out[k] = B.CreateShl(byteOf(texel, k), splatI(16));
+      return;
+    }
+    llvm::Value* tx[4];
+    for (int q = 0; q < 4; ++q) tx[q] = texels(l.base, f.offset[q]);
     // (c00 (256 - α) + c10 α)(256 - β) + (c01 (256 - α) + c11 α) β, exact in int32 (the
     // routine's vpmaddwd rows and its exact float vertical step).
-    llvm::Value* ialpha = B.CreateSub(splatI(256), alpha);
-    llvm::Value* ibeta = B.CreateSub(splatI(256), beta);
+    llvm::Value* ialpha = B.CreateSub(splatI(256), f.alpha);
+    llvm::Value* ibeta = B.CreateSub(splatI(256), f.beta);
     for (int k = 0; k < 4; ++k) {
-      llvm::Value* row0 = B.CreateAdd(B.CreateMul(byteOf(tx[0], k), ialpha), B.CreateMul(byteOf(tx[1], k), alpha));
-      llvm::Value* row1 = B.CreateAdd(B.CreateMul(byteOf(tx[2], k), ialpha), B.CreateMul(byteOf(tx[3], k), alpha));
-      out[k] = B.CreateAdd(B.CreateMul(row0, ibeta), B.CreateMul(row1, beta));
+      llvm::Value* row0 = B.CreateAdd(B.CreateMul(byteOf(tx[0], k), ialpha), B.CreateMul(byteOf(tx[1], k), f.alpha));
+      llvm::Value* row1 = B.CreateAdd(B.CreateMul(byteOf(tx[2], k), ialpha), B.CreateMul(byteOf(tx[3], k), f.alpha));
+      out[k] = B.CreateAdd(B.CreateMul(row0, ibeta), B.CreateMul(row1, f.beta));
     }
   }
 
@@ -403,20 +500,6 @@ struct Emitter {
     auto finite = [&](llvm::Value* v) { return B.CreateFCmpOLT(fabsF(v), splatF(HUGE_VALF)); };
     llvm::Value* allZero = B.CreateAnd(B.CreateFCmpOEQ(ops.s, zero), B.CreateAnd(B.CreateFCmpOEQ(ops.t, zero), B.CreateFCmpOEQ(ops.r, zero)));
     return B.CreateAnd(B.CreateAnd(finite(ops.s), B.CreateAnd(finite(ops.t), finite(ops.r))), B.CreateNot(allZero));
-  }
-
-  // The cube batches' edge test (cube_batch.cpp insideFace) on a level: a LINEAR footprint at
-  // u = s size stays inside the face with 2^-7 texel to spare, on both axes: 1/2 + 2^-7 <= u <=
-  // size - 1/2 - 2^-7. That test computes in double; here in float, with the same outcome: u
-  // is exact (a power-of-two size scales s exactly) and so are both bounds (sizes up to 2^16,
-  // which the entry's levels have: inline_sample_state.cpp).
-  llvm::Value* insideFace(const Level& l) {
-    auto axis = [&](llvm::Value* x, const Axis& a) {
-      llvm::Value* u = B.CreateFMul(x, t.splat(a.size));
-      llvm::Value* hi = B.CreateFSub(B.CreateFSub(a.size, llvm::ConstantFP::get(f32, 0.5)), llvm::ConstantFP::get(f32, 0x1p-7));
-      return B.CreateAnd(B.CreateFCmpOGE(u, splatF(0.5f + 0x1p-7f)), B.CreateFCmpOLE(u, t.splat(hi)));
-    };
-    return B.CreateAnd(axis(cs, l.u), axis(ct, l.v));
   }
 
   // An anisotropic sampler's batch is the isotropic routine's where every quad's footprint is
@@ -617,61 +700,81 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   e.refresh(B.CreateAnd(e.active, B.CreateNot(sameLevel)));
   B.CreateBr(callBB);
 
-  // The four variants: filter x one or two levels, each checking its coordinates fit before it
-  // loads anything.
-  std::vector<std::pair<std::vector<llvm::Value*>, llvm::BasicBlock*>> results;
-  auto variant = [&](bool linear, bool twoLevels) {
-    const Emitter::Level l0 = e.level(0);
-    const Emitter::Coordinates c0 = e.coordinates(l0, linear);
-    llvm::Value* fits = c0.fits;
-    Emitter::Level l1{};
-    Emitter::Coordinates c1{};
-    if (twoLevels) {
-      l1 = e.level(1);
-      c1 = e.coordinates(l1, linear);
-      fits = B.CreateAnd(fits, c1.fits);
-    }
-    // A cube's LINEAR footprint reaching a face edge takes texels of the neighbouring face:
-    // the call's (the reference's) lane.
-    if (ops.cube && linear) {
-      fits = B.CreateAnd(fits, e.insideFace(l0));
-      if (twoLevels) fits = B.CreateAnd(fits, e.insideFace(l1));
+  // The sums of `count` levels (level 0, then level 1) after checking that every active lane's
+  // coordinates fit and, for a cube's LINEAR footprints, that none covers a cube corner
+  // (else the call): a batch whose footprints all lie inside their faces takes the wrapped
+  // texels, one with a footprint across a face edge the neighbouring faces' (edgeFootprint).
+  auto levelSums = [&](uint32_t count, bool linear, llvm::Value* (&out)[2][4]) {
+    Emitter::Level l[2];
+    Emitter::Coordinates c[2];
+    llvm::Value* fits = nullptr;
+    llvm::Value* across = nullptr;
+    for (uint32_t k = 0; k < count; ++k) {
+      l[k] = e.level(k);
+      c[k] = e.coordinates(l[k], linear);
+      fits = fits ? B.CreateAnd(fits, c[k].fits) : c[k].fits;
+      if (ops.cube && linear) {
+        llvm::Value *levelAcross, *corner;
+        e.edgeLanes(l[k], c[k], levelAcross, corner);
+        fits = B.CreateAnd(fits, B.CreateNot(corner));
+        across = across ? B.CreateOr(across, levelAcross) : levelAcross;
+      }
     }
     llvm::BasicBlock* fetchBB = e.block("isample.fetch");
     B.CreateCondBr(e.allActive(fits), fetchBB, callBB);
     B.SetInsertPoint(fetchBB);
-    llvm::Value* s0[4];
-    e.sums(l0, c0, linear, s0);
-    llvm::Value* value[4];
+    Emitter::Footprint f[2];
+    for (uint32_t k = 0; k < count; ++k) f[k] = e.wrappedFootprint(l[k], c[k], linear);
+    if (across) {
+      llvm::BasicBlock* wrappedBB = B.GetInsertBlock();
+      llvm::BasicBlock* edgeBB = e.block("isample.edge");
+      llvm::BasicBlock* texelsBB = e.block("isample.texels");
+      B.CreateCondBr(e.allActive(B.CreateNot(across)), texelsBB, edgeBB);
+      B.SetInsertPoint(edgeBB);
+      Emitter::Footprint edge[2];
+      for (uint32_t k = 0; k < count; ++k) edge[k] = e.edgeFootprint(l[k], c[k]);
+      B.CreateBr(texelsBB);
+      B.SetInsertPoint(texelsBB);
+      for (uint32_t k = 0; k < count; ++k)
+        for (int q = 0; q < 4; ++q) {
+          llvm::PHINode* phi = B.CreatePHI(e.vi32, 2);
+          phi->addIncoming(f[k].offset[q], wrappedBB);
+          phi->addIncoming(edge[k].offset[q], edgeBB);
+          f[k].offset[q] = phi;
+        }
+    }
+    for (uint32_t k = 0; k < count; ++k) e.sums(l[k], f[k], linear, out[k]);
+  };
+  // The four variants: filter x one or two levels.
+  std::vector<std::pair<std::vector<llvm::Value*>, llvm::BasicBlock*>> results;
+  auto variant = [&](bool linear, bool twoLevels) {
+    llvm::Value* s[2][4];
     if (twoLevels) {
       // Every active lane's δ8 = 0 (a magnified batch's d' = 0, say): S_hi 256 over
       // 255 x 2^24 is S_hi over 255 x 2^16, and both quotients are correctly rounded (the
       // routine's twoLevelQuotient and unormQuotient), so the one-level result has the same
-      // bits without the second level's texels.
+      // bits without the second level's coordinates or texels.
       llvm::BasicBlock* hiOnlyBB = e.block("isample.hionly");
       llvm::BasicBlock* bothBB = e.block("isample.both");
       B.CreateCondBr(e.allActive(B.CreateICmpEQ(delta8, e.splatI(0))), hiOnlyBB, bothBB);
-      B.SetInsertPoint(hiOnlyBB);
-      llvm::Value* hiOnly[4];
-      for (int k = 0; k < 4; ++k) hiOnly[k] = e.quotient(s0[k], 16711680.0f);
-      results.push_back({e.finish(hiOnly, bgra), B.GetInsertBlock()});
-      B.CreateBr(doneBB);
       B.SetInsertPoint(bothBB);
-    }
-    if (!twoLevels) {
-      for (int k = 0; k < 4; ++k) value[k] = e.quotient(s0[k], 16711680.0f);  // over 255 x 2^16
-    } else {
-      llvm::Value* s1[4];
-      e.sums(l1, c1, linear, s1);
+      levelSums(2, linear, s);
       // S_hi (256 - δ8) + S_lo δ8 < 2^32 over 255 x 2^24, in double, rounded to float (the
       // routine's twoLevelQuotient).
       llvm::Value* inverse = B.CreateSub(e.splatI(256), delta8);
       llvm::Type* vd = t.laneType(B.getDoubleTy());
+      llvm::Value* value[4];
       for (int k = 0; k < 4; ++k) {
-        llvm::Value* total = B.CreateAdd(B.CreateMul(s0[k], inverse), B.CreateMul(s1[k], delta8));
+        llvm::Value* total = B.CreateAdd(B.CreateMul(s[0][k], inverse), B.CreateMul(s[1][k], delta8));
         value[k] = B.CreateFPTrunc(B.CreateFMul(B.CreateUIToFP(total, vd), e.splatD(vd, 1.0 / (255.0 * 16777216.0))), e.vf32);
       }
+      results.push_back({e.finish(value, bgra), B.GetInsertBlock()});
+      B.CreateBr(doneBB);
+      B.SetInsertPoint(hiOnlyBB);
     }
+    levelSums(1, linear, s);
+    llvm::Value* value[4];
+    for (int k = 0; k < 4; ++k) value[k] = e.quotient(s[0][k], 16711680.0f);  // over 255 x 2^16
     results.push_back({e.finish(value, bgra), B.GetInsertBlock()});
     B.CreateBr(doneBB);
   };

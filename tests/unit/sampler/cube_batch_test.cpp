@@ -225,24 +225,66 @@ TEST(CubeBatch, MatchesTheReferenceWithinTheFixedPointBound) {
   EXPECT_GT(differing, compared / 4);
 }
 
-TEST(CubeBatch, FootprintsAcrossAFaceEdgeAreTheReferencesOwn) {
-  // Magnified (λ < 0: level 0, LINEAR) lanes exactly on the edges between faces: "Cube Map Edge
-  // Handling" takes the neighbouring face's texels (different random bytes here), which a face's
-  // own routine with CLAMP_TO_EDGE would not.
+// "Cube Map Edge Handling": magnified (λ < 0: level 0, LINEAR) lanes exactly on the edges
+// between faces take half their footprint from the neighbouring face (different random bytes
+// here), which a face's own routine with CLAMP_TO_EDGE would not. The batch gives them the
+// neighbour's texels with the fixed-point routines' weights: within their bound of the
+// reference, not its bits (the routines' snapped weights show in most lanes).
+TEST(CubeBatch, FootprintsAcrossAFaceEdgeTakeTheNeighboursTexels) {
   std::mt19937 rng(5);
+  uint32_t lanes = 0, differing = 0;
+  for (const VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM}) {
+    SamplingTestView view = randomCube(format, 16, rng);
+    for (const VkSamplerMipmapMode mip : {VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST}) {
+      const abi::SamplerState sampler = makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, mip, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+      for (uint32_t width : {4u, 8u, 16u}) {
+        CubeBatch b = randomBatch(width, rng);
+        b.active = width == 32 ? ~0u : (1u << width) - 1;
+        b.explicitLod = false;
+        std::uniform_real_distribution<float> unit(-0.9f, 0.9f);
+        for (uint32_t k = 0; k < width; ++k) {
+          const float sign = k & 1 ? -1.0f : 1.0f;
+          // |x| = |z| (the +-X/+-Z edge; x wins ties as the reference's face order says), y inside.
+          b.x[k] = sign, b.z[k] = (k & 2) ? 1.0f : -1.0f, b.y[k] = unit(rng);
+          for (int c = 0; c < 3; ++c) b.dx[c][k] = (c == 1 ? 0.01f : 0.0f), b.dy[c][k] = (c == 0 ? 0.0f : 0.01f);
+        }
+        std::vector<uint32_t> out(4 * width);
+        ASSERT_TRUE(sampleCubeBatch(view.state, sampler, b.lanes(), out.data()));
+        for (uint32_t k = 0; k < width; ++k) {
+          const TexelValue want = sampleImage(view.state, sampler, b.request(k));
+          bool same = true;
+          for (uint32_t i = 0; i < 4; ++i) {
+            const float got = std::bit_cast<float>(out[i * width + k]);
+            same = same && out[i * width + k] == want.u[i];
+            ASSERT_LE(std::fabs(double(got) - want.f[i]), 0x1p-8 + 0x1p-9 + 0x1p-20)
+                << "W=" << width << " lane " << k << " component " << i << " mip " << mip << " format " << format;
+          }
+          ++lanes;
+          differing += !same;
+        }
+      }
+    }
+  }
+  EXPECT_GT(differing, lanes / 4);
+}
+
+// A footprint over a cube corner (its corner texel the average of the three texels around the
+// corner, "Cube Map Edge Handling") is the reference's, bit for bit.
+TEST(CubeBatch, FootprintsOverACubeCornerAreTheReferencesOwn) {
+  std::mt19937 rng(6);
   SamplingTestView view = randomCube(VK_FORMAT_R8G8B8A8_UNORM, 16, rng);
   const abi::SamplerState sampler =
       makeSampler(VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+  std::uniform_real_distribution<float> near(0.995f, 1.0f);
   for (uint32_t width : {4u, 8u, 16u}) {
     CubeBatch b = randomBatch(width, rng);
     b.active = width == 32 ? ~0u : (1u << width) - 1;
     b.explicitLod = false;
-    std::uniform_real_distribution<float> unit(-0.9f, 0.9f);
     for (uint32_t k = 0; k < width; ++k) {
-      const float sign = k & 1 ? -1.0f : 1.0f;
-      // |x| = |z| (the +-X/+-Z edge; x wins ties as the reference's face order says), y inside.
-      b.x[k] = sign, b.z[k] = (k & 2) ? 1.0f : -1.0f, b.y[k] = unit(rng);
-      for (int c = 0; c < 3; ++c) b.dx[c][k] = (c == 1 ? 0.01f : 0.0f), b.dy[c][k] = (c == 0 ? 0.0f : 0.01f);
+      // Each of the eight corners, the three components within half a texel of one magnitude.
+      b.x[k] = (k & 1 ? -1.0f : 1.0f) * near(rng), b.y[k] = (k & 2 ? -1.0f : 1.0f) * near(rng);
+      b.z[k] = (k & 4 ? -1.0f : 1.0f) * near(rng);
+      for (int c = 0; c < 3; ++c) b.dx[c][k] = c == 1 ? 0.001f : 0.0f, b.dy[c][k] = c == 0 ? 0.0f : 0.001f;
     }
     std::vector<uint32_t> out(4 * width);
     ASSERT_TRUE(sampleCubeBatch(view.state, sampler, b.lanes(), out.data()));

@@ -507,5 +507,64 @@ TEST(InlineSampling, CubeMapsSampleEachLanesFaceThroughTheEntry) {
   }
 }
 
+// "Cube Map Edge Handling" in the kernel: LINEAR footprints that cross one face edge (every
+// lane within a third of a texel of an edge between two faces) are sampled through the entry,
+// texels of both faces included (the entry's level 0 replaced by the same cube with every byte
+// inverted gives 1 - the original, within the filter's rounding); a footprint over a cube
+// corner (the average of three texels) is the call's, which reads the view's own texels.
+TEST(InlineSampling, CubeFootprintsAcrossFaceEdgesAreTheKernelsAndCornersTheCalls) {
+  std::mt19937 rng(11);
+  constexpr uint32_t kSize = 32;
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W, "stage_texture_cube_frag");
+    ASSERT_TRUE(program && program->fragment);
+    Texture tex(kSize, kSize, false, 0, rng, 64u);
+    tex.view.levelCount = 1;
+    tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                                     VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 0);
+    tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+    std::uniform_real_distribution<float> inner(-0.6f, 0.6f);
+    // Quad q: major axis q % 3, the next axis 1 - 0.3 / size from its edge (u within 0.15
+    // texel of the face's side), the third inside, its lanes 0.01 apart along it.
+    auto edges = [&]() {
+      Batch b = cubeBatch(W, kSize, rng);
+      for (uint32_t q = 0; q < W / 4; ++q) {
+        const uint32_t major = q % 3, next = (major + 1 + (q / 3) % 2) % 3;
+        const float majorValue = rng() % 2 ? -1.0f : 1.0f, nextValue = (rng() % 2 ? -1.0f : 1.0f) * (1.0f - 0.3f / float(kSize));
+        const float third = inner(rng);
+        for (uint32_t l = 4 * q; l < 4 * q + 4; ++l) {
+          float d[3];
+          d[major] = majorValue, d[next] = nextValue;
+          d[3 - major - next] = third + 0.01f * float(l & 1) + 0.01f * float(l >> 1 & 1);
+          for (uint32_t c = 0; c < 3; ++c) b.inputs[c * W + l] = asWord(d[c]);
+        }
+      }
+      b.coverage = W == 32 ? ~0u : (1u << W) - 1;
+      return b;
+    };
+    Batch across = edges();
+    Batch corner = edges();
+    for (uint32_t c = 0; c < 3; ++c) corner.inputs[c * W + W - 1] = asWord(c == 1 ? -0.999f : 0.998f);
+    tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+    const std::vector<uint32_t> original = run(*program, W, resources, across, entries);  // refreshes the entry
+    ASSERT_EQ(entries[0].usable, tessera::abi::kInlineUsableCube);
+    EXPECT_EQ(original, run(*program, W, resources, across, nullptr)) << "W=" << W << ": the call's bits";
+    const std::vector<uint32_t> cornerOriginal = run(*program, W, resources, corner, entries);
+    std::vector<uint8_t> inverted(tex.levels[0]);
+    for (uint8_t& v : inverted) v = uint8_t(255 - v);
+    entries[0].levels[0].base = inverted.data();
+    const std::vector<uint32_t> throughEntry = run(*program, W, resources, across, entries);
+    for (uint32_t k = 0; k < 4 * W; ++k) {
+      float a, c;
+      std::memcpy(&a, &original[k], 4);
+      std::memcpy(&c, &throughEntry[k], 4);
+      EXPECT_NEAR(c, 1.0f - a, 0x1p-12) << "W=" << W << " component " << k / W << " lane " << k % W;
+    }
+    EXPECT_EQ(run(*program, W, resources, corner, entries), cornerOriginal) << "W=" << W;
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
