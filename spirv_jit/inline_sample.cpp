@@ -31,6 +31,7 @@
 // batch whose every lane has δ8 = 0 reads level 0 alone.
 #include "inline_sample.h"
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 
@@ -368,13 +369,16 @@ struct Emitter {
   // Each lane's ρ_max² in float (batch_sampler_unorm8_uniform.cpp squaredRhoLanes: |d| size,
   // squared, summed, the larger sum), compared with the entry's float bounds: within 2^-22.5
   // in λ of the exact one (inline_sample_state.cpp says why that decides the level).
-  llvm::Value* squaredRhoLanesF() {
+  // `bounds` (|∂s/∂x|, |∂t/∂x|, |∂s/∂y|, |∂t/∂y| or larger: a cube's derivativeBound) give a
+  // bound on it instead: every step is monotonic.
+  llvm::Value* squaredRhoLanesF(llvm::Value* const* bounds = nullptr) {
     llvm::Value* baseW = t.splat(field(f32, offsetof(InlineSampleState, baseWidth)));
     llvm::Value* baseH = t.splat(field(f32, offsetof(InlineSampleState, baseHeight)));
-    llvm::Value* mx0 = B.CreateFMul(fabsF(dsdx), baseW);
-    llvm::Value* mx1 = B.CreateFMul(fabsF(dtdx), baseH);
-    llvm::Value* my0 = B.CreateFMul(fabsF(dsdy), baseW);
-    llvm::Value* my1 = B.CreateFMul(fabsF(dtdy), baseH);
+    auto magnitude = [&](llvm::Value* d, int k) { return bounds ? bounds[k] : fabsF(d); };
+    llvm::Value* mx0 = B.CreateFMul(magnitude(dsdx, 0), baseW);
+    llvm::Value* mx1 = B.CreateFMul(magnitude(dtdx, 1), baseH);
+    llvm::Value* my0 = B.CreateFMul(magnitude(dsdy, 2), baseW);
+    llvm::Value* my1 = B.CreateFMul(magnitude(dtdy, 3), baseH);
     llvm::Value* sumX = B.CreateFAdd(B.CreateFMul(mx0, mx0), B.CreateFMul(mx1, mx1));
     llvm::Value* sumY = B.CreateFAdd(B.CreateFMul(my0, my0), B.CreateFMul(my1, my1));
     return B.CreateSelect(B.CreateFCmpOLT(sumX, sumY), sumY, sumX);
@@ -438,9 +442,25 @@ struct Emitter {
 
   // "Cube Map Face Selection and Transformations" as the cube batches take it
   // (sampler_internal.h selectCubeFaceLanes, the reference's selectCubeFace): in double, the
-  // same operations in the same order, each lane's face, face coordinates and face
-  // derivatives rounded to float, which then stand for the operands (cs, ct, dsdx, ...).
+  // same operations in the same order, each lane's face and face coordinates rounded to float,
+  // which then stand for the operands (cs, ct). The face derivatives are estimated in float
+  // (dsdx ... dtdy, with a bound on their error: derivativeBounds), which the magnified test
+  // and the prefetches take; the blocks that need them exact compute them (exactDerivatives).
   // Returns the lanes whose direction is finite and non-zero (the others are the reference's).
+  struct CubeTerms {
+    llvm::Value *sc, *tc, *absRc, *inverse2;  // <W x double>
+    llvm::Value* sign;                        // <W x float>: -1 on the negative faces
+  } cubeTerms{};
+  // |∂| + a bound on the estimate's error, per face derivative (dsdx, dtdx, dsdy, dtdy).
+  llvm::Value* derivativeBound[4] = {};
+  // (s_c, t_c, r_c) of (a, b, c) on each lane's face: +X (-z, -y, x), -X (z, -y, x), +Y (x, z, y),
+  // -Y (x, -z, y), +Z (x, -y, z), -Z (-x, -y, z).
+  void faceCoordinates(llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value*& sc, llvm::Value*& tc, llvm::Value*& rc) {
+    auto is = [&](int32_t f) { return B.CreateICmpEQ(face, splatI(f)); };
+    sc = B.CreateSelect(is(0), B.CreateFNeg(c), B.CreateSelect(is(1), c, B.CreateSelect(is(5), B.CreateFNeg(a), a)));
+    tc = B.CreateSelect(is(2), c, B.CreateSelect(is(3), B.CreateFNeg(c), B.CreateFNeg(b)));
+    rc = B.CreateSelect(B.CreateICmpULE(face, splatI(1)), a, B.CreateSelect(B.CreateICmpULE(face, splatI(3)), b, c));
+  }
   llvm::Value* selectFaces() {
     llvm::Type* vd = t.laneType(B.getDoubleTy());
     auto D = [&](llvm::Value* v) { return B.CreateFPExt(v, vd); };
@@ -463,43 +483,76 @@ struct Emitter {
       return B.CreateSelect(B.CreateFCmpOGE(r, zero), splatI(positive), splatI(positive + 1));
     };
     face = B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
-    auto is = [&](int32_t f) { return B.CreateICmpEQ(face, splatI(f)); };
-    // +X (-z, -y, x), -X (z, -y, x), +Y (x, z, y), -Y (x, -z, y), +Z (x, -y, z), -Z (-x, -y, z).
-    auto coordinates = [&](llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value*& sc, llvm::Value*& tc, llvm::Value*& rc) {
-      sc = B.CreateSelect(is(0), B.CreateFNeg(c), B.CreateSelect(is(1), c, B.CreateSelect(is(5), B.CreateFNeg(a), a)));
-      tc = B.CreateSelect(is(2), c, B.CreateSelect(is(3), B.CreateFNeg(c), B.CreateFNeg(b)));
-      rc = B.CreateSelect(B.CreateICmpULE(face, splatI(1)), a, B.CreateSelect(B.CreateICmpULE(face, splatI(3)), b, c));
-    };
-    llvm::Value *sc, *tc, *rc;
-    coordinates(r0, r1, r2, sc, tc, rc);
-    sc = D(sc), tc = D(tc), rc = D(rc);
-    llvm::Value* absRc = fabsF(rc);
+    llvm::Value *scF, *tcF, *rcF;
+    faceCoordinates(r0, r1, r2, scF, tcF, rcF);
+    llvm::Value* sc = D(scF);
+    llvm::Value* tc = D(tcF);
+    llvm::Value* absRc = fabsF(D(rcF));
     llvm::Value* half = splatD(vd, 0.5);
     // One reciprocal and multiplications, as selectCubeFace (six divisions a lane were this
     // kernel's largest cost on tex_cube).
     llvm::Value* inverse = B.CreateFDiv(splatD(vd, 1.0), absRc);
     cs = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFMul(sc, inverse)), half));
     ct = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFMul(tc, inverse)), half));
-    llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
-    coordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
-    coordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
     // ∂rc times the sign of the major axis (a multiplication by ±1, exact like the rest here).
     llvm::Value* sign = B.CreateSelect(B.CreateICmpNE(B.CreateAnd(face, splatI(1)), splatI(0)), splatF(-1.0f), splatF(1.0f));
-    drcx = D(B.CreateFMul(drcx, sign));
-    drcy = D(B.CreateFMul(drcy, sign));
-    dscx = D(dscx), dtcx = D(dtcx), dscy = D(dscy), dtcy = D(dtcy);
-    llvm::Value* inverse2 = B.CreateFMul(inverse, inverse);
-    // 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)², and likewise t.
-    auto derivative = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc) {
-      return F(B.CreateFMul(B.CreateFMul(half, B.CreateFSub(B.CreateFMul(absRc, dc), B.CreateFMul(c, drc))), inverse2));
+    cubeTerms = {sc, tc, absRc, B.CreateFMul(inverse, inverse), sign};
+
+    // The estimate: 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)² in float. With A = |rc| ∂sc and
+    // B = sc ∂rc as rounded, its error against the exact value rounded to float is below
+    // 2^-21 (|A| + |B|) / (2 rc²) (a few roundings of 2^-24 each, the difference's included,
+    // and the exact value's own rounding); the bound takes 2^-18 of (|A| + |B| + 2^-100) / rc²,
+    // the 2^-100 covering products that underflow (subnormal or flushed, 2^-125 at most). An
+    // overflow or a NaN makes the bound infinite or NaN, which no test passes.
+    llvm::Value* absRcF = fabsF(rcF);
+    llvm::Value* inverseF = B.CreateFDiv(splatF(1.0f), absRcF);
+    llvm::Value* inverse2F = B.CreateFMul(inverseF, inverseF);
+    llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
+    faceCoordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
+    faceCoordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
+    drcx = B.CreateFMul(drcx, sign);
+    drcy = B.CreateFMul(drcy, sign);
+    auto estimate = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc, llvm::Value*& bound) {
+      llvm::Value* a = B.CreateFMul(absRcF, dc);
+      llvm::Value* b = B.CreateFMul(c, drc);
+      llvm::Value* d = B.CreateFMul(B.CreateFMul(splatF(0.5f), B.CreateFSub(a, b)), inverse2F);
+      llvm::Value* size = B.CreateFAdd(B.CreateFAdd(fabsF(a), fabsF(b)), splatF(0x1p-100f));
+      bound = B.CreateFAdd(fabsF(d), B.CreateFMul(B.CreateFMul(size, splatF(0x1p-18f)), inverse2F));
+      return d;
     };
-    dsdx = derivative(dscx, sc, drcx);
-    dsdy = derivative(dscy, sc, drcy);
-    dtdx = derivative(dtcx, tc, drcx);
-    dtdy = derivative(dtcy, tc, drcy);
+    dsdx = estimate(dscx, scF, drcx, derivativeBound[0]);
+    dtdx = estimate(dtcx, tcF, drcx, derivativeBound[1]);
+    dsdy = estimate(dscy, scF, drcy, derivativeBound[2]);
+    dtdy = estimate(dtcy, tcF, drcy, derivativeBound[3]);
     auto finite = [&](llvm::Value* v) { return B.CreateFCmpOLT(fabsF(v), splatF(HUGE_VALF)); };
     llvm::Value* allZero = B.CreateAnd(B.CreateFCmpOEQ(ops.s, zero), B.CreateAnd(B.CreateFCmpOEQ(ops.t, zero), B.CreateFCmpOEQ(ops.r, zero)));
     return B.CreateAnd(B.CreateAnd(finite(ops.s), B.CreateAnd(finite(ops.t), finite(ops.r))), B.CreateNot(allZero));
+  }
+  // The face derivatives exactly as selectCubeFaceLanes gives them (in double, rounded to
+  // float), computed here, into dsdx ... dtdy, for the code emitted from here on in blocks this
+  // one dominates; returns the estimates, which restoreEstimates puts back for the others.
+  std::array<llvm::Value*, 4> exactDerivatives() {
+    const std::array<llvm::Value*, 4> estimates = {dsdx, dtdx, dsdy, dtdy};
+    llvm::Type* vd = t.laneType(B.getDoubleTy());
+    auto D = [&](llvm::Value* v) { return B.CreateFPExt(v, vd); };
+    llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
+    faceCoordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
+    faceCoordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
+    drcx = D(B.CreateFMul(drcx, cubeTerms.sign));
+    drcy = D(B.CreateFMul(drcy, cubeTerms.sign));
+    // 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)², and likewise t.
+    auto derivative = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc) {
+      llvm::Value* difference = B.CreateFSub(B.CreateFMul(cubeTerms.absRc, D(dc)), B.CreateFMul(c, drc));
+      return B.CreateFPTrunc(B.CreateFMul(B.CreateFMul(splatD(vd, 0.5), difference), cubeTerms.inverse2), vf32);
+    };
+    dsdx = derivative(dscx, cubeTerms.sc, drcx);
+    dsdy = derivative(dscy, cubeTerms.sc, drcy);
+    dtdx = derivative(dtcx, cubeTerms.tc, drcx);
+    dtdy = derivative(dtcy, cubeTerms.tc, drcy);
+    return estimates;
+  }
+  void restoreEstimates(const std::array<llvm::Value*, 4>& estimates) {
+    dsdx = estimates[0], dtdx = estimates[1], dsdy = estimates[2], dtdy = estimates[3];
   }
 
   // An anisotropic sampler's batch is the isotropic routine's where every quad's footprint is
@@ -615,8 +668,16 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
                                  B.CreateICmpEQ(sampler, e.field(e.ptr, offsetof(InlineSampleState, sampler))));
   B.CreateCondBr(hit, usableBB, refreshKeyBB);
 
+  // The refresh calls take the exact face derivatives of a cube's lane (the entry's levels
+  // are those the lane selects).
   B.SetInsertPoint(refreshKeyBB);
-  e.refresh(e.active);
+  if (ops.cube) {
+    const std::array<llvm::Value*, 4> estimates = e.exactDerivatives();
+    e.refresh(e.active);
+    e.restoreEstimates(estimates);
+  } else {
+    e.refresh(e.active);
+  }
   B.CreateBr(callBB);
 
   // A pair the kernel does not sample stays on the call until the entry is cleared (a draw);
@@ -645,7 +706,11 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   llvm::BasicBlock* levelsBB = e.block("isample.levels");
   B.CreateCondBr(flagSet(abi::kInlineIsotropicOnly), isotropicBB, levelsBB);
   B.SetInsertPoint(isotropicBB);
-  B.CreateCondBr(e.allActive(e.toLanes(e.quadIsotropic())), levelsBB, callBB);
+  // (Cube entries never have anisotropic samplers: cubeFaceSampler.)
+  if (ops.cube)
+    B.CreateBr(callBB);
+  else
+    B.CreateCondBr(e.allActive(e.toLanes(e.quadIsotropic())), levelsBB, callBB);
   B.SetInsertPoint(levelsBB);
   B.CreateCondBr(flagSet(abi::kInlineMipLinear), mipBB, rangeBB);
 
@@ -653,6 +718,8 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   // squaredRhoLanes: |d| size, squared, summed, the larger sum), inside the level's range for
   // every active lane.
   B.SetInsertPoint(rangeBB);
+  std::array<llvm::Value*, 4> estimates{};
+  if (ops.cube) estimates = e.exactDerivatives();
   llvm::Value* rho2 = e.squaredRhoLanesF();
   llvm::Value* inRange = B.CreateAnd(B.CreateFCmpOGE(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Lo)))),
                                      B.CreateFCmpOLT(rho2, t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi)))));
@@ -661,6 +728,7 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   B.SetInsertPoint(refreshRangeBB);
   e.refresh(B.CreateAnd(e.active, B.CreateNot(inRange)));
   B.CreateBr(callBB);
+  if (ops.cube) e.restoreEstimates(estimates);
 
   // mipmapMode LINEAR: a magnified batch (every active lane's ρ_max², in float, below the
   // entry's bound: d_hi = 0 and δ snapped to 0, as for level 0 under mipmapMode NEAREST)
@@ -668,7 +736,17 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   // active quad.
   B.SetInsertPoint(mipBB);
   llvm::BasicBlock* mipFullBB = e.block("isample.mip.full");
-  llvm::Value* magnified = B.CreateFCmpOLT(e.squaredRhoLanesF(), t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi))));
+  llvm::Value* rho2Hi = t.splat(e.field(e.f32, offsetof(InlineSampleState, rho2Hi)));
+  llvm::BasicBlock* mipExactBB = nullptr;
+  if (ops.cube) {
+    // A cube's bound on ρ_max² (from its derivatives' bounds) below the entry's bound: the
+    // exact one is too. Otherwise the test again on the exact face derivatives.
+    mipExactBB = e.block("isample.mip.exact");
+    B.CreateCondBr(e.allActive(B.CreateFCmpOLT(e.squaredRhoLanesF(e.derivativeBound), rho2Hi)), twoLevelsBB, mipExactBB);
+    B.SetInsertPoint(mipExactBB);
+    estimates = e.exactDerivatives();
+  }
+  llvm::Value* magnified = B.CreateFCmpOLT(e.squaredRhoLanesF(), rho2Hi);
   B.CreateCondBr(e.allActive(magnified), twoLevelsBB, mipFullBB);
   B.SetInsertPoint(mipFullBB);
   llvm::Value* entryLevel = e.field(e.i32, offsetof(InlineSampleState, level));
@@ -691,14 +769,17 @@ std::vector<llvm::Value*> emitInlineSample(Translator& t, const InlineSampleOper
   B.CreateCondBr(e.allActive(sameLevel), twoLevelsBB, refreshMipBB);
   // δ8 of the batch: 0 for a magnified one.
   B.SetInsertPoint(twoLevelsBB);
-  llvm::PHINode* batchDelta8 = B.CreatePHI(e.vi32, 2);
+  llvm::PHINode* batchDelta8 = B.CreatePHI(e.vi32, 3);
   batchDelta8->addIncoming(e.splatI(0), mipBB);
+  if (mipExactBB) batchDelta8->addIncoming(e.splatI(0), mipExactBB);
   batchDelta8->addIncoming(delta8, mipFullEnd);
   delta8 = batchDelta8;
 
   B.SetInsertPoint(refreshMipBB);
   e.refresh(B.CreateAnd(e.active, B.CreateNot(sameLevel)));
   B.CreateBr(callBB);
+  // The blocks below (the fetches' prefetches) take the estimates, which every path defines.
+  if (ops.cube) e.restoreEstimates(estimates);
 
   // The sums of `count` levels (level 0, then level 1) after checking that every active lane's
   // coordinates fit and, for a cube's LINEAR footprints, that none covers a cube corner

@@ -566,5 +566,49 @@ TEST(InlineSampling, CubeFootprintsAcrossFaceEdgesAreTheKernelsAndCornersTheCall
   }
 }
 
+// "Level-of-Detail Operation" on a cube, mipmapMode LINEAR: the kernel's shortcut to level 0
+// alone (a batch whose every lane's ρ_max² lies below the entry's bound) is taken on a bound
+// of the face derivatives' float estimates; a batch whose exact ρ_max² lies just above the
+// bound (δ8 = 1: 1/256 of level 1) must not take it. Lanes on +Z at (x, y, 1) with quad steps
+// h: ∂s/∂x = -∂t/∂y = h / 2 exactly, ρ_max² = (h/2 size)², set within 2^-12 above the bound.
+TEST(InlineSampling, CubeBatchesJustAboveTheLevelZeroBoundReadBothLevels) {
+  std::mt19937 rng(12);
+  constexpr uint32_t kSize = 64;
+  for (uint32_t W : kSimdWidths) {
+    auto program = compileTextureStage(W, "stage_texture_cube_frag");
+    ASSERT_TRUE(program && program->fragment);
+    Texture tex(kSize, kSize, false, 0, rng, 0u);
+    tessera::abi::SamplerState sampler = makeSampler(VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                                     VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0, 0, 1000);
+    tessera::abi::ImageDescriptor desc{&tex.view, &sampler, {}};
+    tessera::abi::BoundResources resources{};
+    resources.sets[0] = reinterpret_cast<const uint8_t*>(&desc);
+    auto centred = [&](float h) {
+      Batch b = cubeBatch(W, kSize, rng);
+      for (uint32_t l = 0; l < W; ++l) {
+        const float d[3] = {float(l & 1) * h, float(l >> 1 & 1) * h, 1.0f};
+        for (uint32_t c = 0; c < 3; ++c) b.inputs[c * W + l] = asWord(d[c]);
+      }
+      b.coverage = W == 32 ? ~0u : (1u << W) - 1;
+      return b;
+    };
+    tessera::abi::InlineSampleState entries[tessera::abi::kInlineSampleSlots] = {};
+    Batch first = centred(1.0f / float(kSize));  // λ = -1: level 0, whose entry has the bound
+    run(*program, W, resources, first, entries);
+    ASSERT_EQ(entries[0].usable, tessera::abi::kInlineUsableCube);
+    ASSERT_EQ(entries[0].level, 0u);
+    const float bound = entries[0].rho2Hi;
+    ASSERT_GT(bound, 0.0f);
+    float h = float(2.0 * std::sqrt(double(bound) * (1.0 + 0x1p-13)) / kSize);
+    const float m = (0.5f * h) * float(kSize), rho2 = m * m;  // the kernel's float ρ_max²
+    ASSERT_GE(rho2, bound) << "W=" << W;
+    ASSERT_LE(rho2, bound * (1.0f + 0x1p-12f)) << "W=" << W;
+    Batch above = centred(h);
+    const std::vector<uint32_t> expected = run(*program, W, resources, above, nullptr);
+    EXPECT_EQ(run(*program, W, resources, above, entries), expected) << "W=" << W;
+    EXPECT_EQ(entries[0].level, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
