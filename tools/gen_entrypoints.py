@@ -429,9 +429,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--registry", required=True)
     ap.add_argument("--extensions", required=True, help="icd/supported_extensions.txt")
+    ap.add_argument("--supplement", action="append", default=[],
+                    help="registry text the registry lacks (icd/registry_supplement.xml)")
     ap.add_argument("--out-dir", required=True)
     args = ap.parse_args()
-    reg = Registry(args.registry)
+    reg = Registry(args.registry, args.supplement)
     supported, gates = read_supported(args.extensions, reg)
     ext_index = {name: i for i, name in enumerate(supported)}
     os.makedirs(args.out_dir, exist_ok=True)

@@ -9,8 +9,10 @@ CORE_VERSIONS = ["VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2", "VK_VERSI
 
 
 class Registry:
-    def __init__(self, path):
+    def __init__(self, path, supplements=()):
         self.root = ET.parse(path).getroot()
+        for supplement in supplements:
+            self._merge(ET.parse(supplement).getroot())
         self.header_version = self._header_version()
         self.extensions = {e.get("name"): e for e in self.root.find("extensions")}
         self.commands = {}
@@ -24,6 +26,19 @@ class Registry:
             proto = cmd.find("proto")
             name = proto.find("name").text
             self.commands[name] = cmd
+
+    def _merge(self, supplement):
+        """Adds the <commands> and <extensions> children of a supplement (icd/registry_supplement.xml)
+        whose names the registry lacks: a newer registry's own definitions win."""
+        def key(elem):
+            proto = elem.find("proto")
+            return proto.find("name").text if proto is not None else elem.get("name")
+
+        for section in ("commands", "extensions"):
+            have = {key(e) for e in self.root.find(section)}
+            for elem in supplement.find(section):
+                if key(elem) not in have:
+                    self.root.find(section).append(elem)
 
     @staticmethod
     def _is_vulkan(elem):
