@@ -472,5 +472,59 @@ TEST(DrawParameters, VertexAttributeDivisorMatchesTheSpecAndLavapipe) {
   }
 }
 
+// VK_KHR_vertex_attribute_divisor (Vulkan 1.4's name for the extension, which the CTS 1.3.10's
+// KHR cases ask for) enabled instead of the EXT: the same "Vertex Input Address Calculation",
+// with the non-zero firstInstance its supportsNonZeroFirstInstance property promises. Tessera
+// only: lavapipe 22.3.6 offers the EXT alone (the EXT test above compares the two drivers).
+TEST(DrawParameters, VertexAttributeDivisorUnderTheKhrNameWithANonZeroFirstInstance) {
+  if (std::getenv("TESSERA_TEST_OTHER_DRIVER")) GTEST_SKIP() << "Tessera's extension list";
+  DualDriverInstance drivers;
+  ASSERT_NE(drivers.tessera, VK_NULL_HANDLE);
+  // The installed validation layers (1.3.239) predate the KHR extension: they take its
+  // properties structure for an unknown one, and the divisor features structure (the EXT's
+  // sType, which the KHR extension shares) for one that needs the EXT enabled.
+  drivers.tolerate("VUID-VkPhysicalDeviceProperties2-pNext-pNext");
+  drivers.tolerate("UNASSIGNED-GeneralParameterError-ExtensionNotEnabled");
+  // The KHR properties structure (sType 1000525000: Debian 12's headers predate it).
+  struct {
+    VkStructureType sType;
+    void* pNext;
+    uint32_t maxVertexAttribDivisor;
+    VkBool32 supportsNonZeroFirstInstance;
+  } properties{VkStructureType(1000525000), nullptr, 0, VK_FALSE};
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &properties};
+  vkGetPhysicalDeviceProperties2(drivers.tessera, &p2);
+  EXPECT_EQ(properties.maxVertexAttribDivisor, ~0u);
+  EXPECT_TRUE(properties.supportsNonZeroFirstInstance);
+  for (uint32_t divisor : {3u, 0u}) {
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+    features.vertexAttributeInstanceRateDivisor = VK_TRUE;
+    features.vertexAttributeInstanceRateZeroDivisor = divisor == 0;
+    DrawSetup setup;
+    setup.extensions = {"VK_KHR_vertex_attribute_divisor"};
+    setup.extensionFeatures = &features;
+    setup.vertexShader = "draw_divisor_vert";
+    for (uint32_t e = 0; e < 32; ++e) append(setup.vertexData, 900 + 5 * e);  // element e
+    setup.bindings = {{0, 4, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    setup.attributes = {{0, 0, VK_FORMAT_R32_UINT, 0}};
+    setup.divisors = {{0, divisor}};
+    const uint32_t vertexCount = 2, instanceCount = 9, firstVertex = 5, firstInstance = 7;
+    Image expected = blankImage();
+    for (uint32_t i = 0; i < instanceCount; ++i) {
+      const uint32_t instanceIndex = firstInstance + i;
+      const uint32_t element = divisor == 0 ? firstInstance : firstInstance + i / divisor;
+      for (uint32_t v = 0; v < vertexCount; ++v) {
+        uint32_t* t = &expected[size_t((instanceIndex & 31) * kSize + ((firstVertex + v) & 31)) * 4];
+        t[0] = 900 + 5 * element, t[1] = instanceIndex, t[2] = firstVertex + v, t[3] = 7;
+      }
+    }
+    SCOPED_TRACE(testing::Message() << "divisor " << divisor);
+    expectSameImage("Tessera against the spec", render(drivers.tessera, setup, {}, [&](VkCommandBuffer cmd, const Buffers&) {
+      vkCmdDraw(cmd, vertexCount, instanceCount, firstVertex, firstInstance);
+    }), expected);
+  }
+}
+
 }  // namespace
 }  // namespace tessera_test
