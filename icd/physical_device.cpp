@@ -241,6 +241,10 @@ FeatureSet supportedFeatures() {
   f.uniformAndStorageBuffer8BitAccess = true;
   f.storagePushConstant8 = true;
   f.shaderSubgroupExtendedTypes = true;  // subgroup operations are width-generic
+  // VK_KHR_shader_subgroup_rotate: OpGroupNonUniformRotateKHR, with a ClusterSize or without,
+  // is a lane permutation of the batch (spirv_jit/translate_subgroup.cpp).
+  f.shaderSubgroupRotate = true;
+  f.shaderSubgroupRotateClustered = true;
   // VK_KHR_shader_subgroup_uniform_control_flow: a batch is the subgroup, and the merge of a
   // construct every lane entering leaves through runs with the lanes that entered it
   // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever

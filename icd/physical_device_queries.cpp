@@ -12,6 +12,7 @@
 #include "instance.h"
 #include "physical_device.h"
 #include "resources.h"
+#include "supplement.h"
 #include "tessera/format.h"
 #include "tessera/transform_feedback.h"
 #include "version.h"
@@ -52,7 +53,8 @@ CoreProperties coreProperties(const PhysicalDevice& pd) {
   v11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
                                     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
-                                    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+                                    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT |
+                                    VK_SUBGROUP_FEATURE_ROTATE_BIT_KHR | VK_SUBGROUP_FEATURE_ROTATE_CLUSTERED_BIT_KHR;
   v11.subgroupQuadOperationsInAllStages = VK_FALSE;
   v11.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
   // Multiview draws each view one after another with the draw's own instance indices

@@ -2,6 +2,8 @@
 // a cross-lane operation on the batch's vectors, over the lanes active in the current block:
 // inactive lanes contribute the operation's identity. Ballots fit in the first component of
 // the uvec4 because W <= 32.
+#include <algorithm>
+
 #include <llvm/IR/Intrinsics.h>
 
 #include "translator.h"
@@ -283,6 +285,23 @@ bool Subgroup::run() {
       if (o.op == Op::OpGroupNonUniformShuffleXor) index = B.CreateXor(lane, arg);
       if (o.op == Op::OpGroupNonUniformShuffleUp) index = B.CreateSub(lane, arg);
       if (o.op == Op::OpGroupNonUniformShuffleDown) index = B.CreateAdd(lane, arg);
+      t.define(o.result, leafwise(v, [&](llvm::Value* l) { return permute(l, index); }));
+      return true;
+    }
+    case Op::OpGroupNonUniformRotateKHR: {
+      // SPV_KHR_subgroup_rotate: lane l reads lane (l - l % C) + (l % C + Delta) % C, C the
+      // ClusterSize operand (a power of two, at most the subgroup's) or the subgroup size.
+      Val v = t.value(o.operand(1));
+      llvm::Value* delta = t.splat(B.CreateZExtOrTrunc(t.scalarValue(o.operand(2)), B.getInt32Ty()));
+      if (delta->getType()->getScalarType() != B.getInt32Ty()) delta = B.CreateZExtOrTrunc(delta, t.laneType(B.getInt32Ty()));
+      uint32_t cluster = W();
+      if (o.operandCount > 3) {
+        const auto size = t.spirv().constantValue(o.operand(3));
+        if (!size || *size == 0 || (*size & (*size - 1)) != 0) t.fail("OpGroupNonUniformRotateKHR: ClusterSize must be a constant power of two");
+        cluster = std::min<uint32_t>(uint32_t(size.value_or(W())), W());
+      }
+      llvm::Value* within = t.splat(B.getInt32(cluster - 1));
+      llvm::Value* index = B.CreateOr(B.CreateAnd(lane, t.splat(B.getInt32(~(cluster - 1)))), B.CreateAnd(B.CreateAdd(lane, delta), within));
       t.define(o.result, leafwise(v, [&](llvm::Value* l) { return permute(l, index); }));
       return true;
     }

@@ -75,6 +75,7 @@ bool isAlwaysVarying(Op op) {
     case Op::OpGroupNonUniformShuffleXor:
     case Op::OpGroupNonUniformShuffleUp:
     case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformRotateKHR:
     case Op::OpGroupNonUniformQuadBroadcast:
     case Op::OpGroupNonUniformQuadSwap:
     case Op::OpSubgroupReadInvocationKHR:

@@ -36,7 +36,7 @@ CONTRACT_OWNER = {
     "raster.h": "raster", "draw.h": "raster",
 }
 GENERATED = {
-    "icd": {"entrypoints.h", "extensions.h", "feature_set.h", "core_properties.h", "version.h"},
+    "icd": {"entrypoints.h", "extensions.h", "feature_set.h", "core_properties.h", "supplement.h", "version.h"},
     "spirv_jit": {"spirv_jit_build.h"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -11,6 +11,7 @@ CORE_VERSIONS = ["VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2", "VK_VERSI
 class Registry:
     def __init__(self, path, supplements=()):
         self.root = ET.parse(path).getroot()
+        self.supplemented = []  # <type> and <extension> elements merged from supplements
         for supplement in supplements:
             self._merge(ET.parse(supplement).getroot())
         self.header_version = self._header_version()
@@ -34,11 +35,15 @@ class Registry:
             proto = elem.find("proto")
             return proto.find("name").text if proto is not None else elem.get("name")
 
-        for section in ("commands", "extensions"):
+        for section in ("types", "commands", "extensions"):
+            if supplement.find(section) is None:
+                continue
             have = {key(e) for e in self.root.find(section)}
             for elem in supplement.find(section):
                 if key(elem) not in have:
                     self.root.find(section).append(elem)
+                    if section != "commands":
+                        self.supplemented.append(elem)
 
     @staticmethod
     def _is_vulkan(elem):

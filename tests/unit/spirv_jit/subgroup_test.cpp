@@ -10,6 +10,35 @@
 namespace tessera_test {
 namespace {
 
+// SPV_KHR_subgroup_rotate: lane l reads lane (l - l % C) + (l % C + delta) % C with C the
+// cluster size (4 here) or the subgroup size, for constant and dynamically uniform deltas.
+TEST(Subgroups, RotateAndClusteredRotateMatchTheExtensionsDefinition) {
+  const uint32_t n = 128;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = (i * 2654435761u) % 1000 + 11;
+  for (uint32_t w : kSimdWidths) {
+    auto inb = bytesOf(in);
+    std::vector<uint8_t> outb(n * 4 * 4, 0);
+    ComputeRun run{"subgroup_rotate", w, {n / 64, 1, 1}, {&inb, &outb}};
+    auto r = runShader(run);
+    ASSERT_EQ(r.status, tessera::jit::CompileStatus::Success) << r.message;
+    auto out = valuesOf<uint32_t>(outb);
+    const uint32_t d = in[0] % 7;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t lane = i % w, first = i - lane;
+      auto rotated = [&](uint32_t delta, uint32_t cluster) {
+        return in[first + (lane - lane % cluster) + (lane % cluster + delta) % cluster];
+      };
+      SCOPED_TRACE("W=" + std::to_string(w) + " invocation " + std::to_string(i));
+      EXPECT_EQ(out[4 * i], rotated(3, w));
+      EXPECT_EQ(out[4 * i + 1], rotated(5, 4));
+      EXPECT_EQ(out[4 * i + 2], rotated(d, w));
+      EXPECT_EQ(out[4 * i + 3], w);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 TEST(Subgroups, EveryOperationClassMatchesTheSpecModel) {
   const uint32_t n = 128;
   std::vector<uint32_t> in(n);
