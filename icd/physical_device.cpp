@@ -245,6 +245,7 @@ FeatureSet supportedFeatures() {
   // is a lane permutation of the batch (spirv_jit/translate_subgroup.cpp).
   f.shaderSubgroupRotate = true;
   f.shaderSubgroupRotateClustered = true;
+  f.shaderExpectAssume = true;  // VK_KHR_shader_expect_assume: OpExpectKHR and OpAssumeTrueKHR
   // VK_KHR_shader_subgroup_uniform_control_flow: a batch is the subgroup, and the merge of a
   // construct every lane entering leaves through runs with the lanes that entered it
   // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever

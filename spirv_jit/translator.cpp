@@ -1255,6 +1255,13 @@ bool Translator::translateInstruction(const Instruction& inst) {
     case Op::OpReadClockKHR:
       emitReadClock(inst);
       return true;
+    // SPV_KHR_expect_assume: OpExpectKHR is its Value (the expected value a hint), and
+    // OpAssumeTrueKHR a promise about a per-lane condition, which the code here does not use.
+    case Op::OpExpectKHR:
+      define(inst.result, value(inst.operand(0)));
+      return true;
+    case Op::OpAssumeTrueKHR:
+      return true;
     default:
       break;
   }
