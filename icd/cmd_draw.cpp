@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "command_buffer.h"
+#include "depth_bias_control.h"
 #include "entrypoints.h"
 #include "pipeline.h"
 #include "resources.h"
@@ -75,6 +76,7 @@ const raster::DrawState* drawStateFor(CommandBuffer* cb) {
     s->raster.depthBiasConstantFactor = r.depthBias[0];
     s->raster.depthBiasClamp = r.depthBias[1];
     s->raster.depthBiasSlopeFactor = r.depthBias[2];
+    s->raster.depthBiasRepresentation = r.depthBiasRepresentation;
   }
   if (g.isDynamic(VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)) s->raster.depthBiasEnable = r.depthBiasEnable;
   if (g.isDynamic(VK_DYNAMIC_STATE_LINE_WIDTH)) s->raster.lineWidth = r.lineWidth;
@@ -528,6 +530,17 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetLineStippleEXT(VkCommandBuffer comman
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBias(VkCommandBuffer commandBuffer, float constant, float clamp, float slope) {
   GraphicsRecordState& r = stateOf(commandBuffer);
   r.depthBias[0] = constant, r.depthBias[1] = clamp, r.depthBias[2] = slope;
+  r.depthBiasRepresentation = raster::RasterState::DepthBiasRepresentation::Format;
+}
+// VK_EXT_depth_bias_control: vkCmdSetDepthBias with the representation of the structure's
+// VkDepthBiasRepresentationInfoEXT (without one, the format's r: "equivalent to" the
+// structure with LEAST_REPRESENTABLE_VALUE_FORMAT and depthBiasExact false).
+VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetDepthBias2EXT(VkCommandBuffer commandBuffer, const VkDepthBiasInfoEXT* pDepthBiasInfo) {
+  GraphicsRecordState& r = stateOf(commandBuffer);
+  r.depthBias[0] = pDepthBiasInfo->depthBiasConstantFactor;
+  r.depthBias[1] = pDepthBiasInfo->depthBiasClamp;
+  r.depthBias[2] = pDepthBiasInfo->depthBiasSlopeFactor;
+  r.depthBiasRepresentation = depthBiasRepresentationOf(pDepthBiasInfo->pNext);
 }
 VKAPI_ATTR void VKAPI_CALL tessera_vkCmdSetBlendConstants(VkCommandBuffer commandBuffer, const float constants[4]) {
   std::memcpy(stateOf(commandBuffer).blendConstants, constants, 16);

@@ -138,6 +138,9 @@ struct GraphicsRecordState {
   uint32_t lineStippleFactor = 1;  // vkCmdSetLineStippleEXT (VK_EXT_line_rasterization)
   uint16_t lineStipplePattern = 0xFFFF;
   float depthBias[3] = {};  // constant, clamp, slope
+  // vkCmdSetDepthBias2EXT's representation (VK_EXT_depth_bias_control); vkCmdSetDepthBias sets
+  // the default, the format's r.
+  raster::RasterState::DepthBiasRepresentation depthBiasRepresentation = raster::RasterState::DepthBiasRepresentation::Format;
   float blendConstants[4] = {};
   float depthBounds[2] = {0, 1};
   uint32_t stencilCompareMask[2] = {0xFF, 0xFF}, stencilWriteMask[2] = {0xFF, 0xFF}, stencilReference[2] = {};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "depth_bias_control.h"
 #include "device.h"
 #include "entrypoints.h"
 #include "graphics_pipeline_library.h"
@@ -450,6 +451,7 @@ VkResult buildState(Device* dev, const VkGraphicsPipelineCreateInfo& info, VkSha
     s.raster.depthBiasConstantFactor = rs->depthBiasConstantFactor;
     s.raster.depthBiasClamp = rs->depthBiasClamp;
     s.raster.depthBiasSlopeFactor = rs->depthBiasSlopeFactor;
+    s.raster.depthBiasRepresentation = depthBiasRepresentationOf(rs->pNext);
     s.raster.lineWidth = rs->lineWidth;
     // VK_EXT_line_rasterization ("Line Segments", "Line Stipple"): the mode and the stipple;
     // without the structure DEFAULT lines, unstippled.

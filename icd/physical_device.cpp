@@ -246,6 +246,11 @@ FeatureSet supportedFeatures() {
   f.shaderSubgroupRotate = true;
   f.shaderSubgroupRotateClustered = true;
   f.shaderExpectAssume = true;  // VK_KHR_shader_expect_assume: OpExpectKHR and OpAssumeTrueKHR
+  // VK_EXT_depth_bias_control: every representation, r always exact (raster/depth_bias.cpp).
+  f.depthBiasControl = true;
+  f.leastRepresentableValueForceUnormRepresentation = true;
+  f.floatRepresentation = true;
+  f.depthBiasExact = true;
   // VK_KHR_shader_subgroup_uniform_control_flow: a batch is the subgroup, and the merge of a
   // construct every lane entering leaves through runs with the lanes that entered it
   // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever

@@ -8,7 +8,18 @@
 
 namespace tessera::raster::rules {
 
-double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth) {
+double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth,
+                                   RasterState::DepthBiasRepresentation representation) {
+  using Representation = RasterState::DepthBiasRepresentation;
+  // "In a pipeline with a depth bias representation of VK_DEPTH_BIAS_REPRESENTATION_FLOAT_EXT,
+  // r ... is defined as r = 1."
+  if (representation == Representation::Float) return 1.0;
+  // "...or in a pipeline with a depth bias representation of
+  // VK_DEPTH_BIAS_REPRESENTATION_LEAST_REPRESENTABLE_VALUE_FORCE_UNORM_EXT, r is constant":
+  // 2^-n with n "the number of mantissa bits plus one when using a floating-point attachment".
+  if (representation == Representation::ForceUnorm &&
+      (depthFormat == VK_FORMAT_D32_SFLOAT || depthFormat == VK_FORMAT_D32_SFLOAT_S8_UINT))
+    return std::ldexp(1.0, -24);
   switch (depthFormat) {
     // Fixed point: r is constant over the whole attachment and "must be at most 2 x 2^-n" for
     // n depth bits; Tessera uses the exact 2^-n (what depthBiasExact would require).

@@ -160,8 +160,11 @@ inline EdgeFunction makeEdge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int
 // r for the depth attachment format: 2^-n for an n-bit UNORM depth (the "depthBiasExact"
 // value; the spec allows up to 2 x 2^-n), 2^(e - 23) for 32-bit float depth where e is the
 // exponent of the largest |z| of the primitive; 0 when there is no depth attachment (r is
-// undefined then).
-double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth);
+// undefined then). VK_EXT_depth_bias_control's representations: ForceUnorm makes it the
+// constant 2^-n with n the depth bits, or the mantissa bits plus one (2^-24 for 32-bit float);
+// Float makes it 1, attachment or not.
+double minimumResolvableDifference(VkFormat depthFormat, double maxAbsDepth,
+                                   RasterState::DepthBiasRepresentation representation = RasterState::DepthBiasRepresentation::Format);
 // m = sqrt((dz/dx)^2 + (dz/dy)^2), the spec's exact maximum depth slope.
 double maximumDepthSlope(double dzdx, double dzdy);
 // o = dbclamp(m * depthBiasSlopeFactor + r * depthBiasConstantFactor).

@@ -60,7 +60,7 @@ double polygonDepthBias(const WindowVertex* v, int n, const RasterState& state) 
     }
   }
   const double m = depthSlope(v[0], v[best], v[best + 1]);
-  const double r = rules::minimumResolvableDifference(state.depthFormat, maxAbsZ);
+  const double r = rules::minimumResolvableDifference(state.depthFormat, maxAbsZ, state.depthBiasRepresentation);
   return rules::depthBiasValue(m, r, state.depthBiasSlopeFactor, state.depthBiasConstantFactor,
                                state.depthBiasClamp);
 }

@@ -11,7 +11,7 @@ CORE_VERSIONS = ["VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2", "VK_VERSI
 class Registry:
     def __init__(self, path, supplements=()):
         self.root = ET.parse(path).getroot()
-        self.supplemented = []  # <type> and <extension> elements merged from supplements
+        self.supplemented = []  # <enums>, <type>, <command> and <extension> elements merged from supplements
         for supplement in supplements:
             self._merge(ET.parse(supplement).getroot())
         self.header_version = self._header_version()
@@ -35,6 +35,12 @@ class Registry:
             proto = elem.find("proto")
             return proto.find("name").text if proto is not None else elem.get("name")
 
+        # Top-level <enums> blocks (an enum type's values) are added whole.
+        have_enums = {e.get("name") for e in self.root.findall("enums")}
+        for enums in supplement.findall("enums"):
+            if enums.get("name") not in have_enums:
+                self.root.append(enums)
+                self.supplemented.append(enums)
         for section in ("types", "commands", "extensions"):
             if supplement.find(section) is None:
                 continue
@@ -42,8 +48,7 @@ class Registry:
             for elem in supplement.find(section):
                 if key(elem) not in have:
                     self.root.find(section).append(elem)
-                    if section != "commands":
-                        self.supplemented.append(elem)
+                    self.supplemented.append(elem)
 
     @staticmethod
     def _is_vulkan(elem):

@@ -77,6 +77,12 @@ struct RasterState {
   bool depthRangeUnrestricted = false;
   bool depthBiasEnable = false;
   float depthBiasConstantFactor = 0, depthBiasClamp = 0, depthBiasSlopeFactor = 0;
+  // VK_EXT_depth_bias_control's VkDepthBiasRepresentationEXT ("Depth Bias Computation"): r is
+  // the attachment format's minimum resolvable difference (Format), the constant 2^-n of its
+  // depth bits or mantissa bits plus one (ForceUnorm), or 1 (Float). Tessera's r is always the
+  // exact value (depthBiasExact).
+  enum class DepthBiasRepresentation : uint8_t { Format, ForceUnorm, Float };
+  DepthBiasRepresentation depthBiasRepresentation = DepthBiasRepresentation::Format;
   // The line width ("Line Segments": the pipeline's lineWidth or vkCmdSetLineWidth), also that
   // of a polygon's edges in polygon mode LINE.
   float lineWidth = 1.0f;

@@ -19,9 +19,11 @@ struct Biased {
 
 // A triangle over pixel (8, 8) of a 64x64 viewport with z_d = z0 + gx * x + gy * y (framebuffer
 // x, y in pixels, viewport depth range [0, 1] so z_f = z_d).
-Biased bias(VkFormat format, double z0, double gx, double gy, float constant, float slope, float clamp) {
+Biased bias(VkFormat format, double z0, double gx, double gy, float constant, float slope, float clamp,
+            RasterState::DepthBiasRepresentation representation = RasterState::DepthBiasRepresentation::Format) {
   RasterState s = test::fullScreenState(64, 64);
   s.depthBiasEnable = true;
+  s.depthBiasRepresentation = representation;
   s.depthFormat = format;
   s.depthBiasConstantFactor = constant;
   s.depthBiasSlopeFactor = slope;
@@ -54,6 +56,24 @@ TEST(RasterDepthBias, DepthBiasComputation_ConstantFactorUnitPerFormat) {
   EXPECT_FLOAT_EQ(bias(VK_FORMAT_D32_SFLOAT, 0.25, 0.005, 0, 1, 0, 0).bias, std::ldexp(1.0f, -24));
   // No depth attachment: r is undefined; no constant bias.
   EXPECT_EQ(bias(VK_FORMAT_UNDEFINED, 0.5, 0, 0, 5, 0, 0).bias, 0.0f);
+}
+
+TEST(RasterDepthBias, DepthBiasComputation_Representations) {
+  // VK_EXT_depth_bias_control, "Depth Bias Computation": FLOAT makes r = 1 (the constant factor
+  // is a depth offset); FORCE_UNORM makes r the constant 2^-n, n the depth bits or, for a
+  // floating-point attachment, "the number of mantissa bits plus one" (2^-24 at any z).
+  using R = RasterState::DepthBiasRepresentation;
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D16_UNORM, 0.5, 0, 0, 0.125f, 0, 0, R::Float).bias, 0.125f);
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D32_SFLOAT, 0.25, 0, 0, -0.0625f, 0, 0, R::Float).bias, -0.0625f);
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D24_UNORM_S8_UINT, 0.5, 0, 0, 0.25f, 0, 0, R::Float).centreZ, 0.75f);
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D16_UNORM, 0.5, 0, 0, 3, 0, 0, R::ForceUnorm).bias, 3.0f / 65536);
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D24_UNORM_S8_UINT, 0.5, 0, 0, 1, 0, 0, R::ForceUnorm).bias, std::ldexp(1.0f, -24));
+  // Float attachment: 2^-24 whatever the exponent of z (the format's r would be 2^-25 at 0.25
+  // and 2^-23 at 1).
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D32_SFLOAT, 0.25, 0, 0, 1, 0, 0, R::ForceUnorm).bias, std::ldexp(1.0f, -24));
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D32_SFLOAT_S8_UINT, 1.0, 0, 0, 2, 0, 0, R::ForceUnorm).bias, std::ldexp(1.0f, -23));
+  // The clamp and the slope term apply as with the format's r.
+  EXPECT_FLOAT_EQ(bias(VK_FORMAT_D16_UNORM, 0.25, 1.0 / 128, 0, 0.5f, 2, 0.1f, R::Float).bias, 0.1f);
 }
 
 TEST(RasterDepthBias, DepthBiasComputation_SlopeFactor) {
