@@ -437,38 +437,51 @@ TEST(DrawParameters, MultiDrawExtMatchesTheSpecAndLavapipe) {
   }, expected);
 }
 
-// VK_EXT_vertex_attribute_divisor, "Vertex Input Address Calculation": an instance-rate
-// attribute reads element firstInstance + (InstanceIndex - firstInstance) / divisor, and with
-// divisor 0 (vertexAttributeInstanceRateZeroDivisor) element firstInstance for every instance.
-// The shader writes the fetched element at (VertexIndex, InstanceIndex).
+// "Vertex Input Address Calculation" with a divisor: an instance-rate attribute reads element
+// firstInstance + (InstanceIndex - firstInstance) / divisor, and with divisor 0
+// (vertexAttributeInstanceRateZeroDivisor) element firstInstance for every instance. The
+// shader (draw_divisor_vert) writes the fetched element, base + step x e for element e, at
+// (VertexIndex, InstanceIndex). `features` is chained into the device the setup describes.
+struct DivisorDraw {
+  uint32_t divisor, base, step, vertexCount, instanceCount, firstVertex, firstInstance;
+};
+DrawSetup divisorSetup(const char* extension, const DivisorDraw& d, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT& features) {
+  features = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  features.vertexAttributeInstanceRateDivisor = VK_TRUE;
+  features.vertexAttributeInstanceRateZeroDivisor = d.divisor == 0;
+  DrawSetup setup;
+  setup.extensions = {extension};
+  setup.extensionFeatures = &features;
+  setup.vertexShader = "draw_divisor_vert";
+  for (uint32_t e = 0; e < 32; ++e) append(setup.vertexData, d.base + d.step * e);
+  setup.bindings = {{0, 4, VK_VERTEX_INPUT_RATE_INSTANCE}};
+  setup.attributes = {{0, 0, VK_FORMAT_R32_UINT, 0}};
+  setup.divisors = {{0, d.divisor}};
+  return setup;
+}
+Image divisorExpected(const DivisorDraw& d) {
+  Image expected = blankImage();
+  for (uint32_t i = 0; i < d.instanceCount; ++i) {
+    const uint32_t instanceIndex = d.firstInstance + i;
+    const uint32_t element = d.divisor == 0 ? d.firstInstance : d.firstInstance + i / d.divisor;
+    for (uint32_t v = 0; v < d.vertexCount; ++v) {
+      uint32_t* t = &expected[size_t((instanceIndex & 31) * kSize + ((d.firstVertex + v) & 31)) * 4];
+      t[0] = d.base + d.step * element, t[1] = instanceIndex, t[2] = d.firstVertex + v, t[3] = 7;
+    }
+  }
+  return expected;
+}
+
+// VK_EXT_vertex_attribute_divisor, on Tessera and lavapipe.
 TEST(DrawParameters, VertexAttributeDivisorMatchesTheSpecAndLavapipe) {
   for (uint32_t divisor : {3u, 0u}) {
-    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
-    features.vertexAttributeInstanceRateDivisor = VK_TRUE;
-    features.vertexAttributeInstanceRateZeroDivisor = divisor == 0;
-    DrawSetup setup;
-    setup.extensions = {VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
-    setup.extensionFeatures = &features;
-    setup.vertexShader = "draw_divisor_vert";
-    for (uint32_t e = 0; e < 32; ++e) append(setup.vertexData, 500 + 7 * e);  // element e
-    setup.bindings = {{0, 4, VK_VERTEX_INPUT_RATE_INSTANCE}};
-    setup.attributes = {{0, 0, VK_FORMAT_R32_UINT, 0}};
-    setup.divisors = {{0, divisor}};
-    const uint32_t vertexCount = 3, instanceCount = 11, firstVertex = 2, firstInstance = 4;
-    Image expected = blankImage();
-    for (uint32_t i = 0; i < instanceCount; ++i) {
-      const uint32_t instanceIndex = firstInstance + i;
-      const uint32_t element = divisor == 0 ? firstInstance : firstInstance + i / divisor;
-      for (uint32_t v = 0; v < vertexCount; ++v) {
-        uint32_t* t = &expected[size_t((instanceIndex & 31) * kSize + ((firstVertex + v) & 31)) * 4];
-        t[0] = 500 + 7 * element, t[1] = instanceIndex, t[2] = firstVertex + v, t[3] = 7;
-      }
-    }
+    const DivisorDraw d{divisor, 500, 7, 3, 11, 2, 4};
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features;
+    const DrawSetup setup = divisorSetup(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, d, features);
     SCOPED_TRACE(testing::Message() << "divisor " << divisor);
     checkBothDrivers(setup, [&](VkCommandBuffer cmd, const Buffers&) {
-      vkCmdDraw(cmd, vertexCount, instanceCount, firstVertex, firstInstance);
-    }, expected);
+      vkCmdDraw(cmd, d.vertexCount, d.instanceCount, d.firstVertex, d.firstInstance);
+    }, divisorExpected(d));
   }
 }
 
@@ -497,32 +510,13 @@ TEST(DrawParameters, VertexAttributeDivisorUnderTheKhrNameWithANonZeroFirstInsta
   EXPECT_EQ(properties.maxVertexAttribDivisor, ~0u);
   EXPECT_TRUE(properties.supportsNonZeroFirstInstance);
   for (uint32_t divisor : {3u, 0u}) {
-    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
-    features.vertexAttributeInstanceRateDivisor = VK_TRUE;
-    features.vertexAttributeInstanceRateZeroDivisor = divisor == 0;
-    DrawSetup setup;
-    setup.extensions = {"VK_KHR_vertex_attribute_divisor"};
-    setup.extensionFeatures = &features;
-    setup.vertexShader = "draw_divisor_vert";
-    for (uint32_t e = 0; e < 32; ++e) append(setup.vertexData, 900 + 5 * e);  // element e
-    setup.bindings = {{0, 4, VK_VERTEX_INPUT_RATE_INSTANCE}};
-    setup.attributes = {{0, 0, VK_FORMAT_R32_UINT, 0}};
-    setup.divisors = {{0, divisor}};
-    const uint32_t vertexCount = 2, instanceCount = 9, firstVertex = 5, firstInstance = 7;
-    Image expected = blankImage();
-    for (uint32_t i = 0; i < instanceCount; ++i) {
-      const uint32_t instanceIndex = firstInstance + i;
-      const uint32_t element = divisor == 0 ? firstInstance : firstInstance + i / divisor;
-      for (uint32_t v = 0; v < vertexCount; ++v) {
-        uint32_t* t = &expected[size_t((instanceIndex & 31) * kSize + ((firstVertex + v) & 31)) * 4];
-        t[0] = 900 + 5 * element, t[1] = instanceIndex, t[2] = firstVertex + v, t[3] = 7;
-      }
-    }
+    const DivisorDraw d{divisor, 900, 5, 2, 9, 5, 7};
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features;
+    const DrawSetup setup = divisorSetup("VK_KHR_vertex_attribute_divisor", d, features);
     SCOPED_TRACE(testing::Message() << "divisor " << divisor);
     expectSameImage("Tessera against the spec", render(drivers.tessera, setup, {}, [&](VkCommandBuffer cmd, const Buffers&) {
-      vkCmdDraw(cmd, vertexCount, instanceCount, firstVertex, firstInstance);
-    }), expected);
+      vkCmdDraw(cmd, d.vertexCount, d.instanceCount, d.firstVertex, d.firstInstance);
+    }), divisorExpected(d));
   }
 }
 
