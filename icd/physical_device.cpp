@@ -251,6 +251,7 @@ FeatureSet supportedFeatures() {
   f.leastRepresentableValueForceUnormRepresentation = true;
   f.floatRepresentation = true;
   f.depthBiasExact = true;
+  f.dynamicRenderingUnusedAttachments = true;
   // VK_KHR_shader_subgroup_uniform_control_flow: a batch is the subgroup, and the merge of a
   // construct every lane entering leaves through runs with the lanes that entered it
   // (full_mask_blocks.cpp), so invocations back in uniform control flow are converged whatever
