@@ -54,11 +54,12 @@ VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc) {
 
 std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
                                         uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
-                                        const void* fragmentStageNext, void* moreFeatures) {
+                                        const void* fragmentStageNext, void* moreFeatures,
+                                        const std::vector<const char*>& extensions, VkFormat pipelineFormat) {
   v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   v13.pNext = moreFeatures;
   v13.dynamicRendering = VK_TRUE;
-  TestDevice device(pd, nullptr, &v13);
+  TestDevice device(pd, nullptr, &v13, extensions);
   const VkDevice dev = device.dev;
   EXPECT_NE(dev, VK_NULL_HANDLE);
   if (!dev) return {};
@@ -70,7 +71,7 @@ std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex,
   const VkShaderModule vs = device.createShaderModule(loadCorpusShader(vertex));
   const VkShaderModule fs = device.createShaderModule(loadCorpusShader(fragment));
   SimplePipeline desc{vs, fs, layout, size, size};
-  desc.colorFormat = format;
+  desc.colorFormat = pipelineFormat == VK_FORMAT_MAX_ENUM ? format : pipelineFormat;
   desc.fragmentStageNext = fragmentStageNext;
   const VkPipeline pipeline = createSimplePipeline(dev, desc);
   void* map;

@@ -27,9 +27,13 @@ VkPipeline createSimplePipeline(VkDevice device, const SimplePipeline& desc);
 // a SimplePipeline into a size x size colour target of `format` cleared to zeros, on a device
 // made with `v13` (dynamic rendering on); returns the target's bytes (texelBytes a texel),
 // empty when the device could not be made. `fragmentStageNext` as in SimplePipeline;
-// `moreFeatures`: feature structs chained after v13 at device creation.
+// `moreFeatures`: feature structs chained after v13 at device creation; `extensions`: the
+// device extensions enabled; `pipelineFormat`: the pipeline's colour attachment format where
+// it is not the target's (VK_FORMAT_MAX_ENUM: the target's).
 std::vector<uint8_t> drawCorpusTriangle(VkPhysicalDevice pd, const char* vertex, const char* fragment, VkFormat format,
                                         uint32_t size, uint32_t texelBytes, VkPhysicalDeviceVulkan13Features v13,
-                                        const void* fragmentStageNext = nullptr, void* moreFeatures = nullptr);
+                                        const void* fragmentStageNext = nullptr, void* moreFeatures = nullptr,
+                                        const std::vector<const char*>& extensions = {},
+                                        VkFormat pipelineFormat = VK_FORMAT_MAX_ENUM);
 
 }  // namespace tessera_test

@@ -10,13 +10,10 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
-#include "compute_fixture.h"
 #include "dual_driver.h"
 #include "simple_pipeline.h"
-#include "test_device.h"
 
 namespace tessera_test {
 namespace {
@@ -34,40 +31,8 @@ struct UnusedAttachmentsFeatures {
 // pipeline whose colour attachment format is `pipelineFormat`.
 std::vector<uint8_t> drawWithPipelineFormat(VkPhysicalDevice pd, VkFormat pipelineFormat, const char* fragment) {
   UnusedAttachmentsFeatures unused;
-  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &unused};
-  v13.dynamicRendering = VK_TRUE;
-  TestDevice device(pd, nullptr, &v13, {"VK_EXT_dynamic_rendering_unused_attachments"});
-  const VkDevice dev = device.dev;
-  EXPECT_NE(dev, VK_NULL_HANDLE);
-  if (!dev) return {};
-  const TestDevice::Attachment target = device.createAttachment(
-      VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-      VK_IMAGE_ASPECT_COLOR_BIT);
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  VkPipelineLayout layout;
-  vkCreatePipelineLayout(dev, &plci, nullptr, &layout);
-  const VkShaderModule vs = device.createShaderModule(loadCorpusShader("sliver_triangle_vert"));
-  const VkShaderModule fs = device.createShaderModule(loadCorpusShader(fragment));
-  SimplePipeline desc{vs, fs, layout, kSize, kSize};
-  desc.colorFormat = pipelineFormat;
-  const VkPipeline pipeline = createSimplePipeline(dev, desc);
-  void* map;
-  const VkDeviceSize bytes = VkDeviceSize(kSize) * kSize * 4;
-  VkBuffer readback = device.createMappedBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &map);
-  VkCommandBuffer cmd = device.beginCommands();
-  recordDrawAndReadback(cmd, target, kSize, kSize, readback, [&](VkCommandBuffer c) {
-    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdDraw(c, 3, 1, 0, 0);
-  });
-  vkEndCommandBuffer(cmd);
-  device.submitAndWait(cmd);
-  std::vector<uint8_t> texels(bytes);
-  std::memcpy(texels.data(), map, bytes);
-  vkDestroyPipeline(dev, pipeline, nullptr);
-  vkDestroyPipelineLayout(dev, layout, nullptr);
-  for (VkShaderModule m : {vs, fs}) vkDestroyShaderModule(dev, m, nullptr);
-  vkDestroyBuffer(dev, readback, nullptr);
-  return texels;
+  return drawCorpusTriangle(pd, "sliver_triangle_vert", fragment, VK_FORMAT_R8G8B8A8_UNORM, kSize, 4, {}, nullptr, &unused,
+                            {"VK_EXT_dynamic_rendering_unused_attachments"}, pipelineFormat);
 }
 
 size_t whiteTexels(const std::vector<uint8_t>& texels) {
