@@ -172,20 +172,6 @@ VkFormatFeatureFlags legacyFlags(VkFormatFeatureFlags2 flags) {
 
 using namespace tessera;
 
-namespace {
-
-// VkPhysicalDeviceVertexAttributeDivisorPropertiesKHR (VK_KHR_vertex_attribute_divisor, registry
-// 1.3.277; icd/registry_supplement.xml), which Debian 12's headers predate: its layout and sType.
-struct VertexAttributeDivisorPropertiesKhr {
-  VkStructureType sType;
-  void* pNext;
-  uint32_t maxVertexAttribDivisor;
-  VkBool32 supportsNonZeroFirstInstance;
-};
-constexpr VkStructureType kVertexAttributeDivisorPropertiesKhr = VkStructureType(1000525000);
-
-}  // namespace
-
 extern "C" {
 
 VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
@@ -205,11 +191,11 @@ VKAPI_ATTR void VKAPI_CALL tessera_vkGetPhysicalDeviceProperties2(VkPhysicalDevi
       reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT*>(s)->maxVertexAttribDivisor = ~0u;
       continue;
     }
-    if (s->sType == kVertexAttributeDivisorPropertiesKhr) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_KHR) {
       // The same, and a non-zero firstInstance with any divisor: "Vertex Input Address
       // Calculation"'s firstInstance + (InstanceIndex - firstInstance) / divisor
       // (raster/draw_vertices.cpp, spirv_jit/translate_vertex_fetch.cpp).
-      auto* p = reinterpret_cast<VertexAttributeDivisorPropertiesKhr*>(s);
+      auto* p = reinterpret_cast<VkPhysicalDeviceVertexAttributeDivisorPropertiesKHR*>(s);
       p->maxVertexAttribDivisor = ~0u;
       p->supportsNonZeroFirstInstance = VK_TRUE;
       continue;

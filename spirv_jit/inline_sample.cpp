@@ -200,6 +200,13 @@ struct Emitter {
     llvm::Value* alpha = nullptr;
     llvm::Value* beta = nullptr;
   };
+  // A LINEAR footprint's first texel (i0, j0) and weights α, β from the fixed-point coordinates.
+  void splitFixed(const Coordinates& c, Footprint& f, llvm::Value*& i0, llvm::Value*& j0) {
+    i0 = B.CreateAShr(c.i, splatI(8));
+    j0 = B.CreateAShr(c.j, splatI(8));
+    f.alpha = B.CreateAnd(c.i, splatI(255));
+    f.beta = B.CreateAnd(c.j, splatI(255));
+  }
   // The face's own texels, wrapped (the routine's wrapFixed), with the texels two blocks ahead
   // prefetched.
   Footprint wrappedFootprint(const Level& l, const Coordinates& c, bool linear) {
@@ -211,10 +218,8 @@ struct Emitter {
       prefetchAhead(l, i, j);
       return f;
     }
-    llvm::Value* i0 = B.CreateAShr(c.i, splatI(8));
-    llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
-    f.alpha = B.CreateAnd(c.i, splatI(255));
-    f.beta = B.CreateAnd(c.j, splatI(255));
+    llvm::Value *i0, *j0;
+    splitFixed(c, f, i0, j0);
     llvm::Value* wi0 = wrap(i0, l.u);
     llvm::Value* wj0 = wrap(j0, l.v);
     llvm::Value* wj1 = wrap(B.CreateAdd(j0, splatI(1)), l.v);
@@ -239,10 +244,8 @@ struct Emitter {
   // across) is the call's (cornerLanes).
   Footprint edgeFootprint(const Level& l, const Coordinates& c) {
     Footprint f;
-    llvm::Value* i0 = B.CreateAShr(c.i, splatI(8));
-    llvm::Value* j0 = B.CreateAShr(c.j, splatI(8));
-    f.alpha = B.CreateAnd(c.i, splatI(255));
-    f.beta = B.CreateAnd(c.j, splatI(255));
+    llvm::Value *i0, *j0;
+    splitFixed(c, f, i0, j0);
     llvm::Value* n = B.CreateAdd(l.u.mask, splatI(1));  // square faces
     for (int q = 0; q < 4; ++q) {
       llvm::Value* i = (q & 1) ? B.CreateAdd(i0, splatI(1)) : i0;
@@ -264,21 +267,10 @@ struct Emitter {
     llvm::Value* r0 = B.CreateSelect(is(0), n, B.CreateSelect(is(1), neg(n), B.CreateSelect(is(5), neg(sc), sc)));
     llvm::Value* r1 = B.CreateSelect(is(2), n, B.CreateSelect(is(3), neg(n), neg(tc)));
     llvm::Value* r2 = B.CreateSelect(is(0), neg(sc), B.CreateSelect(is(1), sc, B.CreateSelect(is(2), tc, B.CreateSelect(is(3), neg(tc), B.CreateSelect(is(4), n, neg(n))))));
-    auto absolute = [&](llvm::Value* v) { return B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, v, B.getFalse()); };
-    llvm::Value* ax = absolute(r0);
-    llvm::Value* ay = absolute(r1);
-    llvm::Value* az = absolute(r2);
-    // majorAxisFace: z wins ties, then y; the sign picks the positive face for r >= 0.
-    llvm::Value* zMajor = B.CreateAnd(B.CreateICmpSGE(az, ay), B.CreateICmpSGE(az, ax));
-    llvm::Value* yMajor = B.CreateAnd(B.CreateNot(zMajor), B.CreateICmpSGE(ay, ax));
-    auto pick = [&](llvm::Value* r, int32_t positive) {
-      return B.CreateSelect(B.CreateICmpSGE(r, splatI(0)), splatI(positive), splatI(positive + 1));
-    };
-    toFace = B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
-    auto on = [&](int32_t f) { return B.CreateICmpEQ(toFace, splatI(f)); };
-    // faceCoordinates: +X (-z, -y), -X (z, -y), +Y (x, z), -Y (x, -z), +Z (x, -y), -Z (-x, -y).
-    llvm::Value* s = B.CreateSelect(on(0), neg(r2), B.CreateSelect(on(1), r2, B.CreateSelect(on(5), neg(r0), r0)));
-    llvm::Value* u = B.CreateSelect(on(2), r2, B.CreateSelect(on(3), neg(r2), neg(r1)));
+    // "Cube Map Face Selection" of that direction, in integers.
+    toFace = majorAxisFace(r0, r1, r2);
+    llvm::Value *s, *u, *unusedRc;
+    faceCoordinates(toFace, r0, r1, r2, s, u, unusedRc);
     auto index = [&](llvm::Value* v) {
       llvm::Value* half = B.CreateAShr(B.CreateAdd(v, n), splatI(1));
       return B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, half, splatI(0)),
@@ -444,22 +436,43 @@ struct Emitter {
   // (sampler_internal.h selectCubeFaceLanes, the reference's selectCubeFace): in double, the
   // same operations in the same order, each lane's face and face coordinates rounded to float,
   // which then stand for the operands (cs, ct). The face derivatives are estimated in float
-  // (dsdx ... dtdy, with a bound on their error: derivativeBounds), which the magnified test
+  // (dsdx ... dtdy, with a bound on their error: derivativeBound), which the magnified test
   // and the prefetches take; the blocks that need them exact compute them (exactDerivatives).
   // Returns the lanes whose direction is finite and non-zero (the others are the reference's).
   struct CubeTerms {
-    llvm::Value *sc, *tc, *absRc, *inverse2;  // <W x double>
+    llvm::Value *sc, *tc, *absRc, *inverse;  // <W x double>
     llvm::Value* sign;                        // <W x float>: -1 on the negative faces
   } cubeTerms{};
   // |∂| + a bound on the estimate's error, per face derivative (dsdx, dtdx, dsdy, dtdy).
   llvm::Value* derivativeBound[4] = {};
-  // (s_c, t_c, r_c) of (a, b, c) on each lane's face: +X (-z, -y, x), -X (z, -y, x), +Y (x, z, y),
-  // -Y (x, -z, y), +Z (x, -y, z), -Z (-x, -y, z).
-  void faceCoordinates(llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value*& sc, llvm::Value*& tc, llvm::Value*& rc) {
-    auto is = [&](int32_t f) { return B.CreateICmpEQ(face, splatI(f)); };
-    sc = B.CreateSelect(is(0), B.CreateFNeg(c), B.CreateSelect(is(1), c, B.CreateSelect(is(5), B.CreateFNeg(a), a)));
-    tc = B.CreateSelect(is(2), c, B.CreateSelect(is(3), B.CreateFNeg(c), B.CreateFNeg(b)));
-    rc = B.CreateSelect(B.CreateICmpULE(face, splatI(1)), a, B.CreateSelect(B.CreateICmpULE(face, splatI(3)), b, c));
+  // (s_c, t_c, r_c) of (a, b, c) on face `of` of each lane, float or integer lanes: +X (-z, -y, x),
+  // -X (z, -y, x), +Y (x, z, y), -Y (x, -z, y), +Z (x, -y, z), -Z (-x, -y, z).
+  void faceCoordinates(llvm::Value* of, llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value*& sc, llvm::Value*& tc,
+                       llvm::Value*& rc) {
+    auto is = [&](int32_t f) { return B.CreateICmpEQ(of, splatI(f)); };
+    auto neg = [&](llvm::Value* v) { return v->getType()->isFPOrFPVectorTy() ? B.CreateFNeg(v) : B.CreateNeg(v); };
+    sc = B.CreateSelect(is(0), neg(c), B.CreateSelect(is(1), c, B.CreateSelect(is(5), neg(a), a)));
+    tc = B.CreateSelect(is(2), c, B.CreateSelect(is(3), neg(c), neg(b)));
+    rc = B.CreateSelect(B.CreateICmpULE(of, splatI(1)), a, B.CreateSelect(B.CreateICmpULE(of, splatI(3)), b, c));
+  }
+  // "Cube Map Face Selection" of direction (r0, r1, r2), float or integer lanes (cube_map.cpp
+  // majorAxisFace): the largest magnitude, z winning ties, then y; the sign picks the positive
+  // face for r >= 0. (A float magnitude is a select, as in the reference, not fabs.)
+  llvm::Value* majorAxisFace(llvm::Value* r0, llvm::Value* r1, llvm::Value* r2) {
+    const bool isFloat = r0->getType()->isFPOrFPVectorTy();
+    llvm::Value* zero = isFloat ? splatF(0.0f) : splatI(0);
+    auto ge = [&](llvm::Value* a, llvm::Value* b) { return isFloat ? B.CreateFCmpOGE(a, b) : B.CreateICmpSGE(a, b); };
+    auto absolute = [&](llvm::Value* r) {
+      return isFloat ? B.CreateSelect(B.CreateFCmpOLT(r, zero), B.CreateFNeg(r), r)
+                     : B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, r, B.getFalse());
+    };
+    llvm::Value* ax = absolute(r0);
+    llvm::Value* ay = absolute(r1);
+    llvm::Value* az = absolute(r2);
+    llvm::Value* zMajor = B.CreateAnd(ge(az, ay), ge(az, ax));
+    llvm::Value* yMajor = B.CreateAnd(B.CreateNot(zMajor), ge(ay, ax));
+    auto pick = [&](llvm::Value* r, int32_t positive) { return B.CreateSelect(ge(r, zero), splatI(positive), splatI(positive + 1)); };
+    return B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
   }
   llvm::Value* selectFaces() {
     llvm::Type* vd = t.laneType(B.getDoubleTy());
@@ -469,22 +482,9 @@ struct Emitter {
     // twice the lanes (the same comparisons: widening keeps order); only the arithmetic is in
     // double.
     llvm::Value* zero = splatF(0.0f);
-    llvm::Value* r0 = ops.s;
-    llvm::Value* r1 = ops.t;
-    llvm::Value* r2 = ops.r;
-    auto absolute = [&](llvm::Value* r) { return B.CreateSelect(B.CreateFCmpOLT(r, zero), B.CreateFNeg(r), r); };
-    llvm::Value* ax = absolute(r0);
-    llvm::Value* ay = absolute(r1);
-    llvm::Value* az = absolute(r2);
-    // z wins ties, then y; the sign picks the positive face for r >= 0.
-    llvm::Value* zMajor = B.CreateAnd(B.CreateFCmpOGE(az, ay), B.CreateFCmpOGE(az, ax));
-    llvm::Value* yMajor = B.CreateAnd(B.CreateNot(zMajor), B.CreateFCmpOGE(ay, ax));
-    auto pick = [&](llvm::Value* r, int32_t positive) {
-      return B.CreateSelect(B.CreateFCmpOGE(r, zero), splatI(positive), splatI(positive + 1));
-    };
-    face = B.CreateSelect(zMajor, pick(r2, 4), B.CreateSelect(yMajor, pick(r1, 2), pick(r0, 0)));
+    face = majorAxisFace(ops.s, ops.t, ops.r);
     llvm::Value *scF, *tcF, *rcF;
-    faceCoordinates(r0, r1, r2, scF, tcF, rcF);
+    faceCoordinates(face, ops.s, ops.t, ops.r, scF, tcF, rcF);
     llvm::Value* sc = D(scF);
     llvm::Value* tc = D(tcF);
     llvm::Value* absRc = fabsF(D(rcF));
@@ -496,7 +496,7 @@ struct Emitter {
     ct = F(B.CreateFAdd(B.CreateFMul(half, B.CreateFMul(tc, inverse)), half));
     // ∂rc times the sign of the major axis (a multiplication by ±1, exact like the rest here).
     llvm::Value* sign = B.CreateSelect(B.CreateICmpNE(B.CreateAnd(face, splatI(1)), splatI(0)), splatF(-1.0f), splatF(1.0f));
-    cubeTerms = {sc, tc, absRc, B.CreateFMul(inverse, inverse), sign};
+    cubeTerms = {sc, tc, absRc, inverse, sign};
 
     // The estimate: 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)² in float. With A = |rc| ∂sc and
     // B = sc ∂rc as rounded, its error against the exact value rounded to float is below
@@ -508,8 +508,8 @@ struct Emitter {
     llvm::Value* inverseF = B.CreateFDiv(splatF(1.0f), absRcF);
     llvm::Value* inverse2F = B.CreateFMul(inverseF, inverseF);
     llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
-    faceCoordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
-    faceCoordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
+    faceCoordinates(face, ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
+    faceCoordinates(face, ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
     drcx = B.CreateFMul(drcx, sign);
     drcy = B.CreateFMul(drcy, sign);
     auto estimate = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc, llvm::Value*& bound) {
@@ -536,14 +536,15 @@ struct Emitter {
     llvm::Type* vd = t.laneType(B.getDoubleTy());
     auto D = [&](llvm::Value* v) { return B.CreateFPExt(v, vd); };
     llvm::Value *dscx, *dtcx, *drcx, *dscy, *dtcy, *drcy;
-    faceCoordinates(ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
-    faceCoordinates(ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
+    faceCoordinates(face, ops.dsdx, ops.dtdx, ops.drdx, dscx, dtcx, drcx);
+    faceCoordinates(face, ops.dsdy, ops.dtdy, ops.drdy, dscy, dtcy, drcy);
     drcx = D(B.CreateFMul(drcx, cubeTerms.sign));
     drcy = D(B.CreateFMul(drcy, cubeTerms.sign));
     // 0.5 (|rc| ∂sc - sc ∂rc) (1 / |rc|)², and likewise t.
+    llvm::Value* inverse2 = B.CreateFMul(cubeTerms.inverse, cubeTerms.inverse);
     auto derivative = [&](llvm::Value* dc, llvm::Value* c, llvm::Value* drc) {
       llvm::Value* difference = B.CreateFSub(B.CreateFMul(cubeTerms.absRc, D(dc)), B.CreateFMul(c, drc));
-      return B.CreateFPTrunc(B.CreateFMul(B.CreateFMul(splatD(vd, 0.5), difference), cubeTerms.inverse2), vf32);
+      return B.CreateFPTrunc(B.CreateFMul(B.CreateFMul(splatD(vd, 0.5), difference), inverse2), vf32);
     };
     dsdx = derivative(dscx, cubeTerms.sc, drcx);
     dsdy = derivative(dscy, cubeTerms.sc, drcy);
